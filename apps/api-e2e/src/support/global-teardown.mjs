@@ -1,0 +1,5 @@
+import { stopAll } from './global-setup.mjs';
+
+export default async function globalTeardown() {
+  await stopAll();
+}

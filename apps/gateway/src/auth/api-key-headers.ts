@@ -1,0 +1,28 @@
+/** conventions §1: SVC-* headers plus `<P>-*` aliases from HEADER_ALIAS_PREFIXES (e.g. BT → BT-API-KEY). */
+export class HeaderNames {
+  readonly apiKey: string[];
+  readonly idempotencyKey: string[];
+  readonly traceId: string[];
+
+  constructor(aliasPrefixes = process.env['HEADER_ALIAS_PREFIXES'] ?? '') {
+    const prefixes = [
+      'svc',
+      ...aliasPrefixes
+        .split(',')
+        .map((p) => p.trim().toLowerCase())
+        .filter(Boolean),
+    ];
+    this.apiKey = prefixes.map((p) => `${p}-api-key`);
+    this.idempotencyKey = prefixes.map((p) => `${p}-idempotency-key`);
+    this.traceId = prefixes.map((p) => `${p}-trace-id`);
+  }
+
+  static first(headers: Record<string, string | string[] | undefined>, names: string[]): string | undefined {
+    for (const n of names) {
+      const v = headers[n];
+      const s = Array.isArray(v) ? v[0] : v;
+      if (s) return s;
+    }
+    return undefined;
+  }
+}

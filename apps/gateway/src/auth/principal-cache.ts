@@ -1,0 +1,53 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { SUBJECTS, type Principal } from '@coffer/contracts';
+import { EventBus } from '@coffer/messaging';
+
+interface Entry {
+  principal: Principal;
+  /** session expiry: never served past it */
+  expiresAt?: number;
+}
+
+interface Invalidation {
+  tenantId?: string;
+  applicationId?: string;
+  sessionId?: string;
+}
+
+const TTL_MS = Number(process.env['AUTH_CACHE_TTL_MS'] ?? 5_000);
+
+/**
+ * Principals by key hash, for a few seconds. Entries are dropped at once when session-service announces a
+ * change (key regenerated, application changed or deleted, session authorized or expired).
+ */
+@Injectable()
+export class PrincipalCache implements OnModuleInit {
+  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TTL_MS });
+
+  constructor(private readonly events: EventBus) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.events.subscribe<Invalidation>(SUBJECTS.events.authInvalidated, (e) => this.invalidate(e));
+  }
+
+  get(keyHash: string): Entry | undefined {
+    return this.cache.get(keyHash);
+  }
+
+  set(keyHash: string, entry: Entry): void {
+    if (entry.expiresAt !== undefined) {
+      const ttl = entry.expiresAt - Date.now();
+      if (ttl <= 0) return;
+      this.cache.set(keyHash, entry, { ttl: Math.min(ttl, TTL_MS) });
+    } else this.cache.set(keyHash, entry);
+  }
+
+  invalidate(e: Invalidation): void {
+    for (const [hash, entry] of this.cache.entries()) {
+      const p = entry.principal;
+      if ((e.sessionId && p.sessionId === e.sessionId) || (e.applicationId && p.applicationId === e.applicationId && !p.sessionId))
+        this.cache.delete(hash);
+    }
+  }
+}

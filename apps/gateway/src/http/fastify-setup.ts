@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ProblemError } from '@coffer/contracts';
+import { httpDuration, httpRequests, metricsRegistry, runChecks, type Logger, type ReadinessCheck } from '@coffer/observability';
+import { HeaderNames } from '../auth/api-key-headers';
+import type { GatewayRequest } from './gateway-request';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const TRACE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** JSON bodies: an empty body is "no body" (POST /sessions), bad JSON is a 400 problem. */
+function parseJson(_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) {
+  const text = typeof body === 'string' ? body : body.toString('utf8');
+  if (text.trim() === '') return done(null, undefined);
+  try {
+    done(null, JSON.parse(text));
+  } catch {
+    done(new ProblemError(400, 'The request body is not valid JSON'));
+  }
+}
+
+export function configureFastify(
+  fastify: FastifyInstance,
+  logger: Logger,
+  readiness: Record<string, ReadinessCheck>,
+  isShuttingDown: () => boolean,
+): void {
+  const headers = new HeaderNames();
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  fastify.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, parseJson);
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    const req = request as GatewayRequest;
+    const given = HeaderNames.first(req.headers, headers.traceId);
+    req.traceId = given && TRACE_ID.test(given) ? given : randomUUID();
+    req.idempotencyKey = HeaderNames.first(req.headers, headers.idempotencyKey);
+    void reply.header('svc-trace-id', req.traceId);
+  });
+
+  // One line per request: never headers or bodies (keys and token data live there).
+  fastify.addHook('onResponse', async (request, reply) => {
+    const req = request as GatewayRequest;
+    const route = request.routeOptions?.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    httpRequests.labels(request.method, route, String(reply.statusCode)).inc();
+    httpDuration.labels(request.method, route).observe(seconds);
+    logger.info(
+      {
+        traceId: req.traceId,
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        tenantId: req.principal?.tenantId,
+        applicationId: req.principal?.applicationId,
+      },
+      'request',
+    );
+  });
+
+  fastify.get('/healthz', async () => ({ status: 'ok' }));
+  fastify.get('/readyz', async (_req, reply) => {
+    const report = await runChecks(readiness);
+    const ready = report.ready && !isShuttingDown();
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: report.checks });
+  });
+  fastify.get('/metrics', async (_req, reply) =>
+    reply.header('content-type', metricsRegistry.contentType).send(await metricsRegistry.metrics()),
+  );
+}

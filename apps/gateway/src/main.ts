@@ -1,0 +1,51 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { EventBus } from '@coffer/messaging';
+import { PinoNestLogger, createLogger, envInt, validateConfig } from '@coffer/observability';
+import { AppModule } from './app.module';
+import { BODY_LIMIT_BYTES, configureFastify } from './http/fastify-setup';
+import { ProblemFilter } from './http/problem.filter';
+
+async function bootstrap() {
+  process.env['SERVICE_NAME'] ??= 'gateway';
+  const logger = createLogger('gateway');
+  const port = validateConfig('gateway', () => envInt('PORT', 8080, 1, 65535));
+  const app = await NestFactory.create<NestFastifyApplication>(
+    AppModule,
+    new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true, return503OnClosing: true }),
+    { logger: new PinoNestLogger(logger), bufferLogs: false, bodyParser: false },
+  );
+  let shuttingDown = false;
+  const events = app.get(EventBus);
+  configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping() }, () => shuttingDown);
+  app.useGlobalFilters(new ProblemFilter(logger));
+
+  const openapi = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Coffer API')
+      .setDescription('Tokenization vault: tokens, sessions, reactors. Authenticate with the SVC-API-KEY header.')
+      .addApiKey({ type: 'apiKey', name: 'SVC-API-KEY', in: 'header' }, 'api-key')
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, openapi, { jsonDocumentUrl: 'docs/openapi.json' });
+
+  // Graceful shutdown: readiness turns red, the server stops accepting, in-flight requests finish, then exit.
+  const stop = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    setTimeout(() => process.exit(1), Number(process.env['SHUTDOWN_TIMEOUT_MS'] ?? 25_000)).unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+
+  await app.listen(port, '0.0.0.0');
+  logger.info({ port }, 'gateway listening');
+}
+
+void bootstrap();

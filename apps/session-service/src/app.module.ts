@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { DbModule } from '@coffer/db';
+import { MessagingModule } from '@coffer/messaging';
+import { ApplicationRepository } from './applications/application.repository';
+import { ApplicationsService } from './applications/applications.service';
+import { ApplicationsHandler } from './applications/applications.handler';
+import { TenantRepository } from './tenants/tenant.repository';
+import { TenantsService } from './tenants/tenants.service';
+import { TenantsHandler } from './tenants/tenants.handler';
+import { SessionRepository } from './sessions/session.repository';
+import { SessionsService } from './sessions/sessions.service';
+import { SessionsHandler } from './sessions/sessions.handler';
+import { AuthenticateService } from './authenticate/authenticate.service';
+import { AuthenticateHandler } from './authenticate/authenticate.handler';
+
+@Module({
+  imports: [DbModule, MessagingModule],
+  controllers: [ApplicationsHandler, TenantsHandler, SessionsHandler, AuthenticateHandler],
+  providers: [
+    ApplicationRepository,
+    ApplicationsService,
+    TenantRepository,
+    TenantsService,
+    SessionRepository,
+    SessionsService,
+    AuthenticateService,
+  ],
+})
+export class AppModule {}

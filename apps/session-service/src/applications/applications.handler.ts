@@ -1,0 +1,41 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { SUBJECTS, type IdRequest, type RpcEnvelope } from '@coffer/contracts';
+import { ApplicationsService } from './applications.service';
+import { requirePrincipal } from '../principal';
+
+@Controller()
+export class ApplicationsHandler {
+  constructor(private readonly applications: ApplicationsService) {}
+
+  @MessagePattern(SUBJECTS.session.applications.create)
+  create(@Payload() env: RpcEnvelope<unknown>) {
+    return this.applications.create(requirePrincipal(env, 'application:create'), env.body);
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.list)
+  list(@Payload() env: RpcEnvelope<Record<string, unknown>>) {
+    return this.applications.list(requirePrincipal(env, 'application:read'), env.body ?? {});
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.get)
+  get(@Payload() env: RpcEnvelope<IdRequest>) {
+    return this.applications.get(requirePrincipal(env, 'application:read'), env.body.id);
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.update)
+  update(@Payload() env: RpcEnvelope<IdRequest & { body: unknown }>) {
+    return this.applications.update(requirePrincipal(env, 'application:update'), env.body.id, env.body.body);
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.delete)
+  async delete(@Payload() env: RpcEnvelope<IdRequest>) {
+    await this.applications.delete(requirePrincipal(env, 'application:delete'), env.body.id);
+    return { deleted: true };
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.regenerate)
+  regenerate(@Payload() env: RpcEnvelope<IdRequest>) {
+    return this.applications.regenerate(requirePrincipal(env, 'application:update'), env.body.id);
+  }
+}

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  AuthorizeSessionRequest,
+  FieldErrors,
+  ProblemError,
+  SUBJECTS,
+  conflict,
+  validateContract,
+  type CreateSessionResponse,
+  type Principal,
+} from '@coffer/contracts';
+import { validateGrants } from '@coffer/auth';
+import { generateSecret, sha256Hex } from '@coffer/crypto';
+import { Prisma } from '@coffer/db';
+import { EventBus } from '@coffer/messaging';
+import { SessionRepository } from './session.repository';
+
+export const SESSION_LIFETIME_MS = 3 * 60_000;
+const MAX_AUTHORIZED_LIFETIME_MS = 24 * 3600_000;
+const SWEEP_INTERVAL_MS = Number(process.env['SESSION_SWEEP_INTERVAL_MS'] ?? 10_000);
+
+@Injectable()
+export class SessionsService implements OnModuleInit, OnApplicationShutdown {
+  private sweeper?: NodeJS.Timeout;
+
+  constructor(
+    private readonly sessions: SessionRepository,
+    private readonly events: EventBus,
+  ) {}
+
+  async create(principal: Principal): Promise<CreateSessionResponse> {
+    if (principal.sessionId || principal.applicationType !== 'public')
+      throw new ProblemError(403, 'Sessions are created with a public application key');
+    const sessionKey = generateSecret('skey');
+    const nonce = generateSecret('nonce');
+    const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
+    await this.sessions.create(principal.tenantId, {
+      id: randomUUID(),
+      applicationId: principal.applicationId,
+      keyHash: sha256Hex(sessionKey),
+      nonceHash: sha256Hex(nonce),
+      permissions: [],
+      expiresAt,
+    });
+    return { session_key: sessionKey, nonce, expires_at: expiresAt.toISOString() };
+  }
+
+  async authorize(principal: Principal, body: unknown): Promise<void> {
+    if (principal.sessionId || principal.applicationType !== 'private')
+      throw new ProblemError(403, 'Sessions are authorized with a private application key');
+    const req = validateContract(AuthorizeSessionRequest, body);
+    const errors = new FieldErrors();
+    const authorizerPermissions = principal.rules?.length
+      ? [...new Set(principal.rules.flatMap((r) => r.permissions))]
+      : principal.permissions;
+    const grants = validateGrants('private', req.permissions ?? [], req.rules ?? [], errors, {
+      session: { authorizerPermissions },
+    });
+    if (!grants.permissions.length && !grants.rules?.length && errors.empty)
+      errors.add('permissions', 'at least one of permissions or rules must be non-empty');
+    let requestedExpiry: Date | undefined;
+    if (req.expires_at !== undefined) {
+      const t = Date.parse(req.expires_at);
+      if (Number.isNaN(t) || !/^\d{4}-\d{2}-\d{2}T/.test(req.expires_at)) errors.add('expires_at', 'must be an ISO 8601 date-time');
+      else requestedExpiry = new Date(t);
+    }
+    errors.throwIfAny();
+
+    const session = await this.sessions.findByNonceHash(principal.tenantId, sha256Hex(req.nonce));
+    if (!session || session.expiresAt.getTime() <= Date.now()) throw new ProblemError(404, 'The session nonce is unknown or expired');
+    if (session.authorizedAt) throw conflict('The session has already been authorized');
+    if (requestedExpiry) {
+      if (requestedExpiry.getTime() <= Date.now()) errors.add('expires_at', 'must be in the future');
+      else if (requestedExpiry.getTime() > session.createdAt.getTime() + MAX_AUTHORIZED_LIFETIME_MS)
+        errors.add('expires_at', 'must be at most 24 hours after the session was created');
+      errors.throwIfAny();
+    }
+    const ok = await this.sessions.authorize(principal.tenantId, session.id, {
+      permissions: grants.rules?.length ? [] : grants.permissions,
+      rules: grants.rules?.length ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+      authorizedBy: principal.applicationId,
+      expiresAt: requestedExpiry ?? session.expiresAt,
+    });
+    if (!ok) throw conflict('The session has already been authorized');
+    await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: principal.tenantId, sessionId: session.id });
+  }
+
+  onModuleInit(): void {
+    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+  }
+
+  async sweep(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const gone = await this.sessions.deleteExpired(500);
+      for (const s of gone)
+        await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: s.tenant_id, sessionId: s.id });
+      total += gone.length;
+      if (gone.length < 500) return total;
+    }
+  }
+}

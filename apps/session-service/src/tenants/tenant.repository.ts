@@ -1,0 +1,16 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService, Prisma, type Tenant } from '@coffer/db';
+
+@Injectable()
+export class TenantRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  find(tenantId: string): Promise<Tenant | null> {
+    return this.prisma.tenant.findUnique({ where: { id: tenantId } });
+  }
+
+  async update(tenantId: string, data: { name?: string; settings?: Prisma.InputJsonValue }): Promise<Tenant | null> {
+    const { count } = await this.prisma.tenant.updateMany({ where: { id: tenantId }, data: { ...data, modifiedAt: new Date() } });
+    return count ? this.find(tenantId) : null;
+  }
+}

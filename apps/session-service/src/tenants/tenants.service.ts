@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import {
+  DEFAULT_TENANT_SETTINGS,
+  UpdateTenantRequest,
+  notFound,
+  validateContract,
+  type Principal,
+  type TenantSettings,
+  type TenantView,
+} from '@coffer/contracts';
+import type { Tenant } from '@coffer/db';
+import { TenantRepository } from './tenant.repository';
+
+export function toTenantView(t: Tenant): TenantView {
+  const view: TenantView = {
+    id: t.id,
+    name: t.name,
+    settings: { ...DEFAULT_TENANT_SETTINGS, ...(t.settings as Partial<TenantSettings>) },
+    created_at: t.createdAt.toISOString(),
+  };
+  if (t.modifiedAt) view.modified_at = t.modifiedAt.toISOString();
+  return view;
+}
+
+@Injectable()
+export class TenantsService {
+  constructor(private readonly tenants: TenantRepository) {}
+
+  async get(tenantId: string): Promise<TenantView> {
+    const t = await this.tenants.find(tenantId);
+    if (!t) throw notFound('tenant');
+    return toTenantView(t);
+  }
+
+  async update(principal: Principal, body: unknown): Promise<TenantView> {
+    const req = validateContract(UpdateTenantRequest, body);
+    const current = await this.get(principal.tenantId);
+    const settings = { ...current.settings };
+    if (req.settings?.deduplicate_tokens !== undefined) settings.deduplicate_tokens = req.settings.deduplicate_tokens;
+    const t = await this.tenants.update(principal.tenantId, { name: req.name ?? current.name, settings: { ...settings } });
+    if (!t) throw notFound('tenant');
+    return toTenantView(t);
+  }
+}

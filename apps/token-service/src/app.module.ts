@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { DbModule } from '@coffer/db';
+import { MessagingModule } from '@coffer/messaging';
+import { AuditRepository } from './audit/audit.repository';
+import { TenantSettingsClient } from './tenant-settings/tenant-settings.client';
+import { TokenRepository } from './tokens/token.repository';
+import { TokenVault } from './tokens/token-vault';
+import { CreateTokenUseCase } from './tokens/create/create-token.use-case';
+import { ReadTokensUseCase } from './tokens/read/read-tokens.use-case';
+import { UpdateTokenUseCase } from './tokens/update/update-token.use-case';
+import { DeleteTokenUseCase } from './tokens/delete-token.use-case';
+import { ExpirySweeper } from './tokens/expiry-sweeper';
+import { TokensHandler } from './tokens/tokens.handler';
+
+@Module({
+  imports: [DbModule, MessagingModule],
+  controllers: [TokensHandler],
+  providers: [
+    AuditRepository,
+    TenantSettingsClient,
+    TokenRepository,
+    TokenVault,
+    CreateTokenUseCase,
+    ReadTokensUseCase,
+    UpdateTokenUseCase,
+    DeleteTokenUseCase,
+    ExpirySweeper,
+  ],
+})
+export class AppModule {}

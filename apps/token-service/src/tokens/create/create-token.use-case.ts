@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { FieldErrors, ProblemError, badRequest, conflict, forbidden, type Principal, type TokenView } from '@coffer/contracts';
+import { decideTokenAccess } from '@coffer/auth';
+import { evaluate } from '@coffer/expression';
+import { TenantSettingsClient } from '../../tenant-settings/tenant-settings.client';
+import { AuditRepository } from '../../audit/audit.repository';
+import { TokenRepository, type TokenRow } from '../token.repository';
+import { TokenVault, expressionMessage } from '../token-vault';
+import { validateTokenFields, validateTokenId, type TokenFields } from '../token-fields';
+import { toLimitedView, toTokenView } from '../token.view';
+
+const ALIAS_ATTEMPTS = 5;
+
+export interface CreateTokenCommand {
+  principal: Principal;
+  traceId: string;
+  body: unknown;
+}
+
+/** A token about to be written: validated fields plus how its id is chosen. */
+export interface PreparedToken {
+  fields: TokenFields;
+  id: { literal?: string; expression?: string };
+}
+
+@Injectable()
+export class CreateTokenUseCase {
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly vault: TokenVault,
+    private readonly settings: TenantSettingsClient,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  /** Validates a create request; every bad field is reported, with `pathPrefix` for tokenize's nested requests. */
+  prepare(principal: Principal, body: unknown, errors: FieldErrors, pathPrefix = ''): PreparedToken | null {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      errors.add(pathPrefix || 'body', 'must be a JSON object');
+      return null;
+    }
+    const input = body as Record<string, unknown>;
+    const local = new FieldErrors();
+    const id = input['id'] === undefined || input['id'] === null ? {} : validateTokenId(input['id'], local);
+    const fields = validateTokenFields(input, local);
+    for (const [path, messages] of Object.entries(local.toRecord()))
+      for (const m of messages) errors.add(pathPrefix ? `${pathPrefix}.${path}` : path, m);
+    if (!fields) return null;
+    const decision = decideTokenAccess(principal, 'token:create', { id: id.literal ?? '', container: fields.container });
+    if (!decision.allowed) throw forbidden('The API key may not create tokens in this container');
+    return { fields, id };
+  }
+
+  async execute(cmd: CreateTokenCommand): Promise<TokenView> {
+    const errors = new FieldErrors();
+    const prepared = this.prepare(cmd.principal, cmd.body, errors);
+    errors.throwIfAny();
+    const { view } = await this.write(cmd.principal, cmd.traceId, prepared as PreparedToken);
+    return view;
+  }
+
+  /** Writes one prepared token (deduplicating when asked); returns what the caller may see. */
+  async write(principal: Principal, traceId: string, p: PreparedToken): Promise<{ view: TokenView; row: TokenRow }> {
+    const tenantId = principal.tenantId;
+    const f = p.fields;
+    const { fingerprint, searchDigests } = await this.vault.digests(tenantId, f);
+    const deduplicate = f.deduplicate ?? (await this.settings.get(principal, traceId)).deduplicate_tokens;
+    const dedupKey = deduplicate ? `${f.type}:${fingerprint}` : null;
+    if (deduplicate) {
+      const existing = await this.tokens.findByFingerprint(tenantId, f.type, fingerprint);
+      if (existing) return { view: await this.viewFor(principal, existing), row: existing };
+    }
+
+    for (let attempt = 0; ; attempt++) {
+      const id = this.chooseId(p, attempt);
+      const { keyId, ciphertext } = await this.vault.encrypt(tenantId, id, f.data);
+      const write = {
+        id,
+        type: f.type,
+        dataCiphertext: ciphertext,
+        dataKeyId: keyId,
+        mask: f.mask,
+        fingerprint,
+        fingerprintExpression: f.fingerprintExpression,
+        container: f.container,
+        metadata: f.metadata,
+        searchIndexes: f.searchIndexes,
+        dedupKey,
+        expiresAt: f.expiresAt,
+        createdBy: principal.applicationId,
+      };
+      const outcome = await this.tokens.insert(tenantId, write, searchDigests);
+      if (outcome === 'created') {
+        await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId }]);
+        const row = (await this.tokens.find(tenantId, id)) as TokenRow;
+        const decision = decideTokenAccess(principal, 'token:create', { id, container: f.container });
+        return { view: toTokenView(row, f.data, decision.allowed ? decision.transform : 'redact'), row };
+      }
+      if (outcome === 'duplicate' && dedupKey) {
+        const holder = await this.tokens.findByDedupKey(tenantId, dedupKey);
+        if (holder) return { view: await this.viewFor(principal, holder), row: holder };
+        continue;
+      }
+      // id taken: a literal id is the caller's conflict; a random alias is drawn again, then falls back to a UUID
+      if (p.id.literal !== undefined) throw conflict(`A token with id "${p.id.literal}" already exists`);
+      if (attempt > ALIAS_ATTEMPTS + 1) throw new ProblemError(500, 'Could not allocate a token id');
+    }
+  }
+
+  private chooseId(p: PreparedToken, attempt: number): string {
+    if (p.id.literal !== undefined) return p.id.literal;
+    if (p.id.expression === undefined || attempt >= ALIAS_ATTEMPTS) return randomUUID();
+    let value: unknown;
+    try {
+      value = evaluate(p.id.expression, { data: p.fields.data }, 'data');
+    } catch (err) {
+      throw badRequest('The request is invalid', { id: [expressionMessage(err)] });
+    }
+    const id = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+    if (id.length < 3 || id.length > 400) throw badRequest('The request is invalid', { id: ['the id expression must produce 3 to 400 characters'] });
+    return id;
+  }
+
+  /** A deduplicated token: full view for callers who may read it, otherwise the limited view. */
+  private async viewFor(principal: Principal, row: TokenRow): Promise<TokenView> {
+    const ref = { id: row.id, container: row.container };
+    const read = decideTokenAccess(principal, 'token:read', ref);
+    if (!read.allowed) return toLimitedView(row);
+    const data = await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
+    return toTokenView(row, data, read.transform);
+  }
+}

@@ -1,0 +1,22 @@
+import { Injectable } from '@nestjs/common';
+import { forbidden, notFound, type Principal } from '@coffer/contracts';
+import { decideTokenAccess } from '@coffer/auth';
+import { AuditRepository } from '../audit/audit.repository';
+import { TokenRepository } from './token.repository';
+
+@Injectable()
+export class DeleteTokenUseCase {
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  async execute(principal: Principal, traceId: string, id: string): Promise<void> {
+    const row = await this.tokens.find(principal.tenantId, id);
+    if (!row) throw notFound('token');
+    if (!decideTokenAccess(principal, 'token:delete', { id: row.id, container: row.container }).allowed)
+      throw forbidden('The API key may not delete this token');
+    if (!(await this.tokens.delete(principal.tenantId, id))) throw notFound('token');
+    await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'delete', entityType: 'token', entityId: id, traceId }]);
+  }
+}

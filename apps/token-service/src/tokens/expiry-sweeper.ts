@@ -1,0 +1,40 @@
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { TokenRepository } from './token.repository';
+
+const INTERVAL_MS = Number(process.env['TOKEN_SWEEP_INTERVAL_MS'] ?? 60_000);
+const BATCH = 1000;
+
+/** Physically deletes expired tokens (spec: within 1 hour). Readers never see them anyway (the LIVE predicate). */
+@Injectable()
+export class ExpirySweeper implements OnModuleInit, OnApplicationShutdown {
+  private timer?: NodeJS.Timeout;
+  private running = false;
+
+  constructor(private readonly tokens: TokenRepository) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.sweep(), INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  async sweep(): Promise<number> {
+    if (this.running) return 0;
+    this.running = true;
+    let total = 0;
+    try {
+      for (;;) {
+        const n = await this.tokens.deleteExpired(BATCH);
+        total += n;
+        if (n < BATCH) return total;
+      }
+    } catch {
+      return total;
+    } finally {
+      this.running = false;
+    }
+  }
+}

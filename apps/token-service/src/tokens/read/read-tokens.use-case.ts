@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import {
+  FieldErrors,
+  ProblemError,
+  decodeCursor,
+  encodeCursor,
+  forbidden,
+  notFound,
+  parsePageRequest,
+  type Page,
+  type Principal,
+  type TokenView,
+} from '@coffer/contracts';
+import { decideTokenAccess } from '@coffer/auth';
+import { AuditRepository } from '../../audit/audit.repository';
+import { TokenRepository, type TokenListFilter, type TokenRow } from '../token.repository';
+import { TokenVault } from '../token-vault';
+import { toTokenView } from '../token.view';
+import { accessPredicate } from '../token-access.sql';
+
+@Injectable()
+export class ReadTokensUseCase {
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly vault: TokenVault,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  async get(principal: Principal, traceId: string, id: string): Promise<TokenView> {
+    if (typeof id !== 'string' || !id) throw notFound('token');
+    const row = await this.tokens.find(principal.tenantId, id);
+    if (!row) throw notFound('token');
+    const decision = decideTokenAccess(principal, 'token:read', { id: row.id, container: row.container });
+    if (!decision.allowed) throw forbidden('The API key may not read this token');
+    const view = await this.view(row, decision.transform);
+    await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token', entityId: row.id, traceId }]);
+    return view;
+  }
+
+  async list(principal: Principal, traceId: string, query: Record<string, unknown>): Promise<Page<TokenView>> {
+    const errors = new FieldErrors();
+    const page = parsePageRequest(query, errors);
+    const filter = parseListFilter(query);
+    errors.throwIfAny('The query is invalid');
+    const access = accessPredicate(principal, 'token:read');
+    let rows: TokenRow[];
+    let pagination: Page<TokenView>['pagination'];
+    if (page.start !== undefined) {
+      const cursor = decodeCursor(page.start);
+      if (cursor === undefined) throw new ProblemError(400, 'The query is invalid', { start: ['is not a valid cursor'] });
+      const fetched = await this.tokens.after(principal.tenantId, filter, cursor, page.size, access);
+      rows = fetched.slice(0, page.size);
+      pagination = { page_size: page.size };
+      const last = rows[rows.length - 1];
+      if (fetched.length > page.size && last) pagination.next = encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id });
+    } else {
+      const result = await this.tokens.page(principal.tenantId, filter, (page.page - 1) * page.size, page.size, access);
+      rows = result.rows;
+      pagination = {
+        total_items: result.total,
+        page_number: page.page,
+        page_size: page.size,
+        total_pages: page.size === 0 ? 0 : Math.ceil(result.total / page.size),
+      };
+    }
+    const data: TokenView[] = [];
+    for (const row of rows) {
+      const decision = decideTokenAccess(principal, 'token:read', { id: row.id, container: row.container });
+      if (decision.allowed) data.push(await this.view(row, decision.transform));
+    }
+    await this.audit.record(
+      principal.tenantId,
+      data.map((t) => ({ actorApplicationId: principal.applicationId, operation: 'read' as const, entityType: 'token' as const, entityId: t.id, traceId })),
+    );
+    return { pagination, data };
+  }
+
+  private async view(row: TokenRow, transform: 'reveal' | 'mask' | 'redact'): Promise<TokenView> {
+    const data = transform === 'redact' ? undefined : await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
+    return toTokenView(row, data, transform);
+  }
+}
+
+function many(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+/** `id` and `type` repeat; `metadata.<key>` matches case-insensitively; a repeated metadata key counts once. */
+export function parseListFilter(query: Record<string, unknown>): TokenListFilter {
+  const filter: TokenListFilter = {};
+  const ids = many(query['id']);
+  const types = many(query['type']);
+  if (ids.length) filter.ids = ids;
+  if (types.length) filter.types = types;
+  const metadata: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query)) {
+    if (!k.startsWith('metadata.') || k.length === 'metadata.'.length) continue;
+    const key = k.slice('metadata.'.length).toLowerCase();
+    if (key in metadata) continue;
+    const value = many(v)[0];
+    if (value !== undefined) metadata[key] = value.toLowerCase();
+  }
+  if (Object.keys(metadata).length) filter.metadata = metadata;
+  return filter;
+}

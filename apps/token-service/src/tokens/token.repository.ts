@@ -1,0 +1,229 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService } from '@coffer/db';
+
+/** A token row as stored: data only as ciphertext. */
+export interface TokenRow {
+  tenant_id: string;
+  id: string;
+  type: string;
+  data_ciphertext: Uint8Array;
+  data_key_id: string;
+  mask: unknown;
+  fingerprint: string;
+  fingerprint_expression: string;
+  container: string;
+  metadata: Record<string, string>;
+  search_indexes: string[];
+  dedup_key: string | null;
+  expires_at: Date | null;
+  created_by: string | null;
+  created_at: Date;
+  modified_by: string | null;
+  modified_at: Date | null;
+}
+
+export interface TokenWrite {
+  id: string;
+  type: string;
+  dataCiphertext: Buffer;
+  dataKeyId: string;
+  mask: unknown;
+  fingerprint: string;
+  fingerprintExpression: string;
+  container: string;
+  metadata: Record<string, string>;
+  searchIndexes: string[];
+  dedupKey: string | null;
+  expiresAt: Date | null;
+  createdBy: string | null;
+}
+
+export interface TokenListFilter {
+  ids?: string[];
+  types?: string[];
+  /** lower-cased key → lower-cased value */
+  metadata?: Record<string, string>;
+}
+
+const COLUMNS = Prisma.sql`tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
+  container, metadata, search_indexes, dedup_key, expires_at, created_by, created_at, modified_by, modified_at`;
+const LIVE = Prisma.sql`(expires_at IS NULL OR expires_at > now())`;
+
+function lowerMetadata(metadata: Record<string, string>): string {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(metadata)) out[k.toLowerCase()] = v.toLowerCase();
+  return JSON.stringify(out);
+}
+
+function jsonOrNull(v: unknown): string | null {
+  return v === null || v === undefined ? null : JSON.stringify(v);
+}
+
+export type InsertOutcome = 'created' | 'id_taken' | 'duplicate';
+
+/**
+ * tokens and token_search_indexes (owned by token-service). Every method takes the tenant id; an expired token is
+ * invisible to every read at once (the predicate), before the sweeper removes it.
+ */
+@Injectable()
+export class TokenRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async insert(tenantId: string, t: TokenWrite, searchDigests: string[]): Promise<InsertOutcome> {
+    return this.prisma.$transaction(async (tx) => {
+      const inserted = await tx.$queryRaw<Array<{ id: string }>>`
+        INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
+          container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
+        VALUES (${tenantId}::uuid, ${t.id}, ${t.type}, ${t.dataCiphertext}, ${t.dataKeyId}::uuid, ${jsonOrNull(t.mask)}::jsonb,
+          ${t.fingerprint}, ${t.fingerprintExpression}, ${t.container}, ${JSON.stringify(t.metadata)}::jsonb,
+          ${lowerMetadata(t.metadata)}::jsonb, ${t.searchIndexes}::text[], ${t.dedupKey}, ${t.expiresAt}, ${t.createdBy}::uuid, now())
+        ON CONFLICT DO NOTHING RETURNING id`;
+      if (!inserted.length) {
+        const holder = await tx.$queryRaw<Array<{ live: boolean }>>`
+          SELECT ${LIVE} AS live FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id}`;
+        if (holder.length) {
+          if (holder[0].live) return 'id_taken';
+          // an expired token keeps its id until the sweeper runs: it is gone for readers, so it yields
+          await tx.$executeRaw`DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id}`;
+          await tx.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
+          throw new RetryInsert();
+        }
+        if (t.dedupKey && (await this.releaseExpiredDedupKey(tx, tenantId, t.dedupKey))) throw new RetryInsert();
+        return 'duplicate';
+      }
+      await this.writeSearchIndexes(tx, tenantId, t.id, searchDigests);
+      return 'created';
+    }).catch(async (err) => {
+      if (err instanceof RetryInsert) return this.insert(tenantId, t, searchDigests);
+      throw err;
+    });
+  }
+
+  private async releaseExpiredDedupKey(tx: Prisma.TransactionClient, tenantId: string, dedupKey: string): Promise<boolean> {
+    const n = await tx.$executeRaw`
+      UPDATE tokens SET dedup_key = NULL WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND NOT ${LIVE}`;
+    return n > 0;
+  }
+
+  private async writeSearchIndexes(tx: Prisma.TransactionClient, tenantId: string, tokenId: string, digests: string[]) {
+    const unique = [...new Set(digests)];
+    if (!unique.length) return;
+    await tx.$executeRaw`
+      INSERT INTO token_search_indexes (tenant_id, token_id, digest)
+      SELECT ${tenantId}::uuid, ${tokenId}, d FROM unnest(${unique}::text[]) AS d ON CONFLICT DO NOTHING`;
+  }
+
+  async find(tenantId: string, id: string): Promise<TokenRow | null> {
+    const rows = await this.prisma.$queryRaw<TokenRow[]>`
+      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`;
+    return rows[0] ?? null;
+  }
+
+  async findMany(tenantId: string, ids: string[]): Promise<TokenRow[]> {
+    if (!ids.length) return [];
+    return this.prisma.$queryRaw<TokenRow[]>`
+      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ANY(${ids}::text[]) AND ${LIVE}`;
+  }
+
+  async findByFingerprint(tenantId: string, type: string, fingerprint: string): Promise<TokenRow | null> {
+    const rows = await this.prisma.$queryRaw<TokenRow[]>`
+      SELECT ${COLUMNS} FROM tokens
+      WHERE tenant_id = ${tenantId}::uuid AND type = ${type} AND fingerprint = ${fingerprint} AND ${LIVE}
+      ORDER BY (dedup_key IS NOT NULL) DESC, created_at, id LIMIT 1`;
+    return rows[0] ?? null;
+  }
+
+  async findByDedupKey(tenantId: string, dedupKey: string): Promise<TokenRow | null> {
+    const rows = await this.prisma.$queryRaw<TokenRow[]>`
+      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND ${LIVE}`;
+    return rows[0] ?? null;
+  }
+
+  private where(tenantId: string, f: TokenListFilter, access: Prisma.Sql): Prisma.Sql {
+    const parts = [Prisma.sql`tenant_id = ${tenantId}::uuid`, LIVE, access];
+    if (f.ids?.length) parts.push(Prisma.sql`id = ANY(${f.ids}::text[])`);
+    if (f.types?.length) parts.push(Prisma.sql`type = ANY(${f.types}::text[])`);
+    if (f.metadata && Object.keys(f.metadata).length)
+      parts.push(Prisma.sql`metadata_search @> ${JSON.stringify(f.metadata)}::jsonb`);
+    return Prisma.join(parts, ' AND ');
+  }
+
+  /** Offset page, ordered by created_at desc, id desc (index tokens_tenant_id_created_at_id_idx). */
+  async page(tenantId: string, f: TokenListFilter, offset: number, limit: number, access: Prisma.Sql): Promise<{ rows: TokenRow[]; total: number }> {
+    const where = this.where(tenantId, f, access);
+    const [rows, count] = await Promise.all([
+      limit === 0
+        ? Promise.resolve([] as TokenRow[])
+        : this.prisma.$queryRaw<TokenRow[]>`
+            SELECT ${COLUMNS} FROM tokens WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+      this.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM tokens WHERE ${where}`,
+    ]);
+    return { rows, total: Number(count[0]?.n ?? 0) };
+  }
+
+  /** Cursor page: rows strictly after (createdAt, id) in the same order. Fetches one extra to know if more exist. */
+  async after(
+    tenantId: string,
+    f: TokenListFilter,
+    cursor: { createdAt: string; id: string } | null,
+    limit: number,
+    access: Prisma.Sql,
+  ): Promise<TokenRow[]> {
+    const where = this.where(tenantId, f, access);
+    const after = cursor ? Prisma.sql`AND (created_at, id) < (${new Date(cursor.createdAt)}::timestamptz, ${cursor.id})` : Prisma.empty;
+    return this.prisma.$queryRaw<TokenRow[]>`
+      SELECT ${COLUMNS} FROM tokens WHERE ${where} ${after} ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
+  }
+
+  /** Replaces the mutable fields; returns false when the token vanished meanwhile. */
+  async update(tenantId: string, t: TokenWrite & { modifiedBy: string | null }, searchDigests: string[]): Promise<'updated' | 'missing' | 'duplicate'> {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const n = await tx.$executeRaw`
+          UPDATE tokens SET data_ciphertext = ${t.dataCiphertext}, data_key_id = ${t.dataKeyId}::uuid, mask = ${jsonOrNull(t.mask)}::jsonb,
+            fingerprint = ${t.fingerprint}, fingerprint_expression = ${t.fingerprintExpression}, container = ${t.container},
+            metadata = ${JSON.stringify(t.metadata)}::jsonb, metadata_search = ${lowerMetadata(t.metadata)}::jsonb,
+            search_indexes = ${t.searchIndexes}::text[], dedup_key = ${t.dedupKey}, expires_at = ${t.expiresAt},
+            modified_by = ${t.modifiedBy}::uuid, modified_at = now()
+          WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id} AND ${LIVE}`;
+        if (n === 0) return 'missing';
+        await tx.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
+        await this.writeSearchIndexes(tx, tenantId, t.id, searchDigests);
+        return 'updated';
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) return 'duplicate';
+      throw err;
+    }
+  }
+
+  async delete(tenantId: string, id: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const n = await tx.$executeRaw`DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`;
+      await tx.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${id}`;
+      return n > 0;
+    });
+  }
+
+  /** Sweeper: deletes expired tokens in batches; SKIP LOCKED lets several replicas sweep side by side. */
+  async deleteExpired(limit: number): Promise<number> {
+    return this.prisma.$transaction(async (tx) => {
+      const gone = await tx.$queryRaw<Array<{ tenant_id: string; id: string }>>`
+        DELETE FROM tokens WHERE (tenant_id, id) IN (
+          SELECT tenant_id, id FROM tokens WHERE expires_at <= now() ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+        ) RETURNING tenant_id, id`;
+      if (gone.length)
+        await tx.$executeRaw`
+          DELETE FROM token_search_indexes s USING unnest(${gone.map((g) => g.tenant_id)}::uuid[], ${gone.map((g) => g.id)}::text[]) AS g(tenant_id, id)
+          WHERE s.tenant_id = g.tenant_id AND s.token_id = g.id`;
+      return gone.length;
+    });
+  }
+}
+
+class RetryInsert extends Error {}
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; meta?: { code?: string } };
+  return e?.code === 'P2002' || e?.code === '23505' || e?.meta?.code === '23505' || /unique constraint|23505/i.test(e?.message ?? '');
+}

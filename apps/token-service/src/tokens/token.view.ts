@@ -1,0 +1,40 @@
+import type { Transform, TokenView } from '@coffer/contracts';
+import { evaluateMask } from '@coffer/expression';
+import type { TokenRow } from './token.repository';
+
+/** The token as a caller sees it: data revealed, masked (mask evaluated; none → redacted) or redacted (omitted). */
+export function toTokenView(row: TokenRow, data: unknown, transform: Transform): TokenView {
+  const view: TokenView = { id: row.id, tenant_id: row.tenant_id, type: row.type, containers: [row.container] };
+  if (transform === 'reveal') view.data = data;
+  else if (transform === 'mask' && row.mask !== null && row.mask !== undefined) {
+    const masked = evaluateMask(row.mask, data);
+    if (masked !== null && masked !== undefined) view.data = masked;
+  }
+  if (row.mask !== null && row.mask !== undefined) view.mask = row.mask;
+  view.fingerprint = row.fingerprint;
+  view.fingerprint_expression = row.fingerprint_expression;
+  view.containers = [row.container];
+  view.metadata = row.metadata ?? {};
+  if (row.search_indexes?.length) view.search_indexes = row.search_indexes;
+  if (row.expires_at) view.expires_at = row.expires_at.toISOString();
+  if (row.created_by) view.created_by = row.created_by;
+  view.created_at = row.created_at.toISOString();
+  if (row.modified_by) view.modified_by = row.modified_by;
+  if (row.modified_at) view.modified_at = row.modified_at.toISOString();
+  return view;
+}
+
+/** What a caller without read access learns about a deduplicated token (conventions §5). */
+export function toLimitedView(row: TokenRow): TokenView {
+  return { id: row.id, type: row.type, tenant_id: row.tenant_id, fingerprint: row.fingerprint, containers: [row.container] };
+}
+
+/** PATCH that resolved to another token the caller cannot read: the sensitive parts are omitted. */
+export function toRedactedView(row: TokenRow): TokenView {
+  const view = toTokenView(row, undefined, 'redact');
+  delete view.metadata;
+  delete view.fingerprint_expression;
+  delete view.search_indexes;
+  delete view.mask;
+  return view;
+}

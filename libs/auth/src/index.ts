@@ -1,0 +1,4 @@
+export * from './permissions';
+export * from './access';
+export * from './grants';
+export * from './permission.guard';

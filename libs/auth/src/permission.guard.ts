@@ -1,0 +1,34 @@
+import { type CanActivate, type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ProblemError, type Principal } from '@coffer/contracts';
+import { mayEver } from './access';
+
+const PERMISSION_KEY = 'coffer:permission';
+const AUTHENTICATED_ONLY_KEY = 'coffer:authenticated-only';
+
+/** The permission a route needs (conventions §6). A route without one is refused: deny by default. */
+export const RequirePermission = (permission: string) => SetMetadata(PERMISSION_KEY, permission);
+
+/** A route any authenticated caller may reach; the handler decides the rest (e.g. POST /sessions). */
+export const AuthenticatedOnly = () => SetMetadata(AUTHENTICATED_ONLY_KEY, true);
+
+export interface RequestWithPrincipal {
+  principal?: Principal;
+}
+
+@Injectable()
+export class PermissionGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const req = context.switchToHttp().getRequest<RequestWithPrincipal>();
+    const principal = req.principal;
+    if (!principal) throw new ProblemError(401, 'A valid API key is required');
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(AUTHENTICATED_ONLY_KEY, targets)) return true;
+    const permission = this.reflector.getAllAndOverride<string>(PERMISSION_KEY, targets);
+    if (!permission || !mayEver(principal, permission))
+      throw new ProblemError(403, 'The API key does not grant access to this operation');
+    return true;
+  }
+}

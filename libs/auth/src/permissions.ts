@@ -1,0 +1,32 @@
+import type { ApplicationType, Transform } from '@coffer/contracts';
+
+/** conventions §6: which application types may hold a permission, and the transform it implies on read. */
+export const PERMISSIONS: Record<string, { types: ApplicationType[]; transform?: Transform }> = {
+  'token:create': { types: ['public', 'private'], transform: 'mask' },
+  'token:update': { types: ['public', 'private'], transform: 'mask' },
+  'token:read': { types: ['private'], transform: 'mask' },
+  'token:search': { types: ['private'], transform: 'mask' },
+  'token:use': { types: ['private'], transform: 'reveal' },
+  'token:delete': { types: ['private'] },
+  'reactor:create': { types: ['management'] },
+  'reactor:read': { types: ['management'] },
+  'reactor:update': { types: ['management'] },
+  'reactor:delete': { types: ['management'] },
+  'application:create': { types: ['management'] },
+  'application:read': { types: ['management'] },
+  'application:update': { types: ['management'] },
+  'application:delete': { types: ['management'] },
+  'tenant:read': { types: ['management'] },
+  'tenant:update': { types: ['management'] },
+  'log:read': { types: ['management'] },
+};
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export const ALL_MANAGEMENT_PERMISSIONS = Object.entries(PERMISSIONS)
+  .filter(([, p]) => p.types.includes('management'))
+  .map(([name]) => name);
+
+export function isTokenPermission(p: string): boolean {
+  return p.startsWith('token:');
+}

@@ -1,0 +1,33 @@
+export const APPLICATION_TYPES = ['public', 'private', 'management'] as const;
+export type ApplicationType = (typeof APPLICATION_TYPES)[number];
+
+export const TRANSFORMS = ['redact', 'mask', 'reveal'] as const;
+export type Transform = (typeof TRANSFORMS)[number];
+
+export interface RuleCondition {
+  attribute: 'id' | 'container';
+  operator: 'equals' | 'starts_with';
+  value: string;
+}
+
+export interface AccessRule {
+  description?: string;
+  priority: number;
+  container?: string;
+  conditions?: RuleCondition[];
+  transform: Transform;
+  permissions: string[];
+}
+
+/** Who is calling: resolved by session-service from an API key or a session key. */
+export interface Principal {
+  tenantId: string;
+  applicationId: string;
+  applicationType: ApplicationType;
+  permissions: string[];
+  rules?: AccessRule[];
+  /** set when the key is a session key; applicationId is then the public application that created the session */
+  sessionId?: string;
+  /** a session key whose session has not been authorized yet: authenticates, grants nothing */
+  sessionPending?: boolean;
+}

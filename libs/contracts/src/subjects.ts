@@ -1,0 +1,71 @@
+/**
+ * NATS subjects: `<service>.<resource>.<action>.v<n>`. A breaking change gets a new version next to the old one,
+ * so old and new services run side by side during a rollout. Each service subscribes to its own prefix only.
+ */
+export const SUBJECTS = {
+  session: {
+    authenticate: 'session.auth.authenticate.v1',
+    applications: {
+      create: 'session.applications.create.v1',
+      list: 'session.applications.list.v1',
+      get: 'session.applications.get.v1',
+      update: 'session.applications.update.v1',
+      delete: 'session.applications.delete.v1',
+      regenerate: 'session.applications.regenerate.v1',
+      /** service-to-service: the application a reactor acts as (no key material) */
+      principal: 'session.applications.principal.v1',
+    },
+    tenants: {
+      get: 'session.tenants.get.v1',
+      update: 'session.tenants.update.v1',
+      webhookSecret: 'session.tenants.webhook-secret.get.v1',
+      rotateWebhookSecret: 'session.tenants.webhook-secret.rotate.v1',
+    },
+    sessions: {
+      create: 'session.sessions.create.v1',
+      authorize: 'session.sessions.authorize.v1',
+    },
+  },
+  token: {
+    tokens: {
+      create: 'token.tokens.create.v1',
+      get: 'token.tokens.get.v1',
+      list: 'token.tokens.list.v1',
+      update: 'token.tokens.update.v1',
+      delete: 'token.tokens.delete.v1',
+      search: 'token.tokens.search.v1',
+      tokenize: 'token.tokens.tokenize.v1',
+      detokenize: 'token.tokens.detokenize.v1',
+      /** service-to-service: load tokens for detokenization with per-token access decisions */
+      use: 'token.tokens.use.v1',
+    },
+    logs: { list: 'token.logs.list.v1' },
+  },
+  reactor: {
+    formulas: {
+      create: 'reactor.formulas.create.v1',
+      list: 'reactor.formulas.list.v1',
+      get: 'reactor.formulas.get.v1',
+      update: 'reactor.formulas.update.v1',
+      delete: 'reactor.formulas.delete.v1',
+    },
+    reactors: {
+      create: 'reactor.reactors.create.v1',
+      list: 'reactor.reactors.list.v1',
+      get: 'reactor.reactors.get.v1',
+      update: 'reactor.reactors.update.v1',
+      delete: 'reactor.reactors.delete.v1',
+      react: 'reactor.reactors.react.v1',
+      result: 'reactor.reactors.result.v1',
+    },
+  },
+  webhook: {
+    wake: 'webhook.deliveries.wake.v1',
+  },
+  events: {
+    /** {applicationId?, sessionId?, tenantId}: drop cached principals at once */
+    authInvalidated: 'events.auth.invalidated.v1',
+  },
+  /** every service answers this for readiness of the bus path (`<prefix>.health.ping.v1`) */
+  ping: (service: 'token' | 'session' | 'reactor' | 'webhook') => `${service}.health.ping.v1`,
+} as const;

@@ -1,0 +1,27 @@
+import { plainToInstance } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { FieldErrors, badRequest } from './problem/problem';
+
+function collect(errors: ValidationError[], prefix: string, into: FieldErrors): void {
+  for (const e of errors) {
+    const path = prefix ? `${prefix}.${e.property}` : e.property;
+    for (const message of Object.values(e.constraints ?? {})) into.add(path, message);
+    if (e.children?.length) collect(e.children, path, into);
+  }
+}
+
+/**
+ * Validates a plain body against a contract class (used by the gateway pipe and again by the service that owns
+ * the resource). Returns the typed instance or throws a 400 listing every bad field by path.
+ */
+export function validateContract<T extends object>(cls: new () => T, plain: unknown, extra?: FieldErrors): T {
+  if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
+    throw badRequest('The request body must be a JSON object');
+  }
+  const instance = plainToInstance(cls, plain, { enableImplicitConversion: false });
+  const errors = new FieldErrors();
+  collect(validateSync(instance, { forbidUnknownValues: false, validationError: { target: false } }), '', errors);
+  if (extra) errors.merge(extra.toRecord());
+  errors.throwIfAny();
+  return instance;
+}

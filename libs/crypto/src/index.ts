@@ -1,0 +1,3 @@
+export * from './primitives';
+export * from './key-encryption-keys';
+export * from './tenant-keyring';

@@ -1,0 +1,40 @@
+import { generateSecret, open, seal, sha256Hex } from './primitives';
+import { KeyEncryptionKeys } from './key-encryption-keys';
+import { randomBytes } from 'node:crypto';
+
+describe('primitives', () => {
+  const key = randomBytes(32);
+
+  it('seals and opens with the same AAD', () => {
+    const sealed = seal(key, Buffer.from('4242424242424242'), Buffer.from('tenant/token'));
+    expect(sealed.includes(Buffer.from('4242424242424242'))).toBe(false);
+    expect(open(key, sealed, Buffer.from('tenant/token')).toString()).toBe('4242424242424242');
+  });
+
+  it('refuses a ciphertext moved to another owner (AAD)', () => {
+    const sealed = seal(key, Buffer.from('x'), Buffer.from('tenant-a/token'));
+    expect(() => open(key, sealed, Buffer.from('tenant-b/token'))).toThrow();
+  });
+
+  it('generates 256-bit secrets with a prefix and hashes them', () => {
+    const a = generateSecret('key');
+    expect(a).toMatch(/^key_[A-Za-z0-9_-]{43}$/);
+    expect(a).not.toBe(generateSecret('key'));
+    expect(sha256Hex(a)).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('KeyEncryptionKeys', () => {
+  it('parses a list and wraps with the first', () => {
+    const keks = KeyEncryptionKeys.parse(`${KeyEncryptionKeys.generateEntry('a')},${KeyEncryptionKeys.generateEntry('b')}`);
+    const dek = randomBytes(32);
+    const { kekId, wrapped } = keks.wrap(dek, 'ctx');
+    expect(kekId).toBe('a');
+    expect(keks.unwrap(kekId, wrapped, 'ctx').equals(dek)).toBe(true);
+  });
+
+  it('names the variable when the value is bad', () => {
+    expect(() => KeyEncryptionKeys.parse('nonsense')).toThrow(/KEY_ENCRYPTION_KEYS entry 1 is invalid/);
+    expect(() => KeyEncryptionKeys.parse(undefined)).toThrow(/KEY_ENCRYPTION_KEYS is not set/);
+  });
+});

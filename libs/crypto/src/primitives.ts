@@ -1,0 +1,43 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** AES-256-GCM. Layout: [version:1][iv:12][tag:16][ciphertext]. `aad` binds the ciphertext to its owner. */
+export function seal(key: Buffer, plaintext: Buffer, aad: Buffer): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(aad);
+  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]);
+}
+
+export function open(key: Buffer, sealed: Uint8Array, aad: Buffer): Buffer {
+  const buf = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+  if (buf[0] !== VERSION) throw new Error('unknown ciphertext version');
+  const iv = buf.subarray(1, 1 + IV_BYTES);
+  const tag = buf.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES);
+  const decipher = createDecipheriv('aes-256-gcm', key, iv);
+  decipher.setAAD(aad);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(buf.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
+}
+
+export function hmacHex(key: Buffer, value: string): string {
+  return createHmac('sha256', key).update(value, 'utf8').digest('hex');
+}
+
+/** Hash for secrets we must recognise but never store: API keys, session keys, nonces. */
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** 256 random bits, URL-safe. The prefix tells a leaked key's kind at a glance (secret scanners match on it). */
+export function generateSecret(prefix: string): string {
+  return `${prefix}_${randomBytes(32).toString('base64url')}`;
+}
+
+export function newDataKey(): Buffer {
+  return randomBytes(32);
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { PrismaService } from '@coffer/db';
+import { KeyEncryptionKeys } from './key-encryption-keys';
+import { hmacHex, newDataKey, open, seal } from './primitives';
+
+type Purpose = 'data' | 'index';
+
+interface CachedKey {
+  id: string;
+  key: Buffer;
+}
+
+/** How long a process keeps using the active data key before looking again (picks up rotations). */
+const ACTIVE_KEY_TTL_MS = 60_000;
+
+/**
+ * Per-tenant keys, wrapped by the key-encryption key (DESIGN §3).
+ * - `data` keys encrypt token data and secrets; they rotate (old ones stay readable by id).
+ * - the `index` key makes fingerprints and blind indexes; it never rotates, or equal data would stop matching.
+ * Unwrapped keys are cached in memory so the hot path costs one AES-GCM operation, not a key unwrap.
+ */
+export class TenantKeyring {
+  private readonly byId = new Map<string, CachedKey>();
+  private readonly active = new Map<string, { key: CachedKey; at: number }>();
+  private readonly pending = new Map<string, Promise<CachedKey>>();
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly keks: KeyEncryptionKeys = KeyEncryptionKeys.fromEnv(),
+  ) {}
+
+  async encryptJson(tenantId: string, aad: string, value: unknown): Promise<{ keyId: string; ciphertext: Buffer }> {
+    const key = await this.activeKey(tenantId, 'data');
+    const ciphertext = seal(key.key, Buffer.from(JSON.stringify(value) ?? 'null', 'utf8'), this.aad(tenantId, aad));
+    return { keyId: key.id, ciphertext };
+  }
+
+  async decryptJson<T = unknown>(tenantId: string, keyId: string, ciphertext: Uint8Array, aad: string): Promise<T> {
+    const key = await this.keyById(tenantId, keyId);
+    return JSON.parse(open(key.key, ciphertext, this.aad(tenantId, aad)).toString('utf8')) as T;
+  }
+
+  /** Keyed digest for fingerprints and blind indexes: equal inside a tenant, unrelated across tenants. */
+  async digest(tenantId: string, value: string): Promise<string> {
+    const key = await this.activeKey(tenantId, 'index');
+    return hmacHex(key.key, value);
+  }
+
+  async digester(tenantId: string): Promise<(value: string) => string> {
+    const key = await this.activeKey(tenantId, 'index');
+    return (value) => hmacHex(key.key, value);
+  }
+
+  /** Retires the tenant's data keys: new writes get a fresh key (wrapped by the primary KEK); reads keep working. */
+  async rotateDataKeys(tenantId: string): Promise<void> {
+    await this.prisma.tenantKey.updateMany({ where: { tenantId, purpose: 'data', active: true }, data: { active: false } });
+    this.active.delete(`${tenantId}:data`);
+  }
+
+  /** Re-wraps every key of the tenant under the primary KEK, so old KEKs can be removed from configuration. */
+  async rewrapKeys(tenantId: string): Promise<number> {
+    const rows = await this.prisma.tenantKey.findMany({ where: { tenantId } });
+    let moved = 0;
+    for (const row of rows) {
+      if (row.kekId === this.keks.primary.id) continue;
+      const key = this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id));
+      const { kekId, wrapped } = this.keks.wrap(key, this.context(tenantId, row.purpose as Purpose, row.id));
+      await this.prisma.tenantKey.update({
+        where: { id: row.id },
+        data: { kekId, wrappedKey: new Uint8Array(wrapped) },
+      });
+      moved++;
+    }
+    return moved;
+  }
+
+  async activeDataKeyId(tenantId: string): Promise<string> {
+    return (await this.activeKey(tenantId, 'data')).id;
+  }
+
+  private aad(tenantId: string, aad: string): Buffer {
+    return Buffer.from(`${tenantId}\u0000${aad}`, 'utf8');
+  }
+
+  private context(tenantId: string, purpose: Purpose, keyId: string): string {
+    return `coffer:${purpose}:${tenantId}:${keyId}`;
+  }
+
+  private async activeKey(tenantId: string, purpose: Purpose): Promise<CachedKey> {
+    const cacheKey = `${tenantId}:${purpose}`;
+    const hit = this.active.get(cacheKey);
+    if (hit && (purpose === 'index' || Date.now() - hit.at < ACTIVE_KEY_TTL_MS)) return hit.key;
+    let inflight = this.pending.get(cacheKey);
+    if (!inflight) {
+      inflight = this.loadOrCreate(tenantId, purpose).finally(() => this.pending.delete(cacheKey));
+      this.pending.set(cacheKey, inflight);
+    }
+    const key = await inflight;
+    this.active.set(cacheKey, { key, at: Date.now() });
+    return key;
+  }
+
+  private async loadOrCreate(tenantId: string, purpose: Purpose): Promise<CachedKey> {
+    const find = () =>
+      this.prisma.tenantKey.findFirst({
+        where: { tenantId, purpose, active: true },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      });
+    let row = await find();
+    if (!row) {
+      // Two processes may create a key at the same moment; both rows are valid and the oldest wins from then on.
+      const id = randomUUID();
+      const { kekId, wrapped } = this.keks.wrap(newDataKey(), this.context(tenantId, purpose, id));
+      await this.prisma.tenantKey.create({
+        data: { id, tenantId, purpose, kekId, wrappedKey: new Uint8Array(wrapped) },
+      });
+      row = await find();
+    }
+    if (!row) throw new Error('tenant key could not be created');
+    return this.remember(tenantId, row);
+  }
+
+  private async keyById(tenantId: string, keyId: string): Promise<CachedKey> {
+    const hit = this.byId.get(keyId);
+    if (hit) return hit;
+    const row = await this.prisma.tenantKey.findFirst({ where: { id: keyId, tenantId } });
+    if (!row) throw new Error('data key not found for tenant');
+    return this.remember(tenantId, row);
+  }
+
+  private remember(
+    tenantId: string,
+    row: { id: string; purpose: string; kekId: string; wrappedKey: Uint8Array },
+  ): CachedKey {
+    const key = this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id));
+    const cached = { id: row.id, key };
+    this.byId.set(row.id, cached);
+    return cached;
+  }
+}

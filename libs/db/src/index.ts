@@ -1,0 +1,14 @@
+export * from './prisma.service';
+export * from './db.module';
+export { Prisma } from './generated/prisma/client';
+export type {
+  Tenant,
+  WebhookSecret,
+  Application,
+  Session,
+  TenantKey,
+  Token,
+  TokenSearchIndex,
+  AuditEvent,
+  IdempotencyRecord,
+} from './generated/prisma/client';

@@ -1,0 +1,19 @@
+import type { ConnectionOptions } from 'nats';
+
+/** NATS_URL (comma list allowed), optional NATS_USER/NATS_PASSWORD or NATS_TOKEN. Reconnects forever. */
+export function natsConnectionOptions(name: string): ConnectionOptions {
+  const servers = (process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222').split(',').map((s) => s.trim());
+  const options: ConnectionOptions = {
+    servers,
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    waitOnFirstConnect: true,
+  };
+  if (process.env['NATS_USER']) {
+    options.user = process.env['NATS_USER'];
+    options.pass = process.env['NATS_PASSWORD'];
+  }
+  if (process.env['NATS_TOKEN']) options.token = process.env['NATS_TOKEN'];
+  return options;
+}

@@ -1,0 +1,33 @@
+import { Catch, type ArgumentsHost, type RpcExceptionFilter } from '@nestjs/common';
+import { RpcException } from '@nestjs/microservices';
+import { type Observable, throwError } from 'rxjs';
+import { ProblemError, isProblem, type Problem } from '@coffer/contracts';
+import type { Logger } from '@coffer/observability';
+
+/**
+ * Service side of the error model: a ProblemError crosses the bus as its problem document; anything else is a
+ * bug, logged here (message and stack only: never the payload) and sent as a bare 500.
+ */
+@Catch()
+export class RpcProblemFilter implements RpcExceptionFilter<unknown> {
+  constructor(private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): Observable<Problem> {
+    return throwError(() => toProblem(exception, this.logger, host));
+  }
+}
+
+export function toProblem(exception: unknown, logger?: Logger, host?: ArgumentsHost): Problem {
+  if (exception instanceof ProblemError) return exception.problem;
+  if (exception instanceof RpcException) {
+    const e = exception.getError();
+    if (isProblem(e)) return e;
+  }
+  if (isProblem(exception)) return exception;
+  const subject = host?.switchToRpc().getContext()?.getSubject?.();
+  logger?.error(
+    { subject, err: { message: exception instanceof Error ? exception.message : String(exception), stack: exception instanceof Error ? exception.stack : undefined } },
+    'unhandled error in RPC handler',
+  );
+  return { title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred' };
+}

@@ -1,0 +1,71 @@
+import type { INestMicroservice, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import {
+  PinoNestLogger,
+  createLogger,
+  envInt,
+  startHealthServer,
+  validateConfig,
+  type ReadinessCheck,
+} from '@coffer/observability';
+import { RpcProblemFilter } from './rpc-problem.filter';
+import { InFlightRequests } from './in-flight';
+import { natsConnectionOptions } from './nats-config';
+
+export interface ServiceDefinition {
+  /** e.g. 'token-service'; also the NATS queue group, so replicas share the work */
+  name: string;
+  module: Type<unknown>;
+  defaultHealthPort: number;
+  /** validates configuration before anything starts; throw ConfigError naming the variable */
+  validateConfig?: () => void;
+  readiness: (app: INestMicroservice) => Record<string, ReadinessCheck>;
+}
+
+/**
+ * Starts a NATS microservice with its health port, and stops it gracefully on SIGTERM/SIGINT: readiness turns
+ * red, NATS subscriptions drain (in-flight requests finish, no new ones arrive), then the process exits.
+ */
+export async function bootstrapService(def: ServiceDefinition): Promise<INestMicroservice> {
+  process.env['SERVICE_NAME'] ??= def.name;
+  const logger = createLogger(def.name);
+  const healthPort = validateConfig(def.name, () => {
+    def.validateConfig?.();
+    return envInt('HEALTH_PORT', def.defaultHealthPort, 1, 65535);
+  });
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(def.module, {
+    transport: Transport.NATS,
+    options: { ...natsConnectionOptions(def.name), queue: def.name, gracefulShutdown: true } as never,
+    logger: new PinoNestLogger(logger),
+    bufferLogs: false,
+  });
+  app.useGlobalFilters(new RpcProblemFilter(logger));
+  const inFlight = new InFlightRequests();
+  app.useGlobalInterceptors(inFlight);
+  // Nest's graceful NATS shutdown unsubscribes, waits, then closes: wait for our handlers, not a fixed period.
+  const server = (app as unknown as { serverInstance?: { waitForGracePeriod?: () => Promise<void> } }).serverInstance;
+  if (server) server.waitForGracePeriod = () => inFlight.idle(20_000);
+  let shuttingDown = false;
+  const health = await startHealthServer(healthPort, def.readiness(app), () => shuttingDown);
+  await app.listen();
+  logger.info({ healthPort }, `${def.name} listening on NATS`);
+
+  const stop = async (signal: string) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal }, 'shutting down: draining NATS subscriptions');
+    const force = setTimeout(() => process.exit(1), Number(process.env['SHUTDOWN_TIMEOUT_MS'] ?? 25_000));
+    force.unref();
+    try {
+      await app.close();
+    } finally {
+      health.close();
+      logger.info('stopped');
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  return app;
+}

@@ -1,0 +1,51 @@
+import http from 'node:http';
+import { metricsRegistry } from './metrics';
+
+export type ReadinessCheck = () => Promise<boolean>;
+
+/**
+ * The small HTTP port every service exposes for Kubernetes and Prometheus:
+ * /healthz (the process lives), /readyz (its database and the bus answer), /metrics.
+ */
+export function startHealthServer(
+  port: number,
+  checks: Record<string, ReadinessCheck>,
+  isShuttingDown: () => boolean = () => false,
+): Promise<http.Server> {
+  const server = http.createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz') return send(res, 200, { status: 'ok' });
+    if (path === '/readyz') {
+      const report = await runChecks(checks);
+      const ready = report.ready && !isShuttingDown();
+      return send(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', checks: report.checks });
+    }
+    if (path === '/metrics') {
+      res.writeHead(200, { 'content-type': metricsRegistry.contentType });
+      return res.end(await metricsRegistry.metrics());
+    }
+    return send(res, 404, { title: 'Not Found', status: 404 });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '0.0.0.0', () => resolve(server));
+  });
+}
+
+export async function runChecks(checks: Record<string, ReadinessCheck>) {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      const ok = await Promise.race([
+        check().catch(() => false),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 2000).unref()),
+      ]);
+      return [name, ok ? 'ok' : 'failing'] as const;
+    }),
+  );
+  return { ready: entries.every(([, s]) => s === 'ok'), checks: Object.fromEntries(entries) };
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': status >= 400 && status !== 503 ? 'application/problem+json' : 'application/json' });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,5 @@
+export * from './logger';
+export * from './nest-logger';
+export * from './metrics';
+export * from './health-server';
+export * from './config';

@@ -1,0 +1,28 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** One registry per process, exposed on /metrics. */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry });
+
+export const rpcDuration = new Histogram({
+  name: 'coffer_rpc_duration_seconds',
+  help: 'Duration of NATS RPC calls made by this process',
+  labelNames: ['subject', 'outcome'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});
+
+export const httpRequests = new Counter({
+  name: 'coffer_http_requests_total',
+  help: 'HTTP requests served by the gateway',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [metricsRegistry],
+});
+
+export const httpDuration = new Histogram({
+  name: 'coffer_http_request_duration_seconds',
+  help: 'HTTP request duration at the gateway',
+  labelNames: ['method', 'route'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});

@@ -1,0 +1,78 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  /** raw body text (bad JSON tests) */
+  rawBody?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export function gatewayUrl(): string {
+  const url = process.env['COFFER_E2E_URL'];
+  if (!url) throw new Error('COFFER_E2E_URL is not set: run the end-to-end tests through `npm test`');
+  return url;
+}
+
+/** One HTTP call to the gateway; never throws for an HTTP status. */
+export async function api<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key !== undefined) headers['SVC-API-KEY'] = opts.key;
+  let body: string | undefined;
+  if (opts.rawBody !== undefined) body = opts.rawBody;
+  else if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
+  const res = await fetch(`${gatewayUrl()}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+export interface TestTenant {
+  tenantId: string;
+  managementKey: string;
+  /** creates an application and returns its key */
+  app(type: 'public' | 'private' | 'management', grants: { permissions?: string[]; rules?: unknown[] }): Promise<{ id: string; key: string }>;
+}
+
+/** A fresh tenant through the operator CLI (the built admin tool against the run's database). */
+export async function createTenant(name = 'e2e'): Promise<TestTenant> {
+  const root = path.resolve(__dirname, '../../..');
+  const out = execFileSync(process.execPath, [path.join(root, 'dist/tools/admin/main.js'), 'tenants', 'create', '--name', name, '--json'], {
+    env: { ...process.env, DATABASE_URL: process.env['COFFER_E2E_DATABASE_URL'], KEY_ENCRYPTION_KEYS: process.env['COFFER_E2E_KEK'] },
+    encoding: 'utf8',
+  });
+  const { tenant_id, management_key } = JSON.parse(out);
+  return {
+    tenantId: tenant_id,
+    managementKey: management_key,
+    async app(type, grants) {
+      const res = await api('POST', '/applications', { key: management_key, body: { name: `${type} app`, type, ...grants } });
+      if (res.status !== 201) throw new Error(`could not create application: ${res.status} ${res.text}`);
+      return { id: res.body.id, key: res.body.key };
+    },
+  };
+}
+
+/** Stops or starts one service of the running system (outage tests). */
+export async function control(action: 'stop' | 'start', service: string): Promise<void> {
+  const res = await fetch(`${process.env['COFFER_E2E_CONTROL']}/${action}/${service}`, { method: 'POST' });
+  if (res.status !== 204) throw new Error(`control ${action} ${service} failed: ${res.status}`);
+}
+
+export const VISA = '4242424242424242';
+export const MASTERCARD = '5555555555554444';

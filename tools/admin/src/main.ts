@@ -1,0 +1,129 @@
+/**
+ * Operator CLI. stdout carries only the requested result (one JSON object with --json); everything else goes to
+ * stderr, so scripts can pipe it.
+ *
+ *   tenants create --name <name> [--json]   new tenant and its first management key (shown once)
+ *   tenants list [--json]
+ *   keys rotate                             new data keys for every tenant (old data stays readable)
+ *   keys reencrypt                          re-wrap tenant keys under the primary KEK and move token data to the active data keys
+ */
+import { randomUUID } from 'node:crypto';
+import { PrismaService } from '@coffer/db';
+import { ALL_MANAGEMENT_PERMISSIONS } from '@coffer/auth';
+import { TenantKeyring, generateSecret, sha256Hex } from '@coffer/crypto';
+
+type Args = { _: string[]; flags: Record<string, string | true> };
+
+function parseArgs(argv: string[]): Args {
+  const out: Args = { _: [], flags: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('--')) {
+      const [k, v] = a.slice(2).split('=', 2);
+      if (v !== undefined) out.flags[k] = v;
+      else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) out.flags[k] = argv[++i];
+      else out.flags[k] = true;
+    } else out._.push(a);
+  }
+  return out;
+}
+
+const USAGE = `usage: admin tenants create --name <name> [--json] | tenants list [--json] | keys rotate | keys reencrypt`;
+
+async function createTenant(prisma: PrismaService, name: string) {
+  const tenantId = randomUUID();
+  const managementKey = generateSecret('key');
+  await prisma.$transaction([
+    prisma.tenant.create({ data: { id: tenantId, name, settings: { deduplicate_tokens: false } } }),
+    prisma.application.create({
+      data: {
+        id: randomUUID(),
+        tenantId,
+        name: `${name} management`,
+        type: 'management',
+        permissions: ALL_MANAGEMENT_PERMISSIONS,
+        keyHash: sha256Hex(managementKey),
+      },
+    }),
+  ]);
+  return { tenant_id: tenantId, management_key: managementKey };
+}
+
+async function reencrypt(prisma: PrismaService, keyring: TenantKeyring): Promise<{ rewrapped: number; tokens: number }> {
+  let rewrapped = 0;
+  let tokens = 0;
+  for (const t of await prisma.tenant.findMany({ select: { id: true } })) {
+    rewrapped += await keyring.rewrapKeys(t.id);
+    const active = await keyring.activeDataKeyId(t.id);
+    for (;;) {
+      const rows = await prisma.token.findMany({
+        where: { tenantId: t.id, NOT: { dataKeyId: active } },
+        select: { id: true, dataKeyId: true, dataCiphertext: true },
+        take: 500,
+      });
+      if (!rows.length) break;
+      for (const row of rows) {
+        const data = await keyring.decryptJson(t.id, row.dataKeyId, row.dataCiphertext, `token:${row.id}`);
+        const sealed = await keyring.encryptJson(t.id, `token:${row.id}`, data);
+        await prisma.token.updateMany({
+          where: { tenantId: t.id, id: row.id, dataKeyId: row.dataKeyId },
+          data: { dataCiphertext: new Uint8Array(sealed.ciphertext), dataKeyId: sealed.keyId },
+        });
+        tokens++;
+      }
+    }
+  }
+  return { rewrapped, tokens };
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  const [group, command] = args._;
+  const json = args.flags['json'] === true;
+  const prisma = new PrismaService();
+  try {
+    if (group === 'tenants' && command === 'create') {
+      const name = args.flags['name'];
+      if (typeof name !== 'string' || !name.trim() || name.length > 200) {
+        process.stderr.write('tenants create needs --name <name> (1 to 200 characters)\n');
+        return 2;
+      }
+      const created = await createTenant(prisma, name.trim());
+      if (json) process.stdout.write(`${JSON.stringify(created)}\n`);
+      else process.stdout.write(`tenant ${created.tenant_id}\nmanagement key (shown once): ${created.management_key}\n`);
+      return 0;
+    }
+    if (group === 'tenants' && command === 'list') {
+      const tenants = await prisma.tenant.findMany({ orderBy: { createdAt: 'asc' } });
+      const view = tenants.map((t) => ({ id: t.id, name: t.name, created_at: t.createdAt.toISOString() }));
+      if (json) process.stdout.write(`${JSON.stringify({ data: view })}\n`);
+      else for (const t of view) process.stdout.write(`${t.id}  ${t.name}  ${t.created_at}\n`);
+      return 0;
+    }
+    if (group === 'keys' && (command === 'rotate' || command === 'reencrypt')) {
+      const keyring = new TenantKeyring(prisma);
+      if (command === 'rotate') {
+        const tenants = await prisma.tenant.findMany({ select: { id: true } });
+        for (const t of tenants) await keyring.rotateDataKeys(t.id);
+        const result = { tenants: tenants.length, rotated: 'data keys' };
+        process.stdout.write(json ? `${JSON.stringify(result)}\n` : `new data keys for ${tenants.length} tenant(s); run "keys reencrypt" to move existing tokens\n`);
+      } else {
+        const result = await reencrypt(prisma, keyring);
+        process.stdout.write(json ? `${JSON.stringify(result)}\n` : `re-wrapped ${result.rewrapped} key(s), re-encrypted ${result.tokens} token(s)\n`);
+      }
+      return 0;
+    }
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`admin: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

