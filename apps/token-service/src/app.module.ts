@@ -11,6 +11,10 @@ import { UpdateTokenUseCase } from './tokens/update/update-token.use-case';
 import { DeleteTokenUseCase } from './tokens/delete-token.use-case';
 import { ExpirySweeper } from './tokens/expiry-sweeper';
 import { TokensHandler } from './tokens/tokens.handler';
+import { TokenizeUseCase } from './tokens/tokenize/tokenize.use-case';
+import { DetokenizeUseCase } from './tokens/detokenize/detokenize.use-case';
+import { SearchTokensUseCase } from './tokens/search/search-tokens.use-case';
+import { ListLogsUseCase } from './audit/logs.use-case';
 
 @Module({
   imports: [DbModule, MessagingModule],
@@ -25,6 +29,10 @@ import { TokensHandler } from './tokens/tokens.handler';
     UpdateTokenUseCase,
     DeleteTokenUseCase,
     ExpirySweeper,
+    TokenizeUseCase,
+    DetokenizeUseCase,
+    SearchTokensUseCase,
+    ListLogsUseCase,
   ],
 })
 export class AppModule {}

@@ -6,8 +6,8 @@ import { mayEver } from './access';
 const PERMISSION_KEY = 'coffer:permission';
 const AUTHENTICATED_ONLY_KEY = 'coffer:authenticated-only';
 
-/** The permission a route needs (conventions §6). A route without one is refused: deny by default. */
-export const RequirePermission = (permission: string) => SetMetadata(PERMISSION_KEY, permission);
+/** The permission a route needs (any one of several). A route without one is refused: deny by default. */
+export const RequirePermission = (...permissions: string[]) => SetMetadata(PERMISSION_KEY, permissions);
 
 /** A route any authenticated caller may reach; the handler decides the rest (e.g. POST /sessions). */
 export const AuthenticatedOnly = () => SetMetadata(AUTHENTICATED_ONLY_KEY, true);
@@ -26,8 +26,8 @@ export class PermissionGuard implements CanActivate {
     if (!principal) throw new ProblemError(401, 'A valid API key is required');
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(AUTHENTICATED_ONLY_KEY, targets)) return true;
-    const permission = this.reflector.getAllAndOverride<string>(PERMISSION_KEY, targets);
-    if (!permission || !mayEver(principal, permission))
+    const permissions = this.reflector.getAllAndOverride<string[]>(PERMISSION_KEY, targets);
+    if (!permissions?.length || !permissions.some((p) => mayEver(principal, p)))
       throw new ProblemError(403, 'The API key does not grant access to this operation');
     return true;
   }

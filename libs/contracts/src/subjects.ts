@@ -40,6 +40,8 @@ export const SUBJECTS = {
       use: 'token.tokens.use.v1',
     },
     logs: { list: 'token.logs.list.v1' },
+    /** other services' audit events (audit_events is owned by token-service): {events: AuditEventInput[]} */
+    audit: { record: 'token.audit.record.v1' },
   },
   reactor: {
     formulas: {

@@ -48,6 +48,12 @@ export class TokensController {
     await this.rpc.call(SUBJECTS.token.tokens.delete, { id }, callContext(req));
   }
 
+  @Get('logs')
+  @RequirePermission('log:read')
+  logs(@Req() req: GatewayRequest, @Query() query: Record<string, unknown>) {
+    return this.rpc.call(SUBJECTS.token.logs.list, query, callContext(req));
+  }
+
   @Post('tokens/search')
   @HttpCode(200)
   @RequirePermission('token:search')
@@ -64,7 +70,7 @@ export class TokensController {
 
   @Post('detokenize')
   @HttpCode(200)
-  @RequirePermission('token:use')
+  @RequirePermission('token:use', 'token:read')
   detokenize(@Req() req: GatewayRequest, @Body() body: unknown) {
     return this.rpc.call(SUBJECTS.token.tokens.detokenize, { payload: body }, callContext(req));
   }

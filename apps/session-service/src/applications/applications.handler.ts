@@ -34,6 +34,11 @@ export class ApplicationsHandler {
     return { deleted: true };
   }
 
+  @MessagePattern(SUBJECTS.session.applications.principal)
+  principal(@Payload() env: RpcEnvelope<IdRequest>) {
+    return this.applications.principalOf(requirePrincipal(env).tenantId, env.body.id);
+  }
+
   @MessagePattern(SUBJECTS.session.applications.regenerate)
   regenerate(@Payload() env: RpcEnvelope<IdRequest>) {
     return this.applications.regenerate(requirePrincipal(env, 'application:update'), env.body.id);

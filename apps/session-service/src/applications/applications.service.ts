@@ -97,6 +97,20 @@ export class ApplicationsService {
     return toApplicationView(app, key);
   }
 
+  /** Service-to-service: the principal a reactor acts as (its application, same tenant). No key material. */
+  async principalOf(tenantId: string, id: string): Promise<Principal> {
+    const app = await this.applications.find(tenantId, id);
+    if (!app) throw notFound('application');
+    const principal: Principal = {
+      tenantId: app.tenantId,
+      applicationId: app.id,
+      applicationType: app.type as Principal['applicationType'],
+      permissions: app.permissions,
+    };
+    if (app.rules) principal.rules = app.rules as unknown as Principal['rules'];
+    return principal;
+  }
+
   private invalidate(tenantId: string, applicationId: string): Promise<void> {
     return this.events.publish(SUBJECTS.events.authInvalidated, { tenantId, applicationId });
   }

@@ -48,8 +48,10 @@ export class TokenVault {
     return { fingerprint, searchDigests };
   }
 
-  async searchDigest(tenantId: string, value: string): Promise<string> {
-    return searchDigest(await this.keyring.digester(tenantId), value);
+  /** For `data:` search terms: the same digest the token's search indexes were stored under. */
+  async searchDigester(tenantId: string): Promise<(value: string) => string> {
+    const hmac = await this.keyring.digester(tenantId);
+    return (value) => searchDigest(hmac, value);
   }
 }
 

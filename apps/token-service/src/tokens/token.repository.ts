@@ -36,6 +36,7 @@ export interface TokenWrite {
   dedupKey: string | null;
   expiresAt: Date | null;
   createdBy: string | null;
+  createdAt: Date;
 }
 
 export interface TokenListFilter {
@@ -43,6 +44,8 @@ export interface TokenListFilter {
   types?: string[];
   /** lower-cased key → lower-cased value */
   metadata?: Record<string, string>;
+  /** a compiled search expression */
+  where?: Prisma.Sql;
 }
 
 const COLUMNS = Prisma.sql`tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
@@ -69,34 +72,38 @@ export type InsertOutcome = 'created' | 'id_taken' | 'duplicate';
 export class TokenRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async insert(tenantId: string, t: TokenWrite, searchDigests: string[]): Promise<InsertOutcome> {
-    return this.prisma.$transaction(async (tx) => {
+  /** Inserts in its own transaction, or inside `tx` when the caller writes several tokens all-or-nothing. */
+  async insert(tenantId: string, t: TokenWrite, searchDigests: string[], tx?: Prisma.TransactionClient): Promise<InsertOutcome> {
+    if (tx) return this.insertWith(tx, tenantId, t, searchDigests);
+    return this.prisma.$transaction((inner) => this.insertWith(inner, tenantId, t, searchDigests));
+  }
+
+  private async insertWith(tx: Prisma.TransactionClient, tenantId: string, t: TokenWrite, searchDigests: string[]): Promise<InsertOutcome> {
+    for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await tx.$queryRaw<Array<{ id: string }>>`
         INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
           container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
         VALUES (${tenantId}::uuid, ${t.id}, ${t.type}, ${t.dataCiphertext}, ${t.dataKeyId}::uuid, ${jsonOrNull(t.mask)}::jsonb,
           ${t.fingerprint}, ${t.fingerprintExpression}, ${t.container}, ${JSON.stringify(t.metadata)}::jsonb,
-          ${lowerMetadata(t.metadata)}::jsonb, ${t.searchIndexes}::text[], ${t.dedupKey}, ${t.expiresAt}, ${t.createdBy}::uuid, now())
+          ${lowerMetadata(t.metadata)}::jsonb, ${t.searchIndexes}::text[], ${t.dedupKey}, ${t.expiresAt}, ${t.createdBy}::uuid, ${t.createdAt})
         ON CONFLICT DO NOTHING RETURNING id`;
-      if (!inserted.length) {
-        const holder = await tx.$queryRaw<Array<{ live: boolean }>>`
-          SELECT ${LIVE} AS live FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id}`;
-        if (holder.length) {
-          if (holder[0].live) return 'id_taken';
-          // an expired token keeps its id until the sweeper runs: it is gone for readers, so it yields
-          await tx.$executeRaw`DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id}`;
-          await tx.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
-          throw new RetryInsert();
-        }
-        if (t.dedupKey && (await this.releaseExpiredDedupKey(tx, tenantId, t.dedupKey))) throw new RetryInsert();
-        return 'duplicate';
+      if (inserted.length) {
+        await this.writeSearchIndexes(tx, tenantId, t.id, searchDigests);
+        return 'created';
       }
-      await this.writeSearchIndexes(tx, tenantId, t.id, searchDigests);
-      return 'created';
-    }).catch(async (err) => {
-      if (err instanceof RetryInsert) return this.insert(tenantId, t, searchDigests);
-      throw err;
-    });
+      const holder = await tx.$queryRaw<Array<{ live: boolean }>>`
+        SELECT ${LIVE} AS live FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id}`;
+      if (holder.length) {
+        if (holder[0].live) return 'id_taken';
+        // an expired token keeps its id until the sweeper runs; it is gone for readers, so the id is free again
+        await tx.$executeRaw`DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id}`;
+        await tx.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
+        continue;
+      }
+      if (t.dedupKey && (await this.releaseExpiredDedupKey(tx, tenantId, t.dedupKey))) continue;
+      return 'duplicate';
+    }
+    return 'id_taken';
   }
 
   private async releaseExpiredDedupKey(tx: Prisma.TransactionClient, tenantId: string, dedupKey: string): Promise<boolean> {
@@ -145,6 +152,7 @@ export class TokenRepository {
     if (f.types?.length) parts.push(Prisma.sql`type = ANY(${f.types}::text[])`);
     if (f.metadata && Object.keys(f.metadata).length)
       parts.push(Prisma.sql`metadata_search @> ${JSON.stringify(f.metadata)}::jsonb`);
+    if (f.where) parts.push(f.where);
     return Prisma.join(parts, ' AND ');
   }
 
@@ -220,8 +228,6 @@ export class TokenRepository {
     });
   }
 }
-
-class RetryInsert extends Error {}
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string; meta?: { code?: string } };

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { FieldErrors, ProblemError, badRequest, conflict, forbidden, type Principal, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { evaluate } from '@coffer/expression';
+import type { Prisma } from '@coffer/db';
 import { TenantSettingsClient } from '../../tenant-settings/tenant-settings.client';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
@@ -60,7 +61,12 @@ export class CreateTokenUseCase {
   }
 
   /** Writes one prepared token (deduplicating when asked); returns what the caller may see. */
-  async write(principal: Principal, traceId: string, p: PreparedToken): Promise<{ view: TokenView; row: TokenRow }> {
+  async write(
+    principal: Principal,
+    traceId: string,
+    p: PreparedToken,
+    tx?: Prisma.TransactionClient,
+  ): Promise<{ view: TokenView; row: TokenRow; created: boolean }> {
     const tenantId = principal.tenantId;
     const f = p.fields;
     const { fingerprint, searchDigests } = await this.vault.digests(tenantId, f);
@@ -68,7 +74,7 @@ export class CreateTokenUseCase {
     const dedupKey = deduplicate ? `${f.type}:${fingerprint}` : null;
     if (deduplicate) {
       const existing = await this.tokens.findByFingerprint(tenantId, f.type, fingerprint);
-      if (existing) return { view: await this.viewFor(principal, existing), row: existing };
+      if (existing) return { view: await this.viewFor(principal, existing), row: existing, created: false };
     }
 
     for (let attempt = 0; ; attempt++) {
@@ -88,17 +94,36 @@ export class CreateTokenUseCase {
         dedupKey,
         expiresAt: f.expiresAt,
         createdBy: principal.applicationId,
+        createdAt: new Date(),
       };
-      const outcome = await this.tokens.insert(tenantId, write, searchDigests);
+      const outcome = await this.tokens.insert(tenantId, write, searchDigests, tx);
       if (outcome === 'created') {
-        await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId }]);
-        const row = (await this.tokens.find(tenantId, id)) as TokenRow;
+        if (!tx) await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId }]);
+        const row: TokenRow = {
+          tenant_id: tenantId,
+          id,
+          type: f.type,
+          data_ciphertext: ciphertext,
+          data_key_id: keyId,
+          mask: f.mask,
+          fingerprint,
+          fingerprint_expression: f.fingerprintExpression,
+          container: f.container,
+          metadata: f.metadata,
+          search_indexes: f.searchIndexes,
+          dedup_key: dedupKey,
+          expires_at: f.expiresAt,
+          created_by: principal.applicationId,
+          created_at: write.createdAt,
+          modified_by: null,
+          modified_at: null,
+        };
         const decision = decideTokenAccess(principal, 'token:create', { id, container: f.container });
-        return { view: toTokenView(row, f.data, decision.allowed ? decision.transform : 'redact'), row };
+        return { view: toTokenView(row, f.data, decision.allowed ? decision.transform : 'redact'), row, created: true };
       }
       if (outcome === 'duplicate' && dedupKey) {
         const holder = await this.tokens.findByDedupKey(tenantId, dedupKey);
-        if (holder) return { view: await this.viewFor(principal, holder), row: holder };
+        if (holder) return { view: await this.viewFor(principal, holder), row: holder, created: false };
         continue;
       }
       // id taken: a literal id is the caller's conflict; a random alias is drawn again, then falls back to a UUID

@@ -95,6 +95,7 @@ export class UpdateTokenUseCase {
         dedupKey: deduplicate ? `${row.type}:${fingerprint}` : null,
         expiresAt: fields.expiresAt,
         createdBy: row.created_by,
+        createdAt: row.created_at,
         modifiedBy: principal.applicationId,
       },
       searchDigests,

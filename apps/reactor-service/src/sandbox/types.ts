@@ -1,0 +1,89 @@
+/** What the caller (the reactor-service invoke use case) hands to the sandbox. */
+export interface SandboxInvocation {
+  /** CommonJS module for Node 16: `module.exports = async function (req) {...}`. */
+  code: string;
+  /** Already detokenized and validated by the caller; must be JSON-serializable. */
+  args: unknown;
+  configuration: Record<string, unknown>;
+  /** Whether `req.svc` is a client (true) or null (false). */
+  svc: boolean;
+  /** Wall-clock deadline for the whole invocation, queueing included (synchronous invocations: 10000). */
+  timeoutMs: number;
+  /** Return the formula's console output in `logs`. */
+  captureConsole?: boolean;
+}
+
+/**
+ * Host side of `req.svc`. `method` is one of {@link SVC_METHODS}; `args` are the JSON arguments of the call
+ * (e.g. `call('tokens.retrieve', ['<id>'])`). Resolve with JSON as the HTTP API returns it; reject with
+ * `{status, body}` where `body` is the problem document. `ctx` carries the invocation's deadline (epoch ms) and a
+ * signal aborted when the invocation ends: use them for the RPC's own deadline so nothing outlives the invocation.
+ */
+export interface SvcBridge {
+  call(method: string, args: unknown[], ctx?: SvcCallContext): Promise<unknown>;
+}
+
+export interface SvcCallContext {
+  deadline: number;
+  signal: AbortSignal;
+}
+
+export const SVC_METHODS = [
+  'tokens.create',
+  'tokens.retrieve',
+  'tokens.update',
+  'tokens.delete',
+  'tokens.list',
+  'tokens.search',
+  'tokenize',
+  'detokenize',
+] as const;
+export type SvcMethod = (typeof SVC_METHODS)[number];
+
+export interface SandboxProblem {
+  status: number;
+  title: string;
+  detail?: string;
+  errors?: Record<string, string[]>;
+}
+
+export interface SandboxCustomResponse {
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+export type SandboxOutcome =
+  | { ok: true; result: { raw?: unknown; tokenize?: unknown }; logs?: string[] }
+  | { ok: false; problem: SandboxProblem; custom?: SandboxCustomResponse; logs?: string[] };
+
+export interface SandboxPoolOptions {
+  /** Worker processes. Default 2. */
+  size?: number;
+  /** Concurrent invocations per worker process (each in its own isolate). Default 4. */
+  concurrency?: number;
+  /** Memory limit of each isolate in MB. Default 64. */
+  memoryLimitMb?: number;
+  /** Allow formula `fetch` to reach loopback/private/link-local addresses. Default: env `ALLOW_PRIVATE_EGRESS === 'true'`. */
+  allowPrivateEgress?: boolean;
+  /** Host names exempt from the address check (operator allow-list; tests). Redirect targets are still checked. */
+  allowHosts?: string[];
+  /** Limit on the JSON of `{raw, tokenize}` (and of a CustomHttpResponseError). Default 1 MiB. */
+  maxResultBytes?: number;
+  /** DNS resolution for formula `fetch` (tests inject one). */
+  resolver?: (host: string) => Promise<string[]>;
+  /** Response body limit of formula `fetch`. Default 5 MiB. */
+  maxFetchBytes?: number;
+  /** Invocations waiting for a free isolate beyond this are refused with 503. Default 1000. */
+  maxQueue?: number;
+  /** Path of the worker entry (default: found next to this module / the bundle). */
+  workerScript?: string;
+  /** Diagnostics (worker exits, restarts). Never receives formula data. */
+  onEvent?: (event: SandboxPoolEvent) => void;
+}
+
+export type SandboxPoolEvent =
+  | { type: 'worker-started'; pid: number }
+  | { type: 'worker-exited'; pid: number; code: number | null; signal: string | null; inFlight: number; stderrTail?: string }
+  | { type: 'worker-retiring'; pid: number; reason: string }
+  | { type: 'worker-killed'; pid: number; reason: string };

@@ -1,0 +1,460 @@
+/**
+ * Sandbox worker process entry (forked by SandboxPool; bundled as `sandbox-worker.js`).
+ *
+ * Each worker holds `concurrency` slots; a slot owns one isolate (memory-limited) with its compiled scripts cached
+ * by code hash, and runs one invocation at a time in a fresh context. The worker treats everything coming out of an
+ * isolate as untrusted: only strings and byte arrays are accepted, limits are re-checked here and in the pool.
+ */
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import ivm from 'isolated-vm';
+import { ISOLATE_RUNTIME } from './isolate-runtime';
+import type { FailKind, HostToWorker, WorkerConfig, WorkerToHost } from './protocol';
+
+const HASHES = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'];
+const MAX_DIGEST_INPUT = 16 * 1024 * 1024;
+
+const config: WorkerConfig = JSON.parse(process.env['COFFER_SANDBOX_CONFIG'] ?? '{}');
+
+type Sync = [true, unknown] | [false, string, string?];
+
+interface Slot {
+  isolate: ivm.Isolate | null;
+  runtime: ivm.Script | null;
+  scripts: Map<string, ivm.Script>;
+  busy: Invocation | null;
+}
+
+interface Invocation {
+  id: number;
+  slot: Slot;
+  deadline: number;
+  capture: boolean;
+  logs: string[];
+  logBytes: number;
+  done: boolean;
+  wall: NodeJS.Timeout | null;
+  timers: Map<number, HostTimer>;
+  calls: Set<number>;
+  callSeq: number;
+  svcCalls: number;
+  fetchCalls: number;
+  ctx: ivm.Context | null;
+  entry: ivm.Reference<(...args: unknown[]) => unknown> | null;
+  fnRef: ivm.Reference<unknown> | null;
+  /** The isolate was disposed by us (deadline) - errors from it are expected. */
+  killed: boolean;
+  /** The formula had to be compiled (compile-cache miss). */
+  compiled: boolean;
+}
+
+const slots: Slot[] = Array.from({ length: Math.max(1, config.concurrency || 1) }, () => ({
+  isolate: null,
+  runtime: null,
+  scripts: new Map(),
+  busy: null,
+}));
+const invocations = new Map<number, Invocation>();
+let retiring = false;
+
+function send(msg: WorkerToHost): void {
+  if (process.connected) process.send?.(msg);
+}
+
+function retire(reason: string): void {
+  if (retiring) return;
+  retiring = true;
+  send({ t: 'retire', reason });
+}
+
+function ensureIsolate(slot: Slot): ivm.Isolate {
+  if (slot.isolate && !slot.isolate.isDisposed) return slot.isolate;
+  slot.scripts.clear();
+  slot.isolate = new ivm.Isolate({
+    memoryLimit: config.memoryLimitMb || 64,
+    onCatastrophicError: () => {
+      // V8 lost control of an isolate: report and leave; the pool replaces this process.
+      retire('catastrophic isolate error');
+      setTimeout(() => process.exit(70), 50).unref();
+    },
+  });
+  slot.runtime = slot.isolate.compileScriptSync(ISOLATE_RUNTIME, { filename: 'coffer:runtime.js' });
+  return slot.isolate;
+}
+
+function disposeIsolate(slot: Slot): void {
+  const iso = slot.isolate;
+  slot.isolate = null;
+  slot.runtime = null;
+  slot.scripts.clear();
+  if (iso && !iso.isDisposed) {
+    try {
+      iso.dispose();
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+async function compileUserScript(inv: Invocation, slot: Slot, iso: ivm.Isolate, code: string): Promise<ivm.Script> {
+  const hash = createHash('sha256').update(code).digest('hex');
+  const hit = slot.scripts.get(hash);
+  if (hit) {
+    slot.scripts.delete(hash); // LRU: move to the end
+    slot.scripts.set(hash, hit);
+    return hit;
+  }
+  // Same line numbers as the author's code; never consumes cachedData.
+  const wrapped = '(function (exports, require, module, __filename, __dirname) { ' + code + '\n})';
+  inv.compiled = true;
+  const script = await iso.compileScript(wrapped, { filename: 'formula.js' });
+  slot.scripts.set(hash, script);
+  while (slot.scripts.size > (config.maxScriptsPerIsolate || 200)) {
+    const oldest = slot.scripts.keys().next().value as string;
+    slot.scripts.get(oldest)?.release();
+    slot.scripts.delete(oldest);
+  }
+  return script;
+}
+
+function remaining(inv: Invocation): number {
+  return Math.max(1, inv.deadline - Date.now());
+}
+
+function finish(inv: Invocation, result: { out?: string; fail?: FailKind; message?: string }, dispose = false): void {
+  if (inv.done) return;
+  inv.done = true;
+  if (inv.wall) clearTimeout(inv.wall);
+  for (const t of inv.timers.values()) clearTimer(t);
+  inv.timers.clear();
+  inv.calls.clear();
+  invocations.delete(inv.id);
+  const slot = inv.slot;
+  if (dispose) {
+    inv.killed = true;
+    disposeIsolate(slot);
+  } else {
+    for (const r of [inv.entry, inv.fnRef]) {
+      try {
+        r?.release();
+      } catch {
+        /* isolate gone */
+      }
+    }
+    try {
+      inv.ctx?.release();
+    } catch {
+      /* isolate gone */
+    }
+  }
+  inv.entry = null;
+  inv.fnRef = null;
+  inv.ctx = null;
+  slot.busy = null;
+  send({ t: 'done', id: inv.id, ...result, ...(inv.capture ? { logs: inv.logs } : {}), ...(inv.compiled ? { compiled: true } : {}) });
+}
+
+interface HostTimer {
+  handle: NodeJS.Timeout | NodeJS.Immediate | null;
+  ms: number;
+  repeat: boolean;
+  immediate: boolean;
+}
+
+function clearTimer(t: HostTimer): void {
+  if (!t.handle) return;
+  if (t.immediate) clearImmediate(t.handle as NodeJS.Immediate);
+  else clearTimeout(t.handle as NodeJS.Timeout);
+  t.handle = null;
+}
+
+/** An error surfaced from isolated-vm while running formula code. */
+function onIsolateError(inv: Invocation, err: unknown): void {
+  if (inv.done) return;
+  const slot = inv.slot;
+  const message = err instanceof Error ? err.message : String(err);
+  if (slot.isolate?.isDisposed || /disposed/i.test(message)) {
+    // memory limit (isolated-vm disposes the isolate) or a catastrophic error: fail, then replace this process
+    const memory = /memory limit/i.test(message) || slot.isolate?.isDisposed === true;
+    disposeIsolate(slot);
+    finish(inv, { fail: memory ? 'memory' : 'internal', message: memory ? 'Reactor exceeded its memory limit' : undefined });
+    retire('isolate disposed: ' + (memory ? 'memory limit' : 'error'));
+    return;
+  }
+  if (/timed out/i.test(message)) {
+    finish(inv, { fail: 'timeout' }, true);
+    return;
+  }
+  finish(inv, { fail: 'internal' }, true);
+}
+
+function hostSyncFor(inv: Invocation) {
+  return (op: unknown, a: unknown, b: unknown, c: unknown, d: unknown): Sync => {
+    if (inv.done) return [false, 'The invocation has finished'];
+    try {
+      switch (op) {
+        case 'digest': {
+          const alg = String(a);
+          if (!HASHES.includes(alg)) return [false, 'Digest method not supported'];
+          if (!(c instanceof Uint8Array) || c.byteLength > MAX_DIGEST_INPUT) return [false, 'Invalid digest input'];
+          if (b !== null && !(b instanceof Uint8Array)) return [false, 'Invalid key'];
+          const h = b instanceof Uint8Array ? createHmac(alg, b) : createHash(alg);
+          const out = h.update(c).digest();
+          return [true, new Uint8Array(out.buffer, out.byteOffset, out.byteLength)];
+        }
+        case 'random': {
+          const n = Number(a);
+          if (!Number.isInteger(n) || n < 0 || n > 1024 * 1024) return [false, 'Invalid size'];
+          const out = randomBytes(n);
+          return [true, new Uint8Array(out.buffer, out.byteOffset, out.byteLength)];
+        }
+        case 'uuid':
+          return [true, randomUUID()];
+        case 'url': {
+          if (typeof a !== 'string' || (b !== undefined && typeof b !== 'string')) return [false, 'Invalid URL'];
+          if (a.length > 65536) return [false, 'Invalid URL'];
+          return [true, urlParts(b === undefined ? new URL(a) : new URL(a, b))];
+        }
+        case 'urlset': {
+          if (typeof a !== 'string' || typeof b !== 'string' || typeof c !== 'string') return [false, 'Invalid URL'];
+          const u = new URL(a);
+          const fields = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'];
+          if (!fields.includes(b)) return [false, 'Invalid field'];
+          (u as unknown as Record<string, string>)[b] = c;
+          return [true, urlParts(u)];
+        }
+        case 'timer':
+          return addTimer(inv, a, b, c);
+        case 'untimer': {
+          const t = inv.timers.get(Number(a));
+          if (t) {
+            clearTimer(t);
+            inv.timers.delete(Number(a));
+          }
+          return [true, null];
+        }
+        case 'call':
+          return startCall(inv, a, b, c);
+        case 'cancel': {
+          const callId = Number(a);
+          if (inv.calls.delete(callId)) send({ t: 'cancel', id: inv.id, callId });
+          return [true, null];
+        }
+        default:
+          void d;
+          return [false, 'Unknown operation'];
+      }
+    } catch (e) {
+      return [false, e instanceof TypeError && String(op).startsWith('url') ? 'Invalid URL' : 'Operation failed'];
+    }
+  };
+}
+
+function urlParts(u: URL): Record<string, string> {
+  return {
+    href: u.href,
+    origin: u.origin,
+    protocol: u.protocol,
+    username: u.username,
+    password: u.password,
+    host: u.host,
+    hostname: u.hostname,
+    port: u.port,
+    pathname: u.pathname,
+    search: u.search,
+    hash: u.hash,
+  };
+}
+
+function addTimer(inv: Invocation, idArg: unknown, msArg: unknown, repeatArg: unknown): Sync {
+  const id = Number(idArg);
+  if (!Number.isInteger(id) || inv.timers.has(id)) return [false, 'Invalid timer'];
+  if (inv.timers.size >= (config.maxTimers || 100)) {
+    return [false, `Too many pending timers (the sandbox allows ${config.maxTimers || 100})`, 'ERR_SANDBOX_TIMERS'];
+  }
+  const ms = Math.min(Math.max(Number(msArg) || 0, 0), 2_147_483_647);
+  const timer: HostTimer = { handle: null, ms, repeat: repeatArg === true, immediate: ms === 0 };
+  inv.timers.set(id, timer);
+  armTimer(inv, id);
+  return [true, null];
+}
+
+function armTimer(inv: Invocation, id: number): void {
+  const t = inv.timers.get(id);
+  if (!t || inv.done) return;
+  const fire = () => {
+    if (inv.done || !inv.timers.has(id) || !inv.entry) return;
+    t.handle = null;
+    if (!t.repeat) inv.timers.delete(id);
+    inv.entry
+      .apply(undefined, ['timer', id], { timeout: remaining(inv), result: { copy: true } })
+      .then(
+        (r) => {
+          if (inv.done) return;
+          if (r === 'X') finish(inv, { fail: 'uncaught' });
+          else if (t.repeat && inv.timers.has(id)) armTimer(inv, id);
+        },
+        (err) => onIsolateError(inv, err),
+      );
+  };
+  t.handle = t.immediate ? setImmediate(fire) : setTimeout(fire, Math.max(1, t.ms));
+}
+
+function startCall(inv: Invocation, kindArg: unknown, payload: unknown, body: unknown): Sync {
+  if (kindArg !== 'fetch' && kindArg !== 'svc') return [false, 'Unknown call'];
+  if (typeof payload !== 'string' || payload.length > 8 * 1024 * 1024) return [false, 'Invalid call'];
+  if (body !== null && body !== undefined && !(body instanceof Uint8Array)) return [false, 'Invalid request body'];
+  if (kindArg === 'svc') {
+    if (++inv.svcCalls > (config.maxSvcCalls || 1000)) {
+      return [false, `Too many svc calls in one invocation (the sandbox allows ${config.maxSvcCalls || 1000})`, 'ERR_SANDBOX_CALLS'];
+    }
+  } else if (++inv.fetchCalls > (config.maxFetchCalls || 100)) {
+    return [false, `Too many fetch calls in one invocation (the sandbox allows ${config.maxFetchCalls || 100})`, 'ERR_SANDBOX_CALLS'];
+  }
+  const callId = ++inv.callSeq;
+  inv.calls.add(callId);
+  send({
+    t: 'call',
+    id: inv.id,
+    callId,
+    kind: kindArg,
+    payload,
+    ...(body instanceof Uint8Array && body.byteLength > 0 ? { body } : {}),
+  });
+  return [true, callId];
+}
+
+function onCallResult(msg: Extract<HostToWorker, { t: 'result' }>): void {
+  const inv = invocations.get(msg.id);
+  if (!inv || inv.done || !inv.entry || !inv.calls.delete(msg.callId)) return;
+  const body = msg.body instanceof Uint8Array ? new Uint8Array(msg.body) : null;
+  inv.entry
+    .apply(undefined, ['settle', msg.callId, msg.ok, msg.payload, body], {
+      timeout: remaining(inv),
+      arguments: { copy: true },
+      result: { copy: true },
+    })
+    .catch((err) => onIsolateError(inv, err));
+}
+
+async function run(msg: Extract<HostToWorker, { t: 'run' }>): Promise<void> {
+  let slot = slots.find((s) => s.busy === null);
+  if (!slot) {
+    // the pool never over-commits, but be safe
+    slot = { isolate: null, runtime: null, scripts: new Map(), busy: null };
+    slots.push(slot);
+  }
+  const inv: Invocation = {
+    id: msg.id,
+    slot,
+    deadline: Date.now() + msg.remainingMs,
+    capture: msg.capture,
+    logs: [],
+    logBytes: 0,
+    done: false,
+    wall: null,
+    timers: new Map(),
+    calls: new Set(),
+    callSeq: 0,
+    svcCalls: 0,
+    fetchCalls: 0,
+    ctx: null,
+    entry: null,
+    fnRef: null,
+    killed: false,
+    compiled: false,
+  };
+  slot.busy = inv;
+  invocations.set(inv.id, inv);
+  // The wall clock: whatever the formula is doing (sync loop in a continuation, never-resolving promise, ...),
+  // the isolate is disposed - which terminates any running code at once - and the invocation ends with 504.
+  inv.wall = setTimeout(() => finish(inv, { fail: 'timeout' }, true), msg.remainingMs);
+
+  let script: ivm.Script;
+  let iso: ivm.Isolate;
+  try {
+    iso = ensureIsolate(slot);
+  } catch {
+    finish(inv, { fail: 'internal' }, true);
+    retire('cannot create isolates');
+    return;
+  }
+  try {
+    script = await compileUserScript(inv, slot, iso, msg.code);
+  } catch (e) {
+    if (inv.done) return;
+    if (iso.isDisposed) return onIsolateError(inv, e);
+    const text = e instanceof Error ? e.message : String(e);
+    finish(inv, { fail: 'load', message: text.split('\n')[0].slice(0, 1000) });
+    return;
+  }
+  if (inv.done) return;
+  try {
+    const ctx = await iso.createContext();
+    inv.ctx = ctx;
+    if (inv.done) return void ctx.release();
+    const runtime = slot.runtime as ivm.Script;
+    inv.entry = (await runtime.run(ctx, { reference: true, timeout: 2000 })) as ivm.Reference<(...args: unknown[]) => unknown>;
+    if (inv.done) return;
+    inv.fnRef = (await script.run(ctx, { reference: true, timeout: remaining(inv) })) as ivm.Reference<unknown>;
+    if (inv.done) return;
+    const opts = JSON.stringify({
+      capture: msg.capture,
+      svc: msg.svc,
+      maxLogLines: config.maxLogLines || 200,
+      maxLogBytes: config.maxLogBytes || 65536,
+      maxResultChars: config.maxResultBytes || 1048576,
+      hashes: HASHES,
+    });
+    const log = new ivm.Callback(
+      (level: unknown, line: unknown) => {
+        if (inv.done || !inv.capture || typeof line !== 'string') return;
+        if (inv.logs.length >= (config.maxLogLines || 200) + 1) return;
+        const text = `[${typeof level === 'string' ? level.slice(0, 8) : 'log'}] ${line.slice(0, 8300)}`;
+        inv.logBytes += text.length;
+        if (inv.logBytes > (config.maxLogBytes || 65536) + 9000) return;
+        inv.logs.push(text);
+      },
+      { ignored: true },
+    );
+    const out = await inv.entry.apply(
+      undefined,
+      ['invoke', inv.fnRef.derefInto(), msg.req, new ivm.Callback(hostSyncFor(inv)), log, opts],
+      { timeout: remaining(inv), result: { promise: true, copy: true } },
+    );
+    if (inv.done) return;
+    if (typeof out !== 'string' || (out[0] !== 'R' && out[0] !== 'E')) {
+      finish(inv, { fail: 'internal' });
+      return;
+    }
+    if (out.length - 1 > (config.maxResultBytes || 1048576) + 1024) {
+      finish(inv, { fail: 'too-large' });
+      return;
+    }
+    finish(inv, { out });
+  } catch (e) {
+    onIsolateError(inv, e);
+  }
+}
+
+process.on('message', (msg: HostToWorker) => {
+  switch (msg?.t) {
+    case 'run':
+      run(msg).catch(() => {
+        const inv = invocations.get(msg.id);
+        if (inv) finish(inv, { fail: 'internal' }, true);
+      });
+      break;
+    case 'result':
+      onCallResult(msg);
+      break;
+    case 'exit':
+      for (const s of slots) disposeIsolate(s);
+      process.exit(0);
+  }
+});
+// The pool went away: so do we.
+process.on('disconnect', () => process.exit(0));
+process.on('uncaughtException', () => process.exit(71));
+process.on('unhandledRejection', () => undefined);
+
+send({ t: 'ready', pid: process.pid });

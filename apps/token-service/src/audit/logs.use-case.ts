@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { FieldErrors, offsetPage, parsePageRequest, type Page, type Principal } from '@coffer/contracts';
+import { PrismaService } from '@coffer/db';
+
+export interface AuditEventView {
+  id: string;
+  tenant_id: string;
+  actor_application_id?: string;
+  operation: string;
+  entity_type: string;
+  entity_id: string;
+  trace_id?: string;
+  created_at: string;
+}
+
+/** GET /logs (log:read): the tenant's audit events, newest first, filtered by entity and time. */
+@Injectable()
+export class ListLogsUseCase {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async execute(principal: Principal, query: Record<string, unknown>): Promise<Page<AuditEventView>> {
+    const errors = new FieldErrors();
+    const page = parsePageRequest(query, errors);
+    const one = (k: string) => {
+      const v = query[k];
+      return v === undefined ? undefined : String(Array.isArray(v) ? v[0] : v);
+    };
+    const date = (k: string) => {
+      const v = one(k);
+      if (v === undefined) return undefined;
+      const t = Date.parse(v);
+      if (Number.isNaN(t)) errors.add(k, 'must be an ISO 8601 date-time');
+      return new Date(t);
+    };
+    const start = date('start_date');
+    const end = date('end_date');
+    errors.throwIfAny('The query is invalid');
+    const where = {
+      tenantId: principal.tenantId,
+      ...(one('entity_type') ? { entityType: one('entity_type') } : {}),
+      ...(one('entity_id') ? { entityId: one('entity_id') } : {}),
+      ...(start || end ? { createdAt: { ...(start ? { gte: start } : {}), ...(end ? { lte: end } : {}) } } : {}),
+    };
+    const [rows, total] = await Promise.all([
+      this.prisma.auditEvent.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (page.page - 1) * page.size, take: page.size }),
+      this.prisma.auditEvent.count({ where }),
+    ]);
+    return offsetPage(
+      rows.map((r) => {
+        const v: AuditEventView = {
+          id: r.id,
+          tenant_id: r.tenantId,
+          operation: r.operation,
+          entity_type: r.entityType,
+          entity_id: r.entityId,
+          created_at: r.createdAt.toISOString(),
+        };
+        if (r.actorApplicationId) v.actor_application_id = r.actorApplicationId;
+        if (r.traceId) v.trace_id = r.traceId;
+        return v;
+      }),
+      total,
+      page,
+    );
+  }
+}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { badRequest, forbidden, type Principal } from '@coffer/contracts';
+import { decideTokenAccess } from '@coffer/auth';
+import { ExpressionError, findDetokenizationExpressions, substituteDetokenization } from '@coffer/expression';
+import { AuditRepository } from '../../audit/audit.repository';
+import { TokenRepository } from '../token.repository';
+import { TokenVault } from '../token-vault';
+
+export const MAX_DETOKENIZED = 100;
+
+/**
+ * Replaces `{{ <token id> | filters }}` expressions in any JSON with token data: one batched load, one access
+ * decision per token (token:use, or token:read with the reveal transform). Used by POST /detokenize and by
+ * reactor-service for invocation arguments.
+ */
+@Injectable()
+export class DetokenizeUseCase {
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly vault: TokenVault,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  async execute(principal: Principal, traceId: string, payload: unknown, path = 'body'): Promise<unknown> {
+    let ids: string[];
+    try {
+      ids = findDetokenizationExpressions(payload);
+    } catch (err) {
+      throw badRequest('The request contains an invalid detokenization expression', {
+        [path]: [err instanceof ExpressionError ? err.message : 'invalid detokenization expression'],
+      });
+    }
+    if (!ids.length) return payload;
+    if (ids.length > MAX_DETOKENIZED)
+      throw badRequest(`At most ${MAX_DETOKENIZED} tokens may be detokenized in one request`, { [path]: [`references ${ids.length} tokens`] });
+    const rows = await this.tokens.findMany(principal.tenantId, ids);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const missing = ids.filter((id) => !byId.has(id));
+    if (missing.length) throw badRequest('The request references unknown tokens', { [path]: missing.map((id) => `token "${id}" was not found`) });
+    for (const row of rows) {
+      const ref = { id: row.id, container: row.container };
+      const use = decideTokenAccess(principal, 'token:use', ref);
+      const read = decideTokenAccess(principal, 'token:read', ref);
+      if (!use.allowed && !(read.allowed && read.transform === 'reveal'))
+        throw forbidden(`The API key may not use token "${row.id}"`);
+    }
+    const data = new Map<string, unknown>();
+    for (const row of rows) data.set(row.id, await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext));
+    let result: unknown;
+    try {
+      result = substituteDetokenization(payload, (id) => data.get(id));
+    } catch (err) {
+      throw badRequest('A detokenization expression could not be evaluated', {
+        [path]: [err instanceof ExpressionError ? err.message : 'could not be evaluated'],
+      });
+    }
+    await this.audit.record(
+      principal.tenantId,
+      rows.map((r) => ({ actorApplicationId: principal.applicationId, operation: 'use' as const, entityType: 'token' as const, entityId: r.id, traceId })),
+    );
+    return result;
+  }
+}
