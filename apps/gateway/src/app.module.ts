@@ -1,22 +1,36 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { DbModule } from '@coffer/db';
 import { PermissionGuard } from '@coffer/auth';
 import { MessagingModule } from '@coffer/messaging';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { PrincipalCache } from './auth/principal-cache';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { ApplicationsController } from './applications/applications.controller';
 import { TenantsController } from './tenants/tenants.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { TokensController } from './tokens/tokens.controller';
+import { ReactorFormulasController } from './reactors/reactor-formulas.controller';
+import { ReactorsController } from './reactors/reactors.controller';
 
 @Module({
-  imports: [MessagingModule],
-  controllers: [ApplicationsController, TenantsController, SessionsController, TokensController],
+  imports: [DbModule, MessagingModule],
+  controllers: [
+    ApplicationsController,
+    TenantsController,
+    SessionsController,
+    TokensController,
+    ReactorFormulasController,
+    ReactorsController,
+  ],
   providers: [
     PrincipalCache,
-    // Order matters: authenticate (401), then the route's permission (403). A route without one is refused.
+    // Order matters: authenticate (401), rate limit (429), then the route's permission (403; none declared → 403).
     { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
   ],
 })
 export class AppModule {}

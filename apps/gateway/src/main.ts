@@ -3,7 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { EventBus } from '@coffer/messaging';
-import { PinoNestLogger, createLogger, envInt, validateConfig } from '@coffer/observability';
+import { PrismaService } from '@coffer/db';
+import { PinoNestLogger, createLogger, envInt, envString, validateConfig } from '@coffer/observability';
+import { limitsFromEnv } from './rate-limit/rate-limits';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES, configureFastify } from './http/fastify-setup';
 import { ProblemFilter } from './http/problem.filter';
@@ -11,7 +13,11 @@ import { ProblemFilter } from './http/problem.filter';
 async function bootstrap() {
   process.env['SERVICE_NAME'] ??= 'gateway';
   const logger = createLogger('gateway');
-  const port = validateConfig('gateway', () => envInt('PORT', 8080, 1, 65535));
+  const port = validateConfig('gateway', () => {
+    envString('DATABASE_URL');
+    limitsFromEnv();
+    return envInt('PORT', 8080, 1, 65535);
+  });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule,
     new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true, return503OnClosing: true }),
@@ -19,7 +25,8 @@ async function bootstrap() {
   );
   let shuttingDown = false;
   const events = app.get(EventBus);
-  configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping() }, () => shuttingDown);
+  const prisma = app.get(PrismaService);
+  configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping(), database: () => prisma.ping() }, () => shuttingDown);
   app.useGlobalFilters(new ProblemFilter(logger));
 
   const openapi = SwaggerModule.createDocument(

@@ -7,6 +7,7 @@ import { ApplicationsHandler } from './applications/applications.handler';
 import { TenantRepository } from './tenants/tenant.repository';
 import { TenantsService } from './tenants/tenants.service';
 import { TenantsHandler } from './tenants/tenants.handler';
+import { WebhookSecretsService } from './tenants/webhook-secrets.service';
 import { SessionRepository } from './sessions/session.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { SessionsHandler } from './sessions/sessions.handler';
@@ -21,6 +22,7 @@ import { AuthenticateHandler } from './authenticate/authenticate.handler';
     ApplicationsService,
     TenantRepository,
     TenantsService,
+    WebhookSecretsService,
     SessionRepository,
     SessionsService,
     AuthenticateService,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
 import { SUBJECTS, type TenantView } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
@@ -18,5 +18,18 @@ export class TenantsController {
   @RequirePermission('tenant:update')
   update(@Req() req: GatewayRequest, @Body() body: unknown) {
     return this.rpc.call<TenantView>(SUBJECTS.session.tenants.update, body ?? {}, callContext(req));
+  }
+
+  @Get('webhook-secret')
+  @RequirePermission('tenant:read')
+  webhookSecret(@Req() req: GatewayRequest) {
+    return this.rpc.call<{ secret: string }>(SUBJECTS.session.tenants.webhookSecret, {}, callContext(req));
+  }
+
+  @Post('webhook-secret/rotate')
+  @HttpCode(200)
+  @RequirePermission('tenant:update')
+  rotateWebhookSecret(@Req() req: GatewayRequest) {
+    return this.rpc.call<{ secret: string }>(SUBJECTS.session.tenants.rotateWebhookSecret, {}, callContext(req));
   }
 }

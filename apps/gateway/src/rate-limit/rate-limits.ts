@@ -1,0 +1,25 @@
+import { ConfigError } from '@coffer/observability';
+import type { ApplicationType } from '@coffer/contracts';
+
+export interface Limit {
+  requests: number;
+  windowMs: number;
+}
+
+const UNITS: Record<string, number> = { s: 1000, m: 60_000, min: 60_000, h: 3_600_000 };
+
+/** "2000/10s", "50/min", "200/1m" → {requests, windowMs}. */
+export function parseLimit(name: string, value: string): Limit {
+  const m = /^(\d+)\/(\d*)(s|m|min|h)$/.exec(value.trim());
+  if (!m || Number(m[1]) < 1) throw new ConfigError(`${name} must look like 2000/10s or 50/min, got "${value}"`);
+  return { requests: Number(m[1]), windowMs: Number(m[2] || 1) * UNITS[m[3]] };
+}
+
+/** conventions §11 defaults, per application (a session counts on its own). */
+export function limitsFromEnv(): Record<ApplicationType, Limit> {
+  return {
+    private: parseLimit('RATE_LIMIT_PRIVATE', process.env['RATE_LIMIT_PRIVATE'] ?? '2000/10s'),
+    public: parseLimit('RATE_LIMIT_PUBLIC', process.env['RATE_LIMIT_PUBLIC'] ?? '50/min'),
+    management: parseLimit('RATE_LIMIT_MANAGEMENT', process.env['RATE_LIMIT_MANAGEMENT'] ?? '200/min'),
+  };
+}

@@ -1,0 +1,57 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '@coffer/db';
+import { TenantKeyring } from '@coffer/crypto';
+
+const OVERLAP_MS = 24 * 3600_000;
+
+/**
+ * The tenant's Standard Webhooks signing secret (`whsec_<base64 of 32 bytes>`), encrypted at rest. After a
+ * rotation the previous secret keeps signing (a second signature) for 24 hours.
+ */
+@Injectable()
+export class WebhookSecretsService {
+  private readonly keyring: TenantKeyring;
+
+  constructor(private readonly prisma: PrismaService) {
+    this.keyring = new TenantKeyring(prisma);
+  }
+
+  async current(tenantId: string): Promise<{ secret: string }> {
+    const row = await this.prisma.webhookSecret.findFirst({ where: { tenantId, retiresAt: null }, orderBy: { createdAt: 'desc' } });
+    if (row) return { secret: await this.open(tenantId, row.id, row.ciphertext) };
+    return { secret: await this.create(tenantId) };
+  }
+
+  async rotate(tenantId: string): Promise<{ secret: string }> {
+    await this.prisma.webhookSecret.updateMany({ where: { tenantId, retiresAt: null }, data: { retiresAt: new Date(Date.now() + OVERLAP_MS) } });
+    return { secret: await this.create(tenantId) };
+  }
+
+  /** Every secret that signs now: the current one first, then those still inside their overlap. */
+  async signing(tenantId: string): Promise<string[]> {
+    await this.current(tenantId);
+    const rows = await this.prisma.webhookSecret.findMany({
+      where: { tenantId, OR: [{ retiresAt: null }, { retiresAt: { gt: new Date() } }] },
+      orderBy: { createdAt: 'desc' },
+    });
+    return Promise.all(rows.map((r) => this.open(tenantId, r.id, r.ciphertext)));
+  }
+
+  private async create(tenantId: string): Promise<string> {
+    const id = randomUUID();
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    const { keyId, ciphertext } = await this.keyring.encryptJson(tenantId, `webhook-secret:${id}`, secret);
+    // the row stores [data key id (16 bytes)][ciphertext], so the secret stays readable after key rotation
+    const stored = Buffer.concat([Buffer.from(keyId.replace(/-/g, ''), 'hex'), ciphertext]);
+    await this.prisma.webhookSecret.create({ data: { id, tenantId, ciphertext: new Uint8Array(stored) } });
+    return secret;
+  }
+
+  private async open(tenantId: string, id: string, stored: Uint8Array): Promise<string> {
+    const buf = Buffer.from(stored);
+    const h = buf.subarray(0, 16).toString('hex');
+    const keyId = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    return this.keyring.decryptJson<string>(tenantId, keyId, buf.subarray(16), `webhook-secret:${id}`);
+  }
+}
