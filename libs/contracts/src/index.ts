@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 export * from './problem/problem';
 export * from './auth/principal';
 export * from './envelope';
@@ -8,3 +9,5 @@ export * from './applications/applications';
 export * from './tenants/tenants';
 export * from './sessions/sessions';
 export * from './tokens/tokens';
+export * from './reactors/formulas';
+export * from './reactors/reactors';
