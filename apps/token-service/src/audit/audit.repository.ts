@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PrismaService } from '@coffer/db';
 
 export interface AuditEventInput {
@@ -10,23 +10,62 @@ export interface AuditEventInput {
   traceId?: string;
 }
 
-/** audit_events (owned by token-service; reactor-service writes through its own copy of this contract). Never data. */
+interface Pending {
+  rows: Array<{ id: string; tenantId: string; actorApplicationId: string | null; operation: string; entityType: string; entityId: string; traceId: string | null }>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+const MAX_BATCH = 500;
+
+/**
+ * audit_events (owned by token-service; other services send theirs over token.audit.record). Never data.
+ * Group commit: callers wait until their events are written, but concurrent callers share one multi-row INSERT,
+ * so auditing every read costs one round trip per batch instead of one per request.
+ */
 @Injectable()
-export class AuditRepository {
+export class AuditRepository implements OnApplicationShutdown {
+  private queue: Pending[] = [];
+  private flushing: Promise<void> | null = null;
+
   constructor(private readonly prisma: PrismaService) {}
 
-  async record(tenantId: string, events: AuditEventInput[]): Promise<void> {
-    if (!events.length) return;
-    await this.prisma.auditEvent.createMany({
-      data: events.map((e) => ({
-        id: randomUUID(),
-        tenantId,
-        actorApplicationId: e.actorApplicationId ?? null,
-        operation: e.operation,
-        entityType: e.entityType,
-        entityId: e.entityId,
-        traceId: e.traceId ?? null,
-      })),
-    });
+  record(tenantId: string, events: AuditEventInput[]): Promise<void> {
+    if (!events.length) return Promise.resolve();
+    const rows = events.map((e) => ({
+      id: randomUUID(),
+      tenantId,
+      actorApplicationId: e.actorApplicationId ?? null,
+      operation: e.operation,
+      entityType: e.entityType,
+      entityId: e.entityId,
+      traceId: e.traceId ?? null,
+    }));
+    const done = new Promise<void>((resolve, reject) => this.queue.push({ rows, resolve, reject }));
+    if (!this.flushing) this.flushing = this.flush();
+    return done;
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length) {
+      const batch: Pending[] = [];
+      let size = 0;
+      while (this.queue.length && size < MAX_BATCH) {
+        const next = this.queue.shift() as Pending;
+        batch.push(next);
+        size += next.rows.length;
+      }
+      try {
+        await this.prisma.auditEvent.createMany({ data: batch.flatMap((b) => b.rows) });
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    this.flushing = null;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.flushing) await this.flushing;
   }
 }

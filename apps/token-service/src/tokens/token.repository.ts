@@ -72,9 +72,28 @@ export type InsertOutcome = 'created' | 'id_taken' | 'duplicate';
 export class TokenRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Inserts in its own transaction, or inside `tx` when the caller writes several tokens all-or-nothing. */
+  /**
+   * Inserts the token and its search digests. The common case is one statement (atomic, one round trip); a
+   * conflict (id taken, duplicate, or an expired holder to clear) takes the careful path in a transaction.
+   * Inside `tx` (tokenize: several tokens all-or-nothing) everything runs in the caller's transaction.
+   */
   async insert(tenantId: string, t: TokenWrite, searchDigests: string[], tx?: Prisma.TransactionClient): Promise<InsertOutcome> {
     if (tx) return this.insertWith(tx, tenantId, t, searchDigests);
+    const digests = [...new Set(searchDigests)];
+    const inserted = await this.prisma.$queryRaw<Array<{ id: string }>>`
+      WITH t AS (
+        INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
+          container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
+        VALUES (${tenantId}::uuid, ${t.id}, ${t.type}, ${t.dataCiphertext}, ${t.dataKeyId}::uuid, ${jsonOrNull(t.mask)}::jsonb,
+          ${t.fingerprint}, ${t.fingerprintExpression}, ${t.container}, ${JSON.stringify(t.metadata)}::jsonb,
+          ${lowerMetadata(t.metadata)}::jsonb, ${t.searchIndexes}::text[], ${t.dedupKey}, ${t.expiresAt}, ${t.createdBy}::uuid, ${t.createdAt})
+        ON CONFLICT DO NOTHING RETURNING id
+      ), s AS (
+        INSERT INTO token_search_indexes (tenant_id, token_id, digest)
+        SELECT ${tenantId}::uuid, t.id, d FROM t, unnest(${digests}::text[]) AS d ON CONFLICT DO NOTHING
+      )
+      SELECT id FROM t`;
+    if (inserted.length) return 'created';
     return this.prisma.$transaction((inner) => this.insertWith(inner, tenantId, t, searchDigests));
   }
 
