@@ -5,3 +5,4 @@ export * from './rpc-problem.filter';
 export * from './service-bootstrap';
 export * from './messaging.module';
 export * from './in-flight';
+export * from './rpc-logging.interceptor';

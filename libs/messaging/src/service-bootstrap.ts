@@ -11,6 +11,7 @@ import {
 } from '@coffer/observability';
 import { RpcProblemFilter } from './rpc-problem.filter';
 import { InFlightRequests } from './in-flight';
+import { RpcLoggingInterceptor } from './rpc-logging.interceptor';
 import { natsConnectionOptions } from './nats-config';
 
 export interface ServiceDefinition {
@@ -42,7 +43,7 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   });
   app.useGlobalFilters(new RpcProblemFilter(logger));
   const inFlight = new InFlightRequests();
-  app.useGlobalInterceptors(inFlight);
+  app.useGlobalInterceptors(inFlight, new RpcLoggingInterceptor(logger));
   // Nest's graceful NATS shutdown unsubscribes, waits, then closes: wait for our handlers, not a fixed period.
   const server = (app as unknown as { serverInstance?: { waitForGracePeriod?: () => Promise<void> } }).serverInstance;
   if (server) server.waitForGracePeriod = () => inFlight.idle(20_000);

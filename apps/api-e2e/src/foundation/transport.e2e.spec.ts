@@ -62,6 +62,24 @@ describe('transport, errors and operability', () => {
     expect(again.status).toBe(200);
   }, 90_000);
 
+  it('SIGTERM drains token-service: requests in flight are answered (200), later ones get 503, none hang', async () => {
+    const created = await api('POST', '/tokens', { key, body: { type: 'token', data: 'drain' } });
+    const inflight = Array.from({ length: 40 }, () => api('GET', `/tokens/${created.body.id}`, { key }));
+    await new Promise((r) => setTimeout(r, 5));
+    const stopping = control('stop', 'token-service', 'SIGTERM');
+    const results = await Promise.all(inflight);
+    await stopping;
+    try {
+      const statuses = results.map((r) => r.status);
+      expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+      expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+      expect((await api('GET', `/tokens/${created.body.id}`, { key })).status).toBe(503);
+    } finally {
+      await control('start', 'token-service');
+    }
+    expect((await api('GET', `/tokens/${created.body.id}`, { key })).status).toBe(200);
+  }, 90_000);
+
   it('never logs API keys or token data', async () => {
     const secret = 'never-log-this-value-7731';
     const res = await api('POST', '/tokens', { key, body: { type: 'token', data: secret } });
