@@ -37,13 +37,17 @@ function pgFields(url) {
   // Discrete fields, not connectionString: the adapter builds the shadow connection as {...config, database},
   // and a connectionString would silently override `database`, making the main database the shadow.
   const u = new URL(url);
-  return {
+  const fields = {
     host: u.hostname || '127.0.0.1',
     port: Number(u.port || 5432),
     user: decodeURIComponent(u.username || 'postgres'),
     password: decodeURIComponent(u.password),
     database: decodeURIComponent(u.pathname.slice(1)) || 'postgres',
   };
+  // managed databases: honour sslmode from the URL (require / verify-ca / verify-full)
+  const sslmode = u.searchParams.get('sslmode');
+  if (sslmode && sslmode !== 'disable') fields.ssl = { rejectUnauthorized: sslmode === 'verify-full' || sslmode === 'verify-ca' };
+  return fields;
 }
 
 function readHistory() {

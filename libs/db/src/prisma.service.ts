@@ -1,6 +1,9 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/prisma/client';
+// The generated client is gitignored, so Nx cannot see that it needs @prisma/client at run time: say it here,
+// or the package.json generated for each app's image leaves it out.
+import type {} from '@prisma/client/runtime/client';
 
 export function databaseUrl(): string {
   const url = process.env['DATABASE_URL'];

@@ -20,7 +20,9 @@ export class RpcClient implements OnModuleDestroy {
   private readonly client: ClientNats;
 
   constructor() {
-    this.client = new ClientNats(natsConnectionOptions(`${process.env['SERVICE_NAME'] ?? 'coffer'}-rpc`) as never);
+    const service = process.env['SERVICE_NAME'] ?? 'coffer';
+    // Replies come back on _INBOX.<service>.…, so NATS permissions can let each service read only its own replies.
+    this.client = new ClientNats({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` } as never);
   }
 
   async call<T>(subject: string, body: unknown, ctx: CallContext, deadlineMs: number = RPC_DEADLINE_MS.default): Promise<T> {

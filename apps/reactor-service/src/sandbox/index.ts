@@ -1,8 +1,8 @@
 export { SandboxPool, resolveWorkerLaunch } from './pool';
-export { EgressPolicy, EgressDeniedError, classifyAddress } from './egress-policy';
-export type { AddressClass, EgressPolicyOptions } from './egress-policy';
-export { egressFetch, EgressFetchError } from './egress-fetch';
-export type { EgressRequest, EgressResponse, EgressLimits } from './egress-fetch';
+export { EgressPolicy, EgressDeniedError, classifyAddress } from '@coffer/egress';
+export type { AddressClass, EgressPolicyOptions } from '@coffer/egress';
+export { egressFetch, EgressFetchError, releaseAgent } from '@coffer/egress';
+export type { EgressRequest, EgressResponse, EgressLimits } from '@coffer/egress';
 export { REACTOR_ERRORS } from './outcome';
 export { SVC_METHODS } from './types';
 export type {

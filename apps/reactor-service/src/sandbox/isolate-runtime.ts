@@ -35,6 +35,12 @@ for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics']) {
   try { delete G[name]; } catch (e) { /* ignore */ }
 }
 
+/* Everything sizeable is built on first use: a context costs little until the formula touches it. */
+function once(factory) {
+  let value, built = false;
+  return function () { if (!built) { value = factory(); built = true; } return value; };
+}
+
 let hostSync = null;
 let hostLog = null;
 let opts = { capture: false, maxLogLines: 200, maxLogBytes: 65536, maxResultChars: 1048576, hashes: [] };
@@ -125,8 +131,11 @@ function utf8Decode(b, start, end, fatal) {
 }
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const B64REV = new Int16Array(256).fill(-1);
-for (let i = 0; i < 64; i++) { B64REV[B64.charCodeAt(i)] = i; B64REV[B64URL.charCodeAt(i)] = i; }
+const b64rev = once(function () {
+  const t = new Int16Array(256).fill(-1);
+  for (let i = 0; i < 64; i++) { t[B64.charCodeAt(i)] = i; t[B64URL.charCodeAt(i)] = i; }
+  return t;
+});
 function base64Encode(b, start, end, url) {
   const alpha = url ? B64URL : B64;
   let out = '';
@@ -147,6 +156,7 @@ function base64Encode(b, start, end, url) {
   return out + chunk;
 }
 function base64Decode(s) {
+  const B64REV = b64rev();
   const out = new $Uint8Array(((s.length * 3) >> 2) + 3);
   let p = 0, acc = 0, bits = 0;
   for (let i = 0; i < s.length; i++) {
@@ -196,13 +206,21 @@ function utf16Decode(b, start, end) {
   for (let i = 0; i < n; i++) units[i] = b[start + i * 2] | (b[start + i * 2 + 1] << 8);
   return codeUnitsToString(units, n);
 }
-const ENCODINGS = create(null);
-for (const pair of [['utf8', 'utf8'], ['utf-8', 'utf8'], ['hex', 'hex'], ['base64', 'base64'], ['base64url', 'base64url'],
-  ['latin1', 'latin1'], ['binary', 'latin1'], ['ascii', 'ascii'], ['ucs2', 'utf16le'], ['ucs-2', 'utf16le'],
-  ['utf16le', 'utf16le'], ['utf-16le', 'utf16le']]) ENCODINGS[pair[0]] = pair[1];
+function encodingName(e) {
+  switch (e) {
+    case 'utf8': case 'utf-8': return 'utf8';
+    case 'hex': return 'hex';
+    case 'base64': return 'base64';
+    case 'base64url': return 'base64url';
+    case 'latin1': case 'binary': return 'latin1';
+    case 'ascii': return 'ascii';
+    case 'ucs2': case 'ucs-2': case 'utf16le': case 'utf-16le': return 'utf16le';
+    default: return undefined;
+  }
+}
 function normEnc(enc) {
   if (enc === undefined || enc === null) return 'utf8';
-  const e = ENCODINGS[$String(enc).toLowerCase()];
+  const e = encodingName($String(enc).toLowerCase());
   if (e === undefined) { const err = new $TypeError('Unknown encoding: ' + enc); err.code = 'ERR_UNKNOWN_ENCODING'; throw err; }
   return e;
 }
@@ -266,6 +284,8 @@ function indexOfBytes(hay, needle, from) {
   }
   return -1;
 }
+let BufferClass = null;
+const getBuffer = once(function () {
 class Buffer extends $Uint8Array {
   constructor(a, b, c) {
     if (typeof a === 'number') { super(checkSize(a)); return; }
@@ -311,7 +331,7 @@ class Buffer extends $Uint8Array {
     return out;
   }
   static isBuffer(b) { return b instanceof Buffer; }
-  static isEncoding(e) { return typeof e === 'string' && ENCODINGS[e.toLowerCase()] !== undefined; }
+  static isEncoding(e) { return typeof e === 'string' && encodingName(e.toLowerCase()) !== undefined; }
   static compare(a, b) { return compareBytes(a, b); }
   get parent() { return this.buffer; }
   get offset() { return this.byteOffset; }
@@ -400,7 +420,11 @@ for (const name of ['readUInt8', 'readUInt16LE', 'readUInt16BE', 'readUInt32LE',
   defineProperty(Buffer.prototype, name.replace('UInt', 'Uint'), { value: Buffer.prototype[name], writable: true, configurable: true });
 }
 Buffer.poolSize = 8192;
+BufferClass = Buffer;
+return Buffer;
+});
 function fromBytes(bytes, copy) {
+  const Buffer = getBuffer();
   if (copy) { const out = new Buffer(bytes.length); out.set(bytes); return out; }
   return new Buffer(bytes.buffer, bytes.byteOffset, bytes.length);
 }
@@ -412,27 +436,31 @@ function compareBytes(a, b) {
 }
 
 /* ------------------------------------------------------------------ atob / btoa / TextEncoder / TextDecoder */
-class DOMException extends $Error {
-  constructor(message, name) {
-    super(message === undefined ? '' : $String(message));
-    defineProperty(this, 'name', { value: name === undefined ? 'Error' : $String(name), writable: true, configurable: true });
-  }
-}
+const getDOMException = once(function () {
+  return class DOMException extends $Error {
+    constructor(message, name) {
+      super(message === undefined ? '' : $String(message));
+      defineProperty(this, 'name', { value: name === undefined ? 'Error' : $String(name), writable: true, configurable: true });
+    }
+  };
+});
+function domException(message, name) { const D = getDOMException(); return new D(message, name); }
 function atob(input) {
   if (arguments.length === 0) throw new $TypeError('The "data" argument must be specified');
   let s = $String(input).replace(/[\t\n\f\r ]/g, '');
   if (s.length % 4 === 0) s = s.replace(/==?$/, '');
-  if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) throw new DOMException('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
+  if (s.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(s)) throw domException('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
   const b = base64Decode(s);
   return latin1Decode(b, 0, b.length, 0xff);
 }
 function btoa(input) {
   if (arguments.length === 0) throw new $TypeError('The "data" argument must be specified');
   const s = $String(input);
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 255) throw new DOMException('Invalid character', 'InvalidCharacterError');
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 255) throw domException('Invalid character', 'InvalidCharacterError');
   const b = latin1Encode(s);
   return base64Encode(b, 0, b.length, false);
 }
+const getTextCodecs = once(function () {
 class TextEncoder {
   get encoding() { return 'utf-8'; }
   encode(input) { return utf8Encode(input === undefined ? '' : input); }
@@ -474,6 +502,8 @@ class TextDecoder {
     return latin1Decode(b, 0, b.length, 0xff);
   }
 }
+return { TextEncoder: TextEncoder, TextDecoder: TextDecoder };
+});
 
 /* ------------------------------------------------------------------ URLSearchParams / URL */
 const UNRESERVED = /[A-Za-z0-9*\-._]/;
@@ -512,6 +542,8 @@ function parseQuery(q) {
   }
   return list;
 }
+let URLClass = null, URLSearchParamsClass = null;
+const getUrlClasses = once(function () {
 const SP_UPDATE = $Symbol('update');
 const SP_SET_LIST = $Symbol('setList');
 class URLSearchParams {
@@ -614,6 +646,10 @@ for (const f of URL_FIELDS) {
   if (f !== 'origin') desc.set = function (v) { this._set(f, v); };
   defineProperty(URL.prototype, f, desc);
 }
+URLClass = URL;
+URLSearchParamsClass = URLSearchParams;
+return { URL: URL, URLSearchParams: URLSearchParams };
+});
 
 /* ------------------------------------------------------------------ inspect / format / console */
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -637,14 +673,14 @@ function inspect(v, options) {
     if (seen.indexOf(x) >= 0) return '[Circular *1]';
     try {
       if (x instanceof $Error) return x.stack ? $String(x.stack) : $String(x);
-      if (x instanceof Buffer) {
+      if (BufferClass !== null && x instanceof BufferClass) {
         let s = '<Buffer';
         for (let i = 0; i < $Math.min(x.length, 50); i++) s += ' ' + (x[i] < 16 ? '0' : '') + x[i].toString(16);
         return s + (x.length > 50 ? ' ... ' + (x.length - 50) + ' more bytes>' : '>');
       }
       if (x instanceof $Date) return isNaN(x.getTime()) ? 'Invalid Date' : x.toISOString();
       if (x instanceof $RegExp) return $String(x);
-      if (x instanceof URL) return "URL { href: '" + x.href + "' }";
+      if (URLClass !== null && x instanceof URLClass) return "URL { href: '" + x.href + "' }";
       if (x instanceof $Promise) return 'Promise { <pending> }';
       if (depth > depthLimit) return isArray(x) ? '[Array]' : '[Object]';
       seen.push(x);
@@ -735,7 +771,7 @@ const timersLabels = new $Map();
 function makeLogger(level) {
   return function () { emit(level, groupIndent + format.apply(null, arguments)); };
 }
-const console = {
+const getConsole = once(function () { return {
   log: makeLogger('log'), info: makeLogger('info'), debug: makeLogger('debug'), warn: makeLogger('warn'), error: makeLogger('error'),
   trace: function () { const e = new $Error(format.apply(null, arguments)); e.name = 'Trace'; emit('error', groupIndent + e.stack); },
   dir: function (o, options) { emit('log', groupIndent + inspect(o, options)); },
@@ -749,7 +785,7 @@ const console = {
   group: function () { if (arguments.length) emit('log', groupIndent + format.apply(null, arguments)); groupIndent += '  '; },
   groupCollapsed: function () { if (arguments.length) emit('log', groupIndent + format.apply(null, arguments)); groupIndent += '  '; },
   groupEnd: function () { groupIndent = groupIndent.slice(2); },
-};
+}; });
 
 /* ------------------------------------------------------------------ timers */
 const timers = new $Map();
@@ -823,7 +859,7 @@ class Hash {
   digest(enc) {
     if (this._done) { const e = new $Error('Digest already called'); e.code = 'ERR_CRYPTO_HASH_FINALIZED'; throw e; }
     this._done = true;
-    const out = fromBytes(host('digest', this._alg, this._key, Buffer.concat(this._chunks)), false);
+    const out = fromBytes(host('digest', this._alg, this._key, getBuffer().concat(this._chunks)), false);
     this._chunks = [];
     return enc === undefined || enc === 'buffer' ? out : out.toString(enc);
   }
@@ -847,8 +883,8 @@ function randomBytes(size, cb) {
 }
 function getRandomValues(arr) {
   const b = asBytes(arr);
-  if (b === null || arr instanceof $DataView || arr instanceof Float32Array || arr instanceof Float64Array) throw new DOMException('The data argument must be an integer-type TypedArray', 'TypeMismatchError');
-  if (b.length > 65536) throw new DOMException('The ArrayBufferView byte length exceeds 65536', 'QuotaExceededError');
+  if (b === null || arr instanceof $DataView || arr instanceof Float32Array || arr instanceof Float64Array) throw domException('The data argument must be an integer-type TypedArray', 'TypeMismatchError');
+  if (b.length > 65536) throw domException('The ArrayBufferView byte length exceeds 65536', 'QuotaExceededError');
   b.set(host('random', b.length));
   return arr;
 }
@@ -870,7 +906,7 @@ function randomInt(min, max, cb) {
   if (typeof cb === 'function') { $Promise.resolve().then(function () { cb(null, v); }); return undefined; }
   return v;
 }
-const cryptoModule = {
+const getCryptoModule = once(function () { return {
   createHash: function (alg) { return new Hash(alg, null); },
   createHmac: function (alg, key) { return new Hash(alg, keyBytes(key)); },
   randomBytes: randomBytes,
@@ -881,7 +917,7 @@ const cryptoModule = {
   timingSafeEqual: timingSafeEqual,
   getHashes: function () { return opts.hashes.slice(); },
   webcrypto: { getRandomValues: getRandomValues, randomUUID: function () { return host('uuid'); } },
-};
+}; });
 
 /* ------------------------------------------------------------------ outbound calls (fetch, svc) */
 const pending = new $Map();
@@ -910,6 +946,7 @@ function headerValue(v) {
   if (/[\0\r\n]/.test(s)) throw new $TypeError(s + ' is not a legal HTTP header value');
   return s;
 }
+const getFetchKit = once(function () {
 class Headers {
   constructor(init) {
     this._m = new $Map();
@@ -963,7 +1000,7 @@ class AbortError extends $Error {
 function bodyBytes(body, headers) {
   if (body === undefined || body === null) return null;
   if (typeof body === 'string') { if (headers && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8'); return utf8Encode(body); }
-  if (body instanceof URLSearchParams) {
+  if (URLSearchParamsClass !== null && body instanceof URLSearchParamsClass) {
     if (headers && !headers.has('content-type')) headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
     return utf8Encode(body.toString());
   }
@@ -1001,7 +1038,7 @@ class Request extends Body {
     const body = init.body !== undefined ? bodyBytes(init.body, headers) : base ? base._bytes : null;
     if (body !== null && body.length > 0 && (method === 'GET' || method === 'HEAD')) throw new $TypeError('Request with GET/HEAD method cannot have body');
     super(body);
-    this.url = base ? base.url : new URL($String(input)).href;
+    this.url = base ? base.url : new (getUrlClasses().URL)($String(input)).href;
     this.method = method;
     this.headers = headers;
     this.redirect = $String(init.redirect || (base ? base.redirect : 'follow'));
@@ -1047,20 +1084,27 @@ class AbortSignal {
   _abort(reason) {
     if (this.aborted) return;
     this.aborted = true;
-    this.reason = reason === undefined ? new DOMException('This operation was aborted', 'AbortError') : reason;
+    this.reason = reason === undefined ? domException('This operation was aborted', 'AbortError') : reason;
     const ev = { type: 'abort', target: this };
     if (typeof this.onabort === 'function') { try { this.onabort(ev); } catch (e) { /* ignore */ } }
     for (const fn of this._listeners.slice()) { try { fn.call(this, ev); } catch (e) { /* ignore */ } }
   }
   static abort(reason) { const s = new AbortSignal(); s._abort(reason); return s; }
-  static timeout(ms) { const s = new AbortSignal(); setTimeout(function () { s._abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')); }, ms); return s; }
+  static timeout(ms) { const s = new AbortSignal(); setTimeout(function () { s._abort(domException('The operation was aborted due to timeout', 'TimeoutError')); }, ms); return s; }
   get [TO_STRING_TAG]() { return 'AbortSignal'; }
 }
 class AbortController {
   constructor() { this.signal = new AbortSignal(); }
   abort(reason) { this.signal._abort(reason); }
 }
+return {
+  Headers: Headers, FetchError: FetchError, AbortError: AbortError, Request: Request, Response: Response,
+  AbortSignal: AbortSignal, AbortController: AbortController,
+};
+});
 function fetch(input, init) {
+  const k = getFetchKit();
+  const Request = k.Request, Response = k.Response, FetchError = k.FetchError, AbortError = k.AbortError;
   return new $Promise(function (resolve, reject) {
     const req = new Request(input, init);
     if (req.signal && req.signal.aborted) { reject(new AbortError()); return; }
@@ -1088,13 +1132,17 @@ function fetch(input, init) {
     });
   });
 }
-fetch.default = fetch;
-fetch.Headers = Headers;
-fetch.Request = Request;
-fetch.Response = Response;
-fetch.FetchError = FetchError;
-fetch.AbortError = AbortError;
-fetch.isRedirect = function (code) { return code === 301 || code === 302 || code === 303 || code === 307 || code === 308; };
+const getFetch = once(function () {
+  const k = getFetchKit();
+  fetch.default = fetch;
+  fetch.Headers = k.Headers;
+  fetch.Request = k.Request;
+  fetch.Response = k.Response;
+  fetch.FetchError = k.FetchError;
+  fetch.AbortError = k.AbortError;
+  fetch.isRedirect = function (code) { return code === 301 || code === 302 || code === 303 || code === 307 || code === 308; };
+  return fetch;
+});
 
 /* ------------------------------------------------------------------ svc */
 function svcCall(method, args) {
@@ -1144,6 +1192,9 @@ function normalizeErrors(v) {
   }
   return { error: [stringifyItem(v)] };
 }
+const ERROR_CLASSES = [];
+let CustomHttpResponseErrorClass = null;
+const getRuntimeModule = once(function () {
 class ReactorError extends $Error {
   constructor(status, title, errors) {
     super(typeof errors === 'string' ? errors : title);
@@ -1152,7 +1203,6 @@ class ReactorError extends $Error {
     this.errors = normalizeErrors(errors);
   }
 }
-const ERROR_CLASSES = [];
 function defineErrorClass(name, status, title) {
   const C = {
     [name]: class extends ReactorError {
@@ -1194,6 +1244,9 @@ const runtimeModule = {
   ServiceUnavailableError: ServiceUnavailableError,
   CustomHttpResponseError: CustomHttpResponseError,
 };
+CustomHttpResponseErrorClass = CustomHttpResponseError;
+return freeze(runtimeModule);
+});
 
 /* ------------------------------------------------------------------ small helper modules */
 function promisify(fn) {
@@ -1207,18 +1260,18 @@ function promisify(fn) {
     });
   };
 }
-const utilModule = {
+const getUtilModule = once(function () { const codecs = getTextCodecs(); return {
   format: format,
   inspect: inspect,
   promisify: promisify,
-  TextEncoder: TextEncoder,
-  TextDecoder: TextDecoder,
+  TextEncoder: codecs.TextEncoder,
+  TextDecoder: codecs.TextDecoder,
   deprecate: function (fn) { return fn; },
   inherits: function (ctor, superCtor) { $Object.setPrototypeOf(ctor.prototype, superCtor.prototype); $Object.setPrototypeOf(ctor, superCtor); },
   isDeepStrictEqual: function (a, b) { try { return jsonStringify(a) === jsonStringify(b); } catch (e) { return false; } },
   types: { isDate: function (x) { return x instanceof $Date; }, isRegExp: function (x) { return x instanceof $RegExp; }, isPromise: function (x) { return x instanceof $Promise; }, isUint8Array: function (x) { return x instanceof $Uint8Array; } },
-};
-const querystringModule = {
+}; });
+const getQuerystringModule = once(function () { const querystringModule = {
   parse: function (s, sep, eq) {
     const out = create(null);
     const list = sep === undefined && eq === undefined ? parseQuery($String(s === undefined ? '' : s)) : parseQuery($String(s).split(sep || '&').join('&').split(eq || '=').join('='));
@@ -1237,48 +1290,78 @@ const querystringModule = {
 };
 querystringModule.decode = querystringModule.parse;
 querystringModule.encode = querystringModule.stringify;
-const timersModule = { setTimeout: setTimeout, clearTimeout: clearAnyTimer, setInterval: setInterval, clearInterval: clearAnyTimer, setImmediate: setImmediate, clearImmediate: clearAnyTimer };
-const timersPromisesModule = {
+return querystringModule;
+});
+const getTimersModule = once(function () { return { setTimeout: setTimeout, clearTimeout: clearAnyTimer, setInterval: setInterval, clearInterval: clearAnyTimer, setImmediate: setImmediate, clearImmediate: clearAnyTimer }; });
+const getTimersPromisesModule = once(function () { return {
   setTimeout: function (ms, value) { return new $Promise(function (resolve) { setTimeout(resolve, ms, value); }); },
   setImmediate: function (value) { return new $Promise(function (resolve) { setImmediate(resolve, value); }); },
-};
+}; });
 const MODULES = create(null);
-MODULES['crypto'] = cryptoModule;
-MODULES['node-fetch'] = fetch;
-MODULES['@coffer/reactor-runtime'] = runtimeModule;
-MODULES['@basis-theory/basis-theory-reactor-formulas-sdk-js'] = runtimeModule;
-MODULES['buffer'] = { Buffer: Buffer, atob: atob, btoa: btoa, constants: { MAX_LENGTH: 0x7fffffff, MAX_STRING_LENGTH: 536870888 }, kMaxLength: 0x7fffffff };
-MODULES['url'] = { URL: URL, URLSearchParams: URLSearchParams };
-MODULES['util'] = utilModule;
-MODULES['querystring'] = querystringModule;
-MODULES['timers'] = timersModule;
-MODULES['timers/promises'] = timersPromisesModule;
+MODULES['crypto'] = getCryptoModule;
+MODULES['node-fetch'] = getFetch;
+MODULES['@coffer/reactor-runtime'] = getRuntimeModule;
+MODULES['@basis-theory/basis-theory-reactor-formulas-sdk-js'] = getRuntimeModule;
+MODULES['buffer'] = once(function () { return { Buffer: getBuffer(), atob: atob, btoa: btoa, constants: { MAX_LENGTH: 0x7fffffff, MAX_STRING_LENGTH: 536870888 }, kMaxLength: 0x7fffffff }; });
+MODULES['url'] = getUrlClasses;
+MODULES['util'] = getUtilModule;
+MODULES['querystring'] = getQuerystringModule;
+MODULES['timers'] = getTimersModule;
+MODULES['timers/promises'] = getTimersPromisesModule;
 const NODE_PREFIXED = ['crypto', 'buffer', 'url', 'util', 'querystring', 'timers', 'timers/promises'];
 function require(name) {
   const s = $String(name);
   let key = s;
   if (s.slice(0, 5) === 'node:' && NODE_PREFIXED.indexOf(s.slice(5)) >= 0) key = s.slice(5);
-  const m = MODULES[key];
-  if (m === undefined) {
+  const factory = MODULES[key];
+  if (factory === undefined) {
     const e = new $Error("Cannot find module '" + s + "'");
     e.code = 'MODULE_NOT_FOUND';
     throw e;
   }
-  return m;
+  return factory();
 }
 require.resolve = function (name) { require(name); return $String(name); };
 require.cache = create(null);
 
 /* ------------------------------------------------------------------ globals */
-const performance = { timeOrigin: $Date.now(), now: function () { return $Date.now() - performance.timeOrigin; } };
-const GLOBALS = {
-  global: G, Buffer: Buffer, URL: URL, URLSearchParams: URLSearchParams, TextEncoder: TextEncoder, TextDecoder: TextDecoder,
-  atob: atob, btoa: btoa, setTimeout: setTimeout, clearTimeout: clearAnyTimer, setInterval: setInterval,
-  clearInterval: clearAnyTimer, setImmediate: setImmediate, clearImmediate: clearAnyTimer, queueMicrotask: queueMicrotask,
-  console: console, fetch: fetch, Headers: Headers, Request: Request, Response: Response, AbortController: AbortController,
-  AbortSignal: AbortSignal, DOMException: DOMException, performance: performance,
-};
-for (const k of keysOf(GLOBALS)) defineProperty(G, k, { value: GLOBALS[k], writable: true, configurable: true, enumerable: false });
+const getPerformance = once(function () {
+  const performance = { timeOrigin: $Date.now(), now: function () { return $Date.now() - performance.timeOrigin; } };
+  return performance;
+});
+function lazyGlobal(name, factory) {
+  defineProperty(G, name, {
+    configurable: true,
+    enumerable: false,
+    get: function () { const v = factory(); defineProperty(G, name, { value: v, writable: true, configurable: true, enumerable: false }); return v; },
+    set: function (v) { defineProperty(G, name, { value: v, writable: true, configurable: true, enumerable: false }); },
+  });
+}
+function plainGlobal(name, value) { defineProperty(G, name, { value: value, writable: true, configurable: true, enumerable: false }); }
+plainGlobal('global', G);
+plainGlobal('atob', atob);
+plainGlobal('btoa', btoa);
+plainGlobal('setTimeout', setTimeout);
+plainGlobal('clearTimeout', clearAnyTimer);
+plainGlobal('setInterval', setInterval);
+plainGlobal('clearInterval', clearAnyTimer);
+plainGlobal('setImmediate', setImmediate);
+plainGlobal('clearImmediate', clearAnyTimer);
+plainGlobal('queueMicrotask', queueMicrotask);
+lazyGlobal('Buffer', getBuffer);
+lazyGlobal('URL', function () { return getUrlClasses().URL; });
+lazyGlobal('URLSearchParams', function () { return getUrlClasses().URLSearchParams; });
+lazyGlobal('TextEncoder', function () { return getTextCodecs().TextEncoder; });
+lazyGlobal('TextDecoder', function () { return getTextCodecs().TextDecoder; });
+lazyGlobal('console', getConsole);
+lazyGlobal('fetch', getFetch);
+lazyGlobal('Headers', function () { return getFetchKit().Headers; });
+lazyGlobal('Request', function () { return getFetchKit().Request; });
+lazyGlobal('Response', function () { return getFetchKit().Response; });
+lazyGlobal('AbortController', function () { return getFetchKit().AbortController; });
+lazyGlobal('AbortSignal', function () { return getFetchKit().AbortSignal; });
+lazyGlobal('DOMException', getDOMException);
+lazyGlobal('performance', getPerformance);
 
 /* ------------------------------------------------------------------ invocation */
 function describe(e) {
@@ -1308,7 +1391,7 @@ function serializeResult(r) {
 }
 function serializeError(e) {
   try {
-    if (e instanceof CustomHttpResponseError) {
+    if (CustomHttpResponseErrorClass !== null && e instanceof CustomHttpResponseErrorClass) {
       const s = jsonStringify({ kind: 'custom', status: e.status, headers: e.headers, body: e.body });
       if (s.length > opts.maxResultChars) return 'E' + jsonStringify({ kind: 'too-large' });
       return 'E' + s;

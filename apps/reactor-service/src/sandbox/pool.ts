@@ -1,8 +1,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { egressFetch, EgressFetchError } from './egress-fetch';
-import { EgressPolicy } from './egress-policy';
+import { egressFetch, EgressFetchError, releaseAgent } from '@coffer/egress';
+import { EgressPolicy } from '@coffer/egress';
 import { failureProblem, outcomeFromIsolate, parseUntrustedJson, runtimeError, timeoutProblem, unavailableProblem } from './outcome';
 import { DEFAULTS, type HostToWorker, type WorkerConfig, type WorkerToHost } from './protocol';
 import {
@@ -133,6 +133,7 @@ export class SandboxPool {
       maxLogBytes: DEFAULTS.maxLogBytes,
       maxSvcCalls: DEFAULTS.maxSvcCalls,
       maxFetchCalls: DEFAULTS.maxFetchCalls,
+      maxFetchBytes: this.maxFetchBytes,
       maxScriptsPerIsolate: DEFAULTS.maxScriptsPerIsolate,
     };
     this.launch = resolveWorkerLaunch(opts.workerScript);
@@ -195,6 +196,7 @@ export class SandboxPool {
       exits.push(this.stopWorker(w));
     }
     await Promise.all(exits);
+    await releaseAgent(this.egress);
   }
 
   /** Current state, for health checks and metrics. */
@@ -273,6 +275,7 @@ export class SandboxPool {
         // a clean environment: no service secrets in the sandbox process
         env: {
           ...this.launch.env,
+          ...(process.env['NODE_PATH'] ? { NODE_PATH: process.env['NODE_PATH'] } : {}),
           NODE_ENV: process.env['NODE_ENV'] ?? 'production',
           COFFER_SANDBOX_CONFIG: JSON.stringify(this.workerConfig),
         },

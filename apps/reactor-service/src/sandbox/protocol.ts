@@ -13,6 +13,8 @@ export interface WorkerConfig {
   maxLogBytes: number;
   maxSvcCalls: number;
   maxFetchCalls: number;
+  /** Request bodies larger than this are refused before they leave the worker. */
+  maxFetchBytes: number;
   maxScriptsPerIsolate: number;
 }
 

@@ -176,8 +176,9 @@ function onIsolateError(inv: Invocation, err: unknown): void {
     // memory limit (isolated-vm disposes the isolate) or a catastrophic error: fail, then replace this process
     const memory = /memory limit/i.test(message) || slot.isolate?.isDisposed === true;
     disposeIsolate(slot);
-    finish(inv, { fail: memory ? 'memory' : 'internal', message: memory ? 'Reactor exceeded its memory limit' : undefined });
+    // V8 is not resilient to OOM: this process asks to be replaced (before answering, so nothing new lands here)
     retire('isolate disposed: ' + (memory ? 'memory limit' : 'error'));
+    finish(inv, { fail: memory ? 'memory' : 'internal', message: memory ? 'Reactor exceeded its memory limit' : undefined });
     return;
   }
   if (/timed out/i.test(message)) {
@@ -303,6 +304,9 @@ function startCall(inv: Invocation, kindArg: unknown, payload: unknown, body: un
   if (kindArg !== 'fetch' && kindArg !== 'svc') return [false, 'Unknown call'];
   if (typeof payload !== 'string' || payload.length > 8 * 1024 * 1024) return [false, 'Invalid call'];
   if (body !== null && body !== undefined && !(body instanceof Uint8Array)) return [false, 'Invalid request body'];
+  if (body instanceof Uint8Array && body.byteLength > (config.maxFetchBytes || 5 * 1024 * 1024)) {
+    return [false, `Request body exceeds ${config.maxFetchBytes || 5 * 1024 * 1024} bytes`, 'ERR_SANDBOX_BODY'];
+  }
   if (kindArg === 'svc') {
     if (++inv.svcCalls > (config.maxSvcCalls || 1000)) {
       return [false, `Too many svc calls in one invocation (the sandbox allows ${config.maxSvcCalls || 1000})`, 'ERR_SANDBOX_CALLS'];

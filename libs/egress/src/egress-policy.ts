@@ -208,6 +208,15 @@ export class EgressPolicy {
     return new EgressPolicy({ ...opts, allowPrivate: (env[variable] ?? '').toLowerCase() === 'true' });
   }
 
+  /**
+   * The policy for webhook deliveries (conventions §8): https to public addresses only, unless
+   * `ALLOW_PRIVATE_CALLBACKS=true`, which also allows http and private/loopback addresses.
+   */
+  static forCallbacks(env: NodeJS.ProcessEnv = process.env, opts: Omit<EgressPolicyOptions, 'allowPrivate' | 'protocols'> = {}): EgressPolicy {
+    const allowPrivate = (env['ALLOW_PRIVATE_CALLBACKS'] ?? '').toLowerCase() === 'true';
+    return new EgressPolicy({ ...opts, allowPrivate, protocols: allowPrivate ? ['http:', 'https:'] : ['https:'] });
+  }
+
   /** Whether an IP address literal may be connected to. */
   isAddressAllowed(address: string): boolean {
     if (this.allowPrivate) return classifyAddress(address) !== 'invalid';

@@ -87,6 +87,14 @@ export function agentFor(policy: EgressPolicy): Agent {
   return agent;
 }
 
+/** Closes the keep-alive connections of a policy's agent (e.g. on shutdown). */
+export async function releaseAgent(policy: EgressPolicy): Promise<void> {
+  const agent = agents.get(policy);
+  if (!agent) return;
+  agents.delete(policy);
+  await agent.close().catch(() => undefined);
+}
+
 /**
  * Performs one HTTP exchange under an egress policy: the scheme and every address are checked (IP literals up front,
  * host names at connect time by the agent's lookup), redirects are followed manually and re-checked, the body is

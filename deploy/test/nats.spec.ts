@@ -1,0 +1,370 @@
+/**
+ * NATS: the Helm values (3-node JetStream cluster on file storage, one user per service, passwords from a Secret)
+ * and, against a real nats-server started with the values' account block, every publish and subscribe grant and
+ * denial of every service, plus the request-reply paths the services use.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, StringCodec, type NatsConnection } from 'nats';
+import { parse } from 'yaml';
+import { loadObjects, type K8sObject } from './support/kustomize';
+import { validateAgainstSchema } from './support/k8s-schema';
+import { APP_NAMES, DEPLOY, K8S, readText, selects, type AppName, type LabelSelector } from './support/workspace';
+
+interface Permissions {
+  publish?: { allow?: string[]; deny?: string[] };
+  subscribe?: { allow?: string[]; deny?: string[] };
+  allow_responses?: boolean;
+}
+interface NatsUser {
+  user: string;
+  password: string;
+  permissions?: Permissions;
+}
+interface Values {
+  config: {
+    cluster: { enabled: boolean; replicas: number };
+    jetstream: { enabled: boolean; fileStore: { enabled: boolean; pvc: { enabled: boolean; size: string } }; memoryStore: { enabled: boolean } };
+    merge: { system_account: string; accounts: Record<string, { jetstream?: string; users: NatsUser[] }> };
+  };
+  container: { env: Record<string, string | { valueFrom: { secretKeyRef: { name: string; key: string } } }> };
+  podDisruptionBudget: { enabled: boolean };
+  podTemplate: { topologySpreadConstraints: Record<string, { maxSkew: number; whenUnsatisfiable: string }> };
+}
+
+const values = (): Values => parse(readText('deploy/nats/values.yaml')) as Values;
+const coffer = (): NatsUser[] => values().config.merge.accounts['COFFER']?.users ?? [];
+const VAR = /^<< \$([A-Z][A-Z0-9_]*) >>$/;
+
+/** What each service does on the bus (from the apps' contracts), independent of values.yaml. */
+const SUBJECT = {
+  token: 'token.tokens.get.v1',
+  sessionAuth: 'session.auth.authenticate.v1',
+  sessionPrincipal: 'session.applications.principal.v1',
+  reactor: 'reactor.reactors.react.v1',
+  webhook: 'webhook.deliveries.wake.v1',
+  event: 'events.auth.invalidated.v1',
+  inbox: '_INBOX.probe.reply',
+  other: 'billing.invoices.create.v1',
+  jetstream: '$JS.API.INFO',
+} as const;
+type Probe = keyof typeof SUBJECT;
+const PROBES = Object.keys(SUBJECT) as Probe[];
+
+const MAY_PUBLISH: Record<AppName, Probe[]> = {
+  gateway: ['token', 'sessionAuth', 'sessionPrincipal', 'reactor'],
+  'token-service': ['sessionAuth', 'sessionPrincipal', 'event'],
+  'session-service': ['event'],
+  'reactor-service': ['token', 'sessionPrincipal', 'webhook'],
+  'webhook-dispatcher': [],
+};
+const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
+  gateway: ['inbox', 'event'],
+  'token-service': ['token', 'inbox'],
+  'session-service': ['sessionAuth', 'sessionPrincipal'],
+  'reactor-service': ['reactor', 'inbox'],
+  'webhook-dispatcher': ['webhook'],
+};
+/** Services that answer requests on their own prefix (queue group = service name). */
+const SERVES: Partial<Record<AppName, Probe[]>> = {
+  'token-service': ['token'],
+  'session-service': ['sessionAuth', 'sessionPrincipal'],
+  'reactor-service': ['reactor'],
+  'webhook-dispatcher': ['webhook'],
+};
+
+describe('deploy/nats/values.yaml', () => {
+  it('runs a 3-node cluster with JetStream on file storage, a PDB and spread across nodes', () => {
+    const v = values();
+    expect(v.config.cluster).toEqual({ enabled: true, replicas: 3 });
+    expect(v.config.jetstream.enabled).toBe(true);
+    expect(v.config.jetstream.fileStore.enabled).toBe(true);
+    expect(v.config.jetstream.fileStore.pvc.enabled).toBe(true);
+    expect(v.config.jetstream.memoryStore.enabled).toBe(false);
+    expect(v.podDisruptionBudget.enabled).toBe(true);
+    expect(v.podTemplate.topologySpreadConstraints['kubernetes.io/hostname']?.whenUnsatisfiable).toBe('DoNotSchedule');
+  });
+
+  it('has one user per service in one account, named as the services’ NATS_USER', () => {
+    expect(coffer().map((u) => u.user).sort()).toEqual([...APP_NAMES].sort());
+    for (const app of APP_NAMES) {
+      const d = loadObjects(path.join(K8S, app, 'deployment.yaml'))[0] as unknown as {
+        spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+      };
+      expect(d.spec.template.spec.containers[0]?.env.find((e) => e.name === 'NATS_USER')?.value).toBe(app);
+    }
+  });
+
+  it('takes every password from a Secret through an environment variable, never from the file', () => {
+    const v = values();
+    const users = Object.values(v.config.merge.accounts).flatMap((a) => a.users);
+    for (const u of users) {
+      const m = VAR.exec(u.password);
+      expect({ user: u.user, variable: m?.[1] }).toEqual({ user: u.user, variable: expect.any(String) });
+      const env = v.container.env[m?.[1] as string];
+      expect({ user: u.user, env }).toEqual({
+        user: u.user,
+        env: { valueFrom: { secretKeyRef: { name: 'nats-coffer-users', key: u.user } } },
+      });
+    }
+  });
+
+  it('grants no wildcard-everything, and lets responders answer only through allow_responses', () => {
+    for (const u of coffer()) {
+      const p = u.permissions;
+      expect({ user: u.user, hasPermissions: Boolean(p?.publish && p.subscribe) }).toEqual({ user: u.user, hasPermissions: true });
+      for (const list of [p?.publish?.allow ?? [], p?.subscribe?.allow ?? []]) {
+        expect(list).not.toContain('>');
+        expect(list).not.toContain('*');
+        expect(list.filter((s) => s.startsWith('$'))).toEqual([]);
+      }
+      expect((p?.publish?.allow ?? []).filter((s) => s.startsWith('_INBOX'))).toEqual([]);
+      expect(Boolean(p?.allow_responses)).toBe(Boolean(SERVES[u.user as AppName]));
+    }
+  });
+
+  it('is written out in docs/nats.md, byte for byte', () => {
+    expect(readText('docs/nats.md')).toContain(`\`\`\`yaml\n${readText('deploy/nats/values.yaml')}\`\`\``);
+  });
+});
+
+describe('deploy/nats/networkpolicy.yaml', () => {
+  it('admits clients only from Coffer namespaces, which the overlays label so', () => {
+    const [policy] = loadObjects(path.join(DEPLOY, 'nats/networkpolicy.yaml')) as [K8sObject];
+    validateAgainstSchema(policy);
+    const rules = (policy as unknown as { spec: { ingress: { from: { namespaceSelector?: LabelSelector }[]; ports: { port: number }[] }[] } }).spec.ingress;
+    const client = rules.filter((r) => r.ports.some((p) => p.port === 4222) && r.from.some((f) => f.namespaceSelector));
+    expect(client).toHaveLength(1);
+    const selector = client[0]?.from[0]?.namespaceSelector;
+    for (const overlay of ['dev', 'production']) {
+      const [ns] = loadObjects(path.join(K8S, 'overlays', overlay, 'namespace.yaml')) as [K8sObject];
+      expect(selects(selector, ns.metadata.labels)).toBe(true);
+    }
+  });
+});
+
+// ------------------------------------------------------------------------------------ against a real server
+
+function which(binary: string): string | undefined {
+  for (const dir of (process.env['PATH'] ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, binary);
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  for (const dir of ['/usr/sbin', '/usr/local/sbin']) if (fs.existsSync(path.join(dir, binary))) return path.join(dir, binary);
+  return undefined;
+}
+
+const NATS_SERVER = which('nats-server');
+if (!NATS_SERVER) {
+  // Visible in the test output: the live permission tests need the nats-server binary (apt-get install nats-server).
+  console.warn('nats-server not found on PATH: skipping the live NATS permission tests');
+}
+const describeLive = NATS_SERVER ? describe : describe.skip;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The recipe docs/nats.md gives: a letter, then hex. nats-server parses an environment variable it substitutes as
+ * a config value, so a password like 12e5… (a number) stops it, and one with a comma, brace or space is cut short.
+ */
+function natsPassword(): string {
+  return `p${randomBytes(24).toString('hex')}`;
+}
+
+const sc = StringCodec();
+const settle = () => new Promise((r) => setTimeout(r, 150));
+
+describeLive('NATS permissions, live (nats-server with the values’ accounts)', () => {
+  let server: ChildProcess;
+  let dir: string;
+  let port: number;
+  const passwords: Record<string, string> = {};
+  const conns = new Map<string, NatsConnection>();
+  const conn = (user: string) => conns.get(user) as NatsConnection;
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-nats-'));
+    port = await freePort();
+    const merge = structuredClone(values().config.merge);
+    // A test-only user without restrictions, to observe what the others publish and to feed their subscriptions.
+    merge.accounts['COFFER']?.users.push({ user: '__witness', password: 'witness' });
+    const env: Record<string, string> = { ...process.env } as Record<string, string>;
+    for (const account of Object.values(merge.accounts)) {
+      for (const u of account.users) {
+        const m = VAR.exec(u.password);
+        if (m) {
+          passwords[u.user] = natsPassword();
+          env[m[1] as string] = passwords[u.user] as string;
+        } else {
+          passwords[u.user] = u.password;
+        }
+      }
+    }
+    const body = JSON.stringify(merge, null, 2).replace(/"<< (.*?) >>"/g, '$1');
+    const conf = [`port: ${port}`, `jetstream: { store_dir: ${JSON.stringify(path.join(dir, 'js'))} }`, body.slice(1, -1)].join('\n');
+    fs.writeFileSync(path.join(dir, 'nats.conf'), conf);
+    const log = fs.openSync(path.join(dir, 'nats.log'), 'w');
+    server = spawn(NATS_SERVER as string, ['-a', '127.0.0.1', '-c', path.join(dir, 'nats.conf')], { env, stdio: ['ignore', log, log] });
+    for (let i = 0; ; i++) {
+      try {
+        conns.set('__witness', await connect({ servers: `127.0.0.1:${port}`, user: '__witness', pass: 'witness', reconnect: false }));
+        break;
+      } catch (err) {
+        if (i > 100 || server.exitCode !== null) {
+          throw new Error(`nats-server did not start: ${(err as Error).message}\n${fs.readFileSync(path.join(dir, 'nats.log'), 'utf8')}`);
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    for (const app of APP_NAMES) {
+      const nc = await connect({ servers: `127.0.0.1:${port}`, user: app, pass: passwords[app], reconnect: false, name: app });
+      // Permission violations are reported on the status stream; keep it drained.
+      void (async () => {
+        for await (const _ of nc.status()) {
+          /* drained */
+        }
+      })();
+      conns.set(app, nc);
+    }
+  });
+
+  afterAll(async () => {
+    for (const nc of conns.values()) await nc.close().catch(() => undefined);
+    server?.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('cannot take just any password through a variable: one that reads as a number stops the server', async () => {
+    const conf = path.join(dir, 'trap.conf');
+    fs.writeFileSync(conf, `port: ${await freePort()}\naccounts: { A: { users: [ { user: u, password: $TRAP_PASSWORD } ] } }\n`);
+    const trap = spawn(NATS_SERVER as string, ['-a', '127.0.0.1', '-c', conf], { env: { ...process.env, TRAP_PASSWORD: '12e5abc' }, stdio: 'ignore' });
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        trap.kill('SIGTERM');
+        resolve(null);
+      }, 3000);
+      trap.once('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(code).not.toBe(0);
+    expect(code).not.toBeNull();
+  });
+
+  it('refuses a wrong password', async () => {
+    await expect(connect({ servers: `127.0.0.1:${port}`, user: 'gateway', pass: 'wrong', reconnect: false })).rejects.toThrow();
+  });
+
+  it.each(APP_NAMES)('%s may publish exactly to its grants', async (app) => {
+    const seen = new Set<string>();
+    const tag = randomBytes(6).toString('hex');
+    const sub = conn('__witness').subscribe('>', {
+      callback: (_err, msg) => {
+        if (sc.decode(msg.data) === tag) seen.add(msg.subject);
+      },
+    });
+    await conn('__witness').flush();
+    for (const probe of PROBES) conn(app).publish(SUBJECT[probe], sc.encode(tag));
+    await conn(app).flush();
+    await settle();
+    sub.unsubscribe();
+    const published = PROBES.filter((p) => seen.has(SUBJECT[p]));
+    expect(published.sort()).toEqual([...MAY_PUBLISH[app]].sort());
+  });
+
+  it.each(APP_NAMES)('%s may subscribe exactly to its grants', async (app) => {
+    const received = new Set<Probe>();
+    const tag = randomBytes(6).toString('hex');
+    const subs = PROBES.map((probe) =>
+      conn(app).subscribe(SUBJECT[probe], {
+        callback: (err, msg) => {
+          if (!err && sc.decode(msg.data) === tag) received.add(probe);
+        },
+      }),
+    );
+    await conn(app).flush();
+    await settle();
+    for (const probe of PROBES) conn('__witness').publish(SUBJECT[probe], sc.encode(tag));
+    await conn('__witness').flush();
+    await settle();
+    subs.forEach((s) => s.unsubscribe());
+    expect([...received].sort()).toEqual([...MAY_SUBSCRIBE[app]].sort());
+  });
+
+  describe('request-reply and events, as the services use them', () => {
+    beforeAll(async () => {
+      for (const [app, probes] of Object.entries(SERVES) as [AppName, Probe[]][]) {
+        for (const probe of probes) {
+          conn(app).subscribe(SUBJECT[probe], {
+            queue: app,
+            callback: (err, msg) => {
+              if (!err) msg.respond(sc.encode(`${app} answers ${sc.decode(msg.data)}`));
+            },
+          });
+        }
+        await conn(app).flush();
+      }
+    });
+
+    const calls: [AppName, Probe, AppName][] = [
+      ['gateway', 'token', 'token-service'],
+      ['gateway', 'sessionAuth', 'session-service'],
+      ['gateway', 'reactor', 'reactor-service'],
+      ['token-service', 'sessionPrincipal', 'session-service'],
+      ['reactor-service', 'token', 'token-service'],
+      ['reactor-service', 'sessionPrincipal', 'session-service'],
+      ['reactor-service', 'webhook', 'webhook-dispatcher'],
+    ];
+    it.each(calls)('%s calls %s and %s answers', async (caller, probe, responder) => {
+      const reply = await conn(caller).request(SUBJECT[probe], sc.encode('ping'), { timeout: 2000 });
+      expect(sc.decode(reply.data)).toBe(`${responder} answers ping`);
+    });
+
+    const refused: [AppName, Probe][] = [
+      ['webhook-dispatcher', 'token'],
+      ['session-service', 'token'],
+      ['token-service', 'reactor'],
+      ['gateway', 'webhook'],
+      ['reactor-service', 'sessionAuth'],
+    ];
+    it.each(refused)('%s cannot call %s', async (caller, probe) => {
+      await expect(conn(caller).request(SUBJECT[probe], sc.encode('ping'), { timeout: 300 })).rejects.toThrow();
+    });
+
+    it('carries a request larger than the API body limit (1 MiB) plus its envelope', async () => {
+      const body = 'x'.repeat(2 * 1024 * 1024);
+      const reply = await conn('gateway').request(SUBJECT.token, sc.encode(body), { timeout: 5000 });
+      expect(sc.decode(reply.data).length).toBe(`token-service answers `.length + body.length);
+    });
+
+    it('gateway receives the auth-invalidation event session-service publishes', async () => {
+      const got = new Promise<string>((resolve) => {
+        const sub = conn('gateway').subscribe('events.>', {
+          callback: (err, msg) => {
+            if (!err) {
+              sub.unsubscribe();
+              resolve(msg.subject);
+            }
+          },
+        });
+      });
+      await conn('gateway').flush();
+      conn('session-service').publish(SUBJECT.event, sc.encode('{}'));
+      await expect(got).resolves.toBe(SUBJECT.event);
+    });
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * Paths, and the facts about the apps that the deployment artefacts must agree with (ports, which secrets each
+ * service needs, who may reach the internet). These are written from the apps' contracts, independently of the
+ * manifests, so a test can compare the two.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const WORKSPACE = path.resolve(__dirname, '../../..');
+export const DEPLOY = path.join(WORKSPACE, 'deploy');
+export const K8S = path.join(DEPLOY, 'k8s');
+export const OVERLAYS = ['dev', 'production'] as const;
+
+export type AppName = 'gateway' | 'token-service' | 'session-service' | 'reactor-service' | 'webhook-dispatcher';
+
+export interface AppFacts {
+  /** env variable that sets the port serving /healthz, /readyz and /metrics */
+  portEnv: 'PORT' | 'HEALTH_PORT';
+  port: number;
+  needsKeyEncryptionKeys: boolean;
+  /** may open connections to public internet addresses (formula fetch, webhook callbacks) */
+  internetEgress: boolean;
+  /** reachable from outside the namespace (ingress controller) */
+  publicIngress: boolean;
+  /** egress switches the app reads; the manifests must set them explicitly */
+  egressFlags: string[];
+  /** node options the image must carry */
+  nodeArgs: string[];
+}
+
+export const APPS: Record<AppName, AppFacts> = {
+  gateway: {
+    portEnv: 'PORT',
+    port: 8080,
+    needsKeyEncryptionKeys: false,
+    internetEgress: false,
+    publicIngress: true,
+    egressFlags: [],
+    nodeArgs: [],
+  },
+  'token-service': {
+    portEnv: 'HEALTH_PORT',
+    port: 9101,
+    needsKeyEncryptionKeys: true,
+    internetEgress: false,
+    publicIngress: false,
+    egressFlags: [],
+    nodeArgs: [],
+  },
+  'session-service': {
+    portEnv: 'HEALTH_PORT',
+    port: 9102,
+    needsKeyEncryptionKeys: true,
+    internetEgress: false,
+    publicIngress: false,
+    egressFlags: [],
+    nodeArgs: [],
+  },
+  'reactor-service': {
+    portEnv: 'HEALTH_PORT',
+    port: 9103,
+    needsKeyEncryptionKeys: true,
+    internetEgress: true,
+    publicIngress: false,
+    egressFlags: ['ALLOW_PRIVATE_EGRESS', 'ALLOW_PRIVATE_CALLBACKS'],
+    nodeArgs: ['--no-node-snapshot'],
+  },
+  'webhook-dispatcher': {
+    portEnv: 'HEALTH_PORT',
+    port: 9104,
+    needsKeyEncryptionKeys: true,
+    internetEgress: true,
+    publicIngress: false,
+    egressFlags: ['ALLOW_PRIVATE_CALLBACKS'],
+    nodeArgs: [],
+  },
+};
+
+export const APP_NAMES = Object.keys(APPS) as AppName[];
+
+/** Environment variables whose values are secrets: only ever from a Secret, never a literal. */
+export const SECRET_ENV = ['DATABASE_URL', 'NATS_PASSWORD', 'NATS_TOKEN', 'NATS_CREDS', 'KEY_ENCRYPTION_KEYS'];
+
+/** The Node.js applications of the workspace: every apps/<name>/project.json with projectType application. */
+export function workspaceApplications(): string[] {
+  const dir = path.join(WORKSPACE, 'apps');
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'project.json')))
+    .filter((d) => {
+      const project = JSON.parse(fs.readFileSync(path.join(dir, d.name, 'project.json'), 'utf8')) as {
+        projectType?: string;
+        tags?: string[];
+      };
+      return project.projectType === 'application' && !(project.tags ?? []).includes('type:e2e');
+    })
+    .map((d) => d.name)
+    .sort();
+}
+
+export function readText(...segments: string[]): string {
+  return fs.readFileSync(path.join(WORKSPACE, ...segments), 'utf8');
+}
+
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
+}
+
+/** Kubernetes label-selector semantics; an empty selector selects everything. */
+export function selects(selector: LabelSelector | undefined, labels: Record<string, string> | undefined): boolean {
+  if (!selector) return false;
+  const l = labels ?? {};
+  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (l[k] !== v) return false;
+  for (const e of selector.matchExpressions ?? []) {
+    const has = Object.prototype.hasOwnProperty.call(l, e.key);
+    const value = l[e.key];
+    if (e.operator === 'In' && !(has && (e.values ?? []).includes(value as string))) return false;
+    if (e.operator === 'NotIn' && has && (e.values ?? []).includes(value as string)) return false;
+    if (e.operator === 'Exists' && !has) return false;
+    if (e.operator === 'DoesNotExist' && has) return false;
+  }
+  return true;
+}
