@@ -2,9 +2,31 @@ import { Module } from '@nestjs/common';
 import { DbModule } from '@coffer/db';
 import { MessagingModule } from '@coffer/messaging';
 import { PingHandler } from './health/ping.handler';
+import { FormulaRepository } from './formulas/formula.repository';
+import { FormulasService } from './formulas/formulas.service';
+import { FormulasHandler } from './formulas/formulas.handler';
+import { ReactorRepository } from './reactors/reactor.repository';
+import { ReactorVault } from './reactors/reactor-vault';
+import { ApplicationDirectory } from './reactors/application-directory';
+import { ReactorsService } from './reactors/reactors.service';
+import { ReactorsHandler } from './reactors/reactors.handler';
+import { ReactorSandbox } from './invoke/reactor-sandbox';
+import { TokenServiceClient } from './invoke/token-service.client';
+import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
 
 @Module({
   imports: [DbModule, MessagingModule],
-  controllers: [PingHandler],
+  controllers: [PingHandler, FormulasHandler, ReactorsHandler],
+  providers: [
+    FormulaRepository,
+    FormulasService,
+    ReactorRepository,
+    ReactorVault,
+    ApplicationDirectory,
+    ReactorsService,
+    ReactorSandbox,
+    TokenServiceClient,
+    InvokeReactorUseCase,
+  ],
 })
 export class AppModule {}

@@ -6,9 +6,13 @@
  *   tenants list [--json]
  *   keys rotate                             new data keys for every tenant (old data stays readable)
  *   keys reencrypt                          re-wrap tenant keys under the primary KEK and move token data to the active data keys
+ *   formulas import <dir> [--json]          upsert the official reactor formulas of <dir>/*.json (by name)
  */
 import { randomUUID } from 'node:crypto';
-import { PrismaService } from '@coffer/db';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PrismaService, type Prisma } from '@coffer/db';
+import { FieldErrors, OfficialFormulaDefinition, ProblemError, checkFormulaElements, validateContract } from '@coffer/contracts';
 import { ALL_MANAGEMENT_PERMISSIONS } from '@coffer/auth';
 import { TenantKeyring, generateSecret, sha256Hex } from '@coffer/crypto';
 
@@ -28,7 +32,7 @@ function parseArgs(argv: string[]): Args {
   return out;
 }
 
-const USAGE = `usage: admin tenants create --name <name> [--json] | tenants list [--json] | keys rotate | keys reencrypt`;
+const USAGE = `usage: admin tenants create --name <name> [--json] | tenants list [--json] | keys rotate | keys reencrypt | formulas import <dir> [--json]`;
 
 async function createTenant(prisma: PrismaService, name: string) {
   const tenantId = randomUUID();
@@ -76,6 +80,71 @@ async function reencrypt(prisma: PrismaService, keyring: TenantKeyring): Promise
   return { rewrapped, tokens };
 }
 
+/**
+ * One official formula per <dir>/*.json: {name, description, status, icon?, code | code_file, configuration,
+ * request_parameters}; `code_file` is relative to the JSON file. Validated like the API validates private formulas.
+ */
+function readCatalog(dir: string): Array<{ file: string; data: Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'id'> }> {
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  if (!files.length) throw new Error(`no *.json formula definitions in ${dir}`);
+  const problems: string[] = [];
+  const out: Array<{ file: string; data: Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'id'> }> = [];
+  for (const file of files) {
+    const full = path.join(dir, file);
+    try {
+      const def = JSON.parse(fs.readFileSync(full, 'utf8')) as Record<string, unknown>;
+      if (typeof def !== 'object' || def === null || Array.isArray(def)) throw new Error('must hold a JSON object');
+      if (def['code'] === undefined && typeof def['code_file'] === 'string')
+        def['code'] = fs.readFileSync(path.resolve(path.dirname(full), def['code_file']), 'utf8');
+      const errors = new FieldErrors();
+      const elements = checkFormulaElements(def, errors);
+      const valid = validateContract(OfficialFormulaDefinition, def, errors);
+      out.push({
+        file,
+        data: {
+          tenantId: null,
+          name: valid.name,
+          description: valid.description ?? null,
+          type: 'official',
+          status: valid.status,
+          icon: valid.icon ?? null,
+          code: valid.code,
+          configuration: elements.configuration as unknown as Prisma.InputJsonValue,
+          requestParameters: elements.request_parameters as unknown as Prisma.InputJsonValue,
+        },
+      });
+    } catch (err) {
+      const detail = err instanceof ProblemError ? JSON.stringify(err.problem.errors ?? err.problem.detail) : err instanceof Error ? err.message : String(err);
+      problems.push(`${file}: ${detail}`);
+    }
+  }
+  if (problems.length) throw new Error(`invalid formula definitions (nothing imported):\n  ${problems.join('\n  ')}`);
+  return out;
+}
+
+/** Upserts official formulas by name (tenant_id null), all in one transaction. */
+async function importFormulas(prisma: PrismaService, dir: string): Promise<{ created: string[]; updated: string[] }> {
+  const catalog = readCatalog(dir);
+  const names = catalog.map((c) => c.data.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) throw new Error(`formula name "${dup}" is defined twice`);
+  return prisma.$transaction(async (tx) => {
+    const created: string[] = [];
+    const updated: string[] = [];
+    for (const { data } of catalog) {
+      const existing = await tx.reactorFormula.findFirst({ where: { tenantId: null, name: data.name }, orderBy: { createdAt: 'asc' } });
+      if (existing) {
+        await tx.reactorFormula.update({ where: { id: existing.id }, data: { ...data, modifiedAt: new Date() } });
+        updated.push(data.name);
+      } else {
+        await tx.reactorFormula.create({ data: { ...data, id: randomUUID() } });
+        created.push(data.name);
+      }
+    }
+    return { created, updated };
+  });
+}
+
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   const [group, command] = args._;
@@ -111,6 +180,18 @@ async function main(): Promise<number> {
         const result = await reencrypt(prisma, keyring);
         process.stdout.write(json ? `${JSON.stringify(result)}\n` : `re-wrapped ${result.rewrapped} key(s), re-encrypted ${result.tokens} token(s)\n`);
       }
+      return 0;
+    }
+    if (group === 'formulas' && command === 'import') {
+      const dir = args._[2];
+      if (!dir || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
+        process.stderr.write('formulas import needs a directory of *.json formula definitions\n');
+        return 2;
+      }
+      const result = await importFormulas(prisma, dir);
+      process.stdout.write(
+        json ? `${JSON.stringify(result)}\n` : `official formulas: ${result.created.length} created, ${result.updated.length} updated\n`,
+      );
       return 0;
     }
     process.stderr.write(`${USAGE}\n`);

@@ -1,11 +1,9 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, UseFilters } from '@nestjs/common';
 import {
   ProblemError,
   RPC_DEADLINE_MS,
   SUBJECTS,
   customReactorResponse,
-  type CustomReactorResponse,
   type Page,
   type ReactResponse,
   type ReactorView,
@@ -13,6 +11,7 @@ import {
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
+import { CustomReactorResponseException, CustomReactorResponseFilter } from './custom-response.filter';
 
 @Controller('reactors')
 export class ReactorsController {
@@ -52,42 +51,18 @@ export class ReactorsController {
 
   /**
    * Synchronous invocation. A formula's `CustomHttpResponseError` comes back as a problem carrying `custom`
-   * (see libs/contracts reactors): its status, headers and body are the HTTP answer, verbatim.
+   * (libs/contracts reactors): the route turns it into the exception its filter answers with verbatim.
    */
   @Post(':id/react')
+  @HttpCode(200)
   @RequirePermission('token:use')
-  async react(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown, @Res() reply: FastifyReply): Promise<void> {
-    let result: ReactResponse;
+  @UseFilters(CustomReactorResponseFilter)
+  async react(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown): Promise<ReactResponse> {
     try {
-      result = await this.rpc.call<ReactResponse>(SUBJECTS.reactor.reactors.react, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
+      return await this.rpc.call<ReactResponse>(SUBJECTS.reactor.reactors.react, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
     } catch (err) {
       const custom = err instanceof ProblemError ? customReactorResponse(err.problem) : undefined;
-      if (!custom) throw err;
-      sendCustom(reply, custom);
-      return;
+      throw custom ? new CustomReactorResponseException(custom) : err;
     }
-    void reply.status(200).send(result);
   }
-}
-
-function sendCustom(reply: FastifyReply, custom: CustomReactorResponse): void {
-  let contentType: string | undefined;
-  for (const [name, value] of Object.entries(custom.headers ?? {})) {
-    const lower = name.toLowerCase();
-    if (lower === 'svc-trace-id') continue; // the trace id stays ours
-    if (lower === 'content-type') contentType = value;
-    void reply.header(name, value);
-  }
-  void reply.status(custom.status);
-  if (custom.body === undefined) {
-    void reply.send();
-    return;
-  }
-  // A string body with a non-JSON content type is sent as text; anything else as JSON.
-  if (typeof custom.body === 'string' && contentType && !/json/i.test(contentType)) {
-    void reply.send(custom.body);
-    return;
-  }
-  if (!contentType) void reply.header('content-type', 'application/json; charset=utf-8');
-  void reply.send(JSON.stringify(custom.body));
 }

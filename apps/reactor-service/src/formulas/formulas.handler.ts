@@ -1,0 +1,36 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { SUBJECTS, type IdRequest, type ReactorBodyRequest, type RpcEnvelope } from '@coffer/contracts';
+import { requirePrincipal } from '../shared/principal';
+import { FormulasService } from './formulas.service';
+
+@Controller()
+export class FormulasHandler {
+  constructor(private readonly formulas: FormulasService) {}
+
+  @MessagePattern(SUBJECTS.reactor.formulas.create)
+  create(@Payload() env: RpcEnvelope<unknown>) {
+    return this.formulas.create(requirePrincipal(env, 'reactor:create'), env.body);
+  }
+
+  @MessagePattern(SUBJECTS.reactor.formulas.list)
+  list(@Payload() env: RpcEnvelope<Record<string, unknown>>) {
+    return this.formulas.list(requirePrincipal(env, 'reactor:read'), env.body ?? {});
+  }
+
+  @MessagePattern(SUBJECTS.reactor.formulas.get)
+  get(@Payload() env: RpcEnvelope<IdRequest>) {
+    return this.formulas.get(requirePrincipal(env, 'reactor:read'), env.body?.id);
+  }
+
+  @MessagePattern(SUBJECTS.reactor.formulas.update)
+  update(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
+    return this.formulas.update(requirePrincipal(env, 'reactor:update'), env.body?.id, env.body?.body);
+  }
+
+  @MessagePattern(SUBJECTS.reactor.formulas.delete)
+  async delete(@Payload() env: RpcEnvelope<IdRequest>) {
+    await this.formulas.delete(requirePrincipal(env, 'reactor:delete'), env.body?.id);
+    return { deleted: true };
+  }
+}

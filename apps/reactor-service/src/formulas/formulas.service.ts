@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  FieldErrors,
+  ProblemError,
+  ReactorFormulaRequest,
+  badRequest,
+  checkFormulaElements,
+  conflict,
+  notFound,
+  validateContract,
+  type Page,
+  type Principal,
+  type ReactorFormulaView,
+} from '@coffer/contracts';
+import type { Prisma } from '@coffer/db';
+import { cursorResult, isUuid, namePattern, offsetResult, parseListWindow } from '../shared/list-query';
+import { FormulaRepository } from './formula.repository';
+import { toFormulaView } from './formula.view';
+
+/** What a tenant may write of a formula: private ones only; `status` is the server's (private → verified). */
+function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'id' | 'tenantId'> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
+  const errors = new FieldErrors();
+  const elements = checkFormulaElements(body as Record<string, unknown>, errors);
+  const req = validateContract(ReactorFormulaRequest, body, errors);
+  return {
+    name: req.name,
+    description: req.description ?? null,
+    type: 'private',
+    status: 'verified',
+    icon: req.icon ?? null,
+    code: req.code,
+    configuration: elements.configuration as unknown as Prisma.InputJsonValue,
+    requestParameters: elements.request_parameters as unknown as Prisma.InputJsonValue,
+  };
+}
+
+@Injectable()
+export class FormulasService {
+  constructor(private readonly formulas: FormulaRepository) {}
+
+  async create(principal: Principal, body: unknown): Promise<ReactorFormulaView> {
+    const data = parseFormula(body);
+    const row = await this.formulas.create(principal.tenantId, { ...data, id: randomUUID(), createdBy: principal.applicationId });
+    return toFormulaView(row);
+  }
+
+  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ReactorFormulaView>> {
+    const window = parseListWindow(query);
+    const filter = { name: namePattern(query) };
+    if (window.kind === 'cursor')
+      return cursorResult(await this.formulas.after(principal.tenantId, filter, window.cursor, window.req.size), window.req, toFormulaView);
+    const { rows, total } = await this.formulas.page(principal.tenantId, filter, window.offset, window.req.size);
+    return offsetResult(rows, total, window.req, toFormulaView);
+  }
+
+  async get(principal: Principal, id: string): Promise<ReactorFormulaView> {
+    return toFormulaView(await this.visible(principal, id));
+  }
+
+  async update(principal: Principal, id: string, body: unknown): Promise<ReactorFormulaView> {
+    const existing = await this.visible(principal, id);
+    if (existing.tenantId === null) throw officialIsReadOnly();
+    const data = parseFormula(body);
+    const row = await this.formulas.updateOwn(principal.tenantId, id, { ...data, modifiedBy: principal.applicationId, modifiedAt: new Date() });
+    if (!row) throw notFound('reactor formula');
+    return toFormulaView(row);
+  }
+
+  async delete(principal: Principal, id: string): Promise<void> {
+    const existing = await this.visible(principal, id);
+    if (existing.tenantId === null) throw officialIsReadOnly();
+    const outcome = await this.formulas.deleteOwn(principal.tenantId, id);
+    if (outcome === 'missing') throw notFound('reactor formula');
+    if (outcome === 'in_use') throw conflict('The reactor formula is used by a reactor; delete or change those reactors first');
+  }
+
+  private async visible(principal: Principal, id: string) {
+    const row = isUuid(id) ? await this.formulas.findVisible(principal.tenantId, id) : null;
+    if (!row) throw notFound('reactor formula');
+    return row;
+  }
+}
+
+/** Official formulas are visible to every tenant but belong to the operator: 403, not 404 (the caller can read it). */
+function officialIsReadOnly(): ProblemError {
+  return new ProblemError(403, 'Official reactor formulas are provisioned by the operator and cannot be changed or deleted');
+}

@@ -1,0 +1,29 @@
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { createLogger } from '@coffer/observability';
+import { SandboxPool, type SandboxInvocation, type SandboxOutcome, type SvcBridge } from '../sandbox';
+
+/** One sandbox pool per process (worker processes running isolated-vm), closed when the service stops. */
+@Injectable()
+export class ReactorSandbox implements OnApplicationShutdown {
+  private readonly pool: SandboxPool;
+
+  constructor() {
+    const logger = createLogger('reactor-sandbox');
+    this.pool = new SandboxPool({
+      size: 2,
+      onEvent: (event) => {
+        const routine = event.type === 'worker-started' || (event.type === 'worker-exited' && event.code === 0 && event.inFlight === 0);
+        if (routine) logger.debug(event, 'sandbox worker');
+        else logger.warn(event, 'sandbox worker');
+      },
+    });
+  }
+
+  run(inv: SandboxInvocation, svc: SvcBridge | null): Promise<SandboxOutcome> {
+    return this.pool.run(inv, svc);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
+  }
+}

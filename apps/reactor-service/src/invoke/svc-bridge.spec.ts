@@ -1,0 +1,69 @@
+import { ProblemError, SUBJECTS, type Principal } from '@coffer/contracts';
+import type { RpcClient } from '@coffer/messaging';
+import { TokenSvcBridge, listQuery } from './svc-bridge';
+
+const principal: Principal = { tenantId: 't', applicationId: 'a', applicationType: 'private', permissions: ['token:read'] };
+
+function fakeRpc(answer: (subject: string, body: unknown) => unknown) {
+  const calls: Array<{ subject: string; body: unknown; principal?: Principal; deadline?: number }> = [];
+  const rpc = {
+    async call(subject: string, body: unknown, ctx: { principal?: Principal }, deadline?: number) {
+      calls.push({ subject, body, principal: ctx.principal, deadline });
+      return answer(subject, body);
+    },
+  } as unknown as RpcClient;
+  return { rpc, calls };
+}
+
+describe('TokenSvcBridge', () => {
+  it('maps svc methods to token-service RPCs as the application', async () => {
+    const { rpc, calls } = fakeRpc(() => ({ ok: true }));
+    const bridge = new TokenSvcBridge(rpc, principal, 'trace');
+    const ctx = { deadline: Date.now() + 1000, signal: new AbortController().signal };
+    await bridge.call('tokens.create', [{ type: 'token', data: 1 }], ctx);
+    await bridge.call('tokens.retrieve', ['id1'], ctx);
+    await bridge.call('tokens.update', ['id1', { data: 2 }], ctx);
+    expect(await bridge.call('tokens.delete', ['id1'], ctx)).toBeUndefined();
+    await bridge.call('tokenize', [{ a: 'b' }], ctx);
+    await bridge.call('detokenize', [{ a: '{{ x }}' }], ctx);
+    expect(calls.map((c) => [c.subject, c.body])).toEqual([
+      [SUBJECTS.token.tokens.create, { type: 'token', data: 1 }],
+      [SUBJECTS.token.tokens.get, { id: 'id1' }],
+      [SUBJECTS.token.tokens.update, { id: 'id1', patch: { data: 2 } }],
+      [SUBJECTS.token.tokens.delete, { id: 'id1' }],
+      [SUBJECTS.token.tokens.tokenize, { payload: { a: 'b' } }],
+      [SUBJECTS.token.tokens.detokenize, { payload: { a: '{{ x }}' } }],
+    ]);
+    for (const c of calls) {
+      expect(c.principal).toBe(principal);
+      expect(c.deadline).toBeLessThanOrEqual(1000);
+    }
+  });
+
+  it('rejects with {status, body} carrying the problem, never host error text', async () => {
+    const bridge = new TokenSvcBridge(
+      fakeRpc((subject) => {
+        if (subject === SUBJECTS.token.tokens.get) throw new ProblemError(404, 'The token was not found');
+        throw new Error('host secret');
+      }).rpc,
+      principal,
+      'trace',
+    );
+    await expect(bridge.call('tokens.retrieve', ['x'])).rejects.toEqual({ status: 404, body: { status: 404, title: 'Not Found', detail: 'The token was not found' } });
+    await expect(bridge.call('tokens.list', [{}])).rejects.toEqual({ status: 500, body: { status: 500, title: 'Internal Server Error' } });
+    await expect(bridge.call('constructor', [])).rejects.toMatchObject({ status: 400 });
+    const expired = { deadline: Date.now() - 1, signal: new AbortController().signal };
+    await expect(bridge.call('tokens.retrieve', ['x'], expired)).rejects.toMatchObject({ status: 504 });
+  });
+
+  it('turns the SDK list query into the HTTP query', () => {
+    expect(listQuery({ type: ['card', 'bank'], metadata: { Customer: 'c1', n: 2 }, page: 2, size: 10, skip: null })).toEqual({
+      type: ['card', 'bank'],
+      'metadata.Customer': 'c1',
+      'metadata.n': '2',
+      page: '2',
+      size: '10',
+    });
+    expect(listQuery(undefined)).toEqual({});
+  });
+});

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { RPC_DEADLINE_MS, SUBJECTS } from '@coffer/contracts';
+import { RpcClient, type CallContext } from '@coffer/messaging';
+
+/** The token-service operations an invocation needs; every call carries the principal it acts as. */
+@Injectable()
+export class TokenServiceClient {
+  constructor(private readonly rpc: RpcClient) {}
+
+  /** Replaces detokenization expressions (400 bad expression/unknown token/over 100 tokens, 403 a token not usable). */
+  detokenize(ctx: CallContext, payload: unknown, path: string): Promise<unknown> {
+    return this.rpc.call(SUBJECTS.token.tokens.detokenize, { payload, path }, ctx);
+  }
+
+  /** Tokenizes like POST /tokenize (all-or-nothing). */
+  tokenize(ctx: CallContext, payload: unknown, deadlineMs: number = RPC_DEADLINE_MS.default): Promise<unknown> {
+    return this.rpc.call(SUBJECTS.token.tokens.tokenize, { payload }, ctx, deadlineMs);
+  }
+
+  /** audit_events belongs to token-service: a reactor invocation is recorded there, naming the reactor. */
+  async recordInvocation(ctx: CallContext, reactorId: string): Promise<void> {
+    await this.rpc.call(
+      SUBJECTS.token.audit.record,
+      { events: [{ operation: 'invoke', entityType: 'reactor', entityId: reactorId, traceId: ctx.traceId }] },
+      ctx,
+    );
+  }
+}

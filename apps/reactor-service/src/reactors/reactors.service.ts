@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  CreateReactorRequest,
+  FieldErrors,
+  UpdateReactorRequest,
+  badRequest,
+  notFound,
+  validateContract,
+  type FormulaConfigurationElement,
+  type Page,
+  type Principal,
+  type ReactorView,
+} from '@coffer/contracts';
+import type { CallContext } from '@coffer/messaging';
+import { cursorResult, isUuid, many, namePattern, offsetResult, parseListWindow } from '../shared/list-query';
+import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
+import { toFormulaView } from '../formulas/formula.view';
+import { ReactorRepository, type ReactorListFilter, type ReactorRow } from './reactor.repository';
+import { ReactorVault } from './reactor-vault';
+import { ApplicationDirectory } from './application-directory';
+import { checkReactorConfiguration } from './configuration-contract';
+import { toReactorView } from './reactor.view';
+
+function requireObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+@Injectable()
+export class ReactorsService {
+  constructor(
+    private readonly reactors: ReactorRepository,
+    private readonly formulas: FormulaRepository,
+    private readonly vault: ReactorVault,
+    private readonly applications: ApplicationDirectory,
+  ) {}
+
+  async create(ctx: CallContext & { principal: Principal }, body: unknown): Promise<ReactorView> {
+    const tenantId = ctx.principal.tenantId;
+    const plain = requireObject(body);
+    const req = validateContract(CreateReactorRequest, plain);
+    const formula = await this.formulas.findVisible(tenantId, req.formula.id);
+    if (!formula) throw notFound('reactor formula');
+    const configuration = plain['configuration'] as Record<string, unknown>;
+    const applicationId = req.application?.id ?? null;
+    await this.checkContract(ctx, formula, configuration, applicationId);
+    const id = randomUUID();
+    const sealed = await this.vault.seal(tenantId, id, configuration);
+    const row = await this.reactors.create(tenantId, {
+      id,
+      name: req.name,
+      formulaId: formula.id,
+      applicationId,
+      configurationCiphertext: sealed.ciphertext,
+      configurationKeyId: sealed.keyId,
+      createdBy: ctx.principal.applicationId,
+    });
+    return toReactorView(row, toFormulaView(formula), configuration);
+  }
+
+  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ReactorView>> {
+    const window = parseListWindow(query);
+    const filter: ReactorListFilter = { name: namePattern(query) };
+    const ids = many(query['id']);
+    // ids are UUIDs: one that is not cannot match anything
+    if (ids.length) filter.ids = ids.filter(isUuid);
+    if (window.kind === 'cursor') {
+      const fetched = await this.reactors.after(principal.tenantId, filter, window.cursor, window.req.size);
+      const views = await this.views(principal.tenantId, fetched.slice(0, window.req.size));
+      return cursorResult(fetched, window.req, (r) => views.get(r.id) as ReactorView);
+    }
+    const { rows, total } = await this.reactors.page(principal.tenantId, filter, window.offset, window.req.size);
+    const views = await this.views(principal.tenantId, rows);
+    return offsetResult(rows, total, window.req, (r) => views.get(r.id) as ReactorView);
+  }
+
+  async get(principal: Principal, id: string): Promise<ReactorView> {
+    const row = await this.find(principal.tenantId, id);
+    return (await this.views(principal.tenantId, [row])).get(row.id) as ReactorView;
+  }
+
+  async update(ctx: CallContext & { principal: Principal }, id: string, body: unknown): Promise<ReactorView> {
+    const tenantId = ctx.principal.tenantId;
+    const existing = await this.find(tenantId, id);
+    const plain = requireObject(body);
+    const extra = new FieldErrors();
+    if (plain['formula'] !== undefined) extra.add('formula', 'cannot be changed: create a new reactor for another formula');
+    const req = validateContract(UpdateReactorRequest, plain, extra);
+    const formula = await this.formulas.findVisible(tenantId, existing.formulaId);
+    if (!formula) throw notFound('reactor formula');
+    const configuration = plain['configuration'] as Record<string, unknown>;
+    const applicationId = req.application?.id ?? null;
+    await this.checkContract(ctx, formula, configuration, applicationId);
+    const sealed = await this.vault.seal(tenantId, id, configuration);
+    const row = await this.reactors.update(tenantId, id, {
+      name: req.name,
+      applicationId,
+      configurationCiphertext: sealed.ciphertext,
+      configurationKeyId: sealed.keyId,
+      modifiedBy: ctx.principal.applicationId,
+      modifiedAt: new Date(),
+    });
+    if (!row) throw notFound('reactor');
+    return toReactorView(row, toFormulaView(formula), configuration);
+  }
+
+  async delete(principal: Principal, id: string): Promise<void> {
+    if (!isUuid(id) || !(await this.reactors.delete(principal.tenantId, id))) throw notFound('reactor');
+  }
+
+  private async find(tenantId: string, id: string): Promise<ReactorRow> {
+    const row = isUuid(id) ? await this.reactors.find(tenantId, id) : null;
+    if (!row) throw notFound('reactor');
+    return row;
+  }
+
+  /** The configuration against the formula's contract, and the application: public or private, same tenant. */
+  private async checkContract(
+    ctx: CallContext,
+    formula: FormulaRow,
+    configuration: Record<string, unknown>,
+    applicationId: string | null,
+  ): Promise<void> {
+    const errors = new FieldErrors();
+    checkReactorConfiguration(configuration, formula.configuration as unknown as FormulaConfigurationElement[], errors);
+    if (applicationId) {
+      const app = await this.applications.principalOf(ctx, applicationId);
+      if (app.applicationType !== 'public' && app.applicationType !== 'private')
+        errors.add('application.id', 'must be a public or private application');
+    }
+    errors.throwIfAny();
+  }
+
+  /** Views of reactor rows: their formulas in one query, configurations decrypted. */
+  private async views(tenantId: string, rows: ReactorRow[]): Promise<Map<string, ReactorView>> {
+    const formulas = await this.formulas.findVisibleMany(tenantId, [...new Set(rows.map((r) => r.formulaId))]);
+    const byId = new Map(formulas.map((f) => [f.id, toFormulaView(f)]));
+    const out = new Map<string, ReactorView>();
+    for (const row of rows) {
+      const formula = byId.get(row.formulaId);
+      if (!formula) throw new Error('reactor formula missing for a reactor');
+      const configuration = await this.vault.open(tenantId, row.id, row.configurationKeyId, row.configurationCiphertext);
+      out.set(row.id, toReactorView(row, formula, configuration));
+    }
+    return out;
+  }
+}

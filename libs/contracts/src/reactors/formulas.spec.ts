@@ -1,0 +1,61 @@
+import { FieldErrors } from '../problem/problem';
+import { checkFormulaElements } from './formulas';
+
+function check(body: Record<string, unknown>) {
+  const errors = new FieldErrors();
+  const out = checkFormulaElements(body, errors);
+  return { out, errors: errors.toRecord() };
+}
+
+describe('checkFormulaElements', () => {
+  it('defaults both arrays to [] and normalizes optional', () => {
+    expect(check({}).out).toEqual({ configuration: [], request_parameters: [] });
+    const { out, errors } = check({
+      configuration: [{ name: 'api_key', type: 'string', description: 'key', extra: 1 }],
+      request_parameters: [{ name: 'card.number', type: 'string' }, { name: 'amount', type: 'number', optional: true }],
+    });
+    expect(errors).toEqual({});
+    expect(out).toEqual({
+      configuration: [{ name: 'api_key', type: 'string', description: 'key' }],
+      request_parameters: [
+        { name: 'card.number', type: 'string', optional: false },
+        { name: 'amount', type: 'number', optional: true },
+      ],
+    });
+  });
+
+  it('names every bad element by path', () => {
+    const { errors } = check({
+      configuration: [{ name: 'a.b', type: 'string' }, { name: 'x', type: 'object' }, { name: 'x', type: 'number' }, 'nope', { type: 'string' }],
+      request_parameters: [{ name: '-bad', type: 'string' }, { name: 'ok1', type: 'string', optional: 'yes' }, { name: 'a..b', type: 'string' }],
+    });
+    expect(Object.keys(errors).sort()).toEqual(
+      [
+        'configuration[0].name',
+        'configuration[1].type',
+        'configuration[2].name',
+        'configuration[3]',
+        'configuration[4].name',
+        'request_parameters[0].name',
+        'request_parameters[1].optional',
+        'request_parameters[2].name',
+      ].sort(),
+    );
+  });
+
+  it('limits each array to 25 elements and refuses non-arrays', () => {
+    const many = Array.from({ length: 26 }, (_, i) => ({ name: `p${i}`, type: 'string' }));
+    expect(check({ configuration: many, request_parameters: many }).errors).toEqual({
+      configuration: ['must contain at most 25 elements'],
+      request_parameters: ['must contain at most 25 elements'],
+    });
+    expect(check({ configuration: {} }).errors).toEqual({ configuration: ['must be an array'] });
+  });
+
+  it('refuses a parameter nested under another and reserved names', () => {
+    const { errors } = check({
+      request_parameters: [{ name: 'card', type: 'string' }, { name: 'card.number', type: 'string' }, { name: 'a.__proto__.b', type: 'string' }],
+    });
+    expect(Object.keys(errors).sort()).toEqual(['request_parameters[1].name', 'request_parameters[2].name']);
+  });
+});
