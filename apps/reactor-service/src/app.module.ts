@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ReactorJobRepository } from './invoke/async/reactor-job.repository';
+import { ReactorJobs } from './invoke/async/reactor-jobs';
 import { DbModule } from '@coffer/db';
 import { MessagingModule } from '@coffer/messaging';
 import { PingHandler } from './health/ping.handler';
@@ -27,6 +29,8 @@ import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
     ReactorSandbox,
     TokenServiceClient,
     InvokeReactorUseCase,
+    ReactorJobRepository,
+    ReactorJobs,
   ],
 })
 export class AppModule {}

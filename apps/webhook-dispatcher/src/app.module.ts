@@ -2,9 +2,12 @@ import { Module } from '@nestjs/common';
 import { DbModule } from '@coffer/db';
 import { MessagingModule } from '@coffer/messaging';
 import { PingHandler } from './health/ping.handler';
+import { DeliveryRepository } from './deliveries/delivery.repository';
+import { DispatcherService } from './deliveries/dispatcher.service';
 
 @Module({
   imports: [DbModule, MessagingModule],
   controllers: [PingHandler],
+  providers: [DeliveryRepository, DispatcherService],
 })
 export class AppModule {}

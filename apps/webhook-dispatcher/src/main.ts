@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { EventBus, bootstrapService } from '@coffer/messaging';
 import { PrismaService } from '@coffer/db';
 import { envString } from '@coffer/observability';
+import { RetrySchedule } from './deliveries/retry-schedule';
 import { AppModule } from './app.module';
 
 void bootstrapService({
@@ -10,6 +11,7 @@ void bootstrapService({
   defaultHealthPort: 9104,
   validateConfig: () => {
     envString('DATABASE_URL');
+    new RetrySchedule();
   },
   readiness: (app) => ({
     database: () => app.get(PrismaService).ping(),

@@ -14,6 +14,12 @@ import { InFlightRequests } from './in-flight';
 import { RpcLoggingInterceptor } from './rpc-logging.interceptor';
 import { natsConnectionOptions } from './nats-config';
 
+/** The parts of Nest's ServerNats that graceful shutdown needs (not public API; checked at run time). */
+interface NatsServerInternals {
+  waitForGracePeriod?: () => Promise<void>;
+  subscriptions?: Array<{ drain(): Promise<void> }>;
+}
+
 export interface ServiceDefinition {
   /** e.g. 'token-service'; also the NATS queue group, so replicas share the work */
   name: string;
@@ -45,7 +51,7 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   const inFlight = new InFlightRequests();
   app.useGlobalInterceptors(inFlight, new RpcLoggingInterceptor(logger));
   // Nest's graceful NATS shutdown unsubscribes, waits, then closes: wait for our handlers, not a fixed period.
-  const server = (app as unknown as { serverInstance?: { waitForGracePeriod?: () => Promise<void> } }).serverInstance;
+  const server = (app as unknown as { serverInstance?: NatsServerInternals }).serverInstance;
   if (server) server.waitForGracePeriod = () => inFlight.idle(20_000);
   let shuttingDown = false;
   const health = await startHealthServer(healthPort, def.readiness(app), () => shuttingDown);
@@ -59,6 +65,10 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
     const force = setTimeout(() => process.exit(1), Number(process.env['SHUTDOWN_TIMEOUT_MS'] ?? 25_000));
     force.unref();
     try {
+      // Drain, not unsubscribe: messages the client already holds are still handled (an unsubscribe would drop them
+      // and their callers would wait for the deadline). Then wait for running handlers, then close.
+      await Promise.all((server?.subscriptions ?? []).map((sub) => sub.drain().catch(() => undefined)));
+      await inFlight.idle(20_000);
       await app.close();
     } finally {
       health.close();

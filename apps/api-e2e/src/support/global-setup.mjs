@@ -16,6 +16,7 @@ export default async function globalSetup() {
       ALLOW_PRIVATE_CALLBACKS: 'true',
       HEADER_ALIAS_PREFIXES: 'BT',
       WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,800ms',
+      REACTOR_JOB_LEASE_SLACK_MS: '2000',
     },
   });
   globalThis.__COFFER_E2E__ = sys;

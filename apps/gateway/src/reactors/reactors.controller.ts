@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, UseFilters } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res, UseFilters } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import {
   ProblemError,
   RPC_DEADLINE_MS,
@@ -57,12 +58,27 @@ export class ReactorsController {
   @HttpCode(200)
   @RequirePermission('token:use')
   @UseFilters(CustomReactorResponseFilter)
-  async react(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown): Promise<ReactResponse> {
+  async react(
+    @Req() req: GatewayRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Param('id') id: string,
+    @Body() body: unknown,
+  ): Promise<ReactResponse> {
     try {
-      return await this.rpc.call<ReactResponse>(SUBJECTS.reactor.reactors.react, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
+      const result = await this.rpc.call<ReactResponse>(SUBJECTS.reactor.reactors.react, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
+      // with callback_url the invocation was accepted, not run: 202 {id, status: "pending"}
+      const callbackUrl = (body as { callback_url?: unknown } | null)?.callback_url;
+      if (callbackUrl !== undefined && callbackUrl !== null) void reply.status(202);
+      return result;
     } catch (err) {
       const custom = err instanceof ProblemError ? customReactorResponse(err.problem) : undefined;
       throw custom ? new CustomReactorResponseException(custom) : err;
     }
+  }
+
+  @Get(':id/results/:requestId')
+  @RequirePermission('token:use', 'reactor:read')
+  result(@Req() req: GatewayRequest, @Param('id') id: string, @Param('requestId') requestId: string) {
+    return this.rpc.call(SUBJECTS.reactor.reactors.result, { id, requestId }, callContext(req));
   }
 }

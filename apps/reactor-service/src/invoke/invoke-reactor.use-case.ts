@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, forwardRef } from '@nestjs/common';
+import { EgressPolicy } from '@coffer/egress';
 import {
   ProblemError,
   REACTOR_LIMITS,
@@ -23,9 +24,22 @@ import { applyArgumentRules } from './arguments';
 import { ReactorSandbox } from './reactor-sandbox';
 import { TokenSvcBridge } from './svc-bridge';
 import { TokenServiceClient } from './token-service.client';
+import { ReactorJobs, type AcceptedInvocation } from './async/reactor-jobs';
+import { checkCallbackUrl } from './async/callback-url';
+
+/** What a run needs, resolved before the code runs (also what an asynchronous job re-resolves when it runs). */
+export interface PreparedInvocation {
+  reactor: { id: string };
+  code: string;
+  args: Record<string, unknown>;
+  application: Principal | null;
+  configuration: Record<string, unknown>;
+}
+
+export type InvokeContext = CallContext & { principal: Principal };
 
 export interface InvokeReactorCommand {
-  ctx: CallContext & { principal: Principal };
+  ctx: InvokeContext;
   reactorId: string;
   body: unknown;
 }
@@ -46,43 +60,60 @@ export class InvokeReactorUseCase {
     private readonly tokens: TokenServiceClient,
     private readonly sandbox: ReactorSandbox,
     private readonly rpc: RpcClient,
+    @Inject(forwardRef(() => ReactorJobs)) private readonly jobs: ReactorJobs,
   ) {}
 
-  async execute({ ctx, reactorId, body }: InvokeReactorCommand): Promise<ReactResponse> {
+  private readonly callbackPolicy = EgressPolicy.forCallbacks(process.env);
+
+  /** Synchronous invocation, or, with `callback_url`, the synchronous checks and the 202 of an accepted job. */
+  async execute({ ctx, reactorId, body }: InvokeReactorCommand): Promise<ReactResponse | AcceptedInvocation> {
     const plain = body === undefined || body === null ? {} : body;
     const req = validateContract(ReactRequest, plain);
-    if (req.callback_url !== undefined && req.callback_url !== null)
-      throw badRequest('asynchronous invocation is not available yet', { callback_url: ['asynchronous invocation is not available yet'] });
+    const callbackUrl = req.callback_url ?? undefined;
+    // the callback is checked first: a refused URL must not cost a detokenization
+    const checkedUrl = callbackUrl !== undefined ? await checkCallbackUrl(this.callbackPolicy, callbackUrl) : undefined;
+    const prepared = await this.prepare(ctx, reactorId, ((plain as Record<string, unknown>)['args'] ?? {}) as Record<string, unknown>);
+    if (checkedUrl !== undefined)
+      return this.jobs.accept(ctx, prepared.reactor.id, prepared.args, checkedUrl, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
+    return this.run(ctx, prepared, REACTOR_LIMITS.syncTimeoutMs);
+  }
+
+  /**
+   * Everything before the code runs: the reactor and its formula, args detokenized as the caller and validated by
+   * the argument rules, the Reactor's Application, the configuration; the invocation is audited.
+   */
+  async prepare(ctx: InvokeContext, reactorId: string, givenArgs: Record<string, unknown>, options: { detokenized?: boolean } = {}): Promise<PreparedInvocation> {
     const tenantId = ctx.principal.tenantId;
     const reactor = isUuid(reactorId) ? await this.reactors.find(tenantId, reactorId) : null;
     if (!reactor) throw notFound('reactor');
     const formula = await this.formulas.findVisible(tenantId, reactor.formulaId);
     if (!formula) throw notFound('reactor formula');
-    const givenArgs = ((plain as Record<string, unknown>)['args'] ?? {}) as Record<string, unknown>;
-
     const [args, application, configuration] = await allSettled([
-      this.detokenize(ctx, givenArgs),
+      options.detokenized ? Promise.resolve(givenArgs) : this.detokenize(ctx, givenArgs),
       reactor.applicationId ? this.applicationPrincipal(ctx, reactor.applicationId) : Promise.resolve(null),
       this.vault.open(tenantId, reactor.id, reactor.configurationKeyId, reactor.configurationCiphertext),
-      this.tokens.recordInvocation(ctx, reactor.id),
+      options.detokenized ? Promise.resolve() : this.tokens.recordInvocation(ctx, reactor.id),
     ] as const);
-    const validated = applyArgumentRules(args, formula.requestParameters as unknown as FormulaRequestParameter[]);
+    const validated = options.detokenized ? args : applyArgumentRules(args, formula.requestParameters as unknown as FormulaRequestParameter[]);
+    return { reactor: { id: reactor.id }, code: formula.code, args: validated, application, configuration };
+  }
 
+  /** Runs prepared code in the sandbox; `tokenize` is tokenized as the Reactor's Application (else the caller). */
+  async run(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number): Promise<ReactResponse> {
     const outcome = await this.sandbox.run(
-      { code: formula.code, args: validated, configuration, svc: application !== null, timeoutMs: REACTOR_LIMITS.syncTimeoutMs },
-      application ? new TokenSvcBridge(this.rpc, application, ctx.traceId) : null,
+      { code: p.code, args: p.args, configuration: p.configuration, svc: p.application !== null, timeoutMs },
+      p.application ? new TokenSvcBridge(this.rpc, p.application, ctx.traceId) : null,
     );
     if (!outcome.ok) throw failure(outcome);
-
     const response: ReactResponse = {};
     if (outcome.result.tokenize !== undefined)
-      response.tokens = await this.tokens.tokenize({ principal: application ?? ctx.principal, traceId: ctx.traceId }, outcome.result.tokenize);
+      response.tokens = await this.tokens.tokenize({ principal: p.application ?? ctx.principal, traceId: ctx.traceId }, outcome.result.tokenize);
     if (outcome.result.raw !== undefined) response.raw = outcome.result.raw;
     return response;
   }
 
   /** Rules 5 and 7 need the detokenized values; a call to token-service only when there is something to replace. */
-  private async detokenize(ctx: CallContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async detokenize(ctx: InvokeContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     let needed: boolean;
     try {
       needed = findDetokenizationExpressions(args).length > 0;
@@ -95,7 +126,7 @@ export class InvokeReactorUseCase {
     return result as Record<string, unknown>;
   }
 
-  private async applicationPrincipal(ctx: CallContext, applicationId: string): Promise<Principal> {
+  private async applicationPrincipal(ctx: InvokeContext, applicationId: string): Promise<Principal> {
     try {
       return await this.applications.principalOf(ctx, applicationId);
     } catch (err) {

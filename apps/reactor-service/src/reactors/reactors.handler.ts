@@ -1,8 +1,10 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, type IdRequest, type ReactorBodyRequest, type RpcEnvelope } from '@coffer/contracts';
+import { ProblemError, SUBJECTS, type IdRequest, type ReactorBodyRequest, type RpcEnvelope } from '@coffer/contracts';
+import { mayEver } from '@coffer/auth';
 import { requirePrincipal } from '../shared/principal';
 import { InvokeReactorUseCase } from '../invoke/invoke-reactor.use-case';
+import { ReactorJobs } from '../invoke/async/reactor-jobs';
 import { ReactorsService } from './reactors.service';
 
 @Controller()
@@ -10,6 +12,7 @@ export class ReactorsHandler {
   constructor(
     private readonly reactors: ReactorsService,
     private readonly invoke: InvokeReactorUseCase,
+    private readonly jobs: ReactorJobs,
   ) {}
 
   @MessagePattern(SUBJECTS.reactor.reactors.create)
@@ -45,5 +48,14 @@ export class ReactorsHandler {
       reactorId: env.body?.id,
       body: env.body?.body,
     });
+  }
+
+  /** GET /reactors/{id}/results/{request id}: the invoking application with token:use, or management with reactor:read. */
+  @MessagePattern(SUBJECTS.reactor.reactors.result)
+  result(@Payload() env: RpcEnvelope<{ id: string; requestId: string }>) {
+    const principal = requirePrincipal(env);
+    if (!mayEver(principal, principal.applicationType === 'management' ? 'reactor:read' : 'token:use'))
+      throw new ProblemError(403, 'The API key does not grant access to this operation');
+    return this.jobs.result(principal, env.body?.id, env.body?.requestId);
   }
 }

@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService } from '@coffer/db';
+import type { Principal } from '@coffer/contracts';
+
+export interface ReactorJobRow {
+  id: string;
+  tenant_id: string;
+  reactor_id: string;
+  application_id: string;
+  principal: Principal;
+  args_ciphertext: Uint8Array;
+  args_key_id: string;
+  callback_url: string;
+  timeout_ms: number;
+  trace_id: string | null;
+  status: 'pending' | 'running' | 'succeeded' | 'failed';
+  result: unknown;
+  error: unknown;
+  runs: number;
+  created_at: Date;
+  started_at: Date | null;
+  completed_at: Date | null;
+}
+
+/** How long past its timeout a running job stays leased before another worker may take it over. */
+const LEASE_SLACK_MS = Number(process.env['REACTOR_JOB_LEASE_SLACK_MS'] ?? 30_000);
+
+export interface NewJob {
+  id: string;
+  reactorId: string;
+  principal: Principal;
+  argsCiphertext: Buffer;
+  argsKeyId: string;
+  callbackUrl: string;
+  timeoutMs: number;
+  traceId: string;
+}
+
+/**
+ * reactor_jobs (owned by reactor-service). A claim moves a due job to `running` with a lease a little longer than
+ * its timeout; a worker that dies leaves the lease to expire and another worker runs the job again (at least once).
+ * Completion stores the result and queues the webhook delivery in one transaction (the outbox).
+ */
+@Injectable()
+export class ReactorJobRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async insert(tenantId: string, j: NewJob): Promise<void> {
+    await this.prisma.reactorJob.create({
+      data: {
+        id: j.id,
+        tenantId,
+        reactorId: j.reactorId,
+        applicationId: j.principal.sessionId ?? j.principal.applicationId,
+        principal: j.principal as unknown as Prisma.InputJsonValue,
+        argsCiphertext: new Uint8Array(j.argsCiphertext),
+        argsKeyId: j.argsKeyId,
+        callbackUrl: j.callbackUrl,
+        timeoutMs: j.timeoutMs,
+        traceId: j.traceId,
+      },
+    });
+  }
+
+  claim(limit: number): Promise<ReactorJobRow[]> {
+    return this.prisma.$queryRaw<ReactorJobRow[]>`
+      UPDATE reactor_jobs j SET status = 'running', runs = j.runs + 1, started_at = now(),
+        locked_until = now() + make_interval(secs => (j.timeout_ms + ${LEASE_SLACK_MS}) / 1000.0)
+      WHERE j.id IN (
+        SELECT id FROM reactor_jobs
+        WHERE status = 'pending' OR (status = 'running' AND locked_until < now())
+        ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      )
+      RETURNING j.*`;
+  }
+
+  /** Stores the outcome and queues its delivery, once: a run whose lease was taken over cannot complete twice. */
+  async complete(job: ReactorJobRow, outcome: { status: 'succeeded' | 'failed'; result?: unknown; error?: unknown }, deliveryBody: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      const n = await tx.$executeRaw`
+        UPDATE reactor_jobs SET status = ${outcome.status}, result = ${outcome.result === undefined ? null : JSON.stringify(outcome.result)}::jsonb,
+          error = ${outcome.error === undefined ? null : JSON.stringify(outcome.error)}::jsonb, completed_at = now(), locked_until = NULL
+        WHERE id = ${job.id}::uuid AND tenant_id = ${job.tenant_id}::uuid AND status = 'running' AND runs = ${job.runs}`;
+      if (n !== 1) return false;
+      await tx.$executeRaw`
+        INSERT INTO webhook_deliveries (id, tenant_id, url, body, status, attempts, next_attempt_at, created_at)
+        VALUES (${job.id}::uuid, ${job.tenant_id}::uuid, ${job.callback_url}, ${deliveryBody}, 'pending', 0, now(), now())
+        ON CONFLICT (id) DO NOTHING`;
+      return true;
+    });
+  }
+
+  async find(tenantId: string, reactorId: string, id: string): Promise<ReactorJobRow | null> {
+    const rows = await this.prisma.$queryRaw<ReactorJobRow[]>`
+      SELECT * FROM reactor_jobs WHERE tenant_id = ${tenantId}::uuid AND reactor_id = ${reactorId}::uuid AND id = ${id}::uuid`;
+    return rows[0] ?? null;
+  }
+
+  async pendingCount(): Promise<number> {
+    return this.prisma.reactorJob.count({ where: { status: { in: ['pending', 'running'] } } });
+  }
+}

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit, forwardRef } from '@nestjs/common';
+import { Gauge } from 'prom-client';
+import { ProblemError, SUBJECTS, notFound, type Principal, type Problem } from '@coffer/contracts';
+import { TenantKeyring } from '@coffer/crypto';
+import { PrismaService } from '@coffer/db';
+import { EventBus } from '@coffer/messaging';
+import { createLogger, metricsRegistry } from '@coffer/observability';
+import { InvokeReactorUseCase, type InvokeContext } from '../invoke-reactor.use-case';
+import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
+
+export interface AcceptedInvocation {
+  id: string;
+  status: 'pending';
+}
+
+export interface JobResultView {
+  id: string;
+  status: ReactorJobRow['status'];
+  result?: unknown;
+  error?: unknown;
+  created_at: string;
+  completed_at?: string;
+}
+
+/** Wakes idle job workers (any replica); PostgreSQL stays the source of truth. */
+export const JOBS_WAKE_SUBJECT = 'reactor.jobs.wake.v1';
+const POLL_MS = Number(process.env['REACTOR_JOB_POLL_INTERVAL_MS'] ?? 1000);
+const CONCURRENCY = Number(process.env['REACTOR_JOB_CONCURRENCY'] ?? 4);
+
+const jobQueueDepth = new Gauge({
+  name: 'coffer_reactor_job_queue_depth',
+  help: 'Asynchronous reactor invocations accepted and not yet completed',
+  registers: [metricsRegistry],
+});
+
+/**
+ * Asynchronous invocations (conventions §8, DESIGN §4): accepted only after the synchronous checks and persisted
+ * before the 202; run by workers that claim jobs from PostgreSQL; the result and its webhook delivery are written
+ * in one transaction. A process killed mid-run loses its lease and the job runs again (at least once).
+ */
+@Injectable()
+export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = createLogger('reactor-jobs');
+  private readonly keyring: TenantKeyring;
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private gauge?: NodeJS.Timeout;
+
+  constructor(
+    private readonly jobs: ReactorJobRepository,
+    @Inject(forwardRef(() => InvokeReactorUseCase)) private readonly invoke: InvokeReactorUseCase,
+    private readonly events: EventBus,
+    prisma: PrismaService,
+  ) {
+    this.keyring = new TenantKeyring(prisma);
+  }
+
+  async accept(ctx: InvokeContext, reactorId: string, args: Record<string, unknown>, callbackUrl: string, timeoutMs: number): Promise<AcceptedInvocation> {
+    const id = randomUUID();
+    const sealed = await this.keyring.encryptJson(ctx.principal.tenantId, `reactor-job:${id}`, args);
+    await this.jobs.insert(ctx.principal.tenantId, {
+      id,
+      reactorId,
+      principal: ctx.principal,
+      argsCiphertext: sealed.ciphertext,
+      argsKeyId: sealed.keyId,
+      callbackUrl,
+      timeoutMs,
+      traceId: ctx.traceId,
+    });
+    await this.events.publish(JOBS_WAKE_SUBJECT, {});
+    return { id, status: 'pending' };
+  }
+
+  async result(principal: Principal, reactorId: string, requestId: string): Promise<JobResultView> {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const row = uuid.test(reactorId ?? '') && uuid.test(requestId ?? '') ? await this.jobs.find(principal.tenantId, reactorId, requestId) : null;
+    // the invoking application (or session) with token:use, or a management application with reactor:read
+    const mine = principal.applicationType === 'management' || row?.application_id === (principal.sessionId ?? principal.applicationId);
+    if (!row || !mine) throw notFound('reactor result');
+    const view: JobResultView = { id: row.id, status: row.status, created_at: row.created_at.toISOString() };
+    if (row.result !== null && row.result !== undefined) view.result = row.result;
+    if (row.error !== null && row.error !== undefined) view.error = row.error;
+    if (row.completed_at) view.completed_at = row.completed_at.toISOString();
+    return view;
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.running = true;
+    await this.events.subscribe(JOBS_WAKE_SUBJECT, () => this.wake?.());
+    this.loop = this.work();
+    this.gauge = setInterval(() => void this.jobs.pendingCount().then((n) => jobQueueDepth.set(n), () => undefined), 5000);
+    this.gauge.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.running = false;
+    if (this.gauge) clearInterval(this.gauge);
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async work(): Promise<void> {
+    const active = new Set<Promise<void>>();
+    while (this.running) {
+      let claimed: ReactorJobRow[] = [];
+      try {
+        if (active.size < CONCURRENCY) claimed = await this.jobs.claim(CONCURRENCY - active.size);
+      } catch (err) {
+        this.logger.error({ err: { message: (err as Error).message } }, 'claiming jobs failed');
+      }
+      for (const job of claimed) {
+        const p = this.runJob(job).finally(() => {
+          active.delete(p);
+          this.wake?.();
+        });
+        active.add(p);
+      }
+      if (!claimed.length || active.size >= CONCURRENCY) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, POLL_MS);
+          this.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+      }
+    }
+    await Promise.allSettled([...active]);
+  }
+
+  private async runJob(job: ReactorJobRow): Promise<void> {
+    const ctx: InvokeContext = { principal: job.principal, traceId: job.trace_id ?? job.id };
+    let outcome: { status: 'succeeded' | 'failed'; result?: unknown; error?: Problem };
+    try {
+      const args = await this.keyring.decryptJson<Record<string, unknown>>(job.tenant_id, job.args_key_id, job.args_ciphertext, `reactor-job:${job.id}`);
+      const prepared = await this.invoke.prepare(ctx, job.reactor_id, args, { detokenized: true });
+      const result = await this.invoke.run(ctx, prepared, job.timeout_ms);
+      outcome = { status: 'succeeded', result };
+    } catch (err) {
+      const problem: Problem =
+        err instanceof ProblemError ? err.problem : { title: 'Internal Server Error', status: 500, detail: 'The reactor could not be run' };
+      if (!(err instanceof ProblemError)) this.logger.error({ jobId: job.id, err: { message: (err as Error).message } }, 'job failed unexpectedly');
+      outcome = { status: 'failed', error: problem };
+    }
+    const body = JSON.stringify(outcome.status === 'succeeded' ? outcome.result : outcome.error);
+    try {
+      if (await this.jobs.complete(job, outcome, body)) await this.events.publish(SUBJECTS.webhook.wake, {});
+    } catch (err) {
+      // the lease expires and another worker runs the job again
+      this.logger.error({ jobId: job.id, err: { message: (err as Error).message } }, 'storing the job result failed');
+    }
+  }
+}

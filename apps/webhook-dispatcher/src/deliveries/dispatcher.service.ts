@@ -1,0 +1,130 @@
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { SUBJECTS, type Principal } from '@coffer/contracts';
+import { EgressPolicy, egressFetch } from '@coffer/egress';
+import { EventBus, RpcClient } from '@coffer/messaging';
+import { createLogger } from '@coffer/observability';
+import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
+import { RetrySchedule, parseRetryAfter } from './retry-schedule';
+import { signatureHeader } from './signer';
+import { attemptsPerDelivery, deliveryLatency, queueDepth } from './webhook-metrics';
+
+const BATCH = 16;
+const POLL_MS = Number(process.env['WEBHOOK_POLL_INTERVAL_MS'] ?? 1000);
+const ATTEMPT_TIMEOUT_MS = 10_000;
+const MAX_RESPONSE_BYTES = 4096;
+const NIL = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Delivers asynchronous reactor results: claims due deliveries from PostgreSQL (NATS only wakes it early), POSTs
+ * them signed per Standard Webhooks, records every attempt and schedules retries. Safe with several replicas.
+ */
+@Injectable()
+export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = createLogger('webhook-dispatcher');
+  private readonly schedule = new RetrySchedule();
+  private readonly policy = EgressPolicy.forCallbacks(process.env);
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private gauge?: NodeJS.Timeout;
+
+  constructor(
+    private readonly deliveries: DeliveryRepository,
+    private readonly rpc: RpcClient,
+    private readonly events: EventBus,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.running = true;
+    await this.events.subscribe(SUBJECTS.webhook.wake, () => this.wake?.());
+    this.loop = this.run();
+    this.gauge = setInterval(() => void this.deliveries.pendingCount().then((n) => queueDepth.set(n), () => undefined), 5000);
+    this.gauge.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.running = false;
+    if (this.gauge) clearInterval(this.gauge);
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed: ClaimedDelivery[] = [];
+      try {
+        claimed = await this.deliveries.claim(BATCH);
+        await Promise.all(claimed.map((d) => this.deliver(d)));
+      } catch (err) {
+        this.logger.error({ err: { message: (err as Error).message } }, 'delivery loop error');
+      }
+      if (claimed.length < BATCH && this.running) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, POLL_MS);
+          this.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+      }
+    }
+  }
+
+  async deliver(d: ClaimedDelivery): Promise<void> {
+    const started = performance.now();
+    let statusCode: number | undefined;
+    let retryAfter: number | undefined;
+    let error: string | undefined;
+    try {
+      const secrets = await this.secrets(d.tenant_id);
+      const timestamp = Math.floor(Date.now() / 1000);
+      const res = await egressFetch(
+        this.policy,
+        {
+          url: d.url,
+          method: 'POST',
+          headers: [
+            ['content-type', 'application/json'],
+            ['user-agent', 'Coffer-Webhooks/1'],
+            ['webhook-id', d.id],
+            ['webhook-timestamp', String(timestamp)],
+            ['webhook-signature', signatureHeader(secrets, d.id, timestamp, d.body)],
+          ],
+          body: Buffer.from(d.body, 'utf8'),
+          redirect: 'manual',
+        },
+        { deadline: Date.now() + ATTEMPT_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES },
+      );
+      statusCode = res.status;
+      if (res.status < 200 || res.status >= 300) {
+        error = `receiver answered ${res.status}`;
+        retryAfter = parseRetryAfter(res.headers.find(([k]) => k === 'retry-after')?.[1]);
+      }
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    const durationMs = performance.now() - started;
+    await this.deliveries.recordAttempt(d, { statusCode, durationMs, error });
+    if (!error) {
+      await this.deliveries.delivered(d);
+      deliveryLatency.observe((Date.now() - d.created_at.getTime()) / 1000);
+      attemptsPerDelivery.labels('delivered').observe(d.attempts);
+      this.logger.info({ deliveryId: d.id, attempt: d.attempts, statusCode, ms: Math.round(durationMs) }, 'webhook delivered');
+      return;
+    }
+    const delay = this.schedule.nextDelay(d.attempts, retryAfter);
+    if (delay === null) {
+      await this.deliveries.failed(d, error);
+      attemptsPerDelivery.labels('failed').observe(d.attempts);
+      this.logger.warn({ deliveryId: d.id, attempt: d.attempts, statusCode }, 'webhook delivery failed for good');
+    } else {
+      await this.deliveries.retryLater(d, delay, error);
+      this.logger.info({ deliveryId: d.id, attempt: d.attempts, statusCode, retryInMs: delay }, 'webhook delivery will be retried');
+    }
+  }
+
+  private async secrets(tenantId: string): Promise<string[]> {
+    const principal: Principal = { tenantId, applicationId: NIL, applicationType: 'management', permissions: [] };
+    return this.rpc.call<string[]>(SUBJECTS.session.tenants.webhookSecret, { signing: true }, { principal, traceId: `webhook-${tenantId}` });
+  }
+}
