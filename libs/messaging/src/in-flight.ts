@@ -31,4 +31,21 @@ export class InFlightRequests implements NestInterceptor {
       });
     });
   }
+
+  /**
+   * Waits until no handler has run for `quietMs` (a message can be between the subscription and this interceptor
+   * when a single zero is read), or `maxWaitMs` passed.
+   */
+  async settle(quietMs: number, maxWaitMs: number): Promise<void> {
+    const deadline = Date.now() + maxWaitMs;
+    let quietSince = this.count === 0 ? Date.now() : Infinity;
+    while (Date.now() < deadline) {
+      if (this.count > 0) {
+        await this.idle(Math.max(0, deadline - Date.now()));
+        quietSince = Date.now();
+      } else if (Date.now() - quietSince >= quietMs) return;
+      else if (quietSince === Infinity) quietSince = Date.now();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
 }

@@ -68,7 +68,7 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
       // Drain, not unsubscribe: messages the client already holds are still handled (an unsubscribe would drop them
       // and their callers would wait for the deadline). Then wait for running handlers, then close.
       await Promise.all((server?.subscriptions ?? []).map((sub) => sub.drain().catch(() => undefined)));
-      await inFlight.idle(20_000);
+      await inFlight.settle(250, 20_000);
       await app.close();
     } finally {
       health.close();

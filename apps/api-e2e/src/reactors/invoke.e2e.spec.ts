@@ -193,7 +193,7 @@ describe('reactor invocation (synchronous)', () => {
     expect(bad.text).not.toContain('seventeen');
   });
 
-  it('validates the request: args an object, timeout_ms 10000–210000, callback_url not yet available', async () => {
+  it('validates the request: args an object, timeout_ms 10000–210000, callback_url a public https URL', async () => {
     const id = await echo();
     for (const timeout_ms of [10_000, 210_000]) expect((await react(id, { timeout_ms })).status).toBe(200);
     for (const timeout_ms of [9_999, 210_001, 10_000.5, '10000']) {
@@ -202,9 +202,9 @@ describe('reactor invocation (synchronous)', () => {
       expect(Object.keys(res.body.errors)).toEqual(['timeout_ms']);
     }
     for (const args of ['x', [1], 5]) expect((await react(id, { args })).status).toBe(400);
-    const asyncCall = await react(id, { callback_url: 'https://example.com/hook' });
+    const asyncCall = await react(id, { callback_url: 'https://127.0.0.1.nip.invalid/hook' });
     expect(asyncCall.status).toBe(400);
-    expect(asyncCall.body.detail).toBe('asynchronous invocation is not available yet');
+    expect(Object.keys(asyncCall.body.errors)).toEqual(['callback_url']);
   });
 
   it('404 for an unknown reactor; 403 without token:use', async () => {
