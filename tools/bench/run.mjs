@@ -96,6 +96,26 @@ async function main() {
       record('GET /tokens/{id}', clients, await load(clients, (_c, i) => call('GET', `/tokens/${created[i % created.length]}`, key)));
     }
 
+    console.log('\n== reactor invocation overhead (issue 6: trivial formula p50 − token read p50 < 5 ms) ==');
+    const card = await call('POST', '/tokens', key, { type: 'card', data: { number: '4242424242424242', expiration_month: 1, expiration_year: 2031 } });
+    const mkReactor = async (name, code, params = []) => {
+      const f = await call('POST', '/reactor-formulas', mk, { name, type: 'private', code, request_parameters: params });
+      return (await call('POST', '/reactors', mk, { name, configuration: {}, formula: { id: f.id } })).id;
+    };
+    const trivial = await mkReactor('trivial', 'module.exports = async function () { return { raw: { ok: true } }; };');
+    const detok = await mkReactor('detokenize', 'module.exports = async function (req) { return { raw: { last4: req.args.card.number.slice(-4) } }; };', [
+      { name: 'card.number', type: 'string' },
+    ]);
+    for (const clients of [1, 16]) {
+      const read = await load(clients, () => call('GET', `/tokens/${card.id}`, key));
+      record('GET /tokens/{id} (same run)', clients, read);
+      const t = await load(clients, () => call('POST', `/reactors/${trivial}/react`, key, {}));
+      record('react: trivial formula', clients, t, read);
+      const d = await load(clients, () => call('POST', `/reactors/${detok}/react`, key, { args: { card: `{{ ${card.id} }}` } }));
+      record('react: detokenize one card', clients, d, read);
+      console.log(`invocation overhead c=${clients}: p50 ${(t.p50 - read.p50).toFixed(2)} ms above a token read`);
+    }
+
     console.log('\n== list with a metadata filter and cursor paging as the tenant grows (DESIGN §7: within 2×) ==');
     const tag = 'bench-tag';
     for (let i = 0; i < 100; i++) await call('POST', '/tokens', key, { type: 'token', data: `t${i}`, metadata: { tag } });
