@@ -9,6 +9,14 @@ import { limitsFromEnv } from './rate-limit/rate-limits';
 import { AppModule } from './app.module';
 import { BODY_LIMIT_BYTES, configureFastify } from './http/fastify-setup';
 import { ProblemFilter } from './http/problem.filter';
+import { JsonBodyInterceptor } from './http/json-body.interceptor';
+import { HeaderNames } from './auth/api-key-headers';
+
+/** CORS_ORIGINS: comma list of allowed origins, or * (default: any origin — keys are headers, not cookies). */
+function corsOrigins(): string[] | boolean {
+  const value = (process.env['CORS_ORIGINS'] ?? '*').trim();
+  return value === '*' ? true : value.split(',').map((o) => o.trim()).filter(Boolean);
+}
 
 async function bootstrap() {
   process.env['SERVICE_NAME'] ??= 'gateway';
@@ -28,6 +36,15 @@ async function bootstrap() {
   const prisma = app.get(PrismaService);
   configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping(), database: () => prisma.ping() }, () => shuttingDown);
   app.useGlobalFilters(new ProblemFilter(logger));
+  app.useGlobalInterceptors(new JsonBodyInterceptor());
+  // Browsers call with session keys (public applications): keys travel in headers, never cookies.
+  app.enableCors({
+    origin: corsOrigins(),
+    methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['content-type', ...new HeaderNames().all],
+    exposedHeaders: ['svc-trace-id', 'retry-after'],
+    maxAge: 600,
+  });
 
   const openapi = SwaggerModule.createDocument(
     app,

@@ -25,6 +25,35 @@ describe('transport, errors and operability', () => {
     expect(missing.body.status).toBe(404);
   });
 
+  it('a body that is not JSON is a 415 problem; a primitive result is still JSON', async () => {
+    const res = await api('POST', '/tokens', { key, rawBody: 'hello', contentType: 'text/plain' });
+    expect(res.status).toBe(415);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    const tokenized = await api('POST', '/tokenize', { key, body: 'plain value' });
+    expect(tokenized.status).toBe(200);
+    expect(tokenized.headers.get('content-type')).toContain('application/json');
+    expect(typeof tokenized.body).toBe('string');
+  });
+
+  it('answers CORS preflights for browser clients', async () => {
+    const res = await fetch(`${process.env['COFFER_E2E_URL']}/tokens`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'svc-api-key,content-type' },
+    });
+    expect(res.status).toBeLessThan(300);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://shop.example');
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('svc-api-key');
+  });
+
+  it('an id that cannot exist is a 404, never a 500', async () => {
+    const mk = tenant.managementKey;
+    for (const path of ['/applications/not-a-uuid', '/reactors/not-a-uuid', '/reactor-formulas/not-a-uuid', '/tokens/not%20a%20token'])
+      expect((await api('GET', path, { key: path.startsWith('/tokens') ? key : mk })).status).toBe(404);
+    expect((await api('PUT', '/applications/nope', { key: mk, body: { name: 'x', permissions: [] } })).status).toBe(404);
+    expect((await api('DELETE', '/applications/nope', { key: mk })).status).toBe(404);
+    expect((await api('POST', '/applications/nope/regenerate', { key: mk })).status).toBe(404);
+  });
+
   it('a body over 1 MiB is a 413 problem', async () => {
     const res = await api('POST', '/tokens', { key, body: { type: 'token', data: 'x'.repeat(1024 * 1024 + 10) } });
     expect(res.status).toBe(413);

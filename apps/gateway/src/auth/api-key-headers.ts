@@ -17,6 +17,10 @@ export class HeaderNames {
     this.traceId = prefixes.map((p) => `${p}-trace-id`);
   }
 
+  get all(): string[] {
+    return [...this.apiKey, ...this.idempotencyKey, ...this.traceId];
+  }
+
   static first(headers: Record<string, string | string[] | undefined>, names: string[]): string | undefined {
     for (const n of names) {
       const v = headers[n];

@@ -26,7 +26,8 @@ export function configureFastify(
   isShuttingDown: () => boolean,
 ): void {
   const headers = new HeaderNames();
-  fastify.removeContentTypeParser('application/json');
+  // JSON only: any other content type (text/plain included) is a 415 from Fastify itself.
+  fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
   fastify.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, parseJson);
 
