@@ -253,6 +253,15 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {} } = {}) 
     await waitForHttp(`http://127.0.0.1:${sys.ports[name]}/readyz`, 90_000);
     return child;
   };
+  /** another replica of a service (its own health port); returns a function that stops it */
+  sys.startReplica = async (name) => {
+    const s = SERVICES.find((x) => x.name === name);
+    const port = await freePort();
+    const child = startService(s, { ...sys.env, [s.healthEnv]: String(port) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined });
+    await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
+    sys.replicas = [...(sys.replicas ?? []), child];
+    return () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
+  };
   sys.stopService = async (name, signal = 'SIGTERM') => {
     const child = sys.children.get(name);
     if (child && child.exitCode === null && child.signalCode === null) await new Promise((r) => (child.once('exit', r), child.kill(signal)));
@@ -261,6 +270,7 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {} } = {}) 
   sys.url = `http://127.0.0.1:${sys.ports.gateway}`;
   sys.stop = async () => {
     await Promise.all(SERVICES.map((s) => sys.stopService(s.name)));
+    for (const child of sys.replicas ?? []) if (child.exitCode === null) child.kill('SIGTERM');
     sys.nats?.kill();
     await dropDatabase(sys.adminUrl, sys.dbName).catch(() => undefined);
     if (sys.embedded) await sys.embedded.pg.stop().catch(() => undefined);

@@ -1,6 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { ClientNats } from '@nestjs/microservices';
-import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
+import { JSONCodec, connect, type NatsConnection } from 'nats';
 import { ProblemError, RPC_DEADLINE_MS, isProblem, type Principal, type RpcEnvelope } from '@coffer/contracts';
 import { rpcDuration } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
@@ -10,19 +10,33 @@ export interface CallContext {
   traceId: string;
 }
 
+/** The reply a Nest NATS microservice sends for a request packet `{pattern, data, id}`. */
+interface NestReply<T> {
+  id?: string;
+  response?: T;
+  err?: unknown;
+  isDisposed?: boolean;
+}
+
+const codec = JSONCodec();
+
 /**
  * Request-reply over NATS with a deadline on every call. What comes back is either the reply or a ProblemError
  * with the right status: the service's own problem (404 stays 404), 503 when nobody serves the subject or the
  * bus is down, 504 when the deadline passes.
+ *
+ * It speaks the packet format of Nest's NATS transport (the services are Nest microservices) but uses the nats
+ * client's multiplexed request inbox: one subscription for all calls instead of a subscribe/unsubscribe per call.
  */
 @Injectable()
 export class RpcClient implements OnModuleDestroy {
-  private readonly client: ClientNats;
+  private connection?: Promise<NatsConnection>;
 
-  constructor() {
+  private nc(): Promise<NatsConnection> {
     const service = process.env['SERVICE_NAME'] ?? 'coffer';
     // Replies come back on _INBOX.<service>.…, so NATS permissions can let each service read only its own replies.
-    this.client = new ClientNats({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` } as never);
+    this.connection ??= connect({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` });
+    return this.connection;
   }
 
   async call<T>(subject: string, body: unknown, ctx: CallContext, deadlineMs: number = RPC_DEADLINE_MS.default): Promise<T> {
@@ -30,7 +44,11 @@ export class RpcClient implements OnModuleDestroy {
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
-      return await firstValueFrom(this.client.send<T>(subject, envelope).pipe(timeout(deadlineMs)));
+      const nc = await this.nc();
+      const msg = await nc.request(subject, codec.encode({ pattern: subject, data: envelope, id: randomUUID() }), { timeout: deadlineMs });
+      const reply = codec.decode(msg.data) as NestReply<T>;
+      if (reply.err !== undefined && reply.err !== null) throw reply.err;
+      return reply.response as T;
     } catch (err) {
       const problem = toCallError(err, subject);
       outcome = String(problem.status);
@@ -41,7 +59,9 @@ export class RpcClient implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.client.close();
+    if (!this.connection) return;
+    const nc = await this.connection.catch(() => undefined);
+    await nc?.drain().catch(() => undefined);
   }
 }
 
@@ -52,10 +72,10 @@ function serviceOf(subject: string): string {
 export function toCallError(err: unknown, subject: string): ProblemError {
   if (err instanceof ProblemError) return err;
   if (isProblem(err)) return ProblemError.fromProblem(err);
-  if (err instanceof TimeoutError)
-    return new ProblemError(504, `The ${serviceOf(subject)} did not answer in time`);
+  const code = (err as { code?: unknown })?.code;
+  if (code === 'TIMEOUT') return new ProblemError(504, `The ${serviceOf(subject)} did not answer in time`);
   const message = err instanceof Error ? err.message : typeof err === 'object' && err ? String((err as { message?: unknown }).message ?? '') : String(err);
-  if (/no subscribers|no responders|503|CONNECTION_CLOSED|CONNECTION_REFUSED|disconnect|ECONNREFUSED|closed/i.test(message))
+  if (code === '503' || /no responders|503|CONNECTION_CLOSED|CONNECTION_REFUSED|disconnect|ECONNREFUSED|closed/i.test(message))
     return new ProblemError(503, `The ${serviceOf(subject)} is unavailable`);
   return new ProblemError(502, `The ${serviceOf(subject)} failed to process the request`);
 }

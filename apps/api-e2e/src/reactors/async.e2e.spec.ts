@@ -161,6 +161,25 @@ describe('asynchronous invocations and webhooks', () => {
     expect(verify(old, delivery)).toBe(true);
   });
 
+  it('two dispatcher and two reactor-service replicas: every result delivered exactly once to a healthy receiver', async () => {
+    await control('replica', 'webhook-dispatcher');
+    await control('replica', 'reactor-service');
+    try {
+      const { reactorId } = await makeReactor(tenant.managementKey, { code: formulaCode('return { raw: { count: req.args.count } };') });
+      const accepted = await Promise.all(
+        Array.from({ length: 20 }, (_, n) => api('POST', `/reactors/${reactorId}/react`, { key, body: { args: { count: n }, callback_url: receiver.url } })),
+      );
+      for (const a of accepted) expect(a.status).toBe(202);
+      await receiver.waitFor(20, 30_000);
+      await new Promise((r) => setTimeout(r, 1500)); // a duplicate would arrive now
+      const ids = receiver.received.map((g) => String(g.headers['webhook-id']));
+      expect(ids.sort()).toEqual(accepted.map((a) => a.body.id).sort());
+    } finally {
+      await control('stop-replicas', 'webhook-dispatcher');
+      await control('stop-replicas', 'reactor-service');
+    }
+  }, 90_000);
+
   it('kill -9 of reactor-service and webhook-dispatcher loses no accepted invocation', async () => {
     const { reactorId } = await makeReactor(tenant.managementKey, { code: formulaCode('await new Promise((r) => setTimeout(r, 300)); return { raw: { count: req.args.count } };') });
     await control('stop', 'webhook-dispatcher', 'SIGKILL');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@coffer/db';
 
@@ -62,7 +63,8 @@ function jsonOrNull(v: unknown): string | null {
   return v === null || v === undefined ? null : JSON.stringify(v);
 }
 
-export type InsertOutcome = 'created' | 'id_taken' | 'duplicate';
+/** 'created-audited': created and its audit event written in the same statement */
+export type InsertOutcome = 'created' | 'created-audited' | 'id_taken' | 'duplicate';
 
 /**
  * tokens and token_search_indexes (owned by token-service). Every method takes the tenant id; an expired token is
@@ -77,9 +79,17 @@ export class TokenRepository {
    * conflict (id taken, duplicate, or an expired holder to clear) takes the careful path in a transaction.
    * Inside `tx` (tokenize: several tokens all-or-nothing) everything runs in the caller's transaction.
    */
-  async insert(tenantId: string, t: TokenWrite, searchDigests: string[], tx?: Prisma.TransactionClient): Promise<InsertOutcome> {
+  async insert(
+    tenantId: string,
+    t: TokenWrite,
+    searchDigests: string[],
+    tx?: Prisma.TransactionClient,
+    audit?: { traceId: string },
+  ): Promise<InsertOutcome> {
     if (tx) return this.insertWith(tx, tenantId, t, searchDigests);
     const digests = [...new Set(searchDigests)];
+    // the create's audit event rides in the same statement: one round trip and one commit for the whole create
+    const auditId = audit ? randomUUID() : null;
     const inserted = await this.prisma.$queryRaw<Array<{ id: string }>>`
       WITH t AS (
         INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
@@ -91,9 +101,13 @@ export class TokenRepository {
       ), s AS (
         INSERT INTO token_search_indexes (tenant_id, token_id, digest)
         SELECT ${tenantId}::uuid, t.id, d FROM t, unnest(${digests}::text[]) AS d ON CONFLICT DO NOTHING
+      ), a AS (
+        INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
+        SELECT ${auditId}::uuid, ${tenantId}::uuid, ${t.createdBy}::uuid, 'create', 'token', t.id, ${audit?.traceId ?? null}, now()
+        FROM t WHERE ${auditId}::uuid IS NOT NULL
       )
       SELECT id FROM t`;
-    if (inserted.length) return 'created';
+    if (inserted.length) return audit ? 'created-audited' : 'created';
     return this.prisma.$transaction((inner) => this.insertWith(inner, tenantId, t, searchDigests));
   }
 

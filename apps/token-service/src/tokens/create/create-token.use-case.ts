@@ -96,9 +96,9 @@ export class CreateTokenUseCase {
         createdBy: principal.applicationId,
         createdAt: new Date(),
       };
-      const outcome = await this.tokens.insert(tenantId, write, searchDigests, tx);
-      if (outcome === 'created') {
-        if (!tx) await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId }]);
+      const outcome = await this.tokens.insert(tenantId, write, searchDigests, tx, tx ? undefined : { traceId });
+      if (outcome === 'created' || outcome === 'created-audited') {
+        if (!tx && outcome === 'created') await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId }]);
         const row: TokenRow = {
           tenant_id: tenantId,
           id,
