@@ -6,3 +6,4 @@ export * from './service-bootstrap';
 export * from './messaging.module';
 export * from './in-flight';
 export * from './rpc-logging.interceptor';
+export * from './work-loop';

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { SUBJECTS, type Principal } from '@coffer/contracts';
 import { EgressPolicy, egressFetch } from '@coffer/egress';
-import { EventBus, RpcClient } from '@coffer/messaging';
+import { EventBus, RpcClient, WorkLoop } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
 import { RetrySchedule, parseRetryAfter } from './retry-schedule';
@@ -23,9 +23,15 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = createLogger('webhook-dispatcher');
   private readonly schedule = new RetrySchedule();
   private readonly policy = EgressPolicy.forCallbacks(process.env);
-  private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
+  private readonly loop = new WorkLoop(
+    async () => {
+      const claimed = await this.deliveries.claim(BATCH);
+      await Promise.all(claimed.map((d) => this.deliver(d)));
+      return claimed.length === BATCH;
+    },
+    POLL_MS,
+    (err) => this.logger.error({ err: { message: (err as Error).message } }, 'delivery loop error'),
+  );
   private gauge?: NodeJS.Timeout;
 
   constructor(
@@ -35,39 +41,15 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.running = true;
-    await this.events.subscribe(SUBJECTS.webhook.wake, () => this.wake?.());
-    this.loop = this.run();
+    await this.events.subscribe(SUBJECTS.webhook.wake, () => this.loop.wake());
+    this.loop.start();
     this.gauge = setInterval(() => void this.deliveries.pendingCount().then((n) => queueDepth.set(n), () => undefined), 5000);
     this.gauge.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.running = false;
     if (this.gauge) clearInterval(this.gauge);
-    this.wake?.();
-    await this.loop;
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      let claimed: ClaimedDelivery[] = [];
-      try {
-        claimed = await this.deliveries.claim(BATCH);
-        await Promise.all(claimed.map((d) => this.deliver(d)));
-      } catch (err) {
-        this.logger.error({ err: { message: (err as Error).message } }, 'delivery loop error');
-      }
-      if (claimed.length < BATCH && this.running) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, POLL_MS);
-          this.wake = () => {
-            clearTimeout(t);
-            resolve();
-          };
-        });
-      }
-    }
+    await this.loop.stop();
   }
 
   async deliver(d: ClaimedDelivery): Promise<void> {

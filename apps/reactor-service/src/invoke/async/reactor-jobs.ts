@@ -4,7 +4,7 @@ import { Gauge } from 'prom-client';
 import { ProblemError, SUBJECTS, notFound, type Principal, type Problem } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto';
 import { PrismaService } from '@coffer/db';
-import { EventBus } from '@coffer/messaging';
+import { EventBus, WorkLoop } from '@coffer/messaging';
 import { createLogger, metricsRegistry } from '@coffer/observability';
 import { InvokeReactorUseCase, type InvokeContext } from '../invoke-reactor.use-case';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
@@ -43,9 +43,12 @@ const jobQueueDepth = new Gauge({
 export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = createLogger('reactor-jobs');
   private readonly keyring: TenantKeyring;
-  private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
+  private readonly active = new Set<Promise<void>>();
+  private readonly loop = new WorkLoop(
+    () => this.claimAndStart(),
+    POLL_MS,
+    (err) => this.logger.error({ err: { message: (err as Error).message } }, 'claiming jobs failed'),
+  );
   private gauge?: NodeJS.Timeout;
 
   constructor(
@@ -88,47 +91,31 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
-    this.running = true;
-    await this.events.subscribe(JOBS_WAKE_SUBJECT, () => this.wake?.());
-    this.loop = this.work();
+    await this.events.subscribe(JOBS_WAKE_SUBJECT, () => this.loop.wake());
+    this.loop.start();
     this.gauge = setInterval(() => void this.jobs.pendingCount().then((n) => jobQueueDepth.set(n), () => undefined), 5000);
     this.gauge.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.running = false;
     if (this.gauge) clearInterval(this.gauge);
-    this.wake?.();
-    await this.loop;
+    await this.loop.stop();
+    await Promise.allSettled([...this.active]);
   }
 
-  private async work(): Promise<void> {
-    const active = new Set<Promise<void>>();
-    while (this.running) {
-      let claimed: ReactorJobRow[] = [];
-      try {
-        if (active.size < CONCURRENCY) claimed = await this.jobs.claim(CONCURRENCY - active.size);
-      } catch (err) {
-        this.logger.error({ err: { message: (err as Error).message } }, 'claiming jobs failed');
-      }
-      for (const job of claimed) {
-        const p = this.runJob(job).finally(() => {
-          active.delete(p);
-          this.wake?.();
-        });
-        active.add(p);
-      }
-      if (!claimed.length || active.size >= CONCURRENCY) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, POLL_MS);
-          this.wake = () => {
-            clearTimeout(t);
-            resolve();
-          };
-        });
-      }
+  /** Claims as many jobs as there are free slots and starts them; a finished job wakes the loop. */
+  private async claimAndStart(): Promise<boolean> {
+    const free = CONCURRENCY - this.active.size;
+    if (free <= 0) return false;
+    const claimed = await this.jobs.claim(free);
+    for (const job of claimed) {
+      const p = this.runJob(job).finally(() => {
+        this.active.delete(p);
+        this.loop.wake();
+      });
+      this.active.add(p);
     }
-    await Promise.allSettled([...active]);
+    return claimed.length === free && this.active.size < CONCURRENCY;
   }
 
   private async runJob(job: ReactorJobRow): Promise<void> {
