@@ -1,5 +1,6 @@
 export * from './prisma.service';
 export * from './db.module';
+export * from './sql-pool';
 export { Prisma } from './generated/prisma/client';
 export type {
   Tenant,

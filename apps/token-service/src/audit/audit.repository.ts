@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { PrismaService } from '@coffer/db';
+import { Prisma, SqlPool } from '@coffer/db';
 
 export interface AuditEventInput {
   actorApplicationId?: string;
@@ -28,7 +28,7 @@ export class AuditRepository implements OnApplicationShutdown {
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly sql: SqlPool) {}
 
   record(tenantId: string, events: AuditEventInput[]): Promise<void> {
     if (!events.length) return Promise.resolve();
@@ -56,7 +56,12 @@ export class AuditRepository implements OnApplicationShutdown {
         size += next.rows.length;
       }
       try {
-        await this.prisma.auditEvent.createMany({ data: batch.flatMap((b) => b.rows) });
+        const rows = batch.flatMap((b) => b.rows);
+        await this.sql.query(Prisma.sql`
+          INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
+          SELECT * , now() FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.tenantId)}::uuid[],
+            ${rows.map((r) => r.actorApplicationId)}::uuid[], ${rows.map((r) => r.operation)}::text[], ${rows.map((r) => r.entityType)}::text[],
+            ${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.traceId)}::text[])`);
         for (const b of batch) b.resolve();
       } catch (err) {
         for (const b of batch) b.reject(err);

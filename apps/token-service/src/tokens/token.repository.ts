@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool } from '@coffer/db';
 
 /** A token row as stored: data only as ciphertext. */
 export interface TokenRow {
@@ -72,7 +72,11 @@ export type InsertOutcome = 'created' | 'created-audited' | 'id_taken' | 'duplic
  */
 @Injectable()
 export class TokenRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    /** hot-path statements (single reads, lists, the one-statement create) run on plain pg */
+    private readonly sql: SqlPool,
+  ) {}
 
   /**
    * Inserts the token and its search digests. The common case is one statement (atomic, one round trip); a
@@ -90,7 +94,7 @@ export class TokenRepository {
     const digests = [...new Set(searchDigests)];
     // the create's audit event rides in the same statement: one round trip and one commit for the whole create
     const auditId = audit ? randomUUID() : null;
-    const inserted = await this.prisma.$queryRaw<Array<{ id: string }>>`
+    const inserted = await this.sql.query<{ id: string }>(Prisma.sql`
       WITH t AS (
         INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
           container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
@@ -106,7 +110,7 @@ export class TokenRepository {
         SELECT ${auditId}::uuid, ${tenantId}::uuid, ${t.createdBy}::uuid, 'create', 'token', t.id, ${audit?.traceId ?? null}, now()
         FROM t WHERE ${auditId}::uuid IS NOT NULL
       )
-      SELECT id FROM t`;
+      SELECT id FROM t`);
     if (inserted.length) return audit ? 'created-audited' : 'created';
     return this.prisma.$transaction((inner) => this.insertWith(inner, tenantId, t, searchDigests));
   }
@@ -154,28 +158,28 @@ export class TokenRepository {
   }
 
   async find(tenantId: string, id: string): Promise<TokenRow | null> {
-    const rows = await this.prisma.$queryRaw<TokenRow[]>`
-      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`;
+    const rows = await this.sql.query<TokenRow>(Prisma.sql`
+      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`);
     return rows[0] ?? null;
   }
 
   async findMany(tenantId: string, ids: string[]): Promise<TokenRow[]> {
     if (!ids.length) return [];
-    return this.prisma.$queryRaw<TokenRow[]>`
-      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ANY(${ids}::text[]) AND ${LIVE}`;
+    return this.sql.query<TokenRow>(Prisma.sql`
+      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ANY(${ids}::text[]) AND ${LIVE}`);
   }
 
   async findByFingerprint(tenantId: string, type: string, fingerprint: string): Promise<TokenRow | null> {
-    const rows = await this.prisma.$queryRaw<TokenRow[]>`
+    const rows = await this.sql.query<TokenRow>(Prisma.sql`
       SELECT ${COLUMNS} FROM tokens
       WHERE tenant_id = ${tenantId}::uuid AND type = ${type} AND fingerprint = ${fingerprint} AND ${LIVE}
-      ORDER BY (dedup_key IS NOT NULL) DESC, created_at, id LIMIT 1`;
+      ORDER BY (dedup_key IS NOT NULL) DESC, created_at, id LIMIT 1`);
     return rows[0] ?? null;
   }
 
   async findByDedupKey(tenantId: string, dedupKey: string): Promise<TokenRow | null> {
-    const rows = await this.prisma.$queryRaw<TokenRow[]>`
-      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND ${LIVE}`;
+    const rows = await this.sql.query<TokenRow>(Prisma.sql`
+      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND ${LIVE}`);
     return rows[0] ?? null;
   }
 
@@ -195,9 +199,9 @@ export class TokenRepository {
     const [rows, count] = await Promise.all([
       limit === 0
         ? Promise.resolve([] as TokenRow[])
-        : this.prisma.$queryRaw<TokenRow[]>`
-            SELECT ${COLUMNS} FROM tokens WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
-      this.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM tokens WHERE ${where}`,
+        : this.sql.query<TokenRow>(Prisma.sql`
+            SELECT ${COLUMNS} FROM tokens WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
+      this.sql.query<{ n: string }>(Prisma.sql`SELECT count(*) AS n FROM tokens WHERE ${where}`),
     ]);
     return { rows, total: Number(count[0]?.n ?? 0) };
   }
@@ -212,8 +216,8 @@ export class TokenRepository {
   ): Promise<TokenRow[]> {
     const where = this.where(tenantId, f, access);
     const after = cursor ? Prisma.sql`AND (created_at, id) < (${new Date(cursor.createdAt)}::timestamptz, ${cursor.id})` : Prisma.empty;
-    return this.prisma.$queryRaw<TokenRow[]>`
-      SELECT ${COLUMNS} FROM tokens WHERE ${where} ${after} ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
+    return this.sql.query<TokenRow>(Prisma.sql`
+      SELECT ${COLUMNS} FROM tokens WHERE ${where} ${after} ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`);
   }
 
   /** Replaces the mutable fields; returns false when the token vanished meanwhile. */

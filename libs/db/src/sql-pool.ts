@@ -1,0 +1,26 @@
+import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import pg from 'pg';
+import type { Prisma } from './generated/prisma/client';
+import { databaseUrl } from './prisma.service';
+
+/**
+ * A plain pg pool for the hot path. Prisma's $queryRaw costs ~0.4 ms of CPU per query here against ~0.1 ms for
+ * pg itself, so the few statements every token request runs use this; they are still written as Prisma.sql
+ * fragments (parameterised, composable) and run with their `$n` text.
+ */
+@Injectable()
+export class SqlPool implements OnModuleDestroy {
+  private readonly pool = new pg.Pool({
+    connectionString: databaseUrl(),
+    max: Number(process.env['DATABASE_POOL_SIZE'] ?? 10),
+  });
+
+  async query<T>(sql: Prisma.Sql): Promise<T[]> {
+    const result = await this.pool.query(sql.text, sql.values as unknown[]);
+    return result.rows as T[];
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool.end();
+  }
+}
