@@ -25,3 +25,10 @@ export function validateContract<T extends object>(cls: new () => T, plain: unkn
   errors.throwIfAny();
   return instance;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids that are UUIDs in the database: anything else cannot exist (404), and must not reach a ::uuid cast (500). */
+export function isUuid(v: unknown): v is string {
+  return typeof v === 'string' && UUID.test(v);
+}

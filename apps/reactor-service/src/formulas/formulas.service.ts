@@ -12,9 +12,10 @@ import {
   type Page,
   type Principal,
   type ReactorFormulaView,
+  isUuid,
 } from '@coffer/contracts';
 import type { Prisma } from '@coffer/db';
-import { cursorResult, isUuid, namePattern, offsetResult, parseListWindow } from '../shared/list-query';
+import { cursorResult, namePattern, offsetResult, parseListWindow } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
 import { toFormulaView } from './formula.view';
 

@@ -11,11 +11,11 @@ import {
   type Principal,
   type ReactResponse,
   type ReactorCustomProblem,
+  isUuid,
 } from '@coffer/contracts';
 import { findDetokenizationExpressions } from '@coffer/expression';
 import { RpcClient, type CallContext } from '@coffer/messaging';
 import type { SandboxOutcome } from '../sandbox';
-import { isUuid } from '../shared/list-query';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { ReactorRepository } from '../reactors/reactor.repository';
 import { ReactorVault } from '../reactors/reactor-vault';

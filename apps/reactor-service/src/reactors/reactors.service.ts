@@ -11,9 +11,10 @@ import {
   type Page,
   type Principal,
   type ReactorView,
+  isUuid,
 } from '@coffer/contracts';
 import type { CallContext } from '@coffer/messaging';
-import { cursorResult, isUuid, many, namePattern, offsetResult, parseListWindow } from '../shared/list-query';
+import { cursorResult, many, namePattern, offsetResult, parseListWindow } from '../shared/list-query';
 import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
 import { toFormulaView } from '../formulas/formula.view';
 import { ReactorRepository, type ReactorListFilter, type ReactorRow } from './reactor.repository';

@@ -1,5 +1,6 @@
 import {
   FieldErrors,
+  isUuid,
   ProblemError,
   decodeCursor,
   encodeCursor,
@@ -8,12 +9,6 @@ import {
   type Page,
   type PageRequest,
 } from '@coffer/contracts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(v: unknown): v is string {
-  return typeof v === 'string' && UUID.test(v);
-}
 
 export function many(v: unknown): string[] {
   if (v === undefined || v === null) return [];

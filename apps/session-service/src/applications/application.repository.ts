@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { isUuid } from '@coffer/contracts';
 import { PrismaService, Prisma, type Application } from '@coffer/db';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** applications table (owned by session-service). Every method is scoped by tenant, except the key lookup. */
 @Injectable()
@@ -13,7 +12,7 @@ export class ApplicationRepository {
   }
 
   find(tenantId: string, id: string): Promise<Application | null> {
-    if (!UUID.test(id ?? '')) return Promise.resolve(null); // an id that cannot exist is simply not found
+    if (!isUuid(id)) return Promise.resolve(null); // an id that cannot exist is simply not found
     return this.prisma.application.findFirst({ where: { tenantId, id } });
   }
 
@@ -31,13 +30,13 @@ export class ApplicationRepository {
   }
 
   async update(tenantId: string, id: string, data: Prisma.ApplicationUncheckedUpdateManyInput): Promise<Application | null> {
-    if (!UUID.test(id ?? '')) return null;
+    if (!isUuid(id)) return null;
     const { count } = await this.prisma.application.updateMany({ where: { tenantId, id }, data });
     return count ? this.find(tenantId, id) : null;
   }
 
   async delete(tenantId: string, id: string): Promise<boolean> {
-    if (!UUID.test(id ?? '')) return false;
+    if (!isUuid(id)) return false;
     const { count } = await this.prisma.application.deleteMany({ where: { tenantId, id } });
     return count > 0;
   }

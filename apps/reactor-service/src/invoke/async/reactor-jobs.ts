@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit, forwardRef } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { ProblemError, SUBJECTS, notFound, type Principal, type Problem } from '@coffer/contracts';
+import { ProblemError, SUBJECTS, isUuid, notFound, type Principal, type Problem } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto';
 import { PrismaService } from '@coffer/db';
 import { EventBus, WorkLoop } from '@coffer/messaging';
@@ -78,8 +78,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   }
 
   async result(principal: Principal, reactorId: string, requestId: string): Promise<JobResultView> {
-    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    const row = uuid.test(reactorId ?? '') && uuid.test(requestId ?? '') ? await this.jobs.find(principal.tenantId, reactorId, requestId) : null;
+    const row = isUuid(reactorId) && isUuid(requestId) ? await this.jobs.find(principal.tenantId, reactorId, requestId) : null;
     // the invoking application (or session) with token:use, or a management application with reactor:read
     const mine = principal.applicationType === 'management' || row?.application_id === (principal.sessionId ?? principal.applicationId);
     if (!row || !mine) throw notFound('reactor result');
