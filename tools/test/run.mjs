@@ -32,7 +32,7 @@ try {
     /* jest did not get far enough to write results */
   }
   step(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  if (summary) process.stdout.write(`end-to-end: ${summary}\n`);
+  if (summary) process.stdout.write(`e2e: ${summary}\n`);
   process.exit(jest.status ?? 1);
 } catch (err) {
   process.stderr.write(`[coffer test] failed: ${err.message}\n`);
