@@ -39,12 +39,8 @@ export interface FormulaRequestParameter {
   optional: boolean;
 }
 
-/**
- * POST and PUT /reactor-formulas. Only `private` formulas are created through the API; `status` is set by the
- * server. `configuration` and `request_parameters` are checked element by element by {@link checkFormulaElements}
- * (so errors name `configuration[0].name`).
- */
-export class ReactorFormulaRequest {
+/** The fields a tenant's formula and an operator's catalog formula share, with the same rules. */
+abstract class FormulaFields {
   @IsString({ message: 'is required and must be a string' })
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(FORMULA_LIMITS.nameLength, { message: `must be at most ${FORMULA_LIMITS.nameLength} characters` })
@@ -53,9 +49,6 @@ export class ReactorFormulaRequest {
   @IsOptional()
   @IsString({ message: 'must be a string' })
   description?: string | null;
-
-  @IsIn(['private'], { message: 'must be "private" (official formulas are provisioned by the operator)' })
-  type!: string;
 
   @IsOptional()
   @IsString({ message: 'must be a string' })
@@ -71,32 +64,20 @@ export class ReactorFormulaRequest {
   request_parameters?: unknown;
 }
 
+/**
+ * POST and PUT /reactor-formulas. Only `private` formulas are created through the API; `status` is set by the
+ * server. `configuration` and `request_parameters` are checked element by element by {@link checkFormulaElements}
+ * (so errors name `configuration[0].name`).
+ */
+export class ReactorFormulaRequest extends FormulaFields {
+  @IsIn(['private'], { message: 'must be "private" (official formulas are provisioned by the operator)' })
+  type!: string;
+}
+
 /** An official formula of the operator's catalog (admin CLI `formulas import`); same rules, plus `status`. */
-export class OfficialFormulaDefinition {
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(FORMULA_LIMITS.nameLength, { message: `must be at most ${FORMULA_LIMITS.nameLength} characters` })
-  name!: string;
-
-  @IsOptional()
-  @IsString({ message: 'must be a string' })
-  description?: string | null;
-
+export class OfficialFormulaDefinition extends FormulaFields {
   @IsIn(FORMULA_STATUSES as unknown as string[], { message: 'must be verified or coming_soon' })
   status!: FormulaStatus;
-
-  @IsOptional()
-  @IsString({ message: 'must be a string' })
-  @Matches(ICON_DATA_URL, { message: 'must be a base64 data URL of type image/png, image/jpg or image/jpeg' })
-  icon?: string | null;
-
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(FORMULA_LIMITS.codeLength, { message: `must be at most ${FORMULA_LIMITS.codeLength} characters` })
-  code!: string;
-
-  configuration?: unknown;
-  request_parameters?: unknown;
 }
 
 export interface ReactorFormulaView {

@@ -17,28 +17,6 @@ export class ReactorRef {
   id!: string;
 }
 
-/** POST /reactors. `configuration` must satisfy the formula's configuration contract (checked by reactor-service). */
-export class CreateReactorRequest {
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(REACTOR_LIMITS.nameLength, { message: `must be at most ${REACTOR_LIMITS.nameLength} characters` })
-  name!: string;
-
-  @IsObject({ message: 'is required and must be an object' })
-  configuration!: Record<string, unknown>;
-
-  @IsObject({ message: 'is required and must be an object with an id' })
-  @ValidateNested()
-  @Type(() => ReactorRef)
-  formula!: ReactorRef;
-
-  @IsOptional()
-  @IsObject({ message: 'must be an object with an id' })
-  @ValidateNested()
-  @Type(() => ReactorRef)
-  application?: ReactorRef | null;
-}
-
 /** PUT /reactors/{id}: replaces name, configuration and application (absent = none). The formula cannot change. */
 export class UpdateReactorRequest {
   @IsString({ message: 'is required and must be a string' })
@@ -54,6 +32,14 @@ export class UpdateReactorRequest {
   @ValidateNested()
   @Type(() => ReactorRef)
   application?: ReactorRef | null;
+}
+
+/** POST /reactors: the same fields plus the formula. `configuration` must satisfy its contract (reactor-service). */
+export class CreateReactorRequest extends UpdateReactorRequest {
+  @IsObject({ message: 'is required and must be an object with an id' })
+  @ValidateNested()
+  @Type(() => ReactorRef)
+  formula!: ReactorRef;
 }
 
 /** POST /reactors/{id}/react */
