@@ -1,6 +1,6 @@
 import type { Principal } from '@coffer/contracts';
 import { FieldErrors } from '@coffer/contracts';
-import { decideTokenAccess, mayEver } from './access';
+import { decideTokenAccess, mayEver, mayReveal, writeReplyTransform } from './access';
 import { validateGrants } from './grants';
 
 const base = { tenantId: 't', applicationId: 'a', applicationType: 'private' } as const;
@@ -80,5 +80,61 @@ describe('validateGrants', () => {
     const res = validateGrants('private', undefined, [{ priority: 1, container: '/PCI/', transform: 'mask', permissions: ['token:read'] }], errors);
     expect(errors.empty).toBe(true);
     expect(res.rules?.[0].container).toBe('/pci/');
+  });
+});
+
+describe('sessions are capped by their authorizer (invariant 3)', () => {
+  const session = (grants: Partial<Principal>, authorizer?: Principal['authorizer']): Principal => ({
+    ...base,
+    applicationType: 'public',
+    permissions: [],
+    sessionId: 's1',
+    ...grants,
+    ...(authorizer ? { authorizer } : {}),
+  });
+  const onlyA = { applicationId: 'p', permissions: [], rules: [{ priority: 1, container: '/a/', transform: 'reveal' as const, permissions: ['token:read', 'token:use'] }] };
+
+  it('denies where the authorizer is denied, whatever the session holds', () => {
+    const s = session({ permissions: ['token:read', 'token:use'] }, onlyA);
+    expect(decideTokenAccess(s, 'token:read', { id: 'x', container: '/b/' })).toEqual({ allowed: false });
+    expect(decideTokenAccess(s, 'token:read', { id: 'x', container: '/a/' })).toEqual({ allowed: true, transform: 'reveal' });
+    const byCondition = session({ rules: [{ priority: 1, conditions: [{ attribute: 'id', operator: 'equals', value: 'x' }], transform: 'reveal', permissions: ['token:use'] }] }, onlyA);
+    expect(decideTokenAccess(byCondition, 'token:use', { id: 'x', container: '/b/' })).toEqual({ allowed: false });
+  });
+
+  it('takes the lower transform of session and authorizer', () => {
+    const masker = { applicationId: 'p', permissions: ['token:read'] };
+    const s = session({ rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:read'] }] }, masker);
+    expect(decideTokenAccess(s, 'token:read', card)).toEqual({ allowed: true, transform: 'mask' });
+    expect(mayReveal(s, card)).toBe(false);
+  });
+
+  it('an authorized session without an authorizer may do nothing (fail closed)', () => {
+    const s = session({ permissions: ['token:read'] });
+    expect(decideTokenAccess(s, 'token:read', card)).toEqual({ allowed: false });
+    expect(mayEver(s, 'token:read')).toBe(false);
+  });
+});
+
+describe('mayReveal and the reply to a write (invariants 1 and 2)', () => {
+  it('reveal needs token:use, or token:read with the reveal transform', () => {
+    expect(mayReveal({ ...base, permissions: ['token:update', 'token:read'] }, card)).toBe(false);
+    expect(mayReveal({ ...base, permissions: ['token:update', 'token:use'] }, card)).toBe(true);
+    expect(mayReveal({ ...base, applicationType: 'public', permissions: ['token:update', 'token:create'] }, card)).toBe(false);
+    const rules: Principal = { ...base, permissions: [], rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:read'] }] };
+    expect(mayReveal(rules, card)).toBe(true);
+  });
+
+  it('a write reply is at most mask unless the caller may reveal', () => {
+    const revealRuleWriteOnly: Principal = {
+      ...base,
+      applicationType: 'public',
+      permissions: [],
+      rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:update'] }],
+    };
+    expect(writeReplyTransform(revealRuleWriteOnly, 'token:update', card)).toBe('mask');
+    const revealer: Principal = { ...base, permissions: [], rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:use'] }] };
+    expect(writeReplyTransform(revealer, 'token:create', card)).toBe('reveal');
+    expect(writeReplyTransform({ ...base, permissions: ['token:create', 'token:use'] }, 'token:create', card)).toBe('mask');
   });
 });

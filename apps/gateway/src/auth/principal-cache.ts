@@ -46,8 +46,9 @@ export class PrincipalCache implements OnModuleInit {
   invalidate(e: Invalidation): void {
     for (const [hash, entry] of this.cache.entries()) {
       const p = entry.principal;
-      if ((e.sessionId && p.sessionId === e.sessionId) || (e.applicationId && p.applicationId === e.applicationId && !p.sessionId))
-        this.cache.delete(hash);
+      // an application's change reaches its own key, the sessions it created and the sessions it authorized
+      const byApplication = !!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId);
+      if ((e.sessionId && p.sessionId === e.sessionId) || byApplication) this.cache.delete(hash);
     }
   }
 }

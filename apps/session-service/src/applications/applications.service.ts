@@ -18,6 +18,7 @@ import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/messaging';
 import { Prisma } from '@coffer/db';
 import { ApplicationRepository } from './application.repository';
+import { SessionRepository } from '../sessions/session.repository';
 import { toApplicationView } from './application.view';
 
 export const API_KEY_PREFIX = 'key';
@@ -26,6 +27,7 @@ export const API_KEY_PREFIX = 'key';
 export class ApplicationsService {
   constructor(
     private readonly applications: ApplicationRepository,
+    private readonly sessions: SessionRepository,
     private readonly events: EventBus,
   ) {}
 
@@ -82,6 +84,7 @@ export class ApplicationsService {
 
   async delete(principal: Principal, id: string): Promise<void> {
     if (!(await this.applications.delete(principal.tenantId, id))) throw notFound('application');
+    await this.sessions.deleteByApplication(principal.tenantId, id);
     await this.invalidate(principal.tenantId, id);
   }
 
@@ -93,6 +96,7 @@ export class ApplicationsService {
       modifiedAt: new Date(),
     });
     if (!app) throw notFound('application');
+    await this.sessions.deleteByApplication(principal.tenantId, id);
     await this.invalidate(principal.tenantId, id);
     return toApplicationView(app, key);
   }
@@ -111,6 +115,7 @@ export class ApplicationsService {
     return principal;
   }
 
+  /** Drops cached principals of the application, of its sessions and of sessions it authorized. */
   private invalidate(tenantId: string, applicationId: string): Promise<void> {
     return this.events.publish(SUBJECTS.events.authInvalidated, { tenantId, applicationId });
   }

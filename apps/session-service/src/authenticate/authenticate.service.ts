@@ -36,6 +36,14 @@ export class AuthenticateService {
       await this.sessions.delete(session.tenantId, session.id);
       return { principal: null };
     }
+    // invariant 3: a session lives only as long as its public application and its authorizer (deleting either, or
+    // regenerating its key, also deletes the session; this lookup is the fail-closed second line)
+    const owner = await this.applications.find(session.tenantId, session.applicationId);
+    const authorizer = session.authorizedBy ? await this.applications.find(session.tenantId, session.authorizedBy) : null;
+    if (!owner || (session.authorizedAt && !authorizer)) {
+      await this.sessions.delete(session.tenantId, session.id);
+      return { principal: null };
+    }
     const principal: Principal = {
       tenantId: session.tenantId,
       applicationId: session.applicationId,
@@ -45,6 +53,10 @@ export class AuthenticateService {
     };
     if (session.rules) principal.rules = session.rules as unknown as AccessRule[];
     if (!session.authorizedAt) principal.sessionPending = true;
+    if (authorizer) {
+      principal.authorizer = { applicationId: authorizer.id, permissions: authorizer.permissions };
+      if (authorizer.rules) principal.authorizer.rules = authorizer.rules as unknown as AccessRule[];
+    }
     return { principal, expiresAt: session.expiresAt.toISOString() };
   }
 }

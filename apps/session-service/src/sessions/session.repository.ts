@@ -34,6 +34,14 @@ export class SessionRepository {
     await this.prisma.session.deleteMany({ where: { tenantId, id } });
   }
 
+  /** Ends every session created by, or authorized by, an application (deleted, or its key regenerated). */
+  async deleteByApplication(tenantId: string, applicationId: string): Promise<number> {
+    const { count } = await this.prisma.session.deleteMany({
+      where: { tenantId, OR: [{ applicationId }, { authorizedBy: applicationId }] },
+    });
+    return count;
+  }
+
   /** Sweeper: removes expired sessions in batches (safe with several replicas). */
   deleteExpired(limit: number): Promise<Array<{ id: string; tenant_id: string }>> {
     return this.prisma.$queryRaw`

@@ -1,14 +1,22 @@
 import { Prisma } from '@coffer/db';
-import type { Principal } from '@coffer/contracts';
+import type { Grants, Principal } from '@coffer/contracts';
 
 /**
  * The access decision of libs/auth expressed as SQL, so lists and searches filter (and count) in the database
  * instead of paging over rows the caller cannot see. Results are still checked row by row with decideTokenAccess.
+ * A session's predicate is ANDed with its authorizer's (invariant 3: a session never exceeds its authorizer).
  */
 export function accessPredicate(principal: Principal, permission: string): Prisma.Sql {
   if (principal.sessionPending || principal.applicationType === 'management') return Prisma.sql`false`;
-  if (!principal.rules?.length) return principal.permissions.includes(permission) ? Prisma.sql`true` : Prisma.sql`false`;
-  const rules = [...principal.rules].sort((a, b) => a.priority - b.priority);
+  const own = grantsPredicate(principal, permission);
+  if (!principal.sessionId) return own;
+  if (!principal.authorizer) return Prisma.sql`false`;
+  return Prisma.sql`(${own} AND ${grantsPredicate(principal.authorizer, permission)})`;
+}
+
+function grantsPredicate(grants: Grants, permission: string): Prisma.Sql {
+  if (!grants.rules?.length) return grants.permissions.includes(permission) ? Prisma.sql`true` : Prisma.sql`false`;
+  const rules = [...grants.rules].sort((a, b) => a.priority - b.priority);
   const branches = rules.map((rule) => {
     const allowed = rule.permissions.includes(permission) ? Prisma.sql`true` : Prisma.sql`false`;
     let match: Prisma.Sql;

@@ -1,13 +1,16 @@
 import type { Transform, TokenView } from '@coffer/contracts';
-import { evaluateMask } from '@coffer/expression';
+import { ExpressionError, evaluateMask } from '@coffer/expression';
+import { createLogger, type Logger } from '@coffer/observability';
 import type { TokenRow } from './token.repository';
+
+let logger: Logger | undefined;
 
 /** The token as a caller sees it: data revealed, masked (mask evaluated; none → redacted) or redacted (omitted). */
 export function toTokenView(row: TokenRow, data: unknown, transform: Transform): TokenView {
   const view: TokenView = { id: row.id, tenant_id: row.tenant_id, type: row.type, containers: [row.container] };
   if (transform === 'reveal') view.data = data;
   else if (transform === 'mask' && row.mask !== null && row.mask !== undefined) {
-    const masked = evaluateMask(row.mask, data);
+    const masked = maskOrRedact(row, data);
     if (masked !== null && masked !== undefined) view.data = masked;
   }
   if (row.mask !== null && row.mask !== undefined) view.mask = row.mask;
@@ -37,4 +40,22 @@ export function toRedactedView(row: TokenRow): TokenView {
   delete view.search_indexes;
   delete view.mask;
   return view;
+}
+
+/**
+ * Invariant 5: a read never fails because of one stored token. Masks are evaluated at write time, so this only
+ * happens to tokens stored before that check (or after a limit was lowered): the token is returned redacted and
+ * the event logged with ids and the error class only — never data or the mask.
+ */
+function maskOrRedact(row: TokenRow, data: unknown): unknown {
+  try {
+    return evaluateMask(row.mask, data);
+  } catch (err) {
+    logger ??= createLogger('token-service');
+    logger.warn(
+      { tenantId: row.tenant_id, tokenId: row.id, code: err instanceof ExpressionError ? err.code : 'error' },
+      'mask could not be evaluated: token returned redacted',
+    );
+    return undefined;
+  }
 }

@@ -30,4 +30,15 @@ export interface Principal {
   sessionId?: string;
   /** a session key whose session has not been authorized yet: authenticates, grants nothing */
   sessionPending?: boolean;
+  /**
+   * An authorized session's authorizer, with its grants as they stand now: every decision of the session is capped
+   * by the authorizer's decision for the same token (security invariant 3). Absent on a session → it may do nothing.
+   */
+  authorizer?: Grants & { applicationId: string };
+}
+
+/** What an application (or session) holds: permissions for every container, or rules. */
+export interface Grants {
+  permissions: string[];
+  rules?: AccessRule[];
 }

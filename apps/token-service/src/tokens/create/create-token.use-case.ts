@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, ProblemError, badRequest, conflict, forbidden, type Principal, type TokenView } from '@coffer/contracts';
-import { decideTokenAccess } from '@coffer/auth';
+import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate } from '@coffer/expression';
 import type { Prisma } from '@coffer/db';
 import { TenantSettingsClient } from '../../tenant-settings/tenant-settings.client';
@@ -10,6 +10,7 @@ import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault, expressionMessage } from '../token-vault';
 import { validateTokenFields, validateTokenId, type TokenFields } from '../token-fields';
 import { toLimitedView, toTokenView } from '../token.view';
+import { checkMaskEvaluates } from '../mask-check';
 
 const ALIAS_ATTEMPTS = 5;
 
@@ -44,9 +45,10 @@ export class CreateTokenUseCase {
     const local = new FieldErrors();
     const id = input['id'] === undefined || input['id'] === null ? {} : validateTokenId(input['id'], local);
     const fields = validateTokenFields(input, local);
+    if (fields && local.empty) checkMaskEvaluates(fields.mask, fields.data, local);
     for (const [path, messages] of Object.entries(local.toRecord()))
       for (const m of messages) errors.add(pathPrefix ? `${pathPrefix}.${path}` : path, m);
-    if (!fields) return null;
+    if (!fields || !local.empty) return null;
     const decision = decideTokenAccess(principal, 'token:create', { id: id.literal ?? '', container: fields.container });
     if (!decision.allowed) throw forbidden('The API key may not create tokens in this container');
     return { fields, id };
@@ -118,8 +120,8 @@ export class CreateTokenUseCase {
           modified_by: null,
           modified_at: null,
         };
-        const decision = decideTokenAccess(principal, 'token:create', { id, container: f.container });
-        return { view: toTokenView(row, f.data, decision.allowed ? decision.transform : 'redact'), row, created: true };
+        const transform = writeReplyTransform(principal, 'token:create', { id, container: f.container });
+        return { view: toTokenView(row, f.data, transform), row, created: true };
       }
       if (outcome === 'duplicate' && dedupKey) {
         const holder = await this.tokens.findByDedupKey(tenantId, dedupKey);

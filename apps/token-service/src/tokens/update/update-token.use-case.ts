@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { apply as mergePatch } from 'json-merge-patch';
 import { FieldErrors, badRequest, forbidden, notFound, type Principal, type TokenView } from '@coffer/contracts';
-import { decideTokenAccess } from '@coffer/auth';
+import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
 import { validateMask } from '@coffer/expression';
 import { TenantSettingsClient } from '../../tenant-settings/tenant-settings.client';
 import { AuditRepository } from '../../audit/audit.repository';
@@ -10,6 +10,7 @@ import { TokenVault } from '../token-vault';
 import { validateTokenFields } from '../token-fields';
 import { TOKEN_TYPES } from '../token-types';
 import { toRedactedView, toTokenView } from '../token.view';
+import { checkMaskEvaluates } from '../mask-check';
 
 const MERGED = ['data', 'mask', 'metadata'] as const;
 const REPLACED = ['containers', 'search_indexes', 'fingerprint_expression', 'deduplicate_token', 'expires_at'] as const;
@@ -39,8 +40,8 @@ export class UpdateTokenUseCase {
     const patch = cmd.patch as Record<string, unknown>;
     const row = await this.tokens.find(tenantId, cmd.id);
     if (!row) throw notFound('token');
-    if (!decideTokenAccess(principal, 'token:update', { id: row.id, container: row.container }).allowed)
-      throw forbidden('The API key may not update this token');
+    const current = { id: row.id, container: row.container };
+    if (!decideTokenAccess(principal, 'token:update', current).allowed) throw forbidden('The API key may not update this token');
 
     const errors = new FieldErrors();
     for (const key of Object.keys(patch)) {
@@ -48,6 +49,15 @@ export class UpdateTokenUseCase {
       else if (key === 'id' && patch['id'] !== row.id) errors.add('id', 'cannot be changed');
       else if (!['type', 'id', ...MERGED, ...REPLACED].includes(key)) errors.add(key, 'is not a field that can be updated');
     }
+    let mask: unknown = row.mask;
+    if ('mask' in patch) mask = patch['mask'] === null ? null : mergePatch(structuredClone(row.mask ?? {}), patch['mask']);
+
+    // Invariant 2: what others see of a token (its mask, container, fingerprint, search indexes) may only be changed
+    // by a caller who may reveal it; otherwise an update-only key could read plaintext through a mask, or move a token
+    // to where some reader reveals it.
+    const exposure = exposureChanges(patch, row, mask);
+    if (exposure.length && !mayReveal(principal, current))
+      throw forbidden(`Changing ${exposure.join(', ')} needs the right to reveal this token (token:use, or token:read with reveal)`);
 
     const data = await this.vault.decrypt(tenantId, row.id, row.data_key_id, row.data_ciphertext);
     const input: Record<string, unknown> = {
@@ -61,13 +71,12 @@ export class UpdateTokenUseCase {
     if ('expires_at' in patch) input['expires_at'] = patch['expires_at'];
     // an unchanged expiry is kept as stored (it may be an instant the text formats cannot express exactly)
     const fields = validateTokenFields(input, errors, row.type);
-    let mask: unknown = row.mask;
-    if ('mask' in patch) {
-      mask = patch['mask'] === null ? null : mergePatch(structuredClone(row.mask ?? {}), patch['mask']);
-      if (mask !== null) for (const e of validateMask(mask)) errors.add(e.path, e.message);
-    }
+    if ('mask' in patch && mask !== null) for (const e of validateMask(mask)) errors.add(e.path, e.message);
+    if (fields && errors.empty) checkMaskEvaluates(mask, fields.data, errors);
     errors.throwIfAny();
     if (!fields) throw badRequest('The request is invalid');
+    if (fields.container !== row.container && !decideTokenAccess(principal, 'token:create', { id: row.id, container: fields.container }).allowed)
+      throw forbidden('The API key may not create tokens in the target container');
     fields.mask = mask;
     if (!('expires_at' in patch)) fields.expiresAt = row.expires_at;
     if (!('search_indexes' in patch) && !row.search_indexes.length) fields.searchIndexes = TOKEN_TYPES[row.type]?.searchIndexes ?? [];
@@ -108,8 +117,7 @@ export class UpdateTokenUseCase {
     }
     await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'update', entityType: 'token', entityId: row.id, traceId: cmd.traceId }]);
     const updated = (await this.tokens.find(tenantId, row.id)) as TokenRow;
-    const decision = decideTokenAccess(principal, 'token:update', { id: row.id, container: updated.container });
-    return toTokenView(updated, fields.data, decision.allowed ? decision.transform : 'redact');
+    return toTokenView(updated, fields.data, writeReplyTransform(principal, 'token:update', { id: row.id, container: updated.container }));
   }
 
   /** conventions §5: the update is not applied; the reply is the other token, redacted unless the caller may read it. */
@@ -119,4 +127,22 @@ export class UpdateTokenUseCase {
     const data = await this.vault.decrypt(other.tenant_id, other.id, other.data_key_id, other.data_ciphertext);
     return toTokenView(other, data, read.transform);
   }
+}
+
+/** The fields of a patch that would change what other principals can learn of the token. */
+function exposureChanges(patch: Record<string, unknown>, row: TokenRow, mask: unknown): string[] {
+  const changed: string[] = [];
+  if ('mask' in patch && !sameJson(mask, row.mask ?? null)) changed.push('mask');
+  if ('containers' in patch && !sameContainers(patch['containers'], row.container)) changed.push('containers');
+  if ('fingerprint_expression' in patch && patch['fingerprint_expression'] !== row.fingerprint_expression) changed.push('fingerprint_expression');
+  if ('search_indexes' in patch && !sameJson(patch['search_indexes'] ?? [], row.search_indexes ?? [])) changed.push('search_indexes');
+  return changed;
+}
+
+function sameContainers(value: unknown, container: string): boolean {
+  return Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' && value[0].toLowerCase() === container;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

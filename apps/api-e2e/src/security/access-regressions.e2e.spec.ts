@@ -1,0 +1,264 @@
+import { Client } from 'pg';
+import { VISA, api, createTenant, type TestTenant } from '@coffer/testing';
+import { formulaCode, makeReactor } from '../reactors/support';
+
+/**
+ * Regression tests for the information-flow holes of the security review (F1, F2, F3, F5, F8): each one is a
+ * sequence of calls after which some key could see more than its own read decision allows.
+ */
+const CARD = { number: VISA, expiration_month: 12, expiration_year: 2031 };
+const MASKED_CARD = { number: 'XXXXXXXXXXXX4242', expiration_month: 12, expiration_year: 2031 };
+const MERGE = 'application/merge-patch+json';
+const ALL_TOKEN = ['token:create', 'token:read', 'token:use', 'token:update', 'token:delete', 'token:search'];
+
+describe('security regressions: what a key can see after a write', () => {
+  let tenant: TestTenant;
+  let owner: string;
+  let maskReader: string;
+
+  const newCard = async (body: Record<string, unknown> = {}) => {
+    const res = await api('POST', '/tokens', { key: owner, body: { type: 'card', data: CARD, ...body } });
+    expect(res.status).toBe(201);
+    return res.body.id as string;
+  };
+  const patch = (key: string, id: string, body: unknown) => api('PATCH', `/tokens/${id}`, { key, body, contentType: MERGE });
+  const session = async (publicKey: string, authorizerKey: string, grants: Record<string, unknown>) => {
+    const created = await api('POST', '/sessions', { key: publicKey });
+    expect(created.status).toBe(201);
+    const auth = await api('POST', '/sessions/authorize', { key: authorizerKey, body: { nonce: created.body.nonce, ...grants } });
+    expect(auth.status).toBe(200);
+    return created.body.session_key as string;
+  };
+
+  beforeAll(async () => {
+    tenant = await createTenant('security-regressions');
+    owner = (await tenant.app('private', { permissions: ALL_TOKEN })).key;
+    maskReader = (await tenant.app('private', { permissions: ['token:read'] })).key;
+  });
+
+  describe('F1: an update-only key cannot reveal through the mask', () => {
+    const attempts = [{ mask: '{{ data }}' }, { mask: { number: '{{ data.number }}' } }, { mask: { number: '{{ data.number | reveal_last: 16 }}' } }];
+
+    it('public key with token:update: 403 for every mask change, and masked readers still see the mask', async () => {
+      const browser = (await tenant.app('public', { permissions: ['token:create', 'token:update'] })).key;
+      const id = await newCard();
+      for (const attempt of attempts) {
+        const res = await patch(browser, id, attempt);
+        expect(res.status).toBe(403);
+        expect(res.text).not.toContain(VISA);
+      }
+      const read = await api('GET', `/tokens/${id}`, { key: maskReader });
+      expect(read.body.data).toEqual(MASKED_CARD);
+    });
+
+    it('private key with update + read (mask): 403; an update-only session: 403', async () => {
+      const updater = (await tenant.app('private', { permissions: ['token:update', 'token:read'] })).key;
+      const id = await newCard();
+      expect((await patch(updater, id, attempts[0])).status).toBe(403);
+      const browser = (await tenant.app('public', { permissions: ['token:create'] })).key;
+      const sessionKey = await session(browser, owner, { permissions: ['token:update'] });
+      const res = await patch(sessionKey, id, attempts[1]);
+      expect(res.status).toBe(403);
+      expect((await api('GET', `/tokens/${id}`, { key: maskReader })).body.data).toEqual(MASKED_CARD);
+    });
+
+    it('a data change by an update-only key replies masked, never revealed', async () => {
+      const browser = (await tenant.app('public', { permissions: ['token:create', 'token:update'] })).key;
+      const id = await newCard();
+      const res = await patch(browser, id, { data: { expiration_year: 2033 } });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({ ...MASKED_CARD, expiration_year: 2033 });
+      expect(res.text).not.toContain(VISA);
+    });
+
+    it('a reactor whose svc acts as an update-only application cannot change the mask', async () => {
+      const app = await tenant.app('private', { permissions: ['token:update'] });
+      const id = await newCard();
+      const { reactorId } = await makeReactor(
+        tenant.managementKey,
+        { code: formulaCode(`try { const t = await req.svc.tokens.update(req.args.id, { mask: '{{ data }}' }); return { raw: { got: t.data } }; } catch (e) { return { raw: { status: e.status } }; }`) },
+        { application: { id: app.id } },
+      );
+      const invoker = (await tenant.app('private', { permissions: ['token:use'] })).key;
+      const res = await api('POST', `/reactors/${reactorId}/react`, { key: invoker, body: { args: { id } } });
+      expect(res.status).toBe(200);
+      expect(res.body.raw).toEqual({ status: 403 });
+      expect((await api('GET', `/tokens/${id}`, { key: maskReader })).body.data).toEqual(MASKED_CARD);
+    });
+
+    it('a key that may reveal may still change the mask', async () => {
+      const id = await newCard();
+      const res = await patch(owner, id, { mask: { number: '{{ data.number | last4 }}' } });
+      expect(res.status).toBe(200);
+      expect((await api('GET', `/tokens/${id}`, { key: maskReader })).body.data).toEqual({ ...MASKED_CARD, number: '4242' });
+    });
+  });
+
+  describe('F2: a session never exceeds its authorizer', () => {
+    let browser: string;
+    let onlyA: { id: string; key: string };
+    let inA: string;
+    let inB: string;
+
+    beforeAll(async () => {
+      browser = (await tenant.app('public', { permissions: ['token:create'] })).key;
+      onlyA = await tenant.app('private', {
+        rules: [{ description: 'a', priority: 1, container: '/a/', transform: 'reveal', permissions: ['token:read', 'token:use', 'token:search'] }],
+      });
+      inA = await newCard({ containers: ['/a/'] });
+      inB = await newCard({ containers: ['/b/'] });
+    });
+
+    const expectCapped = async (sessionKey: string) => {
+      expect((await api('GET', `/tokens/${inB}`, { key: sessionKey })).status).toBe(403);
+      expect((await api('POST', '/detokenize', { key: sessionKey, body: { x: `{{ ${inB} }}` } })).status).toBe(403);
+      const listed = await api('GET', '/tokens?size=100', { key: sessionKey });
+      expect(listed.status).toBe(200);
+      expect(listed.body.data.map((t: { id: string }) => t.id)).not.toContain(inB);
+      const searched = await api('POST', '/tokens/search', { key: sessionKey, body: { query: `id:${inB}` } });
+      expect(searched.body.data ?? []).toHaveLength(0);
+      const own = await api('GET', `/tokens/${inA}`, { key: sessionKey });
+      expect(own.status).toBe(200);
+      expect(own.body.data).toEqual(CARD);
+    };
+
+    it('plain token:read/token:use permissions from an authorizer limited to /a/', async () => {
+      await expectCapped(await session(browser, onlyA.key, { permissions: ['token:read', 'token:use', 'token:search'] }));
+    });
+
+    it('a rule on / from an authorizer limited to /a/', async () => {
+      await expectCapped(
+        await session(browser, onlyA.key, { rules: [{ description: 'all', priority: 1, container: '/', transform: 'reveal', permissions: ['token:read', 'token:use', 'token:search'] }] }),
+      );
+    });
+
+    it('a session-only condition naming a /b/ token', async () => {
+      const key = await session(browser, onlyA.key, {
+        rules: [{ description: 'that one', priority: 1, conditions: [{ attribute: 'id', operator: 'equals', value: inB }], transform: 'reveal', permissions: ['token:read', 'token:use'] }],
+      });
+      expect((await api('GET', `/tokens/${inB}`, { key })).status).toBe(403);
+      expect((await api('POST', '/detokenize', { key, body: { x: `{{ ${inB} }}` } })).status).toBe(403);
+    });
+
+    it('an authorizer that only masks cannot hand out reveal', async () => {
+      const masker = await tenant.app('private', {
+        rules: [{ description: 'a', priority: 1, container: '/a/', transform: 'mask', permissions: ['token:read'] }],
+      });
+      const key = await session(browser, masker.key, {
+        rules: [{ description: 'a', priority: 1, container: '/a/', transform: 'reveal', permissions: ['token:read'] }],
+      });
+      const res = await api('GET', `/tokens/${inA}`, { key });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual(MASKED_CARD);
+    });
+
+    it('the cap follows the authorizer’s rules as they change', async () => {
+      const authorizer = await tenant.app('private', { permissions: ['token:read', 'token:use'] });
+      const key = await session(browser, authorizer.key, { permissions: ['token:read', 'token:use'] });
+      expect((await api('GET', `/tokens/${inB}`, { key })).body.data).toEqual(CARD);
+      const put = await api('PUT', `/applications/${authorizer.id}`, {
+        key: tenant.managementKey,
+        body: { name: 'narrowed', rules: [{ description: 'a', priority: 1, container: '/a/', transform: 'mask', permissions: ['token:read'] }] },
+      });
+      expect(put.status).toBe(200);
+      expect((await api('GET', `/tokens/${inB}`, { key })).status).toBe(403);
+      expect((await api('GET', `/tokens/${inA}`, { key })).body.data).toEqual(MASKED_CARD);
+    });
+  });
+
+  describe('F3: moving a token does not escape the rules', () => {
+    it('a key that masks /pci/ cannot move a card to where it reveals', async () => {
+      const mover = (
+        await tenant.app('private', {
+          rules: [
+            { description: 'pci', priority: 1, container: '/pci/', transform: 'mask', permissions: ['token:read', 'token:update', 'token:create'] },
+            { description: 'open', priority: 2, container: '/open/', transform: 'reveal', permissions: ['token:read', 'token:update', 'token:create'] },
+          ],
+        })
+      ).key;
+      const id = await newCard();
+      const res = await patch(mover, id, { containers: ['/open/'] });
+      expect(res.status).toBe(403);
+      expect(res.text).not.toContain(VISA);
+      const read = await api('GET', `/tokens/${id}`, { key: mover });
+      expect(read.body.containers).toEqual(['/pci/high/']);
+      expect(read.body.data).toEqual(MASKED_CARD);
+    });
+
+    it('a key limited to /a/ cannot move its token into /b/; one that may create in /b/ can', async () => {
+      const limited = (
+        await tenant.app('private', {
+          rules: [{ description: 'a', priority: 1, container: '/a/', transform: 'reveal', permissions: ['token:read', 'token:use', 'token:update', 'token:create'] }],
+        })
+      ).key;
+      const created = await api('POST', '/tokens', { key: limited, body: { type: 'token', data: 'secret', containers: ['/a/'] } });
+      expect(created.status).toBe(201);
+      expect((await patch(limited, created.body.id, { containers: ['/b/'] })).status).toBe(403);
+      expect((await api('GET', `/tokens/${created.body.id}`, { key: owner })).body.containers).toEqual(['/a/']);
+      const moved = await patch(owner, created.body.id, { containers: ['/b/'] });
+      expect(moved.status).toBe(200);
+      expect(moved.body.containers).toEqual(['/b/']);
+    });
+  });
+
+  describe('F5: a mask that cannot be evaluated is refused and changes nothing', () => {
+    const LOOP = '{% for i in (1..100000000) %}x{% endfor %}';
+
+    it('POST /tokens with such a mask: 400, nothing created', async () => {
+      const before = (await api('GET', '/tokens?size=0', { key: owner })).body.pagination.total_items;
+      const res = await api('POST', '/tokens', { key: owner, body: { type: 'token', data: 'x', mask: LOOP } });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toHaveProperty('mask');
+      expect((await api('GET', '/tokens?size=0', { key: owner })).body.pagination.total_items).toBe(before);
+    });
+
+    it('PATCH with such a mask and a data change: 400, data and mask unchanged', async () => {
+      const id = await newCard();
+      const res = await patch(owner, id, { mask: { number: LOOP }, data: { expiration_year: 2040 } });
+      expect(res.status).toBe(400);
+      const read = await api('GET', `/tokens/${id}`, { key: owner });
+      expect(read.body.data).toEqual(CARD);
+      expect((await api('GET', `/tokens/${id}`, { key: maskReader })).body.data).toEqual(MASKED_CARD);
+    });
+
+    it('a stored mask that cannot be evaluated makes the token redacted, never a failed read or list', async () => {
+      const id = await newCard({ metadata: { batch: 'f5-stored' } });
+      const db = new Client({ connectionString: process.env['COFFER_E2E_DATABASE_URL'] });
+      await db.connect();
+      try {
+        await db.query('UPDATE tokens SET mask = $1 WHERE tenant_id = $2 AND id = $3', [JSON.stringify(LOOP), tenant.tenantId, id]);
+      } finally {
+        await db.end();
+      }
+      const read = await api('GET', `/tokens/${id}`, { key: maskReader });
+      expect(read.status).toBe(200);
+      expect('data' in read.body).toBe(false);
+      const list = await api('GET', '/tokens?metadata.batch=f5-stored', { key: maskReader });
+      expect(list.status).toBe(200);
+      expect(list.body.data).toHaveLength(1);
+      expect('data' in list.body.data[0]).toBe(false);
+    });
+  });
+
+  describe('F8: a session dies with its application and its authorizer', () => {
+    const cases: Array<[string, (ids: { publicApp: string; authorizer: string }) => Promise<number>]> = [
+      ['its public application is deleted', ({ publicApp }) => api('DELETE', `/applications/${publicApp}`, { key: tenant.managementKey }).then((r) => r.status)],
+      ['its authorizer is deleted', ({ authorizer }) => api('DELETE', `/applications/${authorizer}`, { key: tenant.managementKey }).then((r) => r.status)],
+      ['its public application’s key is regenerated', ({ publicApp }) => api('POST', `/applications/${publicApp}/regenerate`, { key: tenant.managementKey }).then((r) => r.status)],
+      ['its authorizer’s key is regenerated', ({ authorizer }) => api('POST', `/applications/${authorizer}/regenerate`, { key: tenant.managementKey }).then((r) => r.status)],
+    ];
+    for (const [name, act] of cases) {
+      it(`401 once ${name}`, async () => {
+        const publicApp = await tenant.app('public', { permissions: ['token:create'] });
+        const authorizer = await tenant.app('private', { permissions: ['token:read'] });
+        const id = await newCard();
+        const key = await session(publicApp.key, authorizer.key, { permissions: ['token:read'] });
+        expect((await api('GET', `/tokens/${id}`, { key })).status).toBe(200);
+        expect([200, 204]).toContain(await act({ publicApp: publicApp.id, authorizer: authorizer.id }));
+        const after = await api('GET', `/tokens/${id}`, { key });
+        expect(after.status).toBe(401);
+        expect(after.headers.get('content-type')).toContain('application/problem+json');
+      });
+    }
+  });
+});
