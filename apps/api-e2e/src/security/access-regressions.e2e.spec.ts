@@ -261,4 +261,37 @@ describe('security regressions: what a key can see after a write', () => {
       });
     }
   });
+
+  describe('read ceiling of a reactor reply: tokens created as the reactor application, shown to the caller', () => {
+    it('the caller sees them no more revealed than its own decision (redacted, masked, revealed)', async () => {
+      const app = await tenant.app('private', {
+        rules: [{ description: 'all', priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:use', 'token:read'] }],
+      });
+      const { reactorId } = await makeReactor(
+        tenant.managementKey,
+        { code: formulaCode(`return { tokenize: { t: { type: 'token', data: 'reactor-secret', mask: '{{ data | reveal_last: 2 }}' } } };`) },
+        { application: { id: app.id } },
+      );
+      const callers = {
+        redact: { rules: [{ description: 'use elsewhere', priority: 1, container: '/callers/', transform: 'reveal', permissions: ['token:use'] }] },
+        mask: {
+          rules: [
+            { description: 'use elsewhere', priority: 1, container: '/callers/', transform: 'reveal', permissions: ['token:use'] },
+            { description: 'general', priority: 2, container: '/general/', transform: 'mask', permissions: ['token:read'] },
+          ],
+        },
+        reveal: { permissions: ['token:use'] },
+      };
+      for (const [expected, grants] of Object.entries(callers)) {
+        const caller = (await tenant.app('private', grants)).key;
+        const res = await api('POST', `/reactors/${reactorId}/react`, { key: caller, body: {} });
+        expect(res.status).toBe(200);
+        const token = res.body.tokens.t;
+        if (expected === 'redact') expect('data' in token).toBe(false);
+        if (expected === 'mask') expect(token.data).toBe('XXXXXXX-XXXXet');
+        if (expected === 'reveal') expect(token.data).toBe('reactor-secret');
+        if (expected !== 'reveal') expect(res.text).not.toContain('reactor-secret');
+      }
+    });
+  });
 });

@@ -14,6 +14,7 @@ import {
   isUuid,
 } from '@coffer/contracts';
 import { findDetokenizationExpressions } from '@coffer/expression';
+import { capTokenizeReply } from './reply-ceiling';
 import { RpcClient, type CallContext } from '@coffer/messaging';
 import type { SandboxOutcome } from '../sandbox';
 import { FormulaRepository } from '../formulas/formula.repository';
@@ -106,8 +107,12 @@ export class InvokeReactorUseCase {
     );
     if (!outcome.ok) throw failure(outcome);
     const response: ReactResponse = {};
-    if (outcome.result.tokenize !== undefined)
-      response.tokens = await this.tokens.tokenize({ principal: p.application ?? ctx.principal, traceId: ctx.traceId }, outcome.result.tokenize);
+    if (outcome.result.tokenize !== undefined) {
+      const writer = p.application ?? ctx.principal;
+      const created = await this.tokens.tokenize({ principal: writer, traceId: ctx.traceId }, outcome.result.tokenize);
+      // the caller sees the Reactor application's tokens no more revealed than its own decision allows
+      response.tokens = p.application ? capTokenizeReply(outcome.result.tokenize, created, writer, ctx.principal) : created;
+    }
     if (outcome.result.raw !== undefined) response.raw = outcome.result.raw;
     return response;
   }
