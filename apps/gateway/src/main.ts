@@ -7,9 +7,11 @@ import { PrismaService } from '@coffer/db';
 import { PinoNestLogger, createLogger, envInt, envString, validateConfig } from '@coffer/observability';
 import { limitsFromEnv } from './rate-limit/rate-limits';
 import { AppModule } from './app.module';
-import { BODY_LIMIT_BYTES, configureFastify } from './http/fastify-setup';
+import { configureFastify } from './http/fastify-setup';
+import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onClientError, onConnect, onFrameworkError } from './http/framework-errors';
 import { ProblemFilter } from './http/problem.filter';
 import { JsonBodyInterceptor } from './http/json-body.interceptor';
+import { QueryInterceptor } from './http/query.interceptor';
 import { HeaderNames } from './auth/api-key-headers';
 
 /** CORS_ORIGINS: comma list of allowed origins, or * (default: any origin — keys are headers, not cookies). */
@@ -28,15 +30,24 @@ async function bootstrap() {
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule,
-    new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true, return503OnClosing: true }),
+    new FastifyAdapter({
+      bodyLimit: BODY_LIMIT_BYTES,
+      trustProxy: true,
+      return503OnClosing: true,
+      routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+      // errors raised before any route runs are problem documents too, and never quote the request
+      frameworkErrors: onFrameworkError,
+      clientErrorHandler: onClientError,
+    }),
     { logger: new PinoNestLogger(logger), bufferLogs: false, bodyParser: false },
   );
   let shuttingDown = false;
   const events = app.get(EventBus);
   const prisma = app.get(PrismaService);
+  app.getHttpServer().on('connect', onConnect);
   configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping(), database: () => prisma.ping() }, () => shuttingDown);
   app.useGlobalFilters(new ProblemFilter(logger));
-  app.useGlobalInterceptors(new JsonBodyInterceptor());
+  app.useGlobalInterceptors(new QueryInterceptor(), new JsonBodyInterceptor());
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.
   app.enableCors({
     origin: corsOrigins(),

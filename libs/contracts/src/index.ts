@@ -3,6 +3,7 @@ export * from './problem/problem';
 export * from './auth/principal';
 export * from './envelope';
 export * from './subjects';
+export * from './json-limits';
 export * from './validation';
 export * from './pagination';
 export * from './applications/applications';

@@ -21,7 +21,15 @@ export interface Page<T> {
   data: T[];
 }
 
-const INTEGER = /^-?\d+$/;
+/** Digits only: no sign, exponent, decimal point, hex or white space (`1e3`, `1.5`, `0x10`, ` 1` are 400s). */
+const DIGITS = /^\d+$/;
+
+/**
+ * The largest `page` (with `size` at most 100, the offset stays below 2^31, the widest any repository takes): deeper
+ * pages are a 400 (conventions §11: every limit is enforced); deep lists use the cursor form (`start`).
+ */
+export const MAX_PAGE = 10_000_000;
+export const MAX_PAGE_SIZE = 100;
 
 export function parsePageRequest(query: Record<string, unknown>, errors: FieldErrors): PageRequest {
   const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
@@ -31,13 +39,16 @@ export function parsePageRequest(query: Record<string, unknown>, errors: FieldEr
   let page = 1;
   let size = 20;
   if (pageRaw !== undefined) {
-    if (!INTEGER.test(String(pageRaw)) || Number(pageRaw) < 1) errors.add('page', 'must be an integer ≥ 1');
-    else page = Number(pageRaw);
+    const text = String(pageRaw);
+    const n = DIGITS.test(text) ? Number(text) : NaN;
+    if (!(n >= 1 && n <= MAX_PAGE)) errors.add('page', `must be an integer between 1 and ${MAX_PAGE}`);
+    else page = n;
   }
   if (sizeRaw !== undefined) {
-    if (!INTEGER.test(String(sizeRaw)) || Number(sizeRaw) < 0 || Number(sizeRaw) > 100)
-      errors.add('size', 'must be an integer between 0 and 100');
-    else size = Number(sizeRaw);
+    const text = String(sizeRaw);
+    const n = DIGITS.test(text) ? Number(text) : NaN;
+    if (!(n >= 0 && n <= MAX_PAGE_SIZE)) errors.add('size', `must be an integer between 0 and ${MAX_PAGE_SIZE}`);
+    else size = n;
   }
   const req: PageRequest = { page, size };
   if (startRaw !== undefined) {
@@ -73,7 +84,8 @@ export function decodeCursor(start: string): Cursor | null | undefined {
   if (start === '') return null;
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(start, 'base64url').toString('utf8'));
-    if (typeof createdAt === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(createdAt)))
+    // the id goes into a query: PostgreSQL refuses text holding NUL, and no id is longer than 400 characters
+    if (typeof createdAt === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(createdAt)) && id.length <= 400 && !id.includes('\u0000') && !createdAt.includes('\u0000'))
       return { createdAt, id };
   } catch {
     /* fall through */

@@ -1,6 +1,15 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { FieldErrors, badRequest } from './problem/problem';
+import { findJsonLimitViolation, jsonLimitProblem } from './json-limits';
+
+/**
+ * A contract class may name top-level members that are opaque values (reactor `args`, `configuration`: encrypted,
+ * never stored as text), exempt from the NUL rule below.
+ */
+export interface ContractStatics {
+  opaqueFields?: readonly string[];
+}
 
 function collect(errors: ValidationError[], prefix: string, into: FieldErrors): void {
   for (const e of errors) {
@@ -13,13 +22,20 @@ function collect(errors: ValidationError[], prefix: string, into: FieldErrors): 
 /**
  * Validates a plain body against a contract class (used by the gateway pipe and again by the service that owns
  * the resource). Returns the typed instance or throws a 400 listing every bad field by path.
+ *
+ * First the JSON limits (libs/contracts json-limits): a body nested too deeply or holding a non-finite number is
+ * refused before class-transformer (recursive) sees it; a string holding NUL, which PostgreSQL cannot store, is a
+ * field error like any other.
  */
-export function validateContract<T extends object>(cls: new () => T, plain: unknown, extra?: FieldErrors): T {
+export function validateContract<T extends object>(cls: (new () => T) & ContractStatics, plain: unknown, extra?: FieldErrors): T {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     throw badRequest('The request body must be a JSON object');
   }
+  const violation = findJsonLimitViolation(plain, { rejectNul: true, nulExempt: cls.opaqueFields });
+  if (violation && violation.kind !== 'nul') throw jsonLimitProblem(violation);
   const instance = plainToInstance(cls, plain, { enableImplicitConversion: false });
   const errors = new FieldErrors();
+  if (violation) errors.add(violation.path || 'body', violation.message);
   collect(validateSync(instance, { forbidUnknownValues: false, validationError: { target: false } }), '', errors);
   if (extra) errors.merge(extra.toRecord());
   errors.throwIfAny();

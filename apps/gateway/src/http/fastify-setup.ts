@@ -1,22 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ProblemError } from '@coffer/contracts';
+import { ProblemError, findJsonLimitViolation, jsonLimitProblem } from '@coffer/contracts';
 import { httpDuration, httpRequests, metricsRegistry, runChecks, type Logger, type ReadinessCheck } from '@coffer/observability';
 import { HeaderNames } from '../auth/api-key-headers';
 import type { GatewayRequest } from './gateway-request';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+export { BODY_LIMIT_BYTES } from './framework-errors';
 const TRACE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** JSON bodies: an empty body is "no body" (POST /sessions), bad JSON is a 400 problem. */
-function parseJson(_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) {
+/**
+ * JSON bodies: an empty body is "no body" (POST /sessions), bad JSON is a 400 problem, and so is a body breaking the
+ * JSON limits of libs/contracts (nested over 64 levels, a number JSON.parse turned into ±Infinity): no route ever
+ * sees one. JSON.parse itself is iterative, so any depth within 1 MiB parses; the check is a cheap iterative walk.
+ */
+export function parseJson(_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) {
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (text.trim() === '') return done(null, undefined);
+  let value: unknown;
   try {
-    done(null, JSON.parse(text));
+    value = JSON.parse(text);
   } catch {
-    done(new ProblemError(400, 'The request body is not valid JSON'));
+    return done(new ProblemError(400, 'The request body is not valid JSON'));
   }
+  const violation = findJsonLimitViolation(value);
+  if (violation) return done(jsonLimitProblem(violation));
+  done(null, value);
 }
 
 export function configureFastify(

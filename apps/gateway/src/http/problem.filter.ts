@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '
 import type { FastifyReply } from 'fastify';
 import { ProblemError, STATUS_TITLES, isProblem, type Problem } from '@coffer/contracts';
 import type { Logger } from '@coffer/observability';
+import { frameworkProblem } from './framework-errors';
 
 /** Every error leaves the gateway as application/problem+json (conventions §3). */
 @Catch()
@@ -18,29 +19,21 @@ export class ProblemFilter implements ExceptionFilter {
 
   private toProblem(exception: unknown): Problem {
     if (exception instanceof ProblemError) return exception.problem;
+    // Nest's own (the router's 404 "Cannot GET /path", a guard's 403): the message quotes the request, never sent.
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      const body = exception.getResponse();
-      const detail = typeof body === 'object' && body && 'message' in body ? String((body as { message: unknown }).message) : exception.message;
-      return { title: STATUS_TITLES[status] ?? 'Error', status, detail };
+      if (status === 403) return { title: STATUS_TITLES[403], status, detail: 'The API key does not grant access to this operation' };
+      if (status >= 400 && status < 500) return frameworkProblem(status);
+      return { title: STATUS_TITLES[status] ?? 'Error', status };
     }
     if (isProblem(exception)) return exception;
-    // Fastify's own errors (bad JSON, body too large, unsupported media type) carry a statusCode.
-    const statusCode = (exception as { statusCode?: unknown })?.statusCode;
-    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
-      return { title: STATUS_TITLES[statusCode] ?? 'Error', status: statusCode, detail: fastifyDetail(exception, statusCode) };
-    }
+    // Fastify's own errors (bad JSON, body too large, unsupported media type) carry a statusCode and a code.
+    const { statusCode, code } = (exception ?? {}) as { statusCode?: unknown; code?: unknown };
+    if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) return frameworkProblem(statusCode, code);
     this.logger.error(
       { err: { message: exception instanceof Error ? exception.message : String(exception), stack: exception instanceof Error ? exception.stack : undefined } },
       'unhandled error at the gateway',
     );
     return { title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred' };
   }
-}
-
-function fastifyDetail(exception: unknown, status: number): string {
-  if (status === 413) return 'The request body exceeds the 1 MiB limit';
-  if (status === 415) return 'The Content-Type of the request is not supported';
-  if (status === 400) return 'The request body is not valid JSON';
-  return (exception as Error).message ?? 'The request is invalid';
 }

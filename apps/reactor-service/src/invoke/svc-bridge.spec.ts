@@ -56,6 +56,30 @@ describe('TokenSvcBridge', () => {
     await expect(bridge.call('tokens.retrieve', ['x'], expired)).rejects.toMatchObject({ status: 504 });
   });
 
+  it('refuses arguments breaking the JSON limits with a 400 problem, before serializing or calling anything', async () => {
+    const { rpc, calls } = fakeRpc(() => ({ ok: true }));
+    const bridge = new TokenSvcBridge(rpc, principal, 'trace');
+    const deep = JSON.parse('{"a":'.repeat(5000) + '1' + '}'.repeat(5000));
+    const at64 = JSON.parse('{"a":'.repeat(64) + '1' + '}'.repeat(64));
+    const at65 = { a: at64 };
+    for (const [method, args] of [
+      ['tokens.create', [{ type: 'token', data: deep }]],
+      ['tokens.update', ['id1', { data: at65 }]],
+      ['tokenize', [at65]],
+      ['detokenize', [{ x: deep }]],
+      ['tokens.search', [{ query: 'type:token', x: deep }]],
+      ['tokens.list', [{ metadata: deep }]],
+      ['tokens.create', [{ type: 'token', data: { n: Infinity } }]],
+    ] as const) {
+      await expect(bridge.call(method, [...args])).rejects.toMatchObject({ status: 400, body: { status: 400, title: 'Bad Request' } });
+    }
+    expect(calls).toEqual([]);
+    // 64 levels in all (the body, then data holding 63) is within the limit
+    await bridge.call('tokens.create', [{ type: 'token', data: at64.a }]);
+    await bridge.call('tokenize', [at64]);
+    expect(calls).toHaveLength(2);
+  });
+
   it('turns the SDK list query into the HTTP query', () => {
     expect(listQuery({ type: ['card', 'bank'], metadata: { Customer: 'c1', n: 2 }, page: 2, size: 10, skip: null })).toEqual({
       type: ['card', 'bank'],

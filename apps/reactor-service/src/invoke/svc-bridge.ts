@@ -1,4 +1,4 @@
-import { ProblemError, RPC_DEADLINE_MS, SUBJECTS, type Principal } from '@coffer/contracts';
+import { ProblemError, RPC_DEADLINE_MS, SUBJECTS, findJsonLimitViolation, jsonLimitProblem, type Principal } from '@coffer/contracts';
 import type { RpcClient } from '@coffer/messaging';
 import type { SvcBridge, SvcCallContext } from '../sandbox';
 
@@ -56,6 +56,11 @@ export class TokenSvcBridge implements SvcBridge {
     if (!route) throw { status: 400, body: { status: 400, title: 'Bad Request', detail: 'Unknown svc method' } };
     const remaining = ctx ? ctx.deadline - Date.now() : RPC_DEADLINE_MS.default;
     if (remaining <= 0 || ctx?.signal.aborted) throw { status: 504, body: { status: 504, title: 'Gateway Timeout', detail: 'The reactor ran out of time' } };
+    // the JSON limits of every API body (depth, finite numbers), before anything here serializes the arguments
+    for (const arg of args) {
+      const violation = findJsonLimitViolation(arg);
+      if (violation) throw { status: 400, body: jsonLimitProblem(violation).problem };
+    }
     try {
       const value = await this.rpc.call(route.subject, route.body(args), { principal: this.principal, traceId: this.traceId }, Math.min(remaining, RPC_DEADLINE_MS.default));
       return route.empty ? undefined : value;

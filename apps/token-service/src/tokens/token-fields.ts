@@ -1,4 +1,4 @@
-import { FieldErrors } from '@coffer/contracts';
+import { FieldErrors, JSON_LIMIT_MESSAGES, findJsonLimitViolation } from '@coffer/contracts';
 import { CONTAINER_PATTERN } from '@coffer/auth';
 import { ExpressionError, isExpression, validateMask, validateTemplate } from '@coffer/expression';
 import { TOKEN_TYPES } from './token-types';
@@ -17,6 +17,9 @@ export const LIMITS = {
 } as const;
 
 export const DEFAULT_FINGERPRINT_EXPRESSION = '{{ data | stringify }}';
+/** PostgreSQL stores no U+0000 in text or jsonb: every stored field but the (encrypted) data refuses it with a 400. */
+const NUL = JSON_LIMIT_MESSAGES.nul;
+const hasNul = (s: string) => s.includes('\u0000');
 const FORBIDDEN_ID_CHARS = /[#/\\+?[\]|&=%<>{}^]/;
 
 /** The validated, normalised fields of a token (create, or the result of a merge patch). */
@@ -36,6 +39,10 @@ export interface TokenFields {
 export function validateTokenId(id: unknown, errors: FieldErrors): { literal?: string; expression?: string } {
   if (typeof id !== 'string') {
     errors.add('id', 'must be a string');
+    return {};
+  }
+  if (hasNul(id)) {
+    errors.add('id', NUL);
     return {};
   }
   if (isExpression(id)) {
@@ -76,7 +83,9 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
   let mask: unknown = def?.mask ?? null;
   if (input['mask'] !== undefined && input['mask'] !== null) {
     mask = input['mask'];
-    for (const e of validateMask(mask)) errors.add(e.path, e.message);
+    const nul = findJsonLimitViolation(mask, { rejectNul: true }, 'mask');
+    if (nul) errors.add(nul.path, nul.message);
+    else for (const e of validateMask(mask)) errors.add(e.path, e.message);
   }
 
   let container = def?.container ?? '/general/high/';
@@ -97,11 +106,13 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
       const entries = Object.entries(meta as Record<string, unknown>);
       if (entries.length > LIMITS.metadataKeys) errors.add('metadata', `must have at most ${LIMITS.metadataKeys} keys`);
       for (const [k, v] of entries) {
-        if (k.length === 0 || k.length > LIMITS.metadataKeyLength)
+        if (hasNul(k)) errors.add('metadata', `keys ${NUL}`);
+        else if (k.length === 0 || k.length > LIMITS.metadataKeyLength)
           errors.add(`metadata.${k}`, `keys must be 1 to ${LIMITS.metadataKeyLength} characters`);
         else if (typeof v !== 'string') errors.add(`metadata.${k}`, 'must be a string');
         else if (v.length > LIMITS.metadataValueLength)
           errors.add(`metadata.${k}`, `must be at most ${LIMITS.metadataValueLength} characters`);
+        else if (hasNul(v)) errors.add(`metadata.${k}`, NUL);
         else metadata[k] = v;
       }
     }
@@ -117,6 +128,7 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
         if (typeof s !== 'string' || !s) errors.add(`search_indexes[${i}]`, 'must be a non-empty string');
         else if (s.length > LIMITS.expressionLength)
           errors.add(`search_indexes[${i}]`, `must be at most ${LIMITS.expressionLength} characters`);
+        else if (hasNul(s)) errors.add(`search_indexes[${i}]`, NUL);
         else checkTemplate(s, 'data', `search_indexes[${i}]`, errors);
       });
       searchIndexes = si as string[];
@@ -129,6 +141,7 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
     if (typeof fe !== 'string' || !fe) errors.add('fingerprint_expression', 'must be a non-empty string');
     else if (fe.length > LIMITS.expressionLength)
       errors.add('fingerprint_expression', `must be at most ${LIMITS.expressionLength} characters`);
+    else if (hasNul(fe)) errors.add('fingerprint_expression', NUL);
     else {
       checkTemplate(fe, 'data+metadata', 'fingerprint_expression', errors);
       fingerprintExpression = fe;

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ProblemError, SUBJECTS, type ListTokensRequest, type RpcEnvelope, type TokenIdRequest, type UpdateTokenRequest, type Principal } from '@coffer/contracts';
+import { ProblemError, SUBJECTS, assertJsonLimits, notFound, type ListTokensRequest, type RpcEnvelope, type TokenIdRequest, type UpdateTokenRequest, type Principal } from '@coffer/contracts';
 import { mayEver } from '@coffer/auth';
 import { CreateTokenUseCase } from './create/create-token.use-case';
 import { ReadTokensUseCase } from './read/read-tokens.use-case';
@@ -20,6 +20,19 @@ function principalOf(env: RpcEnvelope<unknown>, ...permissions: string[]): Princ
   return p;
 }
 
+/**
+ * Bodies also arrive without the gateway (reactor formulas call through `svc`): the JSON limits of libs/contracts
+ * (depth, finite numbers) are checked again here, before any recursive code (merge patch, structuredClone, liquid,
+ * JSON.stringify) sees the body. Fields stored as text or jsonb refuse NUL; `data` is stored encrypted and may hold it.
+ */
+const STORED_FIELDS = { rejectNul: true, nulExempt: ['data'] } as const;
+
+/** A token id holding NUL cannot exist (PostgreSQL cannot even compare it): not found, like any other impossible id. */
+function tokenId(id: unknown): string {
+  if (typeof id === 'string' && id.includes('\u0000')) throw notFound('token');
+  return id as string;
+}
+
 @Controller()
 export class TokensHandler {
   constructor(
@@ -36,18 +49,24 @@ export class TokensHandler {
 
   @MessagePattern(SUBJECTS.token.tokens.tokenize)
   onTokenize(@Payload() env: RpcEnvelope<{ payload: unknown }>) {
-    return this.tokenize.execute(principalOf(env, 'token:create'), env.traceId, env.body?.payload);
+    const principal = principalOf(env, 'token:create');
+    assertJsonLimits(env.body?.payload);
+    return this.tokenize.execute(principal, env.traceId, env.body?.payload);
   }
 
   /** POST /detokenize, and reactor-service for invocation args (`path` names the field in errors). */
   @MessagePattern(SUBJECTS.token.tokens.detokenize)
   onDetokenize(@Payload() env: RpcEnvelope<{ payload: unknown; path?: string }>) {
-    return this.detokenize.execute(principalOf(env, 'token:use', 'token:read'), env.traceId, env.body?.payload, env.body?.path);
+    const principal = principalOf(env, 'token:use', 'token:read');
+    assertJsonLimits(env.body?.payload, {}, typeof env.body?.path === 'string' ? env.body.path : '');
+    return this.detokenize.execute(principal, env.traceId, env.body?.payload, env.body?.path);
   }
 
   @MessagePattern(SUBJECTS.token.tokens.search)
   onSearch(@Payload() env: RpcEnvelope<unknown>) {
-    return this.search.execute(principalOf(env, 'token:search'), env.traceId, env.body);
+    const principal = principalOf(env, 'token:search');
+    assertJsonLimits(env.body);
+    return this.search.execute(principal, env.traceId, env.body);
   }
 
   @MessagePattern(SUBJECTS.token.audit.record)
@@ -66,12 +85,15 @@ export class TokensHandler {
 
   @MessagePattern(SUBJECTS.token.tokens.create)
   onCreate(@Payload() env: RpcEnvelope<unknown>) {
-    return this.create.execute({ principal: principalOf(env, 'token:create'), traceId: env.traceId, body: env.body });
+    const principal = principalOf(env, 'token:create');
+    assertJsonLimits(env.body, STORED_FIELDS);
+    return this.create.execute({ principal, traceId: env.traceId, body: env.body });
   }
 
   @MessagePattern(SUBJECTS.token.tokens.get)
   onGet(@Payload() env: RpcEnvelope<TokenIdRequest>) {
-    return this.read.get(principalOf(env, 'token:read'), env.traceId, env.body?.id);
+    const principal = principalOf(env, 'token:read');
+    return this.read.get(principal, env.traceId, tokenId(env.body?.id));
   }
 
   @MessagePattern(SUBJECTS.token.tokens.list)
@@ -81,12 +103,16 @@ export class TokensHandler {
 
   @MessagePattern(SUBJECTS.token.tokens.update)
   onUpdate(@Payload() env: RpcEnvelope<UpdateTokenRequest>) {
-    return this.update.execute({ principal: principalOf(env, 'token:update'), traceId: env.traceId, id: env.body?.id, patch: env.body?.patch });
+    const principal = principalOf(env, 'token:update');
+    const id = tokenId(env.body?.id);
+    assertJsonLimits(env.body?.patch, STORED_FIELDS);
+    return this.update.execute({ principal, traceId: env.traceId, id, patch: env.body?.patch });
   }
 
   @MessagePattern(SUBJECTS.token.tokens.delete)
   async onDelete(@Payload() env: RpcEnvelope<TokenIdRequest>) {
-    await this.remove.execute(principalOf(env, 'token:delete'), env.traceId, env.body?.id);
+    const principal = principalOf(env, 'token:delete');
+    await this.remove.execute(principal, env.traceId, tokenId(env.body?.id));
     return { deleted: true };
   }
 

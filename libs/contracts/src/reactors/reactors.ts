@@ -19,6 +19,9 @@ export class ReactorRef {
 
 /** PUT /reactors/{id}: replaces name, configuration and application (absent = none). The formula cannot change. */
 export class UpdateReactorRequest {
+  /** configuration values are secrets, stored encrypted: any string is fine (validateContract's NUL rule) */
+  static readonly opaqueFields: readonly string[] = ['configuration'];
+
   @IsString({ message: 'is required and must be a string' })
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(REACTOR_LIMITS.nameLength, { message: `must be at most ${REACTOR_LIMITS.nameLength} characters` })
@@ -44,6 +47,9 @@ export class CreateReactorRequest extends UpdateReactorRequest {
 
 /** POST /reactors/{id}/react */
 export class ReactRequest {
+  /** args reach the formula (and are stored encrypted for asynchronous runs): any string is fine */
+  static readonly opaqueFields: readonly string[] = ['args'];
+
   @IsOptional()
   @IsObject({ message: 'must be an object' })
   args?: Record<string, unknown> | null;

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit, forwardRef } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { ProblemError, SUBJECTS, isUuid, notFound, type Principal, type Problem } from '@coffer/contracts';
+import { JSON_LIMIT_MESSAGES, ProblemError, SUBJECTS, findJsonLimitViolation, isUuid, notFound, type Principal, type Problem } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto';
 import { PrismaService } from '@coffer/db';
 import { EventBus, WorkLoop } from '@coffer/messaging';
 import { createLogger, metricsRegistry } from '@coffer/observability';
+import { REACTOR_ERRORS } from '../../sandbox';
 import { InvokeReactorUseCase, type InvokeContext } from '../invoke-reactor.use-case';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
 
@@ -130,6 +131,11 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
         err instanceof ProblemError ? err.problem : { title: 'Internal Server Error', status: 500, detail: 'The reactor could not be run' };
       if (!(err instanceof ProblemError)) this.logger.error({ jobId: job.id, err: { message: (err as Error).message } }, 'job failed unexpectedly');
       outcome = { status: 'failed', error: problem };
+    }
+    // the result is stored as jsonb, which cannot hold U+0000: a formula answering with it fails, once (not re-run)
+    if (findJsonLimitViolation(outcome.status === 'succeeded' ? outcome.result : outcome.error, { rejectNul: true })) {
+      const { status, title } = REACTOR_ERRORS['ReactorRuntimeError'];
+      outcome = { status: 'failed', error: { status, title, detail: title, errors: { error: [`Reactor result: ${JSON_LIMIT_MESSAGES.nul}`] } } };
     }
     const body = JSON.stringify(outcome.status === 'succeeded' ? outcome.result : outcome.error);
     try {

@@ -86,19 +86,28 @@ function many(v: unknown): string[] {
   return (Array.isArray(v) ? v : [v]).map(String);
 }
 
-/** `id` and `type` repeat; `metadata.<key>` matches case-insensitively; a repeated metadata key counts once. */
+/**
+ * `id` and `type` repeat; `metadata.<key>` matches case-insensitively; a repeated metadata key counts once. A filter
+ * holding NUL is a 400 (PostgreSQL cannot compare text holding U+0000; the gateway refuses it too, `svc` does not pass
+ * through the gateway).
+ */
 export function parseListFilter(query: Record<string, unknown>): TokenListFilter {
+  const nul = (field: string) => new ProblemError(400, 'The query is invalid', { [field]: ['must not contain the NUL character (U+0000)'] });
   const filter: TokenListFilter = {};
   const ids = many(query['id']);
   const types = many(query['type']);
+  if (ids.some((v) => v.includes('\u0000'))) throw nul('id');
+  if (types.some((v) => v.includes('\u0000'))) throw nul('type');
   if (ids.length) filter.ids = ids;
   if (types.length) filter.types = types;
   const metadata: Record<string, string> = {};
   for (const [k, v] of Object.entries(query)) {
     if (!k.startsWith('metadata.') || k.length === 'metadata.'.length) continue;
+    if (k.includes('\u0000')) throw nul('metadata');
     const key = k.slice('metadata.'.length).toLowerCase();
     if (key in metadata) continue;
     const value = many(v)[0];
+    if (value !== undefined && value.includes('\u0000')) throw nul(k);
     if (value !== undefined) metadata[key] = value.toLowerCase();
   }
   if (Object.keys(metadata).length) filter.metadata = metadata;

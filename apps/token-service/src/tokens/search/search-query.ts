@@ -1,5 +1,5 @@
 import { Prisma } from '@coffer/db';
-import { badRequest } from '@coffer/contracts';
+import { JSON_LIMIT_MESSAGES, badRequest } from '@coffer/contracts';
 
 /**
  * The search language of conventions §5: `field:value` terms joined by AND, OR, NOT, parentheses, quoted phrases;
@@ -18,7 +18,9 @@ function unquote(v: string): string {
 
 export function lex(query: string): Tok[] {
   const toks: Tok[] = [];
-  let s = query.trim();
+  const trimmed = query.trim();
+  const lead = query.length - query.trimStart().length;
+  let s = trimmed;
   while (s.length) {
     if (s[0] === '(') toks.push({ kind: 'lparen' });
     else if (s[0] === ')') toks.push({ kind: 'rparen' });
@@ -30,7 +32,8 @@ export function lex(query: string): Tok[] {
         continue;
       }
       const m = TERM.exec(s);
-      if (!m) throw badRequest('The search query is invalid', { query: [`expected field:value near "${s.slice(0, 20)}"`] });
+      // the position, never an excerpt: a query may hold the very values searched for
+      if (!m) throw badRequest('The search query is invalid', { query: [`expected field:value at character ${lead + trimmed.length - s.length + 1}`] });
       const raw = m[2];
       if (raw.startsWith('[')) {
         const r = /^\[\s*(\S+)\s+TO\s+(\S+)\s*\]$/.exec(raw);
@@ -53,6 +56,8 @@ export interface CompileContext {
 export function compileSearch(query: string, ctx: CompileContext): Prisma.Sql {
   if (typeof query !== 'string' || !query.trim()) throw badRequest('The search query is invalid', { query: ['is required'] });
   if (query.length > MAX_QUERY_LENGTH) throw badRequest('The search query is invalid', { query: [`must be at most ${MAX_QUERY_LENGTH} characters`] });
+  // PostgreSQL refuses text holding U+0000 (ids, metadata, fingerprints compared below): a 400, never a 500
+  if (query.includes('\u0000')) throw badRequest('The search query is invalid', { query: [JSON_LIMIT_MESSAGES.nul] });
   const toks = lex(query);
   let i = 0;
   let depth = 0;
@@ -117,7 +122,7 @@ export function compileSearch(query: string, ctx: CompileContext): Prisma.Sql {
       const bound = (v: string) => {
         if (v === '*') return null;
         const t = Date.parse(v);
-        if (Number.isNaN(t)) fail(`"${v}" is not a date`);
+        if (Number.isNaN(t)) fail('created_at takes a date (ISO 8601) or *');
         return new Date(t);
       };
       if (!range) {

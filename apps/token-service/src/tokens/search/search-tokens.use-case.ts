@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, type Page, type Principal, type TokenView } from '@coffer/contracts';
+import { FieldErrors, MAX_PAGE, MAX_PAGE_SIZE, type Page, type Principal, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
@@ -21,8 +21,9 @@ export class SearchTokensUseCase {
     const errors = new FieldErrors();
     const page = b['page'] === undefined ? 1 : b['page'];
     const size = b['size'] === undefined ? 20 : b['size'];
-    if (!Number.isInteger(page) || (page as number) < 1) errors.add('page', 'must be an integer ≥ 1');
-    if (!Number.isInteger(size) || (size as number) < 0 || (size as number) > 100) errors.add('size', 'must be an integer between 0 and 100');
+    // the same bounds as the query form of every list (libs/contracts pagination): a huge page is a 400, not a 500
+    if (!Number.isInteger(page) || (page as number) < 1 || (page as number) > MAX_PAGE) errors.add('page', `must be an integer between 1 and ${MAX_PAGE}`);
+    if (!Number.isInteger(size) || (size as number) < 0 || (size as number) > MAX_PAGE_SIZE) errors.add('size', `must be an integer between 0 and ${MAX_PAGE_SIZE}`);
     if (typeof b['query'] !== 'string') errors.add('query', 'is required');
     errors.throwIfAny('The search request is invalid');
     const where = compileSearch(b['query'] as string, { digest: await this.vault.searchDigester(principal.tenantId) });
