@@ -32,7 +32,10 @@ export interface EgressPolicyOptions {
   resolver?: (host: string) => Promise<string[]>;
 }
 
-/** Raised when a URL or address is refused by the policy. The message never contains resolved addresses. */
+/**
+ * Raised when a URL or address is refused by the policy. The message never contains resolved addresses, and a host
+ * that does not resolve gets the very same error as one that resolves to a refused address (see {@link unreachable}).
+ */
 export class EgressDeniedError extends Error {
   readonly code = 'EGRESS_DENIED';
   constructor(message: string) {
@@ -172,6 +175,16 @@ export function classifyAddress(address: string): AddressClass {
   return 'invalid';
 }
 
+/**
+ * The one error for a host that cannot be reached: it does not resolve, or not only to allowed addresses, or it is a
+ * refused IP literal. Telling these apart would let formula code probe the service's network: which internal names
+ * exist (an unresolvable name vs. a name of a private address) and which addresses they have. Same message, class
+ * and code in every case; the host named is the one the caller gave.
+ */
+export function unreachable(host: string): EgressDeniedError {
+  return new EgressDeniedError(`Requests to ${host} are not allowed (not found, or not a public address)`);
+}
+
 function defaultResolver(host: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => {
@@ -248,38 +261,28 @@ export class EgressPolicy {
     }
     const host = normalizeHost(url.hostname);
     if (host === '') throw new EgressDeniedError('Invalid URL');
-    if (isIP(host) && !this.isHostExempt(host) && !this.isAddressAllowed(host)) {
-      throw new EgressDeniedError(`Requests to ${describeClass(classifyAddress(host))} addresses are not allowed`);
-    }
+    if (isIP(host) && !this.isHostExempt(host) && !this.isAddressAllowed(host)) throw unreachable(host);
     return url;
   }
 
-  /** Resolves a host name and checks every address it resolves to; returns the addresses (all allowed). */
+  /**
+   * Resolves a host name and checks every address it resolves to; returns the addresses (all allowed). A name that
+   * does not resolve and a name of a refused address fail alike ({@link unreachable}).
+   */
   async resolve(hostname: string): Promise<string[]> {
     const host = normalizeHost(hostname);
     if (isIP(host)) {
-      if (!this.isHostExempt(host) && !this.isAddressAllowed(host)) {
-        throw new EgressDeniedError(`Requests to ${describeClass(classifyAddress(host))} addresses are not allowed`);
-      }
+      if (!this.isHostExempt(host) && !this.isAddressAllowed(host)) throw unreachable(host);
       return [host];
     }
     let addresses: string[];
     try {
       addresses = await this.resolver(host);
     } catch {
-      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+      throw unreachable(host);
     }
-    if (addresses.length === 0) {
-      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
-    }
-    if (!this.isHostExempt(host)) {
-      for (const a of addresses) {
-        if (!this.isAddressAllowed(a)) {
-          // do not reveal which internal address the name points to
-          throw new EgressDeniedError(`Requests to ${host} are not allowed (it resolves to a non-public address)`);
-        }
-      }
-    }
+    if (!Array.isArray(addresses) || addresses.length === 0) throw unreachable(host);
+    if (!this.isHostExempt(host) && !addresses.every((a) => this.isAddressAllowed(a))) throw unreachable(host);
     return addresses;
   }
 
@@ -296,8 +299,7 @@ export class EgressPolicy {
           .map((address) => ({ address, family: isIP(address) }))
           .filter((a) => a.family !== 0 && (wanted === 0 || a.family === wanted));
         if (list.length === 0) {
-          const err = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
-          callback(err as NodeJS.ErrnoException, '', 0);
+          callback(unreachable(normalizeHost(hostname)) as unknown as NodeJS.ErrnoException, '', 0);
           return;
         }
         if (opts.all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, list);
@@ -313,26 +315,4 @@ function normalizeHost(host: string): string {
   if (h.startsWith('[') && h.endsWith(']')) h = h.slice(1, -1);
   if (h.endsWith('.')) h = h.slice(0, -1);
   return h;
-}
-
-function describeClass(cls: AddressClass): string {
-  switch (cls) {
-    case 'loopback':
-      return 'loopback';
-    case 'private':
-      return 'private';
-    case 'link-local':
-      return 'link-local';
-    case 'shared':
-      return 'shared (CGNAT)';
-    case 'multicast':
-      return 'multicast';
-    case 'unspecified':
-      return 'unspecified';
-    case 'documentation':
-    case 'reserved':
-      return 'reserved';
-    default:
-      return 'non-public';
-  }
 }

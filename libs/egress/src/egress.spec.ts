@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { classifyAddress, egressFetch, EgressFetchError, EgressPolicy, releaseAgent } from './index';
+import { classifyAddress, EgressDeniedError, egressFetch, EgressFetchError, EgressPolicy, releaseAgent } from './index';
 
 describe('classifyAddress', () => {
   it.each([
@@ -66,9 +66,9 @@ describe('EgressPolicy', () => {
     expect(p.checkUrl('https://example.com/x').hostname).toBe('example.com');
     expect(() => p.checkUrl('ftp://example.com/')).toThrow(/Only http and https/);
     expect(() => p.checkUrl('http://a:b@example.com/')).toThrow(/credentials/);
-    expect(() => p.checkUrl('http://127.0.0.1/')).toThrow(/loopback/);
-    expect(() => p.checkUrl('http://[::ffff:a9fe:a9fe]/')).toThrow(/link-local/);
-    expect(() => p.checkUrl('http://0x7f000001/')).toThrow(/loopback/);
+    expect(() => p.checkUrl('http://127.0.0.1/')).toThrow('Requests to 127.0.0.1 are not allowed (not found, or not a public address)');
+    expect(() => p.checkUrl('http://[::ffff:a9fe:a9fe]/')).toThrow(/not allowed/);
+    expect(() => p.checkUrl('http://0x7f000001/')).toThrow('Requests to 127.0.0.1 are not allowed');
     expect(() => p.checkUrl('not a url')).toThrow(/Invalid URL/);
     const https = new EgressPolicy({ protocols: ['https:'] });
     expect(() => https.checkUrl('http://example.com/')).toThrow(/Only https/);
@@ -80,7 +80,45 @@ describe('EgressPolicy', () => {
     await expect(p.resolve('private.test')).rejects.toThrow(/private\.test are not allowed/);
     await expect(p.resolve('mixed.test')).rejects.toThrow(/not allowed/);
     await expect(p.resolve('mixed.test')).rejects.not.toThrow(/192\.168/);
-    await expect(p.resolve('nope.test')).rejects.toThrow(/ENOTFOUND/);
+    await expect(p.resolve('nope.test')).rejects.toThrow(/nope\.test are not allowed/);
+  });
+
+  // F9 (issue 11): "not found" and "refused" must not tell internal host names apart
+  it('fails alike for a host that does not resolve and for one that resolves to a refused address', async () => {
+    const p = new EgressPolicy({ resolver: async (h) => (h === 'empty.test' ? [] : h === 'only6.test' ? ['2606:4700:4700::1111'] : resolver(h)) });
+    const failures: Record<string, unknown> = {};
+    for (const host of ['nope.test', 'empty.test', 'private.test', 'mixed.test', '10.0.0.5', '169.254.169.254', '::1']) {
+      failures[host] = await p.resolve(host).then(
+        () => 'resolved',
+        (e: unknown) => e,
+      );
+    }
+    failures['checkUrl 127.0.0.1'] = (() => {
+      try {
+        return p.checkUrl('http://127.0.0.1/');
+      } catch (e) {
+        return e;
+      }
+    })();
+    const lookup = (host: string) => new Promise<unknown>((r) => p.lookup(host, {}, (e) => r(e)));
+    failures['lookup nope.test'] = await lookup('nope.test');
+    failures['lookup private.test'] = await lookup('private.test');
+    failures['lookup only6.test (asked for IPv4)'] = await new Promise<unknown>((r) => p.lookup('only6.test', { family: 4 }, (e) => r(e)));
+    // everything but the host the caller named is identical: class, name, code, message, own properties
+    const shapes = Object.entries(failures).map(([key, e]) => {
+      expect(e).toBeInstanceOf(EgressDeniedError);
+      const err = e as EgressDeniedError;
+      const host = key.replace(/^(lookup|checkUrl) /, '').replace(/ .*$/, '');
+      return {
+        name: err.name,
+        code: err.code,
+        message: err.message.replace(host, '<host>'),
+        keys: Object.keys(err).sort(),
+        proto: Object.getPrototypeOf(err),
+      };
+    });
+    for (const shape of shapes) expect(shape).toEqual(shapes[0]);
+    expect(shapes[0].message).toBe('Requests to <host> are not allowed (not found, or not a public address)');
   });
 
   it('allowPrivate and allowHosts relax the check', async () => {
@@ -207,6 +245,54 @@ describe('egressFetch', () => {
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 50);
     await expect(egressFetch(policy, { url: url('/hang') }, { deadline: Date.now() + 5000, signal: ac.signal })).rejects.toMatchObject({ type: 'aborted' });
+  });
+
+  it('a formula cannot tell an unresolvable host from a refused one (same error, also through redirects)', async () => {
+    const oracle = new EgressPolicy({
+      allowHosts: ['local.test'],
+      resolver: async (h) => {
+        if (h === 'local.test') return ['127.0.0.1'];
+        if (h === 'internal.test') return ['10.1.2.3'];
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: 'ENOTFOUND' });
+      },
+    });
+    routes['/to-internal'] = (_q, s) => {
+      s.statusCode = 302;
+      s.setHeader('location', `http://internal.test:${port}/ok`);
+      s.end();
+    };
+    routes['/to-nowhere'] = (_q, s) => {
+      s.statusCode = 302;
+      s.setHeader('location', `http://nowhere.test:${port}/ok`);
+      s.end();
+    };
+    try {
+      const attempt = async (u: string) => {
+        const e = await egressFetch(oracle, { url: u }, soon()).then(
+          () => null,
+          (x: unknown) => x,
+        );
+        expect(e).toBeInstanceOf(EgressFetchError);
+        const err = e as EgressFetchError;
+        const host = /internal\.test|nowhere\.test|169\.254\.169\.254|10\.1\.2\.3/.exec(err.message)?.[0] ?? '';
+        return { type: err.type, code: err.code, name: err.name, keys: Object.keys(err).sort(), message: err.message.split(host).join('<host>') };
+      };
+      const shapes = [
+        await attempt(`http://internal.test:${port}/ok`),
+        await attempt(`http://nowhere.test:${port}/ok`),
+        await attempt(`http://10.1.2.3:${port}/ok`),
+        await attempt(`http://169.254.169.254:${port}/ok`),
+      ];
+      for (const s of shapes) expect(s).toEqual(shapes[0]);
+      expect(shapes[0]).toMatchObject({ type: 'egress-denied', code: 'EGRESS_DENIED' });
+      expect(shapes[0].message).toBe(`request to http://<host>:${port}/ok refused: Requests to <host> are not allowed (not found, or not a public address)`);
+      const redirected = [await attempt(url('/to-internal')), await attempt(url('/to-nowhere'))];
+      expect(redirected[1]).toEqual(redirected[0]);
+    } finally {
+      await releaseAgent(oracle);
+      delete routes['/to-internal'];
+      delete routes['/to-nowhere'];
+    }
   });
 
   it('refuses bad methods, bodies on GET and invalid headers', async () => {

@@ -1,4 +1,4 @@
-export { EgressPolicy, EgressDeniedError, classifyAddress } from './egress-policy';
+export { EgressPolicy, EgressDeniedError, classifyAddress, unreachable } from './egress-policy';
 export type { AddressClass, EgressPolicyOptions } from './egress-policy';
 export { egressFetch, EgressFetchError, releaseAgent } from './egress-fetch';
 export type { EgressRequest, EgressResponse, EgressLimits } from './egress-fetch';

@@ -5,6 +5,8 @@ import {
   REACTOR_LIMITS,
   ReactRequest,
   badRequest,
+  findJsonLimitViolation,
+  jsonLimitProblem,
   notFound,
   validateContract,
   type FormulaRequestParameter,
@@ -16,7 +18,7 @@ import {
 import { findDetokenizationExpressions } from '@coffer/expression';
 import { capTokenizeReply } from './reply-ceiling';
 import { RpcClient, type CallContext } from '@coffer/messaging';
-import type { SandboxOutcome } from '../sandbox';
+import { REACTOR_ERRORS, type SandboxOutcome } from '../sandbox';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { ReactorRepository } from '../reactors/reactor.repository';
 import { ReactorVault } from '../reactors/reactor-vault';
@@ -99,13 +101,17 @@ export class InvokeReactorUseCase {
     return { reactor: { id: reactor.id }, code: formula.code, args: validated, application, configuration };
   }
 
-  /** Runs prepared code in the sandbox; `tokenize` is tokenized as the Reactor's Application (else the caller). */
+  /**
+   * Runs prepared code in the sandbox; `tokenize` is tokenized as the Reactor's Application (else the caller).
+   * The tenant is the sandbox's isolation key: its code never runs in an isolate that ran another tenant's.
+   */
   async run(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number): Promise<ReactResponse> {
     const outcome = await this.sandbox.run(
-      { code: p.code, args: p.args, configuration: p.configuration, svc: p.application !== null, timeoutMs },
+      { code: p.code, args: p.args, configuration: p.configuration, svc: p.application !== null, timeoutMs, tenant: ctx.principal.tenantId },
       p.application ? new TokenSvcBridge(this.rpc, p.application, ctx.traceId) : null,
     );
     if (!outcome.ok) throw failure(outcome);
+    checkResultLimits(outcome.result);
     const response: ReactResponse = {};
     if (outcome.result.tokenize !== undefined) {
       const writer = p.application ?? ctx.principal;
@@ -154,12 +160,35 @@ async function allSettled<T extends readonly unknown[]>(promises: { [K in keyof 
 }
 
 /**
+ * What a formula returns meets the JSON limits of any API body before it is tokenized or sent on (JSON.stringify on
+ * the bus overflows near 4,500 levels). `tokenize` is refused like a bad tokenize body (400); a `raw` (or a custom
+ * response body) that is not is the formula's own failure, a Reactor Runtime Error, as for a result too large.
+ */
+function checkResultLimits(result: { raw?: unknown; tokenize?: unknown }): void {
+  if (result.tokenize !== undefined) {
+    const violation = findJsonLimitViolation(result.tokenize, {}, 'tokenize');
+    if (violation) throw jsonLimitProblem(violation);
+  }
+  if (result.raw !== undefined) {
+    const violation = findJsonLimitViolation(result.raw, {}, 'raw');
+    if (violation) throw resultTooDeep(violation.message);
+  }
+}
+
+function resultTooDeep(message: string): ProblemError {
+  const { status, title } = REACTOR_ERRORS['ReactorRuntimeError'];
+  return new ProblemError(status, title, { error: [`Reactor result: ${message}`] }, title);
+}
+
+/**
  * A failed run as the problem to answer with. A `CustomHttpResponseError` travels as a problem with a `custom`
  * member (status, headers, body), which the gateway returns verbatim.
  */
 function failure(outcome: Extract<SandboxOutcome, { ok: false }>): ProblemError {
   const err = ProblemError.fromProblem({ ...outcome.problem });
   if (outcome.custom) {
+    const deep = outcome.custom.body === undefined ? null : findJsonLimitViolation(outcome.custom.body, {}, 'body');
+    if (deep) return resultTooDeep(deep.message);
     const custom: ReactorCustomProblem['custom'] = { status: outcome.custom.status };
     if (outcome.custom.headers) custom.headers = outcome.custom.headers;
     if (outcome.custom.body !== undefined) custom.body = outcome.custom.body;

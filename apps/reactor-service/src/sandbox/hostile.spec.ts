@@ -17,7 +17,7 @@ const mod = (body: string) => `module.exports = async function (req) {\n${body}\
 const FAST = 600; // timeout for the deadline attacks
 
 function inv(code: string, extra: Partial<SandboxInvocation> = {}): SandboxInvocation {
-  return { code, args: {}, configuration: {}, svc: false, timeoutMs: 5000, captureConsole: true, ...extra };
+  return { code, args: {}, configuration: {}, svc: false, timeoutMs: 5000, captureConsole: true, tenant: 'attacker', ...extra };
 }
 
 function expectContained(o: SandboxOutcome): void {
@@ -71,6 +71,10 @@ describe('sandbox - hostile code', () => {
         res.statusCode = 307;
         res.setHeader('location', `http://internal.example:${port}/secret`);
         res.end();
+      } else if (req.url === '/to-nxdomain') {
+        res.statusCode = 307;
+        res.setHeader('location', `http://nxdomain.example:${port}/secret`);
+        res.end();
       } else if (req.url === '/to-metadata') {
         res.statusCode = 301;
         res.setHeader('location', 'http://169.254.169.254/latest/meta-data/');
@@ -109,13 +113,23 @@ describe('sandbox - hostile code', () => {
         if (host === 'rebind.example') return ['93.184.216.34', '127.0.0.1'];
         if (host === 'mapped.example') return ['::ffff:169.254.169.254'];
         if (host === 'localhost') return ['127.0.0.1', '::1'];
+        if (host === 'nxdomain.example') throw Object.assign(new Error('getaddrinfo ENOTFOUND nxdomain.example'), { code: 'ENOTFOUND' });
+        if (host === 'nodata.example') return [];
         return ['93.184.216.34'];
       },
       onEvent: (e) => { events.push(e); if (process.env['SBX_DEBUG']) process.stderr.write(Date.now() % 100000 + ' ' + JSON.stringify(e).slice(0, 200) + '\n'); },
     });
+    await ready();
   });
 
+  /** Deadlines count from the call: wait until the workers (and replacements of killed ones) are up. */
+  async function ready(): Promise<void> {
+    const until = Date.now() + 30_000;
+    while (pool.stats().ready < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  }
+
   afterEach(async () => {
+    await ready();
     if (process.env['SBX_DEBUG']) process.stderr.write(Date.now() % 100000 + ' stats ' + JSON.stringify(pool.stats()) + '\n');
     // the pool still serves a normal invocation
     const o = await pool.run(inv(mod('return { raw: { fine: req.args.n * 2 } };'), { args: { n: 21 } }), null);
@@ -443,6 +457,48 @@ describe('sandbox - hostile code', () => {
     const r = rawOf(o) as { name?: string; message?: string };
     expect(r.name).toBe('FetchError');
     expect(r.message).toMatch(/refused|not allowed|Only http/);
+    expect(secretHits).toBe(0);
+  });
+
+  // F9 (issue 11): the error must not be an oracle for internal host names
+  it('fetch fails alike for a host that does not resolve and for a refused one (name, message, type, code, fields)', async () => {
+    const shapeOf = async (target: string, host: string) => {
+      const o = await pool.run(
+        inv(
+          mod(`
+            const nodeFetch = require('node-fetch');
+            try { await nodeFetch(${JSON.stringify(target)}); return { raw: 'reached' }; } catch (e) {
+              return { raw: { name: e.name, message: e.message.split(${JSON.stringify(host)}).join('<host>'), type: e.type, code: e.code,
+                errno: e.errno, keys: Object.keys(e).sort(), own: Object.getOwnPropertyNames(e).sort(), isFetchError: e instanceof nodeFetch.FetchError,
+                stack: e.stack.split(${JSON.stringify(host)}).join('<host>').split('\\n')[0] } };
+            }
+          `),
+        ),
+        null,
+      );
+      return rawOf(o);
+    };
+    const shapes = [
+      await shapeOf(`http://nxdomain.example:${port}/secret`, 'nxdomain.example'), // does not resolve
+      await shapeOf(`http://nodata.example:${port}/secret`, 'nodata.example'), // resolves to nothing
+      await shapeOf(`http://internal.example:${port}/secret`, 'internal.example'), // resolves to 10.1.2.3
+      await shapeOf(`http://mapped.example:${port}/secret`, 'mapped.example'), // resolves to mapped metadata
+      await shapeOf(`http://localhost:${port}/secret`, 'localhost'), // loopback
+      await shapeOf(`http://169.254.169.254:${port}/secret`, '169.254.169.254'), // metadata literal
+      await shapeOf(`http://10.0.0.1:${port}/secret`, '10.0.0.1'), // private literal
+    ];
+    for (const shape of shapes) expect(shape).toEqual(shapes[0]);
+    expect(shapes[0]).toMatchObject({
+      name: 'FetchError',
+      type: 'system',
+      code: 'EGRESS_DENIED',
+      errno: 'EGRESS_DENIED',
+      isFetchError: true,
+      message: `request to http://<host>:${port}/secret refused: Requests to <host> are not allowed (not found, or not a public address)`,
+    });
+    // and through a redirect from an allowed host
+    const hop = async (path: string, host: string) => shapeOf(`http://allowed.test:${port}${path}`, host);
+    expect(await hop('/to-nxdomain', 'nxdomain.example')).toEqual(await hop('/to-internal-name', 'internal.example'));
     expect(secretHits).toBe(0);
   });
 

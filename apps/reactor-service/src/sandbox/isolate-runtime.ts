@@ -31,7 +31,13 @@ const fromCharCode = $String.fromCharCode;
 const funcToString = Function.prototype.toString;
 const ITER = $Symbol.iterator, TO_STRING_TAG = $Symbol.toStringTag;
 
-for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics']) {
+/* No work may be scheduled by the engine itself, outside the calls the worker makes and bounds: FinalizationRegistry
+   cleanup callbacks run as engine tasks after the invocation, with no deadline (issue 11, F4); WeakRef makes garbage
+   collection - other invocations' allocations - observable; Atomics.waitAsync and WebAssembly's asynchronous
+   compilation post tasks too; SharedArrayBuffer/Atomics.wait could block the worker. The last three are removed;
+   WeakRef and FinalizationRegistry are replaced below by inert versions the specification allows (a target is
+   never collected while the invocation runs; cleanup callbacks are never called). */
+for (const name of ['WebAssembly', 'SharedArrayBuffer', 'Atomics', 'FinalizationRegistry', 'WeakRef']) {
   try { delete G[name]; } catch (e) { /* ignore */ }
 }
 
@@ -1324,6 +1330,43 @@ function require(name) {
 require.resolve = function (name) { require(name); return $String(name); };
 require.cache = create(null);
 
+/* ------------------------------------------------------------------ inert WeakRef / FinalizationRegistry */
+const keyFor = $Symbol.keyFor;
+function canBeHeldWeakly(v) {
+  return (typeof v === 'object' && v !== null) || typeof v === 'function' || (typeof v === 'symbol' && keyFor(v) === undefined);
+}
+class WeakRef {
+  #target;
+  constructor(target) {
+    if (!canBeHeldWeakly(target)) throw new $TypeError('WeakRef: invalid target');
+    this.#target = target;
+  }
+  deref() { return this.#target; }
+}
+class FinalizationRegistry {
+  #tokens = new $WeakMap();
+  constructor(cleanup) {
+    if (typeof cleanup !== 'function') throw new $TypeError('FinalizationRegistry: cleanup must be callable');
+  }
+  register(target, heldValue, unregisterToken) {
+    if (!canBeHeldWeakly(target)) throw new $TypeError('FinalizationRegistry.prototype.register: invalid target');
+    if (target === heldValue) throw new $TypeError('FinalizationRegistry.prototype.register: target and holdings must not be same');
+    if (unregisterToken !== undefined) {
+      if (!canBeHeldWeakly(unregisterToken)) throw new $TypeError('FinalizationRegistry.prototype.register: invalid unregister token');
+      this.#tokens.set(unregisterToken, true);
+    }
+    return undefined;
+  }
+  unregister(unregisterToken) {
+    if (!canBeHeldWeakly(unregisterToken)) throw new $TypeError('Invalid unregisterToken');
+    const had = this.#tokens.has(unregisterToken);
+    this.#tokens.delete(unregisterToken);
+    return had;
+  }
+}
+defineProperty(WeakRef.prototype, TO_STRING_TAG, { value: 'WeakRef', configurable: true });
+defineProperty(FinalizationRegistry.prototype, TO_STRING_TAG, { value: 'FinalizationRegistry', configurable: true });
+
 /* ------------------------------------------------------------------ globals */
 const getPerformance = once(function () {
   const performance = { timeOrigin: $Date.now(), now: function () { return $Date.now() - performance.timeOrigin; } };
@@ -1348,6 +1391,8 @@ plainGlobal('clearInterval', clearAnyTimer);
 plainGlobal('setImmediate', setImmediate);
 plainGlobal('clearImmediate', clearAnyTimer);
 plainGlobal('queueMicrotask', queueMicrotask);
+plainGlobal('WeakRef', WeakRef);
+plainGlobal('FinalizationRegistry', FinalizationRegistry);
 lazyGlobal('Buffer', getBuffer);
 lazyGlobal('URL', function () { return getUrlClasses().URL; });
 lazyGlobal('URLSearchParams', function () { return getUrlClasses().URLSearchParams; });

@@ -28,6 +28,8 @@ interface WorkerHandle {
   active: Map<number, Task>;
   stderrTail: string;
   startTimer: NodeJS.Timeout | null;
+  /** Tenants it ran lately (least recent first): it may hold a warm isolate for them. */
+  recent: Map<string, true>;
 }
 
 interface Task {
@@ -35,6 +37,8 @@ interface Task {
   inv: SandboxInvocation;
   svc: SvcBridge | null;
   req: string;
+  /** The isolation key, validated. */
+  tenant: string | undefined;
   deadline: number;
   timeoutMs: number;
   resolve: (o: SandboxOutcome) => void;
@@ -135,6 +139,8 @@ export class SandboxPool {
       maxFetchCalls: DEFAULTS.maxFetchCalls,
       maxFetchBytes: this.maxFetchBytes,
       maxScriptsPerIsolate: DEFAULTS.maxScriptsPerIsolate,
+      maxIdleIsolates: Math.max(0, Math.floor(opts.maxIdleIsolates ?? DEFAULTS.maxIdleIsolates)),
+      maxReusableHeapMb: DEFAULTS.maxReusableHeapMb,
     };
     this.launch = resolveWorkerLaunch(opts.workerScript);
     for (let i = 0; i < this.size; i++) this.spawn();
@@ -156,6 +162,9 @@ export class SandboxPool {
     if (this.startFailures >= 3 && ![...this.workers].some((w) => w.ready && !w.draining)) {
       return Promise.resolve({ ok: false, problem: unavailableProblem('The reactor sandbox could not start') });
     }
+    if (inv.tenant !== undefined && (typeof inv.tenant !== 'string' || inv.tenant.length > 256)) {
+      return Promise.resolve({ ok: false, problem: runtimeError('Invalid sandbox tenant') });
+    }
     if (this.queue.length >= this.maxQueue) {
       return Promise.resolve({ ok: false, problem: unavailableProblem('The reactor sandbox is saturated') });
     }
@@ -165,6 +174,7 @@ export class SandboxPool {
         inv,
         svc,
         req,
+        tenant: inv.tenant || undefined,
         deadline: Date.now() + timeoutMs,
         timeoutMs,
         resolve,
@@ -214,16 +224,28 @@ export class SandboxPool {
 
   private pump(): void {
     while (this.queue.length > 0) {
+      const task = this.queue[0];
+      // the least busy worker; a worker that ran this tenant lately first (it may hold a warm isolate for it)
       let best: WorkerHandle | null = null;
+      let bestWarm = false;
       for (const w of this.workers) {
         if (!w.ready || w.draining || w.exited || w.active.size >= this.concurrency) continue;
-        if (!best || w.active.size < best.active.size) best = w;
+        const warm = task.tenant !== undefined && w.recent.has(task.tenant);
+        if (!best || (warm && !bestWarm) || (warm === bestWarm && w.active.size < best.active.size)) {
+          best = w;
+          bestWarm = warm;
+        }
       }
       if (!best) return;
-      const task = this.queue.shift() as Task;
+      this.queue.shift();
       if (task.finished) continue;
       task.worker = best;
       best.active.set(task.id, task);
+      if (task.tenant !== undefined) {
+        best.recent.delete(task.tenant);
+        best.recent.set(task.tenant, true);
+        if (best.recent.size > Math.max(1, this.workerConfig.maxIdleIsolates ?? 0)) best.recent.delete(best.recent.keys().next().value as string);
+      }
       const msg: HostToWorker = {
         t: 'run',
         id: task.id,
@@ -232,6 +254,7 @@ export class SandboxPool {
         svc: Boolean(task.inv.svc && task.svc),
         capture: Boolean(task.inv.captureConsole),
         remainingMs: Math.max(1, task.deadline - Date.now()),
+        ...(task.tenant !== undefined ? { tenant: task.tenant } : {}),
       };
       this.sendTo(best, msg);
     }
@@ -296,6 +319,7 @@ export class SandboxPool {
       active: new Map(),
       stderrTail: '',
       startTimer: null,
+      recent: new Map(),
     };
     this.workers.add(w);
     child.unref();
@@ -344,6 +368,9 @@ export class SandboxPool {
         task?.calls.get(msg.callId)?.abort();
         return;
       }
+      case 'discarded':
+        this.onEvent?.({ type: 'isolate-discarded', pid: w.pid, reason: String(msg.reason).slice(0, 200) });
+        return;
       case 'retire':
         if (w.draining) return;
         w.draining = true;

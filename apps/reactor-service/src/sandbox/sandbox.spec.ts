@@ -7,7 +7,7 @@ jest.setTimeout(30_000);
 const mod = (body: string) => `module.exports = async function (req) {\n${body}\n};`;
 
 function inv(code: string, extra: Partial<SandboxInvocation> = {}): SandboxInvocation {
-  return { code, args: {}, configuration: {}, svc: false, timeoutMs: 5000, ...extra };
+  return { code, args: {}, configuration: {}, svc: false, timeoutMs: 5000, tenant: 'tenant-1', ...extra };
 }
 
 function raw(o: SandboxOutcome): unknown {
@@ -73,6 +73,8 @@ describe('SandboxPool - normal behaviour', () => {
       allowHosts: ['fetch.test'],
       resolver: async (host) => (host === 'fetch.test' ? ['127.0.0.1'] : ['93.184.216.34']),
     });
+    // deadlines count from the call: start once the worker is up (slow on a loaded machine)
+    while (pool.stats().ready < 1) await new Promise((r) => setTimeout(r, 20));
   });
 
   afterAll(async () => {

@@ -11,6 +11,11 @@ export interface SandboxInvocation {
   timeoutMs: number;
   /** Return the formula's console output in `logs`. */
   captureConsole?: boolean;
+  /**
+   * The isolation key: the tenant whose code and data this is. An isolate only ever runs invocations of one tenant
+   * (README, "Isolation unit"). Without one, the invocation gets an isolate of its own, disposed when it ends.
+   */
+  tenant?: string;
 }
 
 /**
@@ -76,6 +81,11 @@ export interface SandboxPoolOptions {
   maxFetchBytes?: number;
   /** Invocations waiting for a free isolate beyond this are refused with 503. Default 1000. */
   maxQueue?: number;
+  /**
+   * Isolates each worker keeps parked for their tenant's next invocation (all tenants together, least recently used
+   * go first). Default 8. 0: an isolate per invocation.
+   */
+  maxIdleIsolates?: number;
   /** Path of the worker entry (default: found next to this module / the bundle). */
   workerScript?: string;
   /** Diagnostics (worker exits, restarts). Never receives formula data. */
@@ -86,4 +96,6 @@ export type SandboxPoolEvent =
   | { type: 'worker-started'; pid: number }
   | { type: 'worker-exited'; pid: number; code: number | null; signal: string | null; inFlight: number; stderrTail?: string }
   | { type: 'worker-retiring'; pid: number; reason: string }
-  | { type: 'worker-killed'; pid: number; reason: string };
+  | { type: 'worker-killed'; pid: number; reason: string }
+  /** A parked isolate ran something after its invocation ended (work a formula left behind): it was disposed. */
+  | { type: 'isolate-discarded'; pid: number; reason: string };

@@ -1,14 +1,17 @@
 /**
  * Sandbox worker process entry (forked by SandboxPool; bundled as `sandbox-worker.js`).
  *
- * Each worker holds `concurrency` slots; a slot owns one isolate (memory-limited) with its compiled scripts cached
- * by code hash, and runs one invocation at a time in a fresh context. The worker treats everything coming out of an
- * isolate as untrusted: only strings and byte arrays are accepted, limits are re-checked here and in the pool.
+ * Each worker runs up to `concurrency` invocations at a time, each in a fresh context of a memory-limited isolate
+ * that belongs to the invocation's tenant (isolate-cache.ts: an isolate never serves two tenants, and is parked for
+ * its tenant's next invocation only when nothing of the last one can remain; compiled scripts are cached per isolate
+ * by code hash). The worker treats everything coming out of an isolate as untrusted: only strings and byte arrays
+ * are accepted, limits are re-checked here and in the pool.
  */
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import ivm from 'isolated-vm';
+import { IsolateCache } from './isolate-cache';
 import { ISOLATE_RUNTIME } from './isolate-runtime';
-import type { FailKind, HostToWorker, WorkerConfig, WorkerToHost } from './protocol';
+import { DEFAULTS, type FailKind, type HostToWorker, type WorkerConfig, type WorkerToHost } from './protocol';
 
 const HASHES = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'];
 const MAX_DIGEST_INPUT = 16 * 1024 * 1024;
@@ -17,16 +20,18 @@ const config: WorkerConfig = JSON.parse(process.env['COFFER_SANDBOX_CONFIG'] ?? 
 
 type Sync = [true, unknown] | [false, string, string?];
 
-interface Slot {
-  isolate: ivm.Isolate | null;
-  runtime: ivm.Script | null;
+/** An isolate with the runtime compiled in it and the formulas compiled for it. */
+interface Holder {
+  isolate: ivm.Isolate;
+  runtime: ivm.Script;
   scripts: Map<string, ivm.Script>;
-  busy: Invocation | null;
+  /** The tenant it belongs to (null: fresh, or an invocation without a tenant). */
+  owner: string | null;
 }
 
 interface Invocation {
   id: number;
-  slot: Slot;
+  holder: Holder | null;
   deadline: number;
   capture: boolean;
   logs: string[];
@@ -45,16 +50,33 @@ interface Invocation {
   killed: boolean;
   /** The formula had to be compiled (compile-cache miss). */
   compiled: boolean;
+  /** Calls into the isolate (timer callbacks, settled fetch/svc calls) not yet returned. */
+  applying: number;
+  /** The formula's answer is in: nothing new starts; the calls still in the isolate are awaited (quiesce). */
+  answered: boolean;
+  onQuiet: (() => void) | null;
 }
 
-const slots: Slot[] = Array.from({ length: Math.max(1, config.concurrency || 1) }, () => ({
-  isolate: null,
-  runtime: null,
-  scripts: new Map(),
-  busy: null,
-}));
 const invocations = new Map<number, Invocation>();
 let retiring = false;
+
+/** Parked isolates, by tenant (see isolate-cache.ts for when an isolate may be reused). */
+const cache = new IsolateCache<Holder>({
+  maxIdle: config.maxIdleIsolates ?? DEFAULTS.maxIdleIsolates,
+  maxReusableHeapBytes: (config.maxReusableHeapMb || DEFAULTS.maxReusableHeapMb) * 1024 * 1024,
+  maxIdleCpuNs: BigInt(DEFAULTS.maxIdleCpuMs) * 1_000_000n,
+  maxIdleMs: DEFAULTS.maxIdleMs,
+  dispose: disposeHolder,
+  onDiscard: (reason) => {
+    // an isolate that ran something while parked is the trace of an attempt: the pool reports it
+    if (reason === 'idle-cpu') send({ t: 'discarded', reason: 'a parked isolate used CPU (work left behind by a formula)' });
+  },
+});
+setInterval(() => cache.sweep(), DEFAULTS.idleSweepMs).unref();
+
+/** A fresh isolate prepared ahead (off the invocation path), for the next tenant that has none parked. */
+let spare: Holder | null = null;
+let spareScheduled = false;
 
 function send(msg: WorkerToHost): void {
   if (process.connected) process.send?.(msg);
@@ -66,10 +88,9 @@ function retire(reason: string): void {
   send({ t: 'retire', reason });
 }
 
-function ensureIsolate(slot: Slot): ivm.Isolate {
-  if (slot.isolate && !slot.isolate.isDisposed) return slot.isolate;
-  slot.scripts.clear();
-  slot.isolate = new ivm.Isolate({
+/** A fresh isolate with the runtime compiled (on the isolate's thread: this process stays free meanwhile). */
+async function newHolder(): Promise<Holder> {
+  const isolate = new ivm.Isolate({
     memoryLimit: config.memoryLimitMb || 64,
     onCatastrophicError: () => {
       // V8 lost control of an isolate: report and leave; the pool replaces this process.
@@ -77,41 +98,82 @@ function ensureIsolate(slot: Slot): ivm.Isolate {
       setTimeout(() => process.exit(70), 50).unref();
     },
   });
-  slot.runtime = slot.isolate.compileScriptSync(ISOLATE_RUNTIME, { filename: 'coffer:runtime.js' });
-  return slot.isolate;
+  try {
+    const runtime = await isolate.compileScript(ISOLATE_RUNTIME, { filename: 'coffer:runtime.js' });
+    return { isolate, runtime, scripts: new Map(), owner: null };
+  } catch (e) {
+    if (!isolate.isDisposed) isolate.dispose();
+    throw e;
+  }
 }
 
-function disposeIsolate(slot: Slot): void {
-  const iso = slot.isolate;
-  slot.isolate = null;
-  slot.runtime = null;
-  slot.scripts.clear();
-  if (iso && !iso.isDisposed) {
+/** Disposing an isolate terminates whatever still runs in it. */
+function disposeHolder(h: Holder): void {
+  h.scripts.clear();
+  if (!h.isolate.isDisposed) {
     try {
-      iso.dispose();
+      h.isolate.dispose();
     } catch {
       /* already gone */
     }
   }
 }
 
-async function compileUserScript(inv: Invocation, slot: Slot, iso: ivm.Isolate, code: string): Promise<ivm.Script> {
+/**
+ * The isolate for an invocation of `tenant`: its own parked one if the cache still has it, else a fresh one (the
+ * spare, or a new one). Without a tenant, always a fresh one, disposed when the invocation ends.
+ */
+async function isolateFor(tenant: string | null): Promise<Holder> {
+  const parked = tenant === null ? null : cache.take(tenant);
+  if (parked) return parked;
+  let h = spare;
+  spare = null;
+  if (h && h.isolate.isDisposed) h = null;
+  h = h ?? (await newHolder());
+  h.owner = tenant;
+  return h;
+}
+
+/** Prepares the spare after an invocation has answered (so as not to delay it). */
+function scheduleSpare(): void {
+  if (spare || spareScheduled || retiring) return;
+  spareScheduled = true;
+  setImmediate(() => {
+    if (spare || retiring) {
+      spareScheduled = false;
+      return;
+    }
+    newHolder().then(
+      (h) => {
+        spareScheduled = false;
+        if (spare || retiring) disposeHolder(h);
+        else spare = h;
+      },
+      () => {
+        // the next invocation creates its own and reports the failure
+        spareScheduled = false;
+      },
+    );
+  });
+}
+
+async function compileUserScript(inv: Invocation, h: Holder, iso: ivm.Isolate, code: string): Promise<ivm.Script> {
   const hash = createHash('sha256').update(code).digest('hex');
-  const hit = slot.scripts.get(hash);
+  const hit = h.scripts.get(hash);
   if (hit) {
-    slot.scripts.delete(hash); // LRU: move to the end
-    slot.scripts.set(hash, hit);
+    h.scripts.delete(hash); // LRU: move to the end
+    h.scripts.set(hash, hit);
     return hit;
   }
   // Same line numbers as the author's code; never consumes cachedData.
   const wrapped = '(function (exports, require, module, __filename, __dirname) { ' + code + '\n})';
   inv.compiled = true;
   const script = await iso.compileScript(wrapped, { filename: 'formula.js' });
-  slot.scripts.set(hash, script);
-  while (slot.scripts.size > (config.maxScriptsPerIsolate || 200)) {
-    const oldest = slot.scripts.keys().next().value as string;
-    slot.scripts.get(oldest)?.release();
-    slot.scripts.delete(oldest);
+  h.scripts.set(hash, script);
+  while (h.scripts.size > (config.maxScriptsPerIsolate || 200)) {
+    const oldest = h.scripts.keys().next().value as string;
+    h.scripts.get(oldest)?.release();
+    h.scripts.delete(oldest);
   }
   return script;
 }
@@ -123,15 +185,20 @@ function remaining(inv: Invocation): number {
 function finish(inv: Invocation, result: { out?: string; fail?: FailKind; message?: string }, dispose = false): void {
   if (inv.done) return;
   inv.done = true;
+  // The answer may come while a timer callback or a promise continuation of the formula is still queued or running
+  // in the isolate (e.g. a busy loop in a timer that fired just before the result): disposing the isolate is the
+  // only way to stop it - it must not run on into the next invocation.
+  if (inv.applying > 0) dispose = true;
   if (inv.wall) clearTimeout(inv.wall);
   for (const t of inv.timers.values()) clearTimer(t);
   inv.timers.clear();
   inv.calls.clear();
   invocations.delete(inv.id);
-  const slot = inv.slot;
+  const holder = inv.holder;
+  inv.holder = null;
   if (dispose) {
     inv.killed = true;
-    disposeIsolate(slot);
+    if (holder) disposeHolder(holder);
   } else {
     for (const r of [inv.entry, inv.fnRef]) {
       try {
@@ -149,7 +216,10 @@ function finish(inv: Invocation, result: { out?: string; fail?: FailKind; messag
   inv.entry = null;
   inv.fnRef = null;
   inv.ctx = null;
-  slot.busy = null;
+  // Reused only by the same tenant, and only if the invocation answered normally and left a small heap; a failed
+  // one (deadline, memory, uncaught exception in a timer, bad result, load error) may have left anything behind.
+  if (holder && !dispose) cache.release(holder, result.fail === undefined);
+  scheduleSpare();
   send({ t: 'done', id: inv.id, ...result, ...(inv.capture ? { logs: inv.logs } : {}), ...(inv.compiled ? { compiled: true } : {}) });
 }
 
@@ -170,12 +240,12 @@ function clearTimer(t: HostTimer): void {
 /** An error surfaced from isolated-vm while running formula code. */
 function onIsolateError(inv: Invocation, err: unknown): void {
   if (inv.done) return;
-  const slot = inv.slot;
+  const holder = inv.holder;
   const message = err instanceof Error ? err.message : String(err);
-  if (slot.isolate?.isDisposed || /disposed/i.test(message)) {
+  if (holder?.isolate.isDisposed || /disposed/i.test(message)) {
     // memory limit (isolated-vm disposes the isolate) or a catastrophic error: fail, then replace this process
-    const memory = /memory limit/i.test(message) || slot.isolate?.isDisposed === true;
-    disposeIsolate(slot);
+    const memory = /memory limit/i.test(message) || holder?.isolate.isDisposed === true;
+    if (holder) disposeHolder(holder);
     // V8 is not resilient to OOM: this process asks to be replaced (before answering, so nothing new lands here)
     retire('isolate disposed: ' + (memory ? 'memory limit' : 'error'));
     finish(inv, { fail: memory ? 'memory' : 'internal', message: memory ? 'Reactor exceeded its memory limit' : undefined });
@@ -190,7 +260,7 @@ function onIsolateError(inv: Invocation, err: unknown): void {
 
 function hostSyncFor(inv: Invocation) {
   return (op: unknown, a: unknown, b: unknown, c: unknown, d: unknown): Sync => {
-    if (inv.done) return [false, 'The invocation has finished'];
+    if (inv.done || inv.answered) return [false, 'The invocation has finished'];
     try {
       switch (op) {
         case 'digest': {
@@ -283,21 +353,57 @@ function armTimer(inv: Invocation, id: number): void {
   const t = inv.timers.get(id);
   if (!t || inv.done) return;
   const fire = () => {
-    if (inv.done || !inv.timers.has(id) || !inv.entry) return;
+    if (inv.done || inv.answered || !inv.timers.has(id) || !inv.entry) return;
     t.handle = null;
     if (!t.repeat) inv.timers.delete(id);
+    inv.applying++;
     inv.entry
       .apply(undefined, ['timer', id], { timeout: remaining(inv), result: { copy: true } })
       .then(
         (r) => {
-          if (inv.done) return;
+          returned(inv);
+          if (inv.done || inv.answered) return;
           if (r === 'X') finish(inv, { fail: 'uncaught' });
           else if (t.repeat && inv.timers.has(id)) armTimer(inv, id);
         },
-        (err) => onIsolateError(inv, err),
+        (err) => {
+          returned(inv);
+          onIsolateError(inv, err);
+        },
       );
   };
   t.handle = t.immediate ? setImmediate(fire) : setTimeout(fire, Math.max(1, t.ms));
+}
+
+/** A call into the isolate returned. */
+function returned(inv: Invocation): void {
+  inv.applying--;
+  if (inv.applying === 0) inv.onQuiet?.();
+}
+
+/**
+ * The formula has answered: stop everything it started (timers, outbound calls) and wait, briefly, until the isolate
+ * has returned from every call still queued or running in it - a timer callback that fired just before the answer
+ * may be running a busy loop. True when it is quiet (the isolate may be reused); false: it must be disposed.
+ */
+function quiesce(inv: Invocation): Promise<boolean> {
+  inv.answered = true;
+  for (const t of inv.timers.values()) clearTimer(t);
+  inv.timers.clear();
+  for (const callId of inv.calls) send({ t: 'cancel', id: inv.id, callId });
+  inv.calls.clear();
+  if (inv.applying === 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      inv.onQuiet = null;
+      resolve(false);
+    }, Math.min(DEFAULTS.quiesceMs, remaining(inv)));
+    inv.onQuiet = () => {
+      clearTimeout(timer);
+      inv.onQuiet = null;
+      resolve(true);
+    };
+  });
 }
 
 function startCall(inv: Invocation, kindArg: unknown, payload: unknown, body: unknown): Sync {
@@ -329,27 +435,28 @@ function startCall(inv: Invocation, kindArg: unknown, payload: unknown, body: un
 
 function onCallResult(msg: Extract<HostToWorker, { t: 'result' }>): void {
   const inv = invocations.get(msg.id);
-  if (!inv || inv.done || !inv.entry || !inv.calls.delete(msg.callId)) return;
+  if (!inv || inv.done || inv.answered || !inv.entry || !inv.calls.delete(msg.callId)) return;
   const body = msg.body instanceof Uint8Array ? new Uint8Array(msg.body) : null;
+  inv.applying++;
   inv.entry
     .apply(undefined, ['settle', msg.callId, msg.ok, msg.payload, body], {
       timeout: remaining(inv),
       arguments: { copy: true },
       result: { copy: true },
     })
-    .catch((err) => onIsolateError(inv, err));
+    .then(
+      () => returned(inv),
+      (err) => {
+        returned(inv);
+        onIsolateError(inv, err);
+      },
+    );
 }
 
 async function run(msg: Extract<HostToWorker, { t: 'run' }>): Promise<void> {
-  let slot = slots.find((s) => s.busy === null);
-  if (!slot) {
-    // the pool never over-commits, but be safe
-    slot = { isolate: null, runtime: null, scripts: new Map(), busy: null };
-    slots.push(slot);
-  }
   const inv: Invocation = {
     id: msg.id,
-    slot,
+    holder: null,
     deadline: Date.now() + msg.remainingMs,
     capture: msg.capture,
     logs: [],
@@ -366,24 +473,33 @@ async function run(msg: Extract<HostToWorker, { t: 'run' }>): Promise<void> {
     fnRef: null,
     killed: false,
     compiled: false,
+    applying: 0,
+    answered: false,
+    onQuiet: null,
   };
-  slot.busy = inv;
   invocations.set(inv.id, inv);
   // The wall clock: whatever the formula is doing (sync loop in a continuation, never-resolving promise, ...),
   // the isolate is disposed - which terminates any running code at once - and the invocation ends with 504.
   inv.wall = setTimeout(() => finish(inv, { fail: 'timeout' }, true), msg.remainingMs);
 
   let script: ivm.Script;
-  let iso: ivm.Isolate;
+  let holder: Holder;
   try {
-    iso = ensureIsolate(slot);
+    holder = await isolateFor(typeof msg.tenant === 'string' && msg.tenant !== '' ? msg.tenant : null);
   } catch {
     finish(inv, { fail: 'internal' }, true);
     retire('cannot create isolates');
     return;
   }
+  if (inv.done) {
+    // the deadline passed while the isolate was being made
+    disposeHolder(holder);
+    return;
+  }
+  inv.holder = holder;
+  const iso = holder.isolate;
   try {
-    script = await compileUserScript(inv, slot, iso, msg.code);
+    script = await compileUserScript(inv, holder, iso, msg.code);
   } catch (e) {
     if (inv.done) return;
     if (iso.isDisposed) return onIsolateError(inv, e);
@@ -396,7 +512,7 @@ async function run(msg: Extract<HostToWorker, { t: 'run' }>): Promise<void> {
     const ctx = await iso.createContext();
     inv.ctx = ctx;
     if (inv.done) return void ctx.release();
-    const runtime = slot.runtime as ivm.Script;
+    const runtime = holder.runtime;
     inv.entry = (await runtime.run(ctx, { reference: true, timeout: 2000 })) as ivm.Reference<(...args: unknown[]) => unknown>;
     if (inv.done) return;
     inv.fnRef = (await script.run(ctx, { reference: true, timeout: remaining(inv) })) as ivm.Reference<unknown>;
@@ -434,7 +550,10 @@ async function run(msg: Extract<HostToWorker, { t: 'run' }>): Promise<void> {
       finish(inv, { fail: 'too-large' });
       return;
     }
-    finish(inv, { out });
+    const quiet = await quiesce(inv);
+    if (inv.done) return;
+    // not quiet: the answer stands, and disposing the isolate ends what is still running in it
+    finish(inv, { out }, !quiet);
   } catch (e) {
     onIsolateError(inv, e);
   }
@@ -452,7 +571,10 @@ process.on('message', (msg: HostToWorker) => {
       onCallResult(msg);
       break;
     case 'exit':
-      for (const s of slots) disposeIsolate(s);
+      retiring = true;
+      cache.clear();
+      if (spare) disposeHolder(spare);
+      for (const inv of invocations.values()) if (inv.holder) disposeHolder(inv.holder);
       process.exit(0);
   }
 });
@@ -462,3 +584,4 @@ process.on('uncaughtException', () => process.exit(71));
 process.on('unhandledRejection', () => undefined);
 
 send({ t: 'ready', pid: process.pid });
+scheduleSpare();
