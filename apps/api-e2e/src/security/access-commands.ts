@@ -731,6 +731,31 @@ class CreateToken extends Step {
   }
 }
 
+/** POST /tokenize with one token object: the same decision as POST /tokens, the view under the same key, 200. */
+class Tokenize extends Step {
+  readonly name = 'tokenize';
+  constructor(
+    readonly p: number,
+    readonly spec: TokenSpec,
+  ) {
+    super();
+  }
+  async run(_m: World, w: World) {
+    const container = this.spec.container ?? DEFAULT_CONTAINER[this.spec.type];
+    const p = w.principal(this.p, (q) => w.model.decide(q, 'token:create', { label: '', tenant: w.model.tenantOf(q), id: '', type: this.spec.type, data: null, mask: undefined, container, deleted: false }).allowed);
+    const draft = w.draft(this.spec, p);
+    w.begin(this.name, `${w.describe(p)} POST /tokenize ${draft.label}: ${draft.type} in ${draft.container} mask ${JSON.stringify(draft.mask)}`);
+    const res = await w.call('POST', '/tokenize', { key: w.keyOf(p), body: { x: w.createBody(draft, this.spec) } });
+    if (res.status === 200) draft.id = res.body?.x?.id;
+    const alts = w.model.expectCreate(p, draft).map((a) => (a.status === 201 ? { ...a, status: 200 } : a));
+    w.verify(this.name, alts, res.status === 200 ? { ...res, body: res.body?.x } : res, `tokenize ${draft.label}`);
+    if (res.status === 200) await w.checkState(this.name, draft);
+  }
+  toString() {
+    return `tokenize(p${this.p}, ${JSON.stringify(this.spec)})`;
+  }
+}
+
 class GetToken extends Step {
   readonly name = 'get';
   constructor(
@@ -1112,6 +1137,7 @@ const patchSpecArb: fc.Arbitrary<PatchSpec> = fc.record({
 /** Every command with its weight (repeated entries weigh more). */
 export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
   const create = fc.tuple(principalPick, tokenSpecArb).map(([p, s]) => new CreateToken(p, s));
+  const tokenize = fc.tuple(principalPick, tokenSpecArb).map(([p, s]) => new Tokenize(p, s));
   const get = fc.tuple(principalPick, pick).map(([p, t]) => new GetToken(p, t));
   const list = principalPick.map((p) => new ListTokens(p));
   const search = fc.tuple(principalPick, fc.constantFrom<SearchKind>('all', 'type:card', 'type:token', 'container:/a/')).map(([p, k]) => new SearchTokens(p, k));
@@ -1128,5 +1154,5 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     { weight: 2, arbitrary: fc.tuple(pick, grantsArb('public'), grantsArb('private')).map(([a, g1, g2]): Cmd => new UpdateApp(a, g1, g2)) },
   );
   const react = fc.tuple(pick, pick, fc.option(patchSpecArb, { nil: undefined, freq: 2 })).map(([a, t, u]) => new React(a, t, u));
-  return [create, create, get, get, list, search, detokenize, detokenize, patch, patch, patch, del, session, authorize, authorize, admin, admin, react, react];
+  return [create, create, tokenize, get, get, list, search, detokenize, detokenize, patch, patch, patch, del, session, authorize, authorize, admin, admin, react, react];
 }
