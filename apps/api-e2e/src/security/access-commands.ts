@@ -717,8 +717,7 @@ class CreateToken extends Step {
     super();
   }
   async run(_m: World, w: World) {
-    const container = this.spec.container ?? DEFAULT_CONTAINER[this.spec.type];
-    const p = w.principal(this.p, (q) => w.model.decide(q, 'token:create', { label: '', tenant: w.model.tenantOf(q), id: '', type: this.spec.type, data: null, mask: undefined, container, deleted: false }).allowed);
+    const p = creatorFor(w, this.p, this.spec);
     const draft = w.draft(this.spec, p);
     w.begin(this.name, `${w.describe(p)} POST /tokens ${draft.label}: ${draft.type} in ${draft.container} mask ${JSON.stringify(draft.mask)}`);
     const res = await w.call('POST', '/tokens', { key: w.keyOf(p), body: w.createBody(draft, this.spec) });
@@ -731,6 +730,12 @@ class CreateToken extends Step {
   }
 }
 
+/** Picks principal `index`, preferring one the model lets create a token of `spec` in its container. */
+function creatorFor(w: World, index: number, spec: TokenSpec) {
+  const container = spec.container ?? DEFAULT_CONTAINER[spec.type];
+  return w.principal(index, (q) => w.model.decide(q, 'token:create', { label: '', tenant: w.model.tenantOf(q), id: '', type: spec.type, data: null, mask: undefined, container, deleted: false }).allowed);
+}
+
 /** POST /tokenize with one token object: the same decision as POST /tokens, the view under the same key, 200. */
 class Tokenize extends Step {
   readonly name = 'tokenize';
@@ -741,8 +746,7 @@ class Tokenize extends Step {
     super();
   }
   async run(_m: World, w: World) {
-    const container = this.spec.container ?? DEFAULT_CONTAINER[this.spec.type];
-    const p = w.principal(this.p, (q) => w.model.decide(q, 'token:create', { label: '', tenant: w.model.tenantOf(q), id: '', type: this.spec.type, data: null, mask: undefined, container, deleted: false }).allowed);
+    const p = creatorFor(w, this.p, this.spec);
     const draft = w.draft(this.spec, p);
     w.begin(this.name, `${w.describe(p)} POST /tokenize ${draft.label}: ${draft.type} in ${draft.container} mask ${JSON.stringify(draft.mask)}`);
     const res = await w.call('POST', '/tokenize', { key: w.keyOf(p), body: { x: w.createBody(draft, this.spec) } });
