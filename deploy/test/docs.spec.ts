@@ -29,7 +29,7 @@ describe.each(DOCS)('%s', (doc) => {
 });
 
 describe('docs/deploying.md, managed-database patch', () => {
-  it('applies to the production overlay and keeps every workload on DNS + PostgreSQL (+ NATS/internet as before)', () => {
+  it('applies to the production overlay and keeps every workload with a database on DNS + PostgreSQL (+ NATS/internet as before)', () => {
     const text = readText('docs/deploying.md');
     const after = text.slice(text.indexOf('For a managed database outside the cluster'));
     const snippet = /```yaml\n([\s\S]*?)```/.exec(after)?.[1];
@@ -45,9 +45,13 @@ describe('docs/deploying.md, managed-database patch', () => {
         const workload = app === 'migrate' ? named(items, 'Job', app) : named(items, 'Deployment', app);
         const policies = policiesFor(items, podTemplate(workload).labels).filter((p) => p.metadata?.name !== 'default-deny');
         const paths = allowedPaths(policies);
-        expect(paths.egress.some(({ peer }) => peer.ipBlock?.cidr === '10.20.0.0/24')).toBe(true);
+        const needsDatabase = app === 'migrate' || APPS[app as keyof typeof APPS].needsDatabase;
+        expect(paths.egress.some(({ peer }) => peer.ipBlock?.cidr === '10.20.0.0/24')).toBe(needsDatabase);
         expect(paths.egress.some(({ peer }) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'postgres')).toBe(false);
-        const facts = app === 'migrate' ? { nats: false, internet: false } : { nats: true, internet: APPS[app as keyof typeof APPS].internetEgress };
+        const facts =
+          app === 'migrate'
+            ? { nats: false, internet: false }
+            : { nats: true, internet: APPS[app as keyof typeof APPS].internetEgress, postgres: needsDatabase };
         expectEgress(paths, facts);
       }
     } finally {

@@ -313,12 +313,12 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       expect(named(items(), 'ServiceAccount', app).automountServiceAccountToken).toBe(false);
     });
 
-    it('is configured from the environment: NATS as its own user, database and keys from Secrets', () => {
+    it('is configured from the environment: NATS as its own user, database (if it has one) and keys from Secrets', () => {
       const c = container();
       expect(env(c, 'NATS_URL')?.value).toMatch(/^(nats|tls):\/\//);
       expect(env(c, 'NATS_USER')?.value).toBe(app);
       expect(env(c, 'NATS_PASSWORD')?.valueFrom?.secretKeyRef?.name).toBe(`${app}-secrets`);
-      expect(env(c, 'DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe(`${app}-secrets`);
+      expect(env(c, 'DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe(facts.needsDatabase ? `${app}-secrets` : undefined);
       expect(Boolean(env(c, 'KEY_ENCRYPTION_KEYS'))).toBe(facts.needsKeyEncryptionKeys);
       if (facts.needsKeyEncryptionKeys) {
         expect(env(c, 'KEY_ENCRYPTION_KEYS')?.valueFrom?.secretKeyRef).toEqual({ name: 'coffer-key-encryption-keys', key: 'KEY_ENCRYPTION_KEYS' });
@@ -365,7 +365,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       expect(policies.map((p) => p.metadata?.name)).toEqual([app]);
       expect([...(policies[0]?.spec?.policyTypes ?? [])].sort()).toEqual(['Egress', 'Ingress']);
       const paths = allowedPaths(policies);
-      expectEgress(paths, { nats: true, internet: facts.internetEgress });
+      expectEgress(paths, { nats: true, internet: facts.internetEgress, postgres: facts.needsDatabase });
       const sources = paths.ingress.map(({ peer }) => peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name']);
       expect([...new Set(sources)].sort()).toEqual(facts.publicIngress ? ['ingress-nginx', 'monitoring'] : ['monitoring']);
       for (const { peer, ports } of paths.ingress) {

@@ -262,6 +262,12 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {} } = {}) 
     sys.replicas = [...(sys.replicas ?? []), child];
     return () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
   };
+  /** SIGSTOP / SIGCONT a service: it keeps its connections but answers nothing (a lost reply, seen from outside) */
+  sys.signalService = (name, signal) => {
+    const child = sys.children.get(name);
+    if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} is not running`);
+    child.kill(signal);
+  };
   sys.stopService = async (name, signal = 'SIGTERM') => {
     const child = sys.children.get(name);
     if (child && child.exitCode === null && child.signalCode === null) await new Promise((r) => (child.once('exit', r), child.kill(signal)));

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { DbModule } from '@coffer/db';
 import { PermissionGuard } from '@coffer/auth';
 import { MessagingModule } from '@coffer/messaging';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -15,7 +14,7 @@ import { ReactorFormulasController } from './reactors/reactor-formulas.controlle
 import { ReactorsController } from './reactors/reactors.controller';
 
 @Module({
-  imports: [DbModule, MessagingModule],
+  imports: [MessagingModule],
   controllers: [
     ApplicationsController,
     TenantsController,

@@ -3,8 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { EventBus } from '@coffer/messaging';
-import { PrismaService } from '@coffer/db';
-import { PinoNestLogger, createLogger, envInt, envString, validateConfig } from '@coffer/observability';
+import { PinoNestLogger, createLogger, envInt, validateConfig } from '@coffer/observability';
 import { limitsFromEnv } from './rate-limit/rate-limits';
 import { AppModule } from './app.module';
 import { configureFastify } from './http/fastify-setup';
@@ -24,7 +23,6 @@ async function bootstrap() {
   process.env['SERVICE_NAME'] ??= 'gateway';
   const logger = createLogger('gateway');
   const port = validateConfig('gateway', () => {
-    envString('DATABASE_URL');
     limitsFromEnv();
     return envInt('PORT', 8080, 1, 65535);
   });
@@ -43,9 +41,8 @@ async function bootstrap() {
   );
   let shuttingDown = false;
   const events = app.get(EventBus);
-  const prisma = app.get(PrismaService);
   app.getHttpServer().on('connect', onConnect);
-  configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping(), database: () => prisma.ping() }, () => shuttingDown);
+  configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping() }, () => shuttingDown);
   app.useGlobalFilters(new ProblemFilter(logger));
   app.useGlobalInterceptors(new QueryInterceptor(), new JsonBodyInterceptor());
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotentWrites } from '@coffer/idempotency';
 import { ReactorJobRepository } from './invoke/async/reactor-job.repository';
 import { ReactorJobs } from './invoke/async/reactor-jobs';
 import { DbModule } from '@coffer/db';
@@ -20,6 +21,7 @@ import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
   imports: [DbModule, MessagingModule],
   controllers: [PingHandler, FormulasHandler, ReactorsHandler],
   providers: [
+    IdempotentWrites,
     FormulaRepository,
     FormulasService,
     ReactorRepository,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotentWrites } from '@coffer/idempotency';
 import { DbModule } from '@coffer/db';
 import { MessagingModule } from '@coffer/messaging';
 import { ApplicationRepository } from './applications/application.repository';
@@ -18,6 +19,7 @@ import { AuthenticateHandler } from './authenticate/authenticate.handler';
   imports: [DbModule, MessagingModule],
   controllers: [ApplicationsHandler, TenantsHandler, SessionsHandler, AuthenticateHandler],
   providers: [
+    IdempotentWrites,
     ApplicationRepository,
     ApplicationsService,
     TenantRepository,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { IdempotentWrites } from '@coffer/idempotency';
 import { DbModule } from '@coffer/db';
 import { MessagingModule } from '@coffer/messaging';
 import { AuditRepository } from './audit/audit.repository';
@@ -20,6 +21,7 @@ import { ListLogsUseCase } from './audit/logs.use-case';
   imports: [DbModule, MessagingModule],
   controllers: [TokensHandler],
   providers: [
+    IdempotentWrites,
     AuditRepository,
     TenantSettingsClient,
     TokenRepository,

@@ -41,13 +41,13 @@ export function allowedPaths(policies: INetworkPolicy[]): Paths {
   return out;
 }
 
-export function expectEgress(paths: Paths, wants: { nats: boolean; internet: boolean }): void {
+export function expectEgress(paths: Paths, wants: { nats: boolean; internet: boolean; postgres?: boolean }): void {
   const kinds = paths.egress.map(({ peer, ports }) =>
     isDns(peer) ? 'dns' : isNats(peer) ? 'nats' : isPostgres(peer, ports) ? 'postgres' : isInternet(peer) ? 'internet' : 'other',
   );
   expect(kinds).not.toContain('other');
   expect(kinds).toContain('dns');
-  expect(kinds).toContain('postgres');
+  expect(kinds.includes('postgres')).toBe(wants.postgres ?? true);
   expect(kinds.includes('nats')).toBe(wants.nats);
   expect(kinds.includes('internet')).toBe(wants.internet);
   for (const { peer, ports } of paths.egress) {

@@ -18,6 +18,8 @@ export interface AppFacts {
   portEnv: 'PORT' | 'HEALTH_PORT';
   port: number;
   needsKeyEncryptionKeys: boolean;
+  /** connects to PostgreSQL (the gateway is stateless: it holds no table of its own) */
+  needsDatabase: boolean;
   /** may open connections to public internet addresses (formula fetch, webhook callbacks) */
   internetEgress: boolean;
   /** reachable from outside the namespace (ingress controller) */
@@ -33,6 +35,7 @@ export const APPS: Record<AppName, AppFacts> = {
     portEnv: 'PORT',
     port: 8080,
     needsKeyEncryptionKeys: false,
+    needsDatabase: false,
     internetEgress: false,
     publicIngress: true,
     egressFlags: [],
@@ -42,6 +45,7 @@ export const APPS: Record<AppName, AppFacts> = {
     portEnv: 'HEALTH_PORT',
     port: 9101,
     needsKeyEncryptionKeys: true,
+    needsDatabase: true,
     internetEgress: false,
     publicIngress: false,
     egressFlags: [],
@@ -51,6 +55,7 @@ export const APPS: Record<AppName, AppFacts> = {
     portEnv: 'HEALTH_PORT',
     port: 9102,
     needsKeyEncryptionKeys: true,
+    needsDatabase: true,
     internetEgress: false,
     publicIngress: false,
     egressFlags: [],
@@ -60,6 +65,7 @@ export const APPS: Record<AppName, AppFacts> = {
     portEnv: 'HEALTH_PORT',
     port: 9103,
     needsKeyEncryptionKeys: true,
+    needsDatabase: true,
     internetEgress: true,
     publicIngress: false,
     egressFlags: ['ALLOW_PRIVATE_EGRESS', 'ALLOW_PRIVATE_CALLBACKS'],
@@ -69,6 +75,7 @@ export const APPS: Record<AppName, AppFacts> = {
     portEnv: 'HEALTH_PORT',
     port: 9104,
     needsKeyEncryptionKeys: true,
+    needsDatabase: true,
     internetEgress: true,
     publicIngress: false,
     egressFlags: ['ALLOW_PRIVATE_CALLBACKS'],

@@ -5,6 +5,31 @@ export interface RpcEnvelope<T = unknown> {
   principal?: Principal;
   traceId: string;
   body: T;
+  /** SVC-IDEMPOTENCY-KEY of a POST, PUT or PATCH: the service that owns the write records it with the write. */
+  idempotencyKey?: string;
+}
+
+/** The longest idempotency key accepted (conventions §1 leaves it open; Stripe and the mirrored service use 255). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+const REPLAY = '$coffer.idempotentReplay';
+
+/**
+ * A service's answer to a repeat of a completed idempotent request: the reply as the caller may see it now. The
+ * gateway unwraps it (RpcClient) and marks the HTTP response as a replay.
+ */
+export interface IdempotentReplay<T = unknown> {
+  [REPLAY]: { body: T };
+}
+
+export function idempotentReplay<T>(body: T): IdempotentReplay<T> {
+  return { [REPLAY]: { body } };
+}
+
+/** The replayed body, or undefined when `reply` is an ordinary reply. */
+export function unwrapIdempotentReplay(reply: unknown): { body: unknown } | undefined {
+  if (typeof reply !== 'object' || reply === null || !(REPLAY in reply)) return undefined;
+  return (reply as IdempotentReplay)[REPLAY];
 }
 
 /** Deadlines per call class (ms). Every RPC has one; passing it gives the client 504, a missing service 503. */

@@ -29,6 +29,11 @@ export class TenantKeyring {
     private readonly keks: KeyEncryptionKeys = KeyEncryptionKeys.fromEnv(),
   ) {}
 
+  /** Never a caller's ambient transaction: keys are cached here, and a rollback must not un-create a cached key. */
+  private get db() {
+    return this.prisma.root ?? this.prisma;
+  }
+
   async encryptJson(tenantId: string, aad: string, value: unknown): Promise<{ keyId: string; ciphertext: Buffer }> {
     const key = await this.activeKey(tenantId, 'data');
     const ciphertext = seal(key.key, Buffer.from(JSON.stringify(value) ?? 'null', 'utf8'), this.aad(tenantId, aad));
@@ -53,19 +58,19 @@ export class TenantKeyring {
 
   /** Retires the tenant's data keys: new writes get a fresh key (wrapped by the primary KEK); reads keep working. */
   async rotateDataKeys(tenantId: string): Promise<void> {
-    await this.prisma.tenantKey.updateMany({ where: { tenantId, purpose: 'data', active: true }, data: { active: false } });
+    await this.db.tenantKey.updateMany({ where: { tenantId, purpose: 'data', active: true }, data: { active: false } });
     this.active.delete(`${tenantId}:data`);
   }
 
   /** Re-wraps every key of the tenant under the primary KEK, so old KEKs can be removed from configuration. */
   async rewrapKeys(tenantId: string): Promise<number> {
-    const rows = await this.prisma.tenantKey.findMany({ where: { tenantId } });
+    const rows = await this.db.tenantKey.findMany({ where: { tenantId } });
     let moved = 0;
     for (const row of rows) {
       if (row.kekId === this.keks.primary.id) continue;
       const key = this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id));
       const { kekId, wrapped } = this.keks.wrap(key, this.context(tenantId, row.purpose as Purpose, row.id));
-      await this.prisma.tenantKey.update({
+      await this.db.tenantKey.update({
         where: { id: row.id },
         data: { kekId, wrappedKey: new Uint8Array(wrapped) },
       });
@@ -102,7 +107,7 @@ export class TenantKeyring {
 
   private async loadOrCreate(tenantId: string, purpose: Purpose): Promise<CachedKey> {
     const find = () =>
-      this.prisma.tenantKey.findFirst({
+      this.db.tenantKey.findFirst({
         where: { tenantId, purpose, active: true },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       });
@@ -111,7 +116,7 @@ export class TenantKeyring {
       // Two processes may create a key at the same moment; both rows are valid and the oldest wins from then on.
       const id = randomUUID();
       const { kekId, wrapped } = this.keks.wrap(newDataKey(), this.context(tenantId, purpose, id));
-      await this.prisma.tenantKey.create({
+      await this.db.tenantKey.create({
         data: { id, tenantId, purpose, kekId, wrappedKey: new Uint8Array(wrapped) },
       });
       row = await find();
@@ -123,7 +128,7 @@ export class TenantKeyring {
   private async keyById(tenantId: string, keyId: string): Promise<CachedKey> {
     const hit = this.byId.get(keyId);
     if (hit) return hit;
-    const row = await this.prisma.tenantKey.findFirst({ where: { id: keyId, tenantId } });
+    const row = await this.db.tenantKey.findFirst({ where: { id: keyId, tenantId } });
     if (!row) throw new Error('data key not found for tenant');
     return this.remember(tenantId, row);
   }

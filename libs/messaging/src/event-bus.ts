@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { JSONCodec, connect, type NatsConnection, type Subscription } from 'nats';
 import { natsConnectionOptions } from './nats-config';
+import { deferUntilCommitted } from '@coffer/db';
 
 const codec = JSONCodec();
 
@@ -18,7 +19,13 @@ export class EventBus implements OnModuleDestroy {
     return this.connection;
   }
 
+  /** Inside a database transaction (PrismaService.transactional) the event leaves only once it committed. */
   async publish(subject: string, payload: unknown): Promise<void> {
+    if (deferUntilCommitted(() => this.publishNow(subject, payload))) return;
+    await this.publishNow(subject, payload);
+  }
+
+  private async publishNow(subject: string, payload: unknown): Promise<void> {
     const nc = await this.nc();
     nc.publish(subject, codec.encode(payload));
   }

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { JSONCodec, connect, type NatsConnection } from 'nats';
-import { ProblemError, RPC_DEADLINE_MS, isProblem, type Principal, type RpcEnvelope } from '@coffer/contracts';
+import { ProblemError, RPC_DEADLINE_MS, isProblem, unwrapIdempotentReplay, type Principal, type RpcEnvelope } from '@coffer/contracts';
 import { rpcDuration } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
 
 export interface CallContext {
   principal?: Principal;
   traceId: string;
+  /** forwarded to the service that owns the write (libs/idempotency) */
+  idempotencyKey?: string;
+  /** told when the service answered a repeat of a completed request with its recorded reply */
+  onReplay?: () => void;
 }
 
 /** The reply a Nest NATS microservice sends for a request packet `{pattern, data, id}`. */
@@ -41,6 +45,7 @@ export class RpcClient implements OnModuleDestroy {
 
   async call<T>(subject: string, body: unknown, ctx: CallContext, deadlineMs: number = RPC_DEADLINE_MS.default): Promise<T> {
     const envelope: RpcEnvelope = { principal: ctx.principal, traceId: ctx.traceId, body };
+    if (ctx.idempotencyKey !== undefined) envelope.idempotencyKey = ctx.idempotencyKey;
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
@@ -48,7 +53,10 @@ export class RpcClient implements OnModuleDestroy {
       const msg = await nc.request(subject, codec.encode({ pattern: subject, data: envelope, id: randomUUID() }), { timeout: deadlineMs });
       const reply = codec.decode(msg.data) as NestReply<T>;
       if (reply.err !== undefined && reply.err !== null) throw reply.err;
-      return reply.response as T;
+      const replay = unwrapIdempotentReplay(reply.response);
+      if (!replay) return reply.response as T;
+      ctx.onReplay?.();
+      return replay.body as T;
     } catch (err) {
       const problem = toCallError(err, subject);
       outcome = String(problem.status);

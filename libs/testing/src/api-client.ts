@@ -68,8 +68,12 @@ export async function createTenant(name = 'e2e'): Promise<TestTenant> {
   };
 }
 
-/** Stops or starts one service of the running system (outage tests). */
-export async function control(action: 'stop' | 'start' | 'replica' | 'stop-replicas', service: string, signal?: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+/** Stops, starts, pauses (SIGSTOP) or resumes one service of the running system (outage and lost-reply tests). */
+export async function control(
+  action: 'stop' | 'start' | 'replica' | 'stop-replicas' | 'pause' | 'resume',
+  service: string,
+  signal?: 'SIGTERM' | 'SIGKILL',
+): Promise<void> {
   const res = await fetch(`${process.env['COFFER_E2E_CONTROL']}/${action}/${service}${signal ? `?signal=${signal}` : ''}`, { method: 'POST' });
   if (res.status !== 204) throw new Error(`control ${action} ${service} failed: ${res.status}`);
 }

@@ -22,15 +22,17 @@ export default async function globalSetup() {
   globalThis.__COFFER_E2E__ = sys;
 
   // POST /stop/<service>[?signal=SIGKILL], POST /start/<service>, POST /replica/<service> (a second instance,
-  // stopped again by POST /stop-replicas/<service>)
+  // stopped again by POST /stop-replicas/<service>), POST /pause/<service> and /resume/<service> (SIGSTOP/SIGCONT)
   const replicas = new Map();
   const control = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const [, action, name] = url.pathname.split('/');
-    if (!sys.ports[name] || !['stop', 'start', 'replica', 'stop-replicas'].includes(action)) return res.writeHead(404).end();
+    if (!sys.ports[name] || !['stop', 'start', 'replica', 'stop-replicas', 'pause', 'resume'].includes(action)) return res.writeHead(404).end();
     try {
       if (action === 'stop') await sys.stopService(name, url.searchParams.get('signal') ?? 'SIGTERM');
       else if (action === 'start') await sys.startService(name);
+      else if (action === 'pause') sys.signalService(name, 'SIGSTOP');
+      else if (action === 'resume') sys.signalService(name, 'SIGCONT');
       else if (action === 'replica') replicas.set(name, [...(replicas.get(name) ?? []), await sys.startReplica(name)]);
       else for (const stop of replicas.get(name) ?? []) await stop();
       res.writeHead(204).end();

@@ -5,9 +5,20 @@ import type { CallContext } from '@coffer/messaging';
 export type GatewayRequest = FastifyRequest & {
   principal?: Principal;
   traceId: string;
+  /** set by the idempotency interceptor only on POST, PUT and PATCH */
   idempotencyKey?: string;
+  /** the owning service answered from its idempotency record */
+  idempotentReplay?: boolean;
 };
 
 export function callContext(req: GatewayRequest): CallContext {
-  return { principal: req.principal, traceId: req.traceId };
+  if (req.idempotencyKey === undefined) return { principal: req.principal, traceId: req.traceId };
+  return {
+    principal: req.principal,
+    traceId: req.traceId,
+    idempotencyKey: req.idempotencyKey,
+    onReplay: () => {
+      req.idempotentReplay = true;
+    },
+  };
 }

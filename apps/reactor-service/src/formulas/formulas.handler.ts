@@ -3,14 +3,19 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SUBJECTS, type IdRequest, type ReactorBodyRequest, type RpcEnvelope } from '@coffer/contracts';
 import { requirePrincipal } from '../shared/principal';
 import { FormulasService } from './formulas.service';
+import { IdempotentWrites } from '@coffer/idempotency';
 
 @Controller()
 export class FormulasHandler {
-  constructor(private readonly formulas: FormulasService) {}
+  constructor(
+    private readonly formulas: FormulasService,
+    private readonly idempotency: IdempotentWrites,
+  ) {}
 
   @MessagePattern(SUBJECTS.reactor.formulas.create)
   create(@Payload() env: RpcEnvelope<unknown>) {
-    return this.formulas.create(requirePrincipal(env, 'reactor:create'), env.body);
+    const principal = requirePrincipal(env, 'reactor:create');
+    return this.idempotency.run(SUBJECTS.reactor.formulas.create, env, () => this.formulas.create(principal, env.body));
   }
 
   @MessagePattern(SUBJECTS.reactor.formulas.list)
@@ -25,7 +30,8 @@ export class FormulasHandler {
 
   @MessagePattern(SUBJECTS.reactor.formulas.update)
   update(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
-    return this.formulas.update(requirePrincipal(env, 'reactor:update'), env.body?.id, env.body?.body);
+    const principal = requirePrincipal(env, 'reactor:update');
+    return this.idempotency.run(SUBJECTS.reactor.formulas.update, env, () => this.formulas.update(principal, env.body?.id, env.body?.body));
   }
 
   @MessagePattern(SUBJECTS.reactor.formulas.delete)

@@ -1,11 +1,12 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ProblemError, SUBJECTS, type IdRequest, type ReactorBodyRequest, type RpcEnvelope } from '@coffer/contracts';
+import { ProblemError, RPC_DEADLINE_MS, SUBJECTS, type IdRequest, type ReactorBodyRequest, type RpcEnvelope } from '@coffer/contracts';
 import { mayEver } from '@coffer/auth';
 import { requirePrincipal } from '../shared/principal';
 import { InvokeReactorUseCase } from '../invoke/invoke-reactor.use-case';
 import { ReactorJobs } from '../invoke/async/reactor-jobs';
 import { ReactorsService } from './reactors.service';
+import { IdempotentWrites } from '@coffer/idempotency';
 
 @Controller()
 export class ReactorsHandler {
@@ -13,11 +14,13 @@ export class ReactorsHandler {
     private readonly reactors: ReactorsService,
     private readonly invoke: InvokeReactorUseCase,
     private readonly jobs: ReactorJobs,
+    private readonly idempotency: IdempotentWrites,
   ) {}
 
   @MessagePattern(SUBJECTS.reactor.reactors.create)
   create(@Payload() env: RpcEnvelope<unknown>) {
-    return this.reactors.create({ principal: requirePrincipal(env, 'reactor:create'), traceId: env.traceId }, env.body);
+    const principal = requirePrincipal(env, 'reactor:create');
+    return this.idempotency.run(SUBJECTS.reactor.reactors.create, env, () => this.reactors.create({ principal, traceId: env.traceId }, env.body));
   }
 
   @MessagePattern(SUBJECTS.reactor.reactors.list)
@@ -32,7 +35,10 @@ export class ReactorsHandler {
 
   @MessagePattern(SUBJECTS.reactor.reactors.update)
   update(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
-    return this.reactors.update({ principal: requirePrincipal(env, 'reactor:update'), traceId: env.traceId }, env.body?.id, env.body?.body);
+    const principal = requirePrincipal(env, 'reactor:update');
+    return this.idempotency.run(SUBJECTS.reactor.reactors.update, env, () =>
+      this.reactors.update({ principal, traceId: env.traceId }, env.body?.id, env.body?.body),
+    );
   }
 
   @MessagePattern(SUBJECTS.reactor.reactors.delete)
@@ -41,13 +47,19 @@ export class ReactorsHandler {
     return { deleted: true };
   }
 
+  /**
+   * With SVC-IDEMPOTENCY-KEY: an accepted asynchronous invocation is recorded in the transaction that stores its job
+   * (one job per key); a synchronous one claims the key while it runs (a repeat meanwhile gets 409), since a formula's
+   * calls to third parties cannot be rolled back.
+   */
   @MessagePattern(SUBJECTS.reactor.reactors.react)
   react(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
-    return this.invoke.execute({
-      ctx: { principal: requirePrincipal(env, 'token:use'), traceId: env.traceId },
-      reactorId: env.body?.id,
-      body: env.body?.body,
-    });
+    const ctx = { principal: requirePrincipal(env, 'token:use'), traceId: env.traceId };
+    const invoke = () => this.invoke.execute({ ctx, reactorId: env.body?.id, body: env.body?.body });
+    const body = env.body?.body as { callback_url?: unknown; callbackUrl?: unknown } | undefined;
+    const accepted = (body?.callback_url ?? body?.callbackUrl ?? null) !== null;
+    if (accepted) return this.idempotency.run(SUBJECTS.reactor.reactors.react, env, invoke);
+    return this.idempotency.runExclusive(SUBJECTS.reactor.reactors.react, env, RPC_DEADLINE_MS.react + 5_000, invoke);
   }
 
   /** GET /reactors/{id}/results/{request id}: the invoking application with token:use, or management with reactor:read. */

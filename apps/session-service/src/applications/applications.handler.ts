@@ -3,14 +3,19 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SUBJECTS, type IdRequest, type RpcEnvelope } from '@coffer/contracts';
 import { ApplicationsService } from './applications.service';
 import { requirePrincipal } from '../principal';
+import { IdempotentWrites } from '@coffer/idempotency';
 
 @Controller()
 export class ApplicationsHandler {
-  constructor(private readonly applications: ApplicationsService) {}
+  constructor(
+    private readonly applications: ApplicationsService,
+    private readonly idempotency: IdempotentWrites,
+  ) {}
 
   @MessagePattern(SUBJECTS.session.applications.create)
   create(@Payload() env: RpcEnvelope<unknown>) {
-    return this.applications.create(requirePrincipal(env, 'application:create'), env.body);
+    const principal = requirePrincipal(env, 'application:create');
+    return this.idempotency.run(SUBJECTS.session.applications.create, env, () => this.applications.create(principal, env.body));
   }
 
   @MessagePattern(SUBJECTS.session.applications.list)
@@ -25,7 +30,8 @@ export class ApplicationsHandler {
 
   @MessagePattern(SUBJECTS.session.applications.update)
   update(@Payload() env: RpcEnvelope<IdRequest & { body: unknown }>) {
-    return this.applications.update(requirePrincipal(env, 'application:update'), env.body.id, env.body.body);
+    const principal = requirePrincipal(env, 'application:update');
+    return this.idempotency.run(SUBJECTS.session.applications.update, env, () => this.applications.update(principal, env.body.id, env.body.body));
   }
 
   @MessagePattern(SUBJECTS.session.applications.delete)
@@ -41,6 +47,7 @@ export class ApplicationsHandler {
 
   @MessagePattern(SUBJECTS.session.applications.regenerate)
   regenerate(@Payload() env: RpcEnvelope<IdRequest>) {
-    return this.applications.regenerate(requirePrincipal(env, 'application:update'), env.body.id);
+    const principal = requirePrincipal(env, 'application:update');
+    return this.idempotency.run(SUBJECTS.session.applications.regenerate, env, () => this.applications.regenerate(principal, env.body.id));
   }
 }

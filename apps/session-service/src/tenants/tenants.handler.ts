@@ -4,12 +4,14 @@ import { SUBJECTS, type RpcEnvelope } from '@coffer/contracts';
 import { TenantsService } from './tenants.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { requirePrincipal } from '../principal';
+import { IdempotentWrites } from '@coffer/idempotency';
 
 @Controller()
 export class TenantsHandler {
   constructor(
     private readonly tenants: TenantsService,
     private readonly webhookSecrets: WebhookSecretsService,
+    private readonly idempotency: IdempotentWrites,
   ) {}
 
   @MessagePattern(SUBJECTS.session.tenants.webhookSecret)
@@ -20,7 +22,8 @@ export class TenantsHandler {
 
   @MessagePattern(SUBJECTS.session.tenants.rotateWebhookSecret)
   rotateWebhookSecret(@Payload() env: RpcEnvelope<unknown>) {
-    return this.webhookSecrets.rotate(requirePrincipal(env, 'tenant:update').tenantId);
+    const principal = requirePrincipal(env, 'tenant:update');
+    return this.idempotency.run(SUBJECTS.session.tenants.rotateWebhookSecret, env, () => this.webhookSecrets.rotate(principal.tenantId));
   }
 
   /** Also used service-to-service (token-service reads deduplicate_tokens): any principal of the tenant. */
@@ -32,6 +35,7 @@ export class TenantsHandler {
 
   @MessagePattern(SUBJECTS.session.tenants.update)
   update(@Payload() env: RpcEnvelope<unknown>) {
-    return this.tenants.update(requirePrincipal(env, 'tenant:update'), env.body);
+    const principal = requirePrincipal(env, 'tenant:update');
+    return this.idempotency.run(SUBJECTS.session.tenants.update, env, () => this.tenants.update(principal, env.body));
   }
 }

@@ -221,20 +221,22 @@ export class TokenRepository {
   }
 
   /** Replaces the mutable fields; returns false when the token vanished meanwhile. */
-  async update(tenantId: string, t: TokenWrite & { modifiedBy: string | null }, searchDigests: string[]): Promise<'updated' | 'missing' | 'duplicate'> {
+  /** The updated row comes back from the statement itself, so it is right inside a caller's uncommitted transaction. */
+  async update(tenantId: string, t: TokenWrite & { modifiedBy: string | null }, searchDigests: string[]): Promise<TokenRow | 'missing' | 'duplicate'> {
     try {
       return await this.prisma.$transaction(async (tx) => {
-        const n = await tx.$executeRaw`
+        const updated = await tx.$queryRaw<TokenRow[]>`
           UPDATE tokens SET data_ciphertext = ${t.dataCiphertext}, data_key_id = ${t.dataKeyId}::uuid, mask = ${jsonOrNull(t.mask)}::jsonb,
             fingerprint = ${t.fingerprint}, fingerprint_expression = ${t.fingerprintExpression}, container = ${t.container},
             metadata = ${JSON.stringify(t.metadata)}::jsonb, metadata_search = ${lowerMetadata(t.metadata)}::jsonb,
             search_indexes = ${t.searchIndexes}::text[], dedup_key = ${t.dedupKey}, expires_at = ${t.expiresAt},
             modified_by = ${t.modifiedBy}::uuid, modified_at = now()
-          WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id} AND ${LIVE}`;
-        if (n === 0) return 'missing';
+          WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id} AND ${LIVE}
+          RETURNING ${COLUMNS}`;
+        if (!updated.length) return 'missing';
         await tx.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
         await this.writeSearchIndexes(tx, tenantId, t.id, searchDigests);
-        return 'updated';
+        return updated[0];
       });
     } catch (err) {
       if (isUniqueViolation(err)) return 'duplicate';

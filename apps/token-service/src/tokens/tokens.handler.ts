@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ProblemError, SUBJECTS, assertJsonLimits, notFound, type ListTokensRequest, type RpcEnvelope, type TokenIdRequest, type UpdateTokenRequest, type Principal } from '@coffer/contracts';
 import { mayEver } from '@coffer/auth';
+import { IdempotentWrites } from '@coffer/idempotency';
 import { CreateTokenUseCase } from './create/create-token.use-case';
 import { ReadTokensUseCase } from './read/read-tokens.use-case';
 import { UpdateTokenUseCase } from './update/update-token.use-case';
@@ -45,13 +46,15 @@ export class TokensHandler {
     private readonly search: SearchTokensUseCase,
     private readonly logs: ListLogsUseCase,
     private readonly audit: AuditRepository,
+    private readonly idempotency: IdempotentWrites,
   ) {}
 
   @MessagePattern(SUBJECTS.token.tokens.tokenize)
   onTokenize(@Payload() env: RpcEnvelope<{ payload: unknown }>) {
     const principal = principalOf(env, 'token:create');
     assertJsonLimits(env.body?.payload);
-    return this.tokenize.execute(principal, env.traceId, env.body?.payload);
+    const req = this.idempotency.request(SUBJECTS.token.tokens.tokenize, env);
+    return this.tokenize.execute(principal, env.traceId, env.body?.payload, req);
   }
 
   /** POST /detokenize, and reactor-service for invocation args (`path` names the field in errors). */
@@ -87,7 +90,8 @@ export class TokensHandler {
   onCreate(@Payload() env: RpcEnvelope<unknown>) {
     const principal = principalOf(env, 'token:create');
     assertJsonLimits(env.body, STORED_FIELDS);
-    return this.create.execute({ principal, traceId: env.traceId, body: env.body });
+    const idempotency = this.idempotency.request(SUBJECTS.token.tokens.create, env);
+    return this.create.execute({ principal, traceId: env.traceId, body: env.body, idempotency });
   }
 
   @MessagePattern(SUBJECTS.token.tokens.get)
@@ -106,7 +110,8 @@ export class TokensHandler {
     const principal = principalOf(env, 'token:update');
     const id = tokenId(env.body?.id);
     assertJsonLimits(env.body?.patch, STORED_FIELDS);
-    return this.update.execute({ principal, traceId: env.traceId, id, patch: env.body?.patch });
+    const idempotency = this.idempotency.request(SUBJECTS.token.tokens.update, env);
+    return this.update.execute({ principal, traceId: env.traceId, id, patch: env.body?.patch, idempotency });
   }
 
   @MessagePattern(SUBJECTS.token.tokens.delete)

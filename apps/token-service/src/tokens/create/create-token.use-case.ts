@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, ProblemError, badRequest, conflict, forbidden, type Principal, type TokenView } from '@coffer/contracts';
+import { FieldErrors, ProblemError, badRequest, conflict, forbidden, idempotentReplay, type IdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate } from '@coffer/expression';
-import type { Prisma } from '@coffer/db';
+import { PrismaService, type Prisma } from '@coffer/db';
+import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { TenantSettingsClient } from '../../tenant-settings/tenant-settings.client';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
@@ -18,7 +19,18 @@ export interface CreateTokenCommand {
   principal: Principal;
   traceId: string;
   body: unknown;
+  idempotency?: IdempotentRequest;
 }
+
+/** What an idempotency record keeps of a written token: enough to render it again for the caller of a retry. */
+export interface WrittenToken {
+  id: string;
+  /** false when deduplication answered with an existing token */
+  created: boolean;
+}
+
+/** Another request with the same idempotency key committed first; this one's writes roll back. */
+export class IdempotencyKeyTaken extends Error {}
 
 /** A token about to be written: validated fields plus how its id is chosen. */
 export interface PreparedToken {
@@ -33,6 +45,8 @@ export class CreateTokenUseCase {
     private readonly vault: TokenVault,
     private readonly settings: TenantSettingsClient,
     private readonly audit: AuditRepository,
+    private readonly prisma: PrismaService,
+    private readonly idempotency: IdempotentWrites,
   ) {}
 
   /** Validates a create request; every bad field is reported, with `pathPrefix` for tokenize's nested requests. */
@@ -54,12 +68,53 @@ export class CreateTokenUseCase {
     return { fields, id };
   }
 
-  async execute(cmd: CreateTokenCommand): Promise<TokenView> {
+  async execute(cmd: CreateTokenCommand): Promise<TokenView | IdempotentReplay<TokenView>> {
     const errors = new FieldErrors();
-    const prepared = this.prepare(cmd.principal, cmd.body, errors);
+    const prepared = this.prepare(cmd.principal, cmd.body, errors) as PreparedToken;
     errors.throwIfAny();
-    const { view } = await this.write(cmd.principal, cmd.traceId, prepared as PreparedToken);
-    return view;
+    if (!cmd.idempotency) return (await this.write(cmd.principal, cmd.traceId, prepared)).view;
+    return this.writeOnce(cmd.principal, cmd.traceId, prepared, cmd.idempotency);
+  }
+
+  /**
+   * SVC-IDEMPOTENCY-KEY: the token and the key's record commit together, so a retry after a lost reply gets the same
+   * token (rendered for what the caller may see now) instead of a second one.
+   */
+  private async writeOnce(principal: Principal, traceId: string, prepared: PreparedToken, req: IdempotentRequest): Promise<TokenView | IdempotentReplay<TokenView>> {
+    const recorded = await this.idempotency.recorded(req);
+    if (recorded) return idempotentReplay(await this.rerender(principal, [recorded.reply as WrittenToken]).then((v) => v[0]));
+    let written: { view: TokenView; row: TokenRow; created: boolean };
+    try {
+      written = await this.prisma.$transaction(async (tx) => {
+        const result = await this.write(principal, traceId, prepared, tx);
+        const recipe: WrittenToken = { id: result.row.id, created: result.created };
+        if (!(await this.idempotency.ledger.record(req, recipe, tx))) throw new IdempotencyKeyTaken();
+        return result;
+      });
+    } catch (err) {
+      if (!(err instanceof IdempotencyKeyTaken)) throw err;
+      return this.writeOnce(principal, traceId, prepared, req);
+    }
+    if (written.created)
+      await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: written.row.id, traceId }]);
+    return written.view;
+  }
+
+  /**
+   * Written tokens as a retry shows them: what the caller may see now, never more than the first reply (a created
+   * token by the write rule, a deduplicated one by the read rule). A token deleted since is a 409.
+   */
+  async rerender(principal: Principal, written: WrittenToken[]): Promise<TokenView[]> {
+    const rows = new Map((await this.tokens.findMany(principal.tenantId, written.map((w) => w.id))).map((r) => [r.id, r]));
+    return Promise.all(
+      written.map(async (w) => {
+        const row = rows.get(w.id);
+        if (!row) throw conflict('The token this idempotency key created no longer exists');
+        if (!w.created) return this.viewFor(principal, row);
+        const data = await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
+        return toTokenView(row, data, writeReplyTransform(principal, 'token:create', { id: row.id, container: row.container }));
+      }),
+    );
   }
 
   /** Writes one prepared token (deduplicating when asked); returns what the caller may see. */

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, badRequest, type Principal } from '@coffer/contracts';
+import { FieldErrors, badRequest, idempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
+import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { AuditRepository } from '../../audit/audit.repository';
-import { CreateTokenUseCase, type PreparedToken } from '../create/create-token.use-case';
+import { CreateTokenUseCase, IdempotencyKeyTaken, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
 
 export const MAX_TOKENS_PER_CALL = 100;
 
@@ -19,9 +20,10 @@ export class TokenizeUseCase {
     private readonly create: CreateTokenUseCase,
     private readonly prisma: PrismaService,
     private readonly audit: AuditRepository,
+    private readonly idempotency: IdempotentWrites,
   ) {}
 
-  async execute(principal: Principal, traceId: string, payload: unknown): Promise<unknown> {
+  async execute(principal: Principal, traceId: string, payload: unknown, req?: IdempotentRequest): Promise<unknown> {
     if (payload === undefined) throw badRequest('The request body is required');
     const errors = new FieldErrors();
     const slots: Slot[] = [];
@@ -30,17 +32,33 @@ export class TokenizeUseCase {
       throw badRequest(`At most ${MAX_TOKENS_PER_CALL} tokens may be created in one call`);
     errors.throwIfAny();
 
-    const results = await this.prisma.$transaction(
-      async (tx) => {
-        const out: unknown[] = [];
-        for (const slot of slots) {
-          const { view } = await this.create.write(principal, traceId, slot.prepared, tx);
-          out.push(slot.asId ? view.id : view);
-        }
-        return out;
-      },
-      { timeout: 30_000 },
-    );
+    // SVC-IDEMPOTENCY-KEY: a retry has the same payload (same hash), so its shape is rebuilt around the recorded tokens
+    const recorded = req ? await this.idempotency.recorded(req) : null;
+    if (recorded) {
+      const views = await this.create.rerender(principal, recorded.reply as WrittenToken[]);
+      let next = 0;
+      return idempotentReplay(shape(() => this.resultOf(slots[next], views[next++])));
+    }
+    let results: unknown[];
+    try {
+      results = await this.prisma.$transaction(
+        async (tx) => {
+          const out: unknown[] = [];
+          const written: WrittenToken[] = [];
+          for (const slot of slots) {
+            const { view, row, created } = await this.create.write(principal, traceId, slot.prepared, tx);
+            out.push(this.resultOf(slot, view));
+            written.push({ id: row.id, created });
+          }
+          if (req && !(await this.idempotency.ledger.record(req, written, tx))) throw new IdempotencyKeyTaken();
+          return out;
+        },
+        { timeout: 30_000 },
+      );
+    } catch (err) {
+      if (err instanceof IdempotencyKeyTaken) return this.execute(principal, traceId, payload, req);
+      throw err;
+    }
     await this.audit.record(
       principal.tenantId,
       slots.map((_, i) => ({
@@ -53,6 +71,10 @@ export class TokenizeUseCase {
     );
     let next = 0;
     return shape(() => results[next++]);
+  }
+
+  private resultOf(slot: Slot, view: TokenView): unknown {
+    return slot.asId ? view.id : view;
   }
 
   /** Returns a function that rebuilds the payload with results in walk order. */

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { apply as mergePatch } from 'json-merge-patch';
-import { FieldErrors, badRequest, forbidden, notFound, type Principal, type TokenView } from '@coffer/contracts';
+import { FieldErrors, badRequest, conflict, forbidden, idempotentReplay, notFound, type IdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
+import { PrismaService } from '@coffer/db';
+import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
 import { validateMask } from '@coffer/expression';
 import { TenantSettingsClient } from '../../tenant-settings/tenant-settings.client';
@@ -20,7 +22,17 @@ export interface UpdateTokenCommand {
   traceId: string;
   id: string;
   patch: unknown;
+  idempotency?: IdempotentRequest;
 }
+
+/** What an idempotency record keeps of an update: the token the reply showed. */
+interface UpdatedToken {
+  id: string;
+  /** deduplication answered with another token and the update was not applied */
+  duplicate: boolean;
+}
+
+class IdempotencyKeyTaken extends Error {}
 
 /** PATCH /tokens/{id}: RFC 7386 merge for data, mask and metadata; replace for the rest (spec table). */
 @Injectable()
@@ -30,9 +42,41 @@ export class UpdateTokenUseCase {
     private readonly vault: TokenVault,
     private readonly settings: TenantSettingsClient,
     private readonly audit: AuditRepository,
+    private readonly prisma: PrismaService,
+    private readonly idempotency: IdempotentWrites,
   ) {}
 
-  async execute(cmd: UpdateTokenCommand): Promise<TokenView> {
+  /**
+   * With SVC-IDEMPOTENCY-KEY the update and the key's record commit together (the repository's transaction joins the
+   * ambient one); a retry gets the token as the caller may see it now.
+   */
+  async execute(cmd: UpdateTokenCommand): Promise<TokenView | IdempotentReplay<TokenView>> {
+    const req = cmd.idempotency;
+    if (!req) return this.apply(cmd);
+    const recorded = await this.idempotency.recorded(req);
+    if (recorded) return idempotentReplay(await this.rerender(cmd.principal, recorded.reply as UpdatedToken));
+    try {
+      return await this.prisma.transactional(async () => {
+        const view = await this.apply(cmd);
+        const recipe: UpdatedToken = { id: view.id, duplicate: view.id !== cmd.id };
+        if (!(await this.idempotency.ledger.record(req, recipe))) throw new IdempotencyKeyTaken();
+        return view;
+      });
+    } catch (err) {
+      if (err instanceof IdempotencyKeyTaken) return this.execute(cmd);
+      throw err;
+    }
+  }
+
+  private async rerender(principal: Principal, updated: UpdatedToken): Promise<TokenView> {
+    const row = await this.tokens.find(principal.tenantId, updated.id);
+    if (!row) throw conflict('The token this idempotency key updated no longer exists');
+    if (updated.duplicate) return this.duplicateView(principal, row);
+    const data = await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
+    return toTokenView(row, data, writeReplyTransform(principal, 'token:update', { id: row.id, container: row.container }));
+  }
+
+  private async apply(cmd: UpdateTokenCommand): Promise<TokenView> {
     const { principal } = cmd;
     const tenantId = principal.tenantId;
     if (typeof cmd.patch !== 'object' || cmd.patch === null || Array.isArray(cmd.patch))
@@ -116,7 +160,7 @@ export class UpdateTokenUseCase {
       throw notFound('token');
     }
     await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'update', entityType: 'token', entityId: row.id, traceId: cmd.traceId }]);
-    const updated = (await this.tokens.find(tenantId, row.id)) as TokenRow;
+    const updated = outcome;
     return toTokenView(updated, fields.data, writeReplyTransform(principal, 'token:update', { id: row.id, container: updated.container }));
   }
 

@@ -1,0 +1,122 @@
+import { ProblemError } from '@coffer/contracts';
+import type { Prisma, PrismaService } from '@coffer/db';
+import type { TenantKeyring } from '@coffer/crypto';
+import type { IdempotentRequest } from './idempotent-request';
+
+/** How long a key is remembered (conventions §1). */
+export const RETENTION_HOURS = 24;
+
+export type LedgerEntry =
+  | { state: 'completed'; reply: unknown }
+  /** a long-running request holds the key until `lockedUntil`; after that a retry may take it over */
+  | { state: 'running'; lockedUntil: Date };
+
+interface Row {
+  request_hash: string;
+  reply_key_id: string | null;
+  reply: Uint8Array | null;
+  locked_until: Date | null;
+  completed_at: Date | null;
+}
+
+/** Anything that runs SQL: the service's client, an explicit transaction, or the ambient one. */
+type Db = Pick<Prisma.TransactionClient, '$queryRaw' | '$executeRaw'>;
+
+export function inProgress(): ProblemError {
+  return new ProblemError(409, 'A request with this idempotency key is still in progress');
+}
+
+function reusedKey(): ProblemError {
+  return new ProblemError(422, 'This idempotency key was already used for a different request');
+}
+
+/**
+ * idempotency_records: what each idempotent request answered, written by the service that owns the write. Replies
+ * are stored encrypted with the tenant's data key (they may hold API keys, session keys or token ids) and bound to
+ * their row (AAD), so a row copied onto another key does not decrypt.
+ */
+export class IdempotencyLedger {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly keyring: TenantKeyring,
+  ) {}
+
+  /** The recorded outcome of `req`'s key, null when there is none. A different request under the key is a 422. */
+  async find(req: IdempotentRequest, db: Db = this.prisma): Promise<LedgerEntry | null> {
+    const rows = await db.$queryRaw<Row[]>`
+      SELECT request_hash, reply_key_id, reply, locked_until, completed_at FROM idempotency_records
+      WHERE tenant_id = ${req.tenantId}::uuid AND owner_id = ${req.ownerId}::uuid AND key = ${req.key}
+        AND created_at > now() - make_interval(hours => ${RETENTION_HOURS})`;
+    const row = rows[0];
+    if (!row) return null;
+    if (row.request_hash !== req.requestHash) throw reusedKey();
+    if (!row.completed_at) return { state: 'running', lockedUntil: row.locked_until ?? new Date(0) };
+    const reply = row.reply && row.reply_key_id ? await this.keyring.decryptJson(req.tenantId, row.reply_key_id, row.reply, this.aad(req)) : null;
+    return { state: 'completed', reply };
+  }
+
+  /**
+   * Records the completed request inside the caller's transaction. False when the key is taken: another request
+   * with it committed first (this one then waited for that commit), so the caller must roll back its write.
+   */
+  async record(req: IdempotentRequest, reply: unknown, db: Db = this.prisma): Promise<boolean> {
+    const sealed = await this.keyring.encryptJson(req.tenantId, this.aad(req), reply ?? null);
+    await this.forgetExpired(req, db);
+    const rows = await db.$queryRaw<unknown[]>`
+      INSERT INTO idempotency_records (tenant_id, owner_id, key, route, request_hash, reply_key_id, reply, created_at, completed_at)
+      VALUES (${req.tenantId}::uuid, ${req.ownerId}::uuid, ${req.key}, ${req.route}, ${req.requestHash},
+        ${sealed.keyId}::uuid, ${sealed.ciphertext}, now(), now())
+      ON CONFLICT DO NOTHING RETURNING 1`;
+    return rows.length === 1;
+  }
+
+  /**
+   * Claims the key for a long-running request until `leaseMs` from now (committed at once, so a concurrent repeat
+   * sees it and gets 409). A claim whose lease ran out (its service died) is taken over. False when someone else
+   * holds or completed it.
+   */
+  async claim(req: IdempotentRequest, leaseMs: number): Promise<boolean> {
+    await this.forgetExpired(req, this.prisma);
+    const rows = await this.prisma.$queryRaw<unknown[]>`
+      INSERT INTO idempotency_records (tenant_id, owner_id, key, route, request_hash, locked_until, created_at)
+      VALUES (${req.tenantId}::uuid, ${req.ownerId}::uuid, ${req.key}, ${req.route}, ${req.requestHash},
+        now() + make_interval(secs => ${leaseMs / 1000}), now())
+      ON CONFLICT (tenant_id, owner_id, key) DO UPDATE SET locked_until = EXCLUDED.locked_until
+        WHERE idempotency_records.completed_at IS NULL AND idempotency_records.locked_until < now()
+          AND idempotency_records.request_hash = EXCLUDED.request_hash
+      RETURNING 1`;
+    return rows.length === 1;
+  }
+
+  /** Completes a claimed request with its reply. */
+  async complete(req: IdempotentRequest, reply: unknown): Promise<void> {
+    const sealed = await this.keyring.encryptJson(req.tenantId, this.aad(req), reply ?? null);
+    await this.prisma.$executeRaw`
+      UPDATE idempotency_records SET reply_key_id = ${sealed.keyId}::uuid, reply = ${sealed.ciphertext}, completed_at = now(), locked_until = NULL
+      WHERE tenant_id = ${req.tenantId}::uuid AND owner_id = ${req.ownerId}::uuid AND key = ${req.key} AND completed_at IS NULL`;
+  }
+
+  /** Gives up a claim: the request failed, and conventions §1 processes a failed request again. */
+  async release(req: IdempotentRequest): Promise<void> {
+    await this.prisma.$executeRaw`
+      DELETE FROM idempotency_records
+      WHERE tenant_id = ${req.tenantId}::uuid AND owner_id = ${req.ownerId}::uuid AND key = ${req.key} AND completed_at IS NULL`;
+  }
+
+  /** Drops every record past retention (run periodically by each service; cheap with the created_at index). */
+  async sweep(): Promise<number> {
+    return this.prisma.$executeRaw`DELETE FROM idempotency_records WHERE created_at <= now() - make_interval(hours => ${RETENTION_HOURS})`;
+  }
+
+  /** A record past retention no longer holds its key, even before the sweeper removes it. */
+  private async forgetExpired(req: IdempotentRequest, db: Db): Promise<void> {
+    await db.$executeRaw`
+      DELETE FROM idempotency_records
+      WHERE tenant_id = ${req.tenantId}::uuid AND owner_id = ${req.ownerId}::uuid AND key = ${req.key}
+        AND created_at <= now() - make_interval(hours => ${RETENTION_HOURS})`;
+  }
+
+  private aad(req: IdempotentRequest): string {
+    return `idempotency:${req.ownerId}:${req.key}`;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './idempotent-request';
+export * from './idempotency-ledger';
+export * from './idempotent-writes';
