@@ -13,6 +13,7 @@ import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { CustomReactorResponseException, CustomReactorResponseFilter } from './custom-response.filter';
+import { normalizeReactBody } from './react-body';
 
 @Controller('reactors')
 export class ReactorsController {
@@ -62,8 +63,9 @@ export class ReactorsController {
     @Req() req: GatewayRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Param('id') id: string,
-    @Body() body: unknown,
+    @Body() given: unknown,
   ): Promise<ReactResponse> {
+    const body = normalizeReactBody(given);
     try {
       const result = await this.rpc.call<ReactResponse>(SUBJECTS.reactor.reactors.react, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
       // with callback_url the invocation was accepted, not run: 202 {id, status: "pending"}
