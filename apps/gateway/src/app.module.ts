@@ -8,6 +8,9 @@ import { PrincipalCache } from './auth/principal-cache';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { ApplicationsController } from './applications/applications.controller';
+import { ApplicationKeysController } from './applications/application-keys.controller';
+import { PermissionsController } from './permissions/permissions.controller';
+import { LogEntityTypesController } from './logs/log-entity-types.controller';
 import { TenantsController } from './tenants/tenants.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { TokensController } from './tokens/tokens.controller';
@@ -18,6 +21,9 @@ import { ReactorsController } from './reactors/reactors.controller';
   imports: [DbModule, MessagingModule],
   controllers: [
     ApplicationsController,
+    ApplicationKeysController,
+    PermissionsController,
+    LogEntityTypesController,
     TenantsController,
     SessionsController,
     TokensController,

@@ -12,6 +12,14 @@ export const SUBJECTS = {
       update: 'session.applications.update.v1',
       delete: 'session.applications.delete.v1',
       regenerate: 'session.applications.regenerate.v1',
+      /** the calling application itself (GET /applications/key): any application key, no permission */
+      current: 'session.applications.current.v1',
+      keys: {
+        create: 'session.applications.keys.create.v1',
+        list: 'session.applications.keys.list.v1',
+        get: 'session.applications.keys.get.v1',
+        delete: 'session.applications.keys.delete.v1',
+      },
       /** service-to-service: the application a reactor acts as (no key material) */
       principal: 'session.applications.principal.v1',
     },

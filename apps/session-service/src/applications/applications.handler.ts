@@ -1,12 +1,16 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, type IdRequest, type RpcEnvelope } from '@coffer/contracts';
+import { SUBJECTS, type ApplicationKeyRequest, type IdRequest, type RpcEnvelope } from '@coffer/contracts';
 import { ApplicationsService } from './applications.service';
+import { ApplicationKeysService } from './application-keys.service';
 import { requirePrincipal } from '../principal';
 
 @Controller()
 export class ApplicationsHandler {
-  constructor(private readonly applications: ApplicationsService) {}
+  constructor(
+    private readonly applications: ApplicationsService,
+    private readonly keys: ApplicationKeysService,
+  ) {}
 
   @MessagePattern(SUBJECTS.session.applications.create)
   create(@Payload() env: RpcEnvelope<unknown>) {
@@ -42,5 +46,31 @@ export class ApplicationsHandler {
   @MessagePattern(SUBJECTS.session.applications.regenerate)
   regenerate(@Payload() env: RpcEnvelope<IdRequest>) {
     return this.applications.regenerate(requirePrincipal(env, 'application:update'), env.body.id);
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.current)
+  current(@Payload() env: RpcEnvelope<unknown>) {
+    return this.applications.current(requirePrincipal(env));
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.keys.create)
+  createKey(@Payload() env: RpcEnvelope<ApplicationKeyRequest>) {
+    return this.keys.create(requirePrincipal(env, 'application:update'), env.body.applicationId);
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.keys.list)
+  listKeys(@Payload() env: RpcEnvelope<ApplicationKeyRequest>) {
+    return this.keys.list(requirePrincipal(env, 'application:read'), env.body.applicationId);
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.keys.get)
+  getKey(@Payload() env: RpcEnvelope<ApplicationKeyRequest>) {
+    return this.keys.get(requirePrincipal(env, 'application:read'), env.body.applicationId, String(env.body.keyId));
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.keys.delete)
+  async deleteKey(@Payload() env: RpcEnvelope<ApplicationKeyRequest>) {
+    await this.keys.delete(requirePrincipal(env, 'application:update'), env.body.applicationId, String(env.body.keyId));
+    return { deleted: true };
   }
 }
