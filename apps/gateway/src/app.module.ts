@@ -11,6 +11,7 @@ import { ApplicationsController } from './applications/applications.controller';
 import { TenantsController } from './tenants/tenants.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { TokensController } from './tokens/tokens.controller';
+import { TokensV2Controller } from './tokens/tokens-v2.controller';
 import { ReactorFormulasController } from './reactors/reactor-formulas.controller';
 import { ReactorsController } from './reactors/reactors.controller';
 
@@ -21,6 +22,7 @@ import { ReactorsController } from './reactors/reactors.controller';
     TenantsController,
     SessionsController,
     TokensController,
+    TokensV2Controller,
     ReactorFormulasController,
     ReactorsController,
   ],

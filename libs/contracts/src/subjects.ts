@@ -34,6 +34,9 @@ export const SUBJECTS = {
       update: 'token.tokens.update.v1',
       delete: 'token.tokens.delete.v1',
       search: 'token.tokens.search.v1',
+      /** GET /v2/tokens and POST /v2/tokens/search: cursor pages only (`{data, pagination: {page_size, next?}}`) */
+      listV2: 'token.tokens.list.v2',
+      searchV2: 'token.tokens.search.v2',
       tokenize: 'token.tokens.tokenize.v1',
       detokenize: 'token.tokens.detokenize.v1',
       /** service-to-service: load tokens for detokenization with per-token access decisions */

@@ -149,6 +149,8 @@ const ROUTES: Record<string, Row> = {
   },
   'DELETE /tokens/{id}': { kind: 'tokens', perms: ['token:delete'], success: 204, scoped: true, request: async (c) => ({ path: `/tokens/${await freshToken(c)}` }) },
   'POST /tokens/search': { kind: 'tokens', perms: ['token:search'], success: 200, request: async () => ({ path: '/tokens/search', body: { query: 'type:token' } }) },
+  'GET /v2/tokens': { kind: 'tokens', perms: ['token:read'], success: 200, request: async () => ({ path: '/v2/tokens?size=5' }) },
+  'POST /v2/tokens/search': { kind: 'tokens', perms: ['token:search'], success: 200, request: async () => ({ path: '/v2/tokens/search', body: { query: 'type:token', size: 5 } }) },
   'POST /tokenize': { kind: 'tokens', perms: ['token:create'], success: 200, request: async () => ({ path: '/tokenize', body: { t: { type: 'token', data: 'matrix' } } }) },
   'POST /detokenize': {
     kind: 'tokens',
