@@ -12,3 +12,4 @@ export * from './sessions/sessions';
 export * from './tokens/tokens';
 export * from './reactors/formulas';
 export * from './reactors/reactors';
+export * from './reactors/code-reactors';

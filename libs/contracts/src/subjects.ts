@@ -62,6 +62,10 @@ export const SUBJECTS = {
       delete: 'reactor.reactors.delete.v1',
       react: 'reactor.reactors.react.v1',
       result: 'reactor.reactors.result.v1',
+      /** PATCH /reactors/{id}: {id, body} with body an RFC 7386 merge patch */
+      patch: 'reactor.reactors.patch.v1',
+      /** POST /reactors/{id}/react-async: {id, body}; answers {id, status: "pending"} */
+      reactAsync: 'reactor.reactors.react-async.v1',
     },
   },
   webhook: {

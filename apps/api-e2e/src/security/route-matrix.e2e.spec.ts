@@ -201,6 +201,13 @@ const ROUTES: Record<string, Row> = {
     scoped: true,
     request: async (c) => ({ path: `/reactors/${c.reactorId}`, body: { name: 'matrix reactor', configuration: {} } }),
   },
+  'PATCH /reactors/{id}': {
+    kind: 'management',
+    perms: ['reactor:update'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/reactors/${c.reactorId}`, body: { name: 'matrix patched' }, contentType: 'application/merge-patch+json' }),
+  },
   'DELETE /reactors/{id}': {
     kind: 'management',
     perms: ['reactor:delete'],
@@ -214,6 +221,13 @@ const ROUTES: Record<string, Row> = {
     success: 200,
     scoped: true,
     request: async (c) => ({ path: `/reactors/${c.reactorId}/react`, body: { args: {} } }),
+  },
+  'POST /reactors/{id}/react-async': {
+    kind: 'tokens',
+    perms: ['token:use'],
+    success: 202,
+    scoped: true,
+    request: async (c) => ({ path: `/reactors/${c.reactorId}/react-async`, body: { args: {} } }),
   },
   'GET /reactors/{id}/results/{requestId}': {
     kind: 'tokens',
