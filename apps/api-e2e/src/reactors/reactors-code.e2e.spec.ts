@@ -103,7 +103,7 @@ describe('reactors with their own code', () => {
     const { formulaId } = await makeReactor(mk, { code: ECHO });
     const cases: Array<[Record<string, unknown>, string[]]> = [
       [{ name: 'both', code: ECHO, formula: { id: formulaId }, configuration: {} }, ['code', 'formula']],
-      [{ name: 'neither', configuration: {} }, ['code', 'formula']],
+      [{ name: 'neither', configuration: {} }, ['formula']],
       [{ name: 'x', code: '' }, ['code']],
       [{ name: 'x', code: 'x'.repeat(50_001) }, ['code']],
       [{ name: 'x', code: 42 }, ['code']],

@@ -90,7 +90,7 @@ export function checkCodeReactorConfiguration(configuration: Record<string, unkn
   }
 }
 
-/** A reactor to create: exactly one of `formula` (formula reactor) or `code` (code reactor). */
+/** A reactor to create: exactly one of `formula` (formula reactor) or `code` (code reactor); both or neither → 400. */
 export function reactorKind(body: Record<string, unknown>, errors: FieldErrors): 'formula' | 'code' {
   const hasFormula = body['formula'] !== undefined && body['formula'] !== null;
   const hasCode = body['code'] !== undefined && body['code'] !== null;
@@ -102,6 +102,7 @@ export function reactorKind(body: Record<string, unknown>, errors: FieldErrors):
   } else if (!hasFormula && !hasCode) {
     errors.add('formula', 'or code is required: a reactor runs a formula or its own code');
   }
-  return hasFormula ? 'formula' : 'code';
+  // neither: validated as a formula reactor (the original form), whose errors then name every missing field
+  return hasCode && !hasFormula ? 'code' : 'formula';
 }
 
