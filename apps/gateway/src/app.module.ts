@@ -14,6 +14,7 @@ import { LogEntityTypesController } from './logs/log-entity-types.controller';
 import { TenantsController } from './tenants/tenants.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { TokensController } from './tokens/tokens.controller';
+import { TokensV2Controller } from './tokens/tokens-v2.controller';
 import { ReactorFormulasController } from './reactors/reactor-formulas.controller';
 import { ReactorsController } from './reactors/reactors.controller';
 
@@ -27,6 +28,7 @@ import { ReactorsController } from './reactors/reactors.controller';
     TenantsController,
     SessionsController,
     TokensController,
+    TokensV2Controller,
     ReactorFormulasController,
     ReactorsController,
   ],

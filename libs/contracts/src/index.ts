@@ -13,3 +13,4 @@ export * from './tokens/tokens';
 export * from './reactors/formulas';
 export * from './reactors/reactors';
 export * from './audit/audit';
+export * from './reactors/code-reactors';

@@ -182,6 +182,8 @@ const ROUTES: Record<string, Row> = {
   },
   'DELETE /tokens/{id}': { kind: 'tokens', perms: ['token:delete'], success: 204, scoped: true, request: async (c) => ({ path: `/tokens/${await freshToken(c)}` }) },
   'POST /tokens/search': { kind: 'tokens', perms: ['token:search'], success: 200, request: async () => ({ path: '/tokens/search', body: { query: 'type:token' } }) },
+  'GET /v2/tokens': { kind: 'tokens', perms: ['token:read'], success: 200, request: async () => ({ path: '/v2/tokens?size=5' }) },
+  'POST /v2/tokens/search': { kind: 'tokens', perms: ['token:search'], success: 200, request: async () => ({ path: '/v2/tokens/search', body: { query: 'type:token', size: 5 } }) },
   'POST /tokenize': { kind: 'tokens', perms: ['token:create'], success: 200, request: async () => ({ path: '/tokenize', body: { t: { type: 'token', data: 'matrix' } } }) },
   'POST /detokenize': {
     kind: 'tokens',
@@ -233,6 +235,13 @@ const ROUTES: Record<string, Row> = {
     scoped: true,
     request: async (c) => ({ path: `/reactors/${c.reactorId}`, body: { name: 'matrix reactor', configuration: {} } }),
   },
+  'PATCH /reactors/{id}': {
+    kind: 'management',
+    perms: ['reactor:update'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/reactors/${c.reactorId}`, body: { name: 'matrix patched' }, contentType: 'application/merge-patch+json' }),
+  },
   'DELETE /reactors/{id}': {
     kind: 'management',
     perms: ['reactor:delete'],
@@ -246,6 +255,13 @@ const ROUTES: Record<string, Row> = {
     success: 200,
     scoped: true,
     request: async (c) => ({ path: `/reactors/${c.reactorId}/react`, body: { args: {} } }),
+  },
+  'POST /reactors/{id}/react-async': {
+    kind: 'tokens',
+    perms: ['token:use'],
+    success: 202,
+    scoped: true,
+    request: async (c) => ({ path: `/reactors/${c.reactorId}/react-async`, body: { args: {} } }),
   },
   'GET /reactors/{id}/results/{requestId}': {
     kind: 'tokens',

@@ -50,6 +50,20 @@ export class ReactorsHandler {
     });
   }
 
+  @MessagePattern(SUBJECTS.reactor.reactors.patch)
+  patch(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
+    return this.reactors.patch({ principal: requirePrincipal(env, 'reactor:update'), traceId: env.traceId }, env.body?.id, env.body?.body);
+  }
+
+  @MessagePattern(SUBJECTS.reactor.reactors.reactAsync)
+  reactAsync(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
+    return this.invoke.executeAsync({
+      ctx: { principal: requirePrincipal(env, 'token:use'), traceId: env.traceId },
+      reactorId: env.body?.id,
+      body: env.body?.body,
+    });
+  }
+
   /** GET /reactors/{id}/results/{request id}: the invoking application with token:use, or management with reactor:read. */
   @MessagePattern(SUBJECTS.reactor.reactors.result)
   result(@Payload() env: RpcEnvelope<{ id: string; requestId: string }>) {
