@@ -7,9 +7,13 @@ import { PrincipalCache } from './auth/principal-cache';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { ApplicationsController } from './applications/applications.controller';
+import { ApplicationKeysController } from './applications/application-keys.controller';
+import { PermissionsController } from './permissions/permissions.controller';
+import { LogEntityTypesController } from './logs/log-entity-types.controller';
 import { TenantsController } from './tenants/tenants.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { TokensController } from './tokens/tokens.controller';
+import { TokensV2Controller } from './tokens/tokens-v2.controller';
 import { ReactorFormulasController } from './reactors/reactor-formulas.controller';
 import { ReactorsController } from './reactors/reactors.controller';
 
@@ -17,9 +21,13 @@ import { ReactorsController } from './reactors/reactors.controller';
   imports: [MessagingModule],
   controllers: [
     ApplicationsController,
+    ApplicationKeysController,
+    PermissionsController,
+    LogEntityTypesController,
     TenantsController,
     SessionsController,
     TokensController,
+    TokensV2Controller,
     ReactorFormulasController,
     ReactorsController,
   ],

@@ -32,7 +32,8 @@ async function bootstrap() {
       bodyLimit: BODY_LIMIT_BYTES,
       trustProxy: true,
       return503OnClosing: true,
-      routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+      // `/tokens/` is `/tokens`: clients of the mirrored service send collection calls with a trailing slash
+      routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: true },
       // errors raised before any route runs are problem documents too, and never quote the request
       frameworkErrors: onFrameworkError,
       clientErrorHandler: onClientError,
@@ -50,7 +51,7 @@ async function bootstrap() {
     origin: corsOrigins(),
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['content-type', ...new HeaderNames().all],
-    exposedHeaders: ['svc-trace-id', 'retry-after'],
+    exposedHeaders: [...new HeaderNames().traceId, 'retry-after'],
     maxAge: 600,
   });
 
@@ -76,7 +77,11 @@ async function bootstrap() {
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 
-  await app.listen(port, '0.0.0.0');
+  // both address families where the host has IPv6 (`localhost` may be ::1), else IPv4 only
+  await app.listen(port, '::').catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EAFNOSUPPORT' && err.code !== 'EADDRNOTAVAIL') throw err;
+    return app.listen(port, '0.0.0.0');
+  });
   logger.info({ port }, 'gateway listening');
 }
 

@@ -5,6 +5,8 @@ import { MessagingModule } from '@coffer/messaging';
 import { ApplicationRepository } from './applications/application.repository';
 import { ApplicationsService } from './applications/applications.service';
 import { ApplicationsHandler } from './applications/applications.handler';
+import { ApplicationKeyRepository } from './applications/application-key.repository';
+import { ApplicationKeysService } from './applications/application-keys.service';
 import { TenantRepository } from './tenants/tenant.repository';
 import { TenantsService } from './tenants/tenants.service';
 import { TenantsHandler } from './tenants/tenants.handler';
@@ -22,6 +24,8 @@ import { AuthenticateHandler } from './authenticate/authenticate.handler';
     IdempotentWrites,
     ApplicationRepository,
     ApplicationsService,
+    ApplicationKeyRepository,
+    ApplicationKeysService,
     TenantRepository,
     TenantsService,
     WebhookSecretsService,

@@ -16,10 +16,13 @@ import { TokenizeUseCase } from './tokens/tokenize/tokenize.use-case';
 import { DetokenizeUseCase } from './tokens/detokenize/detokenize.use-case';
 import { SearchTokensUseCase } from './tokens/search/search-tokens.use-case';
 import { ListLogsUseCase } from './audit/logs.use-case';
+import { TokensV2Handler } from './tokens/v2/tokens-v2.handler';
+import { CursorTokensUseCase } from './tokens/v2/cursor-tokens.use-case';
+import { TokenCursors } from './tokens/v2/token-cursor';
 
 @Module({
   imports: [DbModule, MessagingModule],
-  controllers: [TokensHandler],
+  controllers: [TokensHandler, TokensV2Handler],
   providers: [
     IdempotentWrites,
     AuditRepository,
@@ -35,6 +38,8 @@ import { ListLogsUseCase } from './audit/logs.use-case';
     DetokenizeUseCase,
     SearchTokensUseCase,
     ListLogsUseCase,
+    CursorTokensUseCase,
+    TokenCursors,
   ],
 })
 export class AppModule {}

@@ -1,4 +1,5 @@
 export * from './permissions';
+export * from './permission-catalog';
 export * from './access';
 export * from './grants';
 export * from './permission.guard';

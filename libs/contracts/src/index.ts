@@ -12,3 +12,5 @@ export * from './sessions/sessions';
 export * from './tokens/tokens';
 export * from './reactors/formulas';
 export * from './reactors/reactors';
+export * from './audit/audit';
+export * from './reactors/code-reactors';

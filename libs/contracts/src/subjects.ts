@@ -12,6 +12,14 @@ export const SUBJECTS = {
       update: 'session.applications.update.v1',
       delete: 'session.applications.delete.v1',
       regenerate: 'session.applications.regenerate.v1',
+      /** the calling application itself (GET /applications/key): any application key, no permission */
+      current: 'session.applications.current.v1',
+      keys: {
+        create: 'session.applications.keys.create.v1',
+        list: 'session.applications.keys.list.v1',
+        get: 'session.applications.keys.get.v1',
+        delete: 'session.applications.keys.delete.v1',
+      },
       /** service-to-service: the application a reactor acts as (no key material) */
       principal: 'session.applications.principal.v1',
     },
@@ -34,6 +42,9 @@ export const SUBJECTS = {
       update: 'token.tokens.update.v1',
       delete: 'token.tokens.delete.v1',
       search: 'token.tokens.search.v1',
+      /** GET /v2/tokens and POST /v2/tokens/search: cursor pages only (`{data, pagination: {page_size, next?}}`) */
+      listV2: 'token.tokens.list.v2',
+      searchV2: 'token.tokens.search.v2',
       tokenize: 'token.tokens.tokenize.v1',
       detokenize: 'token.tokens.detokenize.v1',
       /** service-to-service: load tokens for detokenization with per-token access decisions */
@@ -59,6 +70,10 @@ export const SUBJECTS = {
       delete: 'reactor.reactors.delete.v1',
       react: 'reactor.reactors.react.v1',
       result: 'reactor.reactors.result.v1',
+      /** PATCH /reactors/{id}: {id, body} with body an RFC 7386 merge patch */
+      patch: 'reactor.reactors.patch.v1',
+      /** POST /reactors/{id}/react-async: {id, body}; answers {id, status: "pending"} */
+      reactAsync: 'reactor.reactors.react-async.v1',
     },
   },
   webhook: {

@@ -6,6 +6,7 @@ export type {
   Tenant,
   WebhookSecret,
   Application,
+  ApplicationKey,
   Session,
   TenantKey,
   Token,

@@ -46,7 +46,7 @@ async function createTenant(prisma: PrismaService, name: string) {
         name: `${name} management`,
         type: 'management',
         permissions: ALL_MANAGEMENT_PERMISSIONS,
-        keyHash: sha256Hex(managementKey),
+        keys: { create: { id: randomUUID(), tenantId, keyHash: sha256Hex(managementKey) } },
       },
     }),
   ]);

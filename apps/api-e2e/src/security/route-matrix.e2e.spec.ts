@@ -70,6 +70,7 @@ interface Ctx {
   nonceMaker: string;
   tokenId: string;
   targetAppId: string;
+  targetKeyId: string;
   formulaId: string;
   formulaB: string;
   reactorId: string;
@@ -86,6 +87,14 @@ async function created(res: Promise<ApiResponse>, what: string): Promise<string>
 }
 const freshApp = (ctx: Ctx, cls: Credential) =>
   created(api('POST', '/applications', { key: admin(ctx, cls), body: { name: 'victim', type: 'private', permissions: ['token:read'] } }), 'victim application');
+const freshKey = async (ctx: Ctx, cls: Credential) => {
+  const app = await freshApp(ctx, cls);
+  return `${app}/keys/${await created(api('POST', `/applications/${app}/keys`, { key: admin(ctx, cls) }), 'victim key')}`;
+};
+/** any live application key, whatever it may do; sessions are not applications (403) */
+const ANY_APPLICATION = Object.fromEntries(
+  (['public-with', 'public-without', 'private-with', 'private-without', 'management-with', 'management-without', 'other-tenant'] as const).map((c) => [c, [200]]),
+) as Partial<Record<Credential, number[]>>;
 const freshToken = (ctx: Ctx) => created(api('POST', '/tokens', { key: ctx.tokenWriter, body: { type: 'token', data: 'matrix victim' } }), 'victim token');
 const freshFormula = (ctx: Ctx, cls: Credential) =>
   created(api('POST', '/reactor-formulas', { key: admin(ctx, cls), body: { name: `victim ${Math.random()}`, ...FORMULA } }), 'victim formula');
@@ -123,6 +132,30 @@ const ROUTES: Record<string, Row> = {
     scoped: true,
     request: async (c) => ({ path: `/applications/${await freshApp(c, 'private-with')}/regenerate` }),
   },
+  'GET /applications/key': { kind: 'management', perms: [], success: 200, overrides: ANY_APPLICATION, request: async () => ({ path: '/applications/key' }) },
+  'POST /applications/{id}/keys': {
+    kind: 'management',
+    perms: ['application:update'],
+    success: 201,
+    scoped: true,
+    request: async (c) => ({ path: `/applications/${await freshApp(c, 'private-with')}/keys` }),
+  },
+  'GET /applications/{id}/keys': { kind: 'management', perms: ['application:read'], success: 200, scoped: true, request: async (c) => ({ path: `/applications/${c.targetAppId}/keys` }) },
+  'GET /applications/{id}/keys/{keyId}': {
+    kind: 'management',
+    perms: ['application:read'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/applications/${c.targetAppId}/keys/${c.targetKeyId}` }),
+  },
+  'DELETE /applications/{id}/keys/{keyId}': {
+    kind: 'management',
+    perms: ['application:update'],
+    success: 204,
+    scoped: true,
+    request: async (c) => ({ path: `/applications/${await freshKey(c, 'private-with')}` }),
+  },
+  'GET /permissions': { kind: 'management', perms: [], success: 200, overrides: ANY_APPLICATION, request: async () => ({ path: '/permissions' }) },
   'GET /tenants/self': { kind: 'management', perms: ['tenant:read'], success: 200, request: async () => ({ path: '/tenants/self' }) },
   'PUT /tenants/self': { kind: 'management', perms: ['tenant:update'], success: 200, request: async () => ({ path: '/tenants/self', body: { name: 'matrix' } }) },
   'GET /tenants/self/webhook-secret': { kind: 'management', perms: ['tenant:read'], success: 200, request: async () => ({ path: '/tenants/self/webhook-secret' }) },
@@ -149,6 +182,8 @@ const ROUTES: Record<string, Row> = {
   },
   'DELETE /tokens/{id}': { kind: 'tokens', perms: ['token:delete'], success: 204, scoped: true, request: async (c) => ({ path: `/tokens/${await freshToken(c)}` }) },
   'POST /tokens/search': { kind: 'tokens', perms: ['token:search'], success: 200, request: async () => ({ path: '/tokens/search', body: { query: 'type:token' } }) },
+  'GET /v2/tokens': { kind: 'tokens', perms: ['token:read'], success: 200, request: async () => ({ path: '/v2/tokens?size=5' }) },
+  'POST /v2/tokens/search': { kind: 'tokens', perms: ['token:search'], success: 200, request: async () => ({ path: '/v2/tokens/search', body: { query: 'type:token', size: 5 } }) },
   'POST /tokenize': { kind: 'tokens', perms: ['token:create'], success: 200, request: async () => ({ path: '/tokenize', body: { t: { type: 'token', data: 'matrix' } } }) },
   'POST /detokenize': {
     kind: 'tokens',
@@ -161,6 +196,7 @@ const ROUTES: Record<string, Row> = {
     request: async (c) => ({ path: '/detokenize', body: { x: `{{ ${c.tokenId} }}` } }),
   },
   'GET /logs': { kind: 'management', perms: ['log:read'], success: 200, request: async () => ({ path: '/logs' }) },
+  'GET /logs/entity-types': { kind: 'management', perms: ['log:read'], success: 200, request: async () => ({ path: '/logs/entity-types' }) },
   'POST /reactor-formulas': {
     kind: 'management',
     perms: ['reactor:create'],
@@ -199,6 +235,13 @@ const ROUTES: Record<string, Row> = {
     scoped: true,
     request: async (c) => ({ path: `/reactors/${c.reactorId}`, body: { name: 'matrix reactor', configuration: {} } }),
   },
+  'PATCH /reactors/{id}': {
+    kind: 'management',
+    perms: ['reactor:update'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/reactors/${c.reactorId}`, body: { name: 'matrix patched' }, contentType: 'application/merge-patch+json' }),
+  },
   'DELETE /reactors/{id}': {
     kind: 'management',
     perms: ['reactor:delete'],
@@ -212,6 +255,13 @@ const ROUTES: Record<string, Row> = {
     success: 200,
     scoped: true,
     request: async (c) => ({ path: `/reactors/${c.reactorId}/react`, body: { args: {} } }),
+  },
+  'POST /reactors/{id}/react-async': {
+    kind: 'tokens',
+    perms: ['token:use'],
+    success: 202,
+    scoped: true,
+    request: async (c) => ({ path: `/reactors/${c.reactorId}/react-async`, body: { args: {} } }),
   },
   'GET /reactors/{id}/results/{requestId}': {
     kind: 'tokens',
@@ -380,6 +430,7 @@ describe('route matrix: every registered route × every credential class', () =>
 
     const tokenId = await created(api('POST', '/tokens', { key: tokenWriter, body: { type: 'token', data: 'matrix token' } }), 'token');
     const targetAppId = await created(api('POST', '/applications', { key: adminA[0], body: { name: 'target', type: 'private', permissions: ['token:read'] } }), 'target');
+    const targetKeyId = await created(api('POST', `/applications/${targetAppId}/keys`, { key: adminA[0] }), 'target key');
     const formulaId = await created(api('POST', '/reactor-formulas', { key: adminA[0], body: { name: 'matrix formula', ...FORMULA } }), 'formula');
     const formulaB = await created(api('POST', '/reactor-formulas', { key: adminB, body: { name: 'matrix formula b', ...FORMULA } }), 'formula b');
     const reactorId = await created(api('POST', '/reactors', { key: adminA[0], body: { name: 'matrix', configuration: {}, formula: { id: formulaId } } }), 'reactor');
@@ -399,7 +450,7 @@ describe('route matrix: every registered route × every credential class', () =>
     expect(job.status).toBe(202);
     for (let i = 0; i < 200 && delivered === 0; i++) await new Promise((r) => setTimeout(r, 50));
 
-    ctx = { a, b, adminA, adminB, turn: 0, tokenWriter, nonceMaker, tokenId, targetAppId, formulaId, formulaB, reactorId, requestId: job.body.id };
+    ctx = { a, b, adminA, adminB, turn: 0, tokenWriter, nonceMaker, tokenId, targetAppId, targetKeyId, formulaId, formulaB, reactorId, requestId: job.body.id };
     const doc = await api('GET', '/docs/openapi.json');
     expect(doc.status).toBe(200);
     openapiRoutes = Object.entries(doc.body.paths as Record<string, Record<string, unknown>>)

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { SUBJECTS, type ApplicationView, type Page } from '@coffer/contracts';
-import { RequirePermission } from '@coffer/auth';
+import { AuthenticatedOnly, RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 
@@ -19,6 +19,13 @@ export class ApplicationsController {
   @RequirePermission('application:read')
   list(@Req() req: GatewayRequest, @Query() query: Record<string, unknown>) {
     return this.rpc.call<Page<ApplicationView>>(SUBJECTS.session.applications.list, query, callContext(req));
+  }
+
+  /** The calling application (any application key; a session key is refused by session-service). */
+  @Get('key')
+  @AuthenticatedOnly()
+  current(@Req() req: GatewayRequest) {
+    return this.rpc.call<ApplicationView>(SUBJECTS.session.applications.current, {}, callContext(req));
   }
 
   @Get(':id')

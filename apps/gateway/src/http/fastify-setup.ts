@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProblemError, findJsonLimitViolation, jsonLimitProblem } from '@coffer/contracts';
+import { frameworkProblem } from './framework-errors';
 import { httpDuration, httpRequests, metricsRegistry, runChecks, type Logger, type ReadinessCheck } from '@coffer/observability';
 import { HeaderNames } from '../auth/api-key-headers';
 import type { GatewayRequest } from './gateway-request';
@@ -27,6 +28,26 @@ export function parseJson(_req: FastifyRequest, body: string | Buffer, done: (er
   done(null, value);
 }
 
+/**
+ * Any content type other than JSON: a POST without a body is a POST without a body, whatever it claims to be
+ * (clients of the mirrored service send `application/x-www-form-urlencoded` with no body for POST /sessions and
+ * POST /applications/{id}/regenerate). A body that is there, or any other method, stays a 415.
+ */
+export function parseOtherContentType(req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) {
+  if (req.method === 'POST' && body.length === 0) return done(null, undefined);
+  done(ProblemError.fromProblem(frameworkProblem(415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE')));
+}
+
+/**
+ * The trace id goes back as SVC-TRACE-ID and also under the alias the client used (`BT-TRACE-ID` when it sent that,
+ * or when it authenticated with `BT-API-KEY`): clients of the mirrored service read their own header name.
+ */
+export function traceHeaderNames(headers: Record<string, string | string[] | undefined>, names: HeaderNames): string[] {
+  const used = (list: string[]) => list.find((n) => headers[n] !== undefined);
+  const alias = used(names.traceId.slice(1)) ?? names.traceId[names.apiKey.indexOf(used(names.apiKey.slice(1)) ?? '')];
+  return alias ? ['svc-trace-id', alias] : ['svc-trace-id'];
+}
+
 export function configureFastify(
   fastify: FastifyInstance,
   logger: Logger,
@@ -34,17 +55,18 @@ export function configureFastify(
   isShuttingDown: () => boolean,
 ): void {
   const headers = new HeaderNames();
-  // JSON only: any other content type (text/plain included) is a 415 from Fastify itself.
+  // JSON only: any other content type (text/plain included) is a 415, unless a POST has no body at all.
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
   fastify.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, parseJson);
+  fastify.addContentTypeParser('*', { parseAs: 'buffer' }, parseOtherContentType);
 
   fastify.addHook('onRequest', async (request, reply) => {
     const req = request as GatewayRequest;
     const given = HeaderNames.first(req.headers, headers.traceId);
     req.traceId = given && TRACE_ID.test(given) ? given : randomUUID();
     req.idempotencyKey = HeaderNames.first(req.headers, headers.idempotencyKey);
-    void reply.header('svc-trace-id', req.traceId);
+    for (const name of traceHeaderNames(req.headers, headers)) void reply.header(name, req.traceId);
   });
 
   // One line per request: never headers or bodies (keys and token data live there).

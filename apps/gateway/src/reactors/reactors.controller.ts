@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import {
   ProblemError,
@@ -13,6 +13,7 @@ import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { CustomReactorResponseException, CustomReactorResponseFilter } from './custom-response.filter';
+import { normalizeReactBody } from './react-body';
 
 @Controller('reactors')
 export class ReactorsController {
@@ -62,8 +63,9 @@ export class ReactorsController {
     @Req() req: GatewayRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Param('id') id: string,
-    @Body() body: unknown,
+    @Body() given: unknown,
   ): Promise<ReactResponse> {
+    const body = normalizeReactBody(given);
     try {
       const result = await this.rpc.call<ReactResponse>(SUBJECTS.reactor.reactors.react, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
       // with callback_url the invocation was accepted, not run: 202 {id, status: "pending"}
@@ -74,6 +76,32 @@ export class ReactorsController {
       const custom = err instanceof ProblemError ? customReactorResponse(err.problem) : undefined;
       throw custom ? new CustomReactorResponseException(custom) : err;
     }
+  }
+
+  /**
+   * JSON merge patch (RFC 7386) of name, configuration, application and, for a code reactor, code and runtime. The
+   * node SDK sends application/merge-patch+json; application/json is taken too. Answers the updated reactor.
+   */
+  @Patch(':id')
+  @RequirePermission('reactor:update')
+  patch(@Req() req: GatewayRequest, @Param('id') id: string, @Headers('content-type') contentType: string | undefined, @Body() body: unknown) {
+    const type = contentType?.split(';')[0].trim().toLowerCase();
+    if (type !== 'application/merge-patch+json' && type !== 'application/json')
+      throw new ProblemError(415, 'PATCH /reactors/{id} takes Content-Type: application/merge-patch+json (or application/json)');
+    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.patch, { id, body: body ?? {} }, callContext(req));
+  }
+
+  /**
+   * Asynchronous invocation without a callback (the mirrored API's react-async): 202 once the arguments are checked
+   * and the job is stored. `asyncReactorRequestId` is the name the node SDK reads; `id` and `status` are the
+   * asynchronous reply of conventions §8. The result: GET /reactors/{id}/results/{request id}.
+   */
+  @Post(':id/react-async')
+  @HttpCode(202)
+  @RequirePermission('token:use')
+  async reactAsync(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown) {
+    const accepted = await this.rpc.call<{ id: string; status: 'pending' }>(SUBJECTS.reactor.reactors.reactAsync, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
+    return { asyncReactorRequestId: accepted.id, id: accepted.id, status: accepted.status };
   }
 
   @Get(':id/results/:requestId')

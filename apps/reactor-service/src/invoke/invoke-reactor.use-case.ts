@@ -1,8 +1,10 @@
 import { Inject, Injectable, forwardRef } from '@nestjs/common';
 import { EgressPolicy } from '@coffer/egress';
 import {
+  FieldErrors,
   ProblemError,
   REACTOR_LIMITS,
+  ReactAsyncRequest,
   ReactRequest,
   badRequest,
   findJsonLimitViolation,
@@ -82,6 +84,23 @@ export class InvokeReactorUseCase {
   }
 
   /**
+   * POST /reactors/{id}/react-async: the synchronous checks of an asynchronous invocation (arguments detokenized as
+   * the caller and validated), then a durable job whose result is read at GET /reactors/{id}/results/{request id}.
+   * There is no callback: `callback_url` belongs to POST /reactors/{id}/react and is refused here, not ignored.
+   */
+  async executeAsync({ ctx, reactorId, body }: InvokeReactorCommand): Promise<AcceptedInvocation> {
+    const plain = body === undefined || body === null ? {} : body;
+    const extra = new FieldErrors();
+    if (typeof plain === 'object' && !Array.isArray(plain))
+      for (const field of ['callback_url', 'callbackUrl'])
+        if ((plain as Record<string, unknown>)[field] !== undefined)
+          extra.add(field, 'is not taken by react-async (poll GET /reactors/{id}/results/{request id}); POST /reactors/{id}/react takes callback_url');
+    const req = validateContract(ReactAsyncRequest, plain, extra);
+    const prepared = await this.prepare(ctx, reactorId, (req.args ?? {}) as Record<string, unknown>);
+    return this.jobs.accept(ctx, prepared.reactor.id, prepared.args, null, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
+  }
+
+  /**
    * Everything before the code runs: the reactor and its formula, args detokenized as the caller and validated by
    * the argument rules, the Reactor's Application, the configuration; the invocation is audited.
    */
@@ -89,16 +108,20 @@ export class InvokeReactorUseCase {
     const tenantId = ctx.principal.tenantId;
     const reactor = isUuid(reactorId) ? await this.reactors.find(tenantId, reactorId) : null;
     if (!reactor) throw notFound('reactor');
-    const formula = await this.formulas.findVisible(tenantId, reactor.formulaId);
-    if (!formula) throw notFound('reactor formula');
+    // a code reactor runs its own code with no request parameters (argument rule 1: any args reach it)
+    const formula = reactor.formulaId === null ? null : await this.formulas.findVisible(tenantId, reactor.formulaId);
+    if (reactor.formulaId !== null && !formula) throw notFound('reactor formula');
+    const code = formula ? formula.code : reactor.code;
+    if (code === null) throw notFound('reactor');
+    const parameters = (formula ? formula.requestParameters : []) as unknown as FormulaRequestParameter[];
     const [args, application, configuration] = await allSettled([
       options.detokenized ? Promise.resolve(givenArgs) : this.detokenize(ctx, givenArgs),
       reactor.applicationId ? this.applicationPrincipal(ctx, reactor.applicationId) : Promise.resolve(null),
       this.vault.open(tenantId, reactor.id, reactor.configurationKeyId, reactor.configurationCiphertext),
       options.detokenized ? Promise.resolve() : this.tokens.recordInvocation(ctx, reactor.id),
     ] as const);
-    const validated = options.detokenized ? args : applyArgumentRules(args, formula.requestParameters as unknown as FormulaRequestParameter[]);
-    return { reactor: { id: reactor.id }, code: formula.code, args: validated, application, configuration };
+    const validated = options.detokenized ? args : applyArgumentRules(args, parameters);
+    return { reactor: { id: reactor.id }, code, args: validated, application, configuration };
   }
 
   /**

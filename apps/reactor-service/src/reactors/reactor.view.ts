@@ -1,12 +1,15 @@
 import type { ReactorFormulaView, ReactorView } from '@coffer/contracts';
 import type { ReactorRow } from './reactor.repository';
 
-export function toReactorView(row: ReactorRow, formula: ReactorFormulaView, configuration: Record<string, unknown>): ReactorView {
+/** A formula reactor shows its formula; a code reactor its `code` and, when one was given, its `runtime`. */
+export function toReactorView(row: ReactorRow, formula: ReactorFormulaView | undefined, configuration: Record<string, unknown>): ReactorView {
   const view: ReactorView = {
     id: row.id,
     tenant_id: row.tenantId,
     name: row.name,
-    formula,
+    ...(formula ? { formula } : {}),
+    ...(row.code !== null ? { code: row.code } : {}),
+    ...(row.runtime !== null && typeof row.runtime === 'object' ? { runtime: row.runtime as Record<string, unknown> } : {}),
     configuration,
     created_at: row.createdAt.toISOString(),
   };

@@ -62,6 +62,23 @@ export class ReactorsHandler {
     return this.idempotency.runExclusive(SUBJECTS.reactor.reactors.react, env, RPC_DEADLINE_MS.react + 5_000, invoke);
   }
 
+  @MessagePattern(SUBJECTS.reactor.reactors.patch)
+  patch(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
+    const principal = requirePrincipal(env, 'reactor:update');
+    return this.idempotency.run(SUBJECTS.reactor.reactors.patch, env, () =>
+      this.reactors.patch({ principal, traceId: env.traceId }, env.body?.id, env.body?.body),
+    );
+  }
+
+  @MessagePattern(SUBJECTS.reactor.reactors.reactAsync)
+  reactAsync(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
+    const ctx = { principal: requirePrincipal(env, 'token:use'), traceId: env.traceId };
+    // one job per key: recorded in the transaction that stores the job
+    return this.idempotency.run(SUBJECTS.reactor.reactors.reactAsync, env, () =>
+      this.invoke.executeAsync({ ctx, reactorId: env.body?.id, body: env.body?.body }),
+    );
+  }
+
   /** GET /reactors/{id}/results/{request id}: the invoking application with token:use, or management with reactor:read. */
   @MessagePattern(SUBJECTS.reactor.reactors.result)
   result(@Payload() env: RpcEnvelope<{ id: string; requestId: string }>) {

@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { apply as mergePatch } from 'json-merge-patch';
 import {
+  CodeReactorRequest,
   CreateReactorRequest,
   FieldErrors,
   UpdateReactorRequest,
   badRequest,
+  checkCodeReactorConfiguration,
+  checkReactorRuntime,
+  reactorKind,
   notFound,
   validateContract,
   type FormulaConfigurationElement,
@@ -13,6 +18,7 @@ import {
   type ReactorView,
   isUuid,
 } from '@coffer/contracts';
+import { Prisma } from '@coffer/db';
 import type { CallContext } from '@coffer/messaging';
 import { cursorResult, many, namePattern, offsetResult, parseListWindow } from '../shared/list-query';
 import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
@@ -37,10 +43,13 @@ export class ReactorsService {
     private readonly applications: ApplicationDirectory,
   ) {}
 
+  /** A formula reactor (`formula`) or a code reactor (`code`): exactly one of the two. */
   async create(ctx: CallContext & { principal: Principal }, body: unknown): Promise<ReactorView> {
     const tenantId = ctx.principal.tenantId;
     const plain = requireObject(body);
-    const req = validateContract(CreateReactorRequest, plain);
+    const kind = new FieldErrors();
+    if (reactorKind(plain, kind) === 'code') return this.createWithCode(ctx, plain, kind);
+    const req = validateContract(CreateReactorRequest, plain, kind);
     const formula = await this.formulas.findVisible(tenantId, req.formula.id);
     if (!formula) throw notFound('reactor formula');
     const configuration = plain['configuration'] as Record<string, unknown>;
@@ -81,12 +90,16 @@ export class ReactorsService {
     return (await this.views(principal.tenantId, [row])).get(row.id) as ReactorView;
   }
 
+  /** PUT: replaces name, configuration and application; a code reactor's `code` and `runtime` too. */
   async update(ctx: CallContext & { principal: Principal }, id: string, body: unknown): Promise<ReactorView> {
     const tenantId = ctx.principal.tenantId;
     const existing = await this.find(tenantId, id);
     const plain = requireObject(body);
     const extra = new FieldErrors();
     if (plain['formula'] !== undefined) extra.add('formula', 'cannot be changed: create a new reactor for another formula');
+    if (existing.formulaId === null) return this.updateWithCode(ctx, existing, plain, extra);
+    for (const field of ['code', 'runtime'])
+      if (plain[field] !== undefined && plain[field] !== null) extra.add(field, "cannot be set on a formula reactor: it runs its formula's code");
     const req = validateContract(UpdateReactorRequest, plain, extra);
     const formula = await this.formulas.findVisible(tenantId, existing.formulaId);
     if (!formula) throw notFound('reactor formula');
@@ -106,6 +119,25 @@ export class ReactorsService {
     return toReactorView(row, toFormulaView(formula), configuration);
   }
 
+  /**
+   * PATCH: an RFC 7386 merge patch of the reactor as PUT takes it (`name`, `configuration`, `application`, and for
+   * a code reactor `code` and `runtime`); `null` removes (an application, a configuration entry). The merged
+   * reactor is validated exactly like a PUT, so a patch can never store what PUT would refuse.
+   */
+  async patch(ctx: CallContext & { principal: Principal }, id: string, body: unknown): Promise<ReactorView> {
+    const tenantId = ctx.principal.tenantId;
+    const existing = await this.find(tenantId, id);
+    const patch = requireObject(body);
+    const current: Record<string, unknown> = {
+      name: existing.name,
+      configuration: await this.vault.open(tenantId, existing.id, existing.configurationKeyId, existing.configurationCiphertext),
+    };
+    if (existing.applicationId) current['application'] = { id: existing.applicationId };
+    if (existing.code !== null) current['code'] = existing.code;
+    if (existing.runtime !== null) current['runtime'] = existing.runtime;
+    return this.update(ctx, id, mergePatch(structuredClone(current), patch));
+  }
+
   async delete(principal: Principal, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.reactors.delete(principal.tenantId, id))) throw notFound('reactor');
   }
@@ -114,6 +146,62 @@ export class ReactorsService {
     const row = isUuid(id) ? await this.reactors.find(tenantId, id) : null;
     if (!row) throw notFound('reactor');
     return row;
+  }
+
+  private async createWithCode(ctx: CallContext & { principal: Principal }, plain: Record<string, unknown>, errors: FieldErrors): Promise<ReactorView> {
+    const tenantId = ctx.principal.tenantId;
+    const req = validateContract(CodeReactorRequest, plain, codeChecks(plain, errors));
+    const configuration = (req.configuration ?? {}) as Record<string, unknown>;
+    const applicationId = req.application?.id ?? null;
+    await this.checkApplication(ctx, applicationId);
+    const id = randomUUID();
+    const sealed = await this.vault.seal(tenantId, id, configuration);
+    const row = await this.reactors.create(tenantId, {
+      id,
+      name: req.name,
+      formulaId: null,
+      code: req.code,
+      runtime: req.runtime ? (req.runtime as Prisma.InputJsonValue) : Prisma.DbNull,
+      applicationId,
+      configurationCiphertext: sealed.ciphertext,
+      configurationKeyId: sealed.keyId,
+      createdBy: ctx.principal.applicationId,
+    });
+    return toReactorView(row, undefined, configuration);
+  }
+
+  private async updateWithCode(
+    ctx: CallContext & { principal: Principal },
+    existing: ReactorRow,
+    plain: Record<string, unknown>,
+    errors: FieldErrors,
+  ): Promise<ReactorView> {
+    const tenantId = ctx.principal.tenantId;
+    const req = validateContract(CodeReactorRequest, plain, codeChecks(plain, errors));
+    const configuration = (req.configuration ?? {}) as Record<string, unknown>;
+    const applicationId = req.application?.id ?? null;
+    await this.checkApplication(ctx, applicationId);
+    const sealed = await this.vault.seal(tenantId, existing.id, configuration);
+    const row = await this.reactors.update(tenantId, existing.id, {
+      name: req.name,
+      code: req.code,
+      runtime: req.runtime ? (req.runtime as Prisma.InputJsonValue) : Prisma.DbNull,
+      applicationId,
+      configurationCiphertext: sealed.ciphertext,
+      configurationKeyId: sealed.keyId,
+      modifiedBy: ctx.principal.applicationId,
+      modifiedAt: new Date(),
+    });
+    if (!row) throw notFound('reactor');
+    return toReactorView(row, undefined, configuration);
+  }
+
+  private async checkApplication(ctx: CallContext, applicationId: string | null): Promise<void> {
+    if (!applicationId) return;
+    const errors = new FieldErrors();
+    const app = await this.applications.principalOf(ctx, applicationId);
+    if (app.applicationType !== 'public' && app.applicationType !== 'private') errors.add('application.id', 'must be a public or private application');
+    errors.throwIfAny();
   }
 
   /** The configuration against the formula's contract, and the application: public or private, same tenant. */
@@ -135,15 +223,24 @@ export class ReactorsService {
 
   /** Views of reactor rows: their formulas in one query, configurations decrypted. */
   private async views(tenantId: string, rows: ReactorRow[]): Promise<Map<string, ReactorView>> {
-    const formulas = await this.formulas.findVisibleMany(tenantId, [...new Set(rows.map((r) => r.formulaId))]);
+    const formulaIds = [...new Set(rows.map((r) => r.formulaId).filter((f): f is string => f !== null))];
+    const formulas = formulaIds.length ? await this.formulas.findVisibleMany(tenantId, formulaIds) : [];
     const byId = new Map(formulas.map((f) => [f.id, toFormulaView(f)]));
     const out = new Map<string, ReactorView>();
     for (const row of rows) {
-      const formula = byId.get(row.formulaId);
-      if (!formula) throw new Error('reactor formula missing for a reactor');
+      const formula = row.formulaId === null ? undefined : byId.get(row.formulaId);
+      if (row.formulaId !== null && !formula) throw new Error('reactor formula missing for a reactor');
       const configuration = await this.vault.open(tenantId, row.id, row.configurationKeyId, row.configurationCiphertext);
       out.set(row.id, toReactorView(row, formula, configuration));
     }
     return out;
   }
+}
+
+/** The rules of a code reactor's fields that class-validator cannot say: runtime members, configuration values. */
+function codeChecks(plain: Record<string, unknown>, errors: FieldErrors): FieldErrors {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObject(plain['runtime'])) checkReactorRuntime(plain['runtime'], errors);
+  if (isObject(plain['configuration'])) checkCodeReactorConfiguration(plain['configuration'], errors);
+  return errors;
 }

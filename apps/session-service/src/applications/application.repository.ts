@@ -1,14 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid } from '@coffer/contracts';
-import { PrismaService, Prisma, type Application } from '@coffer/db';
+import { PrismaService, Prisma, type Application, type ApplicationKey } from '@coffer/db';
+
+/** `GET /applications` filters; an empty `ids` list matches nothing (every id given was impossible). */
+export interface ApplicationFilter {
+  ids?: string[];
+  types?: string[];
+}
 
 /** applications table (owned by session-service). Every method is scoped by tenant, except the key lookup. */
 @Injectable()
 export class ApplicationRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  create(tenantId: string, data: Omit<Prisma.ApplicationUncheckedCreateInput, 'tenantId'>): Promise<Application> {
-    return this.prisma.application.create({ data: { ...data, tenantId } });
+  /** The application and, when given, its first key, in one statement. */
+  create(
+    tenantId: string,
+    data: Omit<Prisma.ApplicationUncheckedCreateInput, 'tenantId' | 'keys'>,
+    key?: { id: string; keyHash: string },
+  ): Promise<Application & { keys: ApplicationKey[] }> {
+    return this.prisma.application.create({
+      data: { ...data, tenantId, ...(key ? { keys: { create: { ...key, tenantId, createdBy: data.createdBy } } } : {}) },
+      include: { keys: true },
+    });
   }
 
   find(tenantId: string, id: string): Promise<Application | null> {
@@ -16,15 +30,20 @@ export class ApplicationRepository {
     return this.prisma.application.findFirst({ where: { tenantId, id } });
   }
 
-  async page(tenantId: string, skip: number, take: number): Promise<{ rows: Application[]; total: number }> {
+  async page(tenantId: string, skip: number, take: number, filter: ApplicationFilter = {}): Promise<{ rows: Application[]; total: number }> {
+    const where: Prisma.ApplicationWhereInput = {
+      tenantId,
+      ...(filter.ids ? { id: { in: filter.ids } } : {}),
+      ...(filter.types ? { type: { in: filter.types } } : {}),
+    };
     const [rows, total] = await this.prisma.$transaction([
       this.prisma.application.findMany({
-        where: { tenantId },
+        where,
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         skip,
         take,
       }),
-      this.prisma.application.count({ where: { tenantId } }),
+      this.prisma.application.count({ where }),
     ]);
     return { rows, total };
   }
@@ -39,10 +58,5 @@ export class ApplicationRepository {
     if (!isUuid(id)) return false;
     const { count } = await this.prisma.application.deleteMany({ where: { tenantId, id } });
     return count > 0;
-  }
-
-  /** Authentication is the one lookup that finds the tenant from the key hash. */
-  findByKeyHash(keyHash: string): Promise<Application | null> {
-    return this.prisma.application.findUnique({ where: { keyHash } });
   }
 }

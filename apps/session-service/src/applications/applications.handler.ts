@@ -1,7 +1,8 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, type IdRequest, type RpcEnvelope } from '@coffer/contracts';
+import { SUBJECTS, type ApplicationKeyRequest, type IdRequest, type RpcEnvelope } from '@coffer/contracts';
 import { ApplicationsService } from './applications.service';
+import { ApplicationKeysService } from './application-keys.service';
 import { requirePrincipal } from '../principal';
 import { IdempotentWrites } from '@coffer/idempotency';
 
@@ -9,6 +10,7 @@ import { IdempotentWrites } from '@coffer/idempotency';
 export class ApplicationsHandler {
   constructor(
     private readonly applications: ApplicationsService,
+    private readonly keys: ApplicationKeysService,
     private readonly idempotency: IdempotentWrites,
   ) {}
 
@@ -49,5 +51,32 @@ export class ApplicationsHandler {
   regenerate(@Payload() env: RpcEnvelope<IdRequest>) {
     const principal = requirePrincipal(env, 'application:update');
     return this.idempotency.run(SUBJECTS.session.applications.regenerate, env, () => this.applications.regenerate(principal, env.body.id));
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.current)
+  current(@Payload() env: RpcEnvelope<unknown>) {
+    return this.applications.current(requirePrincipal(env));
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.keys.create)
+  createKey(@Payload() env: RpcEnvelope<ApplicationKeyRequest>) {
+    const principal = requirePrincipal(env, 'application:update');
+    return this.idempotency.run(SUBJECTS.session.applications.keys.create, env, () => this.keys.create(principal, env.body.applicationId));
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.keys.list)
+  listKeys(@Payload() env: RpcEnvelope<ApplicationKeyRequest>) {
+    return this.keys.list(requirePrincipal(env, 'application:read'), env.body.applicationId);
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.keys.get)
+  getKey(@Payload() env: RpcEnvelope<ApplicationKeyRequest>) {
+    return this.keys.get(requirePrincipal(env, 'application:read'), env.body.applicationId, String(env.body.keyId));
+  }
+
+  @MessagePattern(SUBJECTS.session.applications.keys.delete)
+  async deleteKey(@Payload() env: RpcEnvelope<ApplicationKeyRequest>) {
+    await this.keys.delete(requirePrincipal(env, 'application:update'), env.body.applicationId, String(env.body.keyId));
+    return { deleted: true };
   }
 }

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import {
+  APPLICATION_TYPES,
   CreateApplicationRequest,
   FieldErrors,
+  MAX_LIST_FILTER_VALUES,
+  ProblemError,
   SUBJECTS,
   UpdateApplicationRequest,
+  isUuid,
   notFound,
   offsetPage,
   parsePageRequest,
@@ -17,17 +21,17 @@ import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/messaging';
 import { Prisma } from '@coffer/db';
-import { ApplicationRepository } from './application.repository';
+import { ApplicationRepository, type ApplicationFilter } from './application.repository';
 import { SessionRepository } from '../sessions/session.repository';
 import { toApplicationView } from './application.view';
-
-export const API_KEY_PREFIX = 'key';
+import { API_KEY_PREFIX, ApplicationKeysService, toApplicationKeyView } from './application-keys.service';
 
 @Injectable()
 export class ApplicationsService {
   constructor(
     private readonly applications: ApplicationRepository,
     private readonly sessions: SessionRepository,
+    private readonly keys: ApplicationKeysService,
     private readonly events: EventBus,
   ) {}
 
@@ -36,24 +40,31 @@ export class ApplicationsService {
     const req = validateContract(CreateApplicationRequest, body);
     const grants = validateGrants(req.type, req.permissions, req.rules, errors);
     errors.throwIfAny();
-    const key = generateSecret(API_KEY_PREFIX);
-    const app = await this.applications.create(principal.tenantId, {
-      id: randomUUID(),
-      name: req.name,
-      type: req.type,
-      permissions: grants.permissions,
-      rules: grants.rules ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-      keyHash: sha256Hex(key),
-      createdBy: principal.applicationId,
-    });
-    return toApplicationView(app, key);
+    // create_key: false makes an application without a key (keys come from POST /applications/{id}/keys)
+    const key = req.create_key === false ? undefined : generateSecret(API_KEY_PREFIX);
+    const app = await this.applications.create(
+      principal.tenantId,
+      {
+        id: randomUUID(),
+        name: req.name,
+        type: req.type,
+        permissions: grants.permissions,
+        rules: grants.rules ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+        createdBy: principal.applicationId,
+      },
+      key ? { id: randomUUID(), keyHash: sha256Hex(key) } : undefined,
+    );
+    const view = toApplicationView(app, key);
+    if (key) view.keys = app.keys.map((k) => toApplicationKeyView(k, key));
+    return view;
   }
 
   async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ApplicationView>> {
     const errors = new FieldErrors();
     const page = parsePageRequest(query, errors);
+    const filter = listFilter(query, errors);
     errors.throwIfAny('The query is invalid');
-    const { rows, total } = await this.applications.page(principal.tenantId, (page.page - 1) * page.size, page.size);
+    const { rows, total } = await this.applications.page(principal.tenantId, (page.page - 1) * page.size, page.size, filter);
     return offsetPage(rows.map((r) => toApplicationView(r)), total, page);
   }
 
@@ -88,17 +99,22 @@ export class ApplicationsService {
     await this.invalidate(principal.tenantId, id);
   }
 
+  /** Every key of the application is replaced by one new key (the old ones stop at once), its sessions end. */
   async regenerate(principal: Principal, id: string): Promise<ApplicationView> {
-    const key = generateSecret(API_KEY_PREFIX);
-    const app = await this.applications.update(principal.tenantId, id, {
-      keyHash: sha256Hex(key),
-      modifiedBy: principal.applicationId,
-      modifiedAt: new Date(),
-    });
+    const app = await this.applications.update(principal.tenantId, id, { modifiedBy: principal.applicationId, modifiedAt: new Date() });
     if (!app) throw notFound('application');
+    const key = await this.keys.replaceAll(principal.tenantId, id, principal.applicationId);
     await this.sessions.deleteByApplication(principal.tenantId, id);
     await this.invalidate(principal.tenantId, id);
-    return toApplicationView(app, key);
+    const view = toApplicationView(app, key.key);
+    view.keys = [key];
+    return view;
+  }
+
+  /** GET /applications/key: the application whose key made the call. A session key is not an application key. */
+  async current(principal: Principal): Promise<ApplicationView> {
+    if (principal.sessionId) throw new ProblemError(403, 'A session key does not identify an application: use an application key');
+    return this.get(principal, principal.applicationId);
   }
 
   /** Service-to-service: the principal a reactor acts as (its application, same tenant). No key material. */
@@ -119,4 +135,25 @@ export class ApplicationsService {
   private invalidate(tenantId: string, applicationId: string): Promise<void> {
     return this.events.publish(SUBJECTS.events.authInvalidated, { tenantId, applicationId });
   }
+}
+
+/** `id` (repeatable, UUIDs; others cannot exist and match nothing) and `type` (repeatable, an application type). */
+function listFilter(query: Record<string, unknown>, errors: FieldErrors): ApplicationFilter {
+  const many = (k: string): string[] | undefined => {
+    const v = query[k];
+    if (v === undefined) return undefined;
+    const values = (Array.isArray(v) ? v : [v]).map(String);
+    if (values.length > MAX_LIST_FILTER_VALUES) errors.add(k, `must be given at most ${MAX_LIST_FILTER_VALUES} times`);
+    return values;
+  };
+  const filter: ApplicationFilter = {};
+  const ids = many('id');
+  if (ids) filter.ids = ids.filter((id) => isUuid(id));
+  const types = many('type');
+  if (types) {
+    const bad = types.filter((t) => !(APPLICATION_TYPES as readonly string[]).includes(t));
+    if (bad.length) errors.add('type', `must be one of ${APPLICATION_TYPES.join(', ')}`);
+    filter.types = types;
+  }
+  return filter;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AccessRule, ApplicationType, Principal } from '@coffer/contracts';
 import { ApplicationRepository } from '../applications/application.repository';
+import { ApplicationKeyRepository } from '../applications/application-key.repository';
 import { SessionRepository } from '../sessions/session.repository';
 
 export interface AuthenticateResult {
@@ -14,12 +15,13 @@ export interface AuthenticateResult {
 export class AuthenticateService {
   constructor(
     private readonly applications: ApplicationRepository,
+    private readonly keys: ApplicationKeyRepository,
     private readonly sessions: SessionRepository,
   ) {}
 
   async authenticate(keyHash: string): Promise<AuthenticateResult> {
     if (typeof keyHash !== 'string' || !/^[0-9a-f]{64}$/.test(keyHash)) return { principal: null };
-    const app = await this.applications.findByKeyHash(keyHash);
+    const app = await this.keys.findApplicationByKeyHash(keyHash);
     if (app) {
       const principal: Principal = {
         tenantId: app.tenantId,

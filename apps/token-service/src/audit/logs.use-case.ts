@@ -6,11 +6,32 @@ export interface AuditEventView {
   id: string;
   tenant_id: string;
   actor_application_id?: string;
+  /** the same application, under the names clients of the mirrored service read */
+  actor_id?: string;
+  actor_type?: 'application';
+  /** a sentence for people: "Token read", "Reactor invoked" */
+  message: string;
   operation: string;
   entity_type: string;
   entity_id: string;
   trace_id?: string;
   created_at: string;
+}
+
+const PAST_TENSE: Record<string, string> = {
+  create: 'created',
+  read: 'read',
+  update: 'updated',
+  delete: 'deleted',
+  use: 'used',
+  search: 'searched',
+  invoke: 'invoked',
+};
+
+/** "Token created" from entity type and operation: never anything of the data. */
+export function logMessage(entityType: string, operation: string): string {
+  const entity = entityType.charAt(0).toUpperCase() + entityType.slice(1);
+  return `${entity} ${PAST_TENSE[operation] ?? operation}`;
 }
 
 /** GET /logs (log:read): the tenant's audit events, newest first, filtered by entity and time. */
@@ -53,9 +74,14 @@ export class ListLogsUseCase {
           operation: r.operation,
           entity_type: r.entityType,
           entity_id: r.entityId,
+          message: logMessage(r.entityType, r.operation),
           created_at: r.createdAt.toISOString(),
         };
-        if (r.actorApplicationId) v.actor_application_id = r.actorApplicationId;
+        if (r.actorApplicationId) {
+          v.actor_application_id = r.actorApplicationId;
+          v.actor_id = r.actorApplicationId;
+          v.actor_type = 'application';
+        }
         if (r.traceId) v.trace_id = r.traceId;
         return v;
       }),

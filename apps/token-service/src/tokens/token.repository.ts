@@ -63,6 +63,12 @@ function jsonOrNull(v: unknown): string | null {
   return v === null || v === undefined ? null : JSON.stringify(v);
 }
 
+/** Where a keyset page starts: the exact `created_at` (ISO 8601, microseconds) and id of the row before it. */
+export interface KeysetPosition {
+  at: string;
+  id: string;
+}
+
 /** 'created-audited': created and its audit event written in the same statement */
 export type InsertOutcome = 'created' | 'created-audited' | 'id_taken' | 'duplicate';
 
@@ -218,6 +224,25 @@ export class TokenRepository {
     const after = cursor ? Prisma.sql`AND (created_at, id) < (${new Date(cursor.createdAt)}::timestamptz, ${cursor.id})` : Prisma.empty;
     return this.sql.query<TokenRow>(Prisma.sql`
       SELECT ${COLUMNS} FROM tokens WHERE ${where} ${after} ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`);
+  }
+
+  /**
+   * Keyset page for the v2 lists: rows strictly after `position` in (created_at desc, id desc) order, one extra to
+   * know whether more exist. Each row carries its exact position (`created_at` to the microsecond, in UTC), so a
+   * cursor built from it never skips or repeats rows that share a millisecond. Uses tokens_tenant_id_created_at_id_idx.
+   */
+  async keyset(
+    tenantId: string,
+    f: TokenListFilter,
+    position: KeysetPosition | null,
+    limit: number,
+    access: Prisma.Sql,
+  ): Promise<Array<TokenRow & { position_at: string }>> {
+    const where = this.where(tenantId, f, access);
+    const after = position ? Prisma.sql`AND (created_at, id) < (${position.at}::timestamptz, ${position.id})` : Prisma.empty;
+    return this.sql.query<TokenRow & { position_at: string }>(Prisma.sql`
+      SELECT ${COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
+      FROM tokens WHERE ${where} ${after} ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`);
   }
 
   /** Replaces the mutable fields; returns false when the token vanished meanwhile. */

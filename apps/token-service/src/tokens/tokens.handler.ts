@@ -14,7 +14,7 @@ import { ListLogsUseCase } from '../audit/logs.use-case';
 import { AuditRepository, type AuditEventInput } from '../audit/audit.repository';
 
 /** Defence in depth: the service re-checks what the gateway checked (any one of `permissions`). */
-function principalOf(env: RpcEnvelope<unknown>, ...permissions: string[]): Principal {
+export function principalOf(env: RpcEnvelope<unknown>, ...permissions: string[]): Principal {
   const p = env.principal;
   if (!p?.tenantId) throw new ProblemError(401, 'A valid API key is required');
   if (!permissions.some((perm) => mayEver(p, perm))) throw new ProblemError(403, 'The API key does not grant access to this operation');

@@ -69,7 +69,10 @@ export interface ReactorView {
   id: string;
   tenant_id: string;
   name: string;
-  formula: ReactorFormulaView;
+  /** formula reactors; a code reactor has `code` (and `runtime` when it was given) instead */
+  formula?: ReactorFormulaView;
+  code?: string;
+  runtime?: Record<string, unknown>;
   application?: { id: string };
   configuration: Record<string, unknown>;
   created_by?: string;

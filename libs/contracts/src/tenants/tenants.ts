@@ -1,5 +1,5 @@
 import { IsBoolean, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 
 export interface TenantSettings {
   deduplicate_tokens: boolean;
@@ -7,9 +7,20 @@ export interface TenantSettings {
 
 export const DEFAULT_TENANT_SETTINGS: TenantSettings = { deduplicate_tokens: false };
 
+/**
+ * Settings arrive as booleans or, from clients that type settings as a string map (the mirrored service's generated
+ * SDK), as "true" / "false" (any case). Anything else stays as given and fails @IsBoolean.
+ */
+const booleanOrBooleanString = ({ value }: { value: unknown }) => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  return v === 'true' ? true : v === 'false' ? false : value;
+};
+
 export class TenantSettingsInput {
   @IsOptional()
-  @IsBoolean()
+  @Transform(booleanOrBooleanString)
+  @IsBoolean({ message: 'must be a boolean (or "true" / "false")' })
   deduplicate_tokens?: boolean;
 }
 

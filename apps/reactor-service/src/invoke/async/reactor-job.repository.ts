@@ -10,7 +10,8 @@ export interface ReactorJobRow {
   principal: Principal;
   args_ciphertext: Uint8Array;
   args_key_id: string;
-  callback_url: string;
+  /** null: a react-async job (read back, never delivered) */
+  callback_url: string | null;
   timeout_ms: number;
   trace_id: string | null;
   status: 'pending' | 'running' | 'succeeded' | 'failed';
@@ -31,7 +32,7 @@ export interface NewJob {
   principal: Principal;
   argsCiphertext: Buffer;
   argsKeyId: string;
-  callbackUrl: string;
+  callbackUrl: string | null;
   timeoutMs: number;
   traceId: string;
 }
@@ -74,7 +75,10 @@ export class ReactorJobRepository {
       RETURNING j.*`;
   }
 
-  /** Stores the outcome and queues its delivery, once: a run whose lease was taken over cannot complete twice. */
+  /**
+   * Stores the outcome and queues its delivery (callback jobs), once: a run whose lease was taken over cannot
+   * complete twice. True when a delivery was queued.
+   */
   async complete(job: ReactorJobRow, outcome: { status: 'succeeded' | 'failed'; result?: unknown; error?: unknown }, deliveryBody: string): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const n = await tx.$executeRaw`
@@ -82,6 +86,7 @@ export class ReactorJobRepository {
           error = ${outcome.error === undefined ? null : JSON.stringify(outcome.error)}::jsonb, completed_at = now(), locked_until = NULL
         WHERE id = ${job.id}::uuid AND tenant_id = ${job.tenant_id}::uuid AND status = 'running' AND runs = ${job.runs}`;
       if (n !== 1) return false;
+      if (job.callback_url === null) return false;
       await tx.$executeRaw`
         INSERT INTO webhook_deliveries (id, tenant_id, url, body, status, attempts, next_attempt_at, created_at)
         VALUES (${job.id}::uuid, ${job.tenant_id}::uuid, ${job.callback_url}, ${deliveryBody}, 'pending', 0, now(), now())

@@ -17,7 +17,8 @@ export interface AcceptedInvocation {
 
 export interface JobResultView {
   id: string;
-  status: ReactorJobRow['status'];
+  /** callback jobs: pending | running | succeeded | failed (conventions §8); react-async jobs: pending | completed | failed */
+  status: ReactorJobRow['status'] | 'completed';
   result?: unknown;
   error?: unknown;
   created_at: string;
@@ -61,7 +62,8 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     this.keyring = new TenantKeyring(prisma);
   }
 
-  async accept(ctx: InvokeContext, reactorId: string, args: Record<string, unknown>, callbackUrl: string, timeoutMs: number): Promise<AcceptedInvocation> {
+  /** `callbackUrl` null: a react-async job, whose result is only read back (no webhook delivery). */
+  async accept(ctx: InvokeContext, reactorId: string, args: Record<string, unknown>, callbackUrl: string | null, timeoutMs: number): Promise<AcceptedInvocation> {
     const id = randomUUID();
     const sealed = await this.keyring.encryptJson(ctx.principal.tenantId, `reactor-job:${id}`, args);
     await this.jobs.insert(ctx.principal.tenantId, {
@@ -83,7 +85,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     // the invoking application (or session) with token:use, or a management application with reactor:read
     const mine = principal.applicationType === 'management' || row?.application_id === (principal.sessionId ?? principal.applicationId);
     if (!row || !mine) throw notFound('reactor result');
-    const view: JobResultView = { id: row.id, status: row.status, created_at: row.created_at.toISOString() };
+    const view: JobResultView = { id: row.id, status: row.callback_url === null ? asyncStatus(row.status) : row.status, created_at: row.created_at.toISOString() };
     if (row.result !== null && row.result !== undefined) view.result = row.result;
     if (row.error !== null && row.error !== undefined) view.error = row.error;
     if (row.completed_at) view.completed_at = row.completed_at.toISOString();
@@ -145,4 +147,13 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
       this.logger.error({ jobId: job.id, err: { message: (err as Error).message } }, 'storing the job result failed');
     }
   }
+}
+
+/**
+ * The status vocabulary of react-async results, as the mirrored API's SDKs read it: a job still queued or running is
+ * `pending`, a successful one `completed`. Callback jobs keep the vocabulary of conventions §8.
+ */
+function asyncStatus(status: ReactorJobRow['status']): JobResultView['status'] {
+  if (status === 'succeeded') return 'completed';
+  return status === 'failed' ? 'failed' : 'pending';
 }

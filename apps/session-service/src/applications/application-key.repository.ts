@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { isUuid } from '@coffer/contracts';
+import { PrismaService, type Application, type ApplicationKey } from '@coffer/db';
+
+/** application_keys (owned by session-service): only key hashes. Scoped by tenant and application, except lookup. */
+@Injectable()
+export class ApplicationKeyRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  create(data: { id: string; tenantId: string; applicationId: string; keyHash: string; createdBy?: string }): Promise<ApplicationKey> {
+    return this.prisma.applicationKey.create({ data });
+  }
+
+  list(tenantId: string, applicationId: string): Promise<ApplicationKey[]> {
+    return this.prisma.applicationKey.findMany({ where: { tenantId, applicationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  count(tenantId: string, applicationId: string): Promise<number> {
+    return this.prisma.applicationKey.count({ where: { tenantId, applicationId } });
+  }
+
+  find(tenantId: string, applicationId: string, id: string): Promise<ApplicationKey | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.prisma.applicationKey.findFirst({ where: { tenantId, applicationId, id } });
+  }
+
+  async delete(tenantId: string, applicationId: string, id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const { count } = await this.prisma.applicationKey.deleteMany({ where: { tenantId, applicationId, id } });
+    return count > 0;
+  }
+
+  /** Regenerate: every key of the application goes, one new key comes, in one transaction. */
+  async replaceAll(tenantId: string, applicationId: string, key: { id: string; keyHash: string; createdBy?: string }): Promise<ApplicationKey> {
+    const [, created] = await this.prisma.$transaction([
+      this.prisma.applicationKey.deleteMany({ where: { tenantId, applicationId } }),
+      this.prisma.applicationKey.create({ data: { ...key, tenantId, applicationId } }),
+    ]);
+    return created;
+  }
+
+  /** Authentication is the one lookup that finds the tenant from the key hash. */
+  async findApplicationByKeyHash(keyHash: string): Promise<Application | null> {
+    const row = await this.prisma.applicationKey.findUnique({ where: { keyHash }, include: { application: true } });
+    return row?.application ?? null;
+  }
+}

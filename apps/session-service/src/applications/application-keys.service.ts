@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { MAX_KEYS_PER_APPLICATION, ProblemError, SUBJECTS, notFound, type ApplicationKeyView, type Principal } from '@coffer/contracts';
+import { generateSecret, sha256Hex } from '@coffer/crypto';
+import { EventBus } from '@coffer/messaging';
+import type { ApplicationKey } from '@coffer/db';
+import { ApplicationRepository } from './application.repository';
+import { ApplicationKeyRepository } from './application-key.repository';
+
+export const API_KEY_PREFIX = 'key';
+
+export function toApplicationKeyView(k: ApplicationKey, key?: string): ApplicationKeyView {
+  const view: ApplicationKeyView = { id: k.id, created_at: k.createdAt.toISOString() };
+  if (key) view.key = key;
+  if (k.createdBy) view.created_by = k.createdBy;
+  return view;
+}
+
+/**
+ * Several API keys per application (`/applications/{id}/keys`): each authenticates as its application, is shown
+ * once and stored as its SHA-256 only; deleting one revokes it at once (gateway principal caches are told).
+ */
+@Injectable()
+export class ApplicationKeysService {
+  constructor(
+    private readonly applications: ApplicationRepository,
+    private readonly keys: ApplicationKeyRepository,
+    private readonly events: EventBus,
+  ) {}
+
+  /** A new key for an application (also the key made with the application itself). */
+  async issue(tenantId: string, applicationId: string, createdBy?: string): Promise<ApplicationKeyView> {
+    const key = generateSecret(API_KEY_PREFIX);
+    const row = await this.keys.create({ id: randomUUID(), tenantId, applicationId, keyHash: sha256Hex(key), createdBy });
+    return toApplicationKeyView(row, key);
+  }
+
+  async create(principal: Principal, applicationId: string): Promise<ApplicationKeyView> {
+    await this.requireApplication(principal.tenantId, applicationId);
+    if ((await this.keys.count(principal.tenantId, applicationId)) >= MAX_KEYS_PER_APPLICATION)
+      throw new ProblemError(422, `An application holds at most ${MAX_KEYS_PER_APPLICATION} keys: delete one first`);
+    return this.issue(principal.tenantId, applicationId, principal.applicationId);
+  }
+
+  async list(principal: Principal, applicationId: string): Promise<ApplicationKeyView[]> {
+    await this.requireApplication(principal.tenantId, applicationId);
+    return (await this.keys.list(principal.tenantId, applicationId)).map((k) => toApplicationKeyView(k));
+  }
+
+  async get(principal: Principal, applicationId: string, keyId: string): Promise<ApplicationKeyView> {
+    await this.requireApplication(principal.tenantId, applicationId);
+    const key = await this.keys.find(principal.tenantId, applicationId, keyId);
+    if (!key) throw notFound('application key');
+    return toApplicationKeyView(key);
+  }
+
+  async delete(principal: Principal, applicationId: string, keyId: string): Promise<void> {
+    await this.requireApplication(principal.tenantId, applicationId);
+    if (!(await this.keys.delete(principal.tenantId, applicationId, keyId))) throw notFound('application key');
+    // the gateway drops the application's cached principals: the deleted key is refused from now on (the
+    // application's other keys simply authenticate again)
+    await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: principal.tenantId, applicationId });
+  }
+
+  /** Regenerate: every key of the application is replaced by one new key. */
+  async replaceAll(tenantId: string, applicationId: string, createdBy?: string): Promise<ApplicationKeyView> {
+    const key = generateSecret(API_KEY_PREFIX);
+    const row = await this.keys.replaceAll(tenantId, applicationId, { id: randomUUID(), keyHash: sha256Hex(key), createdBy });
+    return toApplicationKeyView(row, key);
+  }
+
+  private async requireApplication(tenantId: string, applicationId: string): Promise<void> {
+    if (!(await this.applications.find(tenantId, applicationId))) throw notFound('application');
+  }
+}

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { FieldErrors, type Principal, type TokenView } from '@coffer/contracts';
+import { decideTokenAccess } from '@coffer/auth';
+import { AuditRepository } from '../../audit/audit.repository';
+import { TokenRepository, type TokenListFilter } from '../token.repository';
+import { TokenVault } from '../token-vault';
+import { toTokenView } from '../token.view';
+import { accessPredicate } from '../token-access.sql';
+import { compileSearch } from '../search/search-query';
+import { TokenCursors, type CursorScope } from './token-cursor';
+import { parseCursorWindow, parseV2ListFilter, type CursorWindow } from './list-query-v2';
+
+/** The reply of the v2 lists, as the node SDK parses it (`TokenCursorPaginatedList`): no totals, `next` when more. */
+export interface CursorPage {
+  data: TokenView[];
+  pagination: { page_size: number; next?: string };
+}
+
+/**
+ * GET /v2/tokens and POST /v2/tokens/search: the same filters, access rules and transforms as v1, paged only by
+ * keyset (created_at desc, id desc), so the cost of a page does not grow with the depth of the list. The access
+ * predicate filters in SQL; every row is decided again with decideTokenAccess before anything is decrypted.
+ */
+@Injectable()
+export class CursorTokensUseCase {
+  constructor(
+    private readonly tokens: TokenRepository,
+    private readonly vault: TokenVault,
+    private readonly audit: AuditRepository,
+    private readonly cursors: TokenCursors,
+  ) {}
+
+  async list(principal: Principal, traceId: string, query: Record<string, unknown>): Promise<CursorPage> {
+    const errors = new FieldErrors();
+    const window = parseCursorWindow(query, errors, true);
+    const { filter, canonical } = parseV2ListFilter(query, errors);
+    errors.throwIfAny('The query is invalid');
+    const page = await this.page(principal, 'token:read', filter, { operation: 'list', filter: canonical }, window);
+    await this.audit.record(
+      principal.tenantId,
+      page.data.map((t) => ({ actorApplicationId: principal.applicationId, operation: 'read' as const, entityType: 'token' as const, entityId: t.id, traceId })),
+    );
+    return page;
+  }
+
+  /** `query` is the search language of v1; absent or blank, every token the caller may search. */
+  async search(principal: Principal, traceId: string, body: unknown): Promise<CursorPage> {
+    const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+    const errors = new FieldErrors();
+    const window = parseCursorWindow(b, errors, false);
+    const query = b['query'];
+    if (query !== undefined && query !== null && typeof query !== 'string') errors.add('query', 'must be a string');
+    errors.throwIfAny('The search request is invalid');
+    const text = typeof query === 'string' ? query : '';
+    const filter: TokenListFilter = text.trim() ? { where: compileSearch(text, { digest: await this.vault.searchDigester(principal.tenantId) }) } : {};
+    const page = await this.page(principal, 'token:search', filter, { operation: 'search', filter: text }, window);
+    await this.audit.record(principal.tenantId, [
+      { actorApplicationId: principal.applicationId, operation: 'search', entityType: 'token', entityId: '*', traceId },
+    ]);
+    return page;
+  }
+
+  private async page(principal: Principal, permission: 'token:read' | 'token:search', filter: TokenListFilter, scope: CursorScope, window: CursorWindow): Promise<CursorPage> {
+    const tenantId = principal.tenantId;
+    const position = await this.cursors.open(tenantId, scope, window.start);
+    const fetched = await this.tokens.keyset(tenantId, filter, position, window.size, accessPredicate(principal, permission));
+    const rows = fetched.slice(0, window.size);
+    const data: TokenView[] = [];
+    for (const row of rows) {
+      const decision = decideTokenAccess(principal, permission, { id: row.id, container: row.container });
+      if (!decision.allowed) continue;
+      const plain = decision.transform === 'redact' ? undefined : await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
+      data.push(toTokenView(row, plain, decision.transform));
+    }
+    const pagination: CursorPage['pagination'] = { page_size: window.size };
+    const last = rows[rows.length - 1];
+    if (fetched.length > window.size && last) pagination.next = await this.cursors.seal(tenantId, scope, { at: last.position_at, id: last.id });
+    return { data, pagination };
+  }
+}

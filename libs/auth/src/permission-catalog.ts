@@ -1,0 +1,40 @@
+import { APPLICATION_TYPES, type ApplicationType } from '@coffer/contracts';
+import { PERMISSIONS } from './permissions';
+
+/** What each permission allows, as `GET /permissions` describes it. */
+const DESCRIPTIONS: Record<string, string> = {
+  'token:create': 'Create tokens (the reply is masked)',
+  'token:update': 'Update tokens (the reply is masked)',
+  'token:read': 'Read and list tokens, masked',
+  'token:search': 'Search tokens, masked',
+  'token:use': 'Use token data: read revealed, detokenize, invoke reactors',
+  'token:delete': 'Delete tokens',
+  'reactor:create': 'Create reactors and reactor formulas',
+  'reactor:read': 'Read reactors, reactor formulas and asynchronous reactor results',
+  'reactor:update': 'Update reactors and reactor formulas',
+  'reactor:delete': 'Delete reactors and reactor formulas',
+  'application:create': 'Create applications',
+  'application:read': 'Read applications and their keys (never a key itself)',
+  'application:update': 'Update applications, create and delete their keys, regenerate keys',
+  'application:delete': 'Delete applications',
+  'tenant:read': 'Read the tenant and its webhook secret',
+  'tenant:update': 'Update the tenant settings, rotate the webhook secret',
+  'log:read': 'Read the audit log',
+};
+
+export interface PermissionView {
+  type: string;
+  description: string;
+  application_types: ApplicationType[];
+}
+
+/** Every permission with the application types that may hold it; with `applicationType`, only those it may hold. */
+export function permissionCatalog(applicationType?: ApplicationType): PermissionView[] {
+  return Object.entries(PERMISSIONS)
+    .filter(([, p]) => !applicationType || p.types.includes(applicationType))
+    .map(([type, p]) => ({ type, description: DESCRIPTIONS[type] ?? type, application_types: [...p.types] }));
+}
+
+export function isApplicationType(value: unknown): value is ApplicationType {
+  return typeof value === 'string' && (APPLICATION_TYPES as readonly string[]).includes(value);
+}
