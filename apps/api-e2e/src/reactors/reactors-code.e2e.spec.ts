@@ -5,7 +5,7 @@
  */
 import { BasisTheoryClient } from '@basis-theory/node-sdk';
 import { Client } from 'pg';
-import { VISA, api, createTenant, gatewayUrl, type TestTenant } from '@coffer/testing';
+import { VISA, api, control, createTenant, gatewayUrl, type TestTenant } from '@coffer/testing';
 import { formulaCode, makeReactor } from './support';
 
 jest.setTimeout(120_000);
@@ -197,6 +197,32 @@ describe('reactors with their own code', () => {
     const failed = await poll(failing.body.id, job.body.id);
     expect(failed.body).toMatchObject({ status: 'failed', error: { status: 400, errors: { error: ['nope'] } } });
   });
+
+  it('react-async jobs are durable: kill -9 of reactor-service loses none of them', async () => {
+    const r = await create({ name: 'slow', code: formulaCode('await new Promise((r) => setTimeout(r, 300)); return { raw: { n: req.args.n } };') });
+    const accepted: string[] = [];
+    try {
+      for (let n = 0; n < 4; n++) {
+        const res = await api('POST', `/reactors/${r.body.id}/react-async`, { key, body: { args: { n } } });
+        expect(res.status).toBe(202);
+        accepted.push(res.body.asyncReactorRequestId);
+      }
+      await control('stop', 'reactor-service', 'SIGKILL');
+    } finally {
+      await control('start', 'reactor-service');
+    }
+    // a job that was running when the process died is claimed again once its lease (timeout + slack) passes
+    const results = [];
+    for (const id of accepted) {
+      let res = await api('GET', `/reactors/${r.body.id}/results/${id}`, { key });
+      for (let i = 0; i < 600 && res.body.status === 'pending'; i++) {
+        await new Promise((done) => setTimeout(done, 50));
+        res = await api('GET', `/reactors/${r.body.id}/results/${id}`, { key });
+      }
+      results.push(res.body);
+    }
+    expect(results.map((b) => [b.status, b.result])).toEqual([0, 1, 2, 3].map((n) => ['completed', { raw: { n } }]));
+  }, 90_000);
 
   it('react-async checks synchronously: unknown tokens, argument rules, callback_url, timeout_ms, permission', async () => {
     const echo = await create({ name: 'echo', code: ECHO });

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import {
   ProblemError,
   RPC_DEADLINE_MS,
@@ -84,6 +85,14 @@ export class ReactorsController {
    */
   @Patch(':id')
   @RequirePermission('reactor:update')
+  @ApiOperation({ summary: 'Patch a reactor (JSON merge patch)', description: 'reactor:update. name, configuration, application; code and runtime of a code reactor.' })
+  @ApiConsumes('application/merge-patch+json', 'application/json')
+  @ApiBody({
+    schema: {
+      type: 'object',
+      properties: { name: { type: 'string' }, configuration: { type: 'object' }, application: { type: 'object', nullable: true }, code: { type: 'string' }, runtime: { type: 'object' } },
+    },
+  })
   patch(@Req() req: GatewayRequest, @Param('id') id: string, @Headers('content-type') contentType: string | undefined, @Body() body: unknown) {
     const type = contentType?.split(';')[0].trim().toLowerCase();
     if (type !== 'application/merge-patch+json' && type !== 'application/json')
@@ -99,6 +108,12 @@ export class ReactorsController {
   @Post(':id/react-async')
   @HttpCode(202)
   @RequirePermission('token:use')
+  @ApiOperation({ summary: 'Invoke a reactor asynchronously', description: 'token:use. Read the result at GET /reactors/{id}/results/{request id}.' })
+  @ApiBody({ schema: { type: 'object', properties: { args: { type: 'object' }, timeout_ms: { type: 'integer', minimum: 10000, maximum: 210000 } } } })
+  @ApiResponse({
+    status: 202,
+    schema: { type: 'object', properties: { asyncReactorRequestId: { type: 'string', format: 'uuid' }, id: { type: 'string', format: 'uuid' }, status: { type: 'string', enum: ['pending'] } } },
+  })
   async reactAsync(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown) {
     const accepted = await this.rpc.call<{ id: string; status: 'pending' }>(SUBJECTS.reactor.reactors.reactAsync, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
     return { asyncReactorRequestId: accepted.id, id: accepted.id, status: accepted.status };
@@ -106,6 +121,11 @@ export class ReactorsController {
 
   @Get(':id/results/:requestId')
   @RequirePermission('token:use', 'reactor:read')
+  @ApiOperation({
+    summary: 'Result of an asynchronous invocation',
+    description:
+      '{id, status, result?, error?, created_at, completed_at?}. status: pending | running | succeeded | failed for callback_url invocations; pending | completed | failed for react-async.',
+  })
   result(@Req() req: GatewayRequest, @Param('id') id: string, @Param('requestId') requestId: string) {
     return this.rpc.call(SUBJECTS.reactor.reactors.result, { id, requestId }, callContext(req));
   }
