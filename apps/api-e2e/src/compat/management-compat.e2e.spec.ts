@@ -86,6 +86,15 @@ describe('application keys', () => {
     expect((await api('GET', '/applications/key')).status).toBe(401);
   });
 
+  it('the key limit holds under concurrent creates (the count and the insert are one locked step)', async () => {
+    const app = await tenant.app('private', { permissions: ['token:read'] });
+    const results = await Promise.all(Array.from({ length: 14 }, () => api('POST', `/applications/${app.id}/keys`, { key: mk })));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(9);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(5);
+    expect((await api('GET', `/applications/${app.id}/keys`, { key: mk })).body).toHaveLength(10);
+  });
+
   it('GET /applications filters by id (repeatable) and type (repeatable)', async () => {
     const a = await tenant.app('public', { permissions: ['token:create'] });
     const b = await tenant.app('private', { permissions: ['token:read'] });

@@ -15,8 +15,16 @@ export class ApplicationKeyRepository {
     return this.prisma.applicationKey.findMany({ where: { tenantId, applicationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   }
 
-  count(tenantId: string, applicationId: string): Promise<number> {
-    return this.prisma.applicationKey.count({ where: { tenantId, applicationId } });
+  /**
+   * Adds a key unless the application already holds `limit`: the application row is locked for the count, so two
+   * concurrent creates cannot both pass it. Null when the limit is reached.
+   */
+  createWithin(limit: number, data: { id: string; tenantId: string; applicationId: string; keyHash: string; createdBy?: string }): Promise<ApplicationKey | null> {
+    return this.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1 FROM applications WHERE tenant_id = ${data.tenantId}::uuid AND id = ${data.applicationId}::uuid FOR UPDATE`;
+      const held = await tx.applicationKey.count({ where: { tenantId: data.tenantId, applicationId: data.applicationId } });
+      return held >= limit ? null : tx.applicationKey.create({ data });
+    });
   }
 
   find(tenantId: string, applicationId: string, id: string): Promise<ApplicationKey | null> {

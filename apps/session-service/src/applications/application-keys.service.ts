@@ -37,9 +37,16 @@ export class ApplicationKeysService {
 
   async create(principal: Principal, applicationId: string): Promise<ApplicationKeyView> {
     await this.requireApplication(principal.tenantId, applicationId);
-    if ((await this.keys.count(principal.tenantId, applicationId)) >= MAX_KEYS_PER_APPLICATION)
-      throw new ProblemError(422, `An application holds at most ${MAX_KEYS_PER_APPLICATION} keys: delete one first`);
-    return this.issue(principal.tenantId, applicationId, principal.applicationId);
+    const key = generateSecret(API_KEY_PREFIX);
+    const row = await this.keys.createWithin(MAX_KEYS_PER_APPLICATION, {
+      id: randomUUID(),
+      tenantId: principal.tenantId,
+      applicationId,
+      keyHash: sha256Hex(key),
+      createdBy: principal.applicationId,
+    });
+    if (!row) throw new ProblemError(422, `An application holds at most ${MAX_KEYS_PER_APPLICATION} keys: delete one first`);
+    return toApplicationKeyView(row, key);
   }
 
   async list(principal: Principal, applicationId: string): Promise<ApplicationKeyView[]> {
