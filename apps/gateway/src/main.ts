@@ -8,6 +8,7 @@ import { PinoNestLogger, createLogger, envInt, envString, validateConfig } from 
 import { limitsFromEnv } from './rate-limit/rate-limits';
 import { AppModule } from './app.module';
 import { configureFastify } from './http/fastify-setup';
+import { registerBackPressure } from './http/back-pressure';
 import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onClientError, onConnect, onFrameworkError } from './http/framework-errors';
 import { ProblemFilter } from './http/problem.filter';
 import { JsonBodyInterceptor } from './http/json-body.interceptor';
@@ -46,6 +47,7 @@ async function bootstrap() {
   const prisma = app.get(PrismaService);
   app.getHttpServer().on('connect', onConnect);
   configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping(), database: () => prisma.ping() }, () => shuttingDown);
+  registerBackPressure(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ProblemFilter(logger));
   app.useGlobalInterceptors(new QueryInterceptor(), new JsonBodyInterceptor());
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.
