@@ -61,7 +61,8 @@ export class GatewayClient {
         contentType: String(res.headers['content-type'] ?? ''),
       };
     } catch (err) {
-      return { status: 0, error: err.code ?? err.name ?? 'error', ms: performance.now() - started };
+      // undici's codes are strings (ECONNREFUSED, UND_ERR_SOCKET); the client cut-off is a DOMException (numeric code)
+      return { status: 0, error: typeof err.code === 'string' ? err.code : (err.name ?? 'error'), ms: performance.now() - started };
     }
   }
 
@@ -133,6 +134,7 @@ export class LoadGenerator {
       const res = await this.attempt(kind, idempotencyKey, path, body);
       w.attempts++;
       w.status = res.status;
+      w.error = res.error;
       if (res.status === expected) {
         w.id = res.body?.id;
         w.acknowledgedAt = Date.now();

@@ -160,6 +160,12 @@ async function main() {
     const tokens = await verifyTokenWrites({ client, key, runId, recorder, sampleById: ci ? 50 : 200 });
     check('every acknowledged write is readable with its data', tokens.lost.length === 0 && tokens.wrongData.length === 0 && tokens.unreadable === 0, `${tokens.acknowledged} acknowledged, ${tokens.lost.length} lost, ${tokens.wrongData.length} with other data, ${tokens.unreadable} of ${tokens.sampled} unreadable by id`);
     check('retries with an idempotency key never duplicate a token', tokens.duplicates === 0, `${tokens.duplicates} duplicate tokens over ${tokens.duplicatedKeys.length} keys (${tokens.orphans} written but never acknowledged)`);
+    const given = [...recorder.writes.values()].filter((w) => !w.acknowledgedAt && w.phase !== 'overload');
+    check(
+      'a client retrying with its key for 60 s gets every write acknowledged',
+      given.length === 0,
+      `${given.length} writes given up (last status: ${summarizeStatuses(given)}; begun in: ${[...new Set(given.map((w) => w.phase))].join(', ') || '-'})`,
+    );
     const hooks = await verifyWebhooks({ recorder, receiver, waitMs: ci ? 30_000 : 60_000 });
     if (hooks.accepted) {
       check('async invocations complete and their webhooks arrive', hooks.missing.length === 0 && hooks.wrongBody === 0, `${hooks.delivered} of ${hooks.accepted} delivered, ${hooks.rawDeliveries} deliveries (${hooks.redelivered} ids redelivered), ${hooks.wrongBody} with a wrong body`);
@@ -186,6 +192,8 @@ async function main() {
     report.tokens = { ...tokens, lost: tokens.lost.slice(0, 20), wrongData: tokens.wrongData.slice(0, 20), duplicatedKeys: tokens.duplicatedKeys.slice(0, 20) };
     report.webhooks = { ...hooks, missing: hooks.missing.slice(0, 20) };
     report.lost_reply_rounds = ctx.lostReplyRounds;
+    // every request, one JSON line each, to find out what happened when an assertion fails
+    fs.writeFileSync(path.join(ROOT, 'tmp', 'faults', 'attempts.ndjson'), recorder.attempts.map((a) => JSON.stringify(a)).join('\n') + '\n');
     await client.close();
   } finally {
     report.seconds = Math.round((Date.now() - started) / 1000);
