@@ -212,15 +212,15 @@ export function log_(msg) {
 
 /**
  * A throwaway Coffer for tests and benchmarks: a fresh database on the local PostgreSQL (TEST_DATABASE_URL, else
- * 127.0.0.1:5432, else an embedded one), a private nats-server on a free port, the five built services on free
- * ports. `stop()` removes everything.
+ * 127.0.0.1:5432, else an embedded one; `adminUrl` overrides), a private nats-server on a free port, the five built
+ * services on free ports. `stop()` removes everything.
  */
-export async function startEphemeralSystem({ logDir, env: extraEnv = {} } = {}) {
+export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUrl: givenAdminUrl, beforeServices } = {}) {
   const os = await import('node:os');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-'));
   fs.chmodSync(tmp, 0o755);
   const sys = { tmp, children: new Map() };
-  let adminUrl = process.env.TEST_DATABASE_URL;
+  let adminUrl = givenAdminUrl ?? process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     if (await portOpen(5432)) adminUrl = 'postgres://postgres@127.0.0.1:5432/postgres';
     else {
@@ -272,6 +272,8 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {} } = {}) 
     const child = sys.children.get(name);
     if (child && child.exitCode === null && child.signalCode === null) await new Promise((r) => (child.once('exit', r), child.kill(signal)));
   };
+  // e.g. the fault suite routes sys.env's DATABASE_URL and NATS_URL through its proxies here
+  if (beforeServices) await beforeServices(sys);
   await Promise.all(SERVICES.map((s) => sys.startService(s.name)));
   sys.url = `http://127.0.0.1:${sys.ports.gateway}`;
   sys.stop = async () => {

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: install if needed, then lint, type checks and unit tests of every project (Nx, cached), then build
-// and run the end-to-end suite against the real system (throwaway database, private NATS; see apps/api-e2e).
+// and run the end-to-end suite against the real system (throwaway database, private NATS; see apps/api-e2e), then the
+// bounded fault-injection run (tools/faults, `--ci`; FAULTS=0 skips it). Arguments are passed to jest (a folder or a
+// file runs only those tests, and then the fault run is skipped).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -31,9 +33,15 @@ try {
   } catch {
     /* jest did not get far enough to write results */
   }
+  let faults = 0;
+  if (process.env.FAULTS !== '0' && process.argv.length <= 2) {
+    step('fault injection (bounded)');
+    faults = spawnSync(process.execPath, [path.join(ROOT, 'tools/faults/run.mjs'), '--ci', '--no-build'], { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
+  }
   step(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (summary) process.stdout.write(`e2e: ${summary}\n`);
-  process.exit(jest.status ?? 1);
+  if (faults) process.stdout.write('fault injection: failed (tmp/faults/latest.json)\n');
+  process.exit((jest.status ?? 1) !== 0 || faults ? 1 : 0);
 } catch (err) {
   process.stderr.write(`[coffer test] failed: ${err.message}\n`);
   process.exit(1);

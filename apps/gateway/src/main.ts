@@ -7,6 +7,7 @@ import { PinoNestLogger, createLogger, envInt, validateConfig } from '@coffer/ob
 import { limitsFromEnv } from './rate-limit/rate-limits';
 import { AppModule } from './app.module';
 import { configureFastify } from './http/fastify-setup';
+import { registerBackPressure } from './http/back-pressure';
 import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onClientError, onConnect, onFrameworkError } from './http/framework-errors';
 import { ProblemFilter } from './http/problem.filter';
 import { JsonBodyInterceptor } from './http/json-body.interceptor';
@@ -44,6 +45,7 @@ async function bootstrap() {
   const events = app.get(EventBus);
   app.getHttpServer().on('connect', onConnect);
   configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping() }, () => shuttingDown);
+  registerBackPressure(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ProblemFilter(logger));
   app.useGlobalInterceptors(new QueryInterceptor(), new JsonBodyInterceptor());
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.

@@ -15,6 +15,13 @@ export class SqlPool implements OnModuleDestroy {
     max: Number(process.env['DATABASE_POOL_SIZE'] ?? 10),
   });
 
+  constructor() {
+    // An idle connection that dies (PostgreSQL restarted, a proxy or the network cut it) is an 'error' event on the
+    // pool; without a listener Node ends the process. The pool has already discarded the client and opens a new one
+    // on the next query, so there is nothing else to do.
+    this.pool.on('error', () => undefined);
+  }
+
   async query<T>(sql: Prisma.Sql): Promise<T[]> {
     const result = await this.pool.query(sql.text, sql.values as unknown[]);
     return result.rows as T[];
