@@ -78,7 +78,7 @@ describe('gateway back-pressure', () => {
 describe('gateway back-pressure when the process itself is saturated', () => {
   it('refuses API requests while the heap is over its limit, never the probes', async () => {
     const app = Fastify();
-    registerBackPressure(app, { maxInFlight: 0, maxEventLoopDelayMs: 0, maxHeapUsedBytes: 1, retryAfterSeconds: 2 });
+    registerBackPressure(app, { maxInFlight: 0, maxReactsInFlight: 0, maxEventLoopDelayMs: 0, maxHeapUsedBytes: 1, retryAfterSeconds: 2 });
     app.get('/tokens', async () => ({ data: [] }));
     app.get('/readyz', async () => ({ status: 'ready' }));
     await app.ready();
