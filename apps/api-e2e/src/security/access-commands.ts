@@ -780,19 +780,24 @@ class GetToken extends Step {
   }
 }
 
+/** v1 (offset pages) and v2 (cursor pages, metadata as a JSON object) list the same tokens the same way. */
 class ListTokens extends Step {
   readonly name = 'list';
-  constructor(readonly p: number) {
+  constructor(
+    readonly p: number,
+    readonly v2: boolean,
+  ) {
     super();
   }
   async run(_m: World, w: World) {
     const p = w.principal(this.p, (q) => w.model.holds(q, 'token:read') === 'yes');
-    w.begin(this.name, `${w.describe(p)} GET /tokens`);
-    const res = await w.call('GET', `/tokens?metadata.run=${w.tag}&size=100`, { key: w.keyOf(p) });
+    const path = this.v2 ? `/v2/tokens?metadata=${encodeURIComponent(JSON.stringify({ run: w.tag }))}&size=100` : `/tokens?metadata.run=${w.tag}&size=100`;
+    w.begin(this.name, `${w.describe(p)} GET ${this.v2 ? '/v2/tokens' : '/tokens'}`);
+    const res = await w.call('GET', path, { key: w.keyOf(p) });
     w.verify(this.name, w.model.expectList(p), res, 'list');
   }
   toString() {
-    return `list(p${this.p})`;
+    return `list${this.v2 ? 'V2' : ''}(p${this.p})`;
   }
 }
 
@@ -801,6 +806,7 @@ class SearchTokens extends Step {
   constructor(
     readonly p: number,
     readonly kind: SearchKind,
+    readonly v2: boolean,
   ) {
     super();
   }
@@ -809,12 +815,13 @@ class SearchTokens extends Step {
     const extra = this.kind === 'all' ? '' : this.kind === 'container:/a/' ? ' AND container:/a/*' : ` AND ${this.kind}`;
     const filter = (t: TokenState) =>
       this.kind === 'all' ? true : this.kind === 'container:/a/' ? t.container.startsWith('/a/') : t.type === this.kind.slice('type:'.length);
-    w.begin(this.name, `${w.describe(p)} POST /tokens/search ${this.kind}`);
-    const res = await w.call('POST', '/tokens/search', { key: w.keyOf(p), body: { query: `metadata.run:${w.tag}${extra}`, size: 100 } });
+    const route = this.v2 ? '/v2/tokens/search' : '/tokens/search';
+    w.begin(this.name, `${w.describe(p)} POST ${route} ${this.kind}`);
+    const res = await w.call('POST', route, { key: w.keyOf(p), body: { query: `metadata.run:${w.tag}${extra}`, size: 100 } });
     w.verify(this.name, w.model.expectSearch(p, filter), res, 'search');
   }
   toString() {
-    return `search(p${this.p}, ${this.kind})`;
+    return `search${this.v2 ? 'V2' : ''}(p${this.p}, ${this.kind})`;
   }
 }
 
@@ -1143,8 +1150,10 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
   const create = fc.tuple(principalPick, tokenSpecArb).map(([p, s]) => new CreateToken(p, s));
   const tokenize = fc.tuple(principalPick, tokenSpecArb).map(([p, s]) => new Tokenize(p, s));
   const get = fc.tuple(principalPick, pick).map(([p, t]) => new GetToken(p, t));
-  const list = principalPick.map((p) => new ListTokens(p));
-  const search = fc.tuple(principalPick, fc.constantFrom<SearchKind>('all', 'type:card', 'type:token', 'container:/a/')).map(([p, k]) => new SearchTokens(p, k));
+  const list = fc.tuple(principalPick, fc.boolean()).map(([p, v2]) => new ListTokens(p, v2));
+  const search = fc
+    .tuple(principalPick, fc.constantFrom<SearchKind>('all', 'type:card', 'type:token', 'container:/a/'), fc.boolean())
+    .map(([p, k, v2]) => new SearchTokens(p, k, v2));
   const detokenize = fc.tuple(principalPick, pick, fc.option(pick, { nil: undefined, freq: 3 })).map(([p, t, t2]) => new Detokenize(p, t, t2));
   const patch = fc.tuple(principalPick, pick, patchSpecArb).map(([p, t, s]) => new PatchToken(p, t, s));
   const del = fc.tuple(principalPick, pick).map(([p, t]) => new DeleteToken(p, t));
