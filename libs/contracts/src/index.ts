@@ -14,3 +14,4 @@ export * from './reactors/formulas';
 export * from './reactors/reactors';
 export * from './audit/audit';
 export * from './reactors/code-reactors';
+export * from './webhooks/webhook-deliveries';

@@ -180,6 +180,25 @@ describe('idempotency keys', () => {
     }, 60_000);
   });
 
+  it('concurrent identical updates with one key: one update, one audit event, the same reply', async () => {
+    const rounds = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const token = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: `race-${i}` } });
+        const headers = keyed(newKey(`race-${i}`));
+        const send = () =>
+          api('PATCH', `/tokens/${token.body.id}`, { key: writer.key, headers, contentType: 'application/merge-patch+json', body: { metadata: { round: String(i) } } });
+        const [a, b] = await Promise.all([send(), send()]);
+        return { id: token.body.id, statuses: [a.status, b.status] };
+      }),
+    );
+    for (const r of rounds) expect(r.statuses).toEqual([200, 200]);
+    const audit = await dbQuery<{ entity_id: string; n: string }>(
+      `SELECT entity_id, count(*) AS n FROM audit_events WHERE tenant_id = $1 AND operation = 'update' AND entity_id = ANY($2) GROUP BY entity_id`,
+      [tenant.tenantId, rounds.map((r) => r.id)],
+    );
+    expect(audit.map((a) => Number(a.n))).toEqual(rounds.map(() => 1));
+  });
+
   it('a synchronous react runs once: a repeat while it runs gets 409, a later one the recorded result', async () => {
     const { reactorId } = await makeReactor(tenant.managementKey, {
       code: formulaCode('await new Promise((r) => setTimeout(r, 1500)); return { raw: { run: Math.random() } };'),

@@ -101,6 +101,31 @@ describe('asynchronous invocations and webhooks', () => {
     process.stdout.write(`accept→delivery ${delivery.at - started} ms\n`);
   });
 
+  it('formula output is stored sealed: neither the job nor its webhook delivery holds it in plaintext', async () => {
+    const key = (await tenant.app('private', { permissions: ['token:create', 'token:use'] })).key;
+    const card = await api('POST', '/tokens', { key, body: { type: 'card', data: { number: VISA, expiration_month: 1, expiration_year: 2031 } } });
+    const { reactorId } = await makeReactor(tenant.managementKey, {
+      code: formulaCode('return { raw: { number: req.args.card.number } };'),
+      request_parameters: [{ name: 'card.number', type: 'string' }],
+    });
+    const res = await api('POST', `/reactors/${reactorId}/react`, { key, body: { args: { card: `{{ ${card.body.id} }}` }, callback_url: receiver.url } });
+    expect(res.status).toBe(202);
+    const [delivery] = await receiver.waitFor(1);
+    expect(JSON.parse(delivery.body)).toEqual({ raw: { number: VISA } });
+    expect((await api('GET', `/reactors/${reactorId}/results/${res.body.id}`, { key })).body.result).toEqual({ raw: { number: VISA } });
+    const db = new Client({ connectionString: process.env['COFFER_E2E_DATABASE_URL'] });
+    await db.connect();
+    try {
+      const job = await db.query(`SELECT row_to_json(j)::text AS row FROM reactor_jobs j WHERE id = $1`, [res.body.id]);
+      const sent = await db.query(`SELECT row_to_json(d)::text AS row FROM webhook_deliveries d WHERE id = $1`, [res.body.id]);
+      expect(job.rows).toHaveLength(1);
+      expect(sent.rows).toHaveLength(1);
+      for (const row of [job.rows[0].row, sent.rows[0].row]) expect(row).not.toContain(VISA);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('validates synchronously: bad timeout_ms, bad callback_url, missing args, forbidden token', async () => {
     const { reactorId } = await makeReactor(tenant.managementKey, { code: formulaCode('return { raw: {} };'), request_parameters: [{ name: 'xx', type: 'number' }] });
     const react = (body: unknown, k = key) => api('POST', `/reactors/${reactorId}/react`, { key: k, body });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Prisma, SqlPool } from '@coffer/db';
+import { Prisma, SqlPool, deferUntilCommitted } from '@coffer/db';
 
 export interface AuditEventInput {
   actorApplicationId?: string;
@@ -30,8 +30,17 @@ export class AuditRepository implements OnApplicationShutdown {
 
   constructor(private readonly sql: SqlPool) {}
 
+  /**
+   * Resolves once the events are written. Inside a database transaction (PrismaService.transactional: an update with
+   * an idempotency key) they are written when it commits, before the reply, and not at all if it rolls back.
+   */
   record(tenantId: string, events: AuditEventInput[]): Promise<void> {
     if (!events.length) return Promise.resolve();
+    if (deferUntilCommitted(() => this.write(tenantId, events))) return Promise.resolve();
+    return this.write(tenantId, events);
+  }
+
+  private write(tenantId: string, events: AuditEventInput[]): Promise<void> {
     const rows = events.map((e) => ({
       id: randomUUID(),
       tenantId,

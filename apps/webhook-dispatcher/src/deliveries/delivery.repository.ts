@@ -1,14 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { webhookBodyAad } from '@coffer/contracts';
+import { TenantKeyring } from '@coffer/crypto';
 import { PrismaService } from '@coffer/db';
 
 export interface ClaimedDelivery {
   id: string;
   tenant_id: string;
   url: string;
+  /** the JSON body to send, decrypted for this attempt only (stored sealed) */
   body: string;
   attempts: number;
   created_at: Date;
+}
+
+interface StoredDelivery extends Omit<ClaimedDelivery, 'body'> {
+  /** rows queued before bodies were sealed */
+  body: string | null;
+  body_ciphertext: Uint8Array | null;
+  body_key_id: string | null;
 }
 
 /** How long a claimed delivery is leased: longer than one attempt (10 s timeout), so two replicas never overlap. */
@@ -22,17 +32,28 @@ const LEASE_SECONDS = 60;
  */
 @Injectable()
 export class DeliveryRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly keyring: TenantKeyring;
 
-  claim(limit: number): Promise<ClaimedDelivery[]> {
-    return this.prisma.$queryRaw<ClaimedDelivery[]>`
+  constructor(private readonly prisma: PrismaService) {
+    this.keyring = new TenantKeyring(prisma);
+  }
+
+  async claim(limit: number): Promise<ClaimedDelivery[]> {
+    const rows = await this.prisma.$queryRaw<StoredDelivery[]>`
       UPDATE webhook_deliveries d SET attempts = d.attempts + 1, locked_until = now() + make_interval(secs => ${LEASE_SECONDS})
       WHERE d.id IN (
         SELECT id FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
         ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
       )
-      RETURNING d.id, d.tenant_id, d.url, d.body, d.attempts, d.created_at`;
+      RETURNING d.id, d.tenant_id, d.url, d.body, d.body_ciphertext, d.body_key_id, d.attempts, d.created_at`;
+    return Promise.all(rows.map((row) => this.opened(row)));
+  }
+
+  private async opened({ body_ciphertext, body_key_id, ...row }: StoredDelivery): Promise<ClaimedDelivery> {
+    if (!body_ciphertext || !body_key_id) return { ...row, body: row.body ?? 'null' };
+    const body = await this.keyring.decryptJson<string>(row.tenant_id, body_key_id, body_ciphertext, webhookBodyAad(row.id));
+    return { ...row, body };
   }
 
   async recordAttempt(d: ClaimedDelivery, a: { statusCode?: number; durationMs: number; error?: string }): Promise<void> {

@@ -15,8 +15,11 @@ export interface ReactorJobRow {
   timeout_ms: number;
   trace_id: string | null;
   status: 'pending' | 'running' | 'succeeded' | 'failed';
+  /** legacy plaintext outcome (rows completed before outcomes were sealed) */
   result: unknown;
   error: unknown;
+  outcome_ciphertext: Uint8Array | null;
+  outcome_key_id: string | null;
   runs: number;
   created_at: Date;
   started_at: Date | null;
@@ -25,6 +28,11 @@ export interface ReactorJobRow {
 
 /** How long past its timeout a running job stays leased before another worker may take it over. */
 const LEASE_SLACK_MS = Number(process.env['REACTOR_JOB_LEASE_SLACK_MS'] ?? 30_000);
+
+export interface Sealed {
+  keyId: string;
+  ciphertext: Buffer;
+}
 
 export interface NewJob {
   id: string;
@@ -79,17 +87,18 @@ export class ReactorJobRepository {
    * Stores the outcome and queues its delivery (callback jobs), once: a run whose lease was taken over cannot
    * complete twice. True when a delivery was queued.
    */
-  async complete(job: ReactorJobRow, outcome: { status: 'succeeded' | 'failed'; result?: unknown; error?: unknown }, deliveryBody: string): Promise<boolean> {
+  /** Outcome and delivery body arrive sealed (tenant data key): formula output never lands in plaintext. */
+  async complete(job: ReactorJobRow, status: 'succeeded' | 'failed', outcome: Sealed, deliveryBody: Sealed): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const n = await tx.$executeRaw`
-        UPDATE reactor_jobs SET status = ${outcome.status}, result = ${outcome.result === undefined ? null : JSON.stringify(outcome.result)}::jsonb,
-          error = ${outcome.error === undefined ? null : JSON.stringify(outcome.error)}::jsonb, completed_at = now(), locked_until = NULL
+        UPDATE reactor_jobs SET status = ${status}, result = NULL, error = NULL,
+          outcome_ciphertext = ${outcome.ciphertext}, outcome_key_id = ${outcome.keyId}::uuid, completed_at = now(), locked_until = NULL
         WHERE id = ${job.id}::uuid AND tenant_id = ${job.tenant_id}::uuid AND status = 'running' AND runs = ${job.runs}`;
       if (n !== 1) return false;
       if (job.callback_url === null) return false;
       await tx.$executeRaw`
-        INSERT INTO webhook_deliveries (id, tenant_id, url, body, status, attempts, next_attempt_at, created_at)
-        VALUES (${job.id}::uuid, ${job.tenant_id}::uuid, ${job.callback_url}, ${deliveryBody}, 'pending', 0, now(), now())
+        INSERT INTO webhook_deliveries (id, tenant_id, url, body_ciphertext, body_key_id, status, attempts, next_attempt_at, created_at)
+        VALUES (${job.id}::uuid, ${job.tenant_id}::uuid, ${job.callback_url}, ${deliveryBody.ciphertext}, ${deliveryBody.keyId}::uuid, 'pending', 0, now(), now())
         ON CONFLICT (id) DO NOTHING`;
       return true;
     });

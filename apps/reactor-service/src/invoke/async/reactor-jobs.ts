@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit, forwardRef } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { JSON_LIMIT_MESSAGES, ProblemError, SUBJECTS, findJsonLimitViolation, isUuid, notFound, type Principal, type Problem } from '@coffer/contracts';
+import { JSON_LIMIT_MESSAGES, ProblemError, SUBJECTS, findJsonLimitViolation, isUuid, notFound, webhookBodyAad, type Principal, type Problem } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto';
 import { PrismaService } from '@coffer/db';
 import { EventBus, WorkLoop } from '@coffer/messaging';
@@ -9,6 +9,9 @@ import { createLogger, metricsRegistry } from '@coffer/observability';
 import { REACTOR_ERRORS } from '../../sandbox';
 import { InvokeReactorUseCase, type InvokeContext } from '../invoke-reactor.use-case';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
+
+/** Associated data binding a sealed outcome to its job. */
+const outcomeAad = (jobId: string) => `reactor-job-outcome:${jobId}`;
 
 export interface AcceptedInvocation {
   id: string;
@@ -86,8 +89,11 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     const mine = principal.applicationType === 'management' || row?.application_id === (principal.sessionId ?? principal.applicationId);
     if (!row || !mine) throw notFound('reactor result');
     const view: JobResultView = { id: row.id, status: row.callback_url === null ? asyncStatus(row.status) : row.status, created_at: row.created_at.toISOString() };
-    if (row.result !== null && row.result !== undefined) view.result = row.result;
-    if (row.error !== null && row.error !== undefined) view.error = row.error;
+    const outcome = row.outcome_ciphertext && row.outcome_key_id
+      ? await this.keyring.decryptJson<{ result?: unknown; error?: unknown }>(row.tenant_id, row.outcome_key_id, row.outcome_ciphertext, outcomeAad(row.id))
+      : { result: row.result, error: row.error };
+    if (outcome.result !== null && outcome.result !== undefined) view.result = outcome.result;
+    if (outcome.error !== null && outcome.error !== undefined) view.error = outcome.error;
     if (row.completed_at) view.completed_at = row.completed_at.toISOString();
     return view;
   }
@@ -141,7 +147,9 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     }
     const body = JSON.stringify(outcome.status === 'succeeded' ? outcome.result : outcome.error);
     try {
-      if (await this.jobs.complete(job, outcome, body)) await this.events.publish(SUBJECTS.webhook.wake, {});
+      const sealedOutcome = await this.keyring.encryptJson(job.tenant_id, outcomeAad(job.id), { result: outcome.result, error: outcome.error });
+      const sealedBody = await this.keyring.encryptJson(job.tenant_id, webhookBodyAad(job.id), body);
+      if (await this.jobs.complete(job, outcome.status, sealedOutcome, sealedBody)) await this.events.publish(SUBJECTS.webhook.wake, {});
     } catch (err) {
       // the lease expires and another worker runs the job again
       this.logger.error({ jobId: job.id, err: { message: (err as Error).message } }, 'storing the job result failed');
