@@ -138,6 +138,7 @@ export async function overload({ sys, url, load, recorder, rate, seconds, maxOut
     rss_mb_peak: Object.fromEntries(Object.entries(peak).map(([n, b]) => [n, Math.round(b / MB)])),
     health_probes: probes.length,
     health_probes_failed: failedProbes.length,
+    health_probe_statuses: probes.map((p) => p.status),
     health_probe_failures: [...new Set(failedProbes.map((p) => `${p.name} ${p.status}`))],
     health_probe_max_ms: Math.round(Math.max(0, ...probes.map((p) => p.ms))),
   };
