@@ -41,7 +41,7 @@ export function toRow({ group, scenario, clients, r, cpu, baseline, baselineOps,
 
 export function tableHeader() {
   const cpu = CPU_COLUMNS.map(([, short]) => short.padStart(5)).join(' ');
-  return `${'scenario'.padEnd(40)} ${'c'.padStart(2)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'err'.padStart(4)} ${'ratio'.padStart(12)} | CPU ms/req ${cpu}`;
+  return `${'scenario'.padEnd(44)} ${'c'.padStart(2)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'err'.padStart(4)} ${'ratio'.padStart(12)} | CPU ms/req ${cpu}`;
 }
 
 export function tableLine(row) {
@@ -50,7 +50,7 @@ export function tableLine(row) {
     const v = row.cpu_ms_per_op?.[name];
     return (v === undefined || v === null ? '' : v.toFixed(2)).padStart(5);
   }).join(' ');
-  return `${row.scenario.slice(0, 40).padEnd(40)} ${String(row.clients).padStart(2)} ${num(row.ops_per_s).padStart(7)} ${fmt(row.p50_ms).padStart(7)} ${fmt(row.p99_ms).padStart(7)} ${String(row.errors).padStart(4)} ${ratio.padStart(12)} |            ${cpu}`;
+  return `${row.scenario.slice(0, 44).padEnd(44)} ${String(row.clients).padStart(2)} ${num(row.ops_per_s).padStart(7)} ${fmt(row.p50_ms).padStart(7)} ${fmt(row.p99_ms).padStart(7)} ${String(row.errors).padStart(4)} ${ratio.padStart(12)} |            ${cpu}`;
 }
 
 /** The README's table: the rows at the highest client count plus the single-client read, with the machine. */
