@@ -59,7 +59,7 @@ export function markdown(result) {
   const lines = [
     `Measured ${result.started_at.slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, ${m.os}, Node ${m.node}` +
       ` — everything co-located (${result.target}), ${result.config.seconds} s per scenario after ${result.config.warmup} s of warm-up` +
-      `${result.config.quick ? ' (quick mode)' : ''}. Ratios divide by the in-run baseline named after ×.`,
+      `${result.config.quick ? ' (quick mode)' : ''}, load average at start ${m.load_average_at_start?.[0] ?? '?'}. Ratios divide by the in-run baseline named after ×.`,
     '',
     '| scenario | clients | req/s | p50 ms | p99 ms | ratio | CPU ms/req (gateway / services / nats / pg) |',
     '|---|---:|---:|---:|---:|---:|---|',
@@ -100,8 +100,8 @@ export function svg(result) {
     `<text x="${label}" y="44" font-weight="bold">throughput (req/s, max ${Math.round(maxOps).toLocaleString('en-US')})</text>`,
     `<text x="${label + panel + 20}" y="44" font-weight="bold">latency ms, log scale (bar p50, tick p99)</text>`,
   ];
-  for (const [c, colour] of Object.entries(CLIENT_COLOURS)) {
-    const i = Object.keys(CLIENT_COLOURS).indexOf(c);
+  const present = Object.entries(CLIENT_COLOURS).filter(([c]) => rows.some((r) => String(r.clients) === c));
+  for (const [i, [c, colour]] of present.entries()) {
     out.push(`<rect x="${width - 260 + i * 50}" y="8" width="10" height="10" fill="${colour}"/><text x="${width - 246 + i * 50}" y="17">c=${c}</text>`);
   }
   // latency grid: decades

@@ -21,7 +21,12 @@ export async function seedTo(pool, tenantId, templateId, size, { expiresAt = nul
   return (performance.now() - started) / 1000;
 }
 
-/** n copies of the template token; `expiresAt` (a timestamptz expression value) makes them due for the sweep. */
+/**
+ * n copies of the template token; `expiresAt` (a timestamptz expression value) makes them due for the sweep. The
+ * copies are dated between the template's creation and now, i.e. newer than the tokens the scale queries find: a
+ * plan that walks the newest-first index and filters must step over all of them, as it would in a real tenant
+ * (older filler would be skipped by such a plan and flatter it).
+ */
 export async function insertCopies(pool, tenantId, templateId, n, expiresAt = null) {
   const tag = Math.random().toString(36).slice(2, 8);
   await pool.query(
@@ -29,7 +34,7 @@ export async function insertCopies(pool, tenantId, templateId, n, expiresAt = nu
                          metadata, metadata_search, search_indexes, expires_at, created_at)
      SELECT t.tenant_id, 'fill-' || $3 || '-' || g, t.type, t.data_ciphertext, t.data_key_id, t.mask, t.fingerprint, t.fingerprint_expression,
             t.container, jsonb_build_object('customer', 'f-' || (g % 1000)), jsonb_build_object('customer', 'f-' || (g % 1000)), '{}',
-            $5::timestamptz, now() - make_interval(secs => g)
+            $5::timestamptz, t.created_at + (now() - t.created_at) * random()
      FROM tokens t, generate_series(1, $4::int) g
      WHERE t.tenant_id = $1 AND t.id = $2`,
     [tenantId, templateId, tag, n, expiresAt],
