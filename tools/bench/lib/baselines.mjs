@@ -1,0 +1,51 @@
+// Baselines measured in the same run, at the same concurrency, so a machine's noise cancels out of the ratios:
+// PostgreSQL's own INSERT and primary-key SELECT of a row shaped like a token (node `pg`, same server and database),
+// and a bare Fastify handler as the HTTP floor.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { randomBytes, randomUUID } from 'node:crypto';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** A table shaped like `tokens` (same key, same kinds of columns and a GIN metadata index) in the bench's database. */
+export async function pgBaseline(pool, tenantId) {
+  await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline (tenant_id uuid, id text, type text, data_ciphertext bytea,
+    data_key_id uuid, mask jsonb, fingerprint text, container text, metadata jsonb, metadata_search jsonb,
+    created_at timestamptz(3) DEFAULT now(), PRIMARY KEY (tenant_id, id))`);
+  await pool.query('CREATE INDEX IF NOT EXISTS bench_baseline_created ON bench_baseline (tenant_id, created_at DESC, id)');
+  await pool.query('CREATE INDEX IF NOT EXISTS bench_baseline_meta ON bench_baseline USING gin (metadata_search jsonb_path_ops)');
+  const cipher = randomBytes(96);
+  const keyId = randomUUID();
+  const ids = [];
+  return {
+    insert: async () => {
+      const id = randomUUID();
+      await pool.query(
+        'INSERT INTO bench_baseline (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, container, metadata, metadata_search) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$9)',
+        [tenantId, id, 'card_number', cipher, keyId, '"{{ data | reveal_last: 4 }}"', randomBytes(32).toString('base64url'), '/pci/high/', '{"customer":"c-1"}'],
+      );
+      if (ids.length < 5000) ids.push(id);
+    },
+    select: async (_client, seq) => {
+      const res = await pool.query('SELECT * FROM bench_baseline WHERE tenant_id = $1 AND id = $2', [tenantId, ids[seq % ids.length]]);
+      if (res.rowCount !== 1) throw new Error('baseline row missing');
+    },
+    drop: () => pool.query('DROP TABLE IF EXISTS bench_baseline'),
+  };
+}
+
+/** Starts the bare Fastify floor server; resolves to {url, pid, stop}. */
+export async function startFloorServer() {
+  const child = spawn(process.execPath, [path.join(HERE, 'floor-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise((resolve, reject) => {
+    readline.createInterface({ input: child.stdout }).once('line', (line) => resolve(Number(line)));
+    child.once('exit', (code) => reject(new Error(`floor server exited (${code})`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM')))),
+  };
+}

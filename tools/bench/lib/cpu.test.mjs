@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CpuSampler, clockTicks, cpuSeconds, parseStat } from './cpu.mjs';
+
+test('parseStat reads utime + stime even when the command name has spaces and parentheses', () => {
+  const fields = Array.from({ length: 50 }, (_, i) => String(i + 3)); // fields 3.. as their own number
+  fields[0] = 'S';
+  fields[11] = '150'; // utime (field 14)
+  fields[12] = '50'; // stime (field 15)
+  const s = parseStat(`1234 (postgres: a (b) c) ${fields.join(' ')}`);
+  assert.ok(Math.abs(s * clockTicks() - 200) < 1e-9, `seconds ${s}`);
+});
+
+test('this process burns measurable CPU and the sampler attributes it', async () => {
+  const sampler = new CpuSampler(async () => ({ me: [process.pid], gone: [999999999] }));
+  const before = await sampler.snapshot();
+  // busy until the kernel has charged this process 0.2 s more (a shared machine may give it less than a full core)
+  const start = cpuSeconds(process.pid);
+  const cap = Date.now() + 10_000;
+  while (cpuSeconds(process.pid) - start < 0.2 && Date.now() < cap);
+  const used = CpuSampler.diff(before, await sampler.snapshot());
+  assert.ok(used.me >= 0.2 && used.me < 0.5, `used ${used.me}`);
+  assert.equal(used.gone, 0);
+  assert.equal(cpuSeconds(999999999), null);
+});

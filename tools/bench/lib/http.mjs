@@ -1,0 +1,17 @@
+// One keep-alive connection pool to the target; a call fails (and the load loop counts an error) on any status
+// other than the one expected, so a benchmark of 4xx answers cannot pass for a fast one.
+import { Pool } from 'undici';
+
+export function httpClient(baseUrl, connections = 64) {
+  const pool = new Pool(baseUrl, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+  async function call(method, path, { key, body, expect } = {}) {
+    const headers = { 'content-type': 'application/json' };
+    if (key) headers['svc-api-key'] = key;
+    const res = await pool.request({ method, path, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.body.text();
+    const ok = expect ? res.statusCode === expect : res.statusCode < 300;
+    if (!ok) throw new Error(`${method} ${path.split('?')[0]}: ${res.statusCode} ${text.slice(0, 160)}`);
+    return text ? JSON.parse(text) : undefined;
+  }
+  return { call, close: () => pool.close() };
+}

@@ -1,0 +1,87 @@
+// The scenarios: what one request of each looks like, and the data each needs, created through the API first.
+// Every scenario's op checks the status it expects (http.mjs), so errors show in the report's error column.
+
+const VISA = '4242424242424242';
+const q = (params) => Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+
+/** Applications, reactors and 200 cards (customers c-0 … c-19) for the scenarios. */
+export async function prepare(call, managementKey) {
+  const app = (type, permissions) => call('POST', '/applications', { key: managementKey, body: { name: `bench ${type}`, type, permissions } });
+  const key = (await app('private', ['token:create', 'token:read', 'token:use', 'token:search'])).key;
+  const publicKey = (await app('public', ['token:create'])).key;
+  const cards = [];
+  for (let batch = 0; batch < 2; batch++) {
+    const body = Array.from({ length: 100 }, (_, i) => ({
+      type: 'card',
+      data: { number: VISA, expiration_month: 12, expiration_year: 2031 },
+      metadata: { customer: `c-${(batch * 100 + i) % 20}`, bench: 'seed' },
+    }));
+    cards.push(...(await call('POST', '/tokenize', { key, body })).map((t) => t.id));
+  }
+  const reactor = async (name, code, params = []) => {
+    const f = await call('POST', '/reactor-formulas', { key: managementKey, body: { name, type: 'private', code, request_parameters: params } });
+    return (await call('POST', '/reactors', { key: managementKey, body: { name, configuration: {}, formula: { id: f.id } } })).id;
+  };
+  const trivial = await reactor('bench trivial', 'module.exports = async function () { return { raw: { ok: true } }; };');
+  const detokenizing = await reactor('bench detokenize', 'module.exports = async function (req) { return { raw: { last4: req.args.card.number.slice(-4) } }; };', [
+    { name: 'card.number', type: 'string' },
+  ]);
+  // cursors of a second page, so the cursor scenarios measure a continued walk (cursors are stateless and reusable)
+  const v2ListFirst = `/v2/tokens?${q({ metadata: JSON.stringify({ customer: 'c-7' }), size: 4 })}`;
+  const v2ListCursor = (await call('GET', v2ListFirst, { key })).pagination.next;
+  const v2SearchBody = { query: 'metadata.customer:c-7', size: 4 };
+  const v2SearchCursor = (await call('POST', '/v2/tokens/search', { key, body: v2SearchBody })).pagination.next;
+  if (!v2ListCursor || !v2SearchCursor) throw new Error('the seeded cards did not give a second v2 page');
+  return { key, publicKey, cards, trivial, detokenizing, v2ListFirst, v2ListCursor, v2SearchBody, v2SearchCursor };
+}
+
+/** The list, search and cursor requests measured again as the tenant grows (scale.mjs). */
+export function listScenarios(call, d) {
+  return [
+    { name: 'GET /tokens metadata filter', op: () => call('GET', '/tokens?metadata.customer=c-7&size=20', { key: d.key }) },
+    { name: 'POST /tokens/search (v1)', op: () => call('POST', '/tokens/search', { key: d.key, body: { query: 'metadata.customer:c-7', size: 20 } }) },
+    { name: 'GET /v2/tokens metadata, page 1', op: () => call('GET', d.v2ListFirst, { key: d.key }) },
+    { name: 'GET /v2/tokens next page (cursor)', op: () => call('GET', `${d.v2ListFirst}&start=${encodeURIComponent(d.v2ListCursor)}`, { key: d.key }) },
+    { name: 'POST /v2/tokens/search, page 1', op: () => call('POST', '/v2/tokens/search', { key: d.key, body: d.v2SearchBody }) },
+    { name: 'POST /v2/tokens/search cursor', op: () => call('POST', '/v2/tokens/search', { key: d.key, body: { ...d.v2SearchBody, start: d.v2SearchCursor } }) },
+  ];
+}
+
+/** The request scenarios; `baseline` names the in-run baseline whose throughput the ratio column divides by. */
+export function requestScenarios(call, d) {
+  const card = (seq) => d.cards[seq % d.cards.length];
+  return [
+    { name: 'GET /healthz (gateway)', baseline: 'floor', op: () => call('GET', '/healthz') },
+    {
+      name: 'POST /tokens (card)',
+      baseline: 'insert',
+      op: (_c, seq) =>
+        call('POST', '/tokens', { key: d.key, body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031 }, metadata: { customer: `x-${seq % 50}` } }, expect: 201 }),
+    },
+    { name: 'GET /tokens/{id}', baseline: 'select', op: (_c, seq) => call('GET', `/tokens/${card(seq)}`, { key: d.key }) },
+    ...listScenarios(call, d).map((s) => ({ ...s, baseline: 'select' })),
+    {
+      name: 'POST /tokenize (10 values)',
+      baseline: 'insert',
+      op: (_c, seq) =>
+        call('POST', '/tokenize', { key: d.key, body: Array.from({ length: 10 }, (_, i) => ({ type: 'token', data: `v-${seq}-${i}`, metadata: { bench: 'tokenize' } })) }),
+    },
+    { name: 'POST /detokenize (1 card)', baseline: 'select', op: (_c, seq) => call('POST', '/detokenize', { key: d.key, body: { v: `{{ ${card(seq)} }}` } }) },
+    {
+      name: 'POST /sessions + authorize',
+      baseline: 'insert',
+      op: async () => {
+        const s = await call('POST', '/sessions', { key: d.publicKey, expect: 201 });
+        await call('POST', '/sessions/authorize', { key: d.key, body: { nonce: s.nonce, permissions: ['token:create'] }, expect: 200 });
+      },
+    },
+    { name: 'react: trivial formula', baseline: 'select', op: () => call('POST', `/reactors/${d.trivial}/react`, { key: d.key, body: {} }) },
+    {
+      name: 'react: detokenize 1 card',
+      baseline: 'select',
+      op: (_c, seq) => call('POST', `/reactors/${d.detokenizing}/react`, { key: d.key, body: { args: { card: `{{ ${card(seq)} }}` } } }),
+    },
+    // the accepted jobs run afterwards: run.mjs waits for that backlog before the next measurement (`drains`)
+    { name: 'POST react-async (accept)', baseline: 'insert', drains: 'reactor_jobs', op: () => call('POST', `/reactors/${d.trivial}/react-async`, { key: d.key, body: {}, expect: 202 }) },
+  ];
+}

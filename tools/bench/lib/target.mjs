@@ -1,0 +1,65 @@
+// What the benchmark runs against: a throwaway system started like `npm start` does (built services, migrations,
+// a private nats-server, a fresh database on the local PostgreSQL) or a running Coffer at BASE_URL.
+import { APPS, build, startEphemeralSystem } from '../../dev/system.mjs';
+
+/**
+ * BASE_URL + BENCH_MANAGEMENT_KEY: an existing Coffer (its rate limit must allow the load). BENCH_DATABASE_URL (its
+ * database) enables the baselines, the seeded scale scenarios and PostgreSQL's CPU figures; BENCH_PIDS
+ * ("gateway=123,token-service=456,...") names its processes for the CPU columns.
+ * Otherwise a throwaway system whose rate limit is raised out of the way and whose expiry sweep runs every 2 s.
+ */
+export async function startTarget({ log }) {
+  if (process.env.BASE_URL) {
+    const managementKey = process.env.BENCH_MANAGEMENT_KEY;
+    if (!managementKey) throw new Error('BASE_URL needs BENCH_MANAGEMENT_KEY (a management key of the tenant to load)');
+    const pids = {};
+    for (const pair of (process.env.BENCH_PIDS ?? '').split(',').filter(Boolean)) {
+      const [name, pid] = pair.split('=');
+      pids[name] = [Number(pid)];
+    }
+    const databaseUrl = process.env.BENCH_DATABASE_URL;
+    log(`target: ${process.env.BASE_URL}${databaseUrl ? '' : ' (no BENCH_DATABASE_URL: no baselines, no seeded scale scenarios)'}`);
+    return {
+      kind: 'base-url',
+      url: process.env.BASE_URL.replace(/\/$/, ''),
+      managementKey,
+      tenantId: process.env.BENCH_TENANT_ID,
+      databaseUrl,
+      databaseName: databaseUrl ? new URL(databaseUrl).pathname.slice(1) : undefined,
+      processPids: () => pids,
+      sweepIntervalMs: undefined,
+      stop: async () => undefined,
+    };
+  }
+  // no ensureInstalled() here: the bench imports pg and undici before it could run, and an `npm ci` from a worktree
+  // whose node_modules is shared would reinstall under everyone else's feet
+  build([...APPS, 'admin']);
+  const sweepIntervalMs = Number(process.env.BENCH_SWEEP_INTERVAL_MS ?? 2000);
+  const sys = await startEphemeralSystem({
+    env: {
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PRIVATE: '100000000/10s',
+      RATE_LIMIT_PUBLIC: '100000000/10s',
+      RATE_LIMIT_MANAGEMENT: '100000000/10s',
+      TOKEN_SWEEP_INTERVAL_MS: String(sweepIntervalMs),
+    },
+  });
+  const { management_key: managementKey, tenant_id: tenantId } = sys.createTenant('bench');
+  log(`target: throwaway system at ${sys.url}, database ${sys.dbName}`);
+  return {
+    kind: 'throwaway',
+    url: sys.url,
+    managementKey,
+    tenantId,
+    databaseUrl: sys.databaseUrl,
+    databaseName: sys.dbName,
+    processPids: () => {
+      const out = {};
+      for (const [name, child] of sys.children) if (child.pid) out[name] = [child.pid];
+      if (sys.nats?.pid) out['nats-server'] = [sys.nats.pid];
+      return out;
+    },
+    sweepIntervalMs,
+    stop: () => sys.stop(),
+  };
+}
