@@ -85,9 +85,9 @@ export class ReactorJobRepository {
 
   /**
    * Stores the outcome and queues its delivery (callback jobs), once: a run whose lease was taken over cannot
-   * complete twice. True when a delivery was queued.
+   * complete twice. True when a delivery was queued. Outcome and body arrive sealed (tenant data key): formula
+   * output never lands in plaintext.
    */
-  /** Outcome and delivery body arrive sealed (tenant data key): formula output never lands in plaintext. */
   async complete(job: ReactorJobRow, status: 'succeeded' | 'failed', outcome: Sealed, deliveryBody: Sealed): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       const n = await tx.$executeRaw`
@@ -102,6 +102,13 @@ export class ReactorJobRepository {
         ON CONFLICT (id) DO NOTHING`;
       return true;
     });
+  }
+
+  /** Gives a run back: the job is claimed again once `delayMs` has passed (its lease now ends then). */
+  async postpone(job: ReactorJobRow, delayMs: number): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE reactor_jobs SET locked_until = now() + make_interval(secs => ${delayMs / 1000})
+      WHERE id = ${job.id}::uuid AND tenant_id = ${job.tenant_id}::uuid AND status = 'running' AND runs = ${job.runs}`;
   }
 
   async find(tenantId: string, reactorId: string, id: string): Promise<ReactorJobRow | null> {

@@ -7,8 +7,13 @@ import { PrismaService } from '@coffer/db';
 import { EventBus, WorkLoop } from '@coffer/messaging';
 import { createLogger, metricsRegistry } from '@coffer/observability';
 import { REACTOR_ERRORS } from '../../sandbox';
-import { InvokeReactorUseCase, type InvokeContext } from '../invoke-reactor.use-case';
+import { InvokeReactorUseCase, type InvokeContext, type PreparedInvocation } from '../invoke-reactor.use-case';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
+
+/** Statuses of a backing service being unavailable (before the formula ran): the job is retried, not failed. */
+const TRANSIENT = new Set([502, 503, 504]);
+const MAX_TRANSIENT_RUNS = 5;
+const RETRY_BASE_MS = 1_000;
 
 /** Associated data binding a sealed outcome to its job. */
 const outcomeAad = (jobId: string) => `reactor-job-outcome:${jobId}`;
@@ -129,9 +134,21 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   private async runJob(job: ReactorJobRow): Promise<void> {
     const ctx: InvokeContext = { principal: job.principal, traceId: job.trace_id ?? job.id };
     let outcome: { status: 'succeeded' | 'failed'; result?: unknown; error?: Problem };
+    let prepared: PreparedInvocation | undefined;
+    let failure: unknown;
     try {
       const args = await this.keyring.decryptJson<Record<string, unknown>>(job.tenant_id, job.args_key_id, job.args_ciphertext, `reactor-job:${job.id}`);
-      const prepared = await this.invoke.prepare(ctx, job.reactor_id, args, { detokenized: true });
+      prepared = await this.invoke.prepare(ctx, job.reactor_id, args, { detokenized: true });
+    } catch (err) {
+      // a backing service down or slow (a restart, a NATS blip) is not the invocation's outcome: run it again later
+      if (err instanceof ProblemError && TRANSIENT.has(err.problem.status) && job.runs < MAX_TRANSIENT_RUNS) {
+        await this.jobs.postpone(job, RETRY_BASE_MS * job.runs).catch(() => undefined);
+        return;
+      }
+      failure = err;
+    }
+    try {
+      if (!prepared) throw failure;
       const result = await this.invoke.run(ctx, prepared, job.timeout_ms);
       outcome = { status: 'succeeded', result };
     } catch (err) {
