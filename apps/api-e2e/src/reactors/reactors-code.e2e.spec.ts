@@ -215,7 +215,7 @@ describe('reactors with their own code', () => {
     const results = [];
     for (const id of accepted) {
       let res = await api('GET', `/reactors/${r.body.id}/results/${id}`, { key });
-      for (let i = 0; i < 600 && res.body.status === 'pending'; i++) {
+      for (let i = 0; i < 600 && (res.body?.status === 'pending' || res.status === 503 || res.status === 504); i++) {
         await new Promise((done) => setTimeout(done, 50));
         res = await api('GET', `/reactors/${r.body.id}/results/${id}`, { key });
       }

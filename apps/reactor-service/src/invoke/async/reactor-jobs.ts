@@ -10,7 +10,7 @@ import { REACTOR_ERRORS } from '../../sandbox';
 import { InvokeReactorUseCase, type InvokeContext, type PreparedInvocation } from '../invoke-reactor.use-case';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
 
-/** Statuses of a backing service being unavailable (before the formula ran): the job is retried, not failed. */
+/** Statuses of a backing service being unavailable before the formula ran (as is any unexpected error then): the job is retried, not failed. */
 const TRANSIENT = new Set([502, 503, 504]);
 const MAX_TRANSIENT_RUNS = 5;
 const RETRY_BASE_MS = 1_000;
@@ -140,8 +140,10 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
       const args = await this.keyring.decryptJson<Record<string, unknown>>(job.tenant_id, job.args_key_id, job.args_ciphertext, `reactor-job:${job.id}`);
       prepared = await this.invoke.prepare(ctx, job.reactor_id, args, { detokenized: true });
     } catch (err) {
-      // a backing service down or slow (a restart, a NATS blip) is not the invocation's outcome: run it again later
-      if (err instanceof ProblemError && TRANSIENT.has(err.problem.status) && job.runs < MAX_TRANSIENT_RUNS) {
+      // a backing service down or slow (a restart, a NATS blip, a dropped database connection) is not the invocation's
+      // outcome: run it again later
+      const transient = !(err instanceof ProblemError) || TRANSIENT.has(err.problem.status);
+      if (transient && job.runs < MAX_TRANSIENT_RUNS) {
         await this.jobs.postpone(job, RETRY_BASE_MS * job.runs).catch(() => undefined);
         return;
       }
