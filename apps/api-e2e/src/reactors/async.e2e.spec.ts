@@ -1,6 +1,8 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { Client } from 'pg';
 import { VISA, api, control, createTenant, type TestTenant } from '@coffer/testing';
 import { formulaCode, makeReactor } from './support';
@@ -56,6 +58,40 @@ function verify(secret: string, r: Received): boolean {
       const given = Buffer.from(sig ?? '', 'base64');
       return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
     });
+}
+
+/** docs/examples/verify-webhook.mjs, the receiver docs/webhooks.md tells users to run, as a real process. */
+class DocumentedReceiver {
+  static readonly file = path.resolve(__dirname, '../../../../docs/examples/verify-webhook.mjs');
+  readonly lines: string[] = [];
+  private child!: ChildProcessWithoutNullStreams;
+
+  async start(secret: string): Promise<string> {
+    this.child = spawn(process.execPath, [DocumentedReceiver.file], { env: { ...process.env, WEBHOOK_SECRET: secret, PORT: '0' } });
+    let buffered = '';
+    this.child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      const parts = buffered.split('\n');
+      buffered = parts.pop() ?? '';
+      this.lines.push(...parts);
+    });
+    const line = await this.waitFor((l) => l.startsWith('listening on '));
+    return `${line.slice('listening on '.length)}hook`;
+  }
+
+  async waitFor(match: (line: string) => boolean, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.lines.find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`documented receiver printed only: ${JSON.stringify(this.lines)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  stop(): void {
+    this.child.kill();
+  }
 }
 
 describe('asynchronous invocations and webhooks', () => {
@@ -184,6 +220,25 @@ describe('asynchronous invocations and webhooks', () => {
     expect(String(delivery.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verify(rotated, delivery)).toBe(true);
     expect(verify(old, delivery)).toBe(true);
+  });
+
+  it('the documented receiver (docs/examples/verify-webhook.mjs) verifies real deliveries and refuses a wrong secret', async () => {
+    const { reactorId } = await makeReactor(tenant.managementKey, { code: formulaCode('return { raw: { ok: true } };') });
+    const good = new DocumentedReceiver();
+    const wrong = new DocumentedReceiver();
+    try {
+      const goodUrl = await good.start(await secret());
+      const wrongUrl = await wrong.start('whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=');
+      const ok = await api('POST', `/reactors/${reactorId}/react`, { key, body: { callback_url: goodUrl } });
+      expect(ok.status).toBe(202);
+      expect(await good.waitFor((l) => l.includes(ok.body.id))).toBe(`verified ${ok.body.id}`);
+      const refused = await api('POST', `/reactors/${reactorId}/react`, { key, body: { callback_url: wrongUrl } });
+      expect(refused.status).toBe(202);
+      expect(await wrong.waitFor((l) => l.includes(refused.body.id))).toBe(`rejected ${refused.body.id}`);
+    } finally {
+      good.stop();
+      wrong.stop();
+    }
   });
 
   it('two dispatcher and two reactor-service replicas: every result delivered exactly once to a healthy receiver', async () => {
