@@ -2,6 +2,7 @@
 // against real deliveries: apps/api-e2e/src/reactors/async.e2e.spec.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+// eslint-disable-next-line @nx/enforce-module-boundaries -- the snippet is a documentation file, not a library
 import { verifyWebhook } from '../../docs/examples/verify-webhook.mjs';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
