@@ -27,16 +27,19 @@ function markdownFiles() {
 
 /** Markdown without fenced code blocks and inline code spans (links there are examples, not links). */
 function prose(text) {
-  return text
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '')
-    .replace(/`[^`\n]*`/g, '');
+  return withoutFences(text).replace(/`[^`\n]*`/g, '');
+}
+
+/** Markdown without fenced code blocks (a `# comment` in a shell example is not a heading). */
+function withoutFences(text) {
+  return text.replace(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[^\n]*$/gm, '');
 }
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, duplicates numbered. */
 export function anchors(text) {
   const seen = new Map();
   const out = new Set();
-  for (const line of prose(text).split('\n')) {
+  for (const line of withoutFences(text).split('\n')) {
     const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m) continue;
     const base = m[1]
@@ -47,12 +50,6 @@ export function anchors(text) {
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n ? `${base}-${n}` : base);
-  }
-  // Headings written with inline code keep their text: `## \`GET /v2/tokens\`` → #get-v2tokens
-  for (const line of text.split('\n')) {
-    const m = /^#{1,6}\s+(.*?)\s*$/.exec(line);
-    if (m && m[1].includes('`'))
-      out.add(m[1].toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-'));
   }
   return out;
 }
@@ -100,4 +97,6 @@ test('the checker itself catches broken links, missing anchors and links outside
   assert.deepEqual(links(text), ['#title', '#back-pressure--limits', '#nope']);
   assert.ok(anchors(text).has('back-pressure--limits'));
   assert.ok(!anchors(text).has('nope'));
+  assert.deepEqual([...anchors('## `GET /tokens` (v1)\n## Cursors\n## Cursors\n```bash\n# comment\n```\n')], ['get-tokens-v1', 'cursors', 'cursors-1']);
+  assert.deepEqual(links('1. step\n\n   ```bash\n   [x](nowhere.md)\n   ```\n[y](there.md)'), ['there.md']);
 });
