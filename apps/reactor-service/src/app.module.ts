@@ -16,6 +16,7 @@ import { ReactorsHandler } from './reactors/reactors.handler';
 import { ReactorSandbox } from './invoke/reactor-sandbox';
 import { TokenServiceClient } from './invoke/token-service.client';
 import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
+import { ReactorRunner } from './invoke/reactor-runner';
 
 @Module({
   imports: [DbModule, MessagingModule],
@@ -30,6 +31,7 @@ import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
     ReactorsService,
     ReactorSandbox,
     TokenServiceClient,
+    ReactorRunner,
     InvokeReactorUseCase,
     ReactorJobRepository,
     ReactorJobs,
