@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { JSON_LIMIT_MESSAGES, ProblemError, SUBJECTS, findJsonLimitViolation, isUuid, notFound, webhookBodyAad, type Principal, type Problem } from '@coffer/contracts';
-import { TenantKeyring } from '@coffer/crypto';
-import { PrismaService } from '@coffer/db';
+import { TenantKeyring } from '@coffer/crypto/keyring';
 import { EventBus, WorkLoop } from '@coffer/messaging';
 import { createLogger, metricsRegistry } from '@coffer/observability';
 import { REACTOR_ERRORS } from '../../sandbox';
@@ -52,7 +51,6 @@ const jobQueueDepth = new Gauge({
 @Injectable()
 export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = createLogger('reactor-jobs');
-  private readonly keyring: TenantKeyring;
   private readonly active = new Set<Promise<void>>();
   private readonly loop = new WorkLoop(
     () => this.claimAndStart(),
@@ -65,10 +63,8 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     private readonly jobs: ReactorJobRepository,
     private readonly runner: ReactorRunner,
     private readonly events: EventBus,
-    prisma: PrismaService,
-  ) {
-    this.keyring = new TenantKeyring(prisma);
-  }
+    private readonly keyring: TenantKeyring,
+  ) {}
 
   /** `callbackUrl` null: a react-async job, whose result is only read back (no webhook delivery). */
   async accept(ctx: InvokeContext, reactorId: string, args: Record<string, unknown>, callbackUrl: string | null, timeoutMs: number): Promise<AcceptedInvocation> {
