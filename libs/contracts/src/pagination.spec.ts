@@ -1,4 +1,4 @@
-import { MAX_PAGE, cursorPage, decodeCursor, encodeCursor, offsetPage, parseListWindow, parsePageBody, parsePageRequest } from './pagination';
+import { MAX_PAGE, cursorPage, decodeCursor, encodeCursor, offsetPage, parseListWindow, parsePageBody, parsePageRequest, parsePageSize } from './pagination';
 import { FieldErrors, ProblemError } from './problem/problem';
 
 function parse(query: Record<string, unknown>) {
@@ -71,5 +71,17 @@ describe('paging', () => {
     expect(more.data).toEqual(rows.slice(0, 2));
     expect(decodeCursor(more.pagination.next as string)).toEqual({ createdAt: rows[1]?.at, id: 't2' });
     expect(cursorPage(rows, 3, position)).toEqual({ pagination: { page_size: 3 }, data: rows });
+  });
+
+  it('reads a size alone in either form (the v2 cursor lists)', () => {
+    const size = (raw: unknown, form: 'query' | 'body') => {
+      const errors = new FieldErrors();
+      return { size: parsePageSize(raw, errors, form), errors: errors.toRecord() };
+    };
+    expect(size(undefined, 'query')).toEqual({ size: 20, errors: {} });
+    expect(size('7', 'query')).toEqual({ size: 7, errors: {} });
+    expect(size(7, 'body')).toEqual({ size: 7, errors: {} });
+    expect(size('7', 'body').errors).toEqual({ size: ['must be an integer between 0 and 100'] });
+    expect(size('1e1', 'query').errors).toEqual({ size: ['must be an integer between 0 and 100'] });
   });
 });

@@ -31,30 +31,40 @@ const DIGITS = /^\d+$/;
 export const MAX_PAGE = 10_000_000;
 export const MAX_PAGE_SIZE = 100;
 
+const DEFAULT_PAGE_SIZE = 20;
 const PAGE_MESSAGE = `must be an integer between 1 and ${MAX_PAGE}`;
 const SIZE_MESSAGE = `must be an integer between 0 and ${MAX_PAGE_SIZE}`;
 
+/** Paging values arrive as text in a query (digits only) and as JSON integers in a body. */
+export type PageForm = 'query' | 'body';
+
+const lastOf = (v: unknown): unknown => (Array.isArray(v) ? v[v.length - 1] : v);
+
+function wholeNumber(raw: unknown, form: PageForm, min: number, max: number): number | undefined {
+  const n = form === 'query' ? (DIGITS.test(String(raw)) ? Number(raw) : NaN) : raw;
+  return typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+}
+
+/** `size`: 0–100, 20 when absent; anything else is a field error (and the default). */
+export function parsePageSize(raw: unknown, errors: FieldErrors, form: PageForm): number {
+  if (raw === undefined) return DEFAULT_PAGE_SIZE;
+  const size = wholeNumber(raw, form, 0, MAX_PAGE_SIZE);
+  if (size === undefined) errors.add('size', SIZE_MESSAGE);
+  return size ?? DEFAULT_PAGE_SIZE;
+}
+
+function parsePageNumber(raw: unknown, errors: FieldErrors, form: PageForm): number {
+  if (raw === undefined) return 1;
+  const page = wholeNumber(raw, form, 1, MAX_PAGE);
+  if (page === undefined) errors.add('page', PAGE_MESSAGE);
+  return page ?? 1;
+}
+
 /** The query form (`?page=&size=&start=`): text values, the last of repeated ones counts. */
 export function parsePageRequest(query: Record<string, unknown>, errors: FieldErrors): PageRequest {
-  const one = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
-  const pageRaw = one(query['page']);
-  const sizeRaw = one(query['size']);
-  const startRaw = one(query['start']);
-  let page = 1;
-  let size = 20;
-  if (pageRaw !== undefined) {
-    const text = String(pageRaw);
-    const n = DIGITS.test(text) ? Number(text) : NaN;
-    if (!(n >= 1 && n <= MAX_PAGE)) errors.add('page', PAGE_MESSAGE);
-    else page = n;
-  }
-  if (sizeRaw !== undefined) {
-    const text = String(sizeRaw);
-    const n = DIGITS.test(text) ? Number(text) : NaN;
-    if (!(n >= 0 && n <= MAX_PAGE_SIZE)) errors.add('size', SIZE_MESSAGE);
-    else size = n;
-  }
-  const req: PageRequest = { page, size };
+  const pageRaw = lastOf(query['page']);
+  const startRaw = lastOf(query['start']);
+  const req: PageRequest = { page: parsePageNumber(pageRaw, errors, 'query'), size: parsePageSize(lastOf(query['size']), errors, 'query') };
   if (startRaw !== undefined) {
     if (pageRaw !== undefined) errors.add('start', 'cannot be combined with page');
     req.start = String(startRaw);
@@ -64,11 +74,7 @@ export function parsePageRequest(query: Record<string, unknown>, errors: FieldEr
 
 /** The body form (POST /tokens/search `{page, size}`): JSON integers with the bounds and messages of the query form. */
 export function parsePageBody(body: Record<string, unknown>, errors: FieldErrors): PageRequest {
-  const page = body['page'] === undefined ? 1 : body['page'];
-  const size = body['size'] === undefined ? 20 : body['size'];
-  if (!Number.isInteger(page) || (page as number) < 1 || (page as number) > MAX_PAGE) errors.add('page', PAGE_MESSAGE);
-  if (!Number.isInteger(size) || (size as number) < 0 || (size as number) > MAX_PAGE_SIZE) errors.add('size', SIZE_MESSAGE);
-  return { page: page as number, size: size as number };
+  return { page: parsePageNumber(body['page'], errors, 'body'), size: parsePageSize(body['size'], errors, 'body') };
 }
 
 /** Rows to skip for an offset page. */
