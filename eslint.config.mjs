@@ -18,7 +18,16 @@ export default [
           enforceBuildableLibDependency: true,
           // the e2e harness starts the system with the same plain-JS tooling as `npm start`
           allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^.*/tools/dev/system\\.mjs$'],
+          // type: apps, tools and the e2e project depend on libs only (so never on each other); libs on libs only.
+          // scope: a service (scope:<service>) depends only on libs shared by every service (scope:shared), and so do
+          // the shared libs themselves; a lib of one service would carry that service's scope and be its alone.
           depConstraints: [
+            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:shared', 'scope:gateway'] },
+            { sourceTag: 'scope:token', onlyDependOnLibsWithTags: ['scope:shared', 'scope:token'] },
+            { sourceTag: 'scope:session', onlyDependOnLibsWithTags: ['scope:shared', 'scope:session'] },
+            { sourceTag: 'scope:reactor', onlyDependOnLibsWithTags: ['scope:shared', 'scope:reactor'] },
+            { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },

@@ -3,6 +3,7 @@ import { IdempotentWrites } from '@coffer/idempotency';
 import { ReactorJobRepository } from './invoke/async/reactor-job.repository';
 import { ReactorJobs } from './invoke/async/reactor-jobs';
 import { DbModule } from '@coffer/db';
+import { KeyringModule } from '@coffer/crypto/keyring';
 import { MessagingModule } from '@coffer/messaging';
 import { PingHandler } from './health/ping.handler';
 import { FormulaRepository } from './formulas/formula.repository';
@@ -16,9 +17,10 @@ import { ReactorsHandler } from './reactors/reactors.handler';
 import { ReactorSandbox } from './invoke/reactor-sandbox';
 import { TokenServiceClient } from './invoke/token-service.client';
 import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
+import { ReactorRunner } from './invoke/reactor-runner';
 
 @Module({
-  imports: [DbModule, MessagingModule],
+  imports: [DbModule, KeyringModule, MessagingModule],
   controllers: [PingHandler, FormulasHandler, ReactorsHandler],
   providers: [
     IdempotentWrites,
@@ -30,6 +32,7 @@ import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
     ReactorsService,
     ReactorSandbox,
     TokenServiceClient,
+    ReactorRunner,
     InvokeReactorUseCase,
     ReactorJobRepository,
     ReactorJobs,

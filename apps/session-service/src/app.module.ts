@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { DbModule } from '@coffer/db';
+import { KeyringModule } from '@coffer/crypto/keyring';
 import { MessagingModule } from '@coffer/messaging';
 import { ApplicationRepository } from './applications/application.repository';
 import { ApplicationsService } from './applications/applications.service';
@@ -11,6 +12,7 @@ import { TenantRepository } from './tenants/tenant.repository';
 import { TenantsService } from './tenants/tenants.service';
 import { TenantsHandler } from './tenants/tenants.handler';
 import { WebhookSecretsService } from './tenants/webhook-secrets.service';
+import { WebhookSecretRepository } from './tenants/webhook-secret.repository';
 import { SessionRepository } from './sessions/session.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { SessionsHandler } from './sessions/sessions.handler';
@@ -18,7 +20,7 @@ import { AuthenticateService } from './authenticate/authenticate.service';
 import { AuthenticateHandler } from './authenticate/authenticate.handler';
 
 @Module({
-  imports: [DbModule, MessagingModule],
+  imports: [DbModule, KeyringModule, MessagingModule],
   controllers: [ApplicationsHandler, TenantsHandler, SessionsHandler, AuthenticateHandler],
   providers: [
     IdempotentWrites,
@@ -28,6 +30,7 @@ import { AuthenticateHandler } from './authenticate/authenticate.handler';
     ApplicationKeysService,
     TenantRepository,
     TenantsService,
+    WebhookSecretRepository,
     WebhookSecretsService,
     SessionRepository,
     SessionsService,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { DbModule } from '@coffer/db';
+import { KeyringModule } from '@coffer/crypto/keyring';
 import { MessagingModule } from '@coffer/messaging';
 import { AuditRepository } from './audit/audit.repository';
 import { TenantSettingsClient } from './tenant-settings/tenant-settings.client';
@@ -21,7 +22,7 @@ import { CursorTokensUseCase } from './tokens/v2/cursor-tokens.use-case';
 import { TokenCursors } from './tokens/v2/token-cursor';
 
 @Module({
-  imports: [DbModule, MessagingModule],
+  imports: [DbModule, KeyringModule, MessagingModule],
   controllers: [TokensHandler, TokensV2Handler],
   providers: [
     IdempotentWrites,

@@ -1,12 +1,13 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@coffer/db';
+import { KeyringModule } from '@coffer/crypto/keyring';
 import { MessagingModule } from '@coffer/messaging';
 import { PingHandler } from './health/ping.handler';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { DispatcherService } from './deliveries/dispatcher.service';
 
 @Module({
-  imports: [DbModule, MessagingModule],
+  imports: [DbModule, KeyringModule, MessagingModule],
   controllers: [PingHandler],
   providers: [DeliveryRepository, DispatcherService],
 })

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
-import { EventBus, bootstrapService } from '@coffer/messaging';
-import { PrismaService } from '@coffer/db';
-import { envString } from '@coffer/observability';
+import { bootstrapService } from '@coffer/messaging';
+import { KeyEncryptionKeys } from '@coffer/crypto';
 import { RetrySchedule } from './deliveries/retry-schedule';
 import { AppModule } from './app.module';
 
@@ -9,12 +8,10 @@ void bootstrapService({
   name: 'webhook-dispatcher',
   module: AppModule,
   defaultHealthPort: 9104,
+  usesDatabase: true,
   validateConfig: () => {
-    envString('DATABASE_URL');
+    // delivery bodies are stored sealed under the tenant's data key
+    KeyEncryptionKeys.fromEnv();
     new RetrySchedule();
   },
-  readiness: (app) => ({
-    database: () => app.get(PrismaService).ping(),
-    nats: () => app.get(EventBus).ping(),
-  }),
 });

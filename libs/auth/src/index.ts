@@ -3,3 +3,4 @@ export * from './permission-catalog';
 export * from './access';
 export * from './grants';
 export * from './permission.guard';
+export * from './require-principal';

@@ -1,5 +1,5 @@
-import { MAX_PAGE, decodeCursor, encodeCursor, parsePageRequest } from './pagination';
-import { FieldErrors } from './problem/problem';
+import { MAX_PAGE, cursorPage, decodeCursor, encodeCursor, offsetPage, parseListWindow, parsePageBody, parsePageRequest, parsePageSize } from './pagination';
+import { FieldErrors, ProblemError } from './problem/problem';
 
 function parse(query: Record<string, unknown>) {
   const errors = new FieldErrors();
@@ -28,5 +28,60 @@ describe('paging', () => {
     expect(decodeCursor(encodeCursor({ createdAt: at, id: 'a\u0000b' }))).toBeUndefined();
     expect(decodeCursor(encodeCursor({ createdAt: at, id: 'x'.repeat(401) }))).toBeUndefined();
     expect(decodeCursor('\u0000')).toBeUndefined();
+  });
+
+  it('reads the body form (search) with the bounds and messages of the query form', () => {
+    const body = (b: Record<string, unknown>) => {
+      const errors = new FieldErrors();
+      const req = parsePageBody(b, errors);
+      return { req, errors: errors.toRecord() };
+    };
+    expect(body({})).toEqual({ req: { page: 1, size: 20 }, errors: {} });
+    expect(body({ page: 3, size: 0 })).toEqual({ req: { page: 3, size: 0 }, errors: {} });
+    for (const page of ['1', 0, 1.5, null, MAX_PAGE + 1]) expect(Object.keys(body({ page }).errors)).toEqual(['page']);
+    for (const size of ['1', -1, 101, 2.5, null]) expect(body({ size }).errors).toEqual({ size: ['must be an integer between 0 and 100'] });
+    expect(body({ page: 0 }).errors).toEqual({ page: [`must be an integer between 1 and ${MAX_PAGE}`] });
+  });
+
+  it('turns a list query into an offset or a cursor window, and a bad one into a 400', () => {
+    expect(parseListWindow({ page: '3', size: '10' })).toEqual({ kind: 'offset', req: { page: 3, size: 10 }, offset: 20 });
+    expect(parseListWindow({ start: '' })).toEqual({ kind: 'cursor', req: { page: 1, size: 20, start: '' }, cursor: null });
+    const at = new Date().toISOString();
+    const start = encodeCursor({ createdAt: at, id: 'tok_1' });
+    expect(parseListWindow({ start })).toMatchObject({ kind: 'cursor', cursor: { createdAt: at, id: 'tok_1' } });
+    const problem = (query: Record<string, unknown>, isId?: (id: string) => boolean) => {
+      try {
+        parseListWindow(query, isId);
+      } catch (err) {
+        return err instanceof ProblemError ? { status: err.problem.status, errors: err.problem.errors } : err;
+      }
+      return undefined;
+    };
+    expect(problem({ start, page: '1' })).toEqual({ status: 400, errors: { start: ['cannot be combined with page'] } });
+    expect(problem({ start: 'nonsense' })).toEqual({ status: 400, errors: { start: ['is not a valid cursor'] } });
+    expect(problem({ start }, (id) => id.startsWith('x'))).toEqual({ status: 400, errors: { start: ['is not a valid cursor'] } });
+  });
+
+  it('makes offset and cursor pages', () => {
+    expect(offsetPage(['a'], 41, { page: 2, size: 20 })).toEqual({ pagination: { total_items: 41, page_number: 2, page_size: 20, total_pages: 3 }, data: ['a'] });
+    expect(offsetPage([], 5, { page: 1, size: 0 }).pagination.total_pages).toBe(0);
+    const rows = [1, 2, 3].map((n) => ({ id: `t${n}`, at: `2026-01-0${n}T00:00:00.000Z` }));
+    const position = (r: { id: string; at: string }) => ({ createdAt: r.at, id: r.id });
+    const more = cursorPage(rows, 2, position);
+    expect(more.data).toEqual(rows.slice(0, 2));
+    expect(decodeCursor(more.pagination.next as string)).toEqual({ createdAt: rows[1]?.at, id: 't2' });
+    expect(cursorPage(rows, 3, position)).toEqual({ pagination: { page_size: 3 }, data: rows });
+  });
+
+  it('reads a size alone in either form (the v2 cursor lists)', () => {
+    const size = (raw: unknown, form: 'query' | 'body') => {
+      const errors = new FieldErrors();
+      return { size: parsePageSize(raw, errors, form), errors: errors.toRecord() };
+    };
+    expect(size(undefined, 'query')).toEqual({ size: 20, errors: {} });
+    expect(size('7', 'query')).toEqual({ size: 7, errors: {} });
+    expect(size(7, 'body')).toEqual({ size: 7, errors: {} });
+    expect(size('7', 'body').errors).toEqual({ size: ['must be an integer between 0 and 100'] });
+    expect(size('1e1', 'query').errors).toEqual({ size: ['must be an integer between 0 and 100'] });
   });
 });

@@ -1,3 +1,2 @@
 export * from './primitives';
 export * from './key-encryption-keys';
-export * from './tenant-keyring';

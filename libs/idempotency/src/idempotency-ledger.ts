@@ -1,6 +1,6 @@
 import { ProblemError } from '@coffer/contracts';
 import type { Prisma, PrismaService } from '@coffer/db';
-import type { TenantKeyring } from '@coffer/crypto';
+import type { TenantKeyring } from '@coffer/crypto/keyring';
 import type { IdempotentRequest } from './idempotent-request';
 
 /** How long a key is remembered (conventions §1). */

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { idempotentReplay, type IdempotentReplay, type RpcEnvelope } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
-import { TenantKeyring } from '@coffer/crypto';
+import { TenantKeyring } from '@coffer/crypto/keyring';
 import { IdempotencyLedger, inProgress } from './idempotency-ledger';
 import { idempotentRequestOf, type IdempotentRequest } from './idempotent-request';
 
@@ -28,8 +28,11 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
   readonly ledger: IdempotencyLedger;
   private sweeper?: NodeJS.Timeout;
 
-  constructor(private readonly prisma: PrismaService) {
-    this.ledger = new IdempotencyLedger(prisma, new TenantKeyring(prisma));
+  constructor(
+    private readonly prisma: PrismaService,
+    keyring: TenantKeyring,
+  ) {
+    this.ledger = new IdempotencyLedger(prisma, keyring);
   }
 
   onModuleInit(): void {

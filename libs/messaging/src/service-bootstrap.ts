@@ -1,14 +1,17 @@
 import type { INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
+import { PrismaService } from '@coffer/db';
 import {
   PinoNestLogger,
   createLogger,
   envInt,
+  envString,
   startHealthServer,
   validateConfig,
   type ReadinessCheck,
 } from '@coffer/observability';
+import { EventBus } from './event-bus';
 import { RpcProblemFilter } from './rpc-problem.filter';
 import { InFlightRequests } from './in-flight';
 import { RpcLoggingInterceptor } from './rpc-logging.interceptor';
@@ -25,9 +28,18 @@ export interface ServiceDefinition {
   name: string;
   module: Type<unknown>;
   defaultHealthPort: number;
-  /** validates configuration before anything starts; throw ConfigError naming the variable */
+  /** the service keeps its state in PostgreSQL: DATABASE_URL is required, and readiness checks the database */
+  usesDatabase: boolean;
+  /** validates the rest of the configuration before anything starts; throw ConfigError naming the variable */
   validateConfig?: () => void;
-  readiness: (app: INestMicroservice) => Record<string, ReadinessCheck>;
+}
+
+/** Ready when the database (if the service has one) and the bus answer. */
+function readinessChecks(def: ServiceDefinition, app: INestMicroservice): Record<string, ReadinessCheck> {
+  const checks: Record<string, ReadinessCheck> = {};
+  if (def.usesDatabase) checks['database'] = () => app.get(PrismaService).ping();
+  checks['nats'] = () => app.get(EventBus).ping();
+  return checks;
 }
 
 /**
@@ -38,6 +50,7 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   process.env['SERVICE_NAME'] ??= def.name;
   const logger = createLogger(def.name);
   const healthPort = validateConfig(def.name, () => {
+    if (def.usesDatabase) envString('DATABASE_URL');
     def.validateConfig?.();
     return envInt('HEALTH_PORT', def.defaultHealthPort, 1, 65535);
   });
@@ -54,7 +67,7 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   const server = (app as unknown as { serverInstance?: NatsServerInternals }).serverInstance;
   if (server) server.waitForGracePeriod = () => inFlight.idle(20_000);
   let shuttingDown = false;
-  const health = await startHealthServer(healthPort, def.readiness(app), () => shuttingDown);
+  const health = await startHealthServer(healthPort, readinessChecks(def, app), () => shuttingDown);
   await app.listen();
   logger.info({ healthPort }, `${def.name} listening on NATS`);
 

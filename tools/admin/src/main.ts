@@ -14,7 +14,8 @@ import path from 'node:path';
 import { PrismaService, type Prisma } from '@coffer/db';
 import { FieldErrors, OfficialFormulaDefinition, ProblemError, checkFormulaElements, validateContract } from '@coffer/contracts';
 import { ALL_MANAGEMENT_PERMISSIONS } from '@coffer/auth';
-import { TenantKeyring, generateSecret, sha256Hex } from '@coffer/crypto';
+import { KeyEncryptionKeys, generateSecret, sha256Hex } from '@coffer/crypto';
+import { TenantKeyRepository, TenantKeyring } from '@coffer/crypto/keyring';
 
 type Args = { _: string[]; flags: Record<string, string | true> };
 
@@ -170,7 +171,8 @@ async function main(): Promise<number> {
       return 0;
     }
     if (group === 'keys' && (command === 'rotate' || command === 'reencrypt')) {
-      const keyring = new TenantKeyring(prisma);
+      // a CLI without Nest: the one keyring of this process, built by hand
+      const keyring = new TenantKeyring(new TenantKeyRepository(prisma), KeyEncryptionKeys.fromEnv());
       if (command === 'rotate') {
         const tenants = await prisma.tenant.findMany({ select: { id: true } });
         for (const t of tenants) await keyring.rotateDataKeys(t.id);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@coffer/db';
 import type { Cursor } from '@coffer/contracts';
+import { selectAfterCursor, selectOffsetPage, type ListSelect } from '../shared/paged-select';
 
 export type FormulaRow = Prisma.ReactorFormulaModel;
 
@@ -43,24 +44,17 @@ export class FormulaRepository {
     return Prisma.join(parts, ' AND ');
   }
 
-  async page(tenantId: string, f: FormulaListFilter, offset: number, limit: number): Promise<{ rows: FormulaRow[]; total: number }> {
-    const where = this.where(tenantId, f);
-    const [rows, count] = await Promise.all([
-      limit === 0
-        ? Promise.resolve([] as FormulaRow[])
-        : this.prisma.$queryRaw<FormulaRow[]>`
-            SELECT ${COLUMNS} FROM reactor_formulas WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
-      this.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM reactor_formulas WHERE ${where}`,
-    ]);
-    return { rows, total: Number(count[0]?.n ?? 0) };
+  private select(tenantId: string, f: FormulaListFilter): ListSelect {
+    return { table: Prisma.raw('reactor_formulas'), columns: COLUMNS, where: this.where(tenantId, f) };
+  }
+
+  page(tenantId: string, f: FormulaListFilter, offset: number, limit: number): Promise<{ rows: FormulaRow[]; total: number }> {
+    return selectOffsetPage<FormulaRow>(this.prisma, this.select(tenantId, f), offset, limit);
   }
 
   /** Rows strictly after the cursor in (created_at desc, id desc) order; one extra to tell whether more exist. */
   after(tenantId: string, f: FormulaListFilter, cursor: Cursor | null, limit: number): Promise<FormulaRow[]> {
-    const after = cursor ? Prisma.sql`AND (created_at, id) < (${new Date(cursor.createdAt)}::timestamptz, ${cursor.id}::uuid)` : Prisma.empty;
-    return this.prisma.$queryRaw<FormulaRow[]>`
-      SELECT ${COLUMNS} FROM reactor_formulas WHERE ${this.where(tenantId, f)} ${after}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
+    return selectAfterCursor<FormulaRow>(this.prisma, this.select(tenantId, f), cursor, limit);
   }
 
   /** Updates one of the tenant's own (private) formulas; official formulas are never matched. */

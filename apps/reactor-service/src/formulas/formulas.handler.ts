@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SUBJECTS, type IdRequest, type ReactorBodyRequest, type RpcEnvelope } from '@coffer/contracts';
-import { requirePrincipal } from '../shared/principal';
+import { requirePrincipal } from '@coffer/auth';
 import { FormulasService } from './formulas.service';
 import { IdempotentWrites } from '@coffer/idempotency';
 

@@ -13,9 +13,12 @@ import {
   type Principal,
   type ReactorFormulaView,
   isUuid,
+  cursorPage,
+  offsetPage,
+  parseListWindow,
 } from '@coffer/contracts';
 import type { Prisma } from '@coffer/db';
-import { cursorResult, namePattern, offsetResult, parseListWindow } from '../shared/list-query';
+import { namePattern, positionOf } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
 import { toFormulaView } from './formula.view';
 
@@ -48,12 +51,14 @@ export class FormulasService {
   }
 
   async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ReactorFormulaView>> {
-    const window = parseListWindow(query);
+    const window = parseListWindow(query, isUuid);
     const filter = { name: namePattern(query) };
-    if (window.kind === 'cursor')
-      return cursorResult(await this.formulas.after(principal.tenantId, filter, window.cursor, window.req.size), window.req, toFormulaView);
+    if (window.kind === 'cursor') {
+      const page = cursorPage(await this.formulas.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
+      return { pagination: page.pagination, data: page.data.map(toFormulaView) };
+    }
     const { rows, total } = await this.formulas.page(principal.tenantId, filter, window.offset, window.req.size);
-    return offsetResult(rows, total, window.req, toFormulaView);
+    return offsetPage(rows.map(toFormulaView), total, window.req);
   }
 
   async get(principal: Principal, id: string): Promise<ReactorFormulaView> {

@@ -1,15 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@coffer/db';
-import { TenantKeyring } from '@coffer/crypto';
+import { TenantKeyring } from '@coffer/crypto/keyring';
 
 /** Reactor configuration is a secret: AES-256-GCM under the tenant's data key, AAD bound to the reactor id. */
 @Injectable()
 export class ReactorVault {
-  private readonly keyring: TenantKeyring;
-
-  constructor(prisma: PrismaService) {
-    this.keyring = new TenantKeyring(prisma);
-  }
+  constructor(private readonly keyring: TenantKeyring) {}
 
   async seal(tenantId: string, reactorId: string, configuration: Record<string, unknown>): Promise<{ keyId: string; ciphertext: Uint8Array<ArrayBuffer> }> {
     const { keyId, ciphertext } = await this.keyring.encryptJson(tenantId, `reactor:${reactorId}`, configuration);

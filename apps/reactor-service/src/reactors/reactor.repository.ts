@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@coffer/db';
 import type { Cursor } from '@coffer/contracts';
+import { selectAfterCursor, selectOffsetPage, type ListSelect } from '../shared/paged-select';
 
 export type ReactorRow = Prisma.ReactorModel;
 
@@ -34,23 +35,17 @@ export class ReactorRepository {
     return Prisma.join(parts, ' AND ');
   }
 
-  async page(tenantId: string, f: ReactorListFilter, offset: number, limit: number): Promise<{ rows: ReactorRow[]; total: number }> {
-    const where = this.where(tenantId, f);
-    const [rows, count] = await Promise.all([
-      limit === 0
-        ? Promise.resolve([] as ReactorRow[])
-        : this.prisma.$queryRaw<ReactorRow[]>`
-            SELECT ${COLUMNS} FROM reactors WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
-      this.prisma.$queryRaw<Array<{ n: bigint }>>`SELECT count(*) AS n FROM reactors WHERE ${where}`,
-    ]);
-    return { rows, total: Number(count[0]?.n ?? 0) };
+  private select(tenantId: string, f: ReactorListFilter): ListSelect {
+    return { table: Prisma.raw('reactors'), columns: COLUMNS, where: this.where(tenantId, f) };
   }
 
+  page(tenantId: string, f: ReactorListFilter, offset: number, limit: number): Promise<{ rows: ReactorRow[]; total: number }> {
+    return selectOffsetPage<ReactorRow>(this.prisma, this.select(tenantId, f), offset, limit);
+  }
+
+  /** Rows strictly after the cursor in (created_at desc, id desc) order; one extra to tell whether more exist. */
   after(tenantId: string, f: ReactorListFilter, cursor: Cursor | null, limit: number): Promise<ReactorRow[]> {
-    const after = cursor ? Prisma.sql`AND (created_at, id) < (${new Date(cursor.createdAt)}::timestamptz, ${cursor.id}::uuid)` : Prisma.empty;
-    return this.prisma.$queryRaw<ReactorRow[]>`
-      SELECT ${COLUMNS} FROM reactors WHERE ${this.where(tenantId, f)} ${after}
-      ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
+    return selectAfterCursor<ReactorRow>(this.prisma, this.select(tenantId, f), cursor, limit);
   }
 
   async update(tenantId: string, id: string, data: Prisma.ReactorUncheckedUpdateManyInput): Promise<ReactorRow | null> {

@@ -1,8 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ProblemError, RPC_DEADLINE_MS, SUBJECTS, type IdRequest, type ReactorBodyRequest, type RpcEnvelope } from '@coffer/contracts';
-import { mayEver } from '@coffer/auth';
-import { requirePrincipal } from '../shared/principal';
+import { mayEver, requirePrincipal } from '@coffer/auth';
 import { InvokeReactorUseCase } from '../invoke/invoke-reactor.use-case';
 import { ReactorJobs } from '../invoke/async/reactor-jobs';
 import { ReactorsService } from './reactors.service';

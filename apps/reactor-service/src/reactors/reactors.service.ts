@@ -17,10 +17,13 @@ import {
   type Principal,
   type ReactorView,
   isUuid,
+  cursorPage,
+  offsetPage,
+  parseListWindow,
 } from '@coffer/contracts';
 import { Prisma } from '@coffer/db';
 import type { CallContext } from '@coffer/messaging';
-import { cursorResult, many, namePattern, offsetResult, parseListWindow } from '../shared/list-query';
+import { many, namePattern, positionOf } from '../shared/list-query';
 import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
 import { toFormulaView } from '../formulas/formula.view';
 import { ReactorRepository, type ReactorListFilter, type ReactorRow } from './reactor.repository';
@@ -70,19 +73,19 @@ export class ReactorsService {
   }
 
   async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ReactorView>> {
-    const window = parseListWindow(query);
+    const window = parseListWindow(query, isUuid);
     const filter: ReactorListFilter = { name: namePattern(query) };
     const ids = many(query['id']);
     // ids are UUIDs: one that is not cannot match anything
     if (ids.length) filter.ids = ids.filter(isUuid);
     if (window.kind === 'cursor') {
-      const fetched = await this.reactors.after(principal.tenantId, filter, window.cursor, window.req.size);
-      const views = await this.views(principal.tenantId, fetched.slice(0, window.req.size));
-      return cursorResult(fetched, window.req, (r) => views.get(r.id) as ReactorView);
+      const page = cursorPage(await this.reactors.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
+      const views = await this.views(principal.tenantId, page.data);
+      return { pagination: page.pagination, data: page.data.map((r) => views.get(r.id) as ReactorView) };
     }
     const { rows, total } = await this.reactors.page(principal.tenantId, filter, window.offset, window.req.size);
     const views = await this.views(principal.tenantId, rows);
-    return offsetResult(rows, total, window.req, (r) => views.get(r.id) as ReactorView);
+    return offsetPage(rows.map((r) => views.get(r.id) as ReactorView), total, window.req);
   }
 
   async get(principal: Principal, id: string): Promise<ReactorView> {

@@ -3,7 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SUBJECTS, type ApplicationKeyRequest, type IdRequest, type RpcEnvelope } from '@coffer/contracts';
 import { ApplicationsService } from './applications.service';
 import { ApplicationKeysService } from './application-keys.service';
-import { requirePrincipal } from '../principal';
+import { requirePrincipal } from '@coffer/auth';
 import { IdempotentWrites } from '@coffer/idempotency';
 
 @Controller()

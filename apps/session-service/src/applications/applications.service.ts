@@ -11,6 +11,7 @@ import {
   isUuid,
   notFound,
   offsetPage,
+  pageOffset,
   parsePageRequest,
   validateContract,
   type ApplicationView,
@@ -64,7 +65,7 @@ export class ApplicationsService {
     const page = parsePageRequest(query, errors);
     const filter = listFilter(query, errors);
     errors.throwIfAny('The query is invalid');
-    const { rows, total } = await this.applications.page(principal.tenantId, (page.page - 1) * page.size, page.size, filter);
+    const { rows, total } = await this.applications.page(principal.tenantId, pageOffset(page), page.size, filter);
     return offsetPage(rows.map((r) => toApplicationView(r)), total, page);
   }
 

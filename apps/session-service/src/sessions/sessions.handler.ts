@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SUBJECTS, type RpcEnvelope } from '@coffer/contracts';
 import { SessionsService } from './sessions.service';
-import { requirePrincipal } from '../principal';
+import { requirePrincipal } from '@coffer/auth';
 import { IdempotentWrites } from '@coffer/idempotency';
 
 @Controller()

@@ -3,7 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SUBJECTS, type RpcEnvelope } from '@coffer/contracts';
 import { TenantsService } from './tenants.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
-import { requirePrincipal } from '../principal';
+import { requirePrincipal } from '@coffer/auth';
 import { IdempotentWrites } from '@coffer/idempotency';
 
 @Controller()

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@coffer/db';
-import { TenantKeyring } from '@coffer/crypto';
+import { TenantKeyring } from '@coffer/crypto/keyring';
+import { WebhookSecretRepository } from './webhook-secret.repository';
 
 const OVERLAP_MS = 24 * 3600_000;
 
@@ -11,30 +11,26 @@ const OVERLAP_MS = 24 * 3600_000;
  */
 @Injectable()
 export class WebhookSecretsService {
-  private readonly keyring: TenantKeyring;
-
-  constructor(private readonly prisma: PrismaService) {
-    this.keyring = new TenantKeyring(prisma);
-  }
+  constructor(
+    private readonly secrets: WebhookSecretRepository,
+    private readonly keyring: TenantKeyring,
+  ) {}
 
   async current(tenantId: string): Promise<{ secret: string }> {
-    const row = await this.prisma.webhookSecret.findFirst({ where: { tenantId, retiresAt: null }, orderBy: { createdAt: 'desc' } });
+    const row = await this.secrets.findCurrent(tenantId);
     if (row) return { secret: await this.open(tenantId, row.id, row.ciphertext) };
     return { secret: await this.create(tenantId) };
   }
 
   async rotate(tenantId: string): Promise<{ secret: string }> {
-    await this.prisma.webhookSecret.updateMany({ where: { tenantId, retiresAt: null }, data: { retiresAt: new Date(Date.now() + OVERLAP_MS) } });
+    await this.secrets.retireCurrent(tenantId, new Date(Date.now() + OVERLAP_MS));
     return { secret: await this.create(tenantId) };
   }
 
   /** Every secret that signs now: the current one first, then those still inside their overlap. */
   async signing(tenantId: string): Promise<string[]> {
     await this.current(tenantId);
-    const rows = await this.prisma.webhookSecret.findMany({
-      where: { tenantId, OR: [{ retiresAt: null }, { retiresAt: { gt: new Date() } }] },
-      orderBy: { createdAt: 'desc' },
-    });
+    const rows = await this.secrets.findSigning(tenantId, new Date());
     return Promise.all(rows.map((r) => this.open(tenantId, r.id, r.ciphertext)));
   }
 
@@ -44,7 +40,7 @@ export class WebhookSecretsService {
     const { keyId, ciphertext } = await this.keyring.encryptJson(tenantId, `webhook-secret:${id}`, secret);
     // the row stores [data key id (16 bytes)][ciphertext], so the secret stays readable after key rotation
     const stored = Buffer.concat([Buffer.from(keyId.replace(/-/g, ''), 'hex'), ciphertext]);
-    await this.prisma.webhookSecret.create({ data: { id, tenantId, ciphertext: new Uint8Array(stored) } });
+    await this.secrets.create(tenantId, id, stored);
     return secret;
   }
 

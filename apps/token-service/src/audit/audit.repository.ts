@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Prisma, SqlPool, deferUntilCommitted } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, deferUntilCommitted, type AuditEvent } from '@coffer/db';
 
 export interface AuditEventInput {
   actorApplicationId?: string;
@@ -16,6 +16,16 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** GET /logs filters; every one optional. */
+export interface AuditEventFilter {
+  entityType?: string;
+  entityId?: string;
+  /** created at or after */
+  from?: Date;
+  /** created at or before */
+  to?: Date;
+}
+
 const MAX_BATCH = 500;
 
 /**
@@ -28,7 +38,25 @@ export class AuditRepository implements OnApplicationShutdown {
   private queue: Pending[] = [];
   private flushing: Promise<void> | null = null;
 
-  constructor(private readonly sql: SqlPool) {}
+  constructor(
+    private readonly sql: SqlPool,
+    private readonly prisma: PrismaService,
+  ) {}
+
+  /** The tenant's events, newest first, and how many match in all. */
+  async page(tenantId: string, filter: AuditEventFilter, offset: number, limit: number): Promise<{ rows: AuditEvent[]; total: number }> {
+    const where: Prisma.AuditEventWhereInput = {
+      tenantId,
+      ...(filter.entityType ? { entityType: filter.entityType } : {}),
+      ...(filter.entityId ? { entityId: filter.entityId } : {}),
+      ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lte: filter.to } : {}) } } : {}),
+    };
+    const [rows, total] = await Promise.all([
+      this.prisma.auditEvent.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+      this.prisma.auditEvent.count({ where }),
+    ]);
+    return { rows, total };
+  }
 
   /**
    * Resolves once the events are written. Inside a database transaction (PrismaService.transactional: an update with

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, offsetPage, parsePageRequest, type Page, type Principal } from '@coffer/contracts';
-import { PrismaService } from '@coffer/db';
+import { FieldErrors, offsetPage, pageOffset, parsePageRequest, type Page, type Principal } from '@coffer/contracts';
+import { AuditRepository } from './audit.repository';
 
 export interface AuditEventView {
   id: string;
@@ -37,7 +37,7 @@ export function logMessage(entityType: string, operation: string): string {
 /** GET /logs (log:read): the tenant's audit events, newest first, filtered by entity and time. */
 @Injectable()
 export class ListLogsUseCase {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly audit: AuditRepository) {}
 
   async execute(principal: Principal, query: Record<string, unknown>): Promise<Page<AuditEventView>> {
     const errors = new FieldErrors();
@@ -56,16 +56,8 @@ export class ListLogsUseCase {
     const start = date('start_date');
     const end = date('end_date');
     errors.throwIfAny('The query is invalid');
-    const where = {
-      tenantId: principal.tenantId,
-      ...(one('entity_type') ? { entityType: one('entity_type') } : {}),
-      ...(one('entity_id') ? { entityId: one('entity_id') } : {}),
-      ...(start || end ? { createdAt: { ...(start ? { gte: start } : {}), ...(end ? { lte: end } : {}) } } : {}),
-    };
-    const [rows, total] = await Promise.all([
-      this.prisma.auditEvent.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: (page.page - 1) * page.size, take: page.size }),
-      this.prisma.auditEvent.count({ where }),
-    ]);
+    const filter = { entityType: one('entity_type'), entityId: one('entity_id'), from: start, to: end };
+    const { rows, total } = await this.audit.page(principal.tenantId, filter, pageOffset(page), page.size);
     return offsetPage(
       rows.map((r) => {
         const v: AuditEventView = {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@coffer/db';
-import { TenantKeyring } from '@coffer/crypto';
+import { TenantKeyring } from '@coffer/crypto/keyring';
 import { ExpressionError, renderToString } from '@coffer/expression';
 import { badRequest } from '@coffer/contracts';
 import type { TokenFields } from './token-fields';
@@ -11,11 +10,7 @@ import type { TokenFields } from './token-fields';
  */
 @Injectable()
 export class TokenVault {
-  readonly keyring: TenantKeyring;
-
-  constructor(prisma: PrismaService) {
-    this.keyring = new TenantKeyring(prisma);
-  }
+  constructor(readonly keyring: TenantKeyring) {}
 
   encrypt(tenantId: string, tokenId: string, data: unknown) {
     return this.keyring.encryptJson(tenantId, `token:${tokenId}`, data);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { webhookBodyAad } from '@coffer/contracts';
-import { TenantKeyring } from '@coffer/crypto';
+import { TenantKeyring } from '@coffer/crypto/keyring';
 import { PrismaService } from '@coffer/db';
 
 export interface ClaimedDelivery {
@@ -32,11 +32,10 @@ const LEASE_SECONDS = 60;
  */
 @Injectable()
 export class DeliveryRepository {
-  private readonly keyring: TenantKeyring;
-
-  constructor(private readonly prisma: PrismaService) {
-    this.keyring = new TenantKeyring(prisma);
-  }
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly keyring: TenantKeyring,
+  ) {}
 
   async claim(limit: number): Promise<ClaimedDelivery[]> {
     const rows = await this.prisma.$queryRaw<StoredDelivery[]>`

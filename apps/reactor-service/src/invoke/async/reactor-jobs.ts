@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit, forwardRef } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
 import { JSON_LIMIT_MESSAGES, ProblemError, SUBJECTS, findJsonLimitViolation, isUuid, notFound, webhookBodyAad, type Principal, type Problem } from '@coffer/contracts';
-import { TenantKeyring } from '@coffer/crypto';
-import { PrismaService } from '@coffer/db';
+import { TenantKeyring } from '@coffer/crypto/keyring';
 import { EventBus, WorkLoop } from '@coffer/messaging';
 import { createLogger, metricsRegistry } from '@coffer/observability';
 import { REACTOR_ERRORS } from '../../sandbox';
-import { InvokeReactorUseCase, type InvokeContext, type PreparedInvocation } from '../invoke-reactor.use-case';
+import { ReactorRunner, type InvokeContext, type PreparedInvocation } from '../reactor-runner';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
 
 /** Statuses of a backing service being unavailable before the formula ran (as is any unexpected error then): the job is retried, not failed. */
@@ -52,7 +51,6 @@ const jobQueueDepth = new Gauge({
 @Injectable()
 export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = createLogger('reactor-jobs');
-  private readonly keyring: TenantKeyring;
   private readonly active = new Set<Promise<void>>();
   private readonly loop = new WorkLoop(
     () => this.claimAndStart(),
@@ -63,12 +61,10 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly jobs: ReactorJobRepository,
-    @Inject(forwardRef(() => InvokeReactorUseCase)) private readonly invoke: InvokeReactorUseCase,
+    private readonly runner: ReactorRunner,
     private readonly events: EventBus,
-    prisma: PrismaService,
-  ) {
-    this.keyring = new TenantKeyring(prisma);
-  }
+    private readonly keyring: TenantKeyring,
+  ) {}
 
   /** `callbackUrl` null: a react-async job, whose result is only read back (no webhook delivery). */
   async accept(ctx: InvokeContext, reactorId: string, args: Record<string, unknown>, callbackUrl: string | null, timeoutMs: number): Promise<AcceptedInvocation> {
@@ -138,7 +134,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     let failure: unknown;
     try {
       const args = await this.keyring.decryptJson<Record<string, unknown>>(job.tenant_id, job.args_key_id, job.args_ciphertext, `reactor-job:${job.id}`);
-      prepared = await this.invoke.prepare(ctx, job.reactor_id, args, { detokenized: true });
+      prepared = await this.runner.prepare(ctx, job.reactor_id, args, { detokenized: true });
     } catch (err) {
       // a backing service down or slow (a restart, a NATS blip, a dropped database connection) is not the invocation's
       // outcome: run it again later
@@ -151,7 +147,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     }
     try {
       if (!prepared) throw failure;
-      const result = await this.invoke.run(ctx, prepared, job.timeout_ms);
+      const result = await this.runner.run(ctx, prepared, job.timeout_ms);
       outcome = { status: 'succeeded', result };
     } catch (err) {
       const problem: Problem =

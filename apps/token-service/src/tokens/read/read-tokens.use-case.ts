@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
-  FieldErrors,
   ProblemError,
-  decodeCursor,
-  encodeCursor,
+  cursorPage,
   forbidden,
   notFound,
-  parsePageRequest,
+  offsetPagination,
+  parseListWindow,
+  type Cursor,
   type Page,
   type Principal,
   type TokenView,
@@ -38,30 +38,20 @@ export class ReadTokensUseCase {
   }
 
   async list(principal: Principal, traceId: string, query: Record<string, unknown>): Promise<Page<TokenView>> {
-    const errors = new FieldErrors();
-    const page = parsePageRequest(query, errors);
+    // a filter holding NUL is refused before the paging is looked at (both are 400s)
     const filter = parseListFilter(query);
-    errors.throwIfAny('The query is invalid');
+    const window = parseListWindow(query);
     const access = accessPredicate(principal, 'token:read');
     let rows: TokenRow[];
     let pagination: Page<TokenView>['pagination'];
-    if (page.start !== undefined) {
-      const cursor = decodeCursor(page.start);
-      if (cursor === undefined) throw new ProblemError(400, 'The query is invalid', { start: ['is not a valid cursor'] });
-      const fetched = await this.tokens.after(principal.tenantId, filter, cursor, page.size, access);
-      rows = fetched.slice(0, page.size);
-      pagination = { page_size: page.size };
-      const last = rows[rows.length - 1];
-      if (fetched.length > page.size && last) pagination.next = encodeCursor({ createdAt: last.created_at.toISOString(), id: last.id });
+    if (window.kind === 'cursor') {
+      const page = cursorPage(await this.tokens.after(principal.tenantId, filter, window.cursor, window.req.size, access), window.req.size, positionOf);
+      rows = page.data;
+      pagination = page.pagination;
     } else {
-      const result = await this.tokens.page(principal.tenantId, filter, (page.page - 1) * page.size, page.size, access);
+      const result = await this.tokens.page(principal.tenantId, filter, window.offset, window.req.size, access);
       rows = result.rows;
-      pagination = {
-        total_items: result.total,
-        page_number: page.page,
-        page_size: page.size,
-        total_pages: page.size === 0 ? 0 : Math.ceil(result.total / page.size),
-      };
+      pagination = offsetPagination(result.total, window.req);
     }
     const data: TokenView[] = [];
     for (const row of rows) {
@@ -79,6 +69,11 @@ export class ReadTokensUseCase {
     const data = transform === 'redact' ? undefined : await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
     return toTokenView(row, data, transform);
   }
+}
+
+/** Where a token sits in the (created_at desc, id desc) order of cursor pages. */
+function positionOf(row: TokenRow): Cursor {
+  return { createdAt: row.created_at.toISOString(), id: row.id };
 }
 
 function many(v: unknown): string[] {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, MAX_PAGE, MAX_PAGE_SIZE, type Page, type Principal, type TokenView } from '@coffer/contracts';
+import { FieldErrors, offsetPage, pageOffset, parsePageBody, type Page, type Principal, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
@@ -19,19 +19,15 @@ export class SearchTokensUseCase {
   async execute(principal: Principal, traceId: string, body: unknown): Promise<Page<TokenView>> {
     const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const errors = new FieldErrors();
-    const page = b['page'] === undefined ? 1 : b['page'];
-    const size = b['size'] === undefined ? 20 : b['size'];
-    // the same bounds as the query form of every list (libs/contracts pagination): a huge page is a 400, not a 500
-    if (!Number.isInteger(page) || (page as number) < 1 || (page as number) > MAX_PAGE) errors.add('page', `must be an integer between 1 and ${MAX_PAGE}`);
-    if (!Number.isInteger(size) || (size as number) < 0 || (size as number) > MAX_PAGE_SIZE) errors.add('size', `must be an integer between 0 and ${MAX_PAGE_SIZE}`);
+    const page = parsePageBody(b, errors);
     if (typeof b['query'] !== 'string') errors.add('query', 'is required');
     errors.throwIfAny('The search request is invalid');
     const where = compileSearch(b['query'] as string, { digest: await this.vault.searchDigester(principal.tenantId) });
     const { rows, total } = await this.tokens.page(
       principal.tenantId,
       { where },
-      ((page as number) - 1) * (size as number),
-      size as number,
+      pageOffset(page),
+      page.size,
       accessPredicate(principal, 'token:search'),
     );
     const data: TokenView[] = [];
@@ -44,14 +40,6 @@ export class SearchTokensUseCase {
     await this.audit.record(principal.tenantId, [
       { actorApplicationId: principal.applicationId, operation: 'search', entityType: 'token', entityId: '*', traceId },
     ]);
-    return {
-      pagination: {
-        total_items: total,
-        page_number: page as number,
-        page_size: size as number,
-        total_pages: size === 0 ? 0 : Math.ceil(total / (size as number)),
-      },
-      data,
-    };
+    return offsetPage(data, total, page);
   }
 }

@@ -1,4 +1,4 @@
-import { FieldErrors, MAX_PAGE_SIZE } from '@coffer/contracts';
+import { FieldErrors, parsePageSize } from '@coffer/contracts';
 import { Prisma } from '@coffer/db';
 import { parseListFilter } from '../read/read-tokens.use-case';
 import type { TokenListFilter } from '../token.repository';
@@ -15,19 +15,14 @@ export interface V2ListFilter {
   canonical: Record<string, unknown>;
 }
 
-const DIGITS = /^\d+$/;
 const one = (v: unknown): unknown => (Array.isArray(v) ? v[v.length - 1] : v);
 
 /** `size` 0–100 (default 20) and `start`; `page` belongs to v1 and is refused rather than ignored. */
 export function parseCursorWindow(raw: { size?: unknown; start?: unknown; page?: unknown }, errors: FieldErrors, fromQuery: boolean): CursorWindow {
-  const window: CursorWindow = { size: 20 };
   if (raw.page !== undefined) errors.add('page', 'is not supported by v2 lists: pass pagination.next of the previous page as start');
   const size = fromQuery ? one(raw.size) : raw.size;
-  if (size !== undefined && size !== null) {
-    const n = fromQuery ? (DIGITS.test(String(size)) ? Number(size) : NaN) : size;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > MAX_PAGE_SIZE) errors.add('size', `must be an integer between 0 and ${MAX_PAGE_SIZE}`);
-    else window.size = n;
-  }
+  // a null size (SDKs send it for "not set") is the default
+  const window: CursorWindow = { size: parsePageSize(size === null ? undefined : size, errors, fromQuery ? 'query' : 'body') };
   const start = fromQuery ? one(raw.start) : raw.start;
   if (start !== undefined && start !== null) {
     if (typeof start !== 'string') errors.add('start', 'must be a string');

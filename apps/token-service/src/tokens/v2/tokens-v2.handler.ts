@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { SUBJECTS, assertJsonLimits, type ListTokensRequest, type RpcEnvelope } from '@coffer/contracts';
-import { principalOf } from '../tokens.handler';
+import { requirePrincipal } from '@coffer/auth';
 import { CursorTokensUseCase } from './cursor-tokens.use-case';
 
 /** The v2 token lists (cursor pages). Permissions as v1: token:read to list, token:search to search. */
@@ -11,12 +11,12 @@ export class TokensV2Handler {
 
   @MessagePattern(SUBJECTS.token.tokens.listV2)
   onList(@Payload() env: RpcEnvelope<ListTokensRequest>) {
-    return this.cursorTokens.list(principalOf(env, 'token:read'), env.traceId, env.body?.query ?? {});
+    return this.cursorTokens.list(requirePrincipal(env, 'token:read'), env.traceId, env.body?.query ?? {});
   }
 
   @MessagePattern(SUBJECTS.token.tokens.searchV2)
   onSearch(@Payload() env: RpcEnvelope<unknown>) {
-    const principal = principalOf(env, 'token:search');
+    const principal = requirePrincipal(env, 'token:search');
     assertJsonLimits(env.body);
     return this.cursorTokens.search(principal, env.traceId, env.body);
   }

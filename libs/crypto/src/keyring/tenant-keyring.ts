@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { PrismaService } from '@coffer/db';
-import { KeyEncryptionKeys } from './key-encryption-keys';
-import { hmacHex, newDataKey, open, seal } from './primitives';
-
-type Purpose = 'data' | 'index';
+import { Injectable } from '@nestjs/common';
+import { KeyEncryptionKeys } from '../key-encryption-keys';
+import { hmacHex, newDataKey, open, seal } from '../primitives';
+import { TenantKeyRepository, type TenantKeyPurpose as Purpose } from './tenant-key.repository';
 
 interface CachedKey {
   id: string;
@@ -17,22 +16,19 @@ const ACTIVE_KEY_TTL_MS = 60_000;
  * Per-tenant keys, wrapped by the key-encryption key (DESIGN §3).
  * - `data` keys encrypt token data and secrets; they rotate (old ones stay readable by id).
  * - the `index` key makes fingerprints and blind indexes; it never rotates, or equal data would stop matching.
- * Unwrapped keys are cached in memory so the hot path costs one AES-GCM operation, not a key unwrap.
+ * Unwrapped keys are cached in memory so the hot path costs one AES-GCM operation, not a key unwrap. One keyring per
+ * process (KeyringModule provides it), so a process holds one cache and one view of the active keys.
  */
+@Injectable()
 export class TenantKeyring {
   private readonly byId = new Map<string, CachedKey>();
   private readonly active = new Map<string, { key: CachedKey; at: number }>();
   private readonly pending = new Map<string, Promise<CachedKey>>();
 
   constructor(
-    private readonly prisma: PrismaService,
-    private readonly keks: KeyEncryptionKeys = KeyEncryptionKeys.fromEnv(),
+    private readonly keys: TenantKeyRepository,
+    private readonly keks: KeyEncryptionKeys,
   ) {}
-
-  /** Never a caller's ambient transaction: keys are cached here, and a rollback must not un-create a cached key. */
-  private get db() {
-    return this.prisma.root ?? this.prisma;
-  }
 
   async encryptJson(tenantId: string, aad: string, value: unknown): Promise<{ keyId: string; ciphertext: Buffer }> {
     const key = await this.activeKey(tenantId, 'data');
@@ -58,22 +54,19 @@ export class TenantKeyring {
 
   /** Retires the tenant's data keys: new writes get a fresh key (wrapped by the primary KEK); reads keep working. */
   async rotateDataKeys(tenantId: string): Promise<void> {
-    await this.db.tenantKey.updateMany({ where: { tenantId, purpose: 'data', active: true }, data: { active: false } });
+    await this.keys.retireDataKeys(tenantId);
     this.active.delete(`${tenantId}:data`);
   }
 
   /** Re-wraps every key of the tenant under the primary KEK, so old KEKs can be removed from configuration. */
   async rewrapKeys(tenantId: string): Promise<number> {
-    const rows = await this.db.tenantKey.findMany({ where: { tenantId } });
+    const rows = await this.keys.findAll(tenantId);
     let moved = 0;
     for (const row of rows) {
       if (row.kekId === this.keks.primary.id) continue;
       const key = this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id));
       const { kekId, wrapped } = this.keks.wrap(key, this.context(tenantId, row.purpose as Purpose, row.id));
-      await this.db.tenantKey.update({
-        where: { id: row.id },
-        data: { kekId, wrappedKey: new Uint8Array(wrapped) },
-      });
+      await this.keys.rewrap(tenantId, row.id, kekId, wrapped);
       moved++;
     }
     return moved;
@@ -106,20 +99,13 @@ export class TenantKeyring {
   }
 
   private async loadOrCreate(tenantId: string, purpose: Purpose): Promise<CachedKey> {
-    const find = () =>
-      this.db.tenantKey.findFirst({
-        where: { tenantId, purpose, active: true },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      });
-    let row = await find();
+    let row = await this.keys.findActive(tenantId, purpose);
     if (!row) {
       // Two processes may create a key at the same moment; both rows are valid and the oldest wins from then on.
       const id = randomUUID();
       const { kekId, wrapped } = this.keks.wrap(newDataKey(), this.context(tenantId, purpose, id));
-      await this.db.tenantKey.create({
-        data: { id, tenantId, purpose, kekId, wrappedKey: new Uint8Array(wrapped) },
-      });
-      row = await find();
+      await this.keys.create(tenantId, { id, purpose, kekId, wrappedKey: wrapped });
+      row = await this.keys.findActive(tenantId, purpose);
     }
     if (!row) throw new Error('tenant key could not be created');
     return this.remember(tenantId, row);
@@ -128,7 +114,7 @@ export class TenantKeyring {
   private async keyById(tenantId: string, keyId: string): Promise<CachedKey> {
     const hit = this.byId.get(keyId);
     if (hit) return hit;
-    const row = await this.db.tenantKey.findFirst({ where: { id: keyId, tenantId } });
+    const row = await this.keys.find(tenantId, keyId);
     if (!row) throw new Error('data key not found for tenant');
     return this.remember(tenantId, row);
   }

@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ProblemError,
+  badRequest,
+  findJsonLimitViolation,
+  jsonLimitProblem,
+  notFound,
+  type FormulaRequestParameter,
+  type Principal,
+  type ReactResponse,
+  type ReactorCustomProblem,
+  isUuid,
+} from '@coffer/contracts';
+import { findDetokenizationExpressions } from '@coffer/expression';
+import { RpcClient, type CallContext } from '@coffer/messaging';
+import { REACTOR_ERRORS, type SandboxOutcome } from '../sandbox';
+import { FormulaRepository } from '../formulas/formula.repository';
+import { ReactorRepository } from '../reactors/reactor.repository';
+import { ReactorVault } from '../reactors/reactor-vault';
+import { ApplicationDirectory } from '../reactors/application-directory';
+import { capTokenizeReply } from './reply-ceiling';
+import { applyArgumentRules } from './arguments';
+import { ReactorSandbox } from './reactor-sandbox';
+import { TokenSvcBridge } from './svc-bridge';
+import { TokenServiceClient } from './token-service.client';
+
+/** What a run needs, resolved before the code runs (also what an asynchronous job re-resolves when it runs). */
+export interface PreparedInvocation {
+  reactor: { id: string };
+  code: string;
+  args: Record<string, unknown>;
+  application: Principal | null;
+  configuration: Record<string, unknown>;
+}
+
+export type InvokeContext = CallContext & { principal: Principal };
+
+/**
+ * The two halves of running a reactor, shared by synchronous invocations (InvokeReactorUseCase) and asynchronous jobs
+ * (ReactorJobs): `prepare` resolves everything before the code runs, `run` runs it and tokenizes what it returns.
+ * Neither args nor configuration are ever logged.
+ */
+@Injectable()
+export class ReactorRunner {
+  constructor(
+    private readonly reactors: ReactorRepository,
+    private readonly formulas: FormulaRepository,
+    private readonly vault: ReactorVault,
+    private readonly applications: ApplicationDirectory,
+    private readonly tokens: TokenServiceClient,
+    private readonly sandbox: ReactorSandbox,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  /**
+   * Everything before the code runs: the reactor and its formula, args detokenized as the caller and validated by
+   * the argument rules, the Reactor's Application, the configuration; the invocation is audited.
+   */
+  async prepare(ctx: InvokeContext, reactorId: string, givenArgs: Record<string, unknown>, options: { detokenized?: boolean } = {}): Promise<PreparedInvocation> {
+    const tenantId = ctx.principal.tenantId;
+    const reactor = isUuid(reactorId) ? await this.reactors.find(tenantId, reactorId) : null;
+    if (!reactor) throw notFound('reactor');
+    // a code reactor runs its own code with no request parameters (argument rule 1: any args reach it)
+    const formula = reactor.formulaId === null ? null : await this.formulas.findVisible(tenantId, reactor.formulaId);
+    if (reactor.formulaId !== null && !formula) throw notFound('reactor formula');
+    const code = formula ? formula.code : reactor.code;
+    if (code === null) throw notFound('reactor');
+    const parameters = (formula ? formula.requestParameters : []) as unknown as FormulaRequestParameter[];
+    const [args, application, configuration] = await allSettled([
+      options.detokenized ? Promise.resolve(givenArgs) : this.detokenize(ctx, givenArgs),
+      reactor.applicationId ? this.applicationPrincipal(ctx, reactor.applicationId) : Promise.resolve(null),
+      this.vault.open(tenantId, reactor.id, reactor.configurationKeyId, reactor.configurationCiphertext),
+      options.detokenized ? Promise.resolve() : this.tokens.recordInvocation(ctx, reactor.id),
+    ] as const);
+    const validated = options.detokenized ? args : applyArgumentRules(args, parameters);
+    return { reactor: { id: reactor.id }, code, args: validated, application, configuration };
+  }
+
+  /**
+   * Runs prepared code in the sandbox; `tokenize` is tokenized as the Reactor's Application (else the caller).
+   * The tenant is the sandbox's isolation key: its code never runs in an isolate that ran another tenant's.
+   */
+  async run(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number): Promise<ReactResponse> {
+    const outcome = await this.sandbox.run(
+      { code: p.code, args: p.args, configuration: p.configuration, svc: p.application !== null, timeoutMs, tenant: ctx.principal.tenantId },
+      p.application ? new TokenSvcBridge(this.rpc, p.application, ctx.traceId) : null,
+    );
+    if (!outcome.ok) throw failure(outcome);
+    checkResultLimits(outcome.result);
+    const response: ReactResponse = {};
+    if (outcome.result.tokenize !== undefined) {
+      const writer = p.application ?? ctx.principal;
+      const created = await this.tokens.tokenize({ principal: writer, traceId: ctx.traceId }, outcome.result.tokenize);
+      // the caller sees the Reactor application's tokens no more revealed than its own decision allows
+      response.tokens = p.application ? capTokenizeReply(outcome.result.tokenize, created, writer, ctx.principal) : created;
+    }
+    if (outcome.result.raw !== undefined) response.raw = outcome.result.raw;
+    return response;
+  }
+
+  /** Rules 5 and 7 need the detokenized values; a call to token-service only when there is something to replace. */
+  private async detokenize(ctx: InvokeContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    let needed: boolean;
+    try {
+      needed = findDetokenizationExpressions(args).length > 0;
+    } catch {
+      needed = true; // token-service reports the bad expression with its message
+    }
+    if (!needed) return args;
+    const result = await this.tokens.detokenize(ctx, args, 'args');
+    if (typeof result !== 'object' || result === null || Array.isArray(result)) throw badRequest('The reactor arguments are invalid', { args: ['must be an object'] });
+    return result as Record<string, unknown>;
+  }
+
+  private async applicationPrincipal(ctx: InvokeContext, applicationId: string): Promise<Principal> {
+    try {
+      return await this.applications.principalOf(ctx, applicationId);
+    } catch (err) {
+      if (err instanceof ProblemError && err.status === 404)
+        throw badRequest("The reactor's application no longer exists: update the reactor with another application or none");
+      throw err;
+    }
+  }
+}
+
+/**
+ * Like Promise.all, but waits for every call to settle before throwing the first failure (in argument order), so
+ * nothing an invocation started outlives its answer.
+ */
+async function allSettled<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const results = await Promise.allSettled(promises);
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/**
+ * What a formula returns meets the JSON limits of any API body before it is tokenized or sent on (JSON.stringify on
+ * the bus overflows near 4,500 levels). `tokenize` is refused like a bad tokenize body (400); a `raw` (or a custom
+ * response body) that is not is the formula's own failure, a Reactor Runtime Error, as for a result too large.
+ */
+function checkResultLimits(result: { raw?: unknown; tokenize?: unknown }): void {
+  if (result.tokenize !== undefined) {
+    const violation = findJsonLimitViolation(result.tokenize, {}, 'tokenize');
+    if (violation) throw jsonLimitProblem(violation);
+  }
+  if (result.raw !== undefined) {
+    const violation = findJsonLimitViolation(result.raw, {}, 'raw');
+    if (violation) throw resultTooDeep(violation.message);
+  }
+}
+
+function resultTooDeep(message: string): ProblemError {
+  const { status, title } = REACTOR_ERRORS['ReactorRuntimeError'];
+  return new ProblemError(status, title, { error: [`Reactor result: ${message}`] }, title);
+}
+
+/**
+ * A failed run as the problem to answer with. A `CustomHttpResponseError` travels as a problem with a `custom`
+ * member (status, headers, body), which the gateway returns verbatim.
+ */
+function failure(outcome: Extract<SandboxOutcome, { ok: false }>): ProblemError {
+  const err = ProblemError.fromProblem({ ...outcome.problem });
+  if (outcome.custom) {
+    const deep = outcome.custom.body === undefined ? null : findJsonLimitViolation(outcome.custom.body, {}, 'body');
+    if (deep) return resultTooDeep(deep.message);
+    const custom: ReactorCustomProblem['custom'] = { status: outcome.custom.status };
+    if (outcome.custom.headers) custom.headers = outcome.custom.headers;
+    if (outcome.custom.body !== undefined) custom.body = outcome.custom.body;
+    (err.problem as ReactorCustomProblem).custom = custom;
+  }
+  return err;
+}

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService, type WebhookSecret } from '@coffer/db';
+
+/** webhook_secrets (owned by session-service): each tenant's signing secrets, stored sealed. */
+@Injectable()
+export class WebhookSecretRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** The newest secret that has not been retired. */
+  findCurrent(tenantId: string): Promise<WebhookSecret | null> {
+    return this.prisma.webhookSecret.findFirst({ where: { tenantId, retiresAt: null }, orderBy: { createdAt: 'desc' } });
+  }
+
+  /** Secrets that sign at `now`: the current ones and those still inside their overlap, newest first. */
+  findSigning(tenantId: string, now: Date): Promise<WebhookSecret[]> {
+    return this.prisma.webhookSecret.findMany({
+      where: { tenantId, OR: [{ retiresAt: null }, { retiresAt: { gt: now } }] },
+      orderBy: { createdAt: 'desc' },
+    });
+  }
+
+  /** The current secrets stop signing at `retiresAt`. */
+  async retireCurrent(tenantId: string, retiresAt: Date): Promise<void> {
+    await this.prisma.webhookSecret.updateMany({ where: { tenantId, retiresAt: null }, data: { retiresAt } });
+  }
+
+  async create(tenantId: string, id: string, ciphertext: Uint8Array): Promise<void> {
+    await this.prisma.webhookSecret.create({ data: { id, tenantId, ciphertext: new Uint8Array(ciphertext) } });
+  }
+}
