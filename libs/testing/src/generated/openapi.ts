@@ -4570,6 +4570,13 @@ export interface operations {
             };
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
+            /** @description The formula's own answer (CustomHttpResponseError): any status, headers and body, returned as given */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     Reactors_reactAsync: {
