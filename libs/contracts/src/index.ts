@@ -23,3 +23,4 @@ export * from './tokens/token-queries';
 export * from './applications/application-queries';
 export * from './reactors/reactor-queries';
 export * from './audit/audit-queries';
+export * from './validation/token-data';

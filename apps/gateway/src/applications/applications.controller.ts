@@ -18,8 +18,8 @@ export class ApplicationsController {
   @ApiOperation({ summary: 'Create an application', description: 'application:create. The reply carries `key` (and `keys`), shown only here. A permission the type may not hold is a 400.' })
   @ApiBody({ type: CreateApplicationRequest })
   @ApiCreatedResponse({ type: ApplicationView })
-  create(@Req() req: GatewayRequest, @Body() body: unknown) {
-    return this.rpc.call<ApplicationView>(SUBJECTS.session.applications.create, body ?? {}, callContext(req));
+  create(@Req() req: GatewayRequest, @Body() body: CreateApplicationRequest) {
+    return this.rpc.call<ApplicationView>(SUBJECTS.session.applications.create, body, callContext(req));
   }
 
   @Get()

@@ -23,8 +23,8 @@ export class TenantsController {
   @ApiOperation({ summary: 'Update the tenant', description: 'tenant:update. Name and settings (deduplicate_tokens).' })
   @ApiBody({ type: UpdateTenantRequest })
   @ApiOkResponse({ type: TenantView })
-  update(@Req() req: GatewayRequest, @Body() body: unknown) {
-    return this.rpc.call<TenantView>(SUBJECTS.session.tenants.update, body ?? {}, callContext(req));
+  update(@Req() req: GatewayRequest, @Body() body: UpdateTenantRequest) {
+    return this.rpc.call<TenantView>(SUBJECTS.session.tenants.update, body, callContext(req));
   }
 
   @Get('webhook-secret')
