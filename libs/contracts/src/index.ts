@@ -24,3 +24,5 @@ export * from './applications/application-queries';
 export * from './reactors/reactor-queries';
 export * from './audit/audit-queries';
 export * from './validation/token-data';
+export * from './messages/payloads';
+export * from './messages/registry';

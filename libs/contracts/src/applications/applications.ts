@@ -1,3 +1,4 @@
+import type { ApplicationKeyMessage, AuthenticateMessage, IdMessage } from '../messages/payloads';
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { APPLICATION_TYPES, type AccessRule, type ApplicationType } from '../auth/principal';
@@ -102,19 +103,12 @@ export class ApplicationPage {
 /** Most keys one application may hold at a time (another create is a 422). */
 export const MAX_KEYS_PER_APPLICATION = 10;
 
-export interface ApplicationKeyRequest {
-  applicationId: string;
-  keyId?: string;
-}
+export type ApplicationKeyRequest = ApplicationKeyMessage;
 
 /** `GET /applications` filters: repeatable `id` and `type` (conventions §4 paging besides). */
 export const MAX_LIST_FILTER_VALUES = 100;
 
-export interface IdRequest {
-  id: string;
-}
+export type IdRequest = IdMessage;
 
 /** session.auth.authenticate: the gateway sends only the SHA-256 of the key, never the key. */
-export interface AuthenticateRequest {
-  keyHash: string;
-}
+export type AuthenticateRequest = AuthenticateMessage;

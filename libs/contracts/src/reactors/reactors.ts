@@ -1,3 +1,4 @@
+import type { IdBodyMessage } from '../messages/payloads';
 import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
@@ -183,10 +184,7 @@ export class ReactorJobResultView {
 }
 
 /** reactor.*.update and reactor.reactors.react carry the path id next to the HTTP body. */
-export interface ReactorBodyRequest {
-  id: string;
-  body: unknown;
-}
+export type ReactorBodyRequest = IdBodyMessage;
 
 /**
  * A formula that throws `CustomHttpResponseError({status, headers, body})` answers the HTTP call itself. The reply

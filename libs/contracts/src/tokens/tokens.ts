@@ -1,3 +1,4 @@
+import type { IdMessage, ListQueryMessage, TokenPatchMessage } from '../messages/payloads';
 import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsObject, IsOptional, IsString } from 'class-validator';
 import { ApiAnyJson, ApiStringMap } from '../openapi/json-schema';
@@ -186,15 +187,9 @@ export class SearchTokensV2Request {
   start?: string;
 }
 
-export interface TokenIdRequest {
-  id: string;
-}
-
-export interface ListTokensRequest {
-  query: Record<string, string | string[]>;
-}
-
-export interface UpdateTokenRequest {
-  id: string;
-  patch: Record<string, unknown>;
-}
+/** token.tokens.get / delete */
+export type TokenIdRequest = IdMessage;
+/** token.tokens.list / list.v2 */
+export type ListTokensRequest = ListQueryMessage;
+/** token.tokens.update */
+export type UpdateTokenRequest = TokenPatchMessage;
