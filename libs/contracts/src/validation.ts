@@ -9,6 +9,12 @@ import { findJsonLimitViolation, jsonLimitProblem } from './json-limits';
  */
 export interface ContractStatics {
   opaqueFields?: readonly string[];
+  /**
+   * The contract's rules that class-validator cannot express (elements of arrays named by index, rules across
+   * members): run on the plain body, their errors reported with the class's own, wherever the class is validated
+   * (the gateway's edge and the owning service alike).
+   */
+  check?(plain: Record<string, unknown>, errors: FieldErrors): void;
 }
 
 function collect(errors: ValidationError[], prefix: string, into: FieldErrors): void {
@@ -47,6 +53,11 @@ export function validateContract<T extends object>(
   const errors = new FieldErrors();
   if (violation) errors.add(violation.path || 'body', violation.message);
   collect(validateSync(instance, { forbidUnknownValues: false, whitelist, validationError: { target: false } }), '', errors);
+  if (cls.check) {
+    const own = new FieldErrors();
+    cls.check(plain as Record<string, unknown>, own);
+    errors.merge(own.toRecord());
+  }
   if (extra) errors.merge(extra.toRecord());
   errors.throwIfAny();
   return instance;

@@ -29,6 +29,7 @@ const WRITE_PROBLEMS: Record<number, string> = {
 };
 const PATH_PROBLEMS: Record<number, string> = {
   404: 'No such resource in the tenant of the key (ids of other tenants are unknown too)',
+  414: 'A path parameter exceeds 4096 characters (as sent, percent-encoded)',
 };
 
 function describeAuthentication(names: HeaderNames): string {

@@ -19,8 +19,8 @@ export class ReactorFormulasController {
   @ApiOperation({ summary: 'Create a private formula', description: 'reactor:create. Only private formulas are created through the API (official ones are the operator\'s).' })
   @ApiBody({ type: ReactorFormulaRequest })
   @ApiCreatedResponse({ type: ReactorFormulaView })
-  create(@Req() req: GatewayRequest, @Body() body: unknown) {
-    return this.rpc.call<ReactorFormulaView>(SUBJECTS.reactor.formulas.create, body ?? {}, callContext(req));
+  create(@Req() req: GatewayRequest, @Body() body: ReactorFormulaRequest) {
+    return this.rpc.call<ReactorFormulaView>(SUBJECTS.reactor.formulas.create, body, callContext(req));
   }
 
   @Get()

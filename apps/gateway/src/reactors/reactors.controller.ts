@@ -112,7 +112,11 @@ export class ReactorsController {
     422: 'The reactor code does not load',
     500: 'The formula threw ReactorRuntimeError (or anything else): its own answer, not a platform failure',
   })
-  @ApiResponse({ status: 'default', description: 'The formula\'s own answer (CustomHttpResponseError): any status, headers and body, returned as given' })
+  @ApiResponse({
+    status: 'default',
+    description: 'The formula\'s own answer (CustomHttpResponseError): any status, headers and body, returned as given',
+    content: { '*/*': { schema: {}, example: { declined: true, reason: 'insufficient funds' } } },
+  })
   async react(
     @Req() req: GatewayRequest,
     @Res({ passthrough: true }) reply: FastifyReply,

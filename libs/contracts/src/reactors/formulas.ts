@@ -1,4 +1,4 @@
-import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Allow, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldErrors } from '../problem/problem';
 import { AnyPagination } from '../paging/page-views';
@@ -83,10 +83,13 @@ abstract class FormulaFields {
   @MaxLength(FORMULA_LIMITS.codeLength, { message: `must be at most ${FORMULA_LIMITS.codeLength} characters` })
   code!: string;
 
+  /** checked element by element by checkFormulaElements (ReactorFormulaRequest.check), so errors name the index */
   @ApiPropertyOptional({ type: () => [FormulaConfigurationElement], maxItems: FORMULA_LIMITS.configurationElements, nullable: true, description: 'the configuration contract of every reactor made from the formula; default []' })
+  @Allow()
   configuration?: unknown;
 
   @ApiPropertyOptional({ type: () => [FormulaRequestParameter], maxItems: FORMULA_LIMITS.requestParameters, nullable: true, description: 'an optional contract for `args`; default []' })
+  @Allow()
   request_parameters?: unknown;
 }
 
@@ -96,6 +99,11 @@ abstract class FormulaFields {
  * (so errors name `configuration[0].name`).
  */
 export class ReactorFormulaRequest extends FormulaFields {
+  /** `configuration` and `request_parameters`, element by element (errors name `configuration[0].name`) */
+  static check(plain: Record<string, unknown>, errors: FieldErrors): void {
+    checkFormulaElements(plain, errors);
+  }
+
   @ApiProperty({ enum: ['private'], description: 'official formulas are provisioned by the operator' })
   @IsIn(['private'], { message: 'must be "private" (official formulas are provisioned by the operator)' })
   type!: string;

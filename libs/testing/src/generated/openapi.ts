@@ -1528,6 +1528,22 @@ export interface components {
                 "application/problem+json": components["schemas"]["ProblemDocument"];
             };
         };
+        /** @description A path parameter exceeds 4096 characters (as sent, percent-encoded) */
+        Problem414: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Error",
+                 *       "status": 414,
+                 *       "detail": "A path parameter exceeds 4096 characters (as sent, percent-encoded)"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
         /** @description The Content-Type of the request is not supported (JSON only) */
         Problem415: {
             headers: {
@@ -1954,6 +1970,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -2063,6 +2080,7 @@ export interface operations {
             404: components["responses"]["Problem404"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
             415: components["responses"]["Problem415"];
             422: components["responses"]["Problem422"];
             429: components["responses"]["Problem429"];
@@ -2096,6 +2114,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -2174,6 +2193,7 @@ export interface operations {
             404: components["responses"]["Problem404"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
             415: components["responses"]["Problem415"];
             422: components["responses"]["Problem422"];
             429: components["responses"]["Problem429"];
@@ -2218,6 +2238,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -2262,6 +2283,7 @@ export interface operations {
             404: components["responses"]["Problem404"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
             415: components["responses"]["Problem415"];
             /** @description The application already holds 10 keys */
             422: {
@@ -2321,6 +2343,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -2354,6 +2377,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -2980,6 +3004,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -3011,6 +3036,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -3104,6 +3130,7 @@ export interface operations {
             404: components["responses"]["Problem404"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
             /** @description The Content-Type is not application/merge-patch+json */
             415: {
                 headers: {
@@ -3760,6 +3787,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -3854,6 +3882,7 @@ export interface operations {
             404: components["responses"]["Problem404"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
             415: components["responses"]["Problem415"];
             422: components["responses"]["Problem422"];
             429: components["responses"]["Problem429"];
@@ -3903,6 +3932,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -4186,6 +4216,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -4282,6 +4313,7 @@ export interface operations {
             404: components["responses"]["Problem404"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
             415: components["responses"]["Problem415"];
             422: components["responses"]["Problem422"];
             429: components["responses"]["Problem429"];
@@ -4315,6 +4347,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -4427,6 +4460,7 @@ export interface operations {
             404: components["responses"]["Problem404"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
             /** @description The Content-Type is neither application/merge-patch+json nor application/json */
             415: {
                 headers: {
@@ -4534,6 +4568,7 @@ export interface operations {
             404: components["responses"]["Problem404"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
             415: components["responses"]["Problem415"];
             /** @description The reactor code does not load */
             422: {
@@ -4575,7 +4610,15 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    /**
+                     * @example {
+                     *       "declined": true,
+                     *       "reason": "insufficient funds"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
             };
         };
     };
@@ -4630,6 +4673,7 @@ export interface operations {
             404: components["responses"]["Problem404"];
             409: components["responses"]["Problem409"];
             413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
             415: components["responses"]["Problem415"];
             422: components["responses"]["Problem422"];
             429: components["responses"]["Problem429"];
@@ -4676,6 +4720,7 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
