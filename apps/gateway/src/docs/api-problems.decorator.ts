@@ -6,6 +6,7 @@ import { ProblemDocument, STATUS_TITLES } from '@coffer/contracts';
 export function problemResponse(status: number, description: string) {
   return {
     description,
+    ...(status === 429 ? { headers: { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } } } } : {}),
     content: {
       'application/problem+json': {
         schema: { $ref: getSchemaPath(ProblemDocument) },
