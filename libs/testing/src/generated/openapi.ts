@@ -1579,6 +1579,8 @@ export interface components {
         /** @description Rate limited: retry after the seconds of the Retry-After header */
         Problem429: {
             headers: {
+                /** @description seconds to wait before retrying */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
