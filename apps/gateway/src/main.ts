@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { EventBus } from '@coffer/messaging';
 import { PinoNestLogger, createLogger, envInt, validateConfig } from '@coffer/observability';
 import { limitsFromEnv } from './rate-limit/rate-limits';
@@ -13,6 +12,7 @@ import { ProblemFilter } from './http/problem.filter';
 import { JsonBodyInterceptor } from './http/json-body.interceptor';
 import { QueryInterceptor } from './http/query.interceptor';
 import { HeaderNames } from './auth/api-key-headers';
+import { setupOpenApi } from './docs/openapi';
 
 /** CORS_ORIGINS: comma list of allowed origins, or * (default: any origin — keys are headers, not cookies). */
 function corsOrigins(): string[] | boolean {
@@ -57,15 +57,8 @@ async function bootstrap() {
     maxAge: 600,
   });
 
-  const openapi = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Coffer API')
-      .setDescription('Tokenization vault: tokens, sessions, reactors. Authenticate with the SVC-API-KEY header.')
-      .addApiKey({ type: 'apiKey', name: 'SVC-API-KEY', in: 'header' }, 'api-key')
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, openapi, { jsonDocumentUrl: 'docs/openapi.json' });
+  // the API reference: Swagger UI at /docs, the document at /docs/openapi.json (snapshot: docs/openapi.json)
+  setupOpenApi(app);
 
   // Graceful shutdown: readiness turns red, the server stops accepting, in-flight requests finish, then exit.
   const stop = async (signal: string) => {

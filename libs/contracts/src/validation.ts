@@ -1,5 +1,5 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import { FieldErrors, badRequest } from './problem/problem';
 import { findJsonLimitViolation, jsonLimitProblem } from './json-limits';
 
@@ -9,6 +9,12 @@ import { findJsonLimitViolation, jsonLimitProblem } from './json-limits';
  */
 export interface ContractStatics {
   opaqueFields?: readonly string[];
+  /**
+   * The contract's rules that class-validator cannot express (elements of arrays named by index, rules across
+   * members): run on the plain body, their errors reported with the class's own, wherever the class is validated
+   * (the gateway's edge and the owning service alike).
+   */
+  check?(plain: Record<string, unknown>, errors: FieldErrors): void;
 }
 
 function collect(errors: ValidationError[], prefix: string, into: FieldErrors): void {
@@ -27,7 +33,17 @@ function collect(errors: ValidationError[], prefix: string, into: FieldErrors): 
  * refused before class-transformer (recursive) sees it; a string holding NUL, which PostgreSQL cannot store, is a
  * field error like any other.
  */
-export function validateContract<T extends object>(cls: (new () => T) & ContractStatics, plain: unknown, extra?: FieldErrors): T {
+export interface ValidateOptions {
+  /** drop members the contract class does not declare (the gateway's edge validation) */
+  whitelist?: boolean;
+}
+
+export function validateContract<T extends object>(
+  cls: (new () => T) & ContractStatics,
+  plain: unknown,
+  extra?: FieldErrors,
+  { whitelist = false }: ValidateOptions = {},
+): T {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     throw badRequest('The request body must be a JSON object');
   }
@@ -36,10 +52,28 @@ export function validateContract<T extends object>(cls: (new () => T) & Contract
   const instance = plainToInstance(cls, plain, { enableImplicitConversion: false });
   const errors = new FieldErrors();
   if (violation) errors.add(violation.path || 'body', violation.message);
-  collect(validateSync(instance, { forbidUnknownValues: false, validationError: { target: false } }), '', errors);
+  collect(validateSync(instance, { forbidUnknownValues: false, whitelist, validationError: { target: false } }), '', errors);
+  if (cls.check) {
+    const own = new FieldErrors();
+    cls.check(plain as Record<string, unknown>, own);
+    errors.merge(own.toRecord());
+  }
   if (extra) errors.merge(extra.toRecord());
   errors.throwIfAny();
   return instance;
+}
+
+const contractClasses = new WeakMap<object, boolean>();
+
+/** Whether `cls` is a contract class: one that declares class-validator rules (remembered per class). */
+export function isContractClass(cls: unknown): cls is new () => object {
+  if (typeof cls !== 'function') return false;
+  let known = contractClasses.get(cls);
+  if (known === undefined) {
+    known = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false).length > 0;
+    contractClasses.set(cls, known);
+  }
+  return known;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

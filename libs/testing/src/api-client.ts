@@ -1,5 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import type { ApiMethod, ApiPath } from './api-paths';
+import { ResponseValidator } from './response-validator';
+
+export type { ApiMethod, ApiPath } from './api-paths';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -23,8 +27,32 @@ export function gatewayUrl(): string {
   return url;
 }
 
-/** One HTTP call to the gateway; never throws for an HTTP status. */
-export async function api<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+let validator: ResponseValidator | undefined;
+
+/**
+ * One call to an operation of the API reference (docs/openapi.json); never throws for an HTTP status. The method and
+ * path are typed from the reference, and the response is checked against it: an undocumented status, or a body that
+ * does not match the schema of its status, throws (a wrong reference fails the tests). Calls off the reference (bad
+ * JSON, wrong content types, unknown paths or methods) use {@link apiRaw}.
+ */
+export async function api<T = any, M extends ApiMethod = ApiMethod>(method: M, path: ApiPath<M>, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  return apiDynamic<T>(method, path, opts);
+}
+
+/**
+ * {@link api} for a method and path computed at run time (route tables, `pagination.next` links): not typed, but the
+ * response is checked against the reference all the same.
+ */
+export async function apiDynamic<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const res = await apiRaw<T>(method, path, opts);
+  validator ??= new ResponseValidator();
+  const problems = validator.check(method, path, res.status, res.headers.get('content-type'), res.body, res.text);
+  if (problems.length) throw new Error(`the response does not match the API reference (docs/openapi.json): ${problems.join('; ')}\n${res.text.slice(0, 2000)}`);
+  return res;
+}
+
+/** One HTTP call to the gateway, any method and path, unchecked; never throws for an HTTP status. */
+export async function apiRaw<T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key !== undefined) headers['SVC-API-KEY'] = opts.key;
   let body: string | undefined;

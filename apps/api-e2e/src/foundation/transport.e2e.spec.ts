@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { api, control, createTenant, type TestTenant } from '@coffer/testing';
+import { api, control, createTenant, type TestTenant, apiRaw, apiDynamic } from '@coffer/testing';
 
 describe('transport, errors and operability', () => {
   let tenant: TestTenant;
@@ -20,7 +20,7 @@ describe('transport, errors and operability', () => {
     const bad = await api('POST', '/tokens', { key, rawBody: '{"type":' });
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toContain('application/problem+json');
-    const missing = await api('GET', '/nothing-here', { key });
+    const missing = await apiRaw('GET', '/nothing-here', { key });
     expect(missing.status).toBe(404);
     expect(missing.body.status).toBe(404);
   });
@@ -48,7 +48,7 @@ describe('transport, errors and operability', () => {
   it('an id that cannot exist is a 404, never a 500', async () => {
     const mk = tenant.managementKey;
     for (const path of ['/applications/not-a-uuid', '/reactors/not-a-uuid', '/reactor-formulas/not-a-uuid', '/tokens/not%20a%20token'])
-      expect((await api('GET', path, { key: path.startsWith('/tokens') ? key : mk })).status).toBe(404);
+      expect((await apiDynamic('GET', path, { key: path.startsWith('/tokens') ? key : mk })).status).toBe(404);
     expect((await api('PUT', '/applications/nope', { key: mk, body: { name: 'x', permissions: [] } })).status).toBe(404);
     expect((await api('DELETE', '/applications/nope', { key: mk })).status).toBe(404);
     expect((await api('POST', '/applications/nope/regenerate', { key: mk })).status).toBe(404);

@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { api, createTenant, type ApiResponse } from '@coffer/testing';
+import { api, createTenant, type ApiResponse, apiDynamic } from '@coffer/testing';
 import {
   AccessModel,
   DEFAULT_CONTAINER,
@@ -341,7 +341,7 @@ export class World {
   async call(method: string, path: string, opts: { key?: string; body?: unknown; contentType?: string } = {}): Promise<ApiResponse> {
     for (let attempt = 0; ; attempt++) {
       this.stats.requests++;
-      const res = await api(method, path, opts);
+      const res = await apiDynamic(method, path, opts);
       if (res.status !== 429 || attempt >= 5) return res;
       this.stats.throttled++;
       await new Promise((r) => setTimeout(r, 1000 * Math.min(5, Number(res.headers.get('retry-after') ?? 1))));

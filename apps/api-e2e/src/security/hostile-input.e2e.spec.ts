@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { VISA, api, createTenant, gatewayUrl, type ApiResponse, type TestTenant } from '@coffer/testing';
+import { VISA, api, createTenant, gatewayUrl, type ApiResponse, type TestTenant, apiRaw, apiDynamic } from '@coffer/testing';
 import { formulaCode, makeReactor } from '../reactors/support';
 
 jest.setTimeout(60_000);
@@ -103,7 +103,7 @@ describe('hostile input', () => {
       { name: 'POST /sessions/authorize', method: 'POST', path: () => '/sessions/authorize', body: `{"nonce":"${'x'}","rules":${DEEP}}`, key: () => key },
     ];
     it.each(routes.map((r) => [r.name, r] as const))('%s', async (_name, r) => {
-      const res = await api(r.method, r.path(), { key: r.key(), rawBody: r.body, contentType: r.contentType });
+      const res = await apiDynamic(r.method, r.path(), { key: r.key(), rawBody: r.body, contentType: r.contentType });
       expectProblem(res, 400);
       expect(res.body.detail).toMatch(/nested/i);
       expect(res.text).not.toContain('{"a":');
@@ -192,7 +192,7 @@ describe('hostile input', () => {
 
     it('ids of reactors, formulas, applications and results holding NUL are 404s', async () => {
       for (const path of ['/reactors/%00', '/reactor-formulas/a%00b', '/applications/%00', `/reactors/${reactorId}/results/%00`, '/reactors/%00/results/%00'])
-        expectProblem(await api('GET', path, { key: path.includes('results') ? key : mgmt }), 404);
+        expectProblem(await apiDynamic('GET', path, { key: path.includes('results') ? key : mgmt }), 404);
       expectProblem(await api('POST', '/reactors/%00/react', { key, body: {} }), 404);
       expectProblem(await api('PUT', '/applications/%00', { key: mgmt, body: { name: 'x', permissions: ['token:read'] } }), 404);
     });
@@ -274,7 +274,7 @@ describe('hostile input', () => {
         ['POST', '/sessions/authorize', { nonce: `${nonce}\u0000`, permissions: ['token:read'] }, key],
       ].map(([m, p, b, k]) => [m as string, p as string, b, k as string]);
       for (const [method, path, body, k] of cases) {
-        const res = await api(method, path, { key: k, body });
+        const res = await apiDynamic(method, path, { key: k, body });
         expect({ method, path, status: res.status }).toEqual({ method, path, status: 400 });
         expectProblem(res, 400);
         expect(res.text).not.toContain('\\u0000');
@@ -292,12 +292,12 @@ describe('hostile input', () => {
       const bad = ['page=99999999999999999999', 'page=9007199254740993', 'page=10000001', 'page=1e3', 'page=1.5', 'page=0x10', 'page=%201', 'size=99999999999999999999', 'size=1e1', 'size=2.0', 'size=-0'];
       for (const [path, k] of lists) {
         for (const q of bad) {
-          const res = await api('GET', `${path}?${q}`, { key: k });
+          const res = await apiDynamic('GET', `${path}?${q}`, { key: k });
           expect({ path, q, status: res.status }).toEqual({ path, q, status: 400 });
           expectProblem(res, 400);
           expect(Object.keys(res.body.errors ?? {})).toEqual([q.split('=')[0]]);
         }
-        const last = await api('GET', `${path}?page=10000000&size=100`, { key: k });
+        const last = await apiDynamic('GET', `${path}?page=10000000&size=100`, { key: k });
         expect({ path, status: last.status }).toEqual({ path, status: 200 });
         expect(last.body.data).toEqual([]);
       }
@@ -337,11 +337,11 @@ describe('hostile input', () => {
 
   describe('F9: errors raised by the HTTP framework are problem documents that never echo the request', () => {
     it('404 for an unknown route, and for a method a known path does not offer', async () => {
-      const unknown = await api('GET', `/nothing-here-${MARKER}`, { key });
+      const unknown = await apiRaw('GET', `/nothing-here-${MARKER}`, { key });
       expectProblem(unknown, 404);
       expect(unknown.text).not.toContain(MARKER);
       expect(unknown.text).not.toContain('nothing-here');
-      const method = await api('PUT', `/tokens?x=${MARKER}`, { key, body: {} });
+      const method = await apiRaw('PUT', `/tokens?x=${MARKER}`, { key, body: {} });
       expect([404, 405]).toContain(method.status);
       expectProblem(method, method.status);
       expect(method.text).not.toContain(MARKER);

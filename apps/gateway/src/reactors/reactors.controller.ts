@@ -1,21 +1,39 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiBody, ApiConsumes, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, PartialType, getSchemaPath } from '@nestjs/swagger';
 import {
+  CodeReactorRequest,
+  CreateReactorRequest,
+  ListReactorsQuery,
   ProblemError,
   RPC_DEADLINE_MS,
+  ReactAccepted,
+  ReactAsyncAccepted,
+  ReactAsyncRequest,
+  ReactRequest,
+  ReactResponse,
+  ReactorJobResultView,
+  ReactorPage,
+  ReactorView,
   SUBJECTS,
+  UpdateReactorRequest,
   customReactorResponse,
   type Page,
-  type ReactResponse,
-  type ReactorView,
 } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { CustomReactorResponseException, CustomReactorResponseFilter } from './custom-response.filter';
 import { normalizeReactBody } from './react-body';
+import { ApiProblems } from '../docs/api-problems.decorator';
 
+const REACTOR_ID = { name: 'id', format: 'uuid', description: 'the reactor id' };
+
+/** PATCH /reactors/{id}: any of the fields of a formula reactor or a code reactor (RFC 7386 merge patch). */
+class ReactorMergePatch extends PartialType(CodeReactorRequest) {}
+
+@ApiTags('reactors')
+@ApiExtraModels(CreateReactorRequest, CodeReactorRequest, ReactResponse, ReactAccepted)
 @Controller('reactors')
 export class ReactorsController {
   constructor(private readonly rpc: RpcClient) {}
@@ -23,24 +41,41 @@ export class ReactorsController {
   @Post()
   @HttpCode(201)
   @RequirePermission('reactor:create')
+  @ApiOperation({
+    summary: 'Create a reactor',
+    description: 'reactor:create. From a formula (`formula.id`, configuration satisfying its contract) or with its own `code` (a code reactor): exactly one of the two.',
+  })
+  @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(CreateReactorRequest) }, { $ref: getSchemaPath(CodeReactorRequest) }] } })
+  @ApiCreatedResponse({ type: ReactorView })
+  @ApiProblems({ 404: 'The formula or the application does not exist' })
   create(@Req() req: GatewayRequest, @Body() body: unknown) {
     return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.create, body ?? {}, callContext(req));
   }
 
   @Get()
   @RequirePermission('reactor:read')
-  list(@Req() req: GatewayRequest, @Query() query: Record<string, unknown>) {
+  @ApiOperation({ summary: 'List reactors', description: 'reactor:read. Configuration values are returned as given.' })
+  @ApiOkResponse({ type: ReactorPage })
+  list(@Req() req: GatewayRequest, @Query() query: ListReactorsQuery) {
     return this.rpc.call<Page<ReactorView>>(SUBJECTS.reactor.reactors.list, query, callContext(req));
   }
 
   @Get(':id')
   @RequirePermission('reactor:read')
+  @ApiOperation({ summary: 'Get a reactor', description: 'reactor:read.' })
+  @ApiParam(REACTOR_ID)
+  @ApiOkResponse({ type: ReactorView })
   get(@Req() req: GatewayRequest, @Param('id') id: string) {
     return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.get, { id }, callContext(req));
   }
 
   @Put(':id')
   @RequirePermission('reactor:update')
+  @ApiOperation({ summary: 'Replace a reactor', description: 'reactor:update. Name, configuration and application (absent = none); the formula cannot change. A code reactor takes name, code, configuration, application and runtime.' })
+  @ApiParam(REACTOR_ID)
+  @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(UpdateReactorRequest) }, { $ref: getSchemaPath(CodeReactorRequest) }] } })
+  @ApiExtraModels(UpdateReactorRequest)
+  @ApiOkResponse({ type: ReactorView })
   update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown) {
     return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.update, { id, body: body ?? {} }, callContext(req));
   }
@@ -48,6 +83,9 @@ export class ReactorsController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('reactor:delete')
+  @ApiOperation({ summary: 'Delete a reactor', description: 'reactor:delete.' })
+  @ApiParam(REACTOR_ID)
+  @ApiNoContentResponse({ description: 'deleted' })
   async delete(@Req() req: GatewayRequest, @Param('id') id: string): Promise<void> {
     await this.rpc.call(SUBJECTS.reactor.reactors.delete, { id }, callContext(req));
   }
@@ -60,6 +98,25 @@ export class ReactorsController {
   @HttpCode(200)
   @RequirePermission('token:use')
   @UseFilters(CustomReactorResponseFilter)
+  @ApiOperation({
+    summary: 'Invoke a reactor',
+    description:
+      'token:use, and token:use for the container of every token detokenized from args. Synchronous (at most 10 s, then 504) unless `callback_url` is given: then 202 and the result is POSTed to the URL. A formula may also answer with any status, headers and body of its own (CustomHttpResponseError).',
+  })
+  @ApiParam(REACTOR_ID)
+  @ApiBody({ type: ReactRequest })
+  @ApiOkResponse({ type: ReactResponse, description: 'the Reactor Response' })
+  @ApiAcceptedResponse({ type: ReactAccepted, description: 'with callback_url: accepted, the result follows by webhook' })
+  @ApiProblems({
+    402: 'The formula threw InvalidPaymentMethodError',
+    422: 'The reactor code does not load',
+    500: 'The formula threw ReactorRuntimeError (or anything else): its own answer, not a platform failure',
+  })
+  @ApiResponse({
+    status: 'default',
+    description: 'The formula\'s own answer (CustomHttpResponseError): any status, headers and body, returned as given',
+    content: { '*/*': { schema: {}, example: { declined: true, reason: 'insufficient funds' } } },
+  })
   async react(
     @Req() req: GatewayRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -86,13 +143,11 @@ export class ReactorsController {
   @Patch(':id')
   @RequirePermission('reactor:update')
   @ApiOperation({ summary: 'Patch a reactor (JSON merge patch)', description: 'reactor:update. name, configuration, application; code and runtime of a code reactor.' })
+  @ApiParam(REACTOR_ID)
   @ApiConsumes('application/merge-patch+json', 'application/json')
-  @ApiBody({
-    schema: {
-      type: 'object',
-      properties: { name: { type: 'string' }, configuration: { type: 'object' }, application: { type: 'object', nullable: true }, code: { type: 'string' }, runtime: { type: 'object' } },
-    },
-  })
+  @ApiBody({ type: ReactorMergePatch })
+  @ApiOkResponse({ type: ReactorView })
+  @ApiProblems({ 415: 'The Content-Type is neither application/merge-patch+json nor application/json' })
   patch(@Req() req: GatewayRequest, @Param('id') id: string, @Headers('content-type') contentType: string | undefined, @Body() body: unknown) {
     const type = contentType?.split(';')[0].trim().toLowerCase();
     if (type !== 'application/merge-patch+json' && type !== 'application/json')
@@ -109,11 +164,9 @@ export class ReactorsController {
   @HttpCode(202)
   @RequirePermission('token:use')
   @ApiOperation({ summary: 'Invoke a reactor asynchronously', description: 'token:use. Read the result at GET /reactors/{id}/results/{request id}.' })
-  @ApiBody({ schema: { type: 'object', properties: { args: { type: 'object' }, timeout_ms: { type: 'integer', minimum: 10000, maximum: 210000 } } } })
-  @ApiResponse({
-    status: 202,
-    schema: { type: 'object', properties: { asyncReactorRequestId: { type: 'string', format: 'uuid' }, id: { type: 'string', format: 'uuid' }, status: { type: 'string', enum: ['pending'] } } },
-  })
+  @ApiParam(REACTOR_ID)
+  @ApiBody({ type: ReactAsyncRequest })
+  @ApiResponse({ status: 202, type: ReactAsyncAccepted, description: 'accepted: the job is stored' })
   async reactAsync(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown) {
     const accepted = await this.rpc.call<{ id: string; status: 'pending' }>(SUBJECTS.reactor.reactors.reactAsync, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
     return { asyncReactorRequestId: accepted.id, id: accepted.id, status: accepted.status };
@@ -124,8 +177,11 @@ export class ReactorsController {
   @ApiOperation({
     summary: 'Result of an asynchronous invocation',
     description:
-      '{id, status, result?, error?, created_at, completed_at?}. status: pending | running | succeeded | failed for callback_url invocations; pending | completed | failed for react-async.',
+      'The invoking application with token:use, or a management application with reactor:read. status: pending | running | succeeded | failed for callback_url invocations; pending | completed | failed for react-async.',
   })
+  @ApiParam(REACTOR_ID)
+  @ApiParam({ name: 'requestId', format: 'uuid', description: 'the id of the 202 reply' })
+  @ApiOkResponse({ type: ReactorJobResultView })
   result(@Req() req: GatewayRequest, @Param('id') id: string, @Param('requestId') requestId: string) {
     return this.rpc.call(SUBJECTS.reactor.reactors.result, { id, requestId }, callContext(req));
   }

@@ -1,10 +1,13 @@
 import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
-import { SUBJECTS, type CreateSessionResponse } from '@coffer/contracts';
+import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { AuthorizeSessionRequest, CreateSessionResponse, SUBJECTS } from '@coffer/contracts';
 import { AuthenticatedOnly } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
+import { ApiProblems } from '../docs/api-problems.decorator';
 
 /** Who may create or authorize a session depends on the application type, checked by session-service. */
+@ApiTags('sessions')
 @Controller('sessions')
 export class SessionsController {
   constructor(private readonly rpc: RpcClient) {}
@@ -12,6 +15,8 @@ export class SessionsController {
   @Post()
   @HttpCode(201)
   @AuthenticatedOnly()
+  @ApiOperation({ summary: 'Create a session', description: 'A public application\'s key (any other key: 403). No body. The session key has no access until a private application authorizes it with the nonce.' })
+  @ApiCreatedResponse({ type: CreateSessionResponse })
   create(@Req() req: GatewayRequest) {
     return this.rpc.call<CreateSessionResponse>(SUBJECTS.session.sessions.create, {}, callContext(req));
   }
@@ -19,6 +24,10 @@ export class SessionsController {
   @Post('authorize')
   @HttpCode(200)
   @AuthenticatedOnly()
+  @ApiOperation({ summary: 'Authorize a session', description: 'A private application\'s key. Grants the session permissions or rules the authorizer holds itself (more: 400); the nonce is single-use.' })
+  @ApiBody({ type: AuthorizeSessionRequest })
+  @ApiOkResponse({ description: 'authorized (empty body)' })
+  @ApiProblems({ 404: 'Unknown or expired nonce', 409: 'The session is already authorized' })
   async authorize(@Req() req: GatewayRequest, @Body() body: unknown): Promise<void> {
     await this.rpc.call(SUBJECTS.session.sessions.authorize, body ?? {}, callContext(req));
   }

@@ -1,27 +1,36 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
-import { SUBJECTS, type TenantView } from '@coffer/contracts';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { SUBJECTS, TenantView, UpdateTenantRequest, WebhookSecretView } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 
+@ApiTags('tenants')
 @Controller('tenants/self')
 export class TenantsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get()
   @RequirePermission('tenant:read')
+  @ApiOperation({ summary: 'The tenant of the key', description: 'tenant:read.' })
+  @ApiOkResponse({ type: TenantView })
   get(@Req() req: GatewayRequest) {
     return this.rpc.call<TenantView>(SUBJECTS.session.tenants.get, {}, callContext(req));
   }
 
   @Put()
   @RequirePermission('tenant:update')
-  update(@Req() req: GatewayRequest, @Body() body: unknown) {
-    return this.rpc.call<TenantView>(SUBJECTS.session.tenants.update, body ?? {}, callContext(req));
+  @ApiOperation({ summary: 'Update the tenant', description: 'tenant:update. Name and settings (deduplicate_tokens).' })
+  @ApiBody({ type: UpdateTenantRequest })
+  @ApiOkResponse({ type: TenantView })
+  update(@Req() req: GatewayRequest, @Body() body: UpdateTenantRequest) {
+    return this.rpc.call<TenantView>(SUBJECTS.session.tenants.update, body, callContext(req));
   }
 
   @Get('webhook-secret')
   @RequirePermission('tenant:read')
+  @ApiOperation({ summary: 'The webhook signing secret', description: 'tenant:read. The HMAC key of the Standard Webhooks signatures of asynchronous reactor results.' })
+  @ApiOkResponse({ type: WebhookSecretView })
   webhookSecret(@Req() req: GatewayRequest) {
     return this.rpc.call<{ secret: string }>(SUBJECTS.session.tenants.webhookSecret, {}, callContext(req));
   }
@@ -29,6 +38,8 @@ export class TenantsController {
   @Post('webhook-secret/rotate')
   @HttpCode(200)
   @RequirePermission('tenant:update')
+  @ApiOperation({ summary: 'Rotate the webhook signing secret', description: 'tenant:update. For 24 hours webhooks carry two signatures, by the old and the new secret.' })
+  @ApiOkResponse({ type: WebhookSecretView })
   rotateWebhookSecret(@Req() req: GatewayRequest) {
     return this.rpc.call<{ secret: string }>(SUBJECTS.session.tenants.rotateWebhookSecret, {}, callContext(req));
   }

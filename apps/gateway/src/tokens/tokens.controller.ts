@@ -1,9 +1,28 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
-import { ProblemError, SUBJECTS, type Page, type TokenView } from '@coffer/contracts';
+import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ANY_JSON_SCHEMA,
+  AuditEventPage,
+  CreateTokenRequest,
+  ListLogsQuery,
+  ListTokensQuery,
+  ProblemError,
+  SUBJECTS,
+  SearchTokensRequest,
+  TokenPage,
+  TokenSearchPage,
+  TokenView,
+  UpdateTokenPatch,
+  type Page,
+} from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
+import { ApiProblems } from '../docs/api-problems.decorator';
 
+const TOKEN_ID = { name: 'id', description: 'the token id (a UUID, or the id given at creation)', example: 'c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11' };
+
+@ApiTags('tokens')
 @Controller()
 export class TokensController {
   constructor(private readonly rpc: RpcClient) {}
@@ -11,24 +30,40 @@ export class TokensController {
   @Post('tokens')
   @HttpCode(201)
   @RequirePermission('token:create')
+  @ApiOperation({ summary: 'Create a token', description: 'token:create. With deduplication, an existing live token of the same type and fingerprint is answered instead (201, the same shape; without read access only id, type, tenant_id, fingerprint, containers).' })
+  @ApiBody({ type: CreateTokenRequest })
+  @ApiCreatedResponse({ type: TokenView, description: 'the token, data masked per the caller\'s access' })
+  @ApiProblems({ 409: 'The literal id is taken (or an idempotent repeat is in flight)' })
   create(@Req() req: GatewayRequest, @Body() body: unknown) {
     return this.rpc.call<TokenView>(SUBJECTS.token.tokens.create, body, callContext(req));
   }
 
   @Get('tokens')
   @RequirePermission('token:read')
-  list(@Req() req: GatewayRequest, @Query() query: Record<string, string | string[]>) {
+  @ApiOperation({ summary: 'List tokens', description: 'token:read. Newest first; tokens no access rule allows are left out; data per the caller\'s transform. `metadata.<key>=<value>` filters by metadata (case-insensitive, ANDed).' })
+  @ApiQuery({ name: 'metadata.<key>', required: false, description: 'metadata filter, e.g. metadata.customer=c-42 (any key)', schema: { type: 'string' } })
+  @ApiOkResponse({ type: TokenPage })
+  list(@Req() req: GatewayRequest, @Query() query: ListTokensQuery) {
     return this.rpc.call<Page<TokenView>>(SUBJECTS.token.tokens.list, { query }, callContext(req));
   }
 
   @Get('tokens/:id')
   @RequirePermission('token:read')
+  @ApiOperation({ summary: 'Get a token', description: 'token:read. 403 when no access rule allows the token\'s container.' })
+  @ApiParam(TOKEN_ID)
+  @ApiOkResponse({ type: TokenView })
   get(@Req() req: GatewayRequest, @Param('id') id: string) {
     return this.rpc.call<TokenView>(SUBJECTS.token.tokens.get, { id }, callContext(req));
   }
 
   @Patch('tokens/:id')
   @RequirePermission('token:update')
+  @ApiOperation({ summary: 'Update a token (JSON merge patch)', description: 'token:update. RFC 7386: null removes a key; containers, search_indexes, fingerprint_expression, deduplicate_token and expires_at are replaced. The type never changes.' })
+  @ApiParam(TOKEN_ID)
+  @ApiConsumes('application/merge-patch+json')
+  @ApiBody({ type: UpdateTokenPatch })
+  @ApiOkResponse({ type: TokenView, description: 'the updated token (or, with deduplication, the live duplicate it would have become)' })
+  @ApiProblems({ 415: 'The Content-Type is not application/merge-patch+json' })
   update(
     @Req() req: GatewayRequest,
     @Param('id') id: string,
@@ -44,19 +79,28 @@ export class TokensController {
   @Delete('tokens/:id')
   @HttpCode(204)
   @RequirePermission('token:delete')
+  @ApiOperation({ summary: 'Delete a token', description: 'token:delete.' })
+  @ApiParam(TOKEN_ID)
+  @ApiNoContentResponse({ description: 'deleted' })
   async delete(@Req() req: GatewayRequest, @Param('id') id: string): Promise<void> {
     await this.rpc.call(SUBJECTS.token.tokens.delete, { id }, callContext(req));
   }
 
   @Get('logs')
   @RequirePermission('log:read')
-  logs(@Req() req: GatewayRequest, @Query() query: Record<string, unknown>) {
+  @ApiTags('logs')
+  @ApiOperation({ summary: 'List audit events', description: 'log:read. Every token create, read, update, delete, use and every reactor invocation; never sensitive data.' })
+  @ApiOkResponse({ type: AuditEventPage })
+  logs(@Req() req: GatewayRequest, @Query() query: ListLogsQuery) {
     return this.rpc.call(SUBJECTS.token.logs.list, query, callContext(req));
   }
 
   @Post('tokens/search')
   @HttpCode(200)
   @RequirePermission('token:search')
+  @ApiOperation({ summary: 'Search tokens', description: 'token:search. Terms `field:value` joined by AND, OR, NOT, parentheses and quoted phrases; `data` terms match blind search indexes (never decrypted to compare).' })
+  @ApiBody({ type: SearchTokensRequest })
+  @ApiOkResponse({ type: TokenSearchPage })
   search(@Req() req: GatewayRequest, @Body() body: unknown) {
     return this.rpc.call<Page<TokenView>>(SUBJECTS.token.tokens.search, body, callContext(req));
   }
@@ -64,6 +108,20 @@ export class TokensController {
   @Post('tokenize')
   @HttpCode(200)
   @RequirePermission('token:create')
+  @ApiOperation({
+    summary: 'Tokenize any JSON',
+    description:
+      'token:create. An object with `type` and `data` is a token request (the fields of POST /tokens) and is replaced by the created token (masked); any other primitive becomes a `token` of that value and is replaced by its id; other objects and arrays are walked. All or nothing; at most 100 tokens per call. Errors name the nested path (`card.data.number`).',
+  })
+  @ApiBody({
+    schema: { ...ANY_JSON_SCHEMA, description: 'any JSON' } as object,
+    examples: {
+      request: { summary: 'a token request', value: { type: 'card_number', data: '4242424242424242' } },
+      walked: { summary: 'an object walked', value: { card: { type: 'card', data: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 } }, ssn: '123-45-6789' } },
+    },
+  })
+  @ApiOkResponse({ schema: { ...ANY_JSON_SCHEMA, description: 'the same shape, token requests replaced by tokens and primitives by token ids' } as object, example: { id: 'c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11', type: 'card_number', data: '############4242' } })
+  @ApiProblems({ 409: 'A literal token id is taken (or an idempotent repeat is in flight)' })
   tokenize(@Req() req: GatewayRequest, @Body() body: unknown) {
     return this.rpc.call(SUBJECTS.token.tokens.tokenize, { payload: body }, callContext(req));
   }
@@ -71,6 +129,12 @@ export class TokensController {
   @Post('detokenize')
   @HttpCode(200)
   @RequirePermission('token:use', 'token:read')
+  @ApiOperation({
+    summary: 'Detokenize any JSON',
+    description: 'token:use (or token:read with the reveal transform) for each token\'s container. Detokenization expressions `{{ <token id> }}` anywhere in the JSON are replaced by the token data.',
+  })
+  @ApiBody({ schema: { ...ANY_JSON_SCHEMA, description: 'any JSON' } as object, examples: { expression: { summary: 'an object with an expression', value: { card: '{{ c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11 }}' } } } })
+  @ApiOkResponse({ schema: { ...ANY_JSON_SCHEMA, description: 'the same shape, expressions replaced by token data' } as object, example: { card: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 } } })
   detokenize(@Req() req: GatewayRequest, @Body() body: unknown) {
     return this.rpc.call(SUBJECTS.token.tokens.detokenize, { payload: body }, callContext(req));
   }

@@ -25,9 +25,9 @@ import { toFormulaView } from './formula.view';
 /** What a tenant may write of a formula: private ones only; `status` is the server's (private → verified). */
 function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'id' | 'tenantId'> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
-  const errors = new FieldErrors();
-  const elements = checkFormulaElements(body as Record<string, unknown>, errors);
-  const req = validateContract(ReactorFormulaRequest, body, errors);
+  // the contract reports the elements' errors with its own (ReactorFormulaRequest.check); here they are normalized
+  const req = validateContract(ReactorFormulaRequest, body);
+  const elements = checkFormulaElements(body as Record<string, unknown>, new FieldErrors());
   return {
     name: req.name,
     description: req.description ?? null,

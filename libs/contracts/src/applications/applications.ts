@@ -1,87 +1,114 @@
+import type { ApplicationKeyMessage, AuthenticateMessage, IdMessage } from '../messages/payloads';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { APPLICATION_TYPES, type AccessRule, type ApplicationType } from '../auth/principal';
+import { AccessRuleView } from '../auth/access-rule.view';
+import { AnyPagination } from '../paging/page-views';
 
 export class CreateApplicationRequest {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Checkout backend' })
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name!: string;
 
+  @ApiProperty({ enum: APPLICATION_TYPES, example: 'private', description: 'cannot change later' })
   @IsIn(APPLICATION_TYPES as unknown as string[], { message: 'must be one of public, private, management' })
   type!: ApplicationType;
 
+  @ApiPropertyOptional({ type: [String], description: 'permissions for every container (or give rules instead)', example: ['token:create', 'token:read'] })
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
   permissions?: string[];
 
+  @ApiPropertyOptional({ type: () => [AccessRuleView], description: 'access rules, tried in ascending priority (public and private applications)' })
   @IsOptional()
   @IsArray()
   rules?: AccessRule[];
 
+  @ApiPropertyOptional({ default: true, description: 'false: the application starts without a key' })
   /** false: the application starts without a key (keys come from POST /applications/{id}/keys); default true */
   @IsOptional()
   @IsBoolean()
   create_key?: boolean;
 }
 
-export class UpdateApplicationRequest {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
-  name!: string;
+/** PUT /applications/{id}: name and grants; the type cannot change, and no key is made. */
+export class UpdateApplicationRequest extends OmitType(CreateApplicationRequest, ['type', 'create_key'] as const) {}
 
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
-  permissions?: string[];
+/** One API key of an application. `key` (the secret) appears only in the reply that creates it. */
+export class ApplicationKeyView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
 
-  @IsOptional()
-  @IsArray()
-  rules?: AccessRule[];
+  @ApiPropertyOptional({ description: 'the secret: only in the reply that creates it', example: 'key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3' })
+  key?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  created_by?: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
 }
 
-export interface ApplicationView {
-  id: string;
-  tenant_id: string;
-  name: string;
-  type: ApplicationType;
+export class ApplicationView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  tenant_id!: string;
+
+  @ApiProperty({ example: 'Checkout backend' })
+  name!: string;
+
+  @ApiProperty({ enum: APPLICATION_TYPES })
+  type!: ApplicationType;
+
+  @ApiPropertyOptional({ type: [String] })
   permissions?: string[];
+
+  @ApiPropertyOptional({ type: () => [AccessRuleView] })
   rules?: AccessRule[];
+
   /** only in the replies to create and regenerate */
+  @ApiPropertyOptional({ description: 'the API key: only in the replies to create and regenerate' })
   key?: string;
+
   /** only in the replies to create and regenerate: the key just made, as `POST /applications/{id}/keys` shows it */
+  @ApiPropertyOptional({ type: () => [ApplicationKeyView], description: 'only in the replies to create and regenerate' })
   keys?: ApplicationKeyView[];
+
+  @ApiPropertyOptional({ format: 'uuid' })
   created_by?: string;
-  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
   modified_by?: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
   modified_at?: string;
 }
 
-/** One API key of an application. `key` (the secret) appears only in the reply that creates it. */
-export interface ApplicationKeyView {
-  id: string;
-  key?: string;
-  created_by?: string;
-  created_at: string;
+export class ApplicationPage {
+  @ApiProperty({ type: () => AnyPagination })
+  pagination!: AnyPagination;
+
+  @ApiProperty({ type: () => [ApplicationView] })
+  data!: ApplicationView[];
 }
 
 /** Most keys one application may hold at a time (another create is a 422). */
 export const MAX_KEYS_PER_APPLICATION = 10;
 
-export interface ApplicationKeyRequest {
-  applicationId: string;
-  keyId?: string;
-}
+export type ApplicationKeyRequest = ApplicationKeyMessage;
 
 /** `GET /applications` filters: repeatable `id` and `type` (conventions §4 paging besides). */
 export const MAX_LIST_FILTER_VALUES = 100;
 
-export interface IdRequest {
-  id: string;
-}
+export type IdRequest = IdMessage;
 
 /** session.auth.authenticate: the gateway sends only the SHA-256 of the key, never the key. */
-export interface AuthenticateRequest {
-  keyHash: string;
-}
+export type AuthenticateRequest = AuthenticateMessage;

@@ -1,3 +1,5 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
 /** RFC 7807 problem document (conventions §3). Crosses the bus unchanged and leaves the gateway with its status. */
 export interface Problem {
   type?: string;
@@ -5,6 +7,35 @@ export interface Problem {
   status: number;
   detail?: string;
   instance?: string;
+  errors?: Record<string, string[]>;
+}
+
+/**
+ * The problem document as the API reference describes it (every error response, `application/problem+json`).
+ * `errors` maps a field path (`data.number`, `containers[0]`, `request_parameters[1].name`) to its messages.
+ */
+export class ProblemDocument implements Problem {
+  @ApiPropertyOptional({ description: 'a URI naming the kind of problem (absent: about:blank)' })
+  type?: string;
+
+  @ApiProperty({ description: 'the HTTP status text', example: 'Bad Request' })
+  title!: string;
+
+  @ApiProperty({ description: 'the HTTP status code', example: 400, type: 'integer' })
+  status!: number;
+
+  @ApiPropertyOptional({ description: 'what went wrong, for people; never quotes token data, keys or configuration', example: 'The request is invalid' })
+  detail?: string;
+
+  @ApiPropertyOptional()
+  instance?: string;
+
+  @ApiPropertyOptional({
+    description: 'validation failures: every offending field path with its messages',
+    type: 'object',
+    additionalProperties: { type: 'array', items: { type: 'string' } },
+    example: { 'data.number': ['must pass the Luhn check'] },
+  })
   errors?: Record<string, string[]>;
 }
 

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldErrors } from '../problem/problem';
 import { FORMULA_LIMITS } from './formulas';
 import { REACTOR_LIMITS, ReactorRef } from './reactors';
@@ -14,26 +15,31 @@ export class CodeReactorRequest {
   /** configuration values are secrets, stored encrypted: any string is fine */
   static readonly opaqueFields: readonly string[] = ['configuration'];
 
+  @ApiProperty({ minLength: 1, maxLength: REACTOR_LIMITS.nameLength, example: 'Hello reactor' })
   @IsString({ message: 'is required and must be a string' })
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(REACTOR_LIMITS.nameLength, { message: `must be at most ${REACTOR_LIMITS.nameLength} characters` })
   name!: string;
 
+  @ApiProperty({ minLength: 1, maxLength: FORMULA_LIMITS.codeLength, example: 'module.exports = async function (req) { return { raw: { hello: req.args.name } }; };' })
   @IsString({ message: 'is required and must be a string' })
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(FORMULA_LIMITS.codeLength, { message: `must be at most ${FORMULA_LIMITS.codeLength} characters` })
   code!: string;
 
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] }, nullable: true, description: 'at most 100 entries of string, number or boolean (secrets, stored encrypted)' })
   @IsOptional()
   @IsObject({ message: 'must be an object' })
   configuration?: Record<string, unknown> | null;
 
+  @ApiPropertyOptional({ type: () => ReactorRef, nullable: true })
   @IsOptional()
   @IsObject({ message: 'must be an object with an id' })
   @ValidateNested()
   @Type(() => ReactorRef)
   application?: ReactorRef | null;
 
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'may name the one runtime: {"image": "node-bt"}', example: { image: 'node-bt' } })
   @IsOptional()
   @IsObject({ message: 'must be an object' })
   runtime?: Record<string, unknown> | null;
@@ -43,10 +49,12 @@ export class CodeReactorRequest {
 export class ReactAsyncRequest {
   static readonly opaqueFields: readonly string[] = ['args'];
 
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'arguments, detokenized like those of POST /reactors/{id}/react', example: { name: 'world' } })
   @IsOptional()
   @IsObject({ message: 'must be an object' })
   args?: Record<string, unknown> | null;
 
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: REACTOR_LIMITS.minTimeoutMs, maximum: REACTOR_LIMITS.maxTimeoutMs, default: 10_000 })
   @IsOptional()
   @IsInt({ message: `must be an integer between ${REACTOR_LIMITS.minTimeoutMs} and ${REACTOR_LIMITS.maxTimeoutMs}` })
   @Min(REACTOR_LIMITS.minTimeoutMs, { message: `must be an integer between ${REACTOR_LIMITS.minTimeoutMs} and ${REACTOR_LIMITS.maxTimeoutMs}` })

@@ -59,3 +59,22 @@ describe('checkFormulaElements', () => {
     expect(Object.keys(errors).sort()).toEqual(['request_parameters[1].name', 'request_parameters[2].name']);
   });
 });
+
+describe('ReactorFormulaRequest', () => {
+  // imported here so the block above stays about checkFormulaElements alone
+  const { ReactorFormulaRequest } = jest.requireActual('./formulas') as typeof import('./formulas');
+  const { validateContract } = jest.requireActual('../validation') as typeof import('../validation');
+
+  it('reports the elements\' errors after its own, by path, and keeps the elements when valid', () => {
+    let problem: { errors?: Record<string, string[]> } | undefined;
+    try {
+      validateContract(ReactorFormulaRequest, { name: '', type: 'official', code: 'x', configuration: [{ name: 'a.b', type: 'string' }] });
+    } catch (err) {
+      problem = (err as { problem: typeof problem }).problem;
+    }
+    expect(Object.keys(problem?.errors ?? {}).sort()).toEqual(['configuration[0].name', 'name', 'type']);
+    expect(Object.keys(problem?.errors ?? {}).pop()).toBe('configuration[0].name');
+    const ok = validateContract(ReactorFormulaRequest, { name: 'f', type: 'private', code: 'x', configuration: [{ name: 'k', type: 'string' }], extra: 1 }, undefined, { whitelist: true });
+    expect(JSON.parse(JSON.stringify(ok))).toEqual({ name: 'f', type: 'private', code: 'x', configuration: [{ name: 'k', type: 'string' }] });
+  });
+});

@@ -1,5 +1,7 @@
-import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Allow, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldErrors } from '../problem/problem';
+import { AnyPagination } from '../paging/page-views';
 
 /** Reactor formulas (spec "Reactor Formula", conventions §8). */
 export const FORMULA_TYPES = ['official', 'private'] as const;
@@ -26,41 +28,68 @@ export const ICON_DATA_URL = /^data:image\/(png|jpg|jpeg);base64,[A-Za-z0-9+/]+=
 /** A property name that would re-prototype a plain object when assigned: never a configuration or parameter name. */
 const RESERVED_NAMES = new Set(['__proto__']);
 
-export interface FormulaConfigurationElement {
-  name: string;
+export class FormulaConfigurationElement {
+  @ApiProperty({ description: 'no dots: nested configuration names are not supported', example: 'API_KEY' })
+  name!: string;
+
+  @ApiPropertyOptional()
   description?: string;
-  type: ParameterType;
+
+  @ApiProperty({ enum: PARAMETER_TYPES, example: 'string' })
+  type!: ParameterType;
 }
 
-export interface FormulaRequestParameter {
-  name: string;
+export class FormulaRequestParameter {
+  @ApiProperty({ pattern: PARAMETER_NAME.source, description: 'dots denote nesting (card.number)', example: 'card.number' })
+  name!: string;
+
+  @ApiPropertyOptional()
   description?: string;
-  type: ParameterType;
-  optional: boolean;
+
+  @ApiProperty({ enum: PARAMETER_TYPES, example: 'string' })
+  type!: ParameterType;
+
+  @ApiProperty({ default: false, description: 'request: optional, default false; always present in replies' })
+  optional!: boolean;
 }
 
 /** The fields a tenant's formula and an operator's catalog formula share, with the same rules. */
 abstract class FormulaFields {
+  @ApiProperty({ minLength: 1, maxLength: FORMULA_LIMITS.nameLength, example: 'Charge a card' })
   @IsString({ message: 'is required and must be a string' })
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(FORMULA_LIMITS.nameLength, { message: `must be at most ${FORMULA_LIMITS.nameLength} characters` })
   name!: string;
 
+  @ApiPropertyOptional({ nullable: true })
   @IsOptional()
   @IsString({ message: 'must be a string' })
   description?: string | null;
 
+  @ApiPropertyOptional({ nullable: true, description: 'a base64 data URL of image/png, image/jpg or image/jpeg' })
   @IsOptional()
   @IsString({ message: 'must be a string' })
   @Matches(ICON_DATA_URL, { message: 'must be a base64 data URL of type image/png, image/jpg or image/jpeg' })
   icon?: string | null;
 
+  @ApiProperty({
+    minLength: 1,
+    maxLength: FORMULA_LIMITS.codeLength,
+    description: 'a CommonJS module for Node.js 16 exporting one async function (req) => ({raw?, tokenize?})',
+    example: 'module.exports = async function (req) { return { raw: { ok: true } }; };',
+  })
   @IsString({ message: 'is required and must be a string' })
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(FORMULA_LIMITS.codeLength, { message: `must be at most ${FORMULA_LIMITS.codeLength} characters` })
   code!: string;
 
+  /** checked element by element by checkFormulaElements (ReactorFormulaRequest.check), so errors name the index */
+  @ApiPropertyOptional({ type: () => [FormulaConfigurationElement], maxItems: FORMULA_LIMITS.configurationElements, nullable: true, description: 'the configuration contract of every reactor made from the formula; default []' })
+  @Allow()
   configuration?: unknown;
+
+  @ApiPropertyOptional({ type: () => [FormulaRequestParameter], maxItems: FORMULA_LIMITS.requestParameters, nullable: true, description: 'an optional contract for `args`; default []' })
+  @Allow()
   request_parameters?: unknown;
 }
 
@@ -70,6 +99,12 @@ abstract class FormulaFields {
  * (so errors name `configuration[0].name`).
  */
 export class ReactorFormulaRequest extends FormulaFields {
+  /** `configuration` and `request_parameters`, element by element (errors name `configuration[0].name`) */
+  static check(plain: Record<string, unknown>, errors: FieldErrors): void {
+    checkFormulaElements(plain, errors);
+  }
+
+  @ApiProperty({ enum: ['private'], description: 'official formulas are provisioned by the operator' })
   @IsIn(['private'], { message: 'must be "private" (official formulas are provisioned by the operator)' })
   type!: string;
 }
@@ -80,20 +115,53 @@ export class OfficialFormulaDefinition extends FormulaFields {
   status!: FormulaStatus;
 }
 
-export interface ReactorFormulaView {
-  id: string;
-  name: string;
+export class ReactorFormulaView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'Charge a card' })
+  name!: string;
+
+  @ApiPropertyOptional()
   description?: string;
-  type: FormulaType;
-  status: FormulaStatus;
+
+  @ApiProperty({ enum: FORMULA_TYPES })
+  type!: FormulaType;
+
+  @ApiProperty({ enum: FORMULA_STATUSES })
+  status!: FormulaStatus;
+
+  @ApiPropertyOptional()
   icon?: string;
-  code: string;
-  configuration: FormulaConfigurationElement[];
-  request_parameters: FormulaRequestParameter[];
+
+  @ApiProperty()
+  code!: string;
+
+  @ApiProperty({ type: () => [FormulaConfigurationElement] })
+  configuration!: FormulaConfigurationElement[];
+
+  @ApiProperty({ type: () => [FormulaRequestParameter] })
+  request_parameters!: FormulaRequestParameter[];
+
+  @ApiPropertyOptional({ format: 'uuid' })
   created_by?: string;
-  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
   modified_by?: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
   modified_at?: string;
+}
+
+export class ReactorFormulaPage {
+  @ApiProperty({ type: () => AnyPagination })
+  pagination!: AnyPagination;
+
+  @ApiProperty({ type: () => [ReactorFormulaView] })
+  data!: ReactorFormulaView[];
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -1,7 +1,11 @@
+import type { IdBodyMessage } from '../messages/payloads';
 import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { isProblem, type Problem } from '../problem/problem';
-import type { ReactorFormulaView } from './formulas';
+import { ANY_JSON_SCHEMA, ApiAnyJson } from '../openapi/json-schema';
+import { AnyPagination } from '../paging/page-views';
+import { ReactorFormulaView } from './formulas';
 
 export const REACTOR_LIMITS = {
   nameLength: 200,
@@ -13,6 +17,7 @@ export const REACTOR_LIMITS = {
 } as const;
 
 export class ReactorRef {
+  @ApiProperty({ format: 'uuid' })
   @IsUUID('all', { message: 'must be a UUID' })
   id!: string;
 }
@@ -22,14 +27,22 @@ export class UpdateReactorRequest {
   /** configuration values are secrets, stored encrypted: any string is fine (validateContract's NUL rule) */
   static readonly opaqueFields: readonly string[] = ['configuration'];
 
+  @ApiProperty({ minLength: 1, maxLength: REACTOR_LIMITS.nameLength, example: 'Charge card' })
   @IsString({ message: 'is required and must be a string' })
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(REACTOR_LIMITS.nameLength, { message: `must be at most ${REACTOR_LIMITS.nameLength} characters` })
   name!: string;
 
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'names and values satisfying the formula\'s configuration contract; secrets, stored encrypted',
+    example: { API_KEY: 'sk_test_123' },
+  })
   @IsObject({ message: 'is required and must be an object' })
   configuration!: Record<string, unknown>;
 
+  @ApiPropertyOptional({ type: () => ReactorRef, nullable: true, description: 'a public or private application the `svc` client acts as' })
   @IsOptional()
   @IsObject({ message: 'must be an object with an id' })
   @ValidateNested()
@@ -39,6 +52,7 @@ export class UpdateReactorRequest {
 
 /** POST /reactors: the same fields plus the formula. `configuration` must satisfy its contract (reactor-service). */
 export class CreateReactorRequest extends UpdateReactorRequest {
+  @ApiProperty({ type: () => ReactorRef, description: 'the formula to configure' })
   @IsObject({ message: 'is required and must be an object with an id' })
   @ValidateNested()
   @Type(() => ReactorRef)
@@ -50,14 +64,23 @@ export class ReactRequest {
   /** args reach the formula (and are stored encrypted for asynchronous runs): any string is fine */
   static readonly opaqueFields: readonly string[] = ['args'];
 
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'arguments; values written `{{ <token id> }}` are detokenized first (at most 100 tokens)',
+    example: { card: '{{ 3c5d0a1e-8d2f-4a55-8f0e-8b6a4c113d3b }}', amount: 1200 },
+  })
   @IsOptional()
   @IsObject({ message: 'must be an object' })
   args?: Record<string, unknown> | null;
 
+  @ApiPropertyOptional({ nullable: true, description: 'makes the invocation asynchronous (202): the result is POSTed there, signed (Standard Webhooks)' })
   @IsOptional()
   @IsString({ message: 'must be a string' })
   callback_url?: string | null;
 
+  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: REACTOR_LIMITS.minTimeoutMs, maximum: REACTOR_LIMITS.maxTimeoutMs, default: 10_000, description: 'honoured for asynchronous runs only' })
   @IsOptional()
   @IsInt({ message: `must be an integer between ${REACTOR_LIMITS.minTimeoutMs} and ${REACTOR_LIMITS.maxTimeoutMs}` })
   @Min(REACTOR_LIMITS.minTimeoutMs, { message: `must be an integer between ${REACTOR_LIMITS.minTimeoutMs} and ${REACTOR_LIMITS.maxTimeoutMs}` })
@@ -65,33 +88,103 @@ export class ReactRequest {
   timeout_ms?: number | null;
 }
 
-export interface ReactorView {
-  id: string;
-  tenant_id: string;
-  name: string;
+export class ReactorView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ format: 'uuid' })
+  tenant_id!: string;
+
+  @ApiProperty({ example: 'Charge card' })
+  name!: string;
+
   /** formula reactors; a code reactor has `code` (and `runtime` when it was given) instead */
+  @ApiPropertyOptional({ type: () => ReactorFormulaView, description: 'formula reactors' })
   formula?: ReactorFormulaView;
+
+  @ApiPropertyOptional({ description: 'code reactors: the CommonJS module' })
   code?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'code reactors, when given' })
   runtime?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: () => ReactorRef })
   application?: { id: string };
-  configuration: Record<string, unknown>;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  configuration!: Record<string, unknown>;
+
+  @ApiPropertyOptional({ format: 'uuid' })
   created_by?: string;
-  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
   modified_by?: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
   modified_at?: string;
 }
 
+export class ReactorPage {
+  @ApiProperty({ type: () => AnyPagination })
+  pagination!: AnyPagination;
+
+  @ApiProperty({ type: () => [ReactorView] })
+  data!: ReactorView[];
+}
+
 /** The Reactor Response of a synchronous invocation. */
-export interface ReactResponse {
+export class ReactResponse {
+  @ApiAnyJson({ description: 'the tokens created from the `tokenize` part of the result (as POST /tokenize answers)' })
   tokens?: unknown;
+
+  @ApiAnyJson({ description: 'the `raw` part of the result, as returned', example: { charged: true } })
   raw?: unknown;
 }
 
-/** reactor.*.update and reactor.reactors.react carry the path id next to the HTTP body. */
-export interface ReactorBodyRequest {
-  id: string;
-  body: unknown;
+/** 202 of POST /reactors/{id}/react with `callback_url`: accepted, not run yet. */
+export class ReactAccepted {
+  @ApiProperty({ format: 'uuid', description: 'the request id: GET /reactors/{id}/results/{request id}' })
+  id!: string;
+
+  @ApiProperty({ enum: ['pending'] })
+  status!: 'pending';
 }
+
+/** 202 of POST /reactors/{id}/react-async. `asyncReactorRequestId` is the name the mirrored service's SDK reads. */
+export class ReactAsyncAccepted extends ReactAccepted {
+  @ApiProperty({ format: 'uuid' })
+  asyncReactorRequestId!: string;
+}
+
+/** GET /reactors/{id}/results/{request id}. */
+export class ReactorJobResultView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({
+    enum: ['pending', 'running', 'succeeded', 'failed', 'completed'],
+    description: 'callback_url invocations: pending | running | succeeded | failed; react-async: pending | completed | failed',
+  })
+  status!: string;
+
+  @ApiPropertyOptional({ ...ANY_JSON_SCHEMA, description: 'the Reactor Response, once succeeded or completed' } as object)
+  result?: unknown;
+
+  @ApiPropertyOptional({ ...ANY_JSON_SCHEMA, description: 'the problem document, once failed' } as object)
+  error?: unknown;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
+  completed_at?: string;
+}
+
+/** reactor.*.update and reactor.reactors.react carry the path id next to the HTTP body. */
+export type ReactorBodyRequest = IdBodyMessage;
 
 /**
  * A formula that throws `CustomHttpResponseError({status, headers, body})` answers the HTTP call itself. The reply

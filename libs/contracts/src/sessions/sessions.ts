@@ -1,26 +1,37 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsOptional, IsString, MinLength } from 'class-validator';
 import type { AccessRule } from '../auth/principal';
+import { AccessRuleView } from '../auth/access-rule.view';
 
-export interface CreateSessionResponse {
-  session_key: string;
-  nonce: string;
-  expires_at: string;
+export class CreateSessionResponse {
+  @ApiProperty({ description: 'the session\'s API key: no access until the session is authorized' })
+  session_key!: string;
+
+  @ApiProperty({ description: 'one-time code the authorizing (private) application sends to POST /sessions/authorize' })
+  nonce!: string;
+
+  @ApiProperty({ format: 'date-time', description: 'default: 3 minutes after creation' })
+  expires_at!: string;
 }
 
 export class AuthorizeSessionRequest {
+  @ApiProperty({ example: '5b8c3f0e-6c1d-4c55-9a5b-2f8e4d7c1a90' })
   @IsString()
   @MinLength(1)
   nonce!: string;
 
+  @ApiPropertyOptional({ type: [String], description: 'token permissions the authorizer holds itself (or give rules)', example: ['token:create'] })
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
   permissions?: string[];
 
+  @ApiPropertyOptional({ type: () => [AccessRuleView] })
   @IsOptional()
   @IsArray()
   rules?: AccessRule[];
 
+  @ApiPropertyOptional({ format: 'date-time', description: 'in the future, at most 24 hours after the session was created' })
   @IsOptional()
   @IsString()
   expires_at?: string;

@@ -1,5 +1,6 @@
 import { IsBoolean, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { Transform, Type } from 'class-transformer';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export interface TenantSettings {
   deduplicate_tokens: boolean;
@@ -18,6 +19,7 @@ const booleanOrBooleanString = ({ value }: { value: unknown }) => {
 };
 
 export class TenantSettingsInput {
+  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }], description: 'a boolean, or "true" / "false" (any case)' })
   @IsOptional()
   @Transform(booleanOrBooleanString)
   @IsBoolean({ message: 'must be a boolean (or "true" / "false")' })
@@ -25,12 +27,14 @@ export class TenantSettingsInput {
 }
 
 export class UpdateTenantRequest {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'Acme' })
   @IsOptional()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name?: string;
 
+  @ApiPropertyOptional({ type: () => TenantSettingsInput })
   @IsOptional()
   @IsObject()
   @ValidateNested()
@@ -38,10 +42,30 @@ export class UpdateTenantRequest {
   settings?: TenantSettingsInput;
 }
 
-export interface TenantView {
-  id: string;
-  name: string;
-  settings: TenantSettings;
-  created_at: string;
+export class TenantSettingsView implements TenantSettings {
+  @ApiProperty({ description: 'deduplicate every token create (as if deduplicate_token were true)', example: false })
+  deduplicate_tokens!: boolean;
+}
+
+export class TenantView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+
+  @ApiProperty({ example: 'Acme' })
+  name!: string;
+
+  @ApiProperty({ type: () => TenantSettingsView })
+  settings!: TenantSettings;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiPropertyOptional({ format: 'date-time' })
   modified_at?: string;
+}
+
+/** GET /tenants/self/webhook-secret and its rotation: the key of the Standard Webhooks signatures. */
+export class WebhookSecretView {
+  @ApiProperty({ description: 'whsec_ followed by the base64 of 32 random bytes (the HMAC key is the decoded bytes)', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  secret!: string;
 }

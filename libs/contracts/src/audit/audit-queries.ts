@@ -1,0 +1,18 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { PageQuery } from '../paging/page-query';
+import { AUDIT_ENTITY_TYPES } from './audit';
+
+/** GET /logs filters, besides paging. */
+export class ListLogsQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: AUDIT_ENTITY_TYPES.map((t) => t.value), description: 'values of GET /logs/entity-types' })
+  entity_type?: string;
+
+  @ApiPropertyOptional()
+  entity_id?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'ISO 8601: events at or after' })
+  start_date?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'ISO 8601: events at or before' })
+  end_date?: string;
+}

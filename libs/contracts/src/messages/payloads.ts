@@ -1,0 +1,121 @@
+import { Allow, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString } from 'class-validator';
+
+/**
+ * The payloads of the NATS subjects (libs/contracts subjects), one class per message shape. Each crosses the bus as
+ * the `body` of an RpcEnvelope (or as a plain event). Where the body is an HTTP body, the subject's payload is the
+ * HTTP contract class itself (MESSAGE_PAYLOADS). Services validate what they cannot trust: the token-service
+ * subjects are also called by reactor code through the `svc` bridge, without the gateway.
+ */
+
+/** `{id}`: one resource by id (tokens, applications, formulas, reactors). */
+export class IdMessage {
+  @IsString()
+  id!: string;
+}
+
+/** `{id, body}`: a write to one resource, the path id next to the HTTP body (PUT, PATCH, react). */
+export class IdBodyMessage extends IdMessage {
+  @Allow()
+  body!: unknown;
+}
+
+/** `{query}`: the query string of a list, as parsed (repeated parameters are arrays). */
+export class ListQueryMessage {
+  @IsObject()
+  query!: Record<string, string | string[]>;
+}
+
+/** token.tokens.update: `{id, patch}` with patch an RFC 7386 merge patch. */
+export class TokenPatchMessage extends IdMessage {
+  @Allow()
+  patch!: Record<string, unknown>;
+}
+
+/** token.tokens.tokenize and detokenize: any JSON; `path` names the field in errors (reactor invocation args). */
+export class PayloadMessage {
+  @Allow()
+  payload!: unknown;
+
+  @IsOptional()
+  @IsString()
+  path?: string;
+}
+
+/** One audit event another service records through token-service (token.audit.record). */
+export class AuditEventMessage {
+  @IsOptional()
+  @IsString()
+  actorApplicationId?: string;
+
+  @IsIn(['create', 'read', 'update', 'delete', 'use', 'search', 'invoke'])
+  operation!: 'create' | 'read' | 'update' | 'delete' | 'use' | 'search' | 'invoke';
+
+  @IsIn(['token', 'reactor'])
+  entityType!: 'token' | 'reactor';
+
+  @IsString()
+  entityId!: string;
+
+  @IsOptional()
+  @IsString()
+  traceId?: string;
+}
+
+export class AuditRecordMessage {
+  @IsArray()
+  events!: AuditEventMessage[];
+}
+
+/** session.applications.keys.*: the application, and the key for get and delete. */
+export class ApplicationKeyMessage {
+  @IsString()
+  applicationId!: string;
+
+  @IsOptional()
+  @IsString()
+  keyId?: string;
+}
+
+/** session.auth.authenticate: only the SHA-256 of the key crosses the bus, never the key. */
+export class AuthenticateMessage {
+  @IsString()
+  keyHash!: string;
+}
+
+/** session.tenants.get: `internal` asks for what only services may read. */
+export class TenantGetMessage {
+  @IsOptional()
+  @IsBoolean()
+  internal?: boolean;
+}
+
+/** session.tenants.webhook-secret.get: `signing` asks for every secret currently signing (the dispatcher). */
+export class WebhookSecretMessage {
+  @IsOptional()
+  @IsBoolean()
+  signing?: boolean;
+}
+
+/** reactor.reactors.result: the reactor and the request id of an asynchronous invocation. */
+export class ReactorResultMessage extends IdMessage {
+  @IsString()
+  requestId!: string;
+}
+
+/** events.auth.invalidated: cached principals to drop at once. */
+export class AuthInvalidatedEvent {
+  @IsOptional()
+  @IsString()
+  tenantId?: string;
+
+  @IsOptional()
+  @IsString()
+  applicationId?: string;
+
+  @IsOptional()
+  @IsString()
+  sessionId?: string;
+}
+
+/** Messages without a body (`{}`): the principal of the envelope is the whole request. */
+export class EmptyMessage {}

@@ -1,0 +1,4837 @@
+/* eslint-disable */
+// Generated from docs/openapi.json by `npm run openapi` (tools/openapi/types.mjs): do not edit.
+
+export interface paths {
+    "/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List applications
+         * @description application:read. Newest first; never keys.
+         */
+        get: operations["Applications_list"];
+        put?: never;
+        /**
+         * Create an application
+         * @description application:create. The reply carries `key` (and `keys`), shown only here. A permission the type may not hold is a 400.
+         */
+        post: operations["Applications_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling application
+         * @description Any application key, no permission; a session key is a 403.
+         */
+        get: operations["Applications_current"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an application
+         * @description application:read.
+         */
+        get: operations["Applications_get"];
+        /**
+         * Update an application
+         * @description application:update. Name and grants; the type cannot change.
+         */
+        put: operations["Applications_update"];
+        post?: never;
+        /**
+         * Delete an application
+         * @description application:delete. Its keys stop working at once.
+         */
+        delete: operations["Applications_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{id}/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate the key of an application
+         * @description application:update. The old key stops working at once; the reply carries the new `key`.
+         */
+        post: operations["Applications_regenerate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the keys of an application
+         * @description application:read. Never the secrets.
+         */
+        get: operations["ApplicationKeys_list"];
+        put?: never;
+        /**
+         * Create a key for an application
+         * @description application:update. The secret `key` is in this reply only; at most 10 keys per application.
+         */
+        post: operations["ApplicationKeys_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{id}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a key of an application
+         * @description application:read. Never the secret.
+         */
+        get: operations["ApplicationKeys_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a key of an application
+         * @description application:update. The key stops working at once.
+         */
+        delete: operations["ApplicationKeys_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The permission catalog
+         * @description Any application key (a session key: 403). The permissions each application type may hold; the same for every tenant.
+         */
+        get: operations["Permissions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/logs/entity-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit entity types
+         * @description log:read. The values GET /logs?entity_type= accepts.
+         */
+        get: operations["LogEntityTypes_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/self": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant of the key
+         * @description tenant:read.
+         */
+        get: operations["Tenants_get"];
+        /**
+         * Update the tenant
+         * @description tenant:update. Name and settings (deduplicate_tokens).
+         */
+        put: operations["Tenants_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/self/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook signing secret
+         * @description tenant:read. The HMAC key of the Standard Webhooks signatures of asynchronous reactor results.
+         */
+        get: operations["Tenants_webhookSecret"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/self/webhook-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook signing secret
+         * @description tenant:update. For 24 hours webhooks carry two signatures, by the old and the new secret.
+         */
+        post: operations["Tenants_rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a session
+         * @description A public application's key (any other key: 403). No body. The session key has no access until a private application authorizes it with the nonce.
+         */
+        post: operations["Sessions_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Authorize a session
+         * @description A private application's key. Grants the session permissions or rules the authorizer holds itself (more: 400); the nonce is single-use.
+         */
+        post: operations["Sessions_authorize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tokens
+         * @description token:read. Newest first; tokens no access rule allows are left out; data per the caller's transform. `metadata.<key>=<value>` filters by metadata (case-insensitive, ANDed).
+         */
+        get: operations["Tokens_list"];
+        put?: never;
+        /**
+         * Create a token
+         * @description token:create. With deduplication, an existing live token of the same type and fingerprint is answered instead (201, the same shape; without read access only id, type, tenant_id, fingerprint, containers).
+         */
+        post: operations["Tokens_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a token
+         * @description token:read. 403 when no access rule allows the token's container.
+         */
+        get: operations["Tokens_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a token
+         * @description token:delete.
+         */
+        delete: operations["Tokens_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a token (JSON merge patch)
+         * @description token:update. RFC 7386: null removes a key; containers, search_indexes, fingerprint_expression, deduplicate_token and expires_at are replaced. The type never changes.
+         */
+        patch: operations["Tokens_update"];
+        trace?: never;
+    };
+    "/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit events
+         * @description log:read. Every token create, read, update, delete, use and every reactor invocation; never sensitive data.
+         */
+        get: operations["Tokens_logs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search tokens
+         * @description token:search. Terms `field:value` joined by AND, OR, NOT, parentheses and quoted phrases; `data` terms match blind search indexes (never decrypted to compare).
+         */
+        post: operations["Tokens_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokenize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tokenize any JSON
+         * @description token:create. An object with `type` and `data` is a token request (the fields of POST /tokens) and is replaced by the created token (masked); any other primitive becomes a `token` of that value and is replaced by its id; other objects and arrays are walked. All or nothing; at most 100 tokens per call. Errors name the nested path (`card.data.number`).
+         */
+        post: operations["Tokens_tokenize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/detokenize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detokenize any JSON
+         * @description token:use (or token:read with the reveal transform) for each token's container. Detokenization expressions `{{ <token id> }}` anywhere in the JSON are replaced by the token data.
+         */
+        post: operations["Tokens_detokenize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tokens (cursor pages)
+         * @description token:read. Newest first; the same access rules and transforms as GET /tokens.
+         */
+        get: operations["TokensV2_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/tokens/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search tokens (cursor pages)
+         * @description token:search. The query language of POST /tokens/search.
+         */
+        post: operations["TokensV2_search"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reactor-formulas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List formulas
+         * @description reactor:read. The operator's official formulas and the tenant's private ones.
+         */
+        get: operations["ReactorFormulas_list"];
+        put?: never;
+        /**
+         * Create a private formula
+         * @description reactor:create. Only private formulas are created through the API (official ones are the operator's).
+         */
+        post: operations["ReactorFormulas_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reactor-formulas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a formula
+         * @description reactor:read.
+         */
+        get: operations["ReactorFormulas_get"];
+        /**
+         * Replace a private formula
+         * @description reactor:update. The same fields and rules as create.
+         */
+        put: operations["ReactorFormulas_update"];
+        post?: never;
+        /**
+         * Delete a private formula
+         * @description reactor:delete.
+         */
+        delete: operations["ReactorFormulas_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reactors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reactors
+         * @description reactor:read. Configuration values are returned as given.
+         */
+        get: operations["Reactors_list"];
+        put?: never;
+        /**
+         * Create a reactor
+         * @description reactor:create. From a formula (`formula.id`, configuration satisfying its contract) or with its own `code` (a code reactor): exactly one of the two.
+         */
+        post: operations["Reactors_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reactors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reactor
+         * @description reactor:read.
+         */
+        get: operations["Reactors_get"];
+        /**
+         * Replace a reactor
+         * @description reactor:update. Name, configuration and application (absent = none); the formula cannot change. A code reactor takes name, code, configuration, application and runtime.
+         */
+        put: operations["Reactors_update"];
+        post?: never;
+        /**
+         * Delete a reactor
+         * @description reactor:delete.
+         */
+        delete: operations["Reactors_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Patch a reactor (JSON merge patch)
+         * @description reactor:update. name, configuration, application; code and runtime of a code reactor.
+         */
+        patch: operations["Reactors_patch"];
+        trace?: never;
+    };
+    "/reactors/{id}/react": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke a reactor
+         * @description token:use, and token:use for the container of every token detokenized from args. Synchronous (at most 10 s, then 504) unless `callback_url` is given: then 202 and the result is POSTed to the URL. A formula may also answer with any status, headers and body of its own (CustomHttpResponseError).
+         */
+        post: operations["Reactors_react"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reactors/{id}/react-async": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invoke a reactor asynchronously
+         * @description token:use. Read the result at GET /reactors/{id}/results/{request id}.
+         */
+        post: operations["Reactors_reactAsync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reactors/{id}/results/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Result of an asynchronous invocation
+         * @description The invoking application with token:use, or a management application with reactor:read. status: pending | running | succeeded | failed for callback_url invocations; pending | completed | failed for react-async.
+         */
+        get: operations["Reactors_result"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description The process is up.
+         */
+        get: operations["operations_liveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description NATS reachable and not shutting down.
+         */
+        get: operations["operations_readiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metrics
+         * @description Prometheus exposition format.
+         */
+        get: operations["operations_metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        RuleConditionView: {
+            /** @enum {string} */
+            attribute: "id" | "container";
+            /** @enum {string} */
+            operator: "equals" | "starts_with";
+            /** @example /pci/ */
+            value: string;
+        };
+        AccessRuleView: {
+            description?: string;
+            /** @example 1 */
+            priority: number;
+            /**
+             * @description a container prefix like /pci/ (or give conditions, sessions only)
+             * @example /pci/
+             */
+            container?: string;
+            conditions?: components["schemas"]["RuleConditionView"][];
+            /**
+             * @example mask
+             * @enum {string}
+             */
+            transform: "redact" | "mask" | "reveal";
+            /**
+             * @example [
+             *       "token:read"
+             *     ]
+             */
+            permissions: string[];
+        };
+        CreateApplicationRequest: {
+            /** @example Checkout backend */
+            name: string;
+            /**
+             * @description cannot change later
+             * @example private
+             * @enum {string}
+             */
+            type: "public" | "private" | "management";
+            /**
+             * @description permissions for every container (or give rules instead)
+             * @example [
+             *       "token:create",
+             *       "token:read"
+             *     ]
+             */
+            permissions?: string[];
+            /** @description access rules, tried in ascending priority (public and private applications) */
+            rules?: components["schemas"]["AccessRuleView"][];
+            /**
+             * @description false: the application starts without a key
+             * @default true
+             */
+            create_key: boolean;
+        };
+        ApplicationKeyView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description the secret: only in the reply that creates it
+             * @example key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3
+             */
+            key?: string;
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ApplicationView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @example Checkout backend */
+            name: string;
+            /** @enum {string} */
+            type: "public" | "private" | "management";
+            permissions?: string[];
+            rules?: components["schemas"]["AccessRuleView"][];
+            /** @description the API key: only in the replies to create and regenerate */
+            key?: string;
+            /** @description only in the replies to create and regenerate */
+            keys?: components["schemas"]["ApplicationKeyView"][];
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            modified_by?: string;
+            /** Format: date-time */
+            modified_at?: string;
+        };
+        AnyPagination: {
+            total_items?: number;
+            page_number?: number;
+            /** @example 20 */
+            page_size: number;
+            total_pages?: number;
+            /** @description cursor form only: pass as `start` for the next page; absent on the last page */
+            next?: string;
+        };
+        ApplicationPage: {
+            pagination: components["schemas"]["AnyPagination"];
+            data: components["schemas"]["ApplicationView"][];
+        };
+        UpdateApplicationRequest: {
+            /** @example Checkout backend */
+            name: string;
+            /**
+             * @description permissions for every container (or give rules instead)
+             * @example [
+             *       "token:create",
+             *       "token:read"
+             *     ]
+             */
+            permissions?: string[];
+            /** @description access rules, tried in ascending priority (public and private applications) */
+            rules?: components["schemas"]["AccessRuleView"][];
+        };
+        ProblemDocument: {
+            /** @description a URI naming the kind of problem (absent: about:blank) */
+            type?: string;
+            /**
+             * @description the HTTP status text
+             * @example Bad Request
+             */
+            title: string;
+            /**
+             * @description the HTTP status code
+             * @example 400
+             */
+            status: number;
+            /**
+             * @description what went wrong, for people; never quotes token data, keys or configuration
+             * @example The request is invalid
+             */
+            detail?: string;
+            instance?: string;
+            /**
+             * @description validation failures: every offending field path with its messages
+             * @example {
+             *       "data.number": [
+             *         "must pass the Luhn check"
+             *       ]
+             *     }
+             */
+            errors?: {
+                [key: string]: string[];
+            };
+        };
+        PermissionView: {
+            /** @example token:read */
+            type: string;
+            /** @example Read tokens */
+            description: string;
+            /**
+             * @example [
+             *       "private"
+             *     ]
+             */
+            application_types: string[];
+        };
+        LogEntityTypeView: {
+            /** @example token */
+            value: string;
+            /** @example Token */
+            display_name: string;
+        };
+        TenantSettingsView: {
+            /**
+             * @description deduplicate every token create (as if deduplicate_token were true)
+             * @example false
+             */
+            deduplicate_tokens: boolean;
+        };
+        TenantView: {
+            /** Format: uuid */
+            id: string;
+            /** @example Acme */
+            name: string;
+            settings: components["schemas"]["TenantSettingsView"];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            modified_at?: string;
+        };
+        TenantSettingsInput: {
+            /** @description a boolean, or "true" / "false" (any case) */
+            deduplicate_tokens?: boolean | ("true" | "false");
+        };
+        UpdateTenantRequest: {
+            /** @example Acme */
+            name?: string;
+            settings?: components["schemas"]["TenantSettingsInput"];
+        };
+        WebhookSecretView: {
+            /**
+             * @description whsec_ followed by the base64 of 32 random bytes (the HMAC key is the decoded bytes)
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        CreateSessionResponse: {
+            /** @description the session's API key: no access until the session is authorized */
+            session_key: string;
+            /** @description one-time code the authorizing (private) application sends to POST /sessions/authorize */
+            nonce: string;
+            /**
+             * Format: date-time
+             * @description default: 3 minutes after creation
+             */
+            expires_at: string;
+        };
+        AuthorizeSessionRequest: {
+            /** @example 5b8c3f0e-6c1d-4c55-9a5b-2f8e4d7c1a90 */
+            nonce: string;
+            /**
+             * @description token permissions the authorizer holds itself (or give rules)
+             * @example [
+             *       "token:create"
+             *     ]
+             */
+            permissions?: string[];
+            rules?: components["schemas"]["AccessRuleView"][];
+            /**
+             * Format: date-time
+             * @description in the future, at most 24 hours after the session was created
+             */
+            expires_at?: string;
+        };
+        CreateTokenRequest: {
+            /**
+             * @description 3–400 characters, or an expression over data such as `{{ data | alias_preserve_format: 0, 4 }}`; default: a UUID
+             * @example order-7d2f-card
+             */
+            id?: string;
+            /**
+             * @description decides how data is validated and the defaults of mask, container and search indexes
+             * @example card
+             * @enum {string}
+             */
+            type: "token" | "card" | "bank" | "card_number" | "us_bank_routing_number" | "us_bank_account_number" | "social_security_number" | "employer_id_number";
+            /**
+             * @description at most 256 KiB serialized; validated per type (card: number 13–19 digits passing Luhn, bank: routing number with ABA checksum, …)
+             * @example {
+             *       "number": "4242424242424242",
+             *       "expiration_month": 12,
+             *       "expiration_year": 2030,
+             *       "cvc": "123"
+             *     }
+             */
+            data: Record<string, never> | unknown[] | string | number | boolean;
+            /**
+             * @description mask expressions mirroring data; default: the type's mask
+             * @example {
+             *       "number": "{{ data.number | reveal_last: 4 }}"
+             *     }
+             */
+            mask?: Record<string, never> | unknown[] | string | number | boolean;
+            /**
+             * @description exactly one container path like /pci/high/ (stored lower-case)
+             * @example [
+             *       "/pci/high/"
+             *     ]
+             */
+            containers?: string[];
+            /**
+             * @description non-sensitive strings, at most 100 keys
+             * @example {
+             *       "customer": "c-42"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
+            /**
+             * @description expressions over data producing blind search indexes
+             * @example [
+             *       "{{ data | last4 }}"
+             *     ]
+             */
+            search_indexes?: string[];
+            /**
+             * @description default `{{ data | stringify }}`
+             * @example {{ data.number }}
+             */
+            fingerprint_expression?: string;
+            /** @description return an existing live token of the same type and fingerprint instead of a new one */
+            deduplicate_token?: boolean | null;
+            /**
+             * @description M/D/YYYY h:mm:ss AM/PM +hh:mm, M/D/YYYY (12 AM UTC) or ISO 8601; must lie in the future
+             * @example 2030-01-31T00:00:00Z
+             */
+            expires_at?: string | null;
+        };
+        TokenView: {
+            /** @example c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11 */
+            id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @example card */
+            type: string;
+            /**
+             * @description revealed, masked or (when absent) redacted per the caller's transform
+             * @example {
+             *       "number": "############4242",
+             *       "expiration_month": 12,
+             *       "expiration_year": 2030
+             *     }
+             */
+            data?: Record<string, never> | unknown[] | string | number | boolean;
+            mask?: Record<string, never> | unknown[] | string | number | boolean;
+            /** @example AKCUXS8E9Bnu4XHe5iJrvhzNzwVqBTj1xXyP6YQNqK7X */
+            fingerprint?: string;
+            /** @example {{ data | stringify }} */
+            fingerprint_expression?: string;
+            /**
+             * @example [
+             *       "/pci/high/"
+             *     ]
+             */
+            containers: string[];
+            metadata?: {
+                [key: string]: string;
+            };
+            search_indexes?: string[];
+            /** Format: date-time */
+            expires_at?: string;
+            /**
+             * Format: uuid
+             * @description the application that created the token
+             */
+            created_by?: string;
+            /** Format: date-time */
+            created_at?: string;
+            /** Format: uuid */
+            modified_by?: string;
+            /** Format: date-time */
+            modified_at?: string;
+        };
+        TokenPage: {
+            pagination: components["schemas"]["AnyPagination"];
+            data: components["schemas"]["TokenView"][];
+        };
+        UpdateTokenPatch: {
+            /**
+             * @description at most 256 KiB serialized; validated per type (card: number 13–19 digits passing Luhn, bank: routing number with ABA checksum, …)
+             * @example {
+             *       "number": "4242424242424242",
+             *       "expiration_month": 12,
+             *       "expiration_year": 2030,
+             *       "cvc": "123"
+             *     }
+             */
+            data?: Record<string, never> | unknown[] | string | number | boolean;
+            /**
+             * @description mask expressions mirroring data; default: the type's mask
+             * @example {
+             *       "number": "{{ data.number | reveal_last: 4 }}"
+             *     }
+             */
+            mask?: Record<string, never> | unknown[] | string | number | boolean;
+            /**
+             * @description exactly one container path like /pci/high/ (stored lower-case)
+             * @example [
+             *       "/pci/high/"
+             *     ]
+             */
+            containers?: string[];
+            /**
+             * @description non-sensitive strings, at most 100 keys
+             * @example {
+             *       "customer": "c-42"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
+            /**
+             * @description expressions over data producing blind search indexes
+             * @example [
+             *       "{{ data | last4 }}"
+             *     ]
+             */
+            search_indexes?: string[];
+            /**
+             * @description default `{{ data | stringify }}`
+             * @example {{ data.number }}
+             */
+            fingerprint_expression?: string;
+            /** @description return an existing live token of the same type and fingerprint instead of a new one */
+            deduplicate_token?: boolean | null;
+            /**
+             * @description M/D/YYYY h:mm:ss AM/PM +hh:mm, M/D/YYYY (12 AM UTC) or ISO 8601; must lie in the future
+             * @example 2030-01-31T00:00:00Z
+             */
+            expires_at?: string | null;
+        };
+        AuditEventView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** Format: uuid */
+            actor_application_id?: string;
+            /**
+             * Format: uuid
+             * @description the same application, under the name clients of the mirrored service read
+             */
+            actor_id?: string;
+            /** @enum {string} */
+            actor_type?: "application";
+            /** @example Token created */
+            message: string;
+            /** @example create */
+            operation: string;
+            /** @example token */
+            entity_type: string;
+            entity_id: string;
+            trace_id?: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AuditEventPage: {
+            pagination: components["schemas"]["AnyPagination"];
+            data: components["schemas"]["AuditEventView"][];
+        };
+        SearchTokensRequest: {
+            /**
+             * @description field:value terms (id, type, container, fingerprint, metadata.<key>, data, created_at ranges) joined by AND, OR, NOT and parentheses
+             * @example metadata.customer:c-42 AND type:card
+             */
+            query: string;
+            /** @default 1 */
+            page: number;
+            /** @default 20 */
+            size: number;
+        };
+        OffsetPagination: {
+            /** @example 1 */
+            total_items: number;
+            /** @example 1 */
+            page_number: number;
+            /** @example 20 */
+            page_size: number;
+            /** @example 1 */
+            total_pages: number;
+        };
+        TokenSearchPage: {
+            pagination: components["schemas"]["OffsetPagination"];
+            data: components["schemas"]["TokenView"][];
+        };
+        CursorPagination: {
+            /** @example 20 */
+            page_size: number;
+            /** @description pass as `start` for the next page; absent on the last page */
+            next?: string;
+        };
+        TokenCursorPage: {
+            pagination: components["schemas"]["CursorPagination"];
+            data: components["schemas"]["TokenView"][];
+        };
+        SearchTokensV2Request: {
+            /**
+             * @description the query language of POST /tokens/search
+             * @example metadata.customer:c-42 AND type:card
+             */
+            query?: string;
+            /** @default 20 */
+            size: number;
+            /** @description pagination.next of the previous page */
+            start?: string;
+        };
+        FormulaConfigurationElement: {
+            /**
+             * @description no dots: nested configuration names are not supported
+             * @example API_KEY
+             */
+            name: string;
+            description?: string;
+            /**
+             * @example string
+             * @enum {string}
+             */
+            type: "string" | "boolean" | "number";
+        };
+        FormulaRequestParameter: {
+            /**
+             * @description dots denote nesting (card.number)
+             * @example card.number
+             */
+            name: string;
+            description?: string;
+            /**
+             * @example string
+             * @enum {string}
+             */
+            type: "string" | "boolean" | "number";
+            /**
+             * @description request: optional, default false; always present in replies
+             * @default false
+             */
+            optional: boolean;
+        };
+        ReactorFormulaRequest: {
+            /** @example Charge a card */
+            name: string;
+            description?: Record<string, never> | null;
+            /** @description a base64 data URL of image/png, image/jpg or image/jpeg */
+            icon?: Record<string, never> | null;
+            /**
+             * @description a CommonJS module for Node.js 16 exporting one async function (req) => ({raw?, tokenize?})
+             * @example module.exports = async function (req) { return { raw: { ok: true } }; };
+             */
+            code: string;
+            /** @description the configuration contract of every reactor made from the formula; default [] */
+            configuration?: components["schemas"]["FormulaConfigurationElement"][] | null;
+            /** @description an optional contract for `args`; default [] */
+            request_parameters?: components["schemas"]["FormulaRequestParameter"][] | null;
+            /**
+             * @description official formulas are provisioned by the operator
+             * @enum {string}
+             */
+            type: "private";
+        };
+        ReactorFormulaView: {
+            /** Format: uuid */
+            id: string;
+            /** @example Charge a card */
+            name: string;
+            description?: string;
+            /** @enum {string} */
+            type: "official" | "private";
+            /** @enum {string} */
+            status: "verified" | "coming_soon";
+            icon?: string;
+            code: string;
+            configuration: components["schemas"]["FormulaConfigurationElement"][];
+            request_parameters: components["schemas"]["FormulaRequestParameter"][];
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            modified_by?: string;
+            /** Format: date-time */
+            modified_at?: string;
+        };
+        ReactorFormulaPage: {
+            pagination: components["schemas"]["AnyPagination"];
+            data: components["schemas"]["ReactorFormulaView"][];
+        };
+        ReactorRef: {
+            /** Format: uuid */
+            id: string;
+        };
+        CreateReactorRequest: {
+            /** @example Charge card */
+            name: string;
+            /**
+             * @description names and values satisfying the formula's configuration contract; secrets, stored encrypted
+             * @example {
+             *       "API_KEY": "sk_test_123"
+             *     }
+             */
+            configuration: {
+                [key: string]: unknown;
+            };
+            /** @description a public or private application the `svc` client acts as */
+            application?: components["schemas"]["ReactorRef"] | null;
+            /** @description the formula to configure */
+            formula: components["schemas"]["ReactorRef"];
+        };
+        CodeReactorRequest: {
+            /** @example Hello reactor */
+            name: string;
+            /** @example module.exports = async function (req) { return { raw: { hello: req.args.name } }; }; */
+            code: string;
+            /** @description at most 100 entries of string, number or boolean (secrets, stored encrypted) */
+            configuration?: {
+                [key: string]: string | number | boolean;
+            } | null;
+            application?: components["schemas"]["ReactorRef"] | null;
+            /**
+             * @description may name the one runtime: {"image": "node-bt"}
+             * @example {
+             *       "image": "node-bt"
+             *     }
+             */
+            runtime?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ReactResponse: {
+            /** @description the tokens created from the `tokenize` part of the result (as POST /tokenize answers) */
+            tokens?: Record<string, never> | unknown[] | string | number | boolean;
+            /**
+             * @description the `raw` part of the result, as returned
+             * @example {
+             *       "charged": true
+             *     }
+             */
+            raw?: Record<string, never> | unknown[] | string | number | boolean;
+        };
+        ReactAccepted: {
+            /**
+             * Format: uuid
+             * @description the request id: GET /reactors/{id}/results/{request id}
+             */
+            id: string;
+            /** @enum {string} */
+            status: "pending";
+        };
+        ReactorView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @example Charge card */
+            name: string;
+            /** @description formula reactors */
+            formula?: components["schemas"]["ReactorFormulaView"];
+            /** @description code reactors: the CommonJS module */
+            code?: string;
+            /** @description code reactors, when given */
+            runtime?: {
+                [key: string]: unknown;
+            };
+            application?: components["schemas"]["ReactorRef"];
+            configuration: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            modified_by?: string;
+            /** Format: date-time */
+            modified_at?: string;
+        };
+        ReactorPage: {
+            pagination: components["schemas"]["AnyPagination"];
+            data: components["schemas"]["ReactorView"][];
+        };
+        UpdateReactorRequest: {
+            /** @example Charge card */
+            name: string;
+            /**
+             * @description names and values satisfying the formula's configuration contract; secrets, stored encrypted
+             * @example {
+             *       "API_KEY": "sk_test_123"
+             *     }
+             */
+            configuration: {
+                [key: string]: unknown;
+            };
+            /** @description a public or private application the `svc` client acts as */
+            application?: components["schemas"]["ReactorRef"] | null;
+        };
+        ReactRequest: {
+            /**
+             * @description arguments; values written `{{ <token id> }}` are detokenized first (at most 100 tokens)
+             * @example {
+             *       "card": "{{ 3c5d0a1e-8d2f-4a55-8f0e-8b6a4c113d3b }}",
+             *       "amount": 1200
+             *     }
+             */
+            args?: {
+                [key: string]: unknown;
+            } | null;
+            /** @description makes the invocation asynchronous (202): the result is POSTed there, signed (Standard Webhooks) */
+            callback_url?: Record<string, never> | null;
+            /**
+             * @description honoured for asynchronous runs only
+             * @default 10000
+             */
+            timeout_ms: number | null;
+        };
+        ReactorMergePatch: {
+            /** @example Hello reactor */
+            name?: string;
+            /** @example module.exports = async function (req) { return { raw: { hello: req.args.name } }; }; */
+            code?: string;
+            /** @description at most 100 entries of string, number or boolean (secrets, stored encrypted) */
+            configuration?: {
+                [key: string]: string | number | boolean;
+            } | null;
+            application?: components["schemas"]["ReactorRef"] | null;
+            /**
+             * @description may name the one runtime: {"image": "node-bt"}
+             * @example {
+             *       "image": "node-bt"
+             *     }
+             */
+            runtime?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        ReactAsyncRequest: {
+            /**
+             * @description arguments, detokenized like those of POST /reactors/{id}/react
+             * @example {
+             *       "name": "world"
+             *     }
+             */
+            args?: {
+                [key: string]: unknown;
+            } | null;
+            /** @default 10000 */
+            timeout_ms: number | null;
+        };
+        ReactAsyncAccepted: {
+            /**
+             * Format: uuid
+             * @description the request id: GET /reactors/{id}/results/{request id}
+             */
+            id: string;
+            /** @enum {string} */
+            status: "pending";
+            /** Format: uuid */
+            asyncReactorRequestId: string;
+        };
+        ReactorJobResultView: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description callback_url invocations: pending | running | succeeded | failed; react-async: pending | completed | failed
+             * @enum {string}
+             */
+            status: "pending" | "running" | "succeeded" | "failed" | "completed";
+            /** @description the Reactor Response, once succeeded or completed */
+            result?: Record<string, never> | unknown[] | string | number | boolean;
+            /** @description the problem document, once failed */
+            error?: Record<string, never> | unknown[] | string | number | boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            completed_at?: string;
+        };
+    };
+    responses: {
+        /** @description The request is invalid: `errors` names every offending field (body, query parameter) with its messages */
+        Problem400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Bad Request",
+                 *       "status": 400,
+                 *       "detail": "The request is invalid: `errors` names every offending field (body, query parameter) with its messages"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description The API key is missing, unknown or expired */
+        Problem401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Unauthorized",
+                 *       "status": 401,
+                 *       "detail": "The API key is missing, unknown or expired"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description The API key does not grant access to this operation */
+        Problem403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Forbidden",
+                 *       "status": 403,
+                 *       "detail": "The API key does not grant access to this operation"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description No such resource in the tenant of the key (ids of other tenants are unknown too) */
+        Problem404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Not Found",
+                 *       "status": 404,
+                 *       "detail": "No such resource in the tenant of the key (ids of other tenants are unknown too)"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description A request with the same idempotency key is still in flight */
+        Problem409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Conflict",
+                 *       "status": 409,
+                 *       "detail": "A request with the same idempotency key is still in flight"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description The request body exceeds the 1 MiB limit */
+        Problem413: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Payload Too Large",
+                 *       "status": 413,
+                 *       "detail": "The request body exceeds the 1 MiB limit"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description A path parameter exceeds 4096 characters (as sent, percent-encoded) */
+        Problem414: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Error",
+                 *       "status": 414,
+                 *       "detail": "A path parameter exceeds 4096 characters (as sent, percent-encoded)"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description The Content-Type of the request is not supported (JSON only) */
+        Problem415: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Unsupported Media Type",
+                 *       "status": 415,
+                 *       "detail": "The Content-Type of the request is not supported (JSON only)"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description The idempotency key was already used for a different request */
+        Problem422: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Unprocessable Entity",
+                 *       "status": 422,
+                 *       "detail": "The idempotency key was already used for a different request"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description Rate limited: retry after the seconds of the Retry-After header */
+        Problem429: {
+            headers: {
+                /** @description seconds to wait before retrying */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Too Many Requests",
+                 *       "status": 429,
+                 *       "detail": "Rate limited: retry after the seconds of the Retry-After header"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description A backing service is unavailable */
+        Problem503: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Service Unavailable",
+                 *       "status": 503,
+                 *       "detail": "A backing service is unavailable"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+        /** @description A backing service did not answer in time */
+        Problem504: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Gateway Timeout",
+                 *       "status": 504,
+                 *       "detail": "A backing service did not answer in time"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["ProblemDocument"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    Applications_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
+                start?: string;
+                /** @description application ids (repeatable) */
+                id?: string[];
+                /** @description application types (repeatable) */
+                type?: ("public" | "private" | "management")[];
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "name": "Checkout backend",
+                     *           "type": "public",
+                     *           "permissions": [
+                     *             "string"
+                     *           ],
+                     *           "rules": [
+                     *             {
+                     *               "description": "string",
+                     *               "priority": 1,
+                     *               "container": "/pci/",
+                     *               "conditions": [
+                     *                 {
+                     *                   "attribute": "id",
+                     *                   "operator": "equals",
+                     *                   "value": "/pci/"
+                     *                 }
+                     *               ],
+                     *               "transform": "mask",
+                     *               "permissions": [
+                     *                 "token:read"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "key": "string",
+                     *           "keys": [
+                     *             {
+                     *               "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *               "key": "key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3",
+                     *               "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *               "created_at": "2030-01-31T12:00:00.000Z"
+                     *             }
+                     *           ],
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplicationPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Applications_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Checkout backend",
+                 *       "type": "private",
+                 *       "permissions": [
+                 *         "token:create",
+                 *         "token:read"
+                 *       ],
+                 *       "rules": [
+                 *         {
+                 *           "description": "string",
+                 *           "priority": 1,
+                 *           "container": "/pci/",
+                 *           "conditions": [
+                 *             {
+                 *               "attribute": "id",
+                 *               "operator": "equals",
+                 *               "value": "/pci/"
+                 *             }
+                 *           ],
+                 *           "transform": "mask",
+                 *           "permissions": [
+                 *             "token:read"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "create_key": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateApplicationRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Checkout backend",
+                     *       "type": "public",
+                     *       "permissions": [
+                     *         "string"
+                     *       ],
+                     *       "rules": [
+                     *         {
+                     *           "description": "string",
+                     *           "priority": 1,
+                     *           "container": "/pci/",
+                     *           "conditions": [
+                     *             {
+                     *               "attribute": "id",
+                     *               "operator": "equals",
+                     *               "value": "/pci/"
+                     *             }
+                     *           ],
+                     *           "transform": "mask",
+                     *           "permissions": [
+                     *             "token:read"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "key": "string",
+                     *       "keys": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "key": "key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplicationView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Applications_current: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Checkout backend",
+                     *       "type": "public",
+                     *       "permissions": [
+                     *         "string"
+                     *       ],
+                     *       "rules": [
+                     *         {
+                     *           "description": "string",
+                     *           "priority": 1,
+                     *           "container": "/pci/",
+                     *           "conditions": [
+                     *             {
+                     *               "attribute": "id",
+                     *               "operator": "equals",
+                     *               "value": "/pci/"
+                     *             }
+                     *           ],
+                     *           "transform": "mask",
+                     *           "permissions": [
+                     *             "token:read"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "key": "string",
+                     *       "keys": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "key": "key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplicationView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Applications_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the application id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Checkout backend",
+                     *       "type": "public",
+                     *       "permissions": [
+                     *         "string"
+                     *       ],
+                     *       "rules": [
+                     *         {
+                     *           "description": "string",
+                     *           "priority": 1,
+                     *           "container": "/pci/",
+                     *           "conditions": [
+                     *             {
+                     *               "attribute": "id",
+                     *               "operator": "equals",
+                     *               "value": "/pci/"
+                     *             }
+                     *           ],
+                     *           "transform": "mask",
+                     *           "permissions": [
+                     *             "token:read"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "key": "string",
+                     *       "keys": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "key": "key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplicationView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Applications_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the application id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Checkout backend",
+                 *       "permissions": [
+                 *         "token:create",
+                 *         "token:read"
+                 *       ],
+                 *       "rules": [
+                 *         {
+                 *           "description": "string",
+                 *           "priority": 1,
+                 *           "container": "/pci/",
+                 *           "conditions": [
+                 *             {
+                 *               "attribute": "id",
+                 *               "operator": "equals",
+                 *               "value": "/pci/"
+                 *             }
+                 *           ],
+                 *           "transform": "mask",
+                 *           "permissions": [
+                 *             "token:read"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateApplicationRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Checkout backend",
+                     *       "type": "public",
+                     *       "permissions": [
+                     *         "string"
+                     *       ],
+                     *       "rules": [
+                     *         {
+                     *           "description": "string",
+                     *           "priority": 1,
+                     *           "container": "/pci/",
+                     *           "conditions": [
+                     *             {
+                     *               "attribute": "id",
+                     *               "operator": "equals",
+                     *               "value": "/pci/"
+                     *             }
+                     *           ],
+                     *           "transform": "mask",
+                     *           "permissions": [
+                     *             "token:read"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "key": "string",
+                     *       "keys": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "key": "key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplicationView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Applications_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the application id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Applications_regenerate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the application id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Checkout backend",
+                     *       "type": "public",
+                     *       "permissions": [
+                     *         "string"
+                     *       ],
+                     *       "rules": [
+                     *         {
+                     *           "description": "string",
+                     *           "priority": 1,
+                     *           "container": "/pci/",
+                     *           "conditions": [
+                     *             {
+                     *               "attribute": "id",
+                     *               "operator": "equals",
+                     *               "value": "/pci/"
+                     *             }
+                     *           ],
+                     *           "transform": "mask",
+                     *           "permissions": [
+                     *             "token:read"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "key": "string",
+                     *       "keys": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "key": "key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplicationView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    ApplicationKeys_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the application id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "key": "key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3",
+                     *         "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "created_at": "2030-01-31T12:00:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["ApplicationKeyView"][];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    ApplicationKeys_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the application id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "key": "key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplicationKeyView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            /** @description The application already holds 10 keys */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The application already holds 10 keys"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    ApplicationKeys_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the application id */
+                id: string;
+                /** @description the key id */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "key": "key_2c0f4a0e8b7d4f52a1f3c9d0e6b5a4c3",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApplicationKeyView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    ApplicationKeys_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the application id */
+                id: string;
+                /** @description the key id */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Permissions_list: {
+        parameters: {
+            query?: {
+                /** @description only the permissions this application type may hold */
+                application_type?: "public" | "private" | "management";
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "type": "token:read",
+                     *         "description": "Read tokens",
+                     *         "application_types": [
+                     *           "private"
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["PermissionView"][];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    LogEntityTypes_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "value": "token",
+                     *         "display_name": "Token"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["LogEntityTypeView"][];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tenants_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Acme",
+                     *       "settings": {
+                     *         "deduplicate_tokens": false
+                     *       },
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TenantView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tenants_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme",
+                 *       "settings": {
+                 *         "deduplicate_tokens": true
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTenantRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Acme",
+                     *       "settings": {
+                     *         "deduplicate_tokens": false
+                     *       },
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TenantView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tenants_webhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tenants_rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookSecretView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Sessions_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "session_key": "string",
+                     *       "nonce": "string",
+                     *       "expires_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreateSessionResponse"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Sessions_authorize: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "nonce": "5b8c3f0e-6c1d-4c55-9a5b-2f8e4d7c1a90",
+                 *       "permissions": [
+                 *         "token:create"
+                 *       ],
+                 *       "rules": [
+                 *         {
+                 *           "description": "string",
+                 *           "priority": 1,
+                 *           "container": "/pci/",
+                 *           "conditions": [
+                 *             {
+                 *               "attribute": "id",
+                 *               "operator": "equals",
+                 *               "value": "/pci/"
+                 *             }
+                 *           ],
+                 *           "transform": "mask",
+                 *           "permissions": [
+                 *             "token:read"
+                 *           ]
+                 *         }
+                 *       ],
+                 *       "expires_at": "2030-01-31T12:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AuthorizeSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description authorized (empty body) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description Unknown or expired nonce */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Unknown or expired nonce"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The session is already authorized */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The session is already authorized"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
+                start?: string;
+                /** @description token ids (repeatable: ?id=a&id=b) */
+                id?: string[];
+                /** @description token types (repeatable) */
+                type?: string[];
+                /** @description metadata filter, e.g. metadata.customer=c-42 (any key) */
+                "metadata.<key>"?: string;
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "type": "card",
+                     *           "data": {
+                     *             "number": "############4242",
+                     *             "expiration_month": 12,
+                     *             "expiration_year": 2030
+                     *           },
+                     *           "mask": {},
+                     *           "fingerprint": "AKCUXS8E9Bnu4XHe5iJrvhzNzwVqBTj1xXyP6YQNqK7X",
+                     *           "fingerprint_expression": "{{ data | stringify }}",
+                     *           "containers": [
+                     *             "/pci/high/"
+                     *           ],
+                     *           "metadata": {},
+                     *           "search_indexes": [
+                     *             "string"
+                     *           ],
+                     *           "expires_at": "2030-01-31T12:00:00.000Z",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "order-7d2f-card",
+                 *       "type": "card",
+                 *       "data": {
+                 *         "number": "4242424242424242",
+                 *         "expiration_month": 12,
+                 *         "expiration_year": 2030,
+                 *         "cvc": "123"
+                 *       },
+                 *       "mask": {
+                 *         "number": "{{ data.number | reveal_last: 4 }}"
+                 *       },
+                 *       "containers": [
+                 *         "/pci/high/"
+                 *       ],
+                 *       "metadata": {
+                 *         "customer": "c-42"
+                 *       },
+                 *       "search_indexes": [
+                 *         "{{ data | last4 }}"
+                 *       ],
+                 *       "fingerprint_expression": "{{ data.number }}",
+                 *       "deduplicate_token": true,
+                 *       "expires_at": "2030-01-31T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description the token, data masked per the caller's access */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "type": "card",
+                     *       "data": {
+                     *         "number": "############4242",
+                     *         "expiration_month": 12,
+                     *         "expiration_year": 2030
+                     *       },
+                     *       "mask": {},
+                     *       "fingerprint": "AKCUXS8E9Bnu4XHe5iJrvhzNzwVqBTj1xXyP6YQNqK7X",
+                     *       "fingerprint_expression": "{{ data | stringify }}",
+                     *       "containers": [
+                     *         "/pci/high/"
+                     *       ],
+                     *       "metadata": {},
+                     *       "search_indexes": [
+                     *         "string"
+                     *       ],
+                     *       "expires_at": "2030-01-31T12:00:00.000Z",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description The literal id is taken (or an idempotent repeat is in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The literal id is taken (or an idempotent repeat is in flight)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the token id (a UUID, or the id given at creation) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "type": "card",
+                     *       "data": {
+                     *         "number": "############4242",
+                     *         "expiration_month": 12,
+                     *         "expiration_year": 2030
+                     *       },
+                     *       "mask": {},
+                     *       "fingerprint": "AKCUXS8E9Bnu4XHe5iJrvhzNzwVqBTj1xXyP6YQNqK7X",
+                     *       "fingerprint_expression": "{{ data | stringify }}",
+                     *       "containers": [
+                     *         "/pci/high/"
+                     *       ],
+                     *       "metadata": {},
+                     *       "search_indexes": [
+                     *         "string"
+                     *       ],
+                     *       "expires_at": "2030-01-31T12:00:00.000Z",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the token id (a UUID, or the id given at creation) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the token id (a UUID, or the id given at creation) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "number": "4242424242424242",
+                 *         "expiration_month": 12,
+                 *         "expiration_year": 2030,
+                 *         "cvc": "123"
+                 *       },
+                 *       "mask": {
+                 *         "number": "{{ data.number | reveal_last: 4 }}"
+                 *       },
+                 *       "containers": [
+                 *         "/pci/high/"
+                 *       ],
+                 *       "metadata": {
+                 *         "customer": "c-42"
+                 *       },
+                 *       "search_indexes": [
+                 *         "{{ data | last4 }}"
+                 *       ],
+                 *       "fingerprint_expression": "{{ data.number }}",
+                 *       "deduplicate_token": true,
+                 *       "expires_at": "2030-01-31T00:00:00Z"
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["UpdateTokenPatch"];
+            };
+        };
+        responses: {
+            /** @description the updated token (or, with deduplication, the live duplicate it would have become) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "type": "card",
+                     *       "data": {
+                     *         "number": "############4242",
+                     *         "expiration_month": 12,
+                     *         "expiration_year": 2030
+                     *       },
+                     *       "mask": {},
+                     *       "fingerprint": "AKCUXS8E9Bnu4XHe5iJrvhzNzwVqBTj1xXyP6YQNqK7X",
+                     *       "fingerprint_expression": "{{ data | stringify }}",
+                     *       "containers": [
+                     *         "/pci/high/"
+                     *       ],
+                     *       "metadata": {},
+                     *       "search_indexes": [
+                     *         "string"
+                     *       ],
+                     *       "expires_at": "2030-01-31T12:00:00.000Z",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            /** @description The Content-Type is not application/merge-patch+json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The Content-Type is not application/merge-patch+json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_logs: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
+                start?: string;
+                /** @description values of GET /logs/entity-types */
+                entity_type?: "token" | "reactor";
+                entity_id?: string;
+                /** @description ISO 8601: events at or after */
+                start_date?: string;
+                /** @description ISO 8601: events at or before */
+                end_date?: string;
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "actor_application_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "actor_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "actor_type": "application",
+                     *           "message": "Token created",
+                     *           "operation": "create",
+                     *           "entity_type": "token",
+                     *           "entity_id": "string",
+                     *           "trace_id": "string",
+                     *           "created_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_search: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "metadata.customer:c-42 AND type:card",
+                 *       "page": 1,
+                 *       "size": 20
+                 *     }
+                 */
+                "application/json": components["schemas"]["SearchTokensRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "type": "card",
+                     *           "data": {
+                     *             "number": "############4242",
+                     *             "expiration_month": 12,
+                     *             "expiration_year": 2030
+                     *           },
+                     *           "mask": {},
+                     *           "fingerprint": "AKCUXS8E9Bnu4XHe5iJrvhzNzwVqBTj1xXyP6YQNqK7X",
+                     *           "fingerprint_expression": "{{ data | stringify }}",
+                     *           "containers": [
+                     *             "/pci/high/"
+                     *           ],
+                     *           "metadata": {},
+                     *           "search_indexes": [
+                     *             "string"
+                     *           ],
+                     *           "expires_at": "2030-01-31T12:00:00.000Z",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenSearchPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_tokenize: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | unknown[] | string | number | boolean;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11",
+                     *       "type": "card_number",
+                     *       "data": "############4242"
+                     *     }
+                     */
+                    "application/json": Record<string, never> | unknown[] | string | number | boolean;
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description A literal token id is taken (or an idempotent repeat is in flight) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A literal token id is taken (or an idempotent repeat is in flight)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_detokenize: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | unknown[] | string | number | boolean;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "card": {
+                     *         "number": "4242424242424242",
+                     *         "expiration_month": 12,
+                     *         "expiration_year": 2030
+                     *       }
+                     *     }
+                     */
+                    "application/json": Record<string, never> | unknown[] | string | number | boolean;
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    TokensV2_list: {
+        parameters: {
+            query?: {
+                /** @description token type (repeatable) */
+                type?: string[];
+                /** @description exact container, or a prefix ending in * */
+                container?: string;
+                fingerprint?: string;
+                /** @description a JSON object of strings: case-insensitive exact match, ANDed */
+                metadata?: string;
+                size?: number;
+                /** @description pagination.next of the previous page */
+                start?: string;
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page_size": 20,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "type": "card",
+                     *           "data": {
+                     *             "number": "############4242",
+                     *             "expiration_month": 12,
+                     *             "expiration_year": 2030
+                     *           },
+                     *           "mask": {},
+                     *           "fingerprint": "AKCUXS8E9Bnu4XHe5iJrvhzNzwVqBTj1xXyP6YQNqK7X",
+                     *           "fingerprint_expression": "{{ data | stringify }}",
+                     *           "containers": [
+                     *             "/pci/high/"
+                     *           ],
+                     *           "metadata": {},
+                     *           "search_indexes": [
+                     *             "string"
+                     *           ],
+                     *           "expires_at": "2030-01-31T12:00:00.000Z",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenCursorPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    TokensV2_search: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "metadata.customer:c-42 AND type:card",
+                 *       "size": 20,
+                 *       "start": "string"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SearchTokensV2Request"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "page_size": 20,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "type": "card",
+                     *           "data": {
+                     *             "number": "############4242",
+                     *             "expiration_month": 12,
+                     *             "expiration_year": 2030
+                     *           },
+                     *           "mask": {},
+                     *           "fingerprint": "AKCUXS8E9Bnu4XHe5iJrvhzNzwVqBTj1xXyP6YQNqK7X",
+                     *           "fingerprint_expression": "{{ data | stringify }}",
+                     *           "containers": [
+                     *             "/pci/high/"
+                     *           ],
+                     *           "metadata": {},
+                     *           "search_indexes": [
+                     *             "string"
+                     *           ],
+                     *           "expires_at": "2030-01-31T12:00:00.000Z",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenCursorPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    ReactorFormulas_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
+                start?: string;
+                /** @description case-insensitive substring; * matches any run of characters */
+                name?: string;
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "name": "Charge a card",
+                     *           "description": "string",
+                     *           "type": "official",
+                     *           "status": "verified",
+                     *           "icon": "string",
+                     *           "code": "string",
+                     *           "configuration": [
+                     *             {
+                     *               "name": "API_KEY",
+                     *               "description": "string",
+                     *               "type": "string"
+                     *             }
+                     *           ],
+                     *           "request_parameters": [
+                     *             {
+                     *               "name": "card.number",
+                     *               "description": "string",
+                     *               "type": "string",
+                     *               "optional": false
+                     *             }
+                     *           ],
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactorFormulaPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    ReactorFormulas_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Charge a card",
+                 *       "description": {},
+                 *       "icon": {},
+                 *       "code": "module.exports = async function (req) { return { raw: { ok: true } }; };",
+                 *       "configuration": [
+                 *         {
+                 *           "name": "API_KEY",
+                 *           "description": "string",
+                 *           "type": "string"
+                 *         }
+                 *       ],
+                 *       "request_parameters": [
+                 *         {
+                 *           "name": "card.number",
+                 *           "description": "string",
+                 *           "type": "string",
+                 *           "optional": false
+                 *         }
+                 *       ],
+                 *       "type": "private"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReactorFormulaRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Charge a card",
+                     *       "description": "string",
+                     *       "type": "official",
+                     *       "status": "verified",
+                     *       "icon": "string",
+                     *       "code": "string",
+                     *       "configuration": [
+                     *         {
+                     *           "name": "API_KEY",
+                     *           "description": "string",
+                     *           "type": "string"
+                     *         }
+                     *       ],
+                     *       "request_parameters": [
+                     *         {
+                     *           "name": "card.number",
+                     *           "description": "string",
+                     *           "type": "string",
+                     *           "optional": false
+                     *         }
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactorFormulaView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    ReactorFormulas_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the formula id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Charge a card",
+                     *       "description": "string",
+                     *       "type": "official",
+                     *       "status": "verified",
+                     *       "icon": "string",
+                     *       "code": "string",
+                     *       "configuration": [
+                     *         {
+                     *           "name": "API_KEY",
+                     *           "description": "string",
+                     *           "type": "string"
+                     *         }
+                     *       ],
+                     *       "request_parameters": [
+                     *         {
+                     *           "name": "card.number",
+                     *           "description": "string",
+                     *           "type": "string",
+                     *           "optional": false
+                     *         }
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactorFormulaView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    ReactorFormulas_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the formula id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Charge a card",
+                 *       "description": {},
+                 *       "icon": {},
+                 *       "code": "module.exports = async function (req) { return { raw: { ok: true } }; };",
+                 *       "configuration": [
+                 *         {
+                 *           "name": "API_KEY",
+                 *           "description": "string",
+                 *           "type": "string"
+                 *         }
+                 *       ],
+                 *       "request_parameters": [
+                 *         {
+                 *           "name": "card.number",
+                 *           "description": "string",
+                 *           "type": "string",
+                 *           "optional": false
+                 *         }
+                 *       ],
+                 *       "type": "private"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReactorFormulaRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Charge a card",
+                     *       "description": "string",
+                     *       "type": "official",
+                     *       "status": "verified",
+                     *       "icon": "string",
+                     *       "code": "string",
+                     *       "configuration": [
+                     *         {
+                     *           "name": "API_KEY",
+                     *           "description": "string",
+                     *           "type": "string"
+                     *         }
+                     *       ],
+                     *       "request_parameters": [
+                     *         {
+                     *           "name": "card.number",
+                     *           "description": "string",
+                     *           "type": "string",
+                     *           "optional": false
+                     *         }
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactorFormulaView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    ReactorFormulas_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the formula id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            /** @description A reactor uses the formula */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A reactor uses the formula"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Reactors_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
+                start?: string;
+                /** @description case-insensitive substring; * matches any run of characters */
+                name?: string;
+                /** @description reactor ids (repeatable) */
+                id?: string[];
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "name": "Charge card",
+                     *           "formula": {
+                     *             "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *             "name": "Charge a card",
+                     *             "description": "string",
+                     *             "type": "official",
+                     *             "status": "verified",
+                     *             "icon": "string",
+                     *             "code": "string",
+                     *             "configuration": [
+                     *               {
+                     *                 "name": "API_KEY",
+                     *                 "description": "string",
+                     *                 "type": "string"
+                     *               }
+                     *             ],
+                     *             "request_parameters": [
+                     *               {
+                     *                 "name": "card.number",
+                     *                 "description": "string",
+                     *                 "type": "string",
+                     *                 "optional": false
+                     *               }
+                     *             ],
+                     *             "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *             "created_at": "2030-01-31T12:00:00.000Z",
+                     *             "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *             "modified_at": "2030-01-31T12:00:00.000Z"
+                     *           },
+                     *           "code": "string",
+                     *           "runtime": {},
+                     *           "application": {
+                     *             "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                     *           },
+                     *           "configuration": {},
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactorPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Reactors_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Charge card",
+                 *       "configuration": {
+                 *         "API_KEY": "sk_test_123"
+                 *       },
+                 *       "application": {
+                 *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                 *       },
+                 *       "formula": {
+                 *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateReactorRequest"] | components["schemas"]["CodeReactorRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Charge card",
+                     *       "formula": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "name": "Charge a card",
+                     *         "description": "string",
+                     *         "type": "official",
+                     *         "status": "verified",
+                     *         "icon": "string",
+                     *         "code": "string",
+                     *         "configuration": [
+                     *           {
+                     *             "name": "API_KEY",
+                     *             "description": "string",
+                     *             "type": "string"
+                     *           }
+                     *         ],
+                     *         "request_parameters": [
+                     *           {
+                     *             "name": "card.number",
+                     *             "description": "string",
+                     *             "type": "string",
+                     *             "optional": false
+                     *           }
+                     *         ],
+                     *         "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "created_at": "2030-01-31T12:00:00.000Z",
+                     *         "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "modified_at": "2030-01-31T12:00:00.000Z"
+                     *       },
+                     *       "code": "string",
+                     *       "runtime": {},
+                     *       "application": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                     *       },
+                     *       "configuration": {},
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactorView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description The formula or the application does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "The formula or the application does not exist"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Reactors_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the reactor id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Charge card",
+                     *       "formula": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "name": "Charge a card",
+                     *         "description": "string",
+                     *         "type": "official",
+                     *         "status": "verified",
+                     *         "icon": "string",
+                     *         "code": "string",
+                     *         "configuration": [
+                     *           {
+                     *             "name": "API_KEY",
+                     *             "description": "string",
+                     *             "type": "string"
+                     *           }
+                     *         ],
+                     *         "request_parameters": [
+                     *           {
+                     *             "name": "card.number",
+                     *             "description": "string",
+                     *             "type": "string",
+                     *             "optional": false
+                     *           }
+                     *         ],
+                     *         "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "created_at": "2030-01-31T12:00:00.000Z",
+                     *         "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "modified_at": "2030-01-31T12:00:00.000Z"
+                     *       },
+                     *       "code": "string",
+                     *       "runtime": {},
+                     *       "application": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                     *       },
+                     *       "configuration": {},
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactorView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Reactors_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the reactor id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Charge card",
+                 *       "configuration": {
+                 *         "API_KEY": "sk_test_123"
+                 *       },
+                 *       "application": {
+                 *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateReactorRequest"] | components["schemas"]["CodeReactorRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Charge card",
+                     *       "formula": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "name": "Charge a card",
+                     *         "description": "string",
+                     *         "type": "official",
+                     *         "status": "verified",
+                     *         "icon": "string",
+                     *         "code": "string",
+                     *         "configuration": [
+                     *           {
+                     *             "name": "API_KEY",
+                     *             "description": "string",
+                     *             "type": "string"
+                     *           }
+                     *         ],
+                     *         "request_parameters": [
+                     *           {
+                     *             "name": "card.number",
+                     *             "description": "string",
+                     *             "type": "string",
+                     *             "optional": false
+                     *           }
+                     *         ],
+                     *         "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "created_at": "2030-01-31T12:00:00.000Z",
+                     *         "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "modified_at": "2030-01-31T12:00:00.000Z"
+                     *       },
+                     *       "code": "string",
+                     *       "runtime": {},
+                     *       "application": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                     *       },
+                     *       "configuration": {},
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactorView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Reactors_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the reactor id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Reactors_patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the reactor id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Hello reactor",
+                 *       "code": "module.exports = async function (req) { return { raw: { hello: req.args.name } }; };",
+                 *       "configuration": {},
+                 *       "application": {
+                 *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                 *       },
+                 *       "runtime": {
+                 *         "image": "node-bt"
+                 *       }
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["ReactorMergePatch"];
+                /**
+                 * @example {
+                 *       "name": "Hello reactor",
+                 *       "code": "module.exports = async function (req) { return { raw: { hello: req.args.name } }; };",
+                 *       "configuration": {},
+                 *       "application": {
+                 *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                 *       },
+                 *       "runtime": {
+                 *         "image": "node-bt"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReactorMergePatch"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "Charge card",
+                     *       "formula": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "name": "Charge a card",
+                     *         "description": "string",
+                     *         "type": "official",
+                     *         "status": "verified",
+                     *         "icon": "string",
+                     *         "code": "string",
+                     *         "configuration": [
+                     *           {
+                     *             "name": "API_KEY",
+                     *             "description": "string",
+                     *             "type": "string"
+                     *           }
+                     *         ],
+                     *         "request_parameters": [
+                     *           {
+                     *             "name": "card.number",
+                     *             "description": "string",
+                     *             "type": "string",
+                     *             "optional": false
+                     *           }
+                     *         ],
+                     *         "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "created_at": "2030-01-31T12:00:00.000Z",
+                     *         "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "modified_at": "2030-01-31T12:00:00.000Z"
+                     *       },
+                     *       "code": "string",
+                     *       "runtime": {},
+                     *       "application": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                     *       },
+                     *       "configuration": {},
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactorView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            /** @description The Content-Type is neither application/merge-patch+json nor application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The Content-Type is neither application/merge-patch+json nor application/json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Reactors_react: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the reactor id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "args": {
+                 *         "card": "{{ 3c5d0a1e-8d2f-4a55-8f0e-8b6a4c113d3b }}",
+                 *         "amount": 1200
+                 *       },
+                 *       "callback_url": {},
+                 *       "timeout_ms": 10000
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReactRequest"];
+            };
+        };
+        responses: {
+            /** @description the Reactor Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tokens": {},
+                     *       "raw": {
+                     *         "charged": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactResponse"];
+                };
+            };
+            /** @description with callback_url: accepted, the result follows by webhook */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "status": "pending"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactAccepted"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            /** @description The formula threw InvalidPaymentMethodError */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Error",
+                     *       "status": 402,
+                     *       "detail": "The formula threw InvalidPaymentMethodError"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            /** @description The reactor code does not load */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unprocessable Entity",
+                     *       "status": 422,
+                     *       "detail": "The reactor code does not load"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            429: components["responses"]["Problem429"];
+            /** @description The formula threw ReactorRuntimeError (or anything else): its own answer, not a platform failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Internal Server Error",
+                     *       "status": 500,
+                     *       "detail": "The formula threw ReactorRuntimeError (or anything else): its own answer, not a platform failure"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+            /** @description The formula's own answer (CustomHttpResponseError): any status, headers and body, returned as given */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "declined": true,
+                     *       "reason": "insufficient funds"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+        };
+    };
+    Reactors_reactAsync: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the reactor id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "args": {
+                 *         "name": "world"
+                 *       },
+                 *       "timeout_ms": 10000
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReactAsyncRequest"];
+            };
+        };
+        responses: {
+            /** @description accepted: the job is stored */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "status": "pending",
+                     *       "asyncReactorRequestId": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactAsyncAccepted"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Reactors_result: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the reactor id */
+                id: string;
+                /** @description the id of the 202 reply */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "status": "pending",
+                     *       "result": {},
+                     *       "error": {},
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "completed_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReactorJobResultView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    operations_liveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description alive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+        };
+    };
+    operations_readiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": {
+                     *         "nats": "ok"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "unavailable";
+                        checks: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description not ready (or shutting down) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "unavailable",
+                     *       "checks": {
+                     *         "nats": "failing"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ready" | "unavailable";
+                        checks: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    operations_metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the metrics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example coffer_http_requests_total{method="GET",route="/tokens",status="200"} 42 */
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+}
