@@ -53,7 +53,7 @@ function record(row) {
   console.log(tableLine(row));
   if (row.first_error) console.log(`   first error: ${row.first_error}`);
   const n = row.nats_msgs_per_op;
-  if (n) console.log(`   nats msgs/req: ${n.published} published, ${n.delivered} delivered (${Object.entries(n.by).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+  if (n) console.log(`   nats msgs/req: ${n.published} published, ${n.delivered} delivered (${Object.entries(n.by).map(([k, v]) => `${k} ${v}`).join(', ')}); pg transactions/req ${row.pg_xacts_per_op ?? '–'}`);
 }
 
 /** the CLOCK_MONOTONIC microseconds V8 stamps profile samples with, so a summary can keep one scenario's samples */
@@ -76,6 +76,9 @@ async function main() {
   const sweepRows = CONFIG.sweepRows ?? (target.kind === 'throwaway' ? (QUICK ? 10_000 : 100_000) : 0);
   const http = httpClient(target.urls ?? target.url, Math.max(64, ...CONFIG.clients) + 8);
   const nats = () => (target.natsMonitorUrl ? natsSnapshot(target.natsMonitorUrl).catch(() => undefined) : undefined);
+  // transactions committed in the target's database, read-only ones (a plain SELECT) included, other services' polling too
+  const commits = async () =>
+    db ? Number((await db.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [target.databaseName])).rows[0]?.xact_commit ?? NaN) : NaN;
   const db = target.databaseUrl ? new pg.Pool({ connectionString: target.databaseUrl, max: Math.max(...CONFIG.clients, CONFIG.scaleClients) + 2, application_name: 'coffer-bench' }) : null;
   const floor = await startFloorServer();
   const floorHttp = httpClient(floor.url, Math.max(64, ...CONFIG.clients));
@@ -94,13 +97,25 @@ async function main() {
     const measure = async ({ group, scenario, clients, op, seconds = CONFIG.seconds, baseline, baselineOps, extra, stop, warmup = CONFIG.warmup }) => {
       if (warmup > 0) await load({ clients, seconds: warmup, op });
       const natsBefore = await nats();
+      const commitsBefore = await commits();
       const before = await sampler.snapshot();
       const startUs = monotonicMicros();
       const r = await load({ clients, seconds, op, stop });
       windows.push({ scenario, clients, startUs, endUs: monotonicMicros() });
       const cpu = CpuSampler.diff(before, await sampler.snapshot());
       const natsMsgs = group === 'baseline' ? undefined : natsPerOp(natsBefore, await nats(), r.count);
-      const row = toRow({ group, scenario, clients, r, cpu, baseline, baselineOps, extra: { ...extra, ...(natsMsgs ? { nats_msgs_per_op: natsMsgs } : {}) } });
+      // pg_stat_database lags up to its flush interval (~1 s): a rough figure, good enough to tell 1 from 3
+      const pgCommits = r.count ? +(((await commits()) - commitsBefore) / r.count).toFixed(2) : NaN;
+      const row = toRow({
+        group,
+        scenario,
+        clients,
+        r,
+        cpu,
+        baseline,
+        baselineOps,
+        extra: { ...extra, ...(natsMsgs ? { nats_msgs_per_op: natsMsgs } : {}), ...(Number.isFinite(pgCommits) ? { pg_xacts_per_op: pgCommits } : {}) },
+      });
       record(row);
       return r;
     };

@@ -15,6 +15,7 @@ import { InFlightRequests } from './in-flight';
 import { RpcLoggingInterceptor } from './rpc-logging.interceptor';
 import { natsConnectionOptions } from './nats-config';
 import { coalesceWrites } from './write-coalescing';
+import { composeInterceptors } from './interceptor-chain';
 
 /** The parts of Nest's ServerNats that graceful shutdown and the hot path need (not public API; checked at run time). */
 interface NatsServerInternals {
@@ -81,7 +82,7 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   });
   app.useGlobalFilters(new RpcProblemFilter(logger));
   const inFlight = new InFlightRequests();
-  app.useGlobalInterceptors(inFlight, new RpcLoggingInterceptor(logger));
+  app.useGlobalInterceptors(composeInterceptors(inFlight, new RpcLoggingInterceptor(logger)));
   // Nest's graceful NATS shutdown unsubscribes, waits, then closes: wait for our handlers, not a fixed period.
   const server = (app as unknown as { serverInstance?: NatsServerInternals }).serverInstance;
   if (server) {
