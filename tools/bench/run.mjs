@@ -9,6 +9,7 @@
 //   npm run bench -- --update-readme   also rewrite README.md's Performance table
 //   npm run bench -- --cpu-prof    every process of the throwaway system writes tmp/cpu-prof/<date>/<name>-<n>.cpuprofile
 //                                  (summarise: node tools/bench/profile-summary.mjs tmp/cpu-prof/<date> --window read)
+//   npm run bench -- --no-build    run the dist/ as it is (e.g. an older build copied in, for a before/after)
 //   BENCH_REPLICAS=gateway=2,token-service=2   more processes of a service (gateways take requests in turn)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -72,7 +73,7 @@ async function main() {
   const stamp = startedAt.toISOString().slice(0, 19).replace(/:/g, '-');
   const cpuProfDir = CONFIG.cpuProf ? path.join(ROOT, 'tmp/cpu-prof', stamp) : undefined;
   if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
-  const target = await startTarget({ log, cpuProfDir, replicas: CONFIG.replicas });
+  const target = await startTarget({ log, cpuProfDir, replicas: CONFIG.replicas, noBuild: args.has('--no-build') });
   const sweepRows = CONFIG.sweepRows ?? (target.kind === 'throwaway' ? (QUICK ? 10_000 : 100_000) : 0);
   const http = httpClient(target.urls ?? target.url, Math.max(64, ...CONFIG.clients) + 8);
   const nats = () => (target.natsMonitorUrl ? natsSnapshot(target.natsMonitorUrl).catch(() => undefined) : undefined);

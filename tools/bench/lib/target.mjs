@@ -8,7 +8,7 @@ import { APPS, build, startEphemeralSystem } from '../../dev/system.mjs';
  * ("gateway=123,token-service=456,...") names its processes for the CPU columns.
  * Otherwise a throwaway system whose rate limit is raised out of the way and whose expiry sweep runs every 2 s.
  */
-export async function startTarget({ log, cpuProfDir, replicas = {} }) {
+export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = false }) {
   if (process.env.BASE_URL) {
     const managementKey = process.env.BENCH_MANAGEMENT_KEY;
     if (!managementKey) throw new Error('BASE_URL needs BENCH_MANAGEMENT_KEY (a management key of the tenant to load)');
@@ -33,7 +33,7 @@ export async function startTarget({ log, cpuProfDir, replicas = {} }) {
   }
   // no ensureInstalled() here: the bench imports pg and undici before it could run, and an `npm ci` from a worktree
   // whose node_modules is shared would reinstall under everyone else's feet
-  build([...APPS, 'admin']);
+  if (!noBuild) build([...APPS, 'admin']);
   const sweepIntervalMs = Number(process.env.BENCH_SWEEP_INTERVAL_MS ?? 2000);
   const sys = await startEphemeralSystem({
     natsMonitoring: true,
