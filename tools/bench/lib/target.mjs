@@ -41,7 +41,7 @@ export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = fa
     // --cpu-prof: each process writes <name>-<replica>.cpuprofile as it exits (sys.stop() waits for that)
     nodeArgs: cpuProfDir ? (name, replica) => ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${name}-${replica}.cpuprofile`] : undefined,
     env: {
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       RATE_LIMIT_PRIVATE: '100000000/10s',
       RATE_LIMIT_PUBLIC: '100000000/10s',
       RATE_LIMIT_MANAGEMENT: '100000000/10s',
