@@ -7,6 +7,10 @@
 //   npm run bench                  defaults: 1, 8 and 32 clients, 5 s each after 1 s of warm-up (< 10 minutes)
 //   npm run bench -- --quick       1 s per scenario, 8 clients only, a smaller sweep: the end-to-end check
 //   npm run bench -- --update-readme   also rewrite README.md's Performance table
+//   npm run bench -- --cpu-prof    every process of the throwaway system writes tmp/cpu-prof/<date>/<name>-<n>.cpuprofile
+//                                  (summarise: node tools/bench/profile-summary.mjs tmp/cpu-prof/<date> --window read)
+//   npm run bench -- --no-build    run the dist/ as it is (e.g. an older build copied in, for a before/after)
+//   BENCH_REPLICAS=gateway=2,token-service=2   more processes of a service (gateways take requests in turn)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +21,7 @@ import { pgBaseline, startFloorServer } from './lib/baselines.mjs';
 import { CpuSampler, postgresBackends } from './lib/cpu.mjs';
 import { httpClient } from './lib/http.mjs';
 import { load } from './lib/load.mjs';
+import { natsPerOp, natsSnapshot } from './lib/nats-monitor.mjs';
 import { markdown, svg, tableHeader, tableLine, toRow } from './lib/report.mjs';
 import { listScenarios, prepare, requestScenarios } from './lib/scenarios.mjs';
 import { countExpired, countTokens, insertCopies, seedTo } from './lib/seed.mjs';
@@ -38,6 +43,8 @@ const CONFIG = {
   sweepRows: process.env.BENCH_SWEEP_ROWS !== undefined ? Number(process.env.BENCH_SWEEP_ROWS) : undefined,
   only: process.env.BENCH_ONLY,
   expression: process.env.BENCH_EXPRESSION === '1',
+  cpuProf: args.has('--cpu-prof'),
+  replicas: Object.fromEntries((process.env.BENCH_REPLICAS ?? '').split(',').filter(Boolean).map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])])),
 };
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 const rows = [];
@@ -46,7 +53,13 @@ function record(row) {
   rows.push(row);
   console.log(tableLine(row));
   if (row.first_error) console.log(`   first error: ${row.first_error}`);
+  const n = row.nats_msgs_per_op;
+  if (n) console.log(`   nats msgs/req: ${n.published} published, ${n.delivered} delivered (${Object.entries(n.by).map(([k, v]) => `${k} ${v}`).join(', ')}); pg transactions/req ${row.pg_xacts_per_op ?? '–'}`);
 }
+
+/** the CLOCK_MONOTONIC microseconds V8 stamps profile samples with, so a summary can keep one scenario's samples */
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+const windows = [];
 
 async function main() {
   const startedAt = new Date();
@@ -57,9 +70,16 @@ async function main() {
       stdio: 'inherit',
     });
   }
-  const target = await startTarget({ log });
+  const stamp = startedAt.toISOString().slice(0, 19).replace(/:/g, '-');
+  const cpuProfDir = CONFIG.cpuProf ? path.join(ROOT, 'tmp/cpu-prof', stamp) : undefined;
+  if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
+  const target = await startTarget({ log, cpuProfDir, replicas: CONFIG.replicas, noBuild: args.has('--no-build') });
   const sweepRows = CONFIG.sweepRows ?? (target.kind === 'throwaway' ? (QUICK ? 10_000 : 100_000) : 0);
-  const http = httpClient(target.url, Math.max(64, ...CONFIG.clients) + 8);
+  const http = httpClient(target.urls ?? target.url, Math.max(64, ...CONFIG.clients) + 8);
+  const nats = () => (target.natsMonitorUrl ? natsSnapshot(target.natsMonitorUrl).catch(() => undefined) : undefined);
+  // transactions committed in the target's database, read-only ones (a plain SELECT) included, other services' polling too
+  const commits = async () =>
+    db ? Number((await db.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [target.databaseName])).rows[0]?.xact_commit ?? NaN) : NaN;
   const db = target.databaseUrl ? new pg.Pool({ connectionString: target.databaseUrl, max: Math.max(...CONFIG.clients, CONFIG.scaleClients) + 2, application_name: 'coffer-bench' }) : null;
   const floor = await startFloorServer();
   const floorHttp = httpClient(floor.url, Math.max(64, ...CONFIG.clients));
@@ -77,10 +97,26 @@ async function main() {
     /** warm-up, then the measured window between two CPU snapshots */
     const measure = async ({ group, scenario, clients, op, seconds = CONFIG.seconds, baseline, baselineOps, extra, stop, warmup = CONFIG.warmup }) => {
       if (warmup > 0) await load({ clients, seconds: warmup, op });
+      const natsBefore = await nats();
+      const commitsBefore = await commits();
       const before = await sampler.snapshot();
+      const startUs = monotonicMicros();
       const r = await load({ clients, seconds, op, stop });
+      windows.push({ scenario, clients, startUs, endUs: monotonicMicros() });
       const cpu = CpuSampler.diff(before, await sampler.snapshot());
-      const row = toRow({ group, scenario, clients, r, cpu, baseline, baselineOps, extra });
+      const natsMsgs = group === 'baseline' ? undefined : natsPerOp(natsBefore, await nats(), r.count);
+      // pg_stat_database lags up to its flush interval (~1 s): a rough figure, good enough to tell 1 from 3
+      const pgCommits = r.count ? +(((await commits()) - commitsBefore) / r.count).toFixed(2) : NaN;
+      const row = toRow({
+        group,
+        scenario,
+        clients,
+        r,
+        cpu,
+        baseline,
+        baselineOps,
+        extra: { ...extra, ...(natsMsgs ? { nats_msgs_per_op: natsMsgs } : {}), ...(Number.isFinite(pgCommits) ? { pg_xacts_per_op: pgCommits } : {}) },
+      });
       record(row);
       return r;
     };
@@ -185,7 +221,6 @@ async function main() {
     printSummary(rows);
     const dir = path.join(ROOT, 'bench/results');
     fs.mkdirSync(dir, { recursive: true });
-    const stamp = startedAt.toISOString().slice(0, 19).replace(/:/g, '-');
     const name = `${stamp}${QUICK ? '-quick' : ''}`;
     fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
     fs.writeFileSync(path.join(dir, `${name}.svg`), `${svg(result)}\n`);
@@ -198,6 +233,10 @@ async function main() {
     await http.close().catch(() => undefined);
     await db?.end();
     await target.stop();
+    if (cpuProfDir) {
+      fs.writeFileSync(path.join(cpuProfDir, 'windows.json'), `${JSON.stringify(windows, null, 2)}\n`);
+      log(`CPU profiles in ${path.relative(ROOT, cpuProfDir)}: node tools/bench/profile-summary.mjs ${path.relative(ROOT, cpuProfDir)} --window <scenario>`);
+    }
   }
 }
 

@@ -96,11 +96,13 @@ export function findNatsServer() {
 }
 
 /** Starts a private nats-server with JetStream; resolves when it accepts connections. */
-export async function startNatsServer({ port, storeDir }) {
+export async function startNatsServer({ port, storeDir, monitorPort }) {
   const bin = findNatsServer();
   if (!bin) throw new Error('nats-server was not found: install it (apt-get install -y nats-server) or set NATS_URL');
   fs.mkdirSync(storeDir, { recursive: true });
-  const child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
+  // `-m`: the HTTP monitoring endpoint (/varz, /connz) the benchmark reads to count messages per request
+  const monitor = monitorPort ? ['-m', String(monitorPort)] : [];
+  const child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir, ...monitor], { stdio: 'ignore' });
   for (let i = 0; i < 100; i++) {
     if (await portOpen(port)) return child;
     await new Promise((r) => setTimeout(r, 50));
@@ -173,10 +175,10 @@ export async function migrate(databaseUrl) {
 }
 
 /** Spawns one built service with its logs prefixed. */
-export function startService(service, env, { quiet = false, logFile } = {}) {
+export function startService(service, env, { quiet = false, logFile, nodeArgs = [] } = {}) {
   const main = path.join(ROOT, 'dist/apps', service.name, 'main.js');
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: build first`);
-  const child = spawn(process.execPath, [...(service.nodeArgs ?? []), main], {
+  const child = spawn(process.execPath, [...(service.nodeArgs ?? []), ...nodeArgs, main], {
     cwd: ROOT,
     env: { ...process.env, ...env, SERVICE_NAME: service.name },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -214,8 +216,11 @@ export function log_(msg) {
  * A throwaway Coffer for tests and benchmarks: a fresh database on the local PostgreSQL (TEST_DATABASE_URL, else
  * 127.0.0.1:5432, else an embedded one; `adminUrl` overrides), a private nats-server on a free port, the five built
  * services on free ports. `stop()` removes everything.
+ * Benchmark options: `nodeArgs(name, replica)` adds node flags per process (e.g. --cpu-prof), `natsMonitoring` opens
+ * nats-server's monitoring port (sys.natsMonitorUrl), `replicas` ({gateway: 2}) starts more processes of a service,
+ * each gateway replica on its own port (sys.urls).
  */
-export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUrl: givenAdminUrl, beforeServices } = {}) {
+export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUrl: givenAdminUrl, beforeServices, nodeArgs, natsMonitoring = false, replicas = {} } = {}) {
   const os = await import('node:os');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-'));
   fs.chmodSync(tmp, 0o755);
@@ -236,7 +241,9 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
   Object.assign(sys, { adminUrl, dbName, databaseUrl });
   await migrate(databaseUrl);
   const natsPort = await freePort();
-  sys.nats = await startNatsServer({ port: natsPort, storeDir: path.join(tmp, 'nats') });
+  const monitorPort = natsMonitoring ? await freePort() : undefined;
+  sys.nats = await startNatsServer({ port: natsPort, storeDir: path.join(tmp, 'nats'), monitorPort });
+  if (monitorPort) sys.natsMonitorUrl = `http://127.0.0.1:${monitorPort}`;
   sys.env = {
     DATABASE_URL: databaseUrl,
     NATS_URL: `nats://127.0.0.1:${natsPort}`,
@@ -248,7 +255,7 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
   if (logDir) fs.mkdirSync(logDir, { recursive: true });
   sys.startService = async (name) => {
     const s = SERVICES.find((x) => x.name === name);
-    const child = startService(s, { ...sys.env, [s.healthEnv]: String(sys.ports[name]) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined });
+    const child = startService(s, { ...sys.env, [s.healthEnv]: String(sys.ports[name]) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined, nodeArgs: nodeArgs?.(name, 0) });
     sys.children.set(name, child);
     await waitForHttp(`http://127.0.0.1:${sys.ports[name]}/readyz`, 90_000);
     return child;
@@ -257,8 +264,11 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
   sys.startReplica = async (name) => {
     const s = SERVICES.find((x) => x.name === name);
     const port = await freePort();
-    const child = startService(s, { ...sys.env, [s.healthEnv]: String(port) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined });
+    const n = (sys.replicas ?? []).filter((r) => r.name === name).length + 1;
+    const child = startService(s, { ...sys.env, [s.healthEnv]: String(port) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) });
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
+    child.name = name;
+    child.port = port;
     sys.replicas = [...(sys.replicas ?? []), child];
     return () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
   };
@@ -275,10 +285,13 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
   // e.g. the fault suite routes sys.env's DATABASE_URL and NATS_URL through its proxies here
   if (beforeServices) await beforeServices(sys);
   await Promise.all(SERVICES.map((s) => sys.startService(s.name)));
+  for (const [name, count] of Object.entries(replicas)) for (let i = 1; i < count; i++) await sys.startReplica(name);
   sys.url = `http://127.0.0.1:${sys.ports.gateway}`;
+  sys.urls = [sys.url, ...(sys.replicas ?? []).filter((r) => r.name === 'gateway').map((r) => `http://127.0.0.1:${r.port}`)];
   sys.stop = async () => {
-    await Promise.all(SERVICES.map((s) => sys.stopService(s.name)));
-    for (const child of sys.replicas ?? []) if (child.exitCode === null) child.kill('SIGTERM');
+    // replicas too are awaited: a process writes its --cpu-prof profile as it exits
+    const exited = (child) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
+    await Promise.all([...SERVICES.map((s) => sys.stopService(s.name)), ...(sys.replicas ?? []).map(exited)]);
     sys.nats?.kill();
     await dropDatabase(sys.adminUrl, sys.dbName).catch(() => undefined);
     if (sys.embedded) await sys.embedded.pg.stop().catch(() => undefined);

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EventBus } from '@coffer/messaging';
+import { EventBus, composeInterceptors } from '@coffer/messaging';
 import { PinoNestLogger, createLogger, envInt, validateConfig } from '@coffer/observability';
 import { limitsFromEnv } from './rate-limit/rate-limits';
 import { AppModule } from './app.module';
@@ -47,7 +47,8 @@ async function bootstrap() {
   configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping() }, () => shuttingDown);
   registerBackPressure(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ProblemFilter(logger));
-  app.useGlobalInterceptors(new QueryInterceptor(), new JsonBodyInterceptor());
+  // composed: one interceptor layer per request instead of two (issue 14's profiles)
+  app.useGlobalInterceptors(composeInterceptors(new QueryInterceptor(), new JsonBodyInterceptor()));
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.
   app.enableCors({
     origin: corsOrigins(),

@@ -22,8 +22,12 @@ export class SqlPool implements OnModuleDestroy {
     this.pool.on('error', () => undefined);
   }
 
-  async query<T>(sql: Prisma.Sql): Promise<T[]> {
-    const result = await this.pool.query(sql.text, sql.values as unknown[]);
+  /**
+   * `name`: a prepared statement (parsed and planned once per connection, then only bound and executed) for a
+   * statement whose text never changes; each name must always go with the same text.
+   */
+  async query<T>(sql: Prisma.Sql, name?: string): Promise<T[]> {
+    const result = await this.pool.query({ name, text: sql.text, values: sql.values as unknown[] });
     return result.rows as T[];
   }
 

@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { JSONCodec, connect, type NatsConnection, type Subscription } from 'nats';
 import { natsConnectionOptions } from './nats-config';
+import { coalesceWrites } from './write-coalescing';
 import { deferUntilCommitted } from '@coffer/db';
 
 const codec = JSONCodec();
@@ -15,7 +16,10 @@ export class EventBus implements OnModuleDestroy {
   private readonly subscriptions: Subscription[] = [];
 
   private nc(): Promise<NatsConnection> {
-    this.connection ??= connect(natsConnectionOptions(`${process.env['SERVICE_NAME'] ?? 'coffer'}-events`));
+    this.connection ??= connect(natsConnectionOptions(`${process.env['SERVICE_NAME'] ?? 'coffer'}-events`)).then((nc) => {
+      coalesceWrites(nc);
+      return nc;
+    });
     return this.connection;
   }
 

@@ -7,3 +7,5 @@ export * from './messaging.module';
 export * from './in-flight';
 export * from './rpc-logging.interceptor';
 export * from './work-loop';
+export * from './write-coalescing';
+export * from './interceptor-chain';

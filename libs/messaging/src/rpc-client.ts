@@ -4,6 +4,7 @@ import { JSONCodec, connect, type NatsConnection } from 'nats';
 import { ProblemError, RPC_DEADLINE_MS, isProblem, unwrapIdempotentReplay, type Principal, type RpcEnvelope } from '@coffer/contracts';
 import { rpcDuration } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
+import { coalesceWrites } from './write-coalescing';
 
 export interface CallContext {
   principal?: Principal;
@@ -39,7 +40,10 @@ export class RpcClient implements OnModuleDestroy {
   private nc(): Promise<NatsConnection> {
     const service = process.env['SERVICE_NAME'] ?? 'coffer';
     // Replies come back on _INBOX.<service>.…, so NATS permissions can let each service read only its own replies.
-    this.connection ??= connect({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` });
+    this.connection ??= connect({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` }).then((nc) => {
+      coalesceWrites(nc);
+      return nc;
+    });
     return this.connection;
   }
 

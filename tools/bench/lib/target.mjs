@@ -8,7 +8,7 @@ import { APPS, build, startEphemeralSystem } from '../../dev/system.mjs';
  * ("gateway=123,token-service=456,...") names its processes for the CPU columns.
  * Otherwise a throwaway system whose rate limit is raised out of the way and whose expiry sweep runs every 2 s.
  */
-export async function startTarget({ log }) {
+export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = false }) {
   if (process.env.BASE_URL) {
     const managementKey = process.env.BENCH_MANAGEMENT_KEY;
     if (!managementKey) throw new Error('BASE_URL needs BENCH_MANAGEMENT_KEY (a management key of the tenant to load)');
@@ -33,11 +33,15 @@ export async function startTarget({ log }) {
   }
   // no ensureInstalled() here: the bench imports pg and undici before it could run, and an `npm ci` from a worktree
   // whose node_modules is shared would reinstall under everyone else's feet
-  build([...APPS, 'admin']);
+  if (!noBuild) build([...APPS, 'admin']);
   const sweepIntervalMs = Number(process.env.BENCH_SWEEP_INTERVAL_MS ?? 2000);
   const sys = await startEphemeralSystem({
+    natsMonitoring: true,
+    replicas,
+    // --cpu-prof: each process writes <name>-<replica>.cpuprofile as it exits (sys.stop() waits for that)
+    nodeArgs: cpuProfDir ? (name, replica) => ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${name}-${replica}.cpuprofile`] : undefined,
     env: {
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
       RATE_LIMIT_PRIVATE: '100000000/10s',
       RATE_LIMIT_PUBLIC: '100000000/10s',
       RATE_LIMIT_MANAGEMENT: '100000000/10s',
@@ -45,10 +49,12 @@ export async function startTarget({ log }) {
     },
   });
   const { management_key: managementKey, tenant_id: tenantId } = sys.createTenant('bench');
-  log(`target: throwaway system at ${sys.url}, database ${sys.dbName}`);
+  log(`target: throwaway system at ${sys.urls.join(', ')}, database ${sys.dbName}`);
   return {
     kind: 'throwaway',
     url: sys.url,
+    urls: sys.urls,
+    natsMonitorUrl: sys.natsMonitorUrl,
     managementKey,
     tenantId,
     databaseUrl: sys.databaseUrl,
@@ -56,6 +62,8 @@ export async function startTarget({ log }) {
     processPids: () => {
       const out = {};
       for (const [name, child] of sys.children) if (child.pid) out[name] = [child.pid];
+      // replicas count with their service: CPU per request of the service as a whole
+      for (const child of sys.replicas ?? []) if (child.pid) out[child.name] = [...(out[child.name] ?? []), child.pid];
       if (sys.nats?.pid) out['nats-server'] = [sys.nats.pid];
       return out;
     },

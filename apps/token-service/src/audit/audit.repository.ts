@@ -27,16 +27,23 @@ export interface AuditEventFilter {
 }
 
 const MAX_BATCH = 500;
+/** INSERTs in flight at once; the token-service pool (DATABASE_POOL_SIZE, 10) keeps connections for the reads */
+const MAX_FLUSHES = 4;
 
 /**
  * audit_events (owned by token-service; other services send theirs over token.audit.record). Never data.
- * Group commit: callers wait until their events are written, but concurrent callers share one multi-row INSERT,
- * so auditing every read costs one round trip per batch instead of one per request.
+ * Group commit: callers wait until their events are written, but the events recorded during one event-loop iteration
+ * share one multi-row INSERT, so auditing every read costs one round trip per batch instead of one per request.
+ * A batch starts at the end of the iteration, beside the batches already being written (up to MAX_FLUSHES): a read
+ * waits for its own commit only, never for an earlier batch to finish first. Only when MAX_FLUSHES are running do
+ * events queue, and then the next free slot writes everything queued at once.
  */
 @Injectable()
 export class AuditRepository implements OnApplicationShutdown {
   private queue: Pending[] = [];
-  private flushing: Promise<void> | null = null;
+  private scheduled = false;
+  private running = 0;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     private readonly sql: SqlPool,
@@ -79,12 +86,19 @@ export class AuditRepository implements OnApplicationShutdown {
       traceId: e.traceId ?? null,
     }));
     const done = new Promise<void>((resolve, reject) => this.queue.push({ rows, resolve, reject }));
-    if (!this.flushing) this.flushing = this.flush();
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.pump();
+      });
+    }
     return done;
   }
 
-  private async flush(): Promise<void> {
-    while (this.queue.length) {
+  /** Starts a batch in every free slot. */
+  private pump(): void {
+    while (this.queue.length && this.running < MAX_FLUSHES) {
       const batch: Pending[] = [];
       let size = 0;
       while (this.queue.length && size < MAX_BATCH) {
@@ -92,22 +106,31 @@ export class AuditRepository implements OnApplicationShutdown {
         batch.push(next);
         size += next.rows.length;
       }
-      try {
-        const rows = batch.flatMap((b) => b.rows);
-        await this.sql.query(Prisma.sql`
+      this.running++;
+      void this.flush(batch).finally(() => {
+        this.running--;
+        this.pump();
+        if (!this.running && !this.queue.length && !this.scheduled) for (const w of this.idleWaiters.splice(0)) w();
+      });
+    }
+  }
+
+  private async flush(batch: Pending[]): Promise<void> {
+    try {
+      const rows = batch.flatMap((b) => b.rows);
+      await this.sql.query(Prisma.sql`
           INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
           SELECT * , now() FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.tenantId)}::uuid[],
             ${rows.map((r) => r.actorApplicationId)}::uuid[], ${rows.map((r) => r.operation)}::text[], ${rows.map((r) => r.entityType)}::text[],
             ${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.traceId)}::text[])`);
-        for (const b of batch) b.resolve();
-      } catch (err) {
-        for (const b of batch) b.reject(err);
-      }
+      for (const b of batch) b.resolve();
+    } catch (err) {
+      for (const b of batch) b.reject(err);
     }
-    this.flushing = null;
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.flushing) await this.flushing;
+    if (!this.running && !this.queue.length && !this.scheduled) return;
+    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
   }
 }

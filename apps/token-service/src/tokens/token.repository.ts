@@ -63,6 +63,17 @@ function jsonOrNull(v: unknown): string | null {
   return v === null || v === undefined ? null : JSON.stringify(v);
 }
 
+/** The token's row, unless its id or dedup key is taken: RETURNING id tells which happened. */
+function insertToken(tenantId: string, t: TokenWrite): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
+      container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
+    VALUES (${tenantId}::uuid, ${t.id}, ${t.type}, ${t.dataCiphertext}, ${t.dataKeyId}::uuid, ${jsonOrNull(t.mask)}::jsonb,
+      ${t.fingerprint}, ${t.fingerprintExpression}, ${t.container}, ${JSON.stringify(t.metadata)}::jsonb,
+      ${lowerMetadata(t.metadata)}::jsonb, ${t.searchIndexes}::text[], ${t.dedupKey}, ${t.expiresAt}, ${t.createdBy}::uuid, ${t.createdAt})
+    ON CONFLICT DO NOTHING RETURNING id`;
+}
+
 /** Where a keyset page starts: the exact `created_at` (ISO 8601, microseconds) and id of the row before it. */
 export interface KeysetPosition {
   at: string;
@@ -101,14 +112,7 @@ export class TokenRepository {
     // the create's audit event rides in the same statement: one round trip and one commit for the whole create
     const auditId = audit ? randomUUID() : null;
     const inserted = await this.sql.query<{ id: string }>(Prisma.sql`
-      WITH t AS (
-        INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
-          container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
-        VALUES (${tenantId}::uuid, ${t.id}, ${t.type}, ${t.dataCiphertext}, ${t.dataKeyId}::uuid, ${jsonOrNull(t.mask)}::jsonb,
-          ${t.fingerprint}, ${t.fingerprintExpression}, ${t.container}, ${JSON.stringify(t.metadata)}::jsonb,
-          ${lowerMetadata(t.metadata)}::jsonb, ${t.searchIndexes}::text[], ${t.dedupKey}, ${t.expiresAt}, ${t.createdBy}::uuid, ${t.createdAt})
-        ON CONFLICT DO NOTHING RETURNING id
-      ), s AS (
+      WITH t AS (${insertToken(tenantId, t)}), s AS (
         INSERT INTO token_search_indexes (tenant_id, token_id, digest)
         SELECT ${tenantId}::uuid, t.id, d FROM t, unnest(${digests}::text[]) AS d ON CONFLICT DO NOTHING
       ), a AS (
@@ -123,13 +127,7 @@ export class TokenRepository {
 
   private async insertWith(tx: Prisma.TransactionClient, tenantId: string, t: TokenWrite, searchDigests: string[]): Promise<InsertOutcome> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const inserted = await tx.$queryRaw<Array<{ id: string }>>`
-        INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
-          container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
-        VALUES (${tenantId}::uuid, ${t.id}, ${t.type}, ${t.dataCiphertext}, ${t.dataKeyId}::uuid, ${jsonOrNull(t.mask)}::jsonb,
-          ${t.fingerprint}, ${t.fingerprintExpression}, ${t.container}, ${JSON.stringify(t.metadata)}::jsonb,
-          ${lowerMetadata(t.metadata)}::jsonb, ${t.searchIndexes}::text[], ${t.dedupKey}, ${t.expiresAt}, ${t.createdBy}::uuid, ${t.createdAt})
-        ON CONFLICT DO NOTHING RETURNING id`;
+      const inserted = await tx.$queryRaw<Array<{ id: string }>>(insertToken(tenantId, t));
       if (inserted.length) {
         await this.writeSearchIndexes(tx, tenantId, t.id, searchDigests);
         return 'created';
@@ -164,8 +162,12 @@ export class TokenRepository {
   }
 
   async find(tenantId: string, id: string): Promise<TokenRow | null> {
-    const rows = await this.sql.query<TokenRow>(Prisma.sql`
-      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`);
+    // the hottest statement of all (every read): prepared once per connection
+    const rows = await this.sql.query<TokenRow>(
+      Prisma.sql`
+      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`,
+      'token_find',
+    );
     return rows[0] ?? null;
   }
 
