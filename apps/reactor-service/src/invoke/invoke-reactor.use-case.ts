@@ -20,7 +20,7 @@ import {
 import { findDetokenizationExpressions } from '@coffer/expression';
 import { capTokenizeReply } from './reply-ceiling';
 import { RpcClient, type CallContext } from '@coffer/messaging';
-import { REACTOR_ERRORS, type SandboxOutcome } from '../sandbox';
+import { REACTOR_ERRORS, type SandboxOutcome } from '@coffer/sandbox';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { ReactorRepository } from '../reactors/reactor.repository';
 import { ReactorVault } from '../reactors/reactor-vault';

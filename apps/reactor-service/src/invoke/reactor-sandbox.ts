@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createLogger } from '@coffer/observability';
-import { SandboxPool, type SandboxInvocation, type SandboxOutcome, type SvcBridge } from '../sandbox';
+import { SandboxPool, type SandboxInvocation, type SandboxOutcome, type SvcBridge } from '@coffer/sandbox';
 
 /** One sandbox pool per process (worker processes running isolated-vm), closed when the service stops. */
 @Injectable()

@@ -6,7 +6,7 @@ import { TenantKeyring } from '@coffer/crypto';
 import { PrismaService } from '@coffer/db';
 import { EventBus, WorkLoop } from '@coffer/messaging';
 import { createLogger, metricsRegistry } from '@coffer/observability';
-import { REACTOR_ERRORS } from '../../sandbox';
+import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { InvokeReactorUseCase, type InvokeContext, type PreparedInvocation } from '../invoke-reactor.use-case';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
 
