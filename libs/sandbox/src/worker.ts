@@ -7,18 +7,14 @@
  * by code hash). The worker treats everything coming out of an isolate as untrusted: only strings and byte arrays
  * are accepted, limits are re-checked here and in the pool.
  */
-import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import ivm from 'isolated-vm';
+import { HASHES, statelessHostOp, type Sync } from './host-ops';
 import { IsolateCache } from './isolate-cache';
-import { ISOLATE_RUNTIME } from './isolate-runtime';
+import { ISOLATE_RUNTIME } from './generated/isolate-runtime';
 import { DEFAULTS, type FailKind, type HostToWorker, type WorkerConfig, type WorkerToHost } from './protocol';
 
-const HASHES = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'];
-const MAX_DIGEST_INPUT = 16 * 1024 * 1024;
-
 const config: WorkerConfig = JSON.parse(process.env['COFFER_SANDBOX_CONFIG'] ?? '{}');
-
-type Sync = [true, unknown] | [false, string, string?];
 
 /** An isolate with the runtime compiled in it and the formulas compiled for it. */
 interface Holder {
@@ -262,37 +258,9 @@ function hostSyncFor(inv: Invocation) {
   return (op: unknown, a: unknown, b: unknown, c: unknown, d: unknown): Sync => {
     if (inv.done || inv.answered) return [false, 'The invocation has finished'];
     try {
+      const stateless = statelessHostOp(op, a, b, c);
+      if (stateless !== null) return stateless;
       switch (op) {
-        case 'digest': {
-          const alg = String(a);
-          if (!HASHES.includes(alg)) return [false, 'Digest method not supported'];
-          if (!(c instanceof Uint8Array) || c.byteLength > MAX_DIGEST_INPUT) return [false, 'Invalid digest input'];
-          if (b !== null && !(b instanceof Uint8Array)) return [false, 'Invalid key'];
-          const h = b instanceof Uint8Array ? createHmac(alg, b) : createHash(alg);
-          const out = h.update(c).digest();
-          return [true, new Uint8Array(out.buffer, out.byteOffset, out.byteLength)];
-        }
-        case 'random': {
-          const n = Number(a);
-          if (!Number.isInteger(n) || n < 0 || n > 1024 * 1024) return [false, 'Invalid size'];
-          const out = randomBytes(n);
-          return [true, new Uint8Array(out.buffer, out.byteOffset, out.byteLength)];
-        }
-        case 'uuid':
-          return [true, randomUUID()];
-        case 'url': {
-          if (typeof a !== 'string' || (b !== undefined && typeof b !== 'string')) return [false, 'Invalid URL'];
-          if (a.length > 65536) return [false, 'Invalid URL'];
-          return [true, urlParts(b === undefined ? new URL(a) : new URL(a, b))];
-        }
-        case 'urlset': {
-          if (typeof a !== 'string' || typeof b !== 'string' || typeof c !== 'string') return [false, 'Invalid URL'];
-          const u = new URL(a);
-          const fields = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'];
-          if (!fields.includes(b)) return [false, 'Invalid field'];
-          (u as unknown as Record<string, string>)[b] = c;
-          return [true, urlParts(u)];
-        }
         case 'timer':
           return addTimer(inv, a, b, c);
         case 'untimer': {
@@ -317,22 +285,6 @@ function hostSyncFor(inv: Invocation) {
     } catch (e) {
       return [false, e instanceof TypeError && String(op).startsWith('url') ? 'Invalid URL' : 'Operation failed'];
     }
-  };
-}
-
-function urlParts(u: URL): Record<string, string> {
-  return {
-    href: u.href,
-    origin: u.origin,
-    protocol: u.protocol,
-    username: u.username,
-    password: u.password,
-    host: u.host,
-    hostname: u.hostname,
-    port: u.port,
-    pathname: u.pathname,
-    search: u.search,
-    hash: u.hash,
   };
 }
 
