@@ -14,6 +14,7 @@ import { ApplicationDirectory } from './reactors/application-directory';
 import { ReactorsService } from './reactors/reactors.service';
 import { ReactorsHandler } from './reactors/reactors.handler';
 import { ReactorSandbox } from './invoke/reactor-sandbox';
+import { TenantEgressDefault } from './invoke/tenant-egress-default';
 import { TokenServiceClient } from './invoke/token-service.client';
 import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
 
@@ -30,6 +31,7 @@ import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
     ReactorsService,
     ReactorSandbox,
     TokenServiceClient,
+    TenantEgressDefault,
     InvokeReactorUseCase,
     ReactorJobRepository,
     ReactorJobs,

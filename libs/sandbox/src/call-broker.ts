@@ -4,10 +4,10 @@
  * `svc` through the caller's SvcBridge - under the invocation's deadline and abort signal, and answered as JSON
  * (never a host error message). At most `maxConcurrentCalls` calls of one invocation run at once; more wait.
  */
-import { egressFetch, EgressFetchError, type EgressPolicy } from '@coffer/egress';
+import { egressFetch, EgressFetchError, HostAllowList, normalizeHostName, type EgressPolicy } from '@coffer/egress';
 import { parseUntrustedJson } from './outcome';
 import { DEFAULTS, type WorkerToHost } from './protocol';
-import { SVC_METHODS, type SvcBridge } from './types';
+import { SVC_METHODS, type EgressRecord, type EgressRule, type SvcBridge } from './types';
 
 const SVC_METHOD_SET: ReadonlySet<string> = new Set(SVC_METHODS);
 
@@ -28,6 +28,10 @@ export interface BrokeredInvocation {
   /** The SvcBridge, when the invocation may use `req.svc`. */
   svc: SvcBridge | null;
   calls: CallState;
+  /** Which hosts `fetch` may reach (resolved on the first fetch when it is a function). */
+  egress?: EgressRule | (() => Promise<EgressRule>);
+  /** The tenant, for egress records. */
+  tenant?: string;
 }
 
 export type CallMessage = Extract<WorkerToHost, { t: 'call' }>;
@@ -38,11 +42,42 @@ export function newCallState(): CallState {
   return { calls: new Map(), inflight: 0, waiting: [], svcCount: 0, fetchCount: 0 };
 }
 
+/** The host filter of an egress rule, or undefined when every (public) host may be reached. */
+function hostFilter(rule: EgressRule): ((host: string) => boolean) | undefined {
+  if (rule.unlisted === 'allow' && rule.allow === null) return undefined;
+  const list = new HostAllowList(rule.allow ?? []);
+  return (host) => list.allows(host);
+}
+
+function hostOf(url: string): string {
+  try {
+    return normalizeHostName(new URL(url).hostname).slice(0, 253);
+  } catch {
+    return '';
+  }
+}
+
+const OUTCOME_OF: Partial<Record<EgressFetchError['type'], EgressRecord['outcome']>> = { 'egress-denied': 'denied', 'request-timeout': 'timeout', aborted: 'aborted' };
+
 export class CallBroker {
+  private readonly filters = new WeakMap<BrokeredInvocation, Promise<((host: string) => boolean) | undefined>>();
+
   constructor(
     readonly egress: EgressPolicy,
     private readonly maxFetchBytes: number,
+    private readonly onEgress?: (record: EgressRecord) => void,
   ) {}
+
+  /** The invocation's host filter, worked out once (a lazy rule is looked up on the first fetch). */
+  private filterFor(inv: BrokeredInvocation): Promise<((host: string) => boolean) | undefined> {
+    let filter = this.filters.get(inv);
+    if (!filter) {
+      const rule = inv.egress;
+      filter = rule === undefined ? Promise.resolve(undefined) : typeof rule === 'function' ? rule().then(hostFilter) : Promise.resolve(hostFilter(rule));
+      this.filters.set(inv, filter);
+    }
+    return filter;
+  }
 
   async handle(inv: BrokeredInvocation, msg: CallMessage, reply: Reply): Promise<void> {
     const state = inv.calls;
@@ -114,6 +149,16 @@ export class CallBroker {
     const redirect = meta.redirect === 'manual' || meta.redirect === 'error' ? meta.redirect : 'follow';
     const timeout = typeof meta.timeout === 'number' && meta.timeout > 0 ? meta.timeout : Infinity;
     const size = typeof meta.size === 'number' && meta.size > 0 ? meta.size : Infinity;
+    let hostAllowed: ((host: string) => boolean) | undefined;
+    try {
+      hostAllowed = await this.filterFor(inv);
+    } catch {
+      // the tenant's default could not be read: nothing leaves rather than everything
+      return fail('request failed, reason: the egress policy is unavailable', 'system');
+    }
+    const started = Date.now();
+    const record = (outcome: EgressRecord['outcome'], status: number | undefined, bytes: number) =>
+      this.onEgress?.({ host: hostOf(meta.url as string), outcome, ...(status !== undefined ? { status } : {}), bytes, durationMs: Date.now() - started, ...(inv.tenant ? { tenant: inv.tenant } : {}) });
     try {
       const res = await egressFetch(
         this.egress,
@@ -129,10 +174,13 @@ export class CallBroker {
           maxResponseBytes: Math.min(this.maxFetchBytes, size),
           maxRequestBytes: this.maxFetchBytes,
           signal: ac.signal,
+          hostAllowed,
         },
       );
+      record('ok', res.status, res.body.byteLength);
       reply(true, JSON.stringify({ status: res.status, statusText: res.statusText, url: res.url, redirected: res.redirected, headers: res.headers }), res.body);
     } catch (e) {
+      record(e instanceof EgressFetchError ? (OUTCOME_OF[e.type] ?? 'error') : 'error', undefined, 0);
       if (!(e instanceof EgressFetchError)) return fail('request failed', 'system');
       const denied = e.type === 'egress-denied';
       fail(e.message, denied ? 'system' : e.type, e.code ?? (denied ? 'EGRESS_DENIED' : undefined));

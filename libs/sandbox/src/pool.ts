@@ -55,7 +55,7 @@ export class SandboxPool {
       allowHosts: opts.allowHosts,
       resolver: opts.resolver,
     });
-    this.broker = new CallBroker(this.egress, maxFetchBytes);
+    this.broker = new CallBroker(this.egress, maxFetchBytes, opts.onEgress);
     const workerConfig: WorkerConfig = {
       memoryLimitMb: opts.memoryLimitMb ?? DEFAULTS.memoryLimitMb,
       concurrency: this.concurrency,
@@ -123,6 +123,7 @@ export class SandboxPool {
         killTimer: null,
         worker: null,
         calls: newCallState(),
+        ...(inv.egress !== undefined ? { egress: inv.egress } : {}),
       };
       task.timer = setTimeout(() => this.onDeadline(task), timeoutMs);
       this.queue.push(task);

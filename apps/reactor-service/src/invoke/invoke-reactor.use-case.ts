@@ -15,6 +15,8 @@ import {
   type Principal,
   type ReactResponse,
   type ReactorCustomProblem,
+  type ReactorEgressView,
+  effectiveEgressRule,
   isUuid,
 } from '@coffer/contracts';
 import { findDetokenizationExpressions } from '@coffer/expression';
@@ -29,6 +31,7 @@ import { applyArgumentRules } from './arguments';
 import { ReactorSandbox } from './reactor-sandbox';
 import { TokenSvcBridge } from './svc-bridge';
 import { TokenServiceClient } from './token-service.client';
+import { TenantEgressDefault } from './tenant-egress-default';
 import { ReactorJobs, type AcceptedInvocation } from './async/reactor-jobs';
 import { checkCallbackUrl } from './async/callback-url';
 
@@ -39,6 +42,8 @@ export interface PreparedInvocation {
   args: Record<string, unknown>;
   application: Principal | null;
   configuration: Record<string, unknown>;
+  /** The reactor's egress list; null: its tenant's default applies. */
+  egress: ReactorEgressView | null;
 }
 
 export type InvokeContext = CallContext & { principal: Principal };
@@ -65,6 +70,7 @@ export class InvokeReactorUseCase {
     private readonly tokens: TokenServiceClient,
     private readonly sandbox: ReactorSandbox,
     private readonly rpc: RpcClient,
+    private readonly egressDefaults: TenantEgressDefault,
     @Inject(forwardRef(() => ReactorJobs)) private readonly jobs: ReactorJobs,
   ) {}
 
@@ -121,7 +127,8 @@ export class InvokeReactorUseCase {
       options.detokenized ? Promise.resolve() : this.tokens.recordInvocation(ctx, reactor.id),
     ] as const);
     const validated = options.detokenized ? args : applyArgumentRules(args, parameters);
-    return { reactor: { id: reactor.id }, code, args: validated, application, configuration };
+    const egress = reactor.egress !== null && typeof reactor.egress === 'object' ? (reactor.egress as unknown as ReactorEgressView) : null;
+    return { reactor: { id: reactor.id }, code, args: validated, application, configuration, egress };
   }
 
   /**
@@ -129,8 +136,12 @@ export class InvokeReactorUseCase {
    * The tenant is the sandbox's isolation key: its code never runs in an isolate that ran another tenant's.
    */
   async run(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number): Promise<ReactResponse> {
+    // the reactor's list, else its tenant's default - looked up only if the formula fetches
+    const egress = p.egress
+      ? effectiveEgressRule(p.egress.allow, undefined)
+      : () => this.egressDefaults.get(ctx.principal, ctx.traceId).then((d) => effectiveEgressRule(null, d));
     const outcome = await this.sandbox.run(
-      { code: p.code, args: p.args, configuration: p.configuration, svc: p.application !== null, timeoutMs, tenant: ctx.principal.tenantId },
+      { code: p.code, args: p.args, configuration: p.configuration, svc: p.application !== null, timeoutMs, tenant: ctx.principal.tenantId, egress },
       p.application ? new TokenSvcBridge(this.rpc, p.application, ctx.traceId) : null,
     );
     if (!outcome.ok) throw failure(outcome);

@@ -3,6 +3,7 @@ import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, 
 import { FieldErrors } from '../problem/problem';
 import { FORMULA_LIMITS } from './formulas';
 import { REACTOR_LIMITS, ReactorRef } from './reactors';
+import { ReactorEgressInput } from './egress-policy';
 
 /**
  * Reactors that carry their own code instead of a formula (the mirrored API's current reactors, what
@@ -37,6 +38,12 @@ export class CodeReactorRequest {
   @IsOptional()
   @IsObject({ message: 'must be an object' })
   runtime?: Record<string, unknown> | null;
+
+  @IsOptional()
+  @IsObject({ message: 'must be an object with an allow list' })
+  @ValidateNested()
+  @Type(() => ReactorEgressInput)
+  egress?: ReactorEgressInput | null;
 }
 
 /** POST /reactors/{id}/react-async: the arguments (and the run's time limit); the result is read back, not delivered. */

@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { isProblem, type Problem } from '../problem/problem';
 import type { ReactorFormulaView } from './formulas';
+import { ReactorEgressInput, type ReactorEgressView } from './egress-policy';
 
 export const REACTOR_LIMITS = {
   nameLength: 200,
@@ -35,6 +36,13 @@ export class UpdateReactorRequest {
   @ValidateNested()
   @Type(() => ReactorRef)
   application?: ReactorRef | null;
+
+  /** The hosts its code may reach (egress-policy.ts); absent or null: the tenant's default. */
+  @IsOptional()
+  @IsObject({ message: 'must be an object with an allow list' })
+  @ValidateNested()
+  @Type(() => ReactorEgressInput)
+  egress?: ReactorEgressInput | null;
 }
 
 /** POST /reactors: the same fields plus the formula. `configuration` must satisfy its contract (reactor-service). */
@@ -75,6 +83,7 @@ export interface ReactorView {
   runtime?: Record<string, unknown>;
   application?: { id: string };
   configuration: Record<string, unknown>;
+  egress?: ReactorEgressView;
   created_by?: string;
   created_at: string;
   modified_by?: string;

@@ -1,8 +1,11 @@
-import { IsBoolean, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { REACTOR_EGRESS_DEFAULTS, type ReactorEgressDefault } from '../reactors/egress-policy';
 import { Transform, Type } from 'class-transformer';
 
 export interface TenantSettings {
   deduplicate_tokens: boolean;
+  /** what reactors without an `egress` list may reach (reactors/egress-policy.ts); shown once set, absent = allow_public */
+  reactor_egress?: ReactorEgressDefault;
 }
 
 export const DEFAULT_TENANT_SETTINGS: TenantSettings = { deduplicate_tokens: false };
@@ -22,6 +25,10 @@ export class TenantSettingsInput {
   @Transform(booleanOrBooleanString)
   @IsBoolean({ message: 'must be a boolean (or "true" / "false")' })
   deduplicate_tokens?: boolean;
+
+  @IsOptional()
+  @IsIn(REACTOR_EGRESS_DEFAULTS, { message: `must be one of ${REACTOR_EGRESS_DEFAULTS.join(', ')}` })
+  reactor_egress?: ReactorEgressDefault;
 }
 
 export class UpdateTenantRequest {

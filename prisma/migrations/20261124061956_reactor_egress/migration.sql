@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "reactors" ADD COLUMN     "egress" JSONB;
