@@ -1,7 +1,7 @@
 /**
  * Issue 15: per-reactor egress policy over HTTP. A reactor (PUT/POST/PATCH `egress: {allow: [...]}`) reaches only
- * the hosts it lists; without a list its tenant's default applies (`settings.reactor_egress`: allow_public, as
- * before, or deny_unlisted). Refusals look like unreachable hosts; every request is counted and logged without
+ * the hosts it lists (else its formula's list); without a list its tenant's default applies
+ * (`settings.reactor_egress`: allow_public, as before, or deny_unlisted). Refusals look like unreachable hosts; every request is counted and logged without
  * its path, headers or body. The "allowed host" is a loopback server: the e2e system exempts 127.0.0.1 from the
  * address check (EGRESS_ALLOW_HOSTS in support/global-setup.mjs), as an operator would a partner host.
  */
@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { api, createTenant, type TestTenant } from '@coffer/testing';
-import { formulaCode } from './support';
+import { formulaCode, privateFormula } from './support';
 
 jest.setTimeout(120_000);
 
@@ -103,6 +103,20 @@ describe('reactor egress policy', () => {
     expect(removed.body.egress).toBeUndefined();
     expect(await reach(open.id, local())).toMatchObject({ code: 'EGRESS_DENIED' });
     await api('PUT', '/tenants/self', { key: mk, body: { settings: { reactor_egress: 'allow_public' } } });
+  });
+
+  it("a formula's list applies to its reactors without a list of their own; a reactor's own list wins", async () => {
+    const f = await api('POST', '/reactor-formulas', { key: mk, body: privateFormula({ code: FETCHER, egress: { allow: ['api.example.com'] } }) });
+    expect(f.status).toBe(201);
+    expect(f.body.egress).toEqual({ allow: ['api.example.com'] });
+    const bad = await api('POST', '/reactor-formulas', { key: mk, body: privateFormula({ code: FETCHER, egress: { allow: ['*'] } }) });
+    expect(bad.status).toBe(400);
+    const plain = await api('POST', '/reactors', { key: mk, body: { name: 'of formula', configuration: {}, formula: { id: f.body.id } } });
+    expect(plain.status).toBe(201);
+    expect(await reach(plain.body.id, local())).toMatchObject({ code: 'EGRESS_DENIED' });
+    const own = await api('POST', '/reactors', { key: mk, body: { name: 'own list', configuration: {}, formula: { id: f.body.id }, egress: { allow: ['127.0.0.1'] } } });
+    expect(own.status).toBe(201);
+    expect(await reach(own.body.id, local())).toMatchObject({ status: 200 });
   });
 
   it('every outbound request is counted and logged with host, status, bytes and duration - never path, headers or body', async () => {

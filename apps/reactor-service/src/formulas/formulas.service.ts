@@ -14,7 +14,7 @@ import {
   type ReactorFormulaView,
   isUuid,
 } from '@coffer/contracts';
-import type { Prisma } from '@coffer/db';
+import { Prisma } from '@coffer/db';
 import { cursorResult, namePattern, offsetResult, parseListWindow } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
 import { toFormulaView } from './formula.view';
@@ -34,6 +34,8 @@ function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateI
     code: req.code,
     configuration: elements.configuration as unknown as Prisma.InputJsonValue,
     requestParameters: elements.request_parameters as unknown as Prisma.InputJsonValue,
+    // its reactors' hosts unless they list their own; SQL NULL: none (the tenant's default)
+    egress: req.egress ? { allow: req.egress.allow } : Prisma.DbNull,
   };
 }
 

@@ -127,7 +127,9 @@ export class InvokeReactorUseCase {
       options.detokenized ? Promise.resolve() : this.tokens.recordInvocation(ctx, reactor.id),
     ] as const);
     const validated = options.detokenized ? args : applyArgumentRules(args, parameters);
-    const egress = reactor.egress !== null && typeof reactor.egress === 'object' ? (reactor.egress as unknown as ReactorEgressView) : null;
+    // the reactor's own list, else its formula's, else (null) the tenant's default
+    const declared = reactor.egress ?? formula?.egress ?? null;
+    const egress = declared !== null && typeof declared === 'object' ? (declared as unknown as ReactorEgressView) : null;
     return { reactor: { id: reactor.id }, code, args: validated, application, configuration, egress };
   }
 

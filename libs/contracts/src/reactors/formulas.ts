@@ -1,5 +1,7 @@
-import { IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { FieldErrors } from '../problem/problem';
+import { ReactorEgressInput, type ReactorEgressView } from './egress-policy';
 
 /** Reactor formulas (spec "Reactor Formula", conventions §8). */
 export const FORMULA_TYPES = ['official', 'private'] as const;
@@ -72,6 +74,13 @@ abstract class FormulaFields {
 export class ReactorFormulaRequest extends FormulaFields {
   @IsIn(['private'], { message: 'must be "private" (official formulas are provisioned by the operator)' })
   type!: string;
+
+  /** The hosts its code may reach, for reactors of it without a list of their own (egress-policy.ts). */
+  @IsOptional()
+  @IsObject({ message: 'must be an object with an allow list' })
+  @ValidateNested()
+  @Type(() => ReactorEgressInput)
+  egress?: ReactorEgressInput | null;
 }
 
 /** An official formula of the operator's catalog (admin CLI `formulas import`); same rules, plus `status`. */
@@ -90,6 +99,7 @@ export interface ReactorFormulaView {
   code: string;
   configuration: FormulaConfigurationElement[];
   request_parameters: FormulaRequestParameter[];
+  egress?: ReactorEgressView;
   created_by?: string;
   created_at: string;
   modified_by?: string;

@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "reactors" ADD COLUMN     "egress" JSONB;
