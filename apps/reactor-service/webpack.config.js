@@ -14,8 +14,8 @@ module.exports = {
       target: 'node',
       compiler: 'tsc',
       main: './src/main.ts',
-      // The formula sandbox's worker process entry (forked by src/sandbox/pool.ts from next to main.js).
-      additionalEntryPoints: [{ entryName: 'sandbox-worker', entryPath: './src/sandbox/worker.ts' }],
+      // The formula sandbox's worker process entry (libs/sandbox; the pool forks it from next to main.js).
+      additionalEntryPoints: [{ entryName: 'sandbox-worker', entryPath: '../../libs/sandbox/src/worker.ts' }],
       tsConfig: './tsconfig.app.json',
       assets: ['./src/assets'],
       optimization: false,

@@ -15,6 +15,7 @@ import { ApplicationDirectory } from './reactors/application-directory';
 import { ReactorsService } from './reactors/reactors.service';
 import { ReactorsHandler } from './reactors/reactors.handler';
 import { ReactorSandbox } from './invoke/reactor-sandbox';
+import { TenantEgressDefault } from './invoke/tenant-egress-default';
 import { TokenServiceClient } from './invoke/token-service.client';
 import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
 import { ReactorRunner } from './invoke/reactor-runner';
@@ -33,6 +34,7 @@ import { ReactorRunner } from './invoke/reactor-runner';
     ReactorSandbox,
     TokenServiceClient,
     ReactorRunner,
+    TenantEgressDefault,
     InvokeReactorUseCase,
     ReactorJobRepository,
     ReactorJobs,

@@ -12,6 +12,7 @@ export * from './sessions/sessions';
 export * from './tokens/tokens';
 export * from './reactors/formulas';
 export * from './reactors/reactors';
+export * from './reactors/egress-policy';
 export * from './audit/audit';
 export * from './reactors/code-reactors';
 export * from './webhooks/webhook-deliveries';

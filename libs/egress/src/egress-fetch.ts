@@ -1,7 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
-import { EgressDeniedError, EgressPolicy } from './egress-policy';
+import { EgressDeniedError, EgressPolicy, unreachable } from './egress-policy';
+import { normalizeHostName } from './host-allow-list';
 
 export interface EgressRequest {
   url: string;
@@ -35,6 +36,11 @@ export interface EgressLimits {
   maxRedirects?: number;
   /** Aborts the exchange (e.g. when the invocation ends). */
   signal?: AbortSignal;
+  /**
+   * The hosts this exchange may reach (a reactor's egress list), checked on every hop before anything is resolved
+   * (no DNS query for a refused host). A refused host fails exactly like an unreachable one.
+   */
+  hostAllowed?: (host: string) => boolean;
 }
 
 /** A failure of the exchange; `type`/`code` follow node-fetch's FetchError conventions. */
@@ -123,9 +129,14 @@ export async function egressFetch(policy: EgressPolicy, req: EgressRequest, limi
     else limits.signal.addEventListener('abort', onOuterAbort, { once: true });
   }
   const agent = agentFor(policy);
+  const check = (input: string | URL): URL => {
+    const checked = policy.checkUrl(input);
+    if (limits.hostAllowed && !limits.hostAllowed(checked.hostname)) throw unreachable(normalizeHostName(checked.hostname));
+    return checked;
+  };
   let url: URL;
   try {
-    url = policy.checkUrl(req.url);
+    url = check(req.url);
   } catch (e) {
     clearTimeout(timer);
     limits.signal?.removeEventListener('abort', onOuterAbort);
@@ -155,7 +166,7 @@ export async function egressFetch(policy: EgressPolicy, req: EgressRequest, limi
       if (hop >= maxRedirects) throw new EgressFetchError(`maximum redirect reached at: ${url.href}`, 'max-redirect');
       let next: URL;
       try {
-        next = policy.checkUrl(new URL(location as string, url));
+        next = check(new URL(location as string, url));
       } catch (e) {
         throw toFetchError(e, location as string);
       }

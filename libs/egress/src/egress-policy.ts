@@ -1,5 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
  * Why an address is (or is not) reachable from formula code / webhook deliveries.
@@ -44,135 +45,91 @@ export class EgressDeniedError extends Error {
   }
 }
 
-interface Cidr4 {
-  base: number;
-  bits: number;
-  cls: AddressClass;
+/**
+ * Address ranges and their class, first match wins; parsing and matching are ipaddr.js's. IPv4 not listed is
+ * public; IPv6 is public only inside 2000::/3 and outside the ranges below, and an IPv6 address that embeds an IPv4
+ * address (mapped, translated, compatible, NAT64, 6to4) is classified by the embedded address.
+ */
+const V4_RANGES = cidrs<ipaddr.IPv4>(ipaddr.IPv4, [
+  ['0.0.0.0/8', 'unspecified'],
+  ['10.0.0.0/8', 'private'],
+  ['100.64.0.0/10', 'shared'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'link-local'],
+  ['172.16.0.0/12', 'private'],
+  ['192.0.0.0/24', 'reserved'],
+  ['192.0.2.0/24', 'documentation'],
+  ['192.88.99.0/24', 'reserved'],
+  ['192.168.0.0/16', 'private'],
+  ['198.18.0.0/15', 'reserved'],
+  ['198.51.100.0/24', 'documentation'],
+  ['203.0.113.0/24', 'documentation'],
+  ['224.0.0.0/4', 'multicast'],
+  ['240.0.0.0/4', 'reserved'],
+]);
+
+/** IPv6 prefixes whose last 32 bits (6to4: bits 16-47) are an IPv4 address that decides. */
+const V6_EMBEDDING_V4 = cidrs<ipaddr.IPv6>(ipaddr.IPv6, [
+  ['::/128', 'unspecified'],
+  ['::1/128', 'loopback'],
+  ['::ffff:0:0/96', 'embedded'], // IPv4-mapped
+  ['::ffff:0:0:0/96', 'embedded'], // IPv4-translated
+  ['::/96', 'embedded'], // IPv4-compatible (deprecated)
+  ['64:ff9b::/96', 'embedded'], // NAT64
+  ['2002::/16', 'embedded-6to4'],
+]);
+
+const V6_RANGES = cidrs<ipaddr.IPv6>(ipaddr.IPv6, [
+  ['64:ff9b:1::/48', 'reserved'], // local NAT64
+  ['100::/64', 'reserved'], // discard
+  ['2001::/23', 'reserved'], // IETF protocol assignments (Teredo, ORCHID, ...)
+  ['2001:db8::/32', 'documentation'],
+  ['3fff::/20', 'documentation'],
+  ['fc00::/7', 'private'], // unique local
+  ['fe80::/10', 'link-local'],
+  ['fec0::/10', 'private'], // site-local (deprecated)
+  ['ff00::/8', 'multicast'],
+]);
+
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
+function cidrs<A extends ipaddr.IPv4 | ipaddr.IPv6>(
+  kind: { parseCIDR(s: string): [A, number] },
+  table: ReadonlyArray<readonly [string, string]>,
+): ReadonlyArray<{ range: [A, number]; cls: string }> {
+  return table.map(([cidr, cls]) => ({ range: kind.parseCIDR(cidr), cls }));
 }
 
-const V4_BLOCKS: readonly Cidr4[] = [
-  ['0.0.0.0', 8, 'unspecified'],
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'shared'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link-local'],
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'reserved'],
-  ['192.0.2.0', 24, 'documentation'],
-  ['192.88.99.0', 24, 'reserved'],
-  ['192.168.0.0', 16, 'private'],
-  ['198.18.0.0', 15, 'reserved'],
-  ['198.51.100.0', 24, 'documentation'],
-  ['203.0.113.0', 24, 'documentation'],
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'],
-].map(([ip, bits, cls]) => ({ base: parseIPv4(ip as string) as number, bits: bits as number, cls: cls as AddressClass }));
-
-/** Parses dotted-quad IPv4 (as produced by the WHATWG URL parser and DNS), or null. */
-function parseIPv4(ip: string): number | null {
-  const parts = ip.split('.');
-  if (parts.length !== 4) return null;
-  let n = 0;
-  for (const p of parts) {
-    if (!/^\d{1,3}$/.test(p)) return null;
-    const v = Number(p);
-    if (v > 255) return null;
-    n = n * 256 + v;
-  }
-  return n;
+function classifyV4(a: ipaddr.IPv4): AddressClass {
+  return (V4_RANGES.find((r) => a.match(r.range))?.cls ?? 'public') as AddressClass;
 }
 
-function classifyIPv4Number(n: number): AddressClass {
-  for (const b of V4_BLOCKS) {
-    const size = 2 ** (32 - b.bits);
-    if (n >= b.base && n < b.base + size) return b.cls;
+function classifyV6(a: ipaddr.IPv6): AddressClass {
+  const embedding = V6_EMBEDDING_V4.find((r) => a.match(r.range));
+  if (embedding) {
+    const p = a.parts;
+    if (embedding.cls === 'embedded') return classifyV4(new ipaddr.IPv4([p[6] >> 8, p[6] & 255, p[7] >> 8, p[7] & 255]));
+    if (embedding.cls === 'embedded-6to4') return classifyV4(new ipaddr.IPv4([p[1] >> 8, p[1] & 255, p[2] >> 8, p[2] & 255]));
+    return embedding.cls as AddressClass;
   }
-  return 'public';
+  const range = V6_RANGES.find((r) => a.match(r.range));
+  if (range) return range.cls as AddressClass;
+  return a.match(GLOBAL_UNICAST) ? 'public' : 'reserved';
 }
 
-/** Parses an IPv6 address (optionally with an embedded dotted IPv4 tail and a zone id) into 8 hextets. */
-function parseIPv6(input: string): number[] | null {
-  let ip = input;
-  const zone = ip.indexOf('%');
-  if (zone >= 0) ip = ip.slice(0, zone);
-  let tail: number[] = [];
-  const lastColon = ip.lastIndexOf(':');
-  if (lastColon >= 0 && ip.includes('.', lastColon)) {
-    const v4 = parseIPv4(ip.slice(lastColon + 1));
-    if (v4 === null) return null;
-    tail = [Math.floor(v4 / 65536), v4 % 65536];
-    ip = ip.slice(0, lastColon + 1);
-    if (!ip.endsWith('::')) ip = ip.slice(0, -1);
-  }
-  const want = 8 - tail.length;
-  const halves = ip.split('::');
-  if (halves.length > 2) return null;
-  const parseGroup = (s: string): number[] | null => {
-    if (s === '') return [];
-    const out: number[] = [];
-    for (const g of s.split(':')) {
-      if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return null;
-      out.push(parseInt(g, 16));
-    }
-    return out;
-  };
-  const head = parseGroup(halves[0]);
-  if (head === null) return null;
-  let groups: number[];
-  if (halves.length === 2) {
-    const rest = parseGroup(halves[1]);
-    if (rest === null) return null;
-    const fill = want - head.length - rest.length;
-    if (fill < 1) return null;
-    groups = [...head, ...new Array<number>(fill).fill(0), ...rest];
-  } else {
-    if (head.length !== want) return null;
-    groups = head;
-  }
-  return [...groups, ...tail];
-}
-
-function classifyIPv6(h: number[]): AddressClass {
-  const v4At = (i: number) => h[i] * 65536 + h[i + 1];
-  const zeroUpTo = (n: number) => h.slice(0, n).every((x) => x === 0);
-  if (zeroUpTo(8)) return 'unspecified'; // ::
-  if (zeroUpTo(7) && h[7] === 1) return 'loopback'; // ::1
-  if (zeroUpTo(5) && h[5] === 0xffff) return classifyIPv4Number(v4At(6)); // ::ffff:a.b.c.d (IPv4-mapped)
-  if (zeroUpTo(4) && h[4] === 0xffff && h[5] === 0) return classifyIPv4Number(v4At(6)); // ::ffff:0:a.b.c.d (translated)
-  if (zeroUpTo(6)) return classifyIPv4Number(v4At(6)); // ::a.b.c.d (IPv4-compatible, deprecated)
-  if (h[0] === 0x64 && h[1] === 0xff9b && h.slice(2, 6).every((x) => x === 0)) return classifyIPv4Number(v4At(6)); // NAT64
-  if (h[0] === 0x64 && h[1] === 0xff9b && h[2] === 1) return 'reserved'; // 64:ff9b:1::/48 local NAT64
-  if (h[0] === 0x0100 && h[1] === 0 && h[2] === 0 && h[3] === 0) return 'reserved'; // 100::/64 discard
-  if (h[0] === 0x2001 && h[1] < 0x0200) return 'reserved'; // 2001::/23 IETF protocol assignments (Teredo, ORCHID, ...)
-  if (h[0] === 0x2001 && h[1] === 0x0db8) return 'documentation'; // 2001:db8::/32
-  if (h[0] === 0x3fff && h[1] < 0x1000) return 'documentation'; // 3fff::/20
-  if (h[0] === 0x2002) {
-    // 6to4: the embedded IPv4 decides
-    const inner = classifyIPv4Number(v4At(1));
-    return inner === 'public' ? 'public' : inner;
-  }
-  if ((h[0] & 0xfe00) === 0xfc00) return 'private'; // fc00::/7 unique local
-  if ((h[0] & 0xffc0) === 0xfe80) return 'link-local'; // fe80::/10
-  if ((h[0] & 0xffc0) === 0xfec0) return 'private'; // fec0::/10 site-local (deprecated)
-  if ((h[0] & 0xff00) === 0xff00) return 'multicast'; // ff00::/8
-  if ((h[0] & 0xe000) !== 0x2000) return 'reserved'; // only 2000::/3 is global unicast
-  return 'public';
-}
-
-/** Classifies an IP address literal (IPv4 dotted quad, or IPv6 with or without brackets). */
+/** Classifies an IP address literal (IPv4 dotted quad, or IPv6 with or without brackets and zone id). */
 export function classifyAddress(address: string): AddressClass {
   let ip = address.trim();
   if (ip.startsWith('[') && ip.endsWith(']')) ip = ip.slice(1, -1);
+  // node:net decides what is a literal (dotted-quad IPv4 only: no octal, hex or short forms)
   const kind = isIP(ip.split('%')[0]);
-  if (kind === 4) {
-    const n = parseIPv4(ip);
-    return n === null ? 'invalid' : classifyIPv4Number(n);
+  if (kind === 0) return 'invalid';
+  try {
+    const parsed = ipaddr.parse(ip);
+    return parsed.kind() === 'ipv4' ? classifyV4(parsed as ipaddr.IPv4) : classifyV6(parsed as ipaddr.IPv6);
+  } catch {
+    return 'invalid';
   }
-  if (kind === 6) {
-    const h = parseIPv6(ip);
-    return h === null || h.length !== 8 ? 'invalid' : classifyIPv6(h);
-  }
-  return 'invalid';
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { classifyAddress, EgressDeniedError, egressFetch, EgressFetchError, EgressPolicy, releaseAgent } from './index';
+import { classifyAddress, EgressDeniedError, egressFetch, EgressFetchError, EgressPolicy, HOST_PATTERN, HostAllowList, releaseAgent } from './index';
 
 describe('classifyAddress', () => {
   it.each([
@@ -295,10 +295,89 @@ describe('egressFetch', () => {
     }
   });
 
+  it('a host not on the reactor list fails like an unreachable one, before any resolution, also through redirects', async () => {
+    const resolved: string[] = [];
+    const listed = new EgressPolicy({
+      allowHosts: ['local.test'],
+      resolver: async (h) => {
+        resolved.push(h);
+        if (h === 'local.test') return ['127.0.0.1'];
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: 'ENOTFOUND' });
+      },
+    });
+    routes['/to-unlisted'] = (_q, s) => {
+      s.statusCode = 302;
+      s.setHeader('location', `http://unlisted.test:${port}/ok`);
+      s.end();
+    };
+    const list = new HostAllowList(['local.test']);
+    const limits = () => ({ ...soon(), hostAllowed: (h: string) => list.allows(h) });
+    const shape = (e: unknown, host: string) => {
+      const err = e as EgressFetchError;
+      return { type: err.type, code: err.code, name: err.name, keys: Object.keys(err).sort(), message: err.message.split(host).join('<host>') };
+    };
+    const fail = (u: string, l: Parameters<typeof egressFetch>[2]) => egressFetch(listed, { url: u }, l).then(() => null, (x: unknown) => x);
+    try {
+      expect((await egressFetch(listed, { url: url('/ok') }, limits())).status).toBe(200);
+      const unlisted = shape(await fail(`http://unlisted.test:${port}/ok`, limits()), 'unlisted.test');
+      const unknown = shape(await fail(`http://nowhere.test:${port}/ok`, soon()), 'nowhere.test');
+      expect(unlisted).toEqual(unknown);
+      expect(unlisted).toMatchObject({ type: 'egress-denied', code: 'EGRESS_DENIED' });
+      expect(shape(await fail(url('/to-unlisted'), limits()), 'unlisted.test')).toEqual(unknown);
+      // an unlisted host is never looked up: no DNS query carries anything out
+      expect(resolved).not.toContain('unlisted.test');
+    } finally {
+      await releaseAgent(listed);
+      delete routes['/to-unlisted'];
+    }
+  });
+
   it('refuses bad methods, bodies on GET and invalid headers', async () => {
     await expect(egressFetch(policy, { url: url('/ok'), method: 'CONNECT' }, soon())).rejects.toBeInstanceOf(EgressFetchError);
     await expect(egressFetch(policy, { url: url('/ok'), body: Buffer.from('x') }, soon())).rejects.toMatchObject({ type: 'invalid' });
     await expect(egressFetch(policy, { url: url('/ok'), headers: [['x', 'a\r\nb']] }, soon())).rejects.toMatchObject({ type: 'invalid' });
     await expect(egressFetch(policy, { url: `http://elsewhere.test:${port}/ok` }, soon())).rejects.toMatchObject({ type: 'egress-denied' });
+  });
+});
+
+describe('HostAllowList', () => {
+  const list = new HostAllowList(['api.stripe.com', '*.example.com', 'API.Partner.test.', '127.0.0.1', '[::1]', 'bad host', '*', '*.']);
+
+  it.each([
+    ['api.stripe.com', true],
+    ['API.STRIPE.COM', true],
+    ['api.stripe.com.', true],
+    ['stripe.com', false],
+    ['evil-api.stripe.com', false],
+    ['a.example.com', true],
+    ['a.b.example.com', true],
+    ['example.com', false],
+    ['notexample.com', false],
+    ['api.partner.test', true],
+    ['127.0.0.1', true],
+    ['[::1]', true],
+    ['::1', true],
+    ['127.0.0.2', false],
+    ['bad host', false],
+    ['anything.test', false],
+  ])('%s -> %s', (host, allowed) => {
+    expect(list.allows(host)).toBe(allowed);
+  });
+
+  it.each([
+    ['api.stripe.com', true],
+    ['*.example.com', true],
+    ['127.0.0.1', true],
+    ['[2001:db8::1]', true],
+    ['*', false],
+    ['*.', false],
+    ['a.*.com', false],
+    ['http://a.com', false],
+    ['a.com:443', false],
+    ['a..com', false],
+    ['-a.com', false],
+    ['a'.repeat(64) + '.com', false],
+  ])('pattern %s valid: %s', (pattern, valid) => {
+    expect(HOST_PATTERN.test(pattern)).toBe(valid);
   });
 });

@@ -2,3 +2,4 @@ export { EgressPolicy, EgressDeniedError, classifyAddress, unreachable } from '.
 export type { AddressClass, EgressPolicyOptions } from './egress-policy';
 export { egressFetch, EgressFetchError, releaseAgent } from './egress-fetch';
 export type { EgressRequest, EgressResponse, EgressLimits } from './egress-fetch';
+export { HostAllowList, HOST_PATTERN, normalizeHostName } from './host-allow-list';

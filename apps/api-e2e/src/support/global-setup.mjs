@@ -14,6 +14,8 @@ export default async function globalSetup() {
       SESSION_SWEEP_INTERVAL_MS: '1000',
       TOKEN_SWEEP_INTERVAL_MS: '1000',
       ALLOW_PRIVATE_CALLBACKS: 'true',
+      // reactor egress e2e (reactors/egress-policy): the loopback test server stands for an operator-exempted host
+      EGRESS_ALLOW_HOSTS: '127.0.0.1',
       HEADER_ALIAS_PREFIXES: 'BT',
       WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,800ms',
       REACTOR_JOB_LEASE_SLACK_MS: '2000',

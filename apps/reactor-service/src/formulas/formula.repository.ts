@@ -10,7 +10,7 @@ export interface FormulaListFilter {
   name?: string;
 }
 
-const COLUMNS = Prisma.sql`id, tenant_id AS "tenantId", name, description, type, status, icon, code, configuration,
+const COLUMNS = Prisma.sql`id, tenant_id AS "tenantId", name, description, type, status, icon, code, configuration, egress,
   request_parameters AS "requestParameters", created_by AS "createdBy", created_at AS "createdAt",
   modified_by AS "modifiedBy", modified_at AS "modifiedAt"`;
 

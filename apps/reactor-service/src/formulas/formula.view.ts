@@ -1,4 +1,4 @@
-import type { FormulaConfigurationElement, FormulaRequestParameter, FormulaStatus, FormulaType, ReactorFormulaView } from '@coffer/contracts';
+import type { FormulaConfigurationElement, FormulaRequestParameter, FormulaStatus, FormulaType, ReactorEgressView, ReactorFormulaView } from '@coffer/contracts';
 import type { FormulaRow } from './formula.repository';
 
 export function toFormulaView(row: FormulaRow): ReactorFormulaView {
@@ -14,6 +14,7 @@ export function toFormulaView(row: FormulaRow): ReactorFormulaView {
   };
   if (row.description !== null) view.description = row.description;
   if (row.icon !== null) view.icon = row.icon;
+  if (row.egress !== null && typeof row.egress === 'object') view.egress = row.egress as unknown as ReactorEgressView;
   if (row.createdBy) view.created_by = row.createdBy;
   if (row.modifiedBy) view.modified_by = row.modifiedBy;
   if (row.modifiedAt) view.modified_at = row.modifiedAt.toISOString();

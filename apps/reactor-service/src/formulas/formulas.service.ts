@@ -17,7 +17,7 @@ import {
   offsetPage,
   parseListWindow,
 } from '@coffer/contracts';
-import type { Prisma } from '@coffer/db';
+import { Prisma } from '@coffer/db';
 import { namePattern, positionOf } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
 import { toFormulaView } from './formula.view';
@@ -37,6 +37,8 @@ function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateI
     code: req.code,
     configuration: elements.configuration as unknown as Prisma.InputJsonValue,
     requestParameters: elements.request_parameters as unknown as Prisma.InputJsonValue,
+    // its reactors' hosts unless they list their own; SQL NULL: none (the tenant's default)
+    egress: req.egress ? { allow: req.egress.allow } : Prisma.DbNull,
   };
 }
 

@@ -9,11 +9,13 @@ import {
   type Principal,
   type ReactResponse,
   type ReactorCustomProblem,
+  type ReactorEgressView,
+  effectiveEgressRule,
   isUuid,
 } from '@coffer/contracts';
 import { findDetokenizationExpressions } from '@coffer/expression';
 import { RpcClient, type CallContext } from '@coffer/messaging';
-import { REACTOR_ERRORS, type SandboxOutcome } from '../sandbox';
+import { REACTOR_ERRORS, type SandboxOutcome } from '@coffer/sandbox';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { ReactorRepository } from '../reactors/reactor.repository';
 import { ReactorVault } from '../reactors/reactor-vault';
@@ -23,6 +25,7 @@ import { applyArgumentRules } from './arguments';
 import { ReactorSandbox } from './reactor-sandbox';
 import { TokenSvcBridge } from './svc-bridge';
 import { TokenServiceClient } from './token-service.client';
+import { TenantEgressDefault } from './tenant-egress-default';
 
 /** What a run needs, resolved before the code runs (also what an asynchronous job re-resolves when it runs). */
 export interface PreparedInvocation {
@@ -31,6 +34,8 @@ export interface PreparedInvocation {
   args: Record<string, unknown>;
   application: Principal | null;
   configuration: Record<string, unknown>;
+  /** The reactor's egress list; null: its tenant's default applies. */
+  egress: ReactorEgressView | null;
 }
 
 export type InvokeContext = CallContext & { principal: Principal };
@@ -50,6 +55,7 @@ export class ReactorRunner {
     private readonly tokens: TokenServiceClient,
     private readonly sandbox: ReactorSandbox,
     private readonly rpc: RpcClient,
+    private readonly egressDefaults: TenantEgressDefault,
   ) {}
 
   /**
@@ -73,7 +79,10 @@ export class ReactorRunner {
       options.detokenized ? Promise.resolve() : this.tokens.recordInvocation(ctx, reactor.id),
     ] as const);
     const validated = options.detokenized ? args : applyArgumentRules(args, parameters);
-    return { reactor: { id: reactor.id }, code, args: validated, application, configuration };
+    // the reactor's own list, else its formula's, else (null) the tenant's default
+    const declared = reactor.egress ?? formula?.egress ?? null;
+    const egress = declared !== null && typeof declared === 'object' ? (declared as unknown as ReactorEgressView) : null;
+    return { reactor: { id: reactor.id }, code, args: validated, application, configuration, egress };
   }
 
   /**
@@ -81,8 +90,12 @@ export class ReactorRunner {
    * The tenant is the sandbox's isolation key: its code never runs in an isolate that ran another tenant's.
    */
   async run(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number): Promise<ReactResponse> {
+    // the reactor's list, else its tenant's default - looked up only if the formula fetches
+    const egress = p.egress
+      ? effectiveEgressRule(p.egress.allow, undefined)
+      : () => this.egressDefaults.get(ctx.principal, ctx.traceId).then((d) => effectiveEgressRule(null, d));
     const outcome = await this.sandbox.run(
-      { code: p.code, args: p.args, configuration: p.configuration, svc: p.application !== null, timeoutMs, tenant: ctx.principal.tenantId },
+      { code: p.code, args: p.args, configuration: p.configuration, svc: p.application !== null, timeoutMs, tenant: ctx.principal.tenantId, egress },
       p.application ? new TokenSvcBridge(this.rpc, p.application, ctx.traceId) : null,
     );
     if (!outcome.ok) throw failure(outcome);

@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createLogger } from '@coffer/observability';
-import { SandboxPool, type SandboxInvocation, type SandboxOutcome, type SvcBridge } from '../sandbox';
+import { SandboxPool, type SandboxInvocation, type SandboxOutcome, type SvcBridge } from '@coffer/sandbox';
+import { recordEgress } from './egress-metrics';
 
 /** One sandbox pool per process (worker processes running isolated-vm), closed when the service stops. */
 @Injectable()
@@ -11,6 +12,13 @@ export class ReactorSandbox implements OnApplicationShutdown {
     const logger = createLogger('reactor-sandbox');
     this.pool = new SandboxPool({
       size: 2,
+      // operator allow-list of hosts exempt from the address check (partner hosts inside the network; tests)
+      allowHosts: (process.env['EGRESS_ALLOW_HOSTS'] ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+      // every outbound request of formula code: counted, and logged with host, status, bytes and duration only
+      onEgress: (record) => {
+        recordEgress(record);
+        logger.info({ host: record.host, outcome: record.outcome, status: record.status, bytes: record.bytes, duration_ms: record.durationMs, tenant_id: record.tenant }, 'reactor egress');
+      },
       onEvent: (event) => {
         const routine = event.type === 'worker-started' || (event.type === 'worker-exited' && event.code === 0 && event.inFlight === 0);
         if (routine) logger.debug(event, 'sandbox worker');

@@ -1,6 +1,6 @@
 import { ProblemError, RPC_DEADLINE_MS, SUBJECTS, findJsonLimitViolation, jsonLimitProblem, type Principal } from '@coffer/contracts';
 import type { RpcClient } from '@coffer/messaging';
-import type { SvcBridge, SvcCallContext } from '../sandbox';
+import type { SvcBridge, SvcCallContext } from '@coffer/sandbox';
 
 type Route = { subject: string; body: (args: unknown[]) => unknown; empty?: boolean };
 

@@ -11,7 +11,7 @@ export interface ReactorListFilter {
   name?: string;
 }
 
-const COLUMNS = Prisma.sql`id, tenant_id AS "tenantId", name, formula_id AS "formulaId", code, runtime, application_id AS "applicationId",
+const COLUMNS = Prisma.sql`id, tenant_id AS "tenantId", name, formula_id AS "formulaId", code, runtime, egress, application_id AS "applicationId",
   configuration_ciphertext AS "configurationCiphertext", configuration_key_id AS "configurationKeyId",
   created_by AS "createdBy", created_at AS "createdAt", modified_by AS "modifiedBy", modified_at AS "modifiedAt"`;
 

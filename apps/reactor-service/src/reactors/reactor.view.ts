@@ -1,4 +1,4 @@
-import type { ReactorFormulaView, ReactorView } from '@coffer/contracts';
+import type { ReactorEgressView, ReactorFormulaView, ReactorView } from '@coffer/contracts';
 import type { ReactorRow } from './reactor.repository';
 
 /** A formula reactor shows its formula; a code reactor its `code` and, when one was given, its `runtime`. */
@@ -11,6 +11,7 @@ export function toReactorView(row: ReactorRow, formula: ReactorFormulaView | und
     ...(row.code !== null ? { code: row.code } : {}),
     ...(row.runtime !== null && typeof row.runtime === 'object' ? { runtime: row.runtime as Record<string, unknown> } : {}),
     configuration,
+    ...(row.egress !== null && typeof row.egress === 'object' ? { egress: row.egress as unknown as ReactorEgressView } : {}),
     created_at: row.createdAt.toISOString(),
   };
   if (row.applicationId) view.application = { id: row.applicationId };

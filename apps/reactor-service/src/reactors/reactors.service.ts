@@ -4,6 +4,7 @@ import { apply as mergePatch } from 'json-merge-patch';
 import {
   CodeReactorRequest,
   CreateReactorRequest,
+  type ReactorEgressInput,
   FieldErrors,
   UpdateReactorRequest,
   badRequest,
@@ -65,6 +66,7 @@ export class ReactorsService {
       name: req.name,
       formulaId: formula.id,
       applicationId,
+      egress: egressColumn(req.egress),
       configurationCiphertext: sealed.ciphertext,
       configurationKeyId: sealed.keyId,
       createdBy: ctx.principal.applicationId,
@@ -113,6 +115,7 @@ export class ReactorsService {
     const row = await this.reactors.update(tenantId, id, {
       name: req.name,
       applicationId,
+      egress: egressColumn(req.egress),
       configurationCiphertext: sealed.ciphertext,
       configurationKeyId: sealed.keyId,
       modifiedBy: ctx.principal.applicationId,
@@ -138,6 +141,7 @@ export class ReactorsService {
     if (existing.applicationId) current['application'] = { id: existing.applicationId };
     if (existing.code !== null) current['code'] = existing.code;
     if (existing.runtime !== null) current['runtime'] = existing.runtime;
+    if (existing.egress !== null) current['egress'] = existing.egress;
     return this.update(ctx, id, mergePatch(structuredClone(current), patch));
   }
 
@@ -166,6 +170,7 @@ export class ReactorsService {
       code: req.code,
       runtime: req.runtime ? (req.runtime as Prisma.InputJsonValue) : Prisma.DbNull,
       applicationId,
+      egress: egressColumn(req.egress),
       configurationCiphertext: sealed.ciphertext,
       configurationKeyId: sealed.keyId,
       createdBy: ctx.principal.applicationId,
@@ -190,6 +195,7 @@ export class ReactorsService {
       code: req.code,
       runtime: req.runtime ? (req.runtime as Prisma.InputJsonValue) : Prisma.DbNull,
       applicationId,
+      egress: egressColumn(req.egress),
       configurationCiphertext: sealed.ciphertext,
       configurationKeyId: sealed.keyId,
       modifiedBy: ctx.principal.applicationId,
@@ -238,6 +244,11 @@ export class ReactorsService {
     }
     return out;
   }
+}
+
+/** A reactor's egress list as stored (`{allow}`), or SQL NULL when it has none (its tenant's default applies). */
+function egressColumn(egress: ReactorEgressInput | null | undefined): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  return egress ? { allow: egress.allow } : Prisma.DbNull;
 }
 
 /** The rules of a code reactor's fields that class-validator cannot say: runtime members, configuration values. */

@@ -37,6 +37,7 @@ export class TenantsService {
     const current = await this.get(principal.tenantId);
     const settings = { ...current.settings };
     if (req.settings?.deduplicate_tokens !== undefined) settings.deduplicate_tokens = req.settings.deduplicate_tokens;
+    if (req.settings?.reactor_egress !== undefined) settings.reactor_egress = req.settings.reactor_egress;
     const t = await this.tenants.update(principal.tenantId, { name: req.name ?? current.name, settings: { ...settings } });
     if (!t) throw notFound('tenant');
     return toTenantView(t);

@@ -1,7 +1,9 @@
-import { Allow, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { Allow, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldErrors } from '../problem/problem';
 import { AnyPagination } from '../paging/page-views';
+import { ReactorEgressInput, ReactorEgressView } from './egress-policy';
 
 /** Reactor formulas (spec "Reactor Formula", conventions §8). */
 export const FORMULA_TYPES = ['official', 'private'] as const;
@@ -107,6 +109,14 @@ export class ReactorFormulaRequest extends FormulaFields {
   @ApiProperty({ enum: ['private'], description: 'official formulas are provisioned by the operator' })
   @IsIn(['private'], { message: 'must be "private" (official formulas are provisioned by the operator)' })
   type!: string;
+
+  /** The hosts its code may reach, for reactors of it without a list of their own (egress-policy.ts). */
+  @ApiPropertyOptional({ type: () => ReactorEgressInput, nullable: true, description: "hosts its reactors' code may reach, unless a reactor lists its own" })
+  @IsOptional()
+  @IsObject({ message: 'must be an object with an allow list' })
+  @ValidateNested()
+  @Type(() => ReactorEgressInput)
+  egress?: ReactorEgressInput | null;
 }
 
 /** An official formula of the operator's catalog (admin CLI `formulas import`); same rules, plus `status`. */
@@ -142,6 +152,9 @@ export class ReactorFormulaView {
 
   @ApiProperty({ type: () => [FormulaRequestParameter] })
   request_parameters!: FormulaRequestParameter[];
+
+  @ApiPropertyOptional({ type: () => ReactorEgressView, description: 'the hosts its code may reach; absent: the tenant default' })
+  egress?: ReactorEgressView;
 
   @ApiPropertyOptional({ format: 'uuid' })
   created_by?: string;

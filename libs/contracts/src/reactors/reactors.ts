@@ -6,6 +6,7 @@ import { isProblem, type Problem } from '../problem/problem';
 import { ANY_JSON_SCHEMA, ApiAnyJson } from '../openapi/json-schema';
 import { AnyPagination } from '../paging/page-views';
 import { ReactorFormulaView } from './formulas';
+import { ReactorEgressInput, ReactorEgressView } from './egress-policy';
 
 export const REACTOR_LIMITS = {
   nameLength: 200,
@@ -48,6 +49,14 @@ export class UpdateReactorRequest {
   @ValidateNested()
   @Type(() => ReactorRef)
   application?: ReactorRef | null;
+
+  /** The hosts its code may reach (egress-policy.ts); absent or null: the tenant's default. */
+  @ApiPropertyOptional({ type: () => ReactorEgressInput, nullable: true, description: 'the hosts its code may reach; absent or null: the tenant default (settings.reactor_egress)' })
+  @IsOptional()
+  @IsObject({ message: 'must be an object with an allow list' })
+  @ValidateNested()
+  @Type(() => ReactorEgressInput)
+  egress?: ReactorEgressInput | null;
 }
 
 /** POST /reactors: the same fields plus the formula. `configuration` must satisfy its contract (reactor-service). */
@@ -113,6 +122,9 @@ export class ReactorView {
 
   @ApiProperty({ type: 'object', additionalProperties: true })
   configuration!: Record<string, unknown>;
+
+  @ApiPropertyOptional({ type: () => ReactorEgressView, description: 'the hosts its code may reach; absent: the tenant default' })
+  egress?: ReactorEgressView;
 
   @ApiPropertyOptional({ format: 'uuid' })
   created_by?: string;

@@ -1,9 +1,12 @@
-import { IsBoolean, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { REACTOR_EGRESS_DEFAULTS, type ReactorEgressDefault } from '../reactors/egress-policy';
 import { Transform, Type } from 'class-transformer';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export interface TenantSettings {
   deduplicate_tokens: boolean;
+  /** what reactors without an `egress` list may reach (reactors/egress-policy.ts); shown once set, absent = allow_public */
+  reactor_egress?: ReactorEgressDefault;
 }
 
 export const DEFAULT_TENANT_SETTINGS: TenantSettings = { deduplicate_tokens: false };
@@ -24,6 +27,11 @@ export class TenantSettingsInput {
   @Transform(booleanOrBooleanString)
   @IsBoolean({ message: 'must be a boolean (or "true" / "false")' })
   deduplicate_tokens?: boolean;
+
+  @ApiPropertyOptional({ enum: REACTOR_EGRESS_DEFAULTS, description: 'what reactors without an egress list may reach (default allow_public)' })
+  @IsOptional()
+  @IsIn(REACTOR_EGRESS_DEFAULTS, { message: `must be one of ${REACTOR_EGRESS_DEFAULTS.join(', ')}` })
+  reactor_egress?: ReactorEgressDefault;
 }
 
 export class UpdateTenantRequest {
@@ -45,6 +53,9 @@ export class UpdateTenantRequest {
 export class TenantSettingsView implements TenantSettings {
   @ApiProperty({ description: 'deduplicate every token create (as if deduplicate_token were true)', example: false })
   deduplicate_tokens!: boolean;
+
+  @ApiPropertyOptional({ enum: REACTOR_EGRESS_DEFAULTS, description: 'shown once set; absent: allow_public' })
+  reactor_egress?: ReactorEgressDefault;
 }
 
 export class TenantView {

@@ -5,7 +5,7 @@ import { JSON_LIMIT_MESSAGES, ProblemError, SUBJECTS, findJsonLimitViolation, is
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { EventBus, WorkLoop } from '@coffer/messaging';
 import { createLogger, metricsRegistry } from '@coffer/observability';
-import { REACTOR_ERRORS } from '../../sandbox';
+import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { ReactorRunner, type InvokeContext, type PreparedInvocation } from '../reactor-runner';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
 

@@ -15,4 +15,6 @@ export type {
   SandboxCustomResponse,
   SandboxPoolOptions,
   SandboxPoolEvent,
+  EgressRule,
+  EgressRecord,
 } from './types';

@@ -16,6 +16,29 @@ export interface SandboxInvocation {
    * (README, "Isolation unit"). Without one, the invocation gets an isolate of its own, disposed when it ends.
    */
   tenant?: string;
+  /**
+   * Which hosts formula `fetch` may reach (README, "Egress"): the reactor's list, or the tenant's default. A function
+   * is called on the first fetch only (a formula that never fetches costs no lookup). Absent: public internet.
+   */
+  egress?: EgressRule | (() => Promise<EgressRule>);
+}
+
+/** `allow`: the listed hosts (exact or `*.` patterns); `unlisted`: what happens to the others. */
+export interface EgressRule {
+  allow: readonly string[] | null;
+  unlisted: 'allow' | 'deny';
+}
+
+/** One outbound request of formula code, for metrics and logs: never a URL path, header or body. */
+export interface EgressRecord {
+  host: string;
+  /** `ok` (an HTTP answer, any status), `denied` (policy), `timeout`, `aborted`, `error` (anything else). */
+  outcome: 'ok' | 'denied' | 'timeout' | 'aborted' | 'error';
+  status?: number;
+  /** Response body bytes (after decompression). */
+  bytes: number;
+  durationMs: number;
+  tenant?: string;
 }
 
 /**
@@ -88,6 +111,8 @@ export interface SandboxPoolOptions {
   maxIdleIsolates?: number;
   /** Path of the worker entry (default: found next to this module / the bundle). */
   workerScript?: string;
+  /** Every outbound request of formula code, when it ends (metrics, logs). */
+  onEgress?: (record: EgressRecord) => void;
   /** Diagnostics (worker exits, restarts). Never receives formula data. */
   onEvent?: (event: SandboxPoolEvent) => void;
 }

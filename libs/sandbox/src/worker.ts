@@ -7,27 +7,12 @@
  * by code hash). The worker treats everything coming out of an isolate as untrusted: only strings and byte arrays
  * are accepted, limits are re-checked here and in the pool.
  */
-import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import ivm from 'isolated-vm';
-import { IsolateCache } from './isolate-cache';
-import { ISOLATE_RUNTIME } from './isolate-runtime';
+import { HASHES, statelessHostOp, type Sync } from './host-ops';
 import { DEFAULTS, type FailKind, type HostToWorker, type WorkerConfig, type WorkerToHost } from './protocol';
-
-const HASHES = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'];
-const MAX_DIGEST_INPUT = 16 * 1024 * 1024;
+import { disposeHolder, IsolateSupply, type Holder } from './worker-isolates';
 
 const config: WorkerConfig = JSON.parse(process.env['COFFER_SANDBOX_CONFIG'] ?? '{}');
-
-type Sync = [true, unknown] | [false, string, string?];
-
-/** An isolate with the runtime compiled in it and the formulas compiled for it. */
-interface Holder {
-  isolate: ivm.Isolate;
-  runtime: ivm.Script;
-  scripts: Map<string, ivm.Script>;
-  /** The tenant it belongs to (null: fresh, or an invocation without a tenant). */
-  owner: string | null;
-}
 
 interface Invocation {
   id: number;
@@ -60,23 +45,15 @@ interface Invocation {
 const invocations = new Map<number, Invocation>();
 let retiring = false;
 
-/** Parked isolates, by tenant (see isolate-cache.ts for when an isolate may be reused). */
-const cache = new IsolateCache<Holder>({
-  maxIdle: config.maxIdleIsolates ?? DEFAULTS.maxIdleIsolates,
-  maxReusableHeapBytes: (config.maxReusableHeapMb || DEFAULTS.maxReusableHeapMb) * 1024 * 1024,
-  maxIdleCpuNs: BigInt(DEFAULTS.maxIdleCpuMs) * 1_000_000n,
-  maxIdleMs: DEFAULTS.maxIdleMs,
-  dispose: disposeHolder,
-  onDiscard: (reason) => {
-    // an isolate that ran something while parked is the trace of an attempt: the pool reports it
-    if (reason === 'idle-cpu') send({ t: 'discarded', reason: 'a parked isolate used CPU (work left behind by a formula)' });
+const isolates = new IsolateSupply(config, {
+  onCatastrophicError: () => {
+    // V8 lost control of an isolate: report and leave; the pool replaces this process.
+    retire('catastrophic isolate error');
+    setTimeout(() => process.exit(70), 50).unref();
   },
+  onDiscardedForIdleCpu: () => send({ t: 'discarded', reason: 'a parked isolate used CPU (work left behind by a formula)' }),
+  retiring: () => retiring,
 });
-setInterval(() => cache.sweep(), DEFAULTS.idleSweepMs).unref();
-
-/** A fresh isolate prepared ahead (off the invocation path), for the next tenant that has none parked. */
-let spare: Holder | null = null;
-let spareScheduled = false;
 
 function send(msg: WorkerToHost): void {
   if (process.connected) process.send?.(msg);
@@ -86,96 +63,6 @@ function retire(reason: string): void {
   if (retiring) return;
   retiring = true;
   send({ t: 'retire', reason });
-}
-
-/** A fresh isolate with the runtime compiled (on the isolate's thread: this process stays free meanwhile). */
-async function newHolder(): Promise<Holder> {
-  const isolate = new ivm.Isolate({
-    memoryLimit: config.memoryLimitMb || 64,
-    onCatastrophicError: () => {
-      // V8 lost control of an isolate: report and leave; the pool replaces this process.
-      retire('catastrophic isolate error');
-      setTimeout(() => process.exit(70), 50).unref();
-    },
-  });
-  try {
-    const runtime = await isolate.compileScript(ISOLATE_RUNTIME, { filename: 'coffer:runtime.js' });
-    return { isolate, runtime, scripts: new Map(), owner: null };
-  } catch (e) {
-    if (!isolate.isDisposed) isolate.dispose();
-    throw e;
-  }
-}
-
-/** Disposing an isolate terminates whatever still runs in it. */
-function disposeHolder(h: Holder): void {
-  h.scripts.clear();
-  if (!h.isolate.isDisposed) {
-    try {
-      h.isolate.dispose();
-    } catch {
-      /* already gone */
-    }
-  }
-}
-
-/**
- * The isolate for an invocation of `tenant`: its own parked one if the cache still has it, else a fresh one (the
- * spare, or a new one). Without a tenant, always a fresh one, disposed when the invocation ends.
- */
-async function isolateFor(tenant: string | null): Promise<Holder> {
-  const parked = tenant === null ? null : cache.take(tenant);
-  if (parked) return parked;
-  let h = spare;
-  spare = null;
-  if (h && h.isolate.isDisposed) h = null;
-  h = h ?? (await newHolder());
-  h.owner = tenant;
-  return h;
-}
-
-/** Prepares the spare after an invocation has answered (so as not to delay it). */
-function scheduleSpare(): void {
-  if (spare || spareScheduled || retiring) return;
-  spareScheduled = true;
-  setImmediate(() => {
-    if (spare || retiring) {
-      spareScheduled = false;
-      return;
-    }
-    newHolder().then(
-      (h) => {
-        spareScheduled = false;
-        if (spare || retiring) disposeHolder(h);
-        else spare = h;
-      },
-      () => {
-        // the next invocation creates its own and reports the failure
-        spareScheduled = false;
-      },
-    );
-  });
-}
-
-async function compileUserScript(inv: Invocation, h: Holder, iso: ivm.Isolate, code: string): Promise<ivm.Script> {
-  const hash = createHash('sha256').update(code).digest('hex');
-  const hit = h.scripts.get(hash);
-  if (hit) {
-    h.scripts.delete(hash); // LRU: move to the end
-    h.scripts.set(hash, hit);
-    return hit;
-  }
-  // Same line numbers as the author's code; never consumes cachedData.
-  const wrapped = '(function (exports, require, module, __filename, __dirname) { ' + code + '\n})';
-  inv.compiled = true;
-  const script = await iso.compileScript(wrapped, { filename: 'formula.js' });
-  h.scripts.set(hash, script);
-  while (h.scripts.size > (config.maxScriptsPerIsolate || 200)) {
-    const oldest = h.scripts.keys().next().value as string;
-    h.scripts.get(oldest)?.release();
-    h.scripts.delete(oldest);
-  }
-  return script;
 }
 
 function remaining(inv: Invocation): number {
@@ -218,8 +105,8 @@ function finish(inv: Invocation, result: { out?: string; fail?: FailKind; messag
   inv.ctx = null;
   // Reused only by the same tenant, and only if the invocation answered normally and left a small heap; a failed
   // one (deadline, memory, uncaught exception in a timer, bad result, load error) may have left anything behind.
-  if (holder && !dispose) cache.release(holder, result.fail === undefined);
-  scheduleSpare();
+  if (holder && !dispose) isolates.release(holder, result.fail === undefined);
+  isolates.scheduleSpare();
   send({ t: 'done', id: inv.id, ...result, ...(inv.capture ? { logs: inv.logs } : {}), ...(inv.compiled ? { compiled: true } : {}) });
 }
 
@@ -262,37 +149,9 @@ function hostSyncFor(inv: Invocation) {
   return (op: unknown, a: unknown, b: unknown, c: unknown, d: unknown): Sync => {
     if (inv.done || inv.answered) return [false, 'The invocation has finished'];
     try {
+      const stateless = statelessHostOp(op, a, b, c);
+      if (stateless !== null) return stateless;
       switch (op) {
-        case 'digest': {
-          const alg = String(a);
-          if (!HASHES.includes(alg)) return [false, 'Digest method not supported'];
-          if (!(c instanceof Uint8Array) || c.byteLength > MAX_DIGEST_INPUT) return [false, 'Invalid digest input'];
-          if (b !== null && !(b instanceof Uint8Array)) return [false, 'Invalid key'];
-          const h = b instanceof Uint8Array ? createHmac(alg, b) : createHash(alg);
-          const out = h.update(c).digest();
-          return [true, new Uint8Array(out.buffer, out.byteOffset, out.byteLength)];
-        }
-        case 'random': {
-          const n = Number(a);
-          if (!Number.isInteger(n) || n < 0 || n > 1024 * 1024) return [false, 'Invalid size'];
-          const out = randomBytes(n);
-          return [true, new Uint8Array(out.buffer, out.byteOffset, out.byteLength)];
-        }
-        case 'uuid':
-          return [true, randomUUID()];
-        case 'url': {
-          if (typeof a !== 'string' || (b !== undefined && typeof b !== 'string')) return [false, 'Invalid URL'];
-          if (a.length > 65536) return [false, 'Invalid URL'];
-          return [true, urlParts(b === undefined ? new URL(a) : new URL(a, b))];
-        }
-        case 'urlset': {
-          if (typeof a !== 'string' || typeof b !== 'string' || typeof c !== 'string') return [false, 'Invalid URL'];
-          const u = new URL(a);
-          const fields = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'];
-          if (!fields.includes(b)) return [false, 'Invalid field'];
-          (u as unknown as Record<string, string>)[b] = c;
-          return [true, urlParts(u)];
-        }
         case 'timer':
           return addTimer(inv, a, b, c);
         case 'untimer': {
@@ -317,22 +176,6 @@ function hostSyncFor(inv: Invocation) {
     } catch (e) {
       return [false, e instanceof TypeError && String(op).startsWith('url') ? 'Invalid URL' : 'Operation failed'];
     }
-  };
-}
-
-function urlParts(u: URL): Record<string, string> {
-  return {
-    href: u.href,
-    origin: u.origin,
-    protocol: u.protocol,
-    username: u.username,
-    password: u.password,
-    host: u.host,
-    hostname: u.hostname,
-    port: u.port,
-    pathname: u.pathname,
-    search: u.search,
-    hash: u.hash,
   };
 }
 
@@ -485,7 +328,7 @@ async function run(msg: Extract<HostToWorker, { t: 'run' }>): Promise<void> {
   let script: ivm.Script;
   let holder: Holder;
   try {
-    holder = await isolateFor(typeof msg.tenant === 'string' && msg.tenant !== '' ? msg.tenant : null);
+    holder = await isolates.isolateFor(typeof msg.tenant === 'string' && msg.tenant !== '' ? msg.tenant : null);
   } catch {
     finish(inv, { fail: 'internal' }, true);
     retire('cannot create isolates');
@@ -499,7 +342,9 @@ async function run(msg: Extract<HostToWorker, { t: 'run' }>): Promise<void> {
   inv.holder = holder;
   const iso = holder.isolate;
   try {
-    script = await compileUserScript(inv, holder, iso, msg.code);
+    const compiled = await isolates.compile(holder, msg.code);
+    script = compiled.script;
+    inv.compiled = compiled.compiled;
   } catch (e) {
     if (inv.done) return;
     if (iso.isDisposed) return onIsolateError(inv, e);
@@ -572,8 +417,7 @@ process.on('message', (msg: HostToWorker) => {
       break;
     case 'exit':
       retiring = true;
-      cache.clear();
-      if (spare) disposeHolder(spare);
+      isolates.clear();
       for (const inv of invocations.values()) if (inv.holder) disposeHolder(inv.holder);
       process.exit(0);
   }
@@ -584,4 +428,4 @@ process.on('uncaughtException', () => process.exit(71));
 process.on('unhandledRejection', () => undefined);
 
 send({ t: 'ready', pid: process.pid });
-scheduleSpare();
+isolates.scheduleSpare();
