@@ -864,6 +864,11 @@ export interface components {
              * @example false
              */
             deduplicate_tokens: boolean;
+            /**
+             * @description shown once set; absent: allow_public
+             * @enum {string}
+             */
+            reactor_egress?: "allow_public" | "deny_unlisted";
         };
         TenantView: {
             /** Format: uuid */
@@ -879,6 +884,11 @@ export interface components {
         TenantSettingsInput: {
             /** @description a boolean, or "true" / "false" (any case) */
             deduplicate_tokens?: boolean | ("true" | "false");
+            /**
+             * @description what reactors without an egress list may reach (default allow_public)
+             * @enum {string}
+             */
+            reactor_egress?: "allow_public" | "deny_unlisted";
         };
         UpdateTenantRequest: {
             /** @example Acme */
@@ -1194,6 +1204,16 @@ export interface components {
              */
             optional: boolean;
         };
+        ReactorEgressInput: {
+            /**
+             * @description hosts the code may reach: exact names, IP literals or *.domain patterns (no scheme, port or path)
+             * @example [
+             *       "api.stripe.com",
+             *       "*.example.com"
+             *     ]
+             */
+            allow: string[];
+        };
         ReactorFormulaRequest: {
             /** @example Charge a card */
             name: string;
@@ -1214,6 +1234,16 @@ export interface components {
              * @enum {string}
              */
             type: "private";
+            /** @description hosts its reactors' code may reach, unless a reactor lists its own */
+            egress?: components["schemas"]["ReactorEgressInput"] | null;
+        };
+        ReactorEgressView: {
+            /**
+             * @example [
+             *       "api.stripe.com"
+             *     ]
+             */
+            allow: string[];
         };
         ReactorFormulaView: {
             /** Format: uuid */
@@ -1229,6 +1259,8 @@ export interface components {
             code: string;
             configuration: components["schemas"]["FormulaConfigurationElement"][];
             request_parameters: components["schemas"]["FormulaRequestParameter"][];
+            /** @description the hosts its code may reach; absent: the tenant default */
+            egress?: components["schemas"]["ReactorEgressView"];
             /** Format: uuid */
             created_by?: string;
             /** Format: date-time */
@@ -1260,6 +1292,8 @@ export interface components {
             };
             /** @description a public or private application the `svc` client acts as */
             application?: components["schemas"]["ReactorRef"] | null;
+            /** @description the hosts its code may reach; absent or null: the tenant default (settings.reactor_egress) */
+            egress?: components["schemas"]["ReactorEgressInput"] | null;
             /** @description the formula to configure */
             formula: components["schemas"]["ReactorRef"];
         };
@@ -1282,6 +1316,8 @@ export interface components {
             runtime?: {
                 [key: string]: unknown;
             } | null;
+            /** @description the hosts its code may reach; absent or null: the tenant default (settings.reactor_egress) */
+            egress?: components["schemas"]["ReactorEgressInput"] | null;
         };
         ReactResponse: {
             /** @description the tokens created from the `tokenize` part of the result (as POST /tokenize answers) */
@@ -1322,6 +1358,8 @@ export interface components {
             configuration: {
                 [key: string]: unknown;
             };
+            /** @description the hosts its code may reach; absent: the tenant default */
+            egress?: components["schemas"]["ReactorEgressView"];
             /** Format: uuid */
             created_by?: string;
             /** Format: date-time */
@@ -1349,6 +1387,8 @@ export interface components {
             };
             /** @description a public or private application the `svc` client acts as */
             application?: components["schemas"]["ReactorRef"] | null;
+            /** @description the hosts its code may reach; absent or null: the tenant default (settings.reactor_egress) */
+            egress?: components["schemas"]["ReactorEgressInput"] | null;
         };
         ReactRequest: {
             /**
@@ -1388,6 +1428,8 @@ export interface components {
             runtime?: {
                 [key: string]: unknown;
             } | null;
+            /** @description the hosts its code may reach; absent or null: the tenant default (settings.reactor_egress) */
+            egress?: components["schemas"]["ReactorEgressInput"] | null;
         };
         ReactAsyncRequest: {
             /**
@@ -2485,7 +2527,8 @@ export interface operations {
                      *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "name": "Acme",
                      *       "settings": {
-                     *         "deduplicate_tokens": false
+                     *         "deduplicate_tokens": false,
+                     *         "reactor_egress": "allow_public"
                      *       },
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_at": "2030-01-31T12:00:00.000Z"
@@ -2520,7 +2563,8 @@ export interface operations {
                  * @example {
                  *       "name": "Acme",
                  *       "settings": {
-                 *         "deduplicate_tokens": true
+                 *         "deduplicate_tokens": true,
+                 *         "reactor_egress": "allow_public"
                  *       }
                  *     }
                  */
@@ -2538,7 +2582,8 @@ export interface operations {
                      *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "name": "Acme",
                      *       "settings": {
-                     *         "deduplicate_tokens": false
+                     *         "deduplicate_tokens": false,
+                     *         "reactor_egress": "allow_public"
                      *       },
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_at": "2030-01-31T12:00:00.000Z"
@@ -3621,6 +3666,11 @@ export interface operations {
                      *               "optional": false
                      *             }
                      *           ],
+                     *           "egress": {
+                     *             "allow": [
+                     *               "api.stripe.com"
+                     *             ]
+                     *           },
                      *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *           "created_at": "2030-01-31T12:00:00.000Z",
                      *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -3675,7 +3725,13 @@ export interface operations {
                  *           "optional": false
                  *         }
                  *       ],
-                 *       "type": "private"
+                 *       "type": "private",
+                 *       "egress": {
+                 *         "allow": [
+                 *           "api.stripe.com",
+                 *           "*.example.com"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["ReactorFormulaRequest"];
@@ -3711,6 +3767,11 @@ export interface operations {
                      *           "optional": false
                      *         }
                      *       ],
+                     *       "egress": {
+                     *         "allow": [
+                     *           "api.stripe.com"
+                     *         ]
+                     *       },
                      *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -3776,6 +3837,11 @@ export interface operations {
                      *           "optional": false
                      *         }
                      *       ],
+                     *       "egress": {
+                     *         "allow": [
+                     *           "api.stripe.com"
+                     *         ]
+                     *       },
                      *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -3833,7 +3899,13 @@ export interface operations {
                  *           "optional": false
                  *         }
                  *       ],
-                 *       "type": "private"
+                 *       "type": "private",
+                 *       "egress": {
+                 *         "allow": [
+                 *           "api.stripe.com",
+                 *           "*.example.com"
+                 *         ]
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["ReactorFormulaRequest"];
@@ -3869,6 +3941,11 @@ export interface operations {
                      *           "optional": false
                      *         }
                      *       ],
+                     *       "egress": {
+                     *         "allow": [
+                     *           "api.stripe.com"
+                     *         ]
+                     *       },
                      *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -4003,6 +4080,11 @@ export interface operations {
                      *                 "optional": false
                      *               }
                      *             ],
+                     *             "egress": {
+                     *               "allow": [
+                     *                 "api.stripe.com"
+                     *               ]
+                     *             },
                      *             "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *             "created_at": "2030-01-31T12:00:00.000Z",
                      *             "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -4014,6 +4096,11 @@ export interface operations {
                      *             "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
                      *           },
                      *           "configuration": {},
+                     *           "egress": {
+                     *             "allow": [
+                     *               "api.stripe.com"
+                     *             ]
+                     *           },
                      *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *           "created_at": "2030-01-31T12:00:00.000Z",
                      *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -4055,6 +4142,12 @@ export interface operations {
                  *       },
                  *       "application": {
                  *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                 *       },
+                 *       "egress": {
+                 *         "allow": [
+                 *           "api.stripe.com",
+                 *           "*.example.com"
+                 *         ]
                  *       },
                  *       "formula": {
                  *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
@@ -4098,6 +4191,11 @@ export interface operations {
                      *             "optional": false
                      *           }
                      *         ],
+                     *         "egress": {
+                     *           "allow": [
+                     *             "api.stripe.com"
+                     *           ]
+                     *         },
                      *         "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *         "created_at": "2030-01-31T12:00:00.000Z",
                      *         "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -4109,6 +4207,11 @@ export interface operations {
                      *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
                      *       },
                      *       "configuration": {},
+                     *       "egress": {
+                     *         "allow": [
+                     *           "api.stripe.com"
+                     *         ]
+                     *       },
                      *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -4194,6 +4297,11 @@ export interface operations {
                      *             "optional": false
                      *           }
                      *         ],
+                     *         "egress": {
+                     *           "allow": [
+                     *             "api.stripe.com"
+                     *           ]
+                     *         },
                      *         "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *         "created_at": "2030-01-31T12:00:00.000Z",
                      *         "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -4205,6 +4313,11 @@ export interface operations {
                      *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
                      *       },
                      *       "configuration": {},
+                     *       "egress": {
+                     *         "allow": [
+                     *           "api.stripe.com"
+                     *         ]
+                     *       },
                      *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -4249,6 +4362,12 @@ export interface operations {
                  *       },
                  *       "application": {
                  *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                 *       },
+                 *       "egress": {
+                 *         "allow": [
+                 *           "api.stripe.com",
+                 *           "*.example.com"
+                 *         ]
                  *       }
                  *     }
                  */
@@ -4289,6 +4408,11 @@ export interface operations {
                      *             "optional": false
                      *           }
                      *         ],
+                     *         "egress": {
+                     *           "allow": [
+                     *             "api.stripe.com"
+                     *           ]
+                     *         },
                      *         "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *         "created_at": "2030-01-31T12:00:00.000Z",
                      *         "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -4300,6 +4424,11 @@ export interface operations {
                      *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
                      *       },
                      *       "configuration": {},
+                     *       "egress": {
+                     *         "allow": [
+                     *           "api.stripe.com"
+                     *         ]
+                     *       },
                      *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -4382,6 +4511,12 @@ export interface operations {
                  *       },
                  *       "runtime": {
                  *         "image": "node-bt"
+                 *       },
+                 *       "egress": {
+                 *         "allow": [
+                 *           "api.stripe.com",
+                 *           "*.example.com"
+                 *         ]
                  *       }
                  *     }
                  */
@@ -4396,6 +4531,12 @@ export interface operations {
                  *       },
                  *       "runtime": {
                  *         "image": "node-bt"
+                 *       },
+                 *       "egress": {
+                 *         "allow": [
+                 *           "api.stripe.com",
+                 *           "*.example.com"
+                 *         ]
                  *       }
                  *     }
                  */
@@ -4436,6 +4577,11 @@ export interface operations {
                      *             "optional": false
                      *           }
                      *         ],
+                     *         "egress": {
+                     *           "allow": [
+                     *             "api.stripe.com"
+                     *           ]
+                     *         },
                      *         "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *         "created_at": "2030-01-31T12:00:00.000Z",
                      *         "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
@@ -4447,6 +4593,11 @@ export interface operations {
                      *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
                      *       },
                      *       "configuration": {},
+                     *       "egress": {
+                     *         "allow": [
+                     *           "api.stripe.com"
+                     *         ]
+                     *       },
                      *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
