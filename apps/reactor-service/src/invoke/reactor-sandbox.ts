@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createLogger } from '@coffer/observability';
+import { reactorServiceConfig } from '../config';
 import { SandboxPool, type SandboxInvocation, type SandboxOutcome, type SvcBridge } from '../sandbox';
 
 /** One sandbox pool per process (worker processes running isolated-vm), closed when the service stops. */
@@ -11,6 +12,8 @@ export class ReactorSandbox implements OnApplicationShutdown {
     const logger = createLogger('reactor-sandbox');
     this.pool = new SandboxPool({
       size: 2,
+      // ALLOW_PRIVATE_EGRESS, from the validated configuration (the pool's own env fallback is for tests)
+      allowPrivateEgress: reactorServiceConfig().allowPrivateEgress,
       onEvent: (event) => {
         const routine = event.type === 'worker-started' || (event.type === 'worker-exited' && event.code === 0 && event.inFlight === 0);
         if (routine) logger.debug(event, 'sandbox worker');
