@@ -26,7 +26,7 @@ function natsServerProblem(entry: string): string | null {
   } catch {
     return 'every entry must be a nats:// or tls:// URL or host:port';
   }
-  if (!['nats:', 'tls:', 'ws:', 'wss:'].includes(url.protocol)) return 'every entry must use nats:// or tls://';
+  if (!['nats:', 'tls:'].includes(url.protocol)) return 'every entry must use nats:// or tls://';
   if (!url.hostname) return 'an entry has no host';
   return null;
 }
