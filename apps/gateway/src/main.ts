@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventBus, composeInterceptors } from '@coffer/messaging';
-import { PinoNestLogger, createLogger, envInt, validateConfig } from '@coffer/observability';
-import { limitsFromEnv } from './rate-limit/rate-limits';
+import { PinoNestLogger, createLogger, validateConfig } from '@coffer/observability';
+import { gatewayConfig } from './config';
 import { AppModule } from './app.module';
 import { configureFastify } from './http/fastify-setup';
 import { registerBackPressure } from './http/back-pressure';
@@ -14,19 +14,13 @@ import { QueryInterceptor } from './http/query.interceptor';
 import { HeaderNames } from './auth/api-key-headers';
 import { setupOpenApi } from './docs/openapi';
 
-/** CORS_ORIGINS: comma list of allowed origins, or * (default: any origin — keys are headers, not cookies). */
-function corsOrigins(): string[] | boolean {
-  const value = (process.env['CORS_ORIGINS'] ?? '*').trim();
-  return value === '*' ? true : value.split(',').map((o) => o.trim()).filter(Boolean);
-}
-
 async function bootstrap() {
+  // every variable is read and checked here, once: a bad value stops the gateway (exit 78) naming the variable
+  const config = validateConfig('gateway', gatewayConfig);
+  const port = config.port;
+  // SERVICE_NAME is internal (libs/messaging names its NATS connections with it), not configuration
   process.env['SERVICE_NAME'] ??= 'gateway';
   const logger = createLogger('gateway');
-  const port = validateConfig('gateway', () => {
-    limitsFromEnv();
-    return envInt('PORT', 8080, 1, 65535);
-  });
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule,
     new FastifyAdapter({
@@ -45,13 +39,14 @@ async function bootstrap() {
   const events = app.get(EventBus);
   app.getHttpServer().on('connect', onConnect);
   configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping() }, () => shuttingDown);
-  registerBackPressure(app.getHttpAdapter().getInstance());
+  registerBackPressure(app.getHttpAdapter().getInstance(), config.backPressure);
   app.useGlobalFilters(new ProblemFilter(logger));
   // composed: one interceptor layer per request instead of two (issue 14's profiles)
   app.useGlobalInterceptors(composeInterceptors(new QueryInterceptor(), new JsonBodyInterceptor()));
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.
   app.enableCors({
-    origin: corsOrigins(),
+    // CORS_ORIGINS: any origin by default — keys are headers, not cookies
+    origin: config.corsOrigins === true ? true : [...config.corsOrigins],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['content-type', ...new HeaderNames().all],
     exposedHeaders: [...new HeaderNames().traceId, 'retry-after'],
@@ -66,7 +61,7 @@ async function bootstrap() {
     if (shuttingDown) return;
     shuttingDown = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    setTimeout(() => process.exit(1), Number(process.env['SHUTDOWN_TIMEOUT_MS'] ?? 25_000)).unref();
+    setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
     await app.close();
     process.exit(0);
   };

@@ -1,12 +1,15 @@
 import 'reflect-metadata';
 import { bootstrapService } from '@coffer/messaging';
-import { KeyEncryptionKeys } from '@coffer/crypto';
+import { validateConfig } from '@coffer/observability';
 import { AppModule } from './app.module';
+import { startupConfig } from './config';
+
+// every variable is read and checked here, once: a bad value stops the process (exit 78) naming the variable
+const config = validateConfig('reactor-service', startupConfig);
 
 void bootstrapService({
   name: 'reactor-service',
   module: AppModule,
-  defaultHealthPort: 9103,
+  defaultHealthPort: config.healthPort,
   usesDatabase: true,
-  validateConfig: () => KeyEncryptionKeys.fromEnv(),
 });

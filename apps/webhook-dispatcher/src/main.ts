@@ -1,17 +1,16 @@
 import 'reflect-metadata';
 import { bootstrapService } from '@coffer/messaging';
-import { KeyEncryptionKeys } from '@coffer/crypto';
-import { RetrySchedule } from './deliveries/retry-schedule';
+import { validateConfig } from '@coffer/observability';
 import { AppModule } from './app.module';
+import { startupConfig } from './config';
+
+// every variable is read and checked here, once: a bad value stops the process (exit 78) naming the variable
+// (KEY_ENCRYPTION_KEYS too: delivery bodies are stored sealed under the tenant's data key)
+const config = validateConfig('webhook-dispatcher', startupConfig);
 
 void bootstrapService({
   name: 'webhook-dispatcher',
   module: AppModule,
-  defaultHealthPort: 9104,
+  defaultHealthPort: config.healthPort,
   usesDatabase: true,
-  validateConfig: () => {
-    // delivery bodies are stored sealed under the tenant's data key
-    KeyEncryptionKeys.fromEnv();
-    new RetrySchedule();
-  },
 });

@@ -5,11 +5,17 @@ import { PrismaClient, type Prisma } from './generated/prisma/client';
 // The generated client is gitignored, so Nx cannot see that it needs @prisma/client at run time: say it here,
 // or the package.json generated for each app's image leaves it out.
 import type {} from '@prisma/client/runtime/client';
+import { ConfigError, envInt, envUrl } from '@coffer/observability';
 
+/** DATABASE_URL: required, a postgres:// or postgresql:// URL (never quoted in errors: it carries the password). */
 export function databaseUrl(): string {
-  const url = process.env['DATABASE_URL'];
-  if (!url) throw new Error('DATABASE_URL is not set (postgres://user:password@host:port/database)');
-  return url;
+  if (!process.env['DATABASE_URL']) throw new ConfigError('DATABASE_URL is not set (postgres://user:password@host:port/database)');
+  return envUrl('DATABASE_URL', ['postgres', 'postgresql']);
+}
+
+/** DATABASE_POOL_SIZE: connections per pool, 1–1000, default 10. */
+export function databasePoolSize(): number {
+  return envInt('DATABASE_POOL_SIZE', 10, 1, 1000);
 }
 
 interface Ambient {
@@ -82,7 +88,7 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
     super({
       adapter: new PrismaPg({
         connectionString: databaseUrl(),
-        max: Number(process.env['DATABASE_POOL_SIZE'] ?? 10),
+        max: databasePoolSize(),
       }),
     });
     // `this` is already Prisma's own proxy (it builds model delegates lazily): keep that one as the root

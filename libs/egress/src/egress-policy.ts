@@ -151,6 +151,11 @@ function defaultResolver(host: string): Promise<string[]> {
   });
 }
 
+/** The switches' spelling, as envBool (libs/observability) reads it: true, 1, yes (any case) are on. */
+function isOn(value: string | undefined): boolean {
+  return /^(true|1|yes)$/i.test(value ?? '');
+}
+
 /**
  * Decides whether formula code (or a webhook delivery) may reach a URL or an address:
  * only the allowed schemes, and - unless `allowPrivate` - only public unicast addresses. Host names are checked
@@ -175,7 +180,7 @@ export class EgressPolicy {
     env: NodeJS.ProcessEnv = process.env,
     opts: Omit<EgressPolicyOptions, 'allowPrivate'> = {},
   ): EgressPolicy {
-    return new EgressPolicy({ ...opts, allowPrivate: (env[variable] ?? '').toLowerCase() === 'true' });
+    return new EgressPolicy({ ...opts, allowPrivate: isOn(env[variable]) });
   }
 
   /**
@@ -183,7 +188,11 @@ export class EgressPolicy {
    * `ALLOW_PRIVATE_CALLBACKS=true`, which also allows http and private/loopback addresses.
    */
   static forCallbacks(env: NodeJS.ProcessEnv = process.env, opts: Omit<EgressPolicyOptions, 'allowPrivate' | 'protocols'> = {}): EgressPolicy {
-    const allowPrivate = (env['ALLOW_PRIVATE_CALLBACKS'] ?? '').toLowerCase() === 'true';
+    return EgressPolicy.callbacks(isOn(env['ALLOW_PRIVATE_CALLBACKS']), opts);
+  }
+
+  /** The webhook policy from an already validated switch (the services' config modules read ALLOW_PRIVATE_CALLBACKS). */
+  static callbacks(allowPrivate: boolean, opts: Omit<EgressPolicyOptions, 'allowPrivate' | 'protocols'> = {}): EgressPolicy {
     return new EgressPolicy({ ...opts, allowPrivate, protocols: allowPrivate ? ['http:', 'https:'] : ['https:'] });
   }
 

@@ -130,6 +130,12 @@ describe('EgressPolicy', () => {
     expect(EgressPolicy.fromEnv('X_ALLOW', {}).allowPrivate).toBe(false);
     expect(() => EgressPolicy.forCallbacks({}).checkUrl('http://example.com/')).toThrow(/Only https/);
     expect(EgressPolicy.forCallbacks({ ALLOW_PRIVATE_CALLBACKS: 'true' }).checkUrl('http://127.0.0.1:1/').port).toBe('1');
+    // spelled like every boolean of the configuration (envBool): 1 and yes are on
+    expect(EgressPolicy.fromEnv('X_ALLOW', { X_ALLOW: '1' }).allowPrivate).toBe(true);
+    expect(EgressPolicy.fromEnv('X_ALLOW', { X_ALLOW: 'yes' }).allowPrivate).toBe(true);
+    expect(EgressPolicy.fromEnv('X_ALLOW', { X_ALLOW: 'no' }).allowPrivate).toBe(false);
+    expect(EgressPolicy.callbacks(true).checkUrl('http://127.0.0.1:1/').port).toBe('1');
+    expect(() => EgressPolicy.callbacks(false).checkUrl('http://example.com/')).toThrow(/Only https/);
   });
 
   it('lookup serves both net.connect signatures and refuses private targets', async () => {

@@ -28,6 +28,26 @@ export function envBool(name: string, fallback = false): boolean {
   throw new ConfigError(`${name} must be true or false, got "${v}"`);
 }
 
+/** One of `values` (compared case-insensitively, returned as listed). */
+export function envOneOf<T extends string>(name: string, values: readonly T[], fallback: T): T {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
+  const found = values.find((x) => x.toLowerCase() === v.toLowerCase());
+  if (found === undefined) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${v}"`);
+  return found;
+}
+
+/** A comma list; every entry (trimmed, empties dropped) must pass `check`, which returns an error text or null. */
+export function envList(name: string, fallback: string, check: (entry: string) => string | null): string[] {
+  const v = process.env[name];
+  const entries = (v === undefined || v === '' ? fallback : v).split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const problem = check(entry);
+    if (problem) throw new ConfigError(`${name}: ${problem}`);
+  }
+  return entries;
+}
+
 export function envUrl(name: string, protocols: string[], fallback?: string): string {
   const v = envString(name, fallback);
   let u: URL;

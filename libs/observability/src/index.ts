@@ -3,3 +3,4 @@ export * from './nest-logger';
 export * from './metrics';
 export * from './health-server';
 export * from './config';
+export * from './process-config';

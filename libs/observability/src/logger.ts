@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { envOneOf } from './config';
 
 /**
  * Structured JSON logs. Sensitive fields are redacted by path as a second line of defence: the first is that
@@ -21,10 +22,18 @@ export const REDACTED_PATHS = [
   'configuration',
 ];
 
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** LOG_LEVEL (default info); a service's config reads it at start-up so a bad value stops it with exit 78. */
+export function logLevel(): LogLevel {
+  return envOneOf('LOG_LEVEL', LOG_LEVELS, 'info');
+}
+
 export function createLogger(service: string): Logger {
   return pino({
     name: service,
-    level: process.env['LOG_LEVEL'] ?? 'info',
+    level: logLevel(),
     base: { service },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,

@@ -1,16 +1,16 @@
+import { gatewayConfig } from '../config';
+
 /** conventions §1: SVC-* headers plus `<P>-*` aliases from HEADER_ALIAS_PREFIXES (e.g. BT → BT-API-KEY). */
 export class HeaderNames {
   readonly apiKey: string[];
   readonly idempotencyKey: string[];
   readonly traceId: string[];
 
-  constructor(aliasPrefixes = process.env['HEADER_ALIAS_PREFIXES'] ?? '') {
+  /** `aliasPrefixes`: a comma list or the list itself; by default the configuration's HEADER_ALIAS_PREFIXES */
+  constructor(aliasPrefixes: string | readonly string[] = gatewayConfig().headerAliasPrefixes) {
     const prefixes = [
       'svc',
-      ...aliasPrefixes
-        .split(',')
-        .map((p) => p.trim().toLowerCase())
-        .filter(Boolean),
+      ...(typeof aliasPrefixes === 'string' ? aliasPrefixes.split(',') : aliasPrefixes).map((p) => p.trim().toLowerCase()).filter(Boolean),
     ];
     this.apiKey = prefixes.map((p) => `${p}-api-key`);
     this.idempotencyKey = prefixes.map((p) => `${p}-idempotency-key`);

@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { SUBJECTS, type Principal } from '@coffer/contracts';
 import { EventBus } from '@coffer/messaging';
+import { gatewayConfig } from '../config';
 
 interface Entry {
   principal: Principal;
@@ -15,15 +16,15 @@ interface Invalidation {
   sessionId?: string;
 }
 
-const TTL_MS = Number(process.env['AUTH_CACHE_TTL_MS'] ?? 5_000);
-
 /**
  * Principals by key hash, for a few seconds. Entries are dropped at once when session-service announces a
  * change (key regenerated, application changed or deleted, session authorized or expired).
  */
 @Injectable()
 export class PrincipalCache implements OnModuleInit {
-  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: TTL_MS });
+  /** AUTH_CACHE_TTL_MS */
+  private readonly ttlMs = gatewayConfig().authCacheTtlMs;
+  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: this.ttlMs });
 
   constructor(private readonly events: EventBus) {}
 
@@ -39,7 +40,7 @@ export class PrincipalCache implements OnModuleInit {
     if (entry.expiresAt !== undefined) {
       const ttl = entry.expiresAt - Date.now();
       if (ttl <= 0) return;
-      this.cache.set(keyHash, entry, { ttl: Math.min(ttl, TTL_MS) });
+      this.cache.set(keyHash, entry, { ttl: Math.min(ttl, this.ttlMs) });
     } else this.cache.set(keyHash, entry);
   }
 

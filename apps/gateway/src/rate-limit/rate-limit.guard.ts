@@ -2,7 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/com
 import { LRUCache } from 'lru-cache';
 import { ProblemError } from '@coffer/contracts';
 import type { GatewayRequest } from '../http/gateway-request';
-import { limitsFromEnv } from './rate-limits';
+import { gatewayConfig } from '../config';
 
 interface Window {
   start: number;
@@ -16,7 +16,7 @@ interface Window {
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
-  private readonly limits = limitsFromEnv();
+  private readonly limits = gatewayConfig().rateLimits;
   private readonly windows = new LRUCache<string, Window>({ max: 100_000 });
 
   canActivate(context: ExecutionContext): boolean {

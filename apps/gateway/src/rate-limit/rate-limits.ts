@@ -1,4 +1,4 @@
-import { ConfigError } from '@coffer/observability';
+import { ConfigError, envString } from '@coffer/observability';
 import type { ApplicationType } from '@coffer/contracts';
 
 export interface Limit {
@@ -18,8 +18,8 @@ export function parseLimit(name: string, value: string): Limit {
 /** conventions §11 defaults, per application (a session counts on its own). */
 export function limitsFromEnv(): Record<ApplicationType, Limit> {
   return {
-    private: parseLimit('RATE_LIMIT_PRIVATE', process.env['RATE_LIMIT_PRIVATE'] ?? '2000/10s'),
-    public: parseLimit('RATE_LIMIT_PUBLIC', process.env['RATE_LIMIT_PUBLIC'] ?? '50/min'),
-    management: parseLimit('RATE_LIMIT_MANAGEMENT', process.env['RATE_LIMIT_MANAGEMENT'] ?? '200/min'),
+    private: parseLimit('RATE_LIMIT_PRIVATE', envString('RATE_LIMIT_PRIVATE', '2000/10s')),
+    public: parseLimit('RATE_LIMIT_PUBLIC', envString('RATE_LIMIT_PUBLIC', '50/min')),
+    management: parseLimit('RATE_LIMIT_MANAGEMENT', envString('RATE_LIMIT_MANAGEMENT', '200/min')),
   };
 }

@@ -4,6 +4,7 @@ import { FieldErrors, REACTOR_LIMITS, ReactAsyncRequest, ReactRequest, validateC
 import { ReactorJobs, type AcceptedInvocation } from './async/reactor-jobs';
 import { checkCallbackUrl } from './async/callback-url';
 import { ReactorRunner, type InvokeContext } from './reactor-runner';
+import { reactorServiceConfig } from '../config';
 
 export type { InvokeContext, PreparedInvocation } from './reactor-runner';
 
@@ -26,7 +27,8 @@ export class InvokeReactorUseCase {
     private readonly jobs: ReactorJobs,
   ) {}
 
-  private readonly callbackPolicy = EgressPolicy.forCallbacks(process.env);
+  /** ALLOW_PRIVATE_CALLBACKS */
+  private readonly callbackPolicy = EgressPolicy.callbacks(reactorServiceConfig().allowPrivateCallbacks);
 
   /** Synchronous invocation, or, with `callback_url`, the synchronous checks and the 202 of an accepted job. */
   async execute({ ctx, reactorId, body }: InvokeReactorCommand): Promise<ReactResponse | AcceptedInvocation> {

@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createLogger } from '@coffer/observability';
 import { SandboxPool, type SandboxInvocation, type SandboxOutcome, type SvcBridge } from '@coffer/sandbox';
+import { reactorServiceConfig } from '../config';
 import { recordEgress } from './egress-metrics';
 
 /** One sandbox pool per process (worker processes running isolated-vm), closed when the service stops. */
@@ -12,8 +13,10 @@ export class ReactorSandbox implements OnApplicationShutdown {
     const logger = createLogger('reactor-sandbox');
     this.pool = new SandboxPool({
       size: 2,
-      // operator allow-list of hosts exempt from the address check (partner hosts inside the network; tests)
-      allowHosts: (process.env['EGRESS_ALLOW_HOSTS'] ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+      // ALLOW_PRIVATE_EGRESS, from the validated configuration (the pool's own env fallback is for tests)
+      allowPrivateEgress: reactorServiceConfig().allowPrivateEgress,
+      // EGRESS_ALLOW_HOSTS: operator allow-list of hosts exempt from the address check (partner hosts inside the network; tests)
+      allowHosts: [...reactorServiceConfig().egressAllowHosts],
       // every outbound request of formula code: counted, and logged with host, status, bytes and duration only
       onEgress: (record) => {
         recordEgress(record);

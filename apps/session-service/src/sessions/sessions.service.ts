@@ -14,11 +14,11 @@ import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { Prisma } from '@coffer/db';
 import { EventBus } from '@coffer/messaging';
+import { sessionServiceConfig } from '../config';
 import { SessionRepository } from './session.repository';
 
 export const SESSION_LIFETIME_MS = 3 * 60_000;
 const MAX_AUTHORIZED_LIFETIME_MS = 24 * 3600_000;
-const SWEEP_INTERVAL_MS = Number(process.env['SESSION_SWEEP_INTERVAL_MS'] ?? 10_000);
 
 @Injectable()
 export class SessionsService implements OnModuleInit, OnApplicationShutdown {
@@ -87,7 +87,7 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   onModuleInit(): void {
-    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
+    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), sessionServiceConfig().sessionSweepIntervalMs);
     this.sweeper.unref();
   }
 

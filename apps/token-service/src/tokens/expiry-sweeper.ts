@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { tokenServiceConfig } from '../config';
 import { TokenRepository } from './token.repository';
 
-const INTERVAL_MS = Number(process.env['TOKEN_SWEEP_INTERVAL_MS'] ?? 60_000);
 const BATCH = 1000;
 
 /** Physically deletes expired tokens (spec: within 1 hour). Readers never see them anyway (the LIVE predicate). */
@@ -13,7 +13,7 @@ export class ExpirySweeper implements OnModuleInit, OnApplicationShutdown {
   constructor(private readonly tokens: TokenRepository) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.sweep(), INTERVAL_MS);
+    this.timer = setInterval(() => void this.sweep(), tokenServiceConfig().tokenSweepIntervalMs);
     this.timer.unref();
   }
 

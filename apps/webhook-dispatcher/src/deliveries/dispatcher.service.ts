@@ -4,12 +4,12 @@ import { EgressPolicy, egressFetch } from '@coffer/egress';
 import { EventBus, RpcClient, WorkLoop } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
+import { webhookDispatcherConfig } from '../config';
 import { RetrySchedule, parseRetryAfter } from './retry-schedule';
 import { signatureHeader } from './signer';
 import { attemptsPerDelivery, deliveryLatency, queueDepth } from './webhook-metrics';
 
 const BATCH = 16;
-const POLL_MS = Number(process.env['WEBHOOK_POLL_INTERVAL_MS'] ?? 1000);
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 4096;
 const NIL = '00000000-0000-0000-0000-000000000000';
@@ -21,15 +21,17 @@ const NIL = '00000000-0000-0000-0000-000000000000';
 @Injectable()
 export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = createLogger('webhook-dispatcher');
-  private readonly schedule = new RetrySchedule();
-  private readonly policy = EgressPolicy.forCallbacks(process.env);
+  private readonly config = webhookDispatcherConfig();
+  private readonly schedule = new RetrySchedule(this.config.webhookRetryScheduleMs);
+  /** checked again at every delivery: the receiver's address may have changed since the job was accepted */
+  private readonly policy = EgressPolicy.callbacks(this.config.allowPrivateCallbacks);
   private readonly loop = new WorkLoop(
     async () => {
       const claimed = await this.deliveries.claim(BATCH);
       await Promise.all(claimed.map((d) => this.deliver(d)));
       return claimed.length === BATCH;
     },
-    POLL_MS,
+    this.config.webhookPollIntervalMs,
     (err) => this.logger.error({ err: { message: (err as Error).message } }, 'delivery loop error'),
   );
   private gauge?: NodeJS.Timeout;

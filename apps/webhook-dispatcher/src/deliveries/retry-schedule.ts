@@ -20,7 +20,8 @@ export function parseSchedule(text: string): number[] {
 }
 
 export class RetrySchedule {
-  constructor(readonly delays: number[] = parseSchedule(process.env['WEBHOOK_RETRY_SCHEDULE'] ?? DEFAULT_SCHEDULE)) {}
+  /** `delays`: the configuration's WEBHOOK_RETRY_SCHEDULE (config.ts), or parseSchedule(...) */
+  constructor(readonly delays: readonly number[]) {}
 
   get maxAttempts(): number {
     return this.delays.length + 1;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@coffer/db';
 import type { Principal } from '@coffer/contracts';
+import { reactorServiceConfig } from '../../config';
 
 export interface ReactorJobRow {
   id: string;
@@ -26,9 +27,6 @@ export interface ReactorJobRow {
   completed_at: Date | null;
 }
 
-/** How long past its timeout a running job stays leased before another worker may take it over. */
-const LEASE_SLACK_MS = Number(process.env['REACTOR_JOB_LEASE_SLACK_MS'] ?? 30_000);
-
 export interface Sealed {
   keyId: string;
   ciphertext: Buffer;
@@ -52,6 +50,9 @@ export interface NewJob {
  */
 @Injectable()
 export class ReactorJobRepository {
+  /** REACTOR_JOB_LEASE_SLACK_MS: how long past its timeout a running job stays leased before another worker may take it over */
+  private readonly leaseSlackMs = reactorServiceConfig().reactorJobLeaseSlackMs;
+
   constructor(private readonly prisma: PrismaService) {}
 
   async insert(tenantId: string, j: NewJob): Promise<void> {
@@ -74,7 +75,7 @@ export class ReactorJobRepository {
   claim(limit: number): Promise<ReactorJobRow[]> {
     return this.prisma.$queryRaw<ReactorJobRow[]>`
       UPDATE reactor_jobs j SET status = 'running', runs = j.runs + 1, started_at = now(),
-        locked_until = now() + make_interval(secs => (j.timeout_ms + ${LEASE_SLACK_MS}) / 1000.0)
+        locked_until = now() + make_interval(secs => (j.timeout_ms + ${this.leaseSlackMs}) / 1000.0)
       WHERE j.id IN (
         SELECT id FROM reactor_jobs
         WHERE status = 'pending' OR (status = 'running' AND locked_until < now())

@@ -6,6 +6,7 @@ import { TenantKeyring } from '@coffer/crypto/keyring';
 import { EventBus, WorkLoop } from '@coffer/messaging';
 import { createLogger, metricsRegistry } from '@coffer/observability';
 import { REACTOR_ERRORS } from '@coffer/sandbox';
+import { reactorServiceConfig } from '../../config';
 import { ReactorRunner, type InvokeContext, type PreparedInvocation } from '../reactor-runner';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
 
@@ -34,8 +35,6 @@ export interface JobResultView {
 
 /** Wakes idle job workers (any replica); PostgreSQL stays the source of truth. */
 export const JOBS_WAKE_SUBJECT = 'reactor.jobs.wake.v1';
-const POLL_MS = Number(process.env['REACTOR_JOB_POLL_INTERVAL_MS'] ?? 1000);
-const CONCURRENCY = Number(process.env['REACTOR_JOB_CONCURRENCY'] ?? 4);
 
 const jobQueueDepth = new Gauge({
   name: 'coffer_reactor_job_queue_depth',
@@ -52,9 +51,11 @@ const jobQueueDepth = new Gauge({
 export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = createLogger('reactor-jobs');
   private readonly active = new Set<Promise<void>>();
+  /** REACTOR_JOB_CONCURRENCY */
+  private readonly concurrency = reactorServiceConfig().reactorJobConcurrency;
   private readonly loop = new WorkLoop(
     () => this.claimAndStart(),
-    POLL_MS,
+    reactorServiceConfig().reactorJobPollIntervalMs,
     (err) => this.logger.error({ err: { message: (err as Error).message } }, 'claiming jobs failed'),
   );
   private gauge?: NodeJS.Timeout;
@@ -114,7 +115,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
 
   /** Claims as many jobs as there are free slots and starts them; a finished job wakes the loop. */
   private async claimAndStart(): Promise<boolean> {
-    const free = CONCURRENCY - this.active.size;
+    const free = this.concurrency - this.active.size;
     if (free <= 0) return false;
     const claimed = await this.jobs.claim(free);
     for (const job of claimed) {
@@ -124,7 +125,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
       });
       this.active.add(p);
     }
-    return claimed.length === free && this.active.size < CONCURRENCY;
+    return claimed.length === free && this.active.size < this.concurrency;
   }
 
   private async runJob(job: ReactorJobRow): Promise<void> {

@@ -1,0 +1,54 @@
+import type { ApplicationType } from '@coffer/contracts';
+import { configOnce, envInt, envList, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+import { backPressureFromEnv, type BackPressureLimits } from './http/back-pressure';
+import { limitsFromEnv, type Limit } from './rate-limit/rate-limits';
+
+/** Everything the gateway reads from the environment (docs/operations.md#configuration), checked at start-up. */
+export interface GatewayConfig extends ProcessConfig {
+  /** PORT: 1–65535, default 8080 */
+  readonly port: number;
+  /** CORS_ORIGINS: `*` (default: true, any origin) or a comma list of origins (`https://app.example.com`) */
+  readonly corsOrigins: true | readonly string[];
+  /** HEADER_ALIAS_PREFIXES: comma list of header-name prefixes (letters, digits, `-`), default none */
+  readonly headerAliasPrefixes: readonly string[];
+  /** AUTH_CACHE_TTL_MS: 1 ms – 1 h, default 5 000 */
+  readonly authCacheTtlMs: number;
+  /** RATE_LIMIT_PRIVATE / _PUBLIC / _MANAGEMENT: `<n>/<window>`, defaults 2000/10s, 50/min, 200/min */
+  readonly rateLimits: Readonly<Record<ApplicationType, Limit>>;
+  /** HTTP_MAX_IN_FLIGHT, HTTP_MAX_REACTS_IN_FLIGHT, HTTP_MAX_EVENT_LOOP_DELAY_MS, HTTP_MAX_HEAP_MB, OVERLOAD_RETRY_AFTER_S */
+  readonly backPressure: Readonly<BackPressureLimits>;
+}
+
+function originProblem(entry: string): string | null {
+  let url: URL | undefined;
+  try {
+    url = new URL(entry);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry)
+    return `every entry must be * or an origin like https://app.example.com (scheme, host, optional port; no path), got "${entry}"`;
+  return null;
+}
+
+/** Throws ConfigError naming the first bad variable. */
+export function loadGatewayConfig(): GatewayConfig {
+  const cors = envList('CORS_ORIGINS', '*', (e) => (e === '*' ? null : originProblem(e)));
+  return {
+    ...loadProcessConfig(),
+    port: envInt('PORT', 8080, 1, 65535),
+    corsOrigins: cors.includes('*') ? true : cors,
+    headerAliasPrefixes: envList('HEADER_ALIAS_PREFIXES', '', (p) =>
+      /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(p) ? null : `every prefix must be letters, digits and "-", got "${p}"`,
+    ),
+    authCacheTtlMs: envInt('AUTH_CACHE_TTL_MS', 5_000, 1, 3_600_000),
+    rateLimits: Object.freeze(limitsFromEnv()),
+    backPressure: Object.freeze(backPressureFromEnv()),
+  };
+}
+
+const config = configOnce(loadGatewayConfig);
+/** The gateway's configuration, read once (main.ts reads it first, inside validateConfig). */
+export const gatewayConfig = config.get;
+/** tests only: read the environment again on the next gatewayConfig() */
+export const resetGatewayConfig = config.reset;

@@ -1,0 +1,68 @@
+import { ConfigError } from '@coffer/observability';
+import { loadReactorServiceConfig, startupConfig } from './config';
+
+const VARS = ['HEALTH_PORT', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'KEY_ENCRYPTION_KEYS', 'ALLOW_PRIVATE_EGRESS', 'ALLOW_PRIVATE_CALLBACKS',
+  'REACTOR_JOB_POLL_INTERVAL_MS', 'REACTOR_JOB_CONCURRENCY', 'REACTOR_JOB_LEASE_SLACK_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+const KEK = `test:${Buffer.alloc(32, 7).toString('base64')}`;
+
+describe('reactor-service configuration', () => {
+  const saved = { ...process.env };
+  beforeEach(() => VARS.forEach((v) => delete process.env[v]));
+  afterAll(() => {
+    process.env = saved;
+  });
+
+  it("has today's defaults", () => {
+    expect(loadReactorServiceConfig()).toEqual({
+      logLevel: 'info',
+      shutdownTimeoutMs: 25_000,
+      natsServers: ['nats://127.0.0.1:4222'],
+      healthPort: 9103,
+      databasePoolSize: 10,
+      allowPrivateEgress: false,
+      allowPrivateCallbacks: false,
+      reactorJobPollIntervalMs: 1000,
+      reactorJobConcurrency: 4,
+      reactorJobLeaseSlackMs: 30_000,
+    });
+  });
+
+  it.each([
+    ['true', true],
+    ['TRUE', true],
+    ['1', true],
+    ['yes', true],
+    ['false', false],
+    ['0', false],
+    ['No', false],
+  ])('reads ALLOW_PRIVATE_EGRESS=%s as %p (1 and yes are on, like every boolean)', (value, expected) => {
+    process.env['ALLOW_PRIVATE_EGRESS'] = value;
+    process.env['ALLOW_PRIVATE_CALLBACKS'] = value;
+    expect(loadReactorServiceConfig()).toMatchObject({ allowPrivateEgress: expected, allowPrivateCallbacks: expected });
+  });
+
+  it.each([
+    ['ALLOW_PRIVATE_EGRESS', 'on', 'ALLOW_PRIVATE_EGRESS must be true or false, got "on"'],
+    ['ALLOW_PRIVATE_CALLBACKS', 'maybe', 'ALLOW_PRIVATE_CALLBACKS must be true or false, got "maybe"'],
+    ['REACTOR_JOB_CONCURRENCY', 'four', 'REACTOR_JOB_CONCURRENCY must be an integer between 1 and 1000, got "four"'],
+    ['REACTOR_JOB_CONCURRENCY', '0', 'REACTOR_JOB_CONCURRENCY must be an integer between 1 and 1000, got "0"'],
+    ['REACTOR_JOB_POLL_INTERVAL_MS', '1e3', 'REACTOR_JOB_POLL_INTERVAL_MS must be an integer between 10 and 3600000, got "1e3"'],
+    ['REACTOR_JOB_LEASE_SLACK_MS', '-1', 'REACTOR_JOB_LEASE_SLACK_MS must be an integer between 0 and 86400000, got "-1"'],
+    ['DATABASE_POOL_SIZE', '10.5', 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "10.5"'],
+    ['HEALTH_PORT', '70000', 'HEALTH_PORT must be an integer between 1 and 65535, got "70000"'],
+  ])('stops on %s=%s', (name, value, message) => {
+    process.env[name] = value;
+    expect(() => loadReactorServiceConfig()).toThrow(new ConfigError(message));
+  });
+
+  it('at start-up also requires DATABASE_URL (a postgres URL, never quoted) and KEY_ENCRYPTION_KEYS', () => {
+    expect(() => startupConfig()).toThrow('DATABASE_URL is not set');
+    process.env['DATABASE_URL'] = 'mysql://u:secret@h/db';
+    expect(() => startupConfig()).toThrow(new ConfigError('DATABASE_URL must use postgres or postgresql://'));
+    process.env['DATABASE_URL'] = 'postgres://u:secret@h/db';
+    expect(() => startupConfig()).toThrow(/KEY_ENCRYPTION_KEYS/);
+    process.env['KEY_ENCRYPTION_KEYS'] = KEK;
+    expect(startupConfig()).toMatchObject({ healthPort: 9103 });
+    expect(Object.isFrozen(startupConfig())).toBe(true);
+  });
+});

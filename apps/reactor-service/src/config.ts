@@ -1,0 +1,58 @@
+import { KeyEncryptionKeys } from '@coffer/crypto';
+import { databasePoolSize, databaseUrl } from '@coffer/db';
+import { configOnce, envBool, envInt, envList, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+
+/** Everything reactor-service reads from the environment (docs/operations.md#configuration). */
+export interface ReactorServiceConfig extends ProcessConfig {
+  /** HEALTH_PORT: 1–65535, default 9103 */
+  readonly healthPort: number;
+  /** DATABASE_POOL_SIZE: 1–1000, default 10 (per pool) */
+  readonly databasePoolSize: number;
+  /** ALLOW_PRIVATE_EGRESS: boolean (true/1/yes, false/0/no), default false: formula fetch may reach private addresses */
+  readonly allowPrivateEgress: boolean;
+  /** EGRESS_ALLOW_HOSTS: comma list of exact host names or IP literals exempt from the address check, default none */
+  readonly egressAllowHosts: readonly string[];
+  /** ALLOW_PRIVATE_CALLBACKS: boolean, default false: http and private callback_url accepted */
+  readonly allowPrivateCallbacks: boolean;
+  /** REACTOR_JOB_POLL_INTERVAL_MS: 10 ms – 1 h, default 1 000 */
+  readonly reactorJobPollIntervalMs: number;
+  /** REACTOR_JOB_CONCURRENCY: 1–1000, default 4 */
+  readonly reactorJobConcurrency: number;
+  /** REACTOR_JOB_LEASE_SLACK_MS: 0 – 1 day, default 30 000 */
+  readonly reactorJobLeaseSlackMs: number;
+}
+
+export const DEFAULT_HEALTH_PORT = 9103;
+
+/** The settings (all have defaults); throws ConfigError naming the first bad variable. */
+export function loadReactorServiceConfig(): ReactorServiceConfig {
+  return {
+    ...loadProcessConfig(),
+    healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
+    databasePoolSize: databasePoolSize(),
+    allowPrivateEgress: envBool('ALLOW_PRIVATE_EGRESS', false),
+    egressAllowHosts: envList('EGRESS_ALLOW_HOSTS', '', (host) =>
+      /^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/.test(host) ? null : `"${host}" is not a host name or IP literal (no scheme, port or path)`,
+    ),
+    allowPrivateCallbacks: envBool('ALLOW_PRIVATE_CALLBACKS', false),
+    reactorJobPollIntervalMs: envInt('REACTOR_JOB_POLL_INTERVAL_MS', 1_000, 10, 3_600_000),
+    reactorJobConcurrency: envInt('REACTOR_JOB_CONCURRENCY', 4, 1, 1000),
+    reactorJobLeaseSlackMs: envInt('REACTOR_JOB_LEASE_SLACK_MS', 30_000, 0, 86_400_000),
+  };
+}
+
+const config = configOnce(loadReactorServiceConfig);
+/** reactor-service's configuration, read once (main.ts reads it first, inside validateConfig). */
+export const reactorServiceConfig = config.get;
+/** tests only */
+export const resetReactorServiceConfig = config.reset;
+
+/**
+ * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read
+ * themselves (DATABASE_URL: a postgres:// URL; KEY_ENCRYPTION_KEYS: `<id>:<base64 of 32 bytes>` list).
+ */
+export function startupConfig(): Readonly<ReactorServiceConfig> {
+  databaseUrl();
+  KeyEncryptionKeys.fromEnv();
+  return reactorServiceConfig();
+}

@@ -1,0 +1,42 @@
+import { ConfigError } from '@coffer/observability';
+import { loadSessionServiceConfig } from './config';
+
+const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'SESSION_SWEEP_INTERVAL_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+
+describe('session-service configuration', () => {
+  const saved = { ...process.env };
+  beforeEach(() => VARS.forEach((v) => delete process.env[v]));
+  afterAll(() => {
+    process.env = saved;
+  });
+
+  it("has today's defaults", () => {
+    expect(loadSessionServiceConfig()).toEqual({
+      logLevel: 'info',
+      shutdownTimeoutMs: 25_000,
+      natsServers: ['nats://127.0.0.1:4222'],
+      healthPort: 9102,
+      databasePoolSize: 10,
+      sessionSweepIntervalMs: 10_000,
+    });
+  });
+
+  it('reads the values given', () => {
+    Object.assign(process.env, { SESSION_SWEEP_INTERVAL_MS: '1000', DATABASE_POOL_SIZE: '25', HEALTH_PORT: '9200' });
+    expect(loadSessionServiceConfig()).toMatchObject({ sessionSweepIntervalMs: 1000, databasePoolSize: 25, healthPort: 9200 });
+  });
+
+  it('treats an empty value as unset', () => {
+    process.env['SHUTDOWN_TIMEOUT_MS'] = '';
+    expect(loadSessionServiceConfig().shutdownTimeoutMs).toBe(25_000);
+  });
+
+  it.each([
+    ['SESSION_SWEEP_INTERVAL_MS', '1m', 'SESSION_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "1m"'],
+    ['SESSION_SWEEP_INTERVAL_MS', '0', 'SESSION_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "0"'],
+    ['DATABASE_POOL_SIZE', 'ten', 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "ten"'],
+  ])('stops on %s=%s', (name, value, message) => {
+    process.env[name] = value;
+    expect(() => loadSessionServiceConfig()).toThrow(new ConfigError(message));
+  });
+});

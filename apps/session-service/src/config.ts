@@ -1,0 +1,41 @@
+import { KeyEncryptionKeys } from '@coffer/crypto';
+import { databasePoolSize, databaseUrl } from '@coffer/db';
+import { configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+
+/** Everything session-service reads from the environment (docs/operations.md#configuration). */
+export interface SessionServiceConfig extends ProcessConfig {
+  /** HEALTH_PORT: 1–65535, default 9102 */
+  readonly healthPort: number;
+  /** DATABASE_POOL_SIZE: 1–1000, default 10 (per pool) */
+  readonly databasePoolSize: number;
+  /** SESSION_SWEEP_INTERVAL_MS: 100 ms – 1 day, default 10 000 */
+  readonly sessionSweepIntervalMs: number;
+}
+
+export const DEFAULT_HEALTH_PORT = 9102;
+
+/** The settings (all have defaults); throws ConfigError naming the first bad variable. */
+export function loadSessionServiceConfig(): SessionServiceConfig {
+  return {
+    ...loadProcessConfig(),
+    healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
+    databasePoolSize: databasePoolSize(),
+    sessionSweepIntervalMs: envInt('SESSION_SWEEP_INTERVAL_MS', 10_000, 100, 86_400_000),
+  };
+}
+
+const config = configOnce(loadSessionServiceConfig);
+/** session-service's configuration, read once (main.ts reads it first, inside validateConfig). */
+export const sessionServiceConfig = config.get;
+/** tests only */
+export const resetSessionServiceConfig = config.reset;
+
+/**
+ * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read
+ * themselves (DATABASE_URL: a postgres:// URL; KEY_ENCRYPTION_KEYS: `<id>:<base64 of 32 bytes>` list).
+ */
+export function startupConfig(): Readonly<SessionServiceConfig> {
+  databaseUrl();
+  KeyEncryptionKeys.fromEnv();
+  return sessionServiceConfig();
+}

@@ -1,0 +1,42 @@
+import { ConfigError } from '@coffer/observability';
+import { loadTokenServiceConfig } from './config';
+
+const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'TOKEN_SWEEP_INTERVAL_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+
+describe('token-service configuration', () => {
+  const saved = { ...process.env };
+  beforeEach(() => VARS.forEach((v) => delete process.env[v]));
+  afterAll(() => {
+    process.env = saved;
+  });
+
+  it("has today's defaults", () => {
+    expect(loadTokenServiceConfig()).toEqual({
+      logLevel: 'info',
+      shutdownTimeoutMs: 25_000,
+      natsServers: ['nats://127.0.0.1:4222'],
+      healthPort: 9101,
+      databasePoolSize: 10,
+      tokenSweepIntervalMs: 60_000,
+    });
+  });
+
+  it('reads the values given', () => {
+    Object.assign(process.env, { TOKEN_SWEEP_INTERVAL_MS: '1000', DATABASE_POOL_SIZE: '25', HEALTH_PORT: '9200' });
+    expect(loadTokenServiceConfig()).toMatchObject({ tokenSweepIntervalMs: 1000, databasePoolSize: 25, healthPort: 9200 });
+  });
+
+  it('treats an empty value as unset', () => {
+    process.env['SHUTDOWN_TIMEOUT_MS'] = '';
+    expect(loadTokenServiceConfig().shutdownTimeoutMs).toBe(25_000);
+  });
+
+  it.each([
+    ['TOKEN_SWEEP_INTERVAL_MS', '1m', 'TOKEN_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "1m"'],
+    ['TOKEN_SWEEP_INTERVAL_MS', '0', 'TOKEN_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "0"'],
+    ['DATABASE_POOL_SIZE', 'ten', 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "ten"'],
+  ])('stops on %s=%s', (name, value, message) => {
+    process.env[name] = value;
+    expect(() => loadTokenServiceConfig()).toThrow(new ConfigError(message));
+  });
+});

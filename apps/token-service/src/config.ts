@@ -1,0 +1,41 @@
+import { KeyEncryptionKeys } from '@coffer/crypto';
+import { databasePoolSize, databaseUrl } from '@coffer/db';
+import { configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+
+/** Everything token-service reads from the environment (docs/operations.md#configuration). */
+export interface TokenServiceConfig extends ProcessConfig {
+  /** HEALTH_PORT: 1–65535, default 9101 */
+  readonly healthPort: number;
+  /** DATABASE_POOL_SIZE: 1–1000, default 10 (per pool) */
+  readonly databasePoolSize: number;
+  /** TOKEN_SWEEP_INTERVAL_MS: 100 ms – 1 day, default 60 000 */
+  readonly tokenSweepIntervalMs: number;
+}
+
+export const DEFAULT_HEALTH_PORT = 9101;
+
+/** The settings (all have defaults); throws ConfigError naming the first bad variable. */
+export function loadTokenServiceConfig(): TokenServiceConfig {
+  return {
+    ...loadProcessConfig(),
+    healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
+    databasePoolSize: databasePoolSize(),
+    tokenSweepIntervalMs: envInt('TOKEN_SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
+  };
+}
+
+const config = configOnce(loadTokenServiceConfig);
+/** token-service's configuration, read once (main.ts reads it first, inside validateConfig). */
+export const tokenServiceConfig = config.get;
+/** tests only */
+export const resetTokenServiceConfig = config.reset;
+
+/**
+ * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read
+ * themselves (DATABASE_URL: a postgres:// URL; KEY_ENCRYPTION_KEYS: `<id>:<base64 of 32 bytes>` list).
+ */
+export function startupConfig(): Readonly<TokenServiceConfig> {
+  databaseUrl();
+  KeyEncryptionKeys.fromEnv();
+  return tokenServiceConfig();
+}

@@ -1,0 +1,40 @@
+import { ConfigError } from '@coffer/observability';
+import { loadWebhookDispatcherConfig } from './config';
+
+const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'ALLOW_PRIVATE_CALLBACKS', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_POLL_INTERVAL_MS',
+  'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+
+describe('webhook-dispatcher configuration', () => {
+  const saved = { ...process.env };
+  beforeEach(() => VARS.forEach((v) => delete process.env[v]));
+  afterAll(() => {
+    process.env = saved;
+  });
+
+  it("has today's defaults", () => {
+    expect(loadWebhookDispatcherConfig()).toEqual({
+      logLevel: 'info',
+      shutdownTimeoutMs: 25_000,
+      natsServers: ['nats://127.0.0.1:4222'],
+      healthPort: 9104,
+      databasePoolSize: 10,
+      allowPrivateCallbacks: false,
+      webhookRetryScheduleMs: [5_000, 30_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000, 2_400_000, 2_700_000],
+      webhookPollIntervalMs: 1000,
+    });
+  });
+
+  it('reads the values given (ALLOW_PRIVATE_CALLBACKS=1 is on)', () => {
+    Object.assign(process.env, { ALLOW_PRIVATE_CALLBACKS: '1', WEBHOOK_RETRY_SCHEDULE: '200ms,1s', WEBHOOK_POLL_INTERVAL_MS: '250' });
+    expect(loadWebhookDispatcherConfig()).toMatchObject({ allowPrivateCallbacks: true, webhookRetryScheduleMs: [200, 1000], webhookPollIntervalMs: 250 });
+  });
+
+  it.each([
+    ['ALLOW_PRIVATE_CALLBACKS', 'enabled', 'ALLOW_PRIVATE_CALLBACKS must be true or false, got "enabled"'],
+    ['WEBHOOK_POLL_INTERVAL_MS', '1s', 'WEBHOOK_POLL_INTERVAL_MS must be an integer between 10 and 3600000, got "1s"'],
+    ['WEBHOOK_RETRY_SCHEDULE', '5 seconds', 'WEBHOOK_RETRY_SCHEDULE must be a comma list like 5s,30s,2m — got "5 seconds"'],
+  ])('stops on %s=%s', (name, value, message) => {
+    process.env[name] = value;
+    expect(() => loadWebhookDispatcherConfig()).toThrow(new ConfigError(message));
+  });
+});
