@@ -1,4 +1,4 @@
-import type { SqlPool } from '@coffer/db';
+import type { PrismaService, SqlPool } from '@coffer/db';
 import { AuditRepository } from './audit.repository';
 
 /** A pool whose INSERTs finish when the test says so; each query remembers how many rows it wrote. */
@@ -23,12 +23,15 @@ const settled = async (p: Promise<unknown>) => {
   return state;
 };
 
+/** the group commit writes through the pool only; Prisma serves the log pages */
+const NO_PRISMA = {} as PrismaService;
+
 describe('AuditRepository group commit', () => {
   const tenant = '00000000-0000-4000-8000-000000000001';
 
   it('writes the events of one event-loop iteration in one INSERT and resolves once it committed', async () => {
     const { pool, inserts } = fakePool();
-    const audit = new AuditRepository(pool);
+    const audit = new AuditRepository(pool, NO_PRISMA);
     const a = audit.record(tenant, read('a'));
     const b = audit.record(tenant, read('b'));
     await nextIteration();
@@ -40,7 +43,7 @@ describe('AuditRepository group commit', () => {
 
   it('does not make a later read wait for an earlier batch: its own INSERT starts beside it', async () => {
     const { pool, inserts } = fakePool();
-    const audit = new AuditRepository(pool);
+    const audit = new AuditRepository(pool, NO_PRISMA);
     const first = audit.record(tenant, read('a'));
     await nextIteration();
     const second = audit.record(tenant, read('b'));
@@ -55,7 +58,7 @@ describe('AuditRepository group commit', () => {
 
   it('queues only when every slot is busy, then writes all that queued in one INSERT', async () => {
     const { pool, inserts } = fakePool();
-    const audit = new AuditRepository(pool);
+    const audit = new AuditRepository(pool, NO_PRISMA);
     const early: Promise<void>[] = [];
     for (let i = 0; i < 4; i++) {
       early.push(audit.record(tenant, read(`e${i}`)));
@@ -77,7 +80,7 @@ describe('AuditRepository group commit', () => {
 
   it('fails the callers of a batch that could not be written (the read then fails: no reply without its audit)', async () => {
     const { pool, inserts } = fakePool();
-    const audit = new AuditRepository(pool);
+    const audit = new AuditRepository(pool, NO_PRISMA);
     const a = audit.record(tenant, read('a'));
     await nextIteration();
     inserts[0].finish(new Error('connection lost'));
@@ -86,7 +89,7 @@ describe('AuditRepository group commit', () => {
 
   it('waits at shutdown for the batches still being written', async () => {
     const { pool, inserts } = fakePool();
-    const audit = new AuditRepository(pool);
+    const audit = new AuditRepository(pool, NO_PRISMA);
     const a = audit.record(tenant, read('a'));
     const stopped = audit.onApplicationShutdown();
     await nextIteration();
