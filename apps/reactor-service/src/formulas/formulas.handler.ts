@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, type IdRequest, type ReactorBodyRequest, type RpcEnvelope } from '@coffer/contracts';
+import { SUBJECTS, type IdRequest, type ReactorBodyRequest, type ReactorFormulaRequest, type RpcEnvelope } from '@coffer/contracts';
 import { requirePrincipal } from '@coffer/auth';
 import { FormulasService } from './formulas.service';
 import { IdempotentWrites } from '@coffer/idempotency';
@@ -13,7 +13,7 @@ export class FormulasHandler {
   ) {}
 
   @MessagePattern(SUBJECTS.reactor.formulas.create)
-  create(@Payload() env: RpcEnvelope<unknown>) {
+  create(@Payload() env: RpcEnvelope<ReactorFormulaRequest>) {
     const principal = requirePrincipal(env, 'reactor:create');
     return this.idempotency.run(SUBJECTS.reactor.formulas.create, env, () => this.formulas.create(principal, env.body));
   }

@@ -4,7 +4,6 @@ import {
   FieldErrors,
   ProblemError,
   ReactorFormulaRequest,
-  badRequest,
   checkFormulaElements,
   conflict,
   notFound,
@@ -22,12 +21,13 @@ import { namePattern, positionOf } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
 import { toFormulaView } from './formula.view';
 
-/** What a tenant may write of a formula: private ones only; `status` is the server's (private → verified). */
-function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'id' | 'tenantId'> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
-  // the contract reports the elements' errors with its own (ReactorFormulaRequest.check); here they are normalized
-  const req = validateContract(ReactorFormulaRequest, body);
-  const elements = checkFormulaElements(body as Record<string, unknown>, new FieldErrors());
+/**
+ * What a tenant may write of a formula: private ones only; `status` is the server's (private → verified). `req` is
+ * already validated against ReactorFormulaRequest (create: by the gateway's pipe; update: by {@link parseFormula});
+ * checkFormulaElements here only normalizes the elements (their errors were reported by ReactorFormulaRequest.check).
+ */
+function toFormulaData(req: ReactorFormulaRequest): Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'id' | 'tenantId'> {
+  const elements = checkFormulaElements(req as unknown as Record<string, unknown>, new FieldErrors());
   return {
     name: req.name,
     description: req.description ?? null,
@@ -42,12 +42,17 @@ function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateI
   };
 }
 
+/** PUT /reactor-formulas/{id}: validated here, after the 404/403 of the formula (the gateway passes the body through). */
+function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'id' | 'tenantId'> {
+  return toFormulaData(validateContract(ReactorFormulaRequest, body));
+}
+
 @Injectable()
 export class FormulasService {
   constructor(private readonly formulas: FormulaRepository) {}
 
-  async create(principal: Principal, body: unknown): Promise<ReactorFormulaView> {
-    const data = parseFormula(body);
+  async create(principal: Principal, req: ReactorFormulaRequest): Promise<ReactorFormulaView> {
+    const data = toFormulaData(req);
     const row = await this.formulas.create(principal.tenantId, { ...data, id: randomUUID(), createdBy: principal.applicationId });
     return toFormulaView(row);
   }

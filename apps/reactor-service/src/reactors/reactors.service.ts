@@ -111,17 +111,7 @@ export class ReactorsService {
     const configuration = plain['configuration'] as Record<string, unknown>;
     const applicationId = req.application?.id ?? null;
     await this.checkContract(ctx, formula, configuration, applicationId);
-    const sealed = await this.vault.seal(tenantId, id, configuration);
-    const row = await this.reactors.update(tenantId, id, {
-      name: req.name,
-      applicationId,
-      egress: egressColumn(req.egress),
-      configurationCiphertext: sealed.ciphertext,
-      configurationKeyId: sealed.keyId,
-      modifiedBy: ctx.principal.applicationId,
-      modifiedAt: new Date(),
-    });
-    if (!row) throw notFound('reactor');
+    const row = await this.store(ctx, id, configuration, { name: req.name, applicationId, egress: egressColumn(req.egress) });
     return toReactorView(row, toFormulaView(formula), configuration);
   }
 
@@ -184,25 +174,38 @@ export class ReactorsService {
     plain: Record<string, unknown>,
     errors: FieldErrors,
   ): Promise<ReactorView> {
-    const tenantId = ctx.principal.tenantId;
     const req = validateContract(CodeReactorRequest, plain, codeChecks(plain, errors));
     const configuration = (req.configuration ?? {}) as Record<string, unknown>;
     const applicationId = req.application?.id ?? null;
     await this.checkApplication(ctx, applicationId);
-    const sealed = await this.vault.seal(tenantId, existing.id, configuration);
-    const row = await this.reactors.update(tenantId, existing.id, {
+    const row = await this.store(ctx, existing.id, configuration, {
       name: req.name,
       code: req.code,
       runtime: req.runtime ? (req.runtime as Prisma.InputJsonValue) : Prisma.DbNull,
       applicationId,
       egress: egressColumn(req.egress),
+    });
+    return toReactorView(row, undefined, configuration);
+  }
+
+  /** PUT's write, for formula and code reactors alike: the configuration sealed again, the row updated (gone: 404). */
+  private async store(
+    ctx: CallContext & { principal: Principal },
+    id: string,
+    configuration: Record<string, unknown>,
+    fields: Pick<Prisma.ReactorUncheckedUpdateManyInput, 'name' | 'code' | 'runtime' | 'egress'> & { applicationId: string | null },
+  ): Promise<ReactorRow> {
+    const tenantId = ctx.principal.tenantId;
+    const sealed = await this.vault.seal(tenantId, id, configuration);
+    const row = await this.reactors.update(tenantId, id, {
+      ...fields,
       configurationCiphertext: sealed.ciphertext,
       configurationKeyId: sealed.keyId,
       modifiedBy: ctx.principal.applicationId,
       modifiedAt: new Date(),
     });
     if (!row) throw notFound('reactor');
-    return toReactorView(row, undefined, configuration);
+    return row;
   }
 
   private async checkApplication(ctx: CallContext, applicationId: string | null): Promise<void> {

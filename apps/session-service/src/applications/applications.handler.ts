@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, type ApplicationKeyRequest, type IdRequest, type RpcEnvelope } from '@coffer/contracts';
+import { SUBJECTS, type ApplicationKeyRequest, type CreateApplicationRequest, type IdRequest, type RpcEnvelope } from '@coffer/contracts';
 import { ApplicationsService } from './applications.service';
 import { ApplicationKeysService } from './application-keys.service';
 import { requirePrincipal } from '@coffer/auth';
@@ -15,7 +15,7 @@ export class ApplicationsHandler {
   ) {}
 
   @MessagePattern(SUBJECTS.session.applications.create)
-  create(@Payload() env: RpcEnvelope<unknown>) {
+  create(@Payload() env: RpcEnvelope<CreateApplicationRequest>) {
     const principal = requirePrincipal(env, 'application:create');
     return this.idempotency.run(SUBJECTS.session.applications.create, env, () => this.applications.create(principal, env.body));
   }

@@ -36,9 +36,9 @@ export class ApplicationsService {
     private readonly events: EventBus,
   ) {}
 
-  async create(principal: Principal, body: unknown): Promise<ApplicationView> {
+  /** `req` was validated against the contract at the edge (the gateway's pipe); the grants are this service's check. */
+  async create(principal: Principal, req: CreateApplicationRequest): Promise<ApplicationView> {
     const errors = new FieldErrors();
-    const req = validateContract(CreateApplicationRequest, body);
     const grants = validateGrants(req.type, req.permissions, req.rules, errors);
     errors.throwIfAny();
     // create_key: false makes an application without a key (keys come from POST /applications/{id}/keys)

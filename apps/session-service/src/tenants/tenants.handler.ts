@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, type RpcEnvelope } from '@coffer/contracts';
+import { SUBJECTS, type RpcEnvelope, type UpdateTenantRequest } from '@coffer/contracts';
 import { TenantsService } from './tenants.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 import { requirePrincipal } from '@coffer/auth';
@@ -34,7 +34,7 @@ export class TenantsHandler {
   }
 
   @MessagePattern(SUBJECTS.session.tenants.update)
-  update(@Payload() env: RpcEnvelope<unknown>) {
+  update(@Payload() env: RpcEnvelope<UpdateTenantRequest>) {
     const principal = requirePrincipal(env, 'tenant:update');
     return this.idempotency.run(SUBJECTS.session.tenants.update, env, () => this.tenants.update(principal, env.body));
   }

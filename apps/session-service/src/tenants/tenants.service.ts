@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import {
   DEFAULT_TENANT_SETTINGS,
-  UpdateTenantRequest,
+  type UpdateTenantRequest,
   notFound,
-  validateContract,
   type Principal,
   type TenantSettings,
   type TenantView,
@@ -32,8 +31,8 @@ export class TenantsService {
     return toTenantView(t);
   }
 
-  async update(principal: Principal, body: unknown): Promise<TenantView> {
-    const req = validateContract(UpdateTenantRequest, body);
+  /** `req` was validated against the contract at the edge (the gateway's pipe). */
+  async update(principal: Principal, req: UpdateTenantRequest): Promise<TenantView> {
     const current = await this.get(principal.tenantId);
     const settings = { ...current.settings };
     if (req.settings?.deduplicate_tokens !== undefined) settings.deduplicate_tokens = req.settings.deduplicate_tokens;
