@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { bootstrapService } from '@coffer/messaging';
+// its own entry point: the service bootstrap (with its database readiness check) stays out of the gateway's bundle
+import { bootstrapService } from '@coffer/messaging/service-bootstrap';
 import { validateConfig } from '@coffer/observability';
 import { AppModule } from './app.module';
 import { startupConfig } from './config';

@@ -1,4 +1,5 @@
 export * from './prisma.service';
+export { deferUntilCommitted } from './after-commit';
 export * from './db.module';
 export * from './sql-pool';
 export { Prisma } from './generated/prisma/client';

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient, type Prisma } from './generated/prisma/client';
@@ -6,6 +5,7 @@ import { PrismaClient, type Prisma } from './generated/prisma/client';
 // or the package.json generated for each app's image leaves it out.
 import type {} from '@prisma/client/runtime/client';
 import { ConfigError, envInt, envUrl } from '@coffer/observability';
+import { ambient, type Ambient } from './after-commit';
 
 /** DATABASE_URL: required, a postgres:// or postgresql:// URL (never quoted in errors: it carries the password). */
 export function databaseUrl(): string {
@@ -16,26 +16,6 @@ export function databaseUrl(): string {
 /** DATABASE_POOL_SIZE: connections per pool, 1–1000, default 10. */
 export function databasePoolSize(): number {
   return envInt('DATABASE_POOL_SIZE', 10, 1, 1000);
-}
-
-interface Ambient {
-  tx: Prisma.TransactionClient;
-  /** work that must only happen once the transaction committed (events that tell others to re-read) */
-  afterCommit: Array<() => Promise<unknown> | unknown>;
-}
-
-const ambient = new AsyncLocalStorage<Ambient>();
-
-/**
- * Inside `PrismaService.transactional`, queues `effect` until the transaction commits (dropped if it rolls back) and
- * returns true; outside, returns false and the caller runs it now. The event bus uses it so a cache invalidation is
- * never published before the change it announces can be read.
- */
-export function deferUntilCommitted(effect: () => Promise<unknown> | unknown): boolean {
-  const store = ambient.getStore();
-  if (!store) return false;
-  store.afterCommit.push(effect);
-  return true;
 }
 
 /** What an ambient transaction takes over: queries, model delegates and nested transactions. */

@@ -2,7 +2,8 @@ import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { JSONCodec, connect, type NatsConnection, type Subscription } from 'nats';
 import { natsConnectionOptions } from './nats-config';
 import { coalesceWrites } from './write-coalescing';
-import { deferUntilCommitted } from '@coffer/db';
+// the Prisma-free entry point: the gateway loads the event bus but holds no database
+import { deferUntilCommitted } from '@coffer/db/after-commit';
 
 const codec = JSONCodec();
 
