@@ -224,6 +224,23 @@ describe.each(APP_NAMES)('base %s', (app) => {
   });
 });
 
+describe('gateway metrics', () => {
+  const items = () => render('base gateway');
+
+  it('serves /metrics on HEALTH_PORT=9100, where Prometheus scrapes, and only Prometheus may connect there', () => {
+    const deployment = named(items(), 'Deployment', 'gateway');
+    const c = onlyContainer(podTemplate(deployment).spec);
+    expect(env(c, 'HEALTH_PORT')?.value).toBe('9100');
+    expect(c.ports?.find((p) => p.name === 'health')?.containerPort).toBe(9100);
+    expect(deployment.spec?.template?.metadata?.annotations?.['prometheus.io/port']).toBe('9100');
+    const rules = named(items(), 'NetworkPolicy', 'gateway').spec?.ingress ?? [];
+    const fromNamespace = (ns: string) =>
+      rules.filter((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === ns)).flatMap((r) => (r.ports ?? []).map((p) => p.port));
+    expect(fromNamespace('ingress-nginx')).toEqual(['http']);
+    expect(fromNamespace('monitoring')).toEqual(['health']);
+  });
+});
+
 describe.each(OVERLAYS)('overlay %s', (overlay) => {
   const items = () => render(`overlay ${overlay}`);
   const namespace = NAMESPACE[overlay];
@@ -370,7 +387,9 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       expect([...new Set(sources)].sort()).toEqual(facts.publicIngress ? ['ingress-nginx', 'monitoring'] : ['monitoring']);
       for (const { peer, ports } of paths.ingress) {
         expect(peer.ipBlock).toBeUndefined();
-        expect(ports.map((p) => portNumber(container(), p))).toEqual([facts.port]);
+        // Prometheus reaches the metrics port only; the ingress controller the API's port only
+        const monitoring = peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring';
+        expect(ports.map((p) => portNumber(container(), p))).toEqual([monitoring ? (facts.metricsPort ?? facts.port) : facts.port]);
       }
     });
   });

@@ -17,7 +17,8 @@ export const SERVICES = [
   { name: 'token-service', healthEnv: 'HEALTH_PORT', port: 9101 },
   { name: 'reactor-service', healthEnv: 'HEALTH_PORT', port: 9103, nodeArgs: ['--no-node-snapshot'] },
   { name: 'webhook-dispatcher', healthEnv: 'HEALTH_PORT', port: 9104 },
-  { name: 'gateway', healthEnv: 'PORT', port: 8080 },
+  // the gateway's probes answer on its API port too; its /metrics only on HEALTH_PORT (9100), like every service's
+  { name: 'gateway', healthEnv: 'PORT', port: 8080, metricsEnv: 'HEALTH_PORT', metricsPort: 9100 },
 ];
 export const APPS = SERVICES.map((s) => s.name);
 
@@ -252,10 +253,14 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
   };
   sys.ports = {};
   for (const s of SERVICES) sys.ports[s.name] = await freePort();
+  /** where each service serves /metrics (the gateway: its HEALTH_PORT, not the API's port) */
+  sys.metricsPorts = { ...sys.ports };
+  for (const s of SERVICES) if (s.metricsEnv) sys.metricsPorts[s.name] = await freePort();
+  const metricsEnv = (s, port) => (s.metricsEnv ? { [s.metricsEnv]: String(port) } : {});
   if (logDir) fs.mkdirSync(logDir, { recursive: true });
   sys.startService = async (name) => {
     const s = SERVICES.find((x) => x.name === name);
-    const child = startService(s, { ...sys.env, [s.healthEnv]: String(sys.ports[name]) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined, nodeArgs: nodeArgs?.(name, 0) });
+    const child = startService(s, { ...sys.env, [s.healthEnv]: String(sys.ports[name]), ...metricsEnv(s, sys.metricsPorts[name]) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined, nodeArgs: nodeArgs?.(name, 0) });
     sys.children.set(name, child);
     await waitForHttp(`http://127.0.0.1:${sys.ports[name]}/readyz`, 90_000);
     return child;
@@ -265,7 +270,7 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
     const s = SERVICES.find((x) => x.name === name);
     const port = await freePort();
     const n = (sys.replicas ?? []).filter((r) => r.name === name).length + 1;
-    const child = startService(s, { ...sys.env, [s.healthEnv]: String(port) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) });
+    const child = startService(s, { ...sys.env, [s.healthEnv]: String(port), ...metricsEnv(s, s.metricsEnv ? await freePort() : 0) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) });
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
     child.name = name;
     child.port = port;

@@ -1,7 +1,7 @@
 import { ConfigError } from '@coffer/observability';
 import { loadGatewayConfig } from './config';
 
-const VARS = ['PORT', 'CORS_ORIGINS', 'HEADER_ALIAS_PREFIXES', 'AUTH_CACHE_TTL_MS', 'RATE_LIMIT_PRIVATE', 'RATE_LIMIT_PUBLIC', 'RATE_LIMIT_MANAGEMENT',
+const VARS = ['PORT', 'HEALTH_PORT', 'CORS_ORIGINS', 'HEADER_ALIAS_PREFIXES', 'AUTH_CACHE_TTL_MS', 'RATE_LIMIT_PRIVATE', 'RATE_LIMIT_PUBLIC', 'RATE_LIMIT_MANAGEMENT',
   'HTTP_MAX_IN_FLIGHT', 'HTTP_MAX_REACTS_IN_FLIGHT', 'HTTP_MAX_EVENT_LOOP_DELAY_MS', 'HTTP_MAX_HEAP_MB', 'OVERLOAD_RETRY_AFTER_S',
   'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
 
@@ -18,6 +18,7 @@ describe('gateway configuration', () => {
       shutdownTimeoutMs: 25_000,
       natsServers: ['nats://127.0.0.1:4222'],
       port: 8080,
+      healthPort: 9100,
       corsOrigins: true,
       headerAliasPrefixes: [],
       authCacheTtlMs: 5_000,
@@ -35,6 +36,7 @@ describe('gateway configuration', () => {
     ['AUTH_CACHE_TTL_MS', '5s', 'AUTH_CACHE_TTL_MS must be an integer between 1 and 3600000, got "5s"'],
     // 0 would mean "never expires" to the cache, not "off"
     ['AUTH_CACHE_TTL_MS', '0', 'AUTH_CACHE_TTL_MS must be an integer between 1 and 3600000, got "0"'],
+    ['HEALTH_PORT', '0', 'HEALTH_PORT must be an integer between 1 and 65535, got "0"'],
     ['PORT', '80a', 'PORT must be an integer between 1 and 65535, got "80a"'],
     ['CORS_ORIGINS', 'example.com', 'CORS_ORIGINS: every entry must be * or an origin like https://app.example.com (scheme, host, optional port; no path), got "example.com"'],
     ['CORS_ORIGINS', 'https://a.example/', 'CORS_ORIGINS: every entry must be * or an origin like https://app.example.com (scheme, host, optional port; no path), got "https://a.example/"'],

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventBus, composeInterceptors } from '@coffer/messaging';
-import { PinoNestLogger, createLogger, validateConfig } from '@coffer/observability';
+import { PinoNestLogger, createLogger, startHealthServer, validateConfig } from '@coffer/observability';
 import { gatewayConfig } from './config';
 import { AppModule } from './app.module';
 import { configureFastify } from './http/fastify-setup';
@@ -38,7 +38,10 @@ async function bootstrap() {
   let shuttingDown = false;
   const events = app.get(EventBus);
   app.getHttpServer().on('connect', onConnect);
-  configureFastify(app.getHttpAdapter().getInstance(), logger, { nats: () => events.ping() }, () => shuttingDown);
+  const readiness = { nats: () => events.ping() };
+  configureFastify(app.getHttpAdapter().getInstance(), logger, readiness, () => shuttingDown);
+  // metrics only on the health port, like every service: the API's port (what the internet reaches) never serves them
+  const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown);
   registerBackPressure(app.getHttpAdapter().getInstance(), config.backPressure);
   app.useGlobalFilters(new ProblemFilter(logger));
   // composed: one interceptor layer per request instead of two (issue 14's profiles)
@@ -63,6 +66,7 @@ async function bootstrap() {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
     await app.close();
+    health.close();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
@@ -73,7 +77,7 @@ async function bootstrap() {
     if (err.code !== 'EAFNOSUPPORT' && err.code !== 'EADDRNOTAVAIL') throw err;
     return app.listen(port, '0.0.0.0');
   });
-  logger.info({ port }, 'gateway listening');
+  logger.info({ port, healthPort: config.healthPort }, 'gateway listening');
 }
 
 void bootstrap();

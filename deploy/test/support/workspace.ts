@@ -17,6 +17,8 @@ export interface AppFacts {
   /** env variable that sets the port serving /healthz, /readyz and /metrics */
   portEnv: 'PORT' | 'HEALTH_PORT';
   port: number;
+  /** where Prometheus scrapes /metrics, when not `port` (the gateway: HEALTH_PORT, never the API's port) */
+  metricsPort?: number;
   needsKeyEncryptionKeys: boolean;
   /** connects to PostgreSQL (the gateway is stateless: it holds no table of its own) */
   needsDatabase: boolean;
@@ -34,6 +36,7 @@ export const APPS: Record<AppName, AppFacts> = {
   gateway: {
     portEnv: 'PORT',
     port: 8080,
+    metricsPort: 9100,
     needsKeyEncryptionKeys: false,
     needsDatabase: false,
     internetEgress: false,

@@ -60,17 +60,23 @@ describe('transport, errors and operability', () => {
     expect(res.body.status).toBe(413);
   });
 
-  it('health, readiness and metrics on the gateway', async () => {
+  it('health and readiness on the gateway; metrics on every health port, never on the API port', async () => {
     expect((await api('GET', '/healthz')).status).toBe(200);
     expect((await api('GET', '/readyz')).status).toBe(200);
-    const metrics = await api('GET', '/metrics');
-    expect(metrics.status).toBe(200);
-    expect(metrics.text).toContain('coffer_http_requests_total');
+    // the API's port is what the internet reaches: no metrics there (route names, statuses, volumes)
+    const onApiPort = await apiRaw('GET', '/metrics');
+    expect(onApiPort.status).toBe(404);
+    expect(onApiPort.text).not.toContain('coffer_http_requests_total');
+    const metricsPorts = JSON.parse(process.env['COFFER_E2E_METRICS_PORTS'] as string) as Record<string, number>;
+    const gatewayMetrics = await fetch(`http://127.0.0.1:${metricsPorts['gateway']}/metrics`);
+    expect(gatewayMetrics.status).toBe(200);
+    expect(await gatewayMetrics.text()).toContain('coffer_http_requests_total');
+    expect((await fetch(`http://127.0.0.1:${metricsPorts['gateway']}/readyz`)).status).toBe(200);
     const ports = JSON.parse(process.env['COFFER_E2E_HEALTH_PORTS'] as string) as Record<string, number>;
     for (const service of ['token-service', 'session-service', 'reactor-service', 'webhook-dispatcher']) {
       const r = await fetch(`http://127.0.0.1:${ports[service]}/readyz`);
       expect(r.status).toBe(200);
-      expect((await fetch(`http://127.0.0.1:${ports[service]}/metrics`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${metricsPorts[service]}/metrics`)).status).toBe(200);
     }
   });
 

@@ -53,6 +53,7 @@ export default async function globalSetup() {
     COFFER_E2E_CONTROL: `http://127.0.0.1:${controlPort}`,
     COFFER_E2E_LOG_DIR: logDir,
     COFFER_E2E_HEALTH_PORTS: JSON.stringify(sys.ports),
+    COFFER_E2E_METRICS_PORTS: JSON.stringify(sys.metricsPorts),
   });
 }
 

@@ -103,7 +103,7 @@ describe('the API reference (OpenAPI)', () => {
         if (!Object.values(op.responses[s].content ?? {}).some((m) => m.schema)) missing.push(`${key}: ${s} has no schema`);
       }
       if (withBody.has(key) && !Object.values(op.requestBody?.content ?? {}).some((m) => m.schema)) missing.push(`${key}: no request schema`);
-      const isApi = !['/healthz', '/readyz', '/metrics'].includes(route.path);
+      const isApi = !['/healthz', '/readyz'].includes(route.path);
       if (isApi) {
         for (const s of ['400', '401', '403', '429', '503']) {
           const problem = resolveResponse(served, op.responses[s])?.content?.['application/problem+json']?.schema as { $ref?: string } | undefined;

@@ -42,7 +42,10 @@ function describeAuthentication(names: HeaderNames): string {
   ].join(' ');
 }
 
-/** The operations answered by Fastify routes outside Nest (health and metrics): no key, no problem documents. */
+/**
+ * The probes answered by Fastify routes outside Nest: no key, no problem documents. (/metrics is not on this port: it is
+ * served with the probes on HEALTH_PORT, for the cluster only.)
+ */
 function operationalPaths(): OpenAPIObject['paths'] {
   const plain = (summary: string, description: string, schema: object, statuses: Record<number, [string, unknown]>) => ({
     get: {
@@ -55,7 +58,7 @@ function operationalPaths(): OpenAPIObject['paths'] {
       responses: Object.fromEntries(
         Object.entries(statuses).map(([status, [d, example]]) => [
           status,
-          { description: d, content: { [summary === 'Metrics' ? 'text/plain' : 'application/json']: { schema, example } } },
+          { description: d, content: { ['application/json']: { schema, example } } },
         ]),
       ),
     },
@@ -71,7 +74,6 @@ function operationalPaths(): OpenAPIObject['paths'] {
       200: ['ready', { status: 'ready', checks: { nats: 'ok' } }],
       503: ['not ready (or shutting down)', { status: 'unavailable', checks: { nats: 'failing' } }],
     }),
-    '/metrics': plain('Metrics', 'Prometheus exposition format.', { type: 'string' }, { 200: ['the metrics', 'coffer_http_requests_total{method="GET",route="/tokens",status="200"} 42\n'] }),
   };
 }
 
@@ -115,7 +117,7 @@ function addExamples(op: Operation, document: OpenAPIObject): void {
 }
 
 /**
- * The API reference: every route of the gateway's controllers, the shared statuses and headers, health and metrics.
+ * The API reference: every route of the gateway's controllers, the shared statuses and headers, the probes.
  * Served at /docs and /docs/openapi.json; `npm run openapi` writes the committed snapshot docs/openapi.json.
  */
 export function buildOpenApiDocument(app: INestApplication, names = new HeaderNames()): OpenAPIObject {

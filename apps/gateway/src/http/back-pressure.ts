@@ -31,7 +31,7 @@ export function backPressureFromEnv(): BackPressureLimits {
 }
 
 /** Probes and scrapes are answered however loaded the process is: an orchestrator must not kill a busy gateway. */
-const EXEMPT_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const EXEMPT_PATHS = new Set(['/healthz', '/readyz']);
 
 /** POST /reactors/{id}/react: the one route that may legitimately take seconds */
 const SYNC_REACT = /^\/reactors\/[^/]+\/react\/?$/;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProblemError, findJsonLimitViolation, jsonLimitProblem } from '@coffer/contracts';
 import { frameworkProblem } from './framework-errors';
-import { httpDuration, httpRequests, metricsRegistry, runChecks, type Logger, type ReadinessCheck } from '@coffer/observability';
+import { httpDuration, httpRequests, runChecks, type Logger, type ReadinessCheck } from '@coffer/observability';
 import { HeaderNames } from '../auth/api-key-headers';
 import type { GatewayRequest } from './gateway-request';
 
@@ -96,7 +96,4 @@ export function configureFastify(
     const ready = report.ready && !isShuttingDown();
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'unavailable', checks: report.checks });
   });
-  fastify.get('/metrics', async (_req, reply) =>
-    reply.header('content-type', metricsRegistry.contentType).send(await metricsRegistry.metrics()),
-  );
 }

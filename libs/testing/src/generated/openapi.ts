@@ -666,26 +666,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Metrics
-         * @description Prometheus exposition format.
-         */
-        get: operations["operations_metrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4960,27 +4940,6 @@ export interface operations {
                             [key: string]: unknown;
                         };
                     };
-                };
-            };
-        };
-    };
-    operations_metrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the metrics */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example coffer_http_requests_total{method="GET",route="/tokens",status="200"} 42 */
-                    "text/plain": string;
                 };
             };
         };
