@@ -43,6 +43,8 @@ const CONFIG = {
   sweepRows: process.env.BENCH_SWEEP_ROWS !== undefined ? Number(process.env.BENCH_SWEEP_ROWS) : undefined,
   only: process.env.BENCH_ONLY,
   expression: process.env.BENCH_EXPRESSION === '1',
+  // the edge validation pipe's cost per body (issue 12); on unless a subset of scenarios was asked for
+  contracts: process.env.BENCH_CONTRACTS !== undefined ? process.env.BENCH_CONTRACTS === '1' : !process.env.BENCH_ONLY,
   cpuProf: args.has('--cpu-prof'),
   replicas: Object.fromEntries((process.env.BENCH_REPLICAS ?? '').split(',').filter(Boolean).map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])])),
 };
@@ -66,6 +68,13 @@ async function main() {
   if (CONFIG.expression) {
     console.log('\n== expression library (libs/expression) ==');
     spawnSync(path.join(ROOT, 'node_modules/.bin/ts-node'), ['--transpile-only', '-P', 'libs/expression/tsconfig.json', '-O', '{"module":"commonjs"}', 'tools/bench/expression.bench.ts'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+  }
+  if (CONFIG.contracts) {
+    console.log('\n== request contracts (libs/contracts, the gateway\'s validation pipe) ==');
+    spawnSync(path.join(ROOT, 'node_modules/.bin/ts-node'), ['--transpile-only', '-P', 'libs/contracts/tsconfig.lib.json', 'tools/bench/contracts.bench.ts'], {
       cwd: ROOT,
       stdio: 'inherit',
     });
