@@ -25,7 +25,7 @@ const BODIES = {
     type: 'private',
     code: 'module.exports = async function (req) { return { raw: req.args }; };',
     configuration: [{ name: 'API_KEY', type: 'string' }],
-    request_parameters: [{ name: 'card', type: 'card', optional: false }],
+    request_parameters: [{ name: 'card.number', type: 'string', optional: false }],
   },
   card: {
     type: 'card',
