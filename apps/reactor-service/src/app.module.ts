@@ -4,7 +4,7 @@ import { ReactorJobRepository } from './invoke/async/reactor-job.repository';
 import { ReactorJobs } from './invoke/async/reactor-jobs';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { MessagingModule } from '@coffer/messaging';
+import { MessagingModule, TenantSettingsClient } from '@coffer/messaging';
 import { PingHandler } from './health/ping.handler';
 import { FormulaRepository } from './formulas/formula.repository';
 import { FormulasService } from './formulas/formulas.service';
@@ -34,6 +34,7 @@ import { ReactorRunner } from './invoke/reactor-runner';
     ReactorSandbox,
     TokenServiceClient,
     ReactorRunner,
+    TenantSettingsClient,
     TenantEgressDefault,
     InvokeReactorUseCase,
     ReactorJobRepository,

@@ -8,3 +8,4 @@ export * from './rpc-logging.interceptor';
 export * from './work-loop';
 export * from './write-coalescing';
 export * from './interceptor-chain';
+export * from './tenant-settings.client';

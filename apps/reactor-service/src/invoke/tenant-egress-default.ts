@@ -1,25 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { SUBJECTS, type Principal, type ReactorEgressDefault, type TenantView } from '@coffer/contracts';
-import { RpcClient } from '@coffer/messaging';
-
-const TTL_MS = 5_000;
+import type { Principal, ReactorEgressDefault } from '@coffer/contracts';
+import { TenantSettingsClient } from '@coffer/messaging';
 
 /**
- * A tenant's default for reactors without an egress list (`settings.reactor_egress`, owned by session-service),
- * cached briefly. Read only when a formula of such a reactor calls `fetch` (the sandbox asks lazily).
+ * A tenant's default for reactors without an egress list (`settings.reactor_egress`), read only when a formula of such
+ * a reactor calls `fetch` (the sandbox asks lazily); anything but `deny_unlisted` is the public internet, as before.
  */
 @Injectable()
 export class TenantEgressDefault {
-  private readonly cache = new Map<string, { value: ReactorEgressDefault; at: number }>();
-
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(private readonly settings: TenantSettingsClient) {}
 
   async get(principal: Principal, traceId: string): Promise<ReactorEgressDefault> {
-    const hit = this.cache.get(principal.tenantId);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.value;
-    const tenant = await this.rpc.call<TenantView>(SUBJECTS.session.tenants.get, { internal: true }, { principal, traceId });
-    const value: ReactorEgressDefault = tenant.settings?.reactor_egress === 'deny_unlisted' ? 'deny_unlisted' : 'allow_public';
-    this.cache.set(principal.tenantId, { value, at: Date.now() });
-    return value;
+    return (await this.settings.get(principal, traceId)).reactor_egress === 'deny_unlisted' ? 'deny_unlisted' : 'allow_public';
   }
 }

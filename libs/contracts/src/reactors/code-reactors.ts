@@ -4,7 +4,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldErrors } from '../problem/problem';
 import { FORMULA_LIMITS } from './formulas';
 import { REACTOR_LIMITS, ReactorRef } from './reactors';
-import { ReactorEgressInput } from './egress-policy';
+import { EgressField, ReactorEgressInput } from './egress-policy';
 
 /**
  * Reactors that carry their own code instead of a formula (the mirrored API's current reactors, what
@@ -45,11 +45,7 @@ export class CodeReactorRequest {
   @IsObject({ message: 'must be an object' })
   runtime?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: () => ReactorEgressInput, nullable: true, description: 'the hosts its code may reach; absent or null: the tenant default (settings.reactor_egress)' })
-  @IsOptional()
-  @IsObject({ message: 'must be an object with an allow list' })
-  @ValidateNested()
-  @Type(() => ReactorEgressInput)
+  @EgressField()
   egress?: ReactorEgressInput | null;
 }
 

@@ -1,5 +1,6 @@
-import { ArrayMaxSize, IsArray, Matches } from 'class-validator';
-import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, Matches, ValidateNested } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /**
  * The hosts a reactor's code may reach with `fetch` (`egress` on a reactor). Optional: a reactor without it gets its
@@ -50,4 +51,16 @@ export interface EffectiveEgressRule {
 export function effectiveEgressRule(reactorAllow: readonly string[] | null | undefined, tenantDefault: ReactorEgressDefault | undefined): EffectiveEgressRule {
   if (reactorAllow) return { allow: [...reactorAllow], unlisted: 'deny' };
   return { allow: null, unlisted: tenantDefault === 'deny_unlisted' ? 'deny' : 'allow' };
+}
+
+/** The optional `egress` member of reactor requests (formula and code reactors, create, replace and patch). */
+export function EgressField(): PropertyDecorator {
+  const decorators: PropertyDecorator[] = [
+    ApiPropertyOptional({ type: () => ReactorEgressInput, nullable: true, description: 'the hosts its code may reach; absent or null: the tenant default (settings.reactor_egress)' }),
+    IsOptional(),
+    IsObject({ message: 'must be an object with an allow list' }),
+    ValidateNested(),
+    Type(() => ReactorEgressInput),
+  ];
+  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
 }

@@ -6,7 +6,7 @@ import { isProblem, type Problem } from '../problem/problem';
 import { ANY_JSON_SCHEMA, ApiAnyJson } from '../openapi/json-schema';
 import { AnyPagination } from '../paging/page-views';
 import { ReactorFormulaView } from './formulas';
-import { ReactorEgressInput, ReactorEgressView } from './egress-policy';
+import { EgressField, ReactorEgressInput, ReactorEgressView } from './egress-policy';
 
 export const REACTOR_LIMITS = {
   nameLength: 200,
@@ -51,11 +51,7 @@ export class UpdateReactorRequest {
   application?: ReactorRef | null;
 
   /** The hosts its code may reach (egress-policy.ts); absent or null: the tenant's default. */
-  @ApiPropertyOptional({ type: () => ReactorEgressInput, nullable: true, description: 'the hosts its code may reach; absent or null: the tenant default (settings.reactor_egress)' })
-  @IsOptional()
-  @IsObject({ message: 'must be an object with an allow list' })
-  @ValidateNested()
-  @Type(() => ReactorEgressInput)
+  @EgressField()
   egress?: ReactorEgressInput | null;
 }
 

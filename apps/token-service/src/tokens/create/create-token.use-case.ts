@@ -5,13 +5,13 @@ import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate } from '@coffer/expression';
 import { PrismaService, type Prisma } from '@coffer/db';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
-import { TenantSettingsClient } from '../../tenant-settings/tenant-settings.client';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault, expressionMessage } from '../token-vault';
 import { validateTokenFields, validateTokenId, type TokenFields } from '../token-fields';
 import { toLimitedView, toTokenView } from '../token.view';
 import { checkMaskEvaluates } from '../mask-check';
+import { TenantSettingsClient } from '@coffer/messaging';
 
 const ALIAS_ATTEMPTS = 5;
 

@@ -5,7 +5,6 @@ import { PrismaService } from '@coffer/db';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
 import { validateMask } from '@coffer/expression';
-import { TenantSettingsClient } from '../../tenant-settings/tenant-settings.client';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -13,6 +12,7 @@ import { validateTokenFields } from '../token-fields';
 import { TOKEN_TYPES } from '../token-types';
 import { toRedactedView, toTokenView } from '../token.view';
 import { checkMaskEvaluates } from '../mask-check';
+import { TenantSettingsClient } from '@coffer/messaging';
 
 const MERGED = ['data', 'mask', 'metadata'] as const;
 const REPLACED = ['containers', 'search_indexes', 'fingerprint_expression', 'deduplicate_token', 'expires_at'] as const;

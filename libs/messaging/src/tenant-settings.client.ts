@@ -1,22 +1,24 @@
 import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { DEFAULT_TENANT_SETTINGS, SUBJECTS, type Principal, type TenantSettings, type TenantView } from '@coffer/contracts';
-import { RpcClient } from '@coffer/messaging';
+import { RpcClient } from './rpc-client';
 
-const TTL_MS = 5_000;
-
-/** Tenant settings come from session-service; cached briefly so a create does not pay a round trip each time. */
+/**
+ * A tenant's settings, owned by session-service, as the other services read them: cached for 5 s per tenant, so a
+ * token create or a reactor's first `fetch` does not pay a round trip each time, and a change is seen within 5 s.
+ */
 @Injectable()
 export class TenantSettingsClient {
-  private readonly cache = new Map<string, { settings: TenantSettings; at: number }>();
+  private readonly cache = new LRUCache<string, TenantSettings>({ max: 10_000, ttl: 5_000 });
 
   constructor(private readonly rpc: RpcClient) {}
 
   async get(principal: Principal, traceId: string): Promise<TenantSettings> {
     const hit = this.cache.get(principal.tenantId);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.settings;
+    if (hit) return hit;
     const tenant = await this.rpc.call<TenantView>(SUBJECTS.session.tenants.get, { internal: true }, { principal, traceId });
     const settings = { ...DEFAULT_TENANT_SETTINGS, ...tenant.settings };
-    this.cache.set(principal.tenantId, { settings, at: Date.now() });
+    this.cache.set(principal.tenantId, settings);
     return settings;
   }
 }
