@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PrismaService, type Prisma } from '@coffer/db';
+import { Prisma, PrismaService } from '@coffer/db';
 import { FieldErrors, OfficialFormulaDefinition, ProblemError, checkFormulaElements, validateContract } from '@coffer/contracts';
 import { ALL_MANAGEMENT_PERMISSIONS } from '@coffer/auth';
 import { KeyEncryptionKeys, generateSecret, sha256Hex } from '@coffer/crypto';
@@ -112,6 +112,8 @@ function readCatalog(dir: string): Array<{ file: string; data: Omit<Prisma.React
           code: valid.code,
           configuration: elements.configuration as unknown as Prisma.InputJsonValue,
           requestParameters: elements.request_parameters as unknown as Prisma.InputJsonValue,
+          // SQL NULL: no list of its own (its reactors get their tenant's default)
+          egress: valid.egress ? { allow: valid.egress.allow } : Prisma.DbNull,
         },
       });
     } catch (err) {

@@ -123,6 +123,13 @@ export class ReactorFormulaRequest extends FormulaFields {
 export class OfficialFormulaDefinition extends FormulaFields {
   @IsIn(FORMULA_STATUSES as unknown as string[], { message: 'must be verified or coming_soon' })
   status!: FormulaStatus;
+
+  /** The hosts the formula's code may reach (`{"allow": []}`: none), for its reactors without a list of their own. */
+  @IsOptional()
+  @IsObject({ message: 'must be an object with an allow list' })
+  @ValidateNested()
+  @Type(() => ReactorEgressInput)
+  egress?: ReactorEgressInput | null;
 }
 
 export class ReactorFormulaView {
