@@ -227,12 +227,12 @@ describe.each(APP_NAMES)('base %s', (app) => {
 describe('gateway metrics', () => {
   const items = () => render('base gateway');
 
-  it('serves /metrics on HEALTH_PORT=9100, where Prometheus scrapes, and only Prometheus may connect there', () => {
+  it('serves /metrics on HEALTH_PORT=9105, where Prometheus scrapes, and only Prometheus may connect there', () => {
     const deployment = named(items(), 'Deployment', 'gateway');
     const c = onlyContainer(podTemplate(deployment).spec);
-    expect(env(c, 'HEALTH_PORT')?.value).toBe('9100');
-    expect(c.ports?.find((p) => p.name === 'health')?.containerPort).toBe(9100);
-    expect(deployment.spec?.template?.metadata?.annotations?.['prometheus.io/port']).toBe('9100');
+    expect(env(c, 'HEALTH_PORT')?.value).toBe('9105');
+    expect(c.ports?.find((p) => p.name === 'health')?.containerPort).toBe(9105);
+    expect(deployment.spec?.template?.metadata?.annotations?.['prometheus.io/port']).toBe('9105');
     const rules = named(items(), 'NetworkPolicy', 'gateway').spec?.ingress ?? [];
     const fromNamespace = (ns: string) =>
       rules.filter((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === ns)).flatMap((r) => (r.ports ?? []).map((p) => p.port));

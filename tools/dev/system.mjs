@@ -17,8 +17,8 @@ export const SERVICES = [
   { name: 'token-service', healthEnv: 'HEALTH_PORT', port: 9101 },
   { name: 'reactor-service', healthEnv: 'HEALTH_PORT', port: 9103, nodeArgs: ['--no-node-snapshot'] },
   { name: 'webhook-dispatcher', healthEnv: 'HEALTH_PORT', port: 9104 },
-  // the gateway's probes answer on its API port too; its /metrics only on HEALTH_PORT (9100), like every service's
-  { name: 'gateway', healthEnv: 'PORT', port: 8080, metricsEnv: 'HEALTH_PORT', metricsPort: 9100 },
+  // the gateway's probes answer on its API port too; its /metrics only on HEALTH_PORT (9105), like every service's
+  { name: 'gateway', healthEnv: 'PORT', port: 8080, metricsEnv: 'HEALTH_PORT', metricsPort: 9105 },
 ];
 export const APPS = SERVICES.map((s) => s.name);
 

@@ -18,7 +18,7 @@ describe('gateway configuration', () => {
       shutdownTimeoutMs: 25_000,
       natsServers: ['nats://127.0.0.1:4222'],
       port: 8080,
-      healthPort: 9100,
+      healthPort: 9105,
       corsOrigins: true,
       headerAliasPrefixes: [],
       authCacheTtlMs: 5_000,

@@ -7,7 +7,10 @@ import { limitsFromEnv, type Limit } from './rate-limit/rate-limits';
 export interface GatewayConfig extends ProcessConfig {
   /** PORT: 1–65535, default 8080 */
   readonly port: number;
-  /** HEALTH_PORT: 1–65535, default 9100: /healthz, /readyz and /metrics for the cluster, never the API's port */
+  /**
+   * HEALTH_PORT: 1–65535, default 9105 (after the services' 9101–9104; not 9100, Prometheus node_exporter's usual port):
+   * /healthz, /readyz and /metrics for the cluster, never the API's port
+   */
   readonly healthPort: number;
   /** CORS_ORIGINS: `*` (default: true, any origin) or a comma list of origins (`https://app.example.com`) */
   readonly corsOrigins: true | readonly string[];
@@ -39,7 +42,7 @@ export function loadGatewayConfig(): GatewayConfig {
   return {
     ...loadProcessConfig(),
     port: envInt('PORT', 8080, 1, 65535),
-    healthPort: envInt('HEALTH_PORT', 9100, 1, 65535),
+    healthPort: envInt('HEALTH_PORT', 9105, 1, 65535),
     corsOrigins: cors.includes('*') ? true : cors,
     headerAliasPrefixes: envList('HEADER_ALIAS_PREFIXES', '', (p) =>
       /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(p) ? null : `every prefix must be letters, digits and "-", got "${p}"`,

@@ -36,7 +36,7 @@ export const APPS: Record<AppName, AppFacts> = {
   gateway: {
     portEnv: 'PORT',
     port: 8080,
-    metricsPort: 9100,
+    metricsPort: 9105,
     needsKeyEncryptionKeys: false,
     needsDatabase: false,
     internetEgress: false,
