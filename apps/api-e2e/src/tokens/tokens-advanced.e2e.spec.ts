@@ -157,4 +157,26 @@ describe('tokens: deduplication, tokenize, detokenize, search, audit', () => {
     expect((await api('GET', '/logs', { key })).status).toBe(403);
     expect((await api('GET', '/logs?start_date=yesterday', { key: tenant.managementKey })).status).toBe(400);
   });
+
+  it('a read by id is audited once, with its actor and trace id, before the reply; a refused or missing read is not', async () => {
+    const pci = await api('POST', '/tokens', { key, body: { type: 'token', data: 'in-pci', containers: ['/pci/'] } });
+    const general = await api('POST', '/tokens', { key, body: { type: 'token', data: 'in-general' } });
+    const ruled = await tenant.app('private', {
+      rules: [{ description: 'pci only', priority: 1, container: '/pci/', transform: 'mask', permissions: ['token:read'] }],
+    });
+    const logsOf = async (id: string) =>
+      (await api('GET', `/logs?entity_type=token&entity_id=${id}`, { key: tenant.managementKey })).body.data.filter((e: { operation: string }) => e.operation === 'read');
+
+    const read = await api('GET', `/tokens/${pci.body.id}`, { key: ruled.key, headers: { 'SVC-TRACE-ID': 'trace-audited-read' } });
+    expect(read.status).toBe(200);
+    // no wait: the event is committed before the reply leaves token-service
+    const events = await logsOf(pci.body.id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ actor_application_id: ruled.id, trace_id: 'trace-audited-read', entity_type: 'token', entity_id: pci.body.id });
+
+    expect((await api('GET', `/tokens/${general.body.id}`, { key: ruled.key })).status).toBe(403);
+    expect(await logsOf(general.body.id)).toHaveLength(0);
+    expect((await api('GET', '/tokens/not-a-token', { key: ruled.key })).status).toBe(404);
+    expect(await logsOf('not-a-token')).toHaveLength(0);
+  });
 });

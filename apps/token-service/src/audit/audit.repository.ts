@@ -26,6 +26,18 @@ export interface AuditEventFilter {
   to?: Date;
 }
 
+/**
+ * The INSERT that audits a read inside the statement that reads it (TokenRepository.findAudited): one round trip and one
+ * commit, where a read then a group-committed batch took two round trips in a row. `rows` names a CTE with the
+ * `tenant_id`, `id` and `container` of tokens; only rows passing `allowed` are audited. Never data.
+ */
+export function readEventInsert(rows: Prisma.Sql, allowed: Prisma.Sql, actorApplicationId: string | undefined, traceId: string | undefined): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
+    SELECT gen_random_uuid(), tenant_id, ${actorApplicationId ?? null}::uuid, 'read', 'token', id, ${traceId ?? null}::text, now()
+    FROM ${rows} WHERE ${allowed} RETURNING entity_id`;
+}
+
 const MAX_BATCH = 500;
 /** INSERTs in flight at once; the token-service pool (DATABASE_POOL_SIZE, 10) keeps connections for the reads */
 const MAX_FLUSHES = 4;

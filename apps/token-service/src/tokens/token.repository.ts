@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService, SqlPool } from '@coffer/db';
+import { readEventInsert } from '../audit/audit.repository';
 
 /** A token row as stored: data only as ciphertext. */
 export interface TokenRow {
@@ -52,6 +53,19 @@ export interface TokenListFilter {
 const COLUMNS = Prisma.sql`tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
   container, metadata, search_indexes, dedup_key, expires_at, created_by, created_at, modified_by, modified_at`;
 const LIVE = Prisma.sql`(expires_at IS NULL OR expires_at > now())`;
+
+const preparedNames = new Map<string, string>();
+
+/** A stable, short (PostgreSQL keeps 63 bytes) statement name for each constant variant of a statement. */
+function preparedName(base: string, variant: string): string {
+  const key = `${base}\u0000${variant}`;
+  let name = preparedNames.get(key);
+  if (!name) {
+    name = `${base}_${createHash('sha1').update(variant).digest('hex').slice(0, 12)}`;
+    preparedNames.set(key, name);
+  }
+  return name;
+}
 
 function lowerMetadata(metadata: Record<string, string>): string {
   const out: Record<string, string> = {};
@@ -168,6 +182,21 @@ export class TokenRepository {
       SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`,
       'token_find',
     );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * `find` and the read's audit event in one statement: the event is written (and committed, before the reply) when the
+   * row exists and passes `access`, the SQL form of the caller's read decision. `audited` says whether it was.
+   */
+  async findAudited(tenantId: string, id: string, access: Prisma.Sql, actorApplicationId: string | undefined, traceId: string | undefined): Promise<(TokenRow & { audited: boolean }) | null> {
+    const sql = Prisma.sql`
+      WITH t AS (SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}),
+        a AS (${readEventInsert(Prisma.raw('t'), access, actorApplicationId, traceId)})
+      SELECT t.*, EXISTS (SELECT 1 FROM a) AS audited FROM t`;
+    // Prepared when the access decision does not depend on the row (no rules: the predicate is constant text); a
+    // predicate built from rules carries values and many shapes, which would pile up prepared statements per connection.
+    const rows = await this.sql.query<TokenRow & { audited: boolean }>(sql, access.values.length ? undefined : preparedName('token_find_audited', access.text));
     return rows[0] ?? null;
   }
 

@@ -28,13 +28,14 @@ export class ReadTokensUseCase {
 
   async get(principal: Principal, traceId: string, id: string): Promise<TokenView> {
     if (typeof id !== 'string' || !id) throw notFound('token');
-    const row = await this.tokens.find(principal.tenantId, id);
+    // one round trip: the row, and its audit event when the SQL form of the read decision allows it
+    const row = await this.tokens.findAudited(principal.tenantId, id, accessPredicate(principal, 'token:read'), principal.applicationId, traceId);
     if (!row) throw notFound('token');
     const decision = decideTokenAccess(principal, 'token:read', { id: row.id, container: row.container });
     if (!decision.allowed) throw forbidden('The API key may not read this token');
-    const view = await this.view(row, decision.transform);
-    await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token', entityId: row.id, traceId }]);
-    return view;
+    // decideTokenAccess is the authority; should the SQL form ever disagree, the read is still audited before the reply
+    if (!row.audited) await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token', entityId: row.id, traceId }]);
+    return this.view(row, decision.transform);
   }
 
   async list(principal: Principal, traceId: string, query: Record<string, unknown>): Promise<Page<TokenView>> {
