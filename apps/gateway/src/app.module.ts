@@ -1,11 +1,10 @@
 import { Module } from '@nestjs/common';
-import { APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { PermissionGuard } from '@coffer/auth';
 import { MessagingModule } from '@coffer/messaging';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { PrincipalCache } from './auth/principal-cache';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { ApplicationsController } from './applications/applications.controller';
 import { ApplicationKeysController } from './applications/application-keys.controller';
@@ -38,7 +37,6 @@ import { ReactorsController } from './reactors/reactors.controller';
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
     // bodies typed with a contract class are validated here, after the guards (401, 429, 403 come first)
     { provide: APP_PIPE, useClass: ContractValidationPipe },
   ],

@@ -11,6 +11,7 @@ import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onClientError, onConnect, onFramewo
 import { ProblemFilter } from './http/problem.filter';
 import { JsonBodyInterceptor } from './http/json-body.interceptor';
 import { QueryInterceptor } from './http/query.interceptor';
+import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { HeaderNames } from './auth/api-key-headers';
 import { setupOpenApi } from './docs/openapi';
 
@@ -44,8 +45,9 @@ async function bootstrap() {
   const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown);
   registerBackPressure(app.getHttpAdapter().getInstance(), config.backPressure);
   app.useGlobalFilters(new ProblemFilter(logger));
-  // composed: one interceptor layer per request instead of two (issue 14's profiles)
-  app.useGlobalInterceptors(composeInterceptors(new QueryInterceptor(), new JsonBodyInterceptor()));
+  // composed: one interceptor layer per request instead of three (issue 14's profiles); the idempotency key is judged
+  // first, as when it was an APP_INTERCEPTOR
+  app.useGlobalInterceptors(composeInterceptors(new IdempotencyInterceptor(), new QueryInterceptor(), new JsonBodyInterceptor()));
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.
   app.enableCors({
     // CORS_ORIGINS: any origin by default — keys are headers, not cookies

@@ -5,6 +5,7 @@ import { ProblemError, RPC_DEADLINE_MS, isProblem, unwrapIdempotentReplay, type 
 import { rpcDuration } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
 import { coalesceWrites } from './write-coalescing';
+import { ReplyInbox } from './reply-inbox';
 
 export interface CallContext {
   principal?: Principal;
@@ -30,19 +31,19 @@ const codec = JSONCodec();
  * with the right status: the service's own problem (404 stays 404), 503 when nobody serves the subject or the
  * bus is down, 504 when the deadline passes.
  *
- * It speaks the packet format of Nest's NATS transport (the services are Nest microservices) but uses the nats
- * client's multiplexed request inbox: one subscription for all calls instead of a subscribe/unsubscribe per call.
+ * It speaks the packet format of Nest's NATS transport (the services are Nest microservices) over one reply
+ * subscription for all calls (ReplyInbox), instead of a subscribe/unsubscribe per call.
  */
 @Injectable()
 export class RpcClient implements OnModuleDestroy {
-  private connection?: Promise<NatsConnection>;
+  private connection?: Promise<{ nc: NatsConnection; inbox: ReplyInbox }>;
 
-  private nc(): Promise<NatsConnection> {
+  private connect(): Promise<{ nc: NatsConnection; inbox: ReplyInbox }> {
     const service = process.env['SERVICE_NAME'] ?? 'coffer';
     // Replies come back on _INBOX.<service>.…, so NATS permissions can let each service read only its own replies.
     this.connection ??= connect({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` }).then((nc) => {
       coalesceWrites(nc);
-      return nc;
+      return { nc, inbox: new ReplyInbox(nc, `_INBOX.${service}`) };
     });
     return this.connection;
   }
@@ -53,8 +54,8 @@ export class RpcClient implements OnModuleDestroy {
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
-      const nc = await this.nc();
-      const msg = await nc.request(subject, codec.encode({ pattern: subject, data: envelope, id: randomUUID() }), { timeout: deadlineMs });
+      const { inbox } = await this.connect();
+      const msg = await inbox.request(subject, codec.encode({ pattern: subject, data: envelope, id: randomUUID() }), deadlineMs);
       const reply = codec.decode(msg.data) as NestReply<T>;
       if (reply.err !== undefined && reply.err !== null) throw reply.err;
       const replay = unwrapIdempotentReplay(reply.response);
@@ -72,8 +73,9 @@ export class RpcClient implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     if (!this.connection) return;
-    const nc = await this.connection.catch(() => undefined);
-    await nc?.drain().catch(() => undefined);
+    const connection = await this.connection.catch(() => undefined);
+    await connection?.nc.drain().catch(() => undefined);
+    connection?.inbox.close();
   }
 }
 

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection } from 'nats';
+import { ReplyInbox, RequestFailure } from './reply-inbox';
+
+/** Against the machine's nats-server (NATS_URL, else 127.0.0.1:4222), on subjects of this run only. */
+const NATS_URL = process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222';
+
+describe('ReplyInbox', () => {
+  let nc: NatsConnection;
+  let inbox: ReplyInbox;
+  const run = `test.reply-inbox.${randomUUID()}`;
+  const enc = new TextEncoder();
+  const dec = new TextDecoder();
+
+  beforeAll(async () => {
+    nc = await connect({ servers: NATS_URL });
+    inbox = new ReplyInbox(nc, `_INBOX.${randomUUID()}`);
+    nc.subscribe(`${run}.echo`, { callback: (_e, m) => m.respond(enc.encode(`echo ${dec.decode(m.data)}`)) });
+    nc.subscribe(`${run}.slow`, { callback: (_e, m) => setTimeout(() => m.respond(enc.encode('late')), 300) });
+    await nc.flush();
+  });
+  afterAll(async () => {
+    inbox.close();
+    await nc.close();
+  });
+
+  it('answers each request with its own reply, many at once', async () => {
+    const replies = await Promise.all(Array.from({ length: 200 }, (_, i) => inbox.request(`${run}.echo`, enc.encode(String(i)), 2000)));
+    expect(replies.map((m) => dec.decode(m.data))).toEqual(Array.from({ length: 200 }, (_, i) => `echo ${i}`));
+    expect(inbox.size).toBe(0);
+  });
+
+  it('fails a request nobody serves at once with 503 (no responders)', async () => {
+    const started = Date.now();
+    await expect(inbox.request(`${run}.nobody`, enc.encode('x'), 2000)).rejects.toMatchObject({ code: '503' });
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('fails a request at its deadline, and drops the reply that comes later', async () => {
+    const started = Date.now();
+    const err = await inbox.request(`${run}.slow`, enc.encode('x'), 100).catch((e) => e);
+    expect(err).toBeInstanceOf(RequestFailure);
+    expect(err.code).toBe('TIMEOUT');
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(100);
+    expect(waited).toBeLessThan(1000);
+    await new Promise((r) => setTimeout(r, 400)); // the late reply arrives and is ignored
+    expect(inbox.size).toBe(0);
+    expect(dec.decode((await inbox.request(`${run}.echo`, enc.encode('after'), 2000)).data)).toBe('echo after');
+  });
+
+  it('fails every pending request when the connection closes', async () => {
+    const other = await connect({ servers: NATS_URL });
+    const own = new ReplyInbox(other, `_INBOX.${randomUUID()}`);
+    const pending = own.request(`${run}.slow`, enc.encode('x'), 5000);
+    await other.flush();
+    await other.close();
+    await expect(pending).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    own.close();
+  });
+});
