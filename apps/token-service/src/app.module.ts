@@ -8,6 +8,7 @@ import { TokenRepository } from './tokens/token.repository';
 import { TokenVault } from './tokens/token-vault';
 import { CreateTokenUseCase } from './tokens/create/create-token.use-case';
 import { ReadTokensUseCase } from './tokens/read/read-tokens.use-case';
+import { TokenReads } from './tokens/read/token-reads';
 import { UpdateTokenUseCase } from './tokens/update/update-token.use-case';
 import { DeleteTokenUseCase } from './tokens/delete-token.use-case';
 import { ExpirySweeper } from './tokens/expiry-sweeper';
@@ -31,6 +32,7 @@ import { TokenCursors } from './tokens/v2/token-cursor';
     TokenVault,
     CreateTokenUseCase,
     ReadTokensUseCase,
+    TokenReads,
     UpdateTokenUseCase,
     DeleteTokenUseCase,
     ExpirySweeper,

@@ -178,5 +178,14 @@ describe('tokens: deduplication, tokenize, detokenize, search, audit', () => {
     expect(await logsOf(general.body.id)).toHaveLength(0);
     expect((await api('GET', '/tokens/not-a-token', { key: ruled.key })).status).toBe(404);
     expect(await logsOf('not-a-token')).toHaveLength(0);
+
+    // concurrent reads are looked up together and their events group-committed: still one event per allowed read
+    const many = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => api('GET', `/tokens/${[pci.body.id, general.body.id, 'not-a-token'][i % 3]}`, { key: ruled.key })),
+    );
+    expect(many.map((r) => r.status)).toEqual(Array.from({ length: 24 }, (_, i) => [200, 403, 404][i % 3]));
+    expect(many[0].body).toMatchObject({ id: pci.body.id });
+    expect(await logsOf(pci.body.id)).toHaveLength(1 + 8);
+    expect(await logsOf(general.body.id)).toHaveLength(0);
   });
 });

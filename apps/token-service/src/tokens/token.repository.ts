@@ -52,6 +52,8 @@ export interface TokenListFilter {
 
 const COLUMNS = Prisma.sql`tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
   container, metadata, search_indexes, dedup_key, expires_at, created_by, created_at, modified_by, modified_at`;
+const COLUMNS_OF_T = Prisma.sql`t.tenant_id, t.id, t.type, t.data_ciphertext, t.data_key_id, t.mask, t.fingerprint, t.fingerprint_expression,
+  t.container, t.metadata, t.search_indexes, t.dedup_key, t.expires_at, t.created_by, t.created_at, t.modified_by, t.modified_at`;
 const LIVE = Prisma.sql`(expires_at IS NULL OR expires_at > now())`;
 
 const preparedNames = new Map<string, string>();
@@ -198,6 +200,19 @@ export class TokenRepository {
     // predicate built from rules carries values and many shapes, which would pile up prepared statements per connection.
     const rows = await this.sql.query<TokenRow & { audited: boolean }>(sql, access.values.length ? undefined : preparedName('token_find_audited', access.text));
     return rows[0] ?? null;
+  }
+
+  /** `find` for many (tenant, id) pairs in one statement: the rows in the order asked, null where there is none. */
+  async findEach(keys: Array<{ tenantId: string; id: string }>): Promise<Array<TokenRow | null>> {
+    const rows = await this.sql.query<TokenRow & { ord: string }>(
+      Prisma.sql`
+      SELECT k.ord, ${COLUMNS_OF_T} FROM unnest(${keys.map((k) => k.tenantId)}::uuid[], ${keys.map((k) => k.id)}::text[]) WITH ORDINALITY AS k(tenant_id, id, ord)
+      JOIN tokens t ON t.tenant_id = k.tenant_id AND t.id = k.id AND (t.expires_at IS NULL OR t.expires_at > now())`,
+      'token_find_each',
+    );
+    const out: Array<TokenRow | null> = keys.map(() => null);
+    for (const { ord, ...row } of rows) out[Number(ord) - 1] = row;
+    return out;
   }
 
   async findMany(tenantId: string, ids: string[]): Promise<TokenRow[]> {

@@ -16,6 +16,7 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter, type TokenRow } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { toTokenView } from '../token.view';
+import { TokenReads } from './token-reads';
 import { accessPredicate } from '../token-access.sql';
 
 @Injectable()
@@ -24,17 +25,18 @@ export class ReadTokensUseCase {
     private readonly tokens: TokenRepository,
     private readonly vault: TokenVault,
     private readonly audit: AuditRepository,
+    private readonly reads: TokenReads,
   ) {}
 
   async get(principal: Principal, traceId: string, id: string): Promise<TokenView> {
     if (typeof id !== 'string' || !id) throw notFound('token');
-    // one round trip: the row, and its audit event when the SQL form of the read decision allows it
-    const row = await this.tokens.findAudited(principal.tenantId, id, accessPredicate(principal, 'token:read'), principal.applicationId, traceId);
+    const { row, audited } = await this.reads.find(principal, traceId, id);
     if (!row) throw notFound('token');
     const decision = decideTokenAccess(principal, 'token:read', { id: row.id, container: row.container });
     if (!decision.allowed) throw forbidden('The API key may not read this token');
-    // decideTokenAccess is the authority; should the SQL form ever disagree, the read is still audited before the reply
-    if (!row.audited) await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token', entityId: row.id, traceId }]);
+    // Read alone, the event was written with the row where the SQL form of this decision allowed it; read in a batch
+    // (or should the two forms ever disagree), it is written here. Either way, before the reply.
+    if (!audited) await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token', entityId: row.id, traceId }]);
     return this.view(row, decision.transform);
   }
 

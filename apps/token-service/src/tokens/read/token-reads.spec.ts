@@ -1,0 +1,53 @@
+import type { Principal } from '@coffer/contracts';
+import type { TokenRepository, TokenRow } from '../token.repository';
+import { TokenReads } from './token-reads';
+
+const principal: Principal = { tenantId: 't1', applicationId: 'a1', applicationType: 'private', permissions: ['token:read'] };
+const row = (id: string) => ({ tenant_id: 't1', id, container: '/general/' }) as unknown as TokenRow;
+
+/** A repository holding tokens a, b and c, counting the statements it is asked to run. */
+function fakeRepository(fail = false) {
+  const statements: string[] = [];
+  const known = new Set(['a', 'b', 'c']);
+  const repo = {
+    async findAudited(_tenant: string, id: string) {
+      statements.push(`findAudited ${id}`);
+      if (fail) throw new Error('db down');
+      return known.has(id) ? { ...row(id), audited: true } : null;
+    },
+    async findEach(keys: Array<{ tenantId: string; id: string }>) {
+      statements.push(`findEach ${keys.map((k) => k.id).join(',')}`);
+      if (fail) throw new Error('db down');
+      return keys.map((k) => (known.has(k.id) ? row(k.id) : null));
+    },
+  };
+  return { repo: repo as unknown as TokenRepository, statements };
+}
+
+describe('TokenReads', () => {
+  it('a read that arrives alone is one statement that also writes its audit event', async () => {
+    const { repo, statements } = fakeRepository();
+    const found = await new TokenReads(repo).find(principal, 'trace', 'a');
+    expect(found).toEqual({ row: expect.objectContaining({ id: 'a' }), audited: true });
+    expect(statements).toEqual(['findAudited a']);
+  });
+
+  it('reads that arrive in one event-loop iteration share one statement and get their own rows, in order', async () => {
+    const { repo, statements } = fakeRepository();
+    const reads = new TokenReads(repo);
+    const found = await Promise.all(['c', 'missing', 'a', 'a'].map((id) => reads.find(principal, 'trace', id)));
+    expect(found.map((f) => f.row?.id ?? null)).toEqual(['c', null, 'a', 'a']);
+    expect(found.every((f) => !f.audited)).toBe(true); // the use case audits these, in one group commit
+    expect(statements).toEqual(['findEach c,missing,a,a']);
+    await reads.find(principal, 'trace', 'b');
+    expect(statements).toEqual(['findEach c,missing,a,a', 'findAudited b']);
+  });
+
+  it('a failing statement fails every read waiting on it', async () => {
+    const { repo } = fakeRepository(true);
+    const reads = new TokenReads(repo);
+    const results = await Promise.allSettled([reads.find(principal, 't', 'a'), reads.find(principal, 't', 'b')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    await expect(reads.find(principal, 't', 'c')).rejects.toThrow('db down');
+  });
+});
