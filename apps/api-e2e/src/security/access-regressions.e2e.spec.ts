@@ -302,6 +302,9 @@ describe('security regressions: what a key can see after a write', () => {
       const after = await api('GET', `/tokens/${created.body.id}`, { key: owner });
       expect(after.body.fingerprint_expression).toBe('{{ metadata.k }}');
       expect(after.body.fingerprint).toBe(created.body.fingerprint);
+      // sending what is stored is no change: null on a token with the default expression, [] on one without indexes
+      const plain = await api('POST', '/tokens', { key: owner, body: { type: 'token', data: 'fp-plain-value' } });
+      expect((await patch(updater, plain.body.id, { fingerprint_expression: null, search_indexes: [] })).status).toBe(200);
     });
   });
 

@@ -9,6 +9,7 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { DEFAULT_FINGERPRINT_EXPRESSION, validateTokenFields, type TokenFields } from '../token-fields';
+import { TOKEN_TYPES } from '../token-types';
 import { toRedactedView, toTokenView } from '../token.view';
 import { checkMaskEvaluates } from '../mask-check';
 import { TenantSettingsClient } from '@coffer/messaging';
@@ -182,8 +183,11 @@ function exposureChanges(patch: Record<string, unknown>, row: TokenRow, mask: un
   const changed: string[] = [];
   if ('mask' in patch && !sameJson(mask, row.mask ?? null)) changed.push('mask');
   if ('containers' in patch && !sameContainers(patch['containers'], row.container)) changed.push('containers');
-  if ('fingerprint_expression' in patch && patch['fingerprint_expression'] !== row.fingerprint_expression) changed.push('fingerprint_expression');
-  if ('search_indexes' in patch && !sameJson(patch['search_indexes'] ?? [], row.search_indexes ?? [])) changed.push('search_indexes');
+  // null is the default: sending what is stored is not a change
+  const fingerprint = patch['fingerprint_expression'] ?? DEFAULT_FINGERPRINT_EXPRESSION;
+  if ('fingerprint_expression' in patch && fingerprint !== (row.fingerprint_expression ?? DEFAULT_FINGERPRINT_EXPRESSION)) changed.push('fingerprint_expression');
+  const indexes = patch['search_indexes'] ?? TOKEN_TYPES[row.type]?.searchIndexes ?? [];
+  if ('search_indexes' in patch && !sameJson(indexes, row.search_indexes ?? [])) changed.push('search_indexes');
   return changed;
 }
 
