@@ -314,6 +314,29 @@ describe('idempotency keys', () => {
       expect(rows[0].reply.toString('latin1')).not.toContain(VISA);
     });
 
+    it('sync react of a reactor without an application: the caller created the tokens, its own rules now cap them', async () => {
+      const { reactorId: own } = await makeReactor(tenant.managementKey, { code });
+      const caller = await tenant.app('private', { rules: revealAll });
+      const headers = keyed(newKey('react-own'));
+      const react = () => api('POST', `/reactors/${own}/react`, { key: caller.key, headers, body: { args: { n: 9 } } });
+      const first = await react();
+      expect(first.status).toBe(200);
+      expect(first.body.tokens.card.data).toEqual(CARD);
+      await setRules(caller.id, [{ description: 'all', priority: 1, container: '/', transform: 'mask', permissions: ['token:create', 'token:read', 'token:use'] }]);
+      const masked = await react();
+      expect(masked.headers.get('svc-idempotent-replay')).toBe('true');
+      // token:use still reveals (mayReveal), and the create rule now says mask: the write reply transform is mask
+      expect(masked.body.tokens.card.data).toEqual(MASKED);
+      expect(masked.text).not.toContain(VISA);
+      await setRules(caller.id, [
+        { description: 'cards', priority: 1, container: '/pci/', transform: 'reveal', permissions: ['token:read', 'token:use'] },
+        { description: 'all', priority: 2, container: '/', transform: 'reveal', permissions: ['token:create', 'token:read', 'token:use'] },
+      ]);
+      const noCreate = await react();
+      expect(noCreate.body.tokens.card).not.toHaveProperty('data');
+      expect(noCreate.body.tokens.nested[0].data).toBe('nested-secret-9');
+    });
+
     it('react-async: the result read back is capped by the rules at the read', async () => {
       const caller = await tenant.app('private', { rules: callerRules({ transform: 'reveal', permissions: ['token:read', 'token:use'] }) });
       const accepted = await api('POST', `/reactors/${reactorId}/react-async`, { key: caller.key, body: { args: { n: 8 } } });
