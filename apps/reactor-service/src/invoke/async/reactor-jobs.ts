@@ -9,6 +9,7 @@ import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { reactorServiceConfig } from '../../config';
 import { ReactorRunner, type InvokeContext, type PreparedInvocation } from '../reactor-runner';
 import { ReactReplies } from '../react-replies';
+import { ApplicationDirectory } from '../../reactors/application-directory';
 import type { ShownView } from '../reply-ceiling';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
 
@@ -76,6 +77,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     private readonly events: EventBus,
     private readonly keyring: TenantKeyring,
     private readonly replies: ReactReplies,
+    private readonly applications: ApplicationDirectory,
   ) {}
 
   /** `callbackUrl` null: a react-async job, whose result is only read back (no webhook delivery). */
@@ -132,6 +134,22 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     await Promise.allSettled([...this.active]);
   }
 
+  /**
+   * The invoking application's grants as they stand when the job runs (its `tokenize` is written and capped with
+   * them), not as they were when the job was accepted; an application deleted meanwhile fails the job. A session
+   * keeps the grants it had at acceptance (its result is re-capped when read, by the reader's current grants).
+   */
+  private async invokerNow(ctx: InvokeContext): Promise<Principal> {
+    const p = ctx.principal;
+    if (p.sessionId || p.applicationType === 'management') return p;
+    try {
+      return await this.applications.principalOf(ctx, p.applicationId);
+    } catch (err) {
+      if (err instanceof ProblemError && err.status === 404) throw new ProblemError(403, 'The application that invoked this reactor no longer exists');
+      throw err;
+    }
+  }
+
   /** Claims as many jobs as there are free slots and starts them; a finished job wakes the loop. */
   private async claimAndStart(): Promise<boolean> {
     const free = this.concurrency - this.active.size;
@@ -154,6 +172,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     let failure: unknown;
     try {
       const args = await this.keyring.decryptJson<Record<string, unknown>>(job.tenant_id, job.args_key_id, job.args_ciphertext, `reactor-job:${job.id}`);
+      ctx.principal = await this.invokerNow(ctx);
       prepared = await this.runner.prepare(ctx, job.reactor_id, args, { detokenized: true });
     } catch (err) {
       // a backing service down or slow (a restart, a NATS blip, a dropped database connection) is not the invocation's
