@@ -19,6 +19,7 @@ import { TenantEgressDefault } from './invoke/tenant-egress-default';
 import { TokenServiceClient } from './invoke/token-service.client';
 import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
 import { ReactorRunner } from './invoke/reactor-runner';
+import { ReactReplies } from './invoke/react-replies';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
@@ -34,6 +35,7 @@ import { ReactorRunner } from './invoke/reactor-runner';
     ReactorSandbox,
     TokenServiceClient,
     ReactorRunner,
+    ReactReplies,
     TenantSettingsClient,
     TenantEgressDefault,
     InvokeReactorUseCase,

@@ -5,10 +5,25 @@ import { TenantKeyring } from '@coffer/crypto/keyring';
 import { IdempotencyLedger, inProgress } from './idempotency-ledger';
 import { idempotentRequestOf, type IdempotentRequest } from './idempotent-request';
 
+/**
+ * How a long-running request's outcome is recorded and replayed when the reply must be rendered again for the caller
+ * of each repeat (a synchronous react's tokenize views are re-capped by the access rules in force at the repeat).
+ * `work` yields an outcome `O`; `reply` is what the first caller gets, `record` what is stored (encrypted) under the
+ * key, and `replay` turns a stored record into the reply a repeat gets.
+ */
+export interface ReplayCodec<O, R> {
+  reply(outcome: O): R;
+  record(outcome: O): unknown;
+  replay(recorded: unknown): Promise<R>;
+}
+
 /** Thrown inside the write's transaction when another request recorded the key first: rolls the write back. */
 class KeyTakenMeanwhile extends Error {}
 
 const SWEEP_INTERVAL_MS = 3600_000;
+
+/** The reply is recorded as it is and replayed as it was. */
+const PLAIN: ReplayCodec<unknown, unknown> = { reply: (o) => o, record: (o) => o, replay: async (r) => r };
 
 /**
  * SVC-IDEMPOTENCY-KEY in the service that owns the write (conventions §1). The key is recorded in the same
@@ -69,25 +84,39 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
   }
 
   /** `work` runs once per key while it holds a claim of `leaseMs`; see the class comment. */
-  async runExclusive<T>(route: string, env: RpcEnvelope<unknown>, leaseMs: number, work: () => Promise<T>): Promise<T | IdempotentReplay<T>> {
+  runExclusive<T>(route: string, env: RpcEnvelope<unknown>, leaseMs: number, work: () => Promise<T>): Promise<T | IdempotentReplay<T>>;
+  /** The same, with the outcome recorded and rendered again for each repeat by `codec`. */
+  runExclusive<O, R>(route: string, env: RpcEnvelope<unknown>, leaseMs: number, work: () => Promise<O>, codec: ReplayCodec<O, R>): Promise<R | IdempotentReplay<R>>;
+  async runExclusive<O, R>(
+    route: string,
+    env: RpcEnvelope<unknown>,
+    leaseMs: number,
+    work: () => Promise<O>,
+    codec: ReplayCodec<O, R> = PLAIN as unknown as ReplayCodec<O, R>,
+  ): Promise<R | IdempotentReplay<R>> {
     const req = this.request(route, env);
-    if (!req) return work();
-    const prior = await this.lookup<T>(req);
+    if (!req) return codec.reply(await work());
+    const prior = await this.replayOf(req, codec);
     if (prior) return prior;
     if (!(await this.ledger.claim(req, leaseMs))) {
-      const winner = await this.lookup<T>(req);
+      const winner = await this.replayOf(req, codec);
       if (winner) return winner;
       throw inProgress();
     }
-    let reply: T;
+    let outcome: O;
     try {
-      reply = await work();
+      outcome = await work();
     } catch (err) {
       await this.ledger.release(req).catch(() => undefined);
       throw err;
     }
-    await this.ledger.complete(req, reply).catch((err: Error) => this.logger.error(`recording a completed request failed: ${err.message}`));
-    return reply;
+    await this.ledger.complete(req, codec.record(outcome)).catch((err: Error) => this.logger.error(`recording a completed request failed: ${err.message}`));
+    return codec.reply(outcome);
+  }
+
+  private async replayOf<O, R>(req: IdempotentRequest, codec: ReplayCodec<O, R>): Promise<IdempotentReplay<R> | null> {
+    const recorded = await this.recorded(req);
+    return recorded ? idempotentReplay(await codec.replay(recorded.reply)) : null;
   }
 
   /** The recorded reply as a replay, null when the request is new; 409 while a claim runs, 422 for another request. */

@@ -236,6 +236,134 @@ describe('idempotency keys', () => {
     expect(replay.body.data.number).toMatch(/4242$/);
   });
 
+  describe('a react replay (and an asynchronous result) shows its tokens as the rules in force now allow', () => {
+    const CARD = { number: VISA, expiration_month: 1, expiration_year: 2042 };
+    const MASKED = { number: 'XXXXXXXXXXXX4242', expiration_month: 1, expiration_year: 2042 };
+    const revealAll = [{ description: 'all', priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:read', 'token:use'] }];
+    // token:use stays held somewhere (the react route needs it); /pci/ is what the narrowing is about
+    const callerRules = (pci: { transform: string; permissions: string[] }) => [
+      { description: 'cards', priority: 1, container: '/pci/', ...pci },
+      { description: 'the rest', priority: 2, container: '/', transform: 'reveal', permissions: ['token:read', 'token:use'] },
+    ];
+    const setRules = async (id: string, rules: unknown) => {
+      const res = await api('PUT', `/applications/${id}`, { key: tenant.managementKey, body: { name: `rules ${id.slice(0, 8)}`, rules } });
+      expect(res.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+    };
+    const code = formulaCode(
+      `return { raw: { note: 'raw stays' }, tokenize: { card: { type: 'card', data: ${JSON.stringify(CARD)} }, nested: [{ type: 'token', data: 'nested-secret-' + req.args.n, mask: '{{ data | reveal_last: 2 }}' }], plain: 'plain-' + req.args.n } };`,
+    );
+    let reactorApp: { id: string; key: string };
+    let reactorId: string;
+
+    beforeAll(async () => {
+      reactorApp = await tenant.app('private', { rules: revealAll });
+      ({ reactorId } = await makeReactor(tenant.managementKey, { code }, { application: { id: reactorApp.id } }));
+    });
+
+    it('sync react: the caller or the reactor application narrowed after the first reply → the retry is masked or redacted', async () => {
+      const caller = await tenant.app('private', { rules: callerRules({ transform: 'reveal', permissions: ['token:read', 'token:use'] }) });
+      const headers = keyed(newKey('react-narrowed'));
+      const body = { args: { n: 7 } };
+      const react = () => api('POST', `/reactors/${reactorId}/react`, { key: caller.key, headers, body });
+      const first = await react();
+      expect(first.status).toBe(200);
+      expect(first.body.tokens.card.data).toEqual(CARD);
+      expect(first.body.tokens.nested[0].data).toBe('nested-secret-7');
+      const cardId = first.body.tokens.card.id;
+
+      // unchanged rules: the same reply
+      const same = await react();
+      expect(same.headers.get('svc-idempotent-replay')).toBe('true');
+      expect(same.body).toEqual(first.body);
+
+      // the caller's cards go from reveal to mask: the card is masked, the other token (still revealed) is not
+      await setRules(caller.id, callerRules({ transform: 'mask', permissions: ['token:read'] }));
+      const masked = await react();
+      expect(masked.status).toBe(200);
+      expect(masked.headers.get('svc-idempotent-replay')).toBe('true');
+      expect(masked.body.tokens.card.id).toBe(cardId);
+      expect(masked.body.tokens.card.data).toEqual(MASKED);
+      expect(masked.body.tokens.nested[0].data).toBe('nested-secret-7');
+      expect(masked.body.tokens.plain).toBe(first.body.tokens.plain);
+      expect(masked.body.raw).toEqual({ note: 'raw stays' });
+      expect(masked.text).not.toContain(VISA);
+
+      // the caller loses token:read on cards: no data at all
+      await setRules(caller.id, callerRules({ transform: 'reveal', permissions: ['token:delete'] }));
+      const redacted = await react();
+      expect(redacted.status).toBe(200);
+      expect(redacted.body.tokens.card.id).toBe(cardId);
+      expect(redacted.body.tokens.card).not.toHaveProperty('data');
+      expect(redacted.text).not.toContain(VISA);
+
+      // the caller may reveal again, but the reactor's application is narrowed to mask: masked (never above the first)
+      await setRules(caller.id, callerRules({ transform: 'reveal', permissions: ['token:read', 'token:use'] }));
+      await setRules(reactorApp.id, [{ description: 'all', priority: 1, container: '/', transform: 'mask', permissions: ['token:create', 'token:read'] }]);
+      try {
+        const byApp = await react();
+        expect(byApp.body.tokens.card.data).toEqual(MASKED);
+        expect(byApp.body.tokens.nested[0].data).toMatch(/^X[X-]+t-7$/); // its own mask, evaluated
+        expect(byApp.text).not.toContain(VISA);
+      } finally {
+        await setRules(reactorApp.id, revealAll);
+      }
+      // and the stored reply is encrypted
+      const rows = await dbQuery<{ reply: Buffer }>(`SELECT reply FROM idempotency_records WHERE tenant_id = $1 AND owner_id = $2`, [tenant.tenantId, caller.id]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0].reply.toString('latin1')).not.toContain(VISA);
+    });
+
+    it('sync react of a reactor without an application: the caller created the tokens, its own rules now cap them', async () => {
+      const { reactorId: own } = await makeReactor(tenant.managementKey, { code });
+      const caller = await tenant.app('private', { rules: revealAll });
+      const headers = keyed(newKey('react-own'));
+      const react = () => api('POST', `/reactors/${own}/react`, { key: caller.key, headers, body: { args: { n: 9 } } });
+      const first = await react();
+      expect(first.status).toBe(200);
+      expect(first.body.tokens.card.data).toEqual(CARD);
+      await setRules(caller.id, [{ description: 'all', priority: 1, container: '/', transform: 'mask', permissions: ['token:create', 'token:read', 'token:use'] }]);
+      const masked = await react();
+      expect(masked.headers.get('svc-idempotent-replay')).toBe('true');
+      // token:use still reveals (mayReveal), and the create rule now says mask: the write reply transform is mask
+      expect(masked.body.tokens.card.data).toEqual(MASKED);
+      expect(masked.text).not.toContain(VISA);
+      await setRules(caller.id, [
+        { description: 'cards', priority: 1, container: '/pci/', transform: 'reveal', permissions: ['token:read', 'token:use'] },
+        { description: 'all', priority: 2, container: '/', transform: 'reveal', permissions: ['token:create', 'token:read', 'token:use'] },
+      ]);
+      const noCreate = await react();
+      expect(noCreate.body.tokens.card).not.toHaveProperty('data');
+      expect(noCreate.body.tokens.nested[0].data).toBe('nested-secret-9');
+    });
+
+    it('react-async: the result read back is capped by the rules at the read', async () => {
+      const caller = await tenant.app('private', { rules: callerRules({ transform: 'reveal', permissions: ['token:read', 'token:use'] }) });
+      const accepted = await api('POST', `/reactors/${reactorId}/react-async`, { key: caller.key, body: { args: { n: 8 } } });
+      expect(accepted.status).toBe(202);
+      const read = () => api('GET', `/reactors/${reactorId}/results/${accepted.body.id}`, { key: caller.key });
+      let done = await read();
+      for (let i = 0; i < 200 && done.body?.status === 'pending'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await read();
+      }
+      expect(done.body.status).toBe('completed');
+      expect(done.body.result.tokens.card.data).toEqual(CARD);
+      // a management application reads the result, never token data
+      const byManagement = await api('GET', `/reactors/${reactorId}/results/${accepted.body.id}`, { key: tenant.managementKey });
+      expect(byManagement.body.status).toBe('completed');
+      expect(byManagement.body.result.raw).toEqual({ note: 'raw stays' });
+      expect(byManagement.body.result.tokens.card).not.toHaveProperty('data');
+      expect(byManagement.text).not.toContain(VISA);
+
+      await setRules(caller.id, callerRules({ transform: 'mask', permissions: ['token:read'] }));
+      const masked = await read();
+      expect(masked.body.result.tokens.card.data).toEqual(MASKED);
+      expect(masked.body.result.tokens.nested[0].data).toBe('nested-secret-8');
+      expect(masked.text).not.toContain(VISA);
+    });
+  });
+
   it('the same key with a different request is a 422; keys belong to the caller; DELETE ignores them', async () => {
     const key = newKey('reuse');
     const first = await api('POST', '/tokens', { key: writer.key, headers: keyed(key), body: { type: 'token', data: 'one' } });

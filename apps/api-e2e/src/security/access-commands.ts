@@ -19,7 +19,9 @@ import { api, createTenant, type ApiResponse, apiDynamic } from '@coffer/testing
 import {
   AccessModel,
   DEFAULT_CONTAINER,
+  DEFAULT_FINGERPRINT_EXPRESSION,
   DEFAULT_MASK,
+  DEFAULT_SEARCH_INDEXES,
   MANAGEMENT_PERMISSIONS,
   PUBLIC_PERMISSIONS,
   TOKEN_PERMISSIONS,
@@ -27,6 +29,9 @@ import {
   acceptableData,
   deepEqual,
   disclosure,
+  indexValues,
+  lower,
+  rankOf,
   render,
   type Alt,
   type AppState,
@@ -37,9 +42,11 @@ import {
   type Principal,
   type Rule,
   type TenantName,
+  type TokenPatch,
   type TokenPermission,
   type TokenState,
   type TokenType,
+  type Transform,
 } from './access-model';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -55,6 +62,29 @@ export const MASKS: Record<TokenType, unknown[]> = {
   social_security_number: [undefined, '{{ data | reveal_last: 2 }}', '{{ data }}', 'XXX-XX-XXXX'],
 };
 const effectiveMask = (type: TokenType, i: number) => MASKS[type][i % MASKS[type].length] ?? DEFAULT_MASK[type];
+/**
+ * Search indexes and fingerprint expressions per type, chosen at create or sent by a PATCH: expressions that try to
+ * reach the plaintext (whole, a prefix, the last four) — what a key without reveal must not gain an oracle on.
+ */
+const PLAIN: Record<TokenType, string> = { token: 'data', card: 'data.number', social_security_number: 'data' };
+export const INDEXES = Object.fromEntries(
+  TOKEN_TYPES.map((type) => [type, [[], [`{{ ${PLAIN[type]} }}`], [`{{ ${PLAIN[type]} | slice: 0, 6 }}`], [`{{ ${PLAIN[type]} | last4 }}`]]]),
+) as Record<TokenType, string[][]>;
+export const FINGERPRINTS = Object.fromEntries(
+  TOKEN_TYPES.map((type) => [type, [`{{ ${PLAIN[type]} | slice: 0, 6 }}`, `{{ metadata.note }}{{ ${PLAIN[type]} }}`, `{{ ${PLAIN[type]} | last4 }}`]]),
+) as Record<TokenType, string[]>;
+/** metadata patches: text that looks like an expression is stored literally, never evaluated; null removes the key */
+export const METADATA_PATCHES: Array<Record<string, string | null>> = [{ note: '{{ data }}' }, { note: '{{ data | slice: 0, 6 }}' }, { note: null }, { note: 'plain note' }];
+/** what a `data:` search probes: the plaintext, a prefix, the last four, without dashes */
+export type Probe = 'full' | 'slice6' | 'last4' | 'nodash';
+export const PROBES: Probe[] = ['full', 'slice6', 'last4', 'nodash'];
+export function probeValue(t: TokenState, probe: Probe): string {
+  const plain = t.type === 'card' ? String((t.data as { number: string }).number) : String(t.data);
+  if (probe === 'slice6') return plain.slice(0, 6);
+  if (probe === 'last4') return plain.slice(-4);
+  if (probe === 'nodash') return plain.split('-').join('');
+  return plain;
+}
 
 export type SearchKind = 'all' | 'type:card' | 'type:token' | 'container:/a/';
 
@@ -72,6 +102,10 @@ export interface TokenSpec {
   type: TokenType;
   container?: string;
   mask: number;
+  /** index into INDEXES; undefined = none sent (the type's default) */
+  indexes?: number;
+  /** index into FINGERPRINTS; undefined = none sent (the default) */
+  fingerprint?: number;
 }
 export interface WorldSpec {
   apps: AppSpec[];
@@ -128,6 +162,9 @@ const tokenSpecArb: fc.Arbitrary<TokenSpec> = fc.record({
   type: fc.constantFrom(...TOKEN_TYPES),
   container: fc.option(fc.constantFrom(...TOKEN_CONTAINERS), { nil: undefined }),
   mask: fc.nat(3),
+  // often explicit: `[]` on a type with default indexes is what a later patch must not undo
+  indexes: fc.option(fc.nat(3), { nil: undefined, freq: 2 }),
+  fingerprint: fc.option(fc.nat(2), { nil: undefined }),
 });
 
 export const worldSpecArb: fc.Arbitrary<WorldSpec> = fc.record({
@@ -172,6 +209,7 @@ export class InvariantViolation extends Error {
 
 const SVC_FORMULA = `module.exports = async function (req) {
   const a = JSON.parse(Buffer.from(req.args.q, 'base64').toString('utf8'));
+  if (a.op === 'tokenize') return { tokenize: { t: a.token } };
   try {
     const body = a.op === 'retrieve' ? await req.svc.tokens.retrieve(a.id) : await req.svc.tokens.update(a.id, a.patch);
     return { raw: { status: 200, body } };
@@ -316,6 +354,8 @@ export class World {
   private readonly stale: StaleKey[] = [];
   private readonly reactors = new Map<string, string>();
   private readonly secrets = new Map<string, string>();
+  /** per token: the fingerprint last seen and what it was computed from (model) */
+  private readonly fingerprints = new Map<string, { inputs: string; fingerprint: unknown }>();
   private keyTurn = 0;
   private sessionCount = 0;
   private step = 0;
@@ -459,6 +499,10 @@ export class World {
       mask: effectiveMask(spec.type, spec.mask),
       container: spec.container ?? DEFAULT_CONTAINER[spec.type],
       deleted: false,
+      metadata: { run: this.tag },
+      searchIndexes: spec.indexes !== undefined ? INDEXES[spec.type][spec.indexes % INDEXES[spec.type].length] : DEFAULT_SEARCH_INDEXES[spec.type],
+      fingerprintExpression:
+        spec.fingerprint !== undefined ? FINGERPRINTS[spec.type][spec.fingerprint % FINGERPRINTS[spec.type].length] : DEFAULT_FINGERPRINT_EXPRESSION,
     };
     this.remember(draft.label, data);
     return draft;
@@ -475,6 +519,8 @@ export class World {
       data: draft.data,
       ...(spec.container ? { containers: [spec.container] } : {}),
       ...(mask !== undefined ? { mask } : {}),
+      ...(spec.indexes !== undefined ? { search_indexes: draft.searchIndexes } : {}),
+      ...(spec.fingerprint !== undefined ? { fingerprint_expression: draft.fingerprintExpression } : {}),
       metadata: { run: this.tag },
     };
   }
@@ -583,6 +629,14 @@ export class World {
     if (!deepEqual(b.data, t.data)) problems.push(`data ${JSON.stringify(b.data)} ≠ model ${JSON.stringify(t.data)}`);
     if (!deepEqual(mask, t.mask === undefined ? DEFAULT_MASK[t.type] : t.mask)) problems.push(`mask ${JSON.stringify(b.mask)} ≠ model ${JSON.stringify(t.mask)}`);
     if (!deepEqual(b.containers, [t.container])) problems.push(`containers ${JSON.stringify(b.containers)} ≠ model ${t.container}`);
+    if (!deepEqual(b.metadata ?? {}, t.metadata)) problems.push(`metadata ${JSON.stringify(b.metadata)} ≠ model ${JSON.stringify(t.metadata)}`);
+    if (!deepEqual(b.search_indexes ?? [], t.searchIndexes)) problems.push(`search_indexes ${JSON.stringify(b.search_indexes)} ≠ model ${JSON.stringify(t.searchIndexes)}`);
+    if (b.fingerprint_expression !== t.fingerprintExpression) problems.push(`fingerprint_expression ${JSON.stringify(b.fingerprint_expression)} ≠ model ${JSON.stringify(t.fingerprintExpression)}`);
+    // the fingerprint is a function of the type, the expression, the data and (when the expression names it) the metadata
+    const inputs = JSON.stringify([t.type, t.fingerprintExpression, t.data, t.fingerprintExpression.includes('metadata') ? t.metadata : null]);
+    const seen = this.fingerprints.get(t.label);
+    if (seen && seen.inputs === inputs && seen.fingerprint !== b.fingerprint) problems.push('the fingerprint changed although its inputs did not');
+    this.fingerprints.set(t.label, { inputs, fingerprint: b.fingerprint });
     if (problems.length) this.fail(`${op}/state`, `${t.label} as stored: ${problems.join('; ')}`);
   }
 
@@ -608,6 +662,36 @@ export class World {
       if (alt.data) this.checkData(op, who, res.body, alt.data);
       this.checkLeak(op, res, !!alt.data);
     });
+  }
+
+  /**
+   * The search oracle after a successful write by `writer` on `t`: every principal that may search finds `t` by
+   * `data:` for exactly the probes the model says (its indexes evaluated over its data), and — unless the writer could
+   * reveal t — for no probe of the plaintext it could not confirm before the write (`before`: t as it was).
+   */
+  async oracleSweep(op: string, writer: Principal, t: TokenState, before: TokenState, writerCouldReveal: boolean): Promise<void> {
+    if (t.deleted) return;
+    const searchers = this.principals().filter(
+      (q) => this.model.keyState(q) === 'valid' && this.model.tenantOf(q) === t.tenant && this.model.holds(q, 'token:search') === 'yes',
+    );
+    for (const q of searchers) {
+      for (const probe of PROBES) {
+        const value = probeValue(t, probe);
+        const res = await this.call('POST', '/tokens/search', { key: this.keyOf(q), body: { query: `metadata.run:${this.tag} AND data:"${value}"`, size: 100 } });
+        const who = `${this.describe(q)} searching data:${probe} of ${t.label} after ${this.describe(writer)}'s write`;
+        this.count('oracle');
+        const alts = this.model.expectSearchData(q, value);
+        const alt = alts.find((a) => a.status === res.status);
+        if (!alt) this.fail(`${op}/oracle`, `${who}: ${res.status}, model ${alts.map((a) => a.status).join('|')}`);
+        const found = res.status === 200 && Array.isArray(res.body?.data) && res.body.data.some((x: { id: string }) => x.id === t.id);
+        const couldBefore = !before.deleted && this.model.decide(q, 'token:search', before).allowed && indexValues(before).includes(value);
+        if (found && !couldBefore && !writerCouldReveal && deepEqual(before.data, t.data)) {
+          this.fail(`${op}/oracle`, `${who}: found by data:${probe} although it was not before and the writer cannot reveal ${t.label}`);
+        }
+        if (alt.items) this.checkItems(`${op}/oracle`, res, alt.items);
+        this.checkLeak(op, res, true);
+      }
+    }
   }
 
   /** The observers of a write and what each could see before it (model). */
@@ -733,7 +817,8 @@ class CreateToken extends Step {
 /** Picks principal `index`, preferring one the model lets create a token of `spec` in its container. */
 function creatorFor(w: World, index: number, spec: TokenSpec) {
   const container = spec.container ?? DEFAULT_CONTAINER[spec.type];
-  return w.principal(index, (q) => w.model.decide(q, 'token:create', { label: '', tenant: w.model.tenantOf(q), id: '', type: spec.type, data: null, mask: undefined, container, deleted: false }).allowed);
+  const probe: TokenState = { label: '', tenant: 'A', id: '', type: spec.type, data: null, mask: undefined, container, deleted: false, metadata: {}, searchIndexes: [], fingerprintExpression: '' };
+  return w.principal(index, (q) => w.model.decide(q, 'token:create', { ...probe, tenant: w.model.tenantOf(q) }).allowed);
 }
 
 /** POST /tokenize with one token object: the same decision as POST /tokens, the view under the same key, 200. */
@@ -852,18 +937,63 @@ export interface PatchSpec {
   data: boolean;
   mask?: number;
   container?: string;
+  /** index into METADATA_PATCHES */
+  metadata?: number;
+  /** index into INDEXES[type]; one past the end = null (the type's default) */
+  indexes?: number;
+  /** index into FINGERPRINTS[type]; one past the end = null (the default) */
+  fingerprint?: number;
 }
 
 /** The merge-patch sent (a mask or container may equal the current one: that is no change). */
-function resolvePatch(t: TokenState, spec: PatchSpec): { data?: unknown; mask?: unknown; containers?: string[] } {
-  const patch: { data?: unknown; mask?: unknown; containers?: string[] } = {};
+function resolvePatch(t: TokenState, spec: PatchSpec): TokenPatch {
+  const patch: TokenPatch = {};
   if (spec.mask !== undefined) {
     const mask = effectiveMask(t.type, spec.mask);
     if (mask !== undefined) patch.mask = mask;
   }
   if (spec.container !== undefined) patch.containers = [spec.container];
+  if (spec.metadata !== undefined) patch.metadata = METADATA_PATCHES[spec.metadata % METADATA_PATCHES.length];
+  if (spec.indexes !== undefined) {
+    const choices = INDEXES[t.type];
+    const i = spec.indexes % (choices.length + 1);
+    patch.search_indexes = i === choices.length ? null : choices[i];
+  }
+  if (spec.fingerprint !== undefined) {
+    const choices = FINGERPRINTS[t.type];
+    const i = spec.fingerprint % (choices.length + 1);
+    patch.fingerprint_expression = i === choices.length ? null : choices[i];
+  }
   if (spec.data || Object.keys(patch).length === 0) patch.data = newData(t.type);
   return patch;
+}
+
+/** A patch naming a field that decides what searches and fingerprints disclose. */
+function patchesExposure(patch: TokenPatch): boolean {
+  return patch.search_indexes !== undefined || patch.fingerprint_expression !== undefined || patch.metadata !== undefined;
+}
+
+/** `data:<value>` search for a probe of a token's plaintext: the oracle a search index opens, exactly as the model says. */
+class SearchData extends Step {
+  readonly name = 'search-data';
+  constructor(
+    readonly p: number,
+    readonly t: number,
+    readonly probe: Probe,
+  ) {
+    super();
+  }
+  async run(_m: World, w: World) {
+    const t = w.token(this.t);
+    const p = w.principal(this.p, (q) => w.sees(q, t) && w.model.decide(q, 'token:search', t).allowed);
+    const value = probeValue(t, this.probe);
+    w.begin(this.name, `${w.describe(p)} POST /tokens/search data:${this.probe} of ${t.label} (indexes ${JSON.stringify(t.searchIndexes)})`);
+    const res = await w.call('POST', '/tokens/search', { key: w.keyOf(p), body: { query: `metadata.run:${w.tag} AND data:"${value}"`, size: 100 } });
+    w.verify(this.name, w.model.expectSearchData(p, value), res, 'search by data');
+  }
+  toString() {
+    return `searchData(p${this.p}, t${this.t}, ${this.probe})`;
+  }
 }
 
 class PatchToken extends Step {
@@ -885,10 +1015,14 @@ class PatchToken extends Step {
     const valid = w.model.keyState(p) === 'valid' && w.model.tenantOf(p) === t.tenant;
     const couldReveal = valid && !t.deleted && w.model.canReveal(p, t);
     const observers = w.observersOf(p, t);
+    const before = { ...t };
     const res = await w.call('PATCH', `/tokens/${t.id}`, { key: w.keyOf(p), body: patch, contentType: 'application/merge-patch+json' });
     const alt = w.verify(this.name, alts, res, `PATCH ${t.label}`);
     await w.checkState(this.name, t);
-    if (alt.status === 200) await w.sweep(this.name, p, t, observers, couldReveal);
+    if (alt.status === 200) {
+      await w.sweep(this.name, p, t, observers, couldReveal);
+      if (patchesExposure(patch)) await w.oracleSweep(this.name, p, t, before, couldReveal);
+    }
   }
   toString() {
     return `patch(p${this.p}, t${this.t}, ${JSON.stringify(this.spec)})`;
@@ -1073,25 +1207,62 @@ class UpdateApp extends AdminStep {
   }
 }
 
-/** A reactor whose svc acts as an application: retrieve or update a token through `req.svc.tokens`. */
+/**
+ * A reactor whose svc acts as an application: retrieve or update a token through `req.svc.tokens`, or tokenize a new
+ * one as that application. Invoked synchronously (`react`) or asynchronously (`react-async`, then the job's result
+ * read back by the caller): both have the same ceilings. The caller is any valid principal holding token:use.
+ * - retrieve/update: `raw` carries what svc got, which must be exactly what the application may see (invariant 1 for
+ *   the application; what a formula puts in `raw` is its own business towards the caller).
+ * - tokenize: the new token is shown to the caller no more revealed than the application's create reply and the
+ *   caller's own ceiling for it (canReveal → reveal, else its read transform, else redacted).
+ */
 class React extends Step {
   readonly name = 'react';
   constructor(
     readonly a: number,
     readonly t: number,
     readonly update: PatchSpec | undefined,
+    readonly async = false,
+    readonly c = 0,
+    readonly tokenize: TokenSpec | undefined = undefined,
   ) {
     super();
   }
+
+  /** POST react, or react-async and then its result polled, as one reply: the status and the Reactor Response (or problem). */
+  private async invoke(w: World, reactor: string, caller: Principal, q: string): Promise<ApiResponse> {
+    const key = w.keyOf(caller);
+    if (!this.async) return w.call('POST', `/reactors/${reactor}/react`, { key, body: { args: { q } } });
+    const accepted = await w.call('POST', `/reactors/${reactor}/react-async`, { key, body: { args: { q } } });
+    if (accepted.status !== 202) return accepted;
+    w.checkLeak('react-async', accepted, false);
+    for (let i = 0; i < 300; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const res = await w.call('GET', `/reactors/${reactor}/results/${accepted.body.id}`, { key });
+      if (res.status !== 200) w.fail('react-async/status', `reading the result of an accepted job: ${res.status} ${res.text.slice(0, 200)}`);
+      if (res.body.status === 'completed') return { ...res, status: 200, body: res.body.result, text: JSON.stringify(res.body.result) };
+      if (res.body.status === 'failed') return { ...res, status: res.body.error?.status ?? 500, body: res.body.error, text: JSON.stringify(res.body.error) };
+    }
+    return w.fail('react-async/status', `job ${accepted.body.id} did not complete`);
+  }
+
   async run(_m: World, w: World) {
     const candidates = [...w.model.apps.values()].filter((a) => a.tenant === 'A' && a.type !== 'management');
     const app = candidates[this.a % candidates.length];
     const p: Principal = { kind: 'app', app: app.label };
+    const callers = w
+      .principals()
+      .filter((q) => q.kind !== 'stale' && w.model.keyState(q) === 'valid' && w.model.tenantOf(q) === 'A' && w.model.holds(q, 'token:use') === 'yes')
+      .filter((q) => q.kind !== 'session' || w.model.session(q.session).expiresAt === undefined);
+    const caller: Principal = callers.length ? callers[this.c % callers.length] : { kind: 'app', app: 'user' };
     const t = w.token(this.t);
-    const patch = this.update ? resolvePatch(t, this.update) : undefined;
+    const draft = this.tokenize ? w.draft(this.tokenize, p) : undefined;
+    const patch = !draft && this.update ? resolvePatch(t, this.update) : undefined;
     if (patch?.data !== undefined) w.remember(t.label, patch.data);
-    const op = patch ? 'react-update' : 'react-retrieve';
-    w.begin(op, `reactor with svc as ${app.label}${app.deleted ? ' (deleted)' : ''}: ${patch ? `svc.tokens.update(${t.label}, ${JSON.stringify(patch)})` : `svc.tokens.retrieve(${t.label})`}`);
+    const base = draft ? 'react-tokenize' : patch ? 'react-update' : 'react-retrieve';
+    const op = this.async ? `${base}-async` : base;
+    const what = draft ? `tokenize ${draft.label}: ${draft.type} in ${draft.container}` : patch ? `svc.tokens.update(${t.label}, ${JSON.stringify(patch)})` : `svc.tokens.retrieve(${t.label})`;
+    w.begin(op, `${w.describe(caller)} ${this.async ? 'react-async' : 'react'}: a reactor with svc as ${app.label}${app.deleted ? ' (deleted)' : ''}: ${what}`);
     const reactor = await w.reactorFor(app);
     if (typeof reactor !== 'string') {
       w.count('status');
@@ -1100,16 +1271,19 @@ class React extends Step {
       if (reactor.refused < 400 || reactor.refused >= 500) w.fail(`${op}/status`, `reactor for a deleted application: ${reactor.refused}`);
       return;
     }
-    const q = Buffer.from(JSON.stringify({ op: patch ? 'update' : 'retrieve', id: t.id, patch })).toString('base64');
+    const body = draft ? { op: 'tokenize', token: w.createBody(draft, this.tokenize as TokenSpec) } : { op: patch ? 'update' : 'retrieve', id: t.id, patch };
+    const q = Buffer.from(JSON.stringify(body)).toString('base64');
     const valid = w.model.keyState(p) === 'valid';
     const couldReveal = valid && !t.deleted && t.tenant === 'A' && w.model.canReveal(p, t);
     const observers = w.observersOf(p, t);
-    const res = await w.call('POST', `/reactors/${reactor}/react`, { key: w.keyOf({ kind: 'app', app: 'user' }), body: { args: { q } } });
+    const before = { ...t };
+    const res = await this.invoke(w, reactor, caller, q);
     if (app.deleted) {
       // the contract is silent on how; what matters is that nothing of the token comes back and nothing changes
       w.count('status');
       const inner = res.body?.raw?.status;
       w.trace[w.trace.length - 1] += ` → ${res.status} svc ${inner}`;
+      if (draft && res.status < 400) w.fail(`${op}/status`, `tokenized as a deleted application: ${res.status} ${res.text.slice(0, 300)}`);
       if (!((res.status >= 400 && res.status < 500) || (res.status === 200 && inner >= 400 && inner < 500))) {
         w.fail(`${op}/status`, `svc as a deleted application: react ${res.status}, svc ${inner}: ${res.text.slice(0, 300)}`);
       }
@@ -1117,6 +1291,7 @@ class React extends Step {
       if (patch) await w.checkState(op, t);
       return;
     }
+    if (draft) return this.checkTokenize(w, op, p, caller, draft, res);
     if (res.status !== 200 || typeof res.body?.raw?.status !== 'number') w.fail(`${op}/status`, `react ${res.status}: ${res.text.slice(0, 300)}`);
     const inner: ApiResponse = { status: res.body.raw.status, headers: res.headers, body: res.body.raw.body ?? res.body.raw.error, text: res.text };
     const alts = patch ? w.model.expectPatch(p, t, patch, true) : w.model.expectGet(p, t, true);
@@ -1126,11 +1301,35 @@ class React extends Step {
     alt.effect?.();
     if (patch) {
       await w.checkState(op, t);
-      if (alt.status === 200) await w.sweep(op, p, t, observers, couldReveal);
+      if (alt.status === 200) {
+        await w.sweep(op, p, t, observers, couldReveal);
+        if (patchesExposure(patch)) await w.oracleSweep(op, p, t, before, couldReveal);
+      }
     }
   }
+
+  /** The tokenize reply: the application's create decision, capped by the caller's own ceiling for the new token. */
+  private async checkTokenize(w: World, op: string, app: Principal, caller: Principal, draft: TokenState, res: ApiResponse): Promise<void> {
+    const token = res.status === 200 ? res.body?.tokens?.t : undefined;
+    if (token?.id) draft.id = token.id;
+    const read = w.model.decide(caller, 'token:read', draft);
+    const ceiling: Transform = w.model.canReveal(caller, draft) ? 'reveal' : read.allowed ? read.transform : 'redact';
+    const alts = w.model.expectCreate(app, draft).map((a): Alt => {
+      if (a.status !== 201 || !a.data || !('exact' in a.data)) return a;
+      const shown = lower(a.data.exact, ceiling);
+      return { ...a, status: 200, data: { exact: shown, token: a.data.token }, why: `${a.why}; the caller's ceiling ${ceiling}${rankOf(shown) < rankOf(a.data.exact) ? ' lowers it' : ''}` };
+    });
+    const alt = w.match(op, alts, res);
+    if (alt.data) w.checkData(op, `tokenized ${draft.label}`, token, alt.data);
+    w.checkLeak(op, alt.data ? { ...res, body: { ...res.body, tokens: { t: stripData(token) } } } : res, false);
+    alt.effect?.();
+    if (alt.status === 200) await w.checkState(op, draft);
+  }
+
   toString() {
-    return `react(a${this.a}, t${this.t}${this.update ? `, update ${JSON.stringify(this.update)}` : ''})`;
+    const mode = this.async ? ', async' : '';
+    if (this.tokenize) return `react(a${this.a}, c${this.c}, tokenize ${JSON.stringify(this.tokenize)}${mode})`;
+    return `react(a${this.a}, c${this.c}, t${this.t}${this.update ? `, update ${JSON.stringify(this.update)}` : ''}${mode})`;
   }
 }
 
@@ -1139,11 +1338,26 @@ class React extends Step {
 const pick = fc.nat(999);
 /** a principal: any (owner, management, other tenant, stale keys…), a session, an application of the run, or one able to */
 const principalPick = fc.nat(3999);
-const patchSpecArb: fc.Arbitrary<PatchSpec> = fc.record({
-  data: fc.boolean(),
-  mask: fc.option(fc.nat(3), { nil: undefined }),
-  container: fc.option(fc.constantFrom(...TOKEN_CONTAINERS), { nil: undefined }),
-});
+/** half the patches are about data, mask and containers, half about what searches and fingerprints disclose */
+const patchSpecArb: fc.Arbitrary<PatchSpec> = fc
+  .tuple(
+    fc.boolean(),
+    fc.record({
+      data: fc.boolean(),
+      mask: fc.option(fc.nat(3), { nil: undefined }),
+      container: fc.option(fc.constantFrom(...TOKEN_CONTAINERS), { nil: undefined }),
+    }),
+    // metadata (any key that may update), search indexes and the fingerprint expression (only one that may reveal)
+    fc.record({
+      data: fc.boolean(),
+      // (freq: 1 / the chance of undefined)
+      metadata: fc.option(fc.nat(3), { nil: undefined, freq: 2 }),
+      indexes: fc.option(fc.nat(4), { nil: undefined, freq: 2 }),
+      fingerprint: fc.option(fc.nat(3), { nil: undefined, freq: 2 }),
+    }),
+  )
+  // a boolean picks the form (fc.oneof favours its first arbitrary)
+  .map(([exposure, plain, spec]): PatchSpec => (exposure ? spec : plain));
 
 /** Every command with its weight (repeated entries weigh more). */
 export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
@@ -1157,6 +1371,7 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
   const detokenize = fc.tuple(principalPick, pick, fc.option(pick, { nil: undefined, freq: 3 })).map(([p, t, t2]) => new Detokenize(p, t, t2));
   const patch = fc.tuple(principalPick, pick, patchSpecArb).map(([p, t, s]) => new PatchToken(p, t, s));
   const del = fc.tuple(principalPick, pick).map(([p, t]) => new DeleteToken(p, t));
+  const searchData = fc.tuple(principalPick, pick, fc.constantFrom(...PROBES)).map(([p, t, probe]) => new SearchData(p, t, probe));
   const session = fc.tuple(principalPick, fc.boolean()).map(([p, anyone]) => new CreateSession(p, anyone));
   const authorize = fc
     .tuple(principalPick, fc.nat(4), pick, sessionGrantsArb, fc.nat(7), fc.nat(3))
@@ -1166,6 +1381,9 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     { weight: 1, arbitrary: pick.map((a): Cmd => new RegenerateApp(a)) },
     { weight: 2, arbitrary: fc.tuple(pick, grantsArb('public'), grantsArb('private')).map(([a, g1, g2]): Cmd => new UpdateApp(a, g1, g2)) },
   );
-  const react = fc.tuple(pick, pick, fc.option(patchSpecArb, { nil: undefined, freq: 2 })).map(([a, t, u]) => new React(a, t, u));
-  return [create, create, tokenize, get, get, list, search, detokenize, detokenize, patch, patch, patch, del, session, authorize, authorize, admin, admin, react, react];
+  const react = fc
+    .tuple(pick, pick, fc.option(patchSpecArb, { nil: undefined, freq: 2 }), fc.boolean(), pick, fc.noBias(fc.nat(2)), tokenSpecArb)
+    // a third tokenize as the application, the others retrieve or update through svc
+    .map(([a, t, u, async, c, kind, tk]) => new React(a, t, u, async, c, kind === 0 ? tk : undefined));
+  return [create, create, tokenize, get, get, list, search, searchData, detokenize, detokenize, patch, patch, patch, del, session, authorize, authorize, admin, admin, react, react];
 }

@@ -2,8 +2,10 @@
  * Issue 11, "Prove it": a model-based test of invariants 1–3 (read ceiling, no escalation through writes, sessions
  * capped by their authorizer) against the running system. fast-check generates a world per run (fresh public and
  * private applications with permissions or prioritized rules on nested containers, seed tokens, pending sessions)
- * and a sequence of operations (create, get, list, search, detokenize, PATCH data/mask/containers, delete, create
- * and authorize sessions, delete/regenerate/update applications, reactors whose svc acts as an application), and
+ * and a sequence of operations (create, get, list, search, search by `data:` for parts of the plaintext, detokenize,
+ * PATCH data/mask/containers/metadata/search_indexes/fingerprint_expression, delete, create and authorize sessions,
+ * delete/regenerate/update applications, reactors whose svc acts as an application or that tokenize as it, invoked
+ * with react or react-async), and
  * checks every reply and the stored state against the reference model (access-model.ts, written from the contract,
  * independently of libs/auth). See access-commands.ts for the checks.
  *

@@ -17,9 +17,16 @@
  * - canReveal(P, t) = D(P, use, t) allowed, or D(P, read, t) allowed with transform reveal.
  * - Replies: reveal → plaintext; mask → the evaluated mask (no mask → no `data` key); redact → no `data` key.
  * - Writes: create needs D(create) in the new container, replies min(create transform, canReveal ? reveal : mask);
- *   PATCH needs D(update) in the current container, and for a mask or containers change canReveal in the current
- *   container (containers also D(create) in the new one); replies min(update transform after, canReveal after ?
- *   reveal : mask).
+ *   PATCH needs D(update) in the current container, and for a change of mask, containers, search_indexes or
+ *   fingerprint_expression canReveal in the current container (containers also D(create) in the new one); replies
+ *   min(update transform after, canReveal after ? reveal : mask).
+ * - Exposure (docs/access-control.md "Changing what others see", docs/tokens.md): a token's search indexes and
+ *   fingerprint expression are changed only by a key with canReveal in the current container; `null` means the
+ *   type's default, and sending what is stored is no change; a patch that does not name them keeps them as stored.
+ *   Metadata is merged by any key with D(update) and stored literally (never evaluated).
+ * - `data:<value>` search (docs/tokens.md "Search syntax"): a token matches iff one of its search indexes, evaluated
+ *   over its data, equals the value exactly; only tokens where D(search) allows are returned. So the values a key
+ *   can confirm by search are fixed by the indexes, which only a key that may reveal the token may change.
  * Where the contract is silent the model accepts a set of outcomes (see `Alt`), never a more revealing one.
  */
 
@@ -100,6 +107,12 @@ export interface TokenState {
   mask: unknown;
   container: string;
   deleted: boolean;
+  /** stored literally; `run` tags the run's tokens */
+  metadata: Record<string, string>;
+  /** the effective search indexes (the type's default when none were given) */
+  searchIndexes: string[];
+  /** the effective fingerprint expression */
+  fingerprintExpression: string;
 }
 
 export type Principal =
@@ -125,6 +138,15 @@ export const DEFAULT_MASK: Record<TokenType, unknown> = {
   social_security_number: '{{ data | reveal_last: 4 }}',
 };
 
+/** docs/tokens.md, token types table */
+export const DEFAULT_SEARCH_INDEXES: Record<TokenType, string[]> = {
+  token: [],
+  card: [],
+  social_security_number: ['{{ data }}', "{{ data | remove: '-' }}", '{{ data | last4 }}'],
+};
+/** docs/tokens.md, fields table */
+export const DEFAULT_FINGERPRINT_EXPRESSION = '{{ data | stringify }}';
+
 // ---------------------------------------------------------------------------------------------------------------
 // masks: the small subset of Liquid the model uses ({{ data }}, {{ data.x }}, `| reveal_last: n`, constant text)
 
@@ -149,8 +171,12 @@ function evalExpression(expr: string, data: unknown): unknown {
   for (const s of segments.slice(1)) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[s] : undefined;
   for (const f of filters) {
     const m = /^reveal_last:\s*(\d+)$/.exec(f);
-    if (!m) throw new Error(`model mask: unsupported filter ${f}`);
-    value = revealLast(String(value ?? ''), Number(m[1]));
+    const slice = /^slice:\s*(\d+),\s*(\d+)$/.exec(f);
+    if (m) value = revealLast(String(value ?? ''), Number(m[1]));
+    else if (slice) value = String(value ?? '').substr(Number(slice[1]), Number(slice[2]));
+    else if (f === 'last4') value = String(value ?? '').slice(-4);
+    else if (f === "remove: '-'") value = String(value ?? '').split('-').join('');
+    else throw new Error(`model mask: unsupported filter ${f}`);
   }
   return value;
 }
@@ -166,6 +192,14 @@ export function evaluateMask(mask: unknown, data: unknown): unknown {
     return Object.fromEntries(Object.entries(mask as Record<string, unknown>).map(([k, v]) => [k, evaluateMask(v, data)]));
   }
   return mask;
+}
+
+/** The values a `data:` search finds the token by: each search index evaluated over its data (as text). */
+export function indexValues(t: TokenState): string[] {
+  return t.searchIndexes.map((ix) => {
+    const v = evaluateMask(ix, t.data);
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  });
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {
@@ -225,6 +259,18 @@ export interface Alt {
 export function acceptableData(e: DataExpectation): Array<{ present: false } | { present: true; value: unknown }> {
   if ('exact' in e) return [render(e.exact, e.token)];
   return TRANSFORMS.filter((t) => rankOf(t) <= rankOf(e.atMost)).map((t) => render(t, e.token));
+}
+
+/** PATCH /tokens/{id} as the model knows it (merge-patch: data, mask, metadata merge; the rest is replaced). */
+export interface TokenPatch {
+  data?: unknown;
+  mask?: unknown;
+  containers?: string[];
+  metadata?: Record<string, string | null>;
+  /** null: back to the type's default */
+  search_indexes?: string[] | null;
+  /** null: back to the default */
+  fingerprint_expression?: string | null;
 }
 
 export type KeyState = 'valid' | 'dead' | 'uncertain';
@@ -430,6 +476,11 @@ export class AccessModel {
     return this.listing(p, 'token:search', filter);
   }
 
+  /** `data:<value>` (with the run's tag): the tokens D(search) lets P find whose search indexes give exactly `value`. */
+  expectSearchData(p: Principal, value: string): Alt[] {
+    return this.listing(p, 'token:search', (t) => indexValues(t).includes(value));
+  }
+
   expectDetokenize(p: Principal, refs: Array<{ key: string; token: TokenState }>): Alt[] {
     return this.withKey(p, () => {
       const use = this.holds(p, 'token:use');
@@ -469,7 +520,7 @@ export class AccessModel {
    * PATCH /tokens/{id} (merge-patch of data, mask, containers); a field sent with its current value is no change.
    * `svc` (a reactor's svc client): a token the application cannot see may be 403 or 404.
    */
-  expectPatch(p: Principal, t: TokenState, patch: { data?: unknown; mask?: unknown; containers?: string[] }, svc = false): Alt[] {
+  expectPatch(p: Principal, t: TokenState, patch: TokenPatch, svc = false): Alt[] {
     return this.withKey(p, () => {
       if (!this.visible(p, t)) return svc ? [{ status: 403, why: 'svc: unknown' }, { status: 404, why: 'svc: unknown' }] : this.notFound(p, 'token:update');
       const update = this.decide(p, 'token:update', t);
@@ -478,14 +529,26 @@ export class AccessModel {
       // sending a field with the value it already has is not a change
       const changesMask = patch.mask !== undefined && !deepEqual(mergePatch(t.mask, patch.mask), t.mask);
       const changesContainer = patch.containers !== undefined && patch.containers[0] !== t.container;
-      if ((changesMask || changesContainer) && !reveal) {
-        return [{ status: 403, why: `changing ${changesMask ? 'mask' : 'containers'} needs canReveal${this.capNote(p, 'token:use', t) || this.capNote(p, 'token:read', t)}` }];
+      // null: the type's default; a field not sent: kept as stored
+      const indexes = patch.search_indexes === undefined ? t.searchIndexes : (patch.search_indexes ?? DEFAULT_SEARCH_INDEXES[t.type]);
+      const fingerprint = patch.fingerprint_expression === undefined ? t.fingerprintExpression : (patch.fingerprint_expression ?? DEFAULT_FINGERPRINT_EXPRESSION);
+      const changed = [
+        changesMask && 'mask',
+        changesContainer && 'containers',
+        !deepEqual(indexes, t.searchIndexes) && 'search_indexes',
+        fingerprint !== t.fingerprintExpression && 'fingerprint_expression',
+      ].filter(Boolean);
+      if (changed.length && !reveal) {
+        return [{ status: 403, why: `changing ${changed[0]} needs canReveal${this.capNote(p, 'token:use', t) || this.capNote(p, 'token:read', t)}` }];
       }
       const after: TokenState = {
         ...t,
         data: patch.data !== undefined ? mergePatch(t.data, patch.data) : t.data,
         mask: patch.mask !== undefined ? mergePatch(t.mask, patch.mask) : t.mask,
         container: patch.containers ? patch.containers[0] : t.container,
+        metadata: patch.metadata !== undefined ? (mergePatch(t.metadata, patch.metadata) as Record<string, string>) : t.metadata,
+        searchIndexes: indexes,
+        fingerprintExpression: fingerprint,
       };
       if (changesContainer && !this.decide(p, 'token:create', after).allowed) return [{ status: 403, why: 'D(create) denies in the new container' }];
       const cap: Transform = this.canReveal(p, after) ? 'reveal' : 'mask';
@@ -503,6 +566,9 @@ export class AccessModel {
             t.data = after.data;
             t.mask = after.mask;
             t.container = after.container;
+            t.metadata = after.metadata;
+            t.searchIndexes = after.searchIndexes;
+            t.fingerprintExpression = after.fingerprintExpression;
           },
         },
       ];

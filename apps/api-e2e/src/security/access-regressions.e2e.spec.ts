@@ -262,6 +262,52 @@ describe('security regressions: what a key can see after a write', () => {
     }
   });
 
+  describe('F9: a patch by a key that cannot reveal never adds search indexes (no data: search oracle)', () => {
+    const SSN = '512-34-6789';
+    const search = (key: string, query: string) => api('POST', '/tokens/search', { key, body: { query, size: 100 } });
+
+    it('an SSN created without search indexes stays unsearchable by data after a metadata or search_indexes: null patch', async () => {
+      const tag = `f9-${Math.random().toString(36).slice(2, 10)}`;
+      const created = await api('POST', '/tokens', { key: owner, body: { type: 'social_security_number', data: SSN, search_indexes: [], metadata: { tag } } });
+      expect(created.status).toBe(201);
+      const id = created.body.id as string;
+      // a key that may update and search the token, but only sees its mask
+      const updater = (await tenant.app('private', { permissions: ['token:update', 'token:search', 'token:read'] })).key;
+      const byData = async (value: string) => (await search(updater, `metadata.tag:${tag} AND data:"${value}"`)).body.data.map((t: { id: string }) => t.id);
+      const oracle = async () => [...(await byData(SSN)), ...(await byData(SSN.replace(/-/g, ''))), ...(await byData('6789'))];
+      expect(await oracle()).toEqual([]);
+
+      // a metadata-only patch (no exposure change) must not bring back the type's default indexes
+      const meta = await patch(updater, id, { metadata: { note: 'x' } });
+      expect(meta.status).toBe(200);
+      expect(meta.body.search_indexes ?? []).toEqual([]);
+      expect(await oracle()).toEqual([]);
+
+      // nor may `search_indexes: null` (the type's default) from a key that cannot reveal
+      const reset = await patch(updater, id, { search_indexes: null });
+      expect(reset.status).toBe(403);
+      expect(await oracle()).toEqual([]);
+      expect((await api('GET', `/tokens/${id}`, { key: owner })).body.search_indexes ?? []).toEqual([]);
+
+      // a key that may reveal still may
+      expect((await patch(owner, id, { search_indexes: null })).status).toBe(200);
+      expect(await oracle()).toEqual([id, id, id]);
+    });
+
+    it('fingerprint_expression: null (the default) is an exposure change too', async () => {
+      const created = await api('POST', '/tokens', { key: owner, body: { type: 'token', data: 'fp-secret-value', fingerprint_expression: '{{ metadata.k }}' } });
+      expect(created.status).toBe(201);
+      const updater = (await tenant.app('private', { permissions: ['token:update', 'token:read'] })).key;
+      expect((await patch(updater, created.body.id, { fingerprint_expression: null })).status).toBe(403);
+      const after = await api('GET', `/tokens/${created.body.id}`, { key: owner });
+      expect(after.body.fingerprint_expression).toBe('{{ metadata.k }}');
+      expect(after.body.fingerprint).toBe(created.body.fingerprint);
+      // sending what is stored is no change: null on a token with the default expression, [] on one without indexes
+      const plain = await api('POST', '/tokens', { key: owner, body: { type: 'token', data: 'fp-plain-value' } });
+      expect((await patch(updater, plain.body.id, { fingerprint_expression: null, search_indexes: [] })).status).toBe(200);
+    });
+  });
+
   describe('read ceiling of a reactor reply: tokens created as the reactor application, shown to the caller', () => {
     it('the caller sees them no more revealed than its own decision (redacted, masked, revealed)', async () => {
       const app = await tenant.app('private', {

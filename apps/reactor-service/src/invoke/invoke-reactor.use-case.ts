@@ -3,10 +3,12 @@ import { EgressPolicy } from '@coffer/egress';
 import { FieldErrors, REACTOR_LIMITS, ReactAsyncRequest, ReactRequest, validateContract, type ReactResponse } from '@coffer/contracts';
 import { ReactorJobs, type AcceptedInvocation } from './async/reactor-jobs';
 import { checkCallbackUrl } from './async/callback-url';
-import { ReactorRunner, type InvokeContext } from './reactor-runner';
+import { ReactorRunner, type InvokeContext, type RecordedReact } from './reactor-runner';
+import { ReactReplies, storedReact } from './react-replies';
+import type { ReplayCodec } from '@coffer/idempotency';
 import { reactorServiceConfig } from '../config';
 
-export type { InvokeContext, PreparedInvocation } from './reactor-runner';
+export type { InvokeContext, PreparedInvocation, RecordedReact } from './reactor-runner';
 
 export interface InvokeReactorCommand {
   ctx: InvokeContext;
@@ -25,13 +27,20 @@ export class InvokeReactorUseCase {
   constructor(
     private readonly runner: ReactorRunner,
     private readonly jobs: ReactorJobs,
+    private readonly replies: ReactReplies,
   ) {}
 
   /** ALLOW_PRIVATE_CALLBACKS */
   private readonly callbackPolicy = EgressPolicy.callbacks(reactorServiceConfig().allowPrivateCallbacks);
 
   /** Synchronous invocation, or, with `callback_url`, the synchronous checks and the 202 of an accepted job. */
-  async execute({ ctx, reactorId, body }: InvokeReactorCommand): Promise<ReactResponse | AcceptedInvocation> {
+  async execute(cmd: InvokeReactorCommand): Promise<ReactResponse | AcceptedInvocation> {
+    const out = await this.executeRecorded(cmd);
+    return 'response' in out ? out.response : out;
+  }
+
+  /** `execute`, with a synchronous run's record of what its reply showed (for idempotent replays). */
+  async executeRecorded({ ctx, reactorId, body }: InvokeReactorCommand): Promise<RecordedReact | AcceptedInvocation> {
     const plain = body === undefined || body === null ? {} : body;
     const req = validateContract(ReactRequest, plain);
     const callbackUrl = req.callback_url ?? undefined;
@@ -40,7 +49,20 @@ export class InvokeReactorUseCase {
     const prepared = await this.runner.prepare(ctx, reactorId, ((plain as Record<string, unknown>)['args'] ?? {}) as Record<string, unknown>);
     if (checkedUrl !== undefined)
       return this.jobs.accept(ctx, prepared.reactor.id, prepared.args, checkedUrl, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
-    return this.runner.run(ctx, prepared, REACTOR_LIMITS.syncTimeoutMs);
+    return this.runner.runRecorded(ctx, prepared, REACTOR_LIMITS.syncTimeoutMs);
+  }
+
+  /**
+   * SVC-IDEMPOTENCY-KEY of a synchronous invocation: the reply is recorded with where each token view is and the
+   * transform it was shown at, and a repeat gets it re-capped by the caller's (and the Reactor application's)
+   * current rules (ReactReplies); the formula is not run again.
+   */
+  replayCodec(ctx: InvokeContext): ReplayCodec<RecordedReact | AcceptedInvocation, ReactResponse | AcceptedInvocation> {
+    return {
+      reply: (o) => ('response' in o ? o.response : o),
+      record: (o) => ('response' in o ? storedReact(o) : o),
+      replay: (recorded) => (isAccepted(recorded) ? Promise.resolve(recorded) : this.replies.render(ctx, recorded)),
+    };
   }
 
   /**
@@ -59,4 +81,8 @@ export class InvokeReactorUseCase {
     const prepared = await this.runner.prepare(ctx, reactorId, (req.args ?? {}) as Record<string, unknown>);
     return this.jobs.accept(ctx, prepared.reactor.id, prepared.args, null, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
   }
+}
+
+function isAccepted(value: unknown): value is AcceptedInvocation {
+  return typeof value === 'object' && value !== null && (value as { status?: unknown }).status === 'pending' && typeof (value as { id?: unknown }).id === 'string';
 }

@@ -20,7 +20,7 @@ import { FormulaRepository } from '../formulas/formula.repository';
 import { ReactorRepository } from '../reactors/reactor.repository';
 import { ReactorVault } from '../reactors/reactor-vault';
 import { ApplicationDirectory } from '../reactors/application-directory';
-import { capTokenizeReply } from './reply-ceiling';
+import { capTokenizeReply, type ShownView } from './reply-ceiling';
 import { applyArgumentRules } from './arguments';
 import { ReactorSandbox } from './reactor-sandbox';
 import { TokenSvcBridge } from './svc-bridge';
@@ -39,6 +39,18 @@ export interface PreparedInvocation {
 }
 
 export type InvokeContext = CallContext & { principal: Principal };
+
+/**
+ * A run's reply with what is needed to render it again later for the access rules in force then (an idempotent
+ * replay, a stored asynchronous result): where each token view of `tokens` is and the transform it was shown at, and
+ * who created the tokens. Kept only inside encrypted records.
+ */
+export interface RecordedReact {
+  response: ReactResponse;
+  shown: ShownView[];
+  /** the Reactor's application that created the tokens; null: the caller created them */
+  writer: string | null;
+}
 
 /**
  * The two halves of running a reactor, shared by synchronous invocations (InvokeReactorUseCase) and asynchronous jobs
@@ -90,6 +102,11 @@ export class ReactorRunner {
    * The tenant is the sandbox's isolation key: its code never runs in an isolate that ran another tenant's.
    */
   async run(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number): Promise<ReactResponse> {
+    return (await this.runRecorded(ctx, p, timeoutMs)).response;
+  }
+
+  /** `run`, with the record of what the reply showed (see RecordedReact). */
+  async runRecorded(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number): Promise<RecordedReact> {
     // the reactor's list, else its tenant's default - looked up only if the formula fetches
     const egress = p.egress
       ? effectiveEgressRule(p.egress.allow, undefined)
@@ -101,14 +118,15 @@ export class ReactorRunner {
     if (!outcome.ok) throw failure(outcome);
     checkResultLimits(outcome.result);
     const response: ReactResponse = {};
+    const shown: ShownView[] = [];
     if (outcome.result.tokenize !== undefined) {
       const writer = p.application ?? ctx.principal;
       const created = await this.tokens.tokenize({ principal: writer, traceId: ctx.traceId }, outcome.result.tokenize);
       // the caller sees the Reactor application's tokens no more revealed than its own decision allows
-      response.tokens = p.application ? capTokenizeReply(outcome.result.tokenize, created, writer, ctx.principal) : created;
+      response.tokens = capTokenizeReply(outcome.result.tokenize, created, writer, p.application ? ctx.principal : null, shown);
     }
     if (outcome.result.raw !== undefined) response.raw = outcome.result.raw;
-    return response;
+    return { response, shown, writer: p.application?.applicationId ?? null };
   }
 
   /** Rules 5 and 7 need the detokenized values; a call to token-service only when there is something to replace. */

@@ -5,37 +5,130 @@ import type { Principal, Transform } from '@coffer/contracts';
 type View = { id: string; containers?: string[]; data?: unknown; mask?: unknown };
 
 /**
+ * A token view of a react reply's `tokens`, as the reply showed it: kept (inside the encrypted idempotency record or
+ * job outcome, never elsewhere) so that a later rendering of the same reply can be capped by the rules in force then.
+ */
+export interface ShownView {
+  /** where the view sits in `tokens`: object keys and array indexes from its root ([] = `tokens` itself) */
+  path: Array<string | number>;
+  id: string;
+  container: string;
+  /** the transform the reply showed it at */
+  transform: Transform;
+}
+
+/**
  * Invariant 1 for POST /reactors/{id}/react: tokens the formula's `tokenize` created as the Reactor's application
  * are shown to the caller no more revealed than the caller's own decision for each of them (reveal if it may reveal
  * the token, else its read transform, else redacted). `request` is the formula's `tokenize` value and `created`
  * what token-service returned for it: token requests (objects with `type` and `data`) became token views at the
  * same place, primitives became ids (which carry no data).
+ *
+ * `viewer` null: the caller was the writer itself (a reactor without an application), token-service already
+ * rendered the views for it (its write reply transform) and nothing is capped. Every view's place and transform
+ * is pushed to `shown` when given.
  */
-export function capTokenizeReply(request: unknown, created: unknown, writer: Principal, viewer: Principal): unknown {
+export function capTokenizeReply(request: unknown, created: unknown, writer: Principal, viewer: Principal | null, shown?: ShownView[], path: Array<string | number> = []): unknown {
   if (request === null || typeof request !== 'object' || created === null || typeof created !== 'object') return created;
   if (Array.isArray(request)) {
     if (!Array.isArray(created)) return created;
-    return created.map((c, i) => capTokenizeReply(request[i], c, writer, viewer));
+    return created.map((c, i) => capTokenizeReply(request[i], c, writer, viewer, shown, [...path, i]));
   }
   const req = request as Record<string, unknown>;
-  if ('type' in req && 'data' in req) return capView(created as View, writer, viewer);
+  if ('type' in req && 'data' in req) return capView(created as View, writer, viewer, shown, path);
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(created as Record<string, unknown>)) out[k] = capTokenizeReply(req[k], v, writer, viewer);
+  for (const [k, v] of Object.entries(created as Record<string, unknown>)) out[k] = capTokenizeReply(req[k], v, writer, viewer, shown, [...path, k]);
   return out;
 }
 
-function capView(view: View, writer: Principal, viewer: Principal): View {
-  const ref = { id: view.id, container: view.containers?.[0] ?? '' };
-  const shown = writeReplyTransform(writer, 'token:create', ref);
-  const allowed = lowerTransform(shown, viewerCeiling(viewer, ref));
+function capView(view: View, writer: Principal, viewer: Principal | null, shown: ShownView[] | undefined, path: Array<string | number>): View {
+  const ref = refOf(view);
+  const written = writeReplyTransform(writer, 'token:create', ref);
+  const allowed = viewer ? lowerTransform(written, viewerCeiling(viewer, ref)) : written;
+  shown?.push({ path, id: ref.id, container: ref.container, transform: allowed });
+  return lowerView(view, written, allowed);
+}
+
+/**
+ * The ceiling a react reply's tokens have for `viewer` now: `writer` is the principal that created them (the
+ * Reactor's application; null when it no longer exists, which shows nothing), or the viewer itself when the reactor
+ * had no application.
+ */
+export function replyCeiling(writer: Principal | null, viewer: Principal, viewerWrote: boolean): (ref: { id: string; container: string }) => Transform {
+  if (viewerWrote) return (ref) => writeReplyTransform(viewer, 'token:create', ref);
+  return (ref) => (writer ? lowerTransform(writeReplyTransform(writer, 'token:create', ref), viewerCeiling(viewer, ref)) : 'redact');
+}
+
+/**
+ * A react reply's `tokens` rendered again (an idempotent replay, a stored asynchronous result): every view recorded
+ * in `shown` is lowered to the ceiling the rules give now, never raised above what it was shown at. Reveal → mask
+ * evaluates the view's own mask over the revealed data; → redact drops `data`. Views that are not in `shown` (a
+ * record without it) lose their `data`. Returns a copy; `tokens` is not changed.
+ */
+export function recapTokens(tokens: unknown, shown: ShownView[] | undefined, ceiling: (ref: { id: string; container: string }) => Transform): unknown {
+  if (tokens === null || typeof tokens !== 'object') return tokens;
+  const copy = structuredClone(tokens) as unknown;
+  if (shown === undefined) return redactViews(copy);
+  let root = copy;
+  for (const s of shown) {
+    const view = at(root, s.path);
+    if (!view) continue;
+    // another token than recorded at that place (a damaged record): fail closed
+    const allowed = view.id === s.id ? lowerTransform(s.transform, ceiling({ id: s.id, container: s.container })) : 'redact';
+    const lowered = lowerView(view, view.id === s.id ? s.transform : 'reveal', allowed);
+    if (s.path.length === 0) root = lowered;
+    else (nodeAt(root, s.path.slice(0, -1)) as Record<string | number, unknown>)[s.path[s.path.length - 1]] = lowered;
+  }
+  return root;
+}
+
+/** Lowers a view shown at `shown` to `allowed` (a copy when anything changes). */
+function lowerView(view: View, shown: Transform, allowed: Transform): View {
   if (allowed === shown || !('data' in view)) return view;
   const capped = { ...view };
   delete capped.data;
   if (allowed === 'mask' && shown === 'reveal' && capped.mask !== undefined && capped.mask !== null) {
-    const masked = evaluateMask(capped.mask, view.data);
+    let masked: unknown;
+    try {
+      masked = evaluateMask(capped.mask, view.data);
+    } catch {
+      masked = undefined; // redacted, as token-service does with a mask that no longer evaluates
+    }
     if (masked !== null && masked !== undefined) capped.data = masked;
   }
   return capped;
+}
+
+function nodeAt(root: unknown, path: Array<string | number>): unknown {
+  let node = root;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return node;
+}
+
+/** The token view at `path`, null when there is none. */
+function at(root: unknown, path: Array<string | number>): View | null {
+  const node = nodeAt(root, path);
+  return node !== null && typeof node === 'object' && !Array.isArray(node) ? (node as View) : null;
+}
+
+/** Without a record of what was shown: every object that looks like a token view loses its data. */
+function redactViews(node: unknown): unknown {
+  if (node === null || typeof node !== 'object') return node;
+  if (Array.isArray(node)) return node.map(redactViews);
+  const obj = node as Record<string, unknown>;
+  if (typeof obj['id'] === 'string' && Array.isArray(obj['containers'])) {
+    const copy = { ...obj };
+    delete copy['data'];
+    return copy;
+  }
+  return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, redactViews(v)]));
+}
+
+function refOf(view: View): { id: string; container: string } {
+  return { id: view.id, container: view.containers?.[0] ?? '' };
 }
 
 function viewerCeiling(viewer: Principal, ref: { id: string; container: string }): Transform {

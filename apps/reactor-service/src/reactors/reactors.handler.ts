@@ -49,16 +49,18 @@ export class ReactorsHandler {
   /**
    * With SVC-IDEMPOTENCY-KEY: an accepted asynchronous invocation is recorded in the transaction that stores its job
    * (one job per key); a synchronous one claims the key while it runs (a repeat meanwhile gets 409), since a formula's
-   * calls to third parties cannot be rolled back.
+   * calls to third parties cannot be rolled back. A later repeat of a synchronous one gets its recorded reply, the
+   * token views re-capped by the access rules in force then.
    */
   @MessagePattern(SUBJECTS.reactor.reactors.react)
   react(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
     const ctx = { principal: requirePrincipal(env, 'token:use'), traceId: env.traceId };
-    const invoke = () => this.invoke.execute({ ctx, reactorId: env.body?.id, body: env.body?.body });
     const body = env.body?.body as { callback_url?: unknown; callbackUrl?: unknown } | undefined;
     const accepted = (body?.callback_url ?? body?.callbackUrl ?? null) !== null;
-    if (accepted) return this.idempotency.run(SUBJECTS.reactor.reactors.react, env, invoke);
-    return this.idempotency.runExclusive(SUBJECTS.reactor.reactors.react, env, RPC_DEADLINE_MS.react + 5_000, invoke);
+    if (accepted) return this.idempotency.run(SUBJECTS.reactor.reactors.react, env, () => this.invoke.execute({ ctx, reactorId: env.body?.id, body: env.body?.body }));
+    // a repeat gets the recorded reply with its token views re-capped by the rules in force at the repeat
+    const invoke = () => this.invoke.executeRecorded({ ctx, reactorId: env.body?.id, body: env.body?.body });
+    return this.idempotency.runExclusive(SUBJECTS.reactor.reactors.react, env, RPC_DEADLINE_MS.react + 5_000, invoke, this.invoke.replayCodec(ctx));
   }
 
   @MessagePattern(SUBJECTS.reactor.reactors.patch)
@@ -84,6 +86,6 @@ export class ReactorsHandler {
     const principal = requirePrincipal(env);
     if (!mayEver(principal, principal.applicationType === 'management' ? 'reactor:read' : 'token:use'))
       throw new ProblemError(403, 'The API key does not grant access to this operation');
-    return this.jobs.result(principal, env.body?.id, env.body?.requestId);
+    return this.jobs.result(principal, env.body?.id, env.body?.requestId, env.traceId);
   }
 }

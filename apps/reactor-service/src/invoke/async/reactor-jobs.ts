@@ -8,6 +8,9 @@ import { createLogger, metricsRegistry } from '@coffer/observability';
 import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { reactorServiceConfig } from '../../config';
 import { ReactorRunner, type InvokeContext, type PreparedInvocation } from '../reactor-runner';
+import { ReactReplies } from '../react-replies';
+import { ApplicationDirectory } from '../../reactors/application-directory';
+import type { ShownView } from '../reply-ceiling';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
 
 /** Statuses of a backing service being unavailable before the formula ran (as is any unexpected error then): the job is retried, not failed. */
@@ -17,6 +20,14 @@ const RETRY_BASE_MS = 1_000;
 
 /** Associated data binding a sealed outcome to its job. */
 const outcomeAad = (jobId: string) => `reactor-job-outcome:${jobId}`;
+
+/** A job's outcome as sealed: the result, and for a successful one what its token views were shown at (for re-capping at each read). */
+interface SealedOutcome {
+  result?: unknown;
+  error?: unknown;
+  shown?: ShownView[];
+  writer?: string | null;
+}
 
 export interface AcceptedInvocation {
   id: string;
@@ -65,6 +76,8 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     private readonly runner: ReactorRunner,
     private readonly events: EventBus,
     private readonly keyring: TenantKeyring,
+    private readonly replies: ReactReplies,
+    private readonly applications: ApplicationDirectory,
   ) {}
 
   /** `callbackUrl` null: a react-async job, whose result is only read back (no webhook delivery). */
@@ -85,16 +98,24 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     return { id, status: 'pending' };
   }
 
-  async result(principal: Principal, reactorId: string, requestId: string): Promise<JobResultView> {
+  /**
+   * A job's result as `principal` may see it now: token views of a successful result are re-capped by the rules in
+   * force at the read (the invoker's and the Reactor application's; a management application sees no token data).
+   */
+  async result(principal: Principal, reactorId: string, requestId: string, traceId = ''): Promise<JobResultView> {
     const row = isUuid(reactorId) && isUuid(requestId) ? await this.jobs.find(principal.tenantId, reactorId, requestId) : null;
     // the invoking application (or session) with token:use, or a management application with reactor:read
     const mine = principal.applicationType === 'management' || row?.application_id === (principal.sessionId ?? principal.applicationId);
     if (!row || !mine) throw notFound('reactor result');
     const view: JobResultView = { id: row.id, status: row.callback_url === null ? asyncStatus(row.status) : row.status, created_at: row.created_at.toISOString() };
     const outcome = row.outcome_ciphertext && row.outcome_key_id
-      ? await this.keyring.decryptJson<{ result?: unknown; error?: unknown }>(row.tenant_id, row.outcome_key_id, row.outcome_ciphertext, outcomeAad(row.id))
-      : { result: row.result, error: row.error };
-    if (outcome.result !== null && outcome.result !== undefined) view.result = outcome.result;
+      ? await this.keyring.decryptJson<SealedOutcome>(row.tenant_id, row.outcome_key_id, row.outcome_ciphertext, outcomeAad(row.id))
+      : ({ result: row.result, error: row.error } as SealedOutcome);
+    if (outcome.result !== null && outcome.result !== undefined) {
+      const viewerWrote = principal.applicationType !== 'management';
+      const stored = outcome.shown !== undefined ? { response: outcome.result, shown: outcome.shown, writer: outcome.writer ?? null } : outcome.result;
+      view.result = await this.replies.render({ principal, traceId }, stored, viewerWrote);
+    }
     if (outcome.error !== null && outcome.error !== undefined) view.error = outcome.error;
     if (row.completed_at) view.completed_at = row.completed_at.toISOString();
     return view;
@@ -111,6 +132,22 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     if (this.gauge) clearInterval(this.gauge);
     await this.loop.stop();
     await Promise.allSettled([...this.active]);
+  }
+
+  /**
+   * The invoking application's grants as they stand when the job runs (its `tokenize` is written and capped with
+   * them), not as they were when the job was accepted; an application deleted meanwhile fails the job. A session
+   * keeps the grants it had at acceptance (its result is re-capped when read, by the reader's current grants).
+   */
+  private async invokerNow(ctx: InvokeContext): Promise<Principal> {
+    const p = ctx.principal;
+    if (p.sessionId || p.applicationType === 'management') return p;
+    try {
+      return await this.applications.principalOf(ctx, p.applicationId);
+    } catch (err) {
+      if (err instanceof ProblemError && err.status === 404) throw new ProblemError(403, 'The application that invoked this reactor no longer exists');
+      throw err;
+    }
   }
 
   /** Claims as many jobs as there are free slots and starts them; a finished job wakes the loop. */
@@ -130,11 +167,12 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
 
   private async runJob(job: ReactorJobRow): Promise<void> {
     const ctx: InvokeContext = { principal: job.principal, traceId: job.trace_id ?? job.id };
-    let outcome: { status: 'succeeded' | 'failed'; result?: unknown; error?: Problem };
+    let outcome: { status: 'succeeded' | 'failed'; result?: unknown; error?: Problem; shown?: ShownView[]; writer?: string | null };
     let prepared: PreparedInvocation | undefined;
     let failure: unknown;
     try {
       const args = await this.keyring.decryptJson<Record<string, unknown>>(job.tenant_id, job.args_key_id, job.args_ciphertext, `reactor-job:${job.id}`);
+      ctx.principal = await this.invokerNow(ctx);
       prepared = await this.runner.prepare(ctx, job.reactor_id, args, { detokenized: true });
     } catch (err) {
       // a backing service down or slow (a restart, a NATS blip, a dropped database connection) is not the invocation's
@@ -148,8 +186,8 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     }
     try {
       if (!prepared) throw failure;
-      const result = await this.runner.run(ctx, prepared, job.timeout_ms);
-      outcome = { status: 'succeeded', result };
+      const recorded = await this.runner.runRecorded(ctx, prepared, job.timeout_ms);
+      outcome = { status: 'succeeded', result: recorded.response, shown: recorded.shown, writer: recorded.writer };
     } catch (err) {
       const problem: Problem =
         err instanceof ProblemError ? err.problem : { title: 'Internal Server Error', status: 500, detail: 'The reactor could not be run' };
@@ -163,7 +201,12 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     }
     const body = JSON.stringify(outcome.status === 'succeeded' ? outcome.result : outcome.error);
     try {
-      const sealedOutcome = await this.keyring.encryptJson(job.tenant_id, outcomeAad(job.id), { result: outcome.result, error: outcome.error });
+      const sealedOutcome = await this.keyring.encryptJson(job.tenant_id, outcomeAad(job.id), {
+        result: outcome.result,
+        error: outcome.error,
+        shown: outcome.shown,
+        writer: outcome.writer,
+      } satisfies SealedOutcome);
       const sealedBody = await this.keyring.encryptJson(job.tenant_id, webhookBodyAad(job.id), body);
       if (await this.jobs.complete(job, outcome.status, sealedOutcome, sealedBody)) await this.events.publish(SUBJECTS.webhook.wake, {});
     } catch (err) {

@@ -8,7 +8,7 @@ import { validateMask } from '@coffer/expression';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault } from '../token-vault';
-import { validateTokenFields } from '../token-fields';
+import { DEFAULT_FINGERPRINT_EXPRESSION, validateTokenFields, type TokenFields } from '../token-fields';
 import { TOKEN_TYPES } from '../token-types';
 import { toRedactedView, toTokenView } from '../token.view';
 import { checkMaskEvaluates } from '../mask-check';
@@ -123,7 +123,12 @@ export class UpdateTokenUseCase {
       throw forbidden('The API key may not create tokens in the target container');
     fields.mask = mask;
     if (!('expires_at' in patch)) fields.expiresAt = row.expires_at;
-    if (!('search_indexes' in patch) && !row.search_indexes.length) fields.searchIndexes = TOKEN_TYPES[row.type]?.searchIndexes ?? [];
+    // Invariant 2 again, on what the patch resolves to: `null` means the type's default, which may index a token
+    // whose creator gave it none (a `data:` search oracle for every key with token:search). Stored indexes are kept
+    // as they are when the patch does not name them.
+    const resolved = resolvedExposureChanges(fields, row).filter((f) => !exposure.includes(f));
+    if (resolved.length && !mayReveal(principal, current))
+      throw forbidden(`Changing ${resolved.join(', ')} needs the right to reveal this token (token:use, or token:read with reveal)`);
 
     const { fingerprint, searchDigests } = await this.vault.digests(tenantId, fields);
     const deduplicate = fields.deduplicate ?? (await this.settings.get(principal, cmd.traceId)).deduplicate_tokens;
@@ -178,8 +183,19 @@ function exposureChanges(patch: Record<string, unknown>, row: TokenRow, mask: un
   const changed: string[] = [];
   if ('mask' in patch && !sameJson(mask, row.mask ?? null)) changed.push('mask');
   if ('containers' in patch && !sameContainers(patch['containers'], row.container)) changed.push('containers');
-  if ('fingerprint_expression' in patch && patch['fingerprint_expression'] !== row.fingerprint_expression) changed.push('fingerprint_expression');
-  if ('search_indexes' in patch && !sameJson(patch['search_indexes'] ?? [], row.search_indexes ?? [])) changed.push('search_indexes');
+  // null is the default: sending what is stored is not a change
+  const fingerprint = patch['fingerprint_expression'] ?? DEFAULT_FINGERPRINT_EXPRESSION;
+  if ('fingerprint_expression' in patch && fingerprint !== (row.fingerprint_expression ?? DEFAULT_FINGERPRINT_EXPRESSION)) changed.push('fingerprint_expression');
+  const indexes = patch['search_indexes'] ?? TOKEN_TYPES[row.type]?.searchIndexes ?? [];
+  if ('search_indexes' in patch && !sameJson(indexes, row.search_indexes ?? [])) changed.push('search_indexes');
+  return changed;
+}
+
+/** The same, on the fields a patch resolved to (defaults applied): what would actually be stored. */
+function resolvedExposureChanges(fields: TokenFields, row: TokenRow): string[] {
+  const changed: string[] = [];
+  if (fields.fingerprintExpression !== (row.fingerprint_expression ?? DEFAULT_FINGERPRINT_EXPRESSION)) changed.push('fingerprint_expression');
+  if (!sameJson(fields.searchIndexes, row.search_indexes ?? [])) changed.push('search_indexes');
   return changed;
 }
 
