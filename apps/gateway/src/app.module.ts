@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { IdempotencyKeyGuard } from './idempotency/idempotency-key.guard';
+import { QueryGuard } from './http/query.guard';
 import { PermissionGuard } from '@coffer/auth';
 import { MessagingModule } from '@coffer/messaging';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -37,6 +39,9 @@ import { ReactorsController } from './reactors/reactors.controller';
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
     { provide: APP_GUARD, useClass: PermissionGuard },
+    // then the request's own checks (400): the idempotency key, NUL in the query
+    { provide: APP_GUARD, useClass: IdempotencyKeyGuard },
+    { provide: APP_GUARD, useClass: QueryGuard },
     // bodies typed with a contract class are validated here, after the guards (401, 429, 403 come first)
     { provide: APP_PIPE, useClass: ContractValidationPipe },
   ],

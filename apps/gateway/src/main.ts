@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EventBus, composeInterceptors } from '@coffer/messaging';
+import { EventBus } from '@coffer/messaging';
 import { PinoNestLogger, createLogger, startHealthServer, validateConfig } from '@coffer/observability';
 import { gatewayConfig } from './config';
 import { AppModule } from './app.module';
@@ -9,9 +9,6 @@ import { configureFastify } from './http/fastify-setup';
 import { registerBackPressure } from './http/back-pressure';
 import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onClientError, onConnect, onFrameworkError } from './http/framework-errors';
 import { ProblemFilter } from './http/problem.filter';
-import { JsonBodyInterceptor } from './http/json-body.interceptor';
-import { QueryInterceptor } from './http/query.interceptor';
-import { IdempotencyInterceptor } from './idempotency/idempotency.interceptor';
 import { HeaderNames } from './auth/api-key-headers';
 import { setupOpenApi } from './docs/openapi';
 
@@ -45,9 +42,6 @@ async function bootstrap() {
   const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown);
   registerBackPressure(app.getHttpAdapter().getInstance(), config.backPressure);
   app.useGlobalFilters(new ProblemFilter(logger));
-  // composed: one interceptor layer per request instead of three (issue 14's profiles); the idempotency key is judged
-  // first, as when it was an APP_INTERCEPTOR
-  app.useGlobalInterceptors(composeInterceptors(new IdempotencyInterceptor(), new QueryInterceptor(), new JsonBodyInterceptor()));
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.
   app.enableCors({
     // CORS_ORIGINS: any origin by default — keys are headers, not cookies

@@ -69,6 +69,12 @@ export function configureFastify(
     for (const name of traceHeaderNames(req.headers, headers)) void reply.header(name, req.traceId);
   });
 
+  // the owning service answered from its idempotency record (callContext's onReplay)
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if ((request as GatewayRequest).idempotentReplay) void reply.header('svc-idempotent-replay', 'true');
+    done(null, payload);
+  });
+
   // One line per request: never headers or bodies (keys and token data live there).
   fastify.addHook('onResponse', async (request, reply) => {
     const req = request as GatewayRequest;

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ANY_JSON_SCHEMA,
@@ -19,6 +19,7 @@ import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { ApiProblems } from '../docs/api-problems.decorator';
+import { JsonBodyInterceptor } from '../http/json-body.interceptor';
 
 const TOKEN_ID = { name: 'id', description: 'the token id (a UUID, or the id given at creation)', example: 'c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11' };
 
@@ -107,6 +108,7 @@ export class TokensController {
 
   @Post('tokenize')
   @HttpCode(200)
+  @UseInterceptors(JsonBodyInterceptor)
   @RequirePermission('token:create')
   @ApiOperation({
     summary: 'Tokenize any JSON',
@@ -128,6 +130,7 @@ export class TokensController {
 
   @Post('detokenize')
   @HttpCode(200)
+  @UseInterceptors(JsonBodyInterceptor)
   @RequirePermission('token:use', 'token:read')
   @ApiOperation({
     summary: 'Detokenize any JSON',
