@@ -127,7 +127,8 @@ export class TokenRepository {
     const digests = [...new Set(searchDigests)];
     // the create's audit event rides in the same statement: one round trip and one commit for the whole create
     const auditId = audit ? randomUUID() : null;
-    const inserted = await this.sql.query<{ id: string }>(Prisma.sql`
+    const inserted = await this.sql.query<{ id: string }>(
+      Prisma.sql`
       WITH t AS (${insertToken(tenantId, t)}), s AS (
         INSERT INTO token_search_indexes (tenant_id, token_id, digest)
         SELECT ${tenantId}::uuid, t.id, d FROM t, unnest(${digests}::text[]) AS d ON CONFLICT DO NOTHING
@@ -136,7 +137,10 @@ export class TokenRepository {
         SELECT ${auditId}::uuid, ${tenantId}::uuid, ${t.createdBy}::uuid, 'create', 'token', t.id, ${audit?.traceId ?? null}, now()
         FROM t WHERE ${auditId}::uuid IS NOT NULL
       )
-      SELECT id FROM t`);
+      SELECT id FROM t`,
+      // every create without an idempotency key: its text never changes, so it is parsed and planned once per connection
+      'token_insert_audited',
+    );
     if (inserted.length) return audit ? 'created-audited' : 'created';
     return this.prisma.$transaction((inner) => this.insertWith(inner, tenantId, t, searchDigests));
   }
