@@ -3,7 +3,7 @@ import { VISA, api, createTenant, type TestTenant } from '@coffer/testing';
 import { formulaCode, makeReactor } from '../reactors/support';
 
 /**
- * Regression tests for the information-flow holes of the security review (F1, F2, F3, F5, F8): each one is a
+ * Regression tests for the information-flow holes of the security review (F1, F2, F3, F5, F8, F9, F10): each one is a
  * sequence of calls after which some key could see more than its own read decision allows.
  */
 const CARD = { number: VISA, expiration_month: 12, expiration_year: 2031 };
@@ -305,6 +305,83 @@ describe('security regressions: what a key can see after a write', () => {
       // sending what is stored is no change: null on a token with the default expression, [] on one without indexes
       const plain = await api('POST', '/tokens', { key: owner, body: { type: 'token', data: 'fp-plain-value' } });
       expect((await patch(updater, plain.body.id, { fingerprint_expression: null, search_indexes: [] })).status).toBe(200);
+    });
+  });
+
+  describe('F10: a deduplicated token in a react reply is capped like a created one', () => {
+    // the reactor's application: create replies masked (token:create implies mask), but it reads revealed (token:use)
+    const WRITER = { permissions: ['token:create', 'token:read', 'token:use'] };
+    // the caller: token:use elsewhere (to invoke), read with mask where the tokens land
+    const MASK_CALLER = {
+      rules: [
+        { description: 'use elsewhere', priority: 1, container: '/callers/', transform: 'reveal', permissions: ['token:use'] },
+        { description: 'general', priority: 2, container: '/general/', transform: 'mask', permissions: ['token:read'] },
+      ],
+    };
+    const dedupFormula = formulaCode(
+      `return { tokenize: { t: { type: 'token', data: req.args.v, mask: '{{ data | reveal_last: 2 }}', deduplicate_token: true } } };`,
+    );
+    const secret = () => `f10secret${Math.random().toString(36).slice(2, 10)}`;
+    const masked = (v: string) => `${'X'.repeat(v.length - 2)}${v.slice(-2)}`;
+
+    it('sync react: the second call (deduplicated, shown to the application at its read level) is still masked', async () => {
+      const app = await tenant.app('private', WRITER);
+      const { reactorId } = await makeReactor(tenant.managementKey, { code: dedupFormula }, { application: { id: app.id } });
+      const caller = (await tenant.app('private', MASK_CALLER)).key;
+      const v = secret();
+      const first = await api('POST', `/reactors/${reactorId}/react`, { key: caller, body: { args: { v } } });
+      expect(first.status).toBe(200);
+      expect(first.body.tokens.t.data).toBe(masked(v));
+      const second = await api('POST', `/reactors/${reactorId}/react`, { key: caller, body: { args: { v } } });
+      expect(second.status).toBe(200);
+      expect(second.body.tokens.t.id).toBe(first.body.tokens.t.id);
+      expect(second.body.tokens.t.data).toBe(masked(v));
+      expect(second.text).not.toContain(v);
+    });
+
+    it('a value matching a token created elsewhere: masked, also in an idempotent replay and an asynchronous result', async () => {
+      const app = await tenant.app('private', WRITER);
+      const { reactorId } = await makeReactor(tenant.managementKey, { code: dedupFormula }, { application: { id: app.id } });
+      const caller = (await tenant.app('private', MASK_CALLER)).key;
+      const v = secret();
+      const existing = await api('POST', '/tokens', { key: owner, body: { type: 'token', data: v, mask: '{{ data | reveal_last: 2 }}' } });
+      expect(existing.status).toBe(201);
+
+      const headers = { 'SVC-IDEMPOTENCY-KEY': `f10-${Math.random().toString(36).slice(2, 12)}` };
+      const react = () => api('POST', `/reactors/${reactorId}/react`, { key: caller, headers, body: { args: { v } } });
+      const first = await react();
+      expect(first.status).toBe(200);
+      expect(first.body.tokens.t.id).toBe(existing.body.id);
+      expect(first.body.tokens.t.data).toBe(masked(v));
+      expect(first.text).not.toContain(v);
+      const replay = await react();
+      expect(replay.headers.get('svc-idempotent-replay')).toBe('true');
+      expect(replay.body.tokens.t.data).toBe(masked(v));
+      expect(replay.text).not.toContain(v);
+
+      const accepted = await api('POST', `/reactors/${reactorId}/react-async`, { key: caller, body: { args: { v } } });
+      expect(accepted.status).toBe(202);
+      const read = () => api('GET', `/reactors/${reactorId}/results/${accepted.body.id}`, { key: caller });
+      let done = await read();
+      for (let i = 0; i < 200 && done.body?.status === 'pending'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        done = await read();
+      }
+      expect(done.body.status).toBe('completed');
+      expect(done.body.result.tokens.t.id).toBe(existing.body.id);
+      expect(done.body.result.tokens.t.data).toBe(masked(v));
+      expect(done.text).not.toContain(v);
+    });
+
+    it('a caller that may reveal still sees the create reply of the application (masked), never its read level', async () => {
+      const app = await tenant.app('private', WRITER);
+      const { reactorId } = await makeReactor(tenant.managementKey, { code: dedupFormula }, { application: { id: app.id } });
+      const caller = (await tenant.app('private', { permissions: ['token:use'] })).key;
+      const v = secret();
+      await api('POST', '/tokens', { key: owner, body: { type: 'token', data: v, mask: '{{ data | reveal_last: 2 }}' } });
+      const res = await api('POST', `/reactors/${reactorId}/react`, { key: caller, body: { args: { v } } });
+      expect(res.status).toBe(200);
+      expect(res.body.tokens.t.data).toBe(masked(v));
     });
   });
 

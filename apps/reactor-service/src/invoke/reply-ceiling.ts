@@ -1,6 +1,6 @@
 import { decideTokenAccess, lowerTransform, mayReveal, writeReplyTransform } from '@coffer/auth';
 import { evaluateMask } from '@coffer/expression';
-import type { Principal, Transform } from '@coffer/contracts';
+import { TOKENIZE_RENDERED, type Principal, type Transform } from '@coffer/contracts';
 
 type View = { id: string; containers?: string[]; data?: unknown; mask?: unknown };
 
@@ -15,18 +15,26 @@ export interface ShownView {
   container: string;
   /** the transform the reply showed it at */
   transform: Transform;
+  /**
+   * true: the recorded view holds data at `transform` exactly. Records made before deduplicated tokens were capped
+   * lack it: their view may hold data above `transform` (a deduplicated token kept at its writer's read level) and
+   * is lowered as if it were revealed.
+   */
+  exact?: boolean;
 }
 
 /**
- * Invariant 1 for POST /reactors/{id}/react: tokens the formula's `tokenize` created as the Reactor's application
+ * Invariant 1 for POST /reactors/{id}/react: tokens the formula's `tokenize` wrote as the Reactor's application
  * are shown to the caller no more revealed than the caller's own decision for each of them (reveal if it may reveal
- * the token, else its read transform, else redacted). `request` is the formula's `tokenize` value and `created`
- * what token-service returned for it: token requests (objects with `type` and `data`) became token views at the
- * same place, primitives became ids (which carry no data).
+ * the token, else its read transform, else redacted), and no more than the application's write reply (never above
+ * mask unless it may reveal the token) — also a token that deduplication answered with: token-service renders that
+ * one at the writer's *read* level, which may be above its write reply. `request` is the formula's `tokenize` value
+ * and `created` what token-service returned for it (asked with `rendered`: each view carries TOKENIZE_RENDERED, the
+ * transform it was rendered at; a view without it is taken as revealed): token requests (objects with `type` and
+ * `data`) became token views at the same place, primitives became ids (which carry no data).
  *
- * `viewer` null: the caller was the writer itself (a reactor without an application), token-service already
- * rendered the views for it (its write reply transform) and nothing is capped. Every view's place and transform
- * is pushed to `shown` when given.
+ * `viewer` null: the caller was the writer itself (a reactor without an application): its own write reply caps the
+ * views. Every view's place and transform is pushed to `shown` when given.
  */
 export function capTokenizeReply(request: unknown, created: unknown, writer: Principal, viewer: Principal | null, shown?: ShownView[], path: Array<string | number> = []): unknown {
   if (request === null || typeof request !== 'object' || created === null || typeof created !== 'object') return created;
@@ -41,12 +49,21 @@ export function capTokenizeReply(request: unknown, created: unknown, writer: Pri
   return out;
 }
 
-function capView(view: View, writer: Principal, viewer: Principal | null, shown: ShownView[] | undefined, path: Array<string | number>): View {
+function capView(given: View, writer: Principal, viewer: Principal | null, shown: ShownView[] | undefined, path: Array<string | number>): View {
+  const { view, rendered } = takeRendered(given);
   const ref = refOf(view);
-  const written = writeReplyTransform(writer, 'token:create', ref);
-  const allowed = viewer ? lowerTransform(written, viewerCeiling(viewer, ref)) : written;
-  shown?.push({ path, id: ref.id, container: ref.container, transform: allowed });
-  return lowerView(view, written, allowed);
+  const ceiling = viewer ? replyCeiling(writer, viewer, false)(ref) : writeReplyTransform(writer, 'token:create', ref);
+  const allowed = lowerTransform(rendered, ceiling);
+  shown?.push({ path, id: ref.id, container: ref.container, transform: allowed, exact: true });
+  return lowerView(view, rendered, allowed);
+}
+
+/** The view without TOKENIZE_RENDERED, and the transform it names ('reveal' when missing or not a transform: fail closed). */
+function takeRendered(given: View): { view: View; rendered: Transform } {
+  if (given === null || typeof given !== 'object' || !(TOKENIZE_RENDERED in given)) return { view: given, rendered: 'reveal' };
+  const { [TOKENIZE_RENDERED]: mark, ...view } = given as View & Record<string, unknown>;
+  const rendered: Transform = mark === 'redact' || mark === 'mask' ? mark : 'reveal';
+  return { view: view as View, rendered };
 }
 
 /**
@@ -62,8 +79,10 @@ export function replyCeiling(writer: Principal | null, viewer: Principal, viewer
 /**
  * A react reply's `tokens` rendered again (an idempotent replay, a stored asynchronous result): every view recorded
  * in `shown` is lowered to the ceiling the rules give now, never raised above what it was shown at. Reveal → mask
- * evaluates the view's own mask over the revealed data; → redact drops `data`. Views that are not in `shown` (a
- * record without it) lose their `data`. Returns a copy; `tokens` is not changed.
+ * evaluates the view's own mask over the revealed data; → redact drops `data`. A view recorded without `exact`
+ * below reveal is lowered as if revealed (its mask evaluated again: its data may be a deduplicated token's above
+ * what was recorded). Views that are not in `shown` (a record without it) lose their `data`. Returns a copy;
+ * `tokens` is not changed.
  */
 export function recapTokens(tokens: unknown, shown: ShownView[] | undefined, ceiling: (ref: { id: string; container: string }) => Transform): unknown {
   if (tokens === null || typeof tokens !== 'object') return tokens;
@@ -74,8 +93,9 @@ export function recapTokens(tokens: unknown, shown: ShownView[] | undefined, cei
     const view = at(root, s.path);
     if (!view) continue;
     // another token than recorded at that place (a damaged record): fail closed
-    const allowed = view.id === s.id ? lowerTransform(s.transform, ceiling({ id: s.id, container: s.container })) : 'redact';
-    const lowered = lowerView(view, view.id === s.id ? s.transform : 'reveal', allowed);
+    const same = view.id === s.id;
+    const allowed = same ? lowerTransform(s.transform, ceiling({ id: s.id, container: s.container })) : 'redact';
+    const lowered = lowerView(view, same && s.exact === true ? s.transform : 'reveal', allowed);
     if (s.path.length === 0) root = lowered;
     else (nodeAt(root, s.path.slice(0, -1)) as Record<string | number, unknown>)[s.path[s.path.length - 1]] = lowered;
   }

@@ -12,9 +12,12 @@ export class TokenServiceClient {
     return this.rpc.call(SUBJECTS.token.tokens.detokenize, { payload, path }, ctx);
   }
 
-  /** Tokenizes like POST /tokenize (all-or-nothing). */
+  /**
+   * Tokenizes like POST /tokenize (all-or-nothing); every token view of the reply also carries TOKENIZE_RENDERED,
+   * the transform it was rendered at (capTokenizeReply removes it).
+   */
   tokenize(ctx: CallContext, payload: unknown, deadlineMs: number = RPC_DEADLINE_MS.default): Promise<unknown> {
-    return this.rpc.call(SUBJECTS.token.tokens.tokenize, { payload }, ctx, deadlineMs);
+    return this.rpc.call(SUBJECTS.token.tokens.tokenize, { payload, rendered: true }, ctx, deadlineMs);
   }
 
   /** audit_events belongs to token-service: a reactor invocation is recorded there, naming the reactor. */

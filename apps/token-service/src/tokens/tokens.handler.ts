@@ -42,11 +42,11 @@ export class TokensHandler {
   ) {}
 
   @MessagePattern(SUBJECTS.token.tokens.tokenize)
-  onTokenize(@Payload() env: RpcEnvelope<{ payload: unknown }>) {
+  onTokenize(@Payload() env: RpcEnvelope<{ payload: unknown; rendered?: boolean }>) {
     const principal = requirePrincipal(env, 'token:create');
     assertJsonLimits(env.body?.payload);
     const req = this.idempotency.request(SUBJECTS.token.tokens.tokenize, env);
-    return this.tokenize.execute(principal, env.traceId, env.body?.payload, req);
+    return this.tokenize.execute(principal, env.traceId, env.body?.payload, req, env.body?.rendered === true);
   }
 
   /** POST /detokenize, and reactor-service for invocation args (`path` names the field in errors). */

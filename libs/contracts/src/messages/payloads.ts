@@ -39,7 +39,19 @@ export class PayloadMessage {
   @IsOptional()
   @IsString()
   path?: string;
+
+  /**
+   * tokenize only (reactor-service): every token view of the reply also carries TOKENIZE_RENDERED, the transform
+   * token-service rendered it at (a created token: the write reply transform; a deduplicated one: the read
+   * transform, or redact for the limited view), so that the caller of a reactor can be shown no more of it.
+   */
+  @IsOptional()
+  @IsBoolean()
+  rendered?: boolean;
 }
+
+/** The key of a token view's rendered transform in a token.tokens.tokenize reply asked with `rendered: true`. */
+export const TOKENIZE_RENDERED = '$rendered';
 
 /** One audit event another service records through token-service (token.audit.record). */
 export class AuditEventMessage {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, ProblemError, badRequest, conflict, forbidden, idempotentReplay, type IdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
+import { FieldErrors, ProblemError, badRequest, conflict, forbidden, idempotentReplay, type IdempotentReplay, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate } from '@coffer/expression';
 import { PrismaService, type Prisma } from '@coffer/db';
@@ -27,6 +27,12 @@ export interface WrittenToken {
   id: string;
   /** false when deduplication answered with an existing token */
   created: boolean;
+}
+
+/** A written token as shown to its writer, with the transform it was rendered at (redact: the limited view). */
+export interface RenderedToken {
+  view: TokenView;
+  transform: Transform;
 }
 
 /** Another request with the same idempotency key committed first; this one's writes roll back. */
@@ -83,7 +89,7 @@ export class CreateTokenUseCase {
   private async writeOnce(principal: Principal, traceId: string, prepared: PreparedToken, req: IdempotentRequest): Promise<TokenView | IdempotentReplay<TokenView>> {
     const recorded = await this.idempotency.recorded(req);
     if (recorded) return idempotentReplay(await this.rerender(principal, [recorded.reply as WrittenToken]).then((v) => v[0]));
-    let written: { view: TokenView; row: TokenRow; created: boolean };
+    let written: { view: TokenView; row: TokenRow; created: boolean; transform: Transform };
     try {
       written = await this.prisma.$transaction(async (tx) => {
         const result = await this.write(principal, traceId, prepared, tx);
@@ -105,6 +111,11 @@ export class CreateTokenUseCase {
    * token by the write rule, a deduplicated one by the read rule). A token deleted since is a 409.
    */
   async rerender(principal: Principal, written: WrittenToken[]): Promise<TokenView[]> {
+    return (await this.rerenderWithTransforms(principal, written)).map((r) => r.view);
+  }
+
+  /** `rerender`, with the transform each view was rendered at. */
+  async rerenderWithTransforms(principal: Principal, written: WrittenToken[]): Promise<RenderedToken[]> {
     const rows = new Map((await this.tokens.findMany(principal.tenantId, written.map((w) => w.id))).map((r) => [r.id, r]));
     return Promise.all(
       written.map(async (w) => {
@@ -112,18 +123,22 @@ export class CreateTokenUseCase {
         if (!row) throw conflict('The token this idempotency key created no longer exists');
         if (!w.created) return this.viewFor(principal, row);
         const data = await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
-        return toTokenView(row, data, writeReplyTransform(principal, 'token:create', { id: row.id, container: row.container }));
+        const transform = writeReplyTransform(principal, 'token:create', { id: row.id, container: row.container });
+        return { view: toTokenView(row, data, transform), transform };
       }),
     );
   }
 
-  /** Writes one prepared token (deduplicating when asked); returns what the caller may see. */
+  /**
+   * Writes one prepared token (deduplicating when asked); returns what the caller may see and the transform it is
+   * rendered at: a created token by the write reply rule, a deduplicated one by the read rule (conventions §5).
+   */
   async write(
     principal: Principal,
     traceId: string,
     p: PreparedToken,
     tx?: Prisma.TransactionClient,
-  ): Promise<{ view: TokenView; row: TokenRow; created: boolean }> {
+  ): Promise<{ view: TokenView; row: TokenRow; created: boolean; transform: Transform }> {
     const tenantId = principal.tenantId;
     const f = p.fields;
     const { fingerprint, searchDigests } = await this.vault.digests(tenantId, f);
@@ -131,7 +146,7 @@ export class CreateTokenUseCase {
     const dedupKey = deduplicate ? `${f.type}:${fingerprint}` : null;
     if (deduplicate) {
       const existing = await this.tokens.findByFingerprint(tenantId, f.type, fingerprint);
-      if (existing) return { view: await this.viewFor(principal, existing), row: existing, created: false };
+      if (existing) return { ...(await this.viewFor(principal, existing)), row: existing, created: false };
     }
 
     for (let attempt = 0; ; attempt++) {
@@ -176,11 +191,11 @@ export class CreateTokenUseCase {
           modified_at: null,
         };
         const transform = writeReplyTransform(principal, 'token:create', { id, container: f.container });
-        return { view: toTokenView(row, f.data, transform), row, created: true };
+        return { view: toTokenView(row, f.data, transform), row, created: true, transform };
       }
       if (outcome === 'duplicate' && dedupKey) {
         const holder = await this.tokens.findByDedupKey(tenantId, dedupKey);
-        if (holder) return { view: await this.viewFor(principal, holder), row: holder, created: false };
+        if (holder) return { ...(await this.viewFor(principal, holder)), row: holder, created: false };
         continue;
       }
       // id taken: a literal id is the caller's conflict; a random alias is drawn again, then falls back to a UUID
@@ -204,11 +219,11 @@ export class CreateTokenUseCase {
   }
 
   /** A deduplicated token: full view for callers who may read it, otherwise the limited view. */
-  private async viewFor(principal: Principal, row: TokenRow): Promise<TokenView> {
+  private async viewFor(principal: Principal, row: TokenRow): Promise<RenderedToken> {
     const ref = { id: row.id, container: row.container };
     const read = decideTokenAccess(principal, 'token:read', ref);
-    if (!read.allowed) return toLimitedView(row);
+    if (!read.allowed) return { view: toLimitedView(row), transform: 'redact' };
     const data = await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
-    return toTokenView(row, data, read.transform);
+    return { view: toTokenView(row, data, read.transform), transform: read.transform };
   }
 }

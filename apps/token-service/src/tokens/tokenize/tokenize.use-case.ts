@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, badRequest, idempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
+import { FieldErrors, TOKENIZE_RENDERED, badRequest, idempotentReplay, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { AuditRepository } from '../../audit/audit.repository';
@@ -13,6 +13,9 @@ type Slot = { path: string; prepared: PreparedToken; asId: boolean };
  * POST /tokenize (conventions §5): walks any JSON. An object with `type` and `data` is a token request and becomes
  * the created token; any other primitive becomes a `token` of that value and is replaced by its id; other objects
  * and arrays are walked. All-or-nothing: everything is validated first, then written in one transaction.
+ *
+ * `rendered` (reactor-service only): each token view also carries TOKENIZE_RENDERED, the transform it was rendered
+ * at — a deduplicated token is shown at the read level, not the write reply level, and reactor-service must know.
  */
 @Injectable()
 export class TokenizeUseCase {
@@ -23,7 +26,7 @@ export class TokenizeUseCase {
     private readonly idempotency: IdempotentWrites,
   ) {}
 
-  async execute(principal: Principal, traceId: string, payload: unknown, req?: IdempotentRequest): Promise<unknown> {
+  async execute(principal: Principal, traceId: string, payload: unknown, req?: IdempotentRequest, rendered = false): Promise<unknown> {
     if (payload === undefined) throw badRequest('The request body is required');
     const errors = new FieldErrors();
     const slots: Slot[] = [];
@@ -35,9 +38,9 @@ export class TokenizeUseCase {
     // SVC-IDEMPOTENCY-KEY: a retry has the same payload (same hash), so its shape is rebuilt around the recorded tokens
     const recorded = req ? await this.idempotency.recorded(req) : null;
     if (recorded) {
-      const views = await this.create.rerender(principal, recorded.reply as WrittenToken[]);
+      const views = await this.create.rerenderWithTransforms(principal, recorded.reply as WrittenToken[]);
       let next = 0;
-      return idempotentReplay(shape(() => this.resultOf(slots[next], views[next++])));
+      return idempotentReplay(shape(() => this.resultOf(slots[next], views[next].view, views[next++].transform, rendered)));
     }
     let results: unknown[];
     try {
@@ -46,8 +49,8 @@ export class TokenizeUseCase {
           const out: unknown[] = [];
           const written: WrittenToken[] = [];
           for (const slot of slots) {
-            const { view, row, created } = await this.create.write(principal, traceId, slot.prepared, tx);
-            out.push(this.resultOf(slot, view));
+            const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared, tx);
+            out.push(this.resultOf(slot, view, transform, rendered));
             written.push({ id: row.id, created });
           }
           if (req && !(await this.idempotency.ledger.record(req, written, tx))) throw new IdempotencyKeyTaken();
@@ -56,7 +59,7 @@ export class TokenizeUseCase {
         { timeout: 30_000 },
       );
     } catch (err) {
-      if (err instanceof IdempotencyKeyTaken) return this.execute(principal, traceId, payload, req);
+      if (err instanceof IdempotencyKeyTaken) return this.execute(principal, traceId, payload, req, rendered);
       throw err;
     }
     await this.audit.record(
@@ -73,8 +76,9 @@ export class TokenizeUseCase {
     return shape(() => results[next++]);
   }
 
-  private resultOf(slot: Slot, view: TokenView): unknown {
-    return slot.asId ? view.id : view;
+  private resultOf(slot: Slot, view: TokenView, transform: Transform, rendered: boolean): unknown {
+    if (slot.asId) return view.id;
+    return rendered ? { ...view, [TOKENIZE_RENDERED]: transform } : view;
   }
 
   /** Returns a function that rebuilds the payload with results in walk order. */

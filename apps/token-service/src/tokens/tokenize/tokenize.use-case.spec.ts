@@ -1,0 +1,56 @@
+import { TOKENIZE_RENDERED, unwrapIdempotentReplay, type Principal, type TokenView, type Transform } from '@coffer/contracts';
+import type { PrismaService } from '@coffer/db';
+import type { IdempotentRequest, IdempotentWrites } from '@coffer/idempotency';
+import type { AuditRepository } from '../../audit/audit.repository';
+import type { CreateTokenUseCase } from '../create/create-token.use-case';
+import { TokenizeUseCase } from './tokenize.use-case';
+
+const principal: Principal = { tenantId: 't', applicationId: 'app', applicationType: 'private', permissions: ['token:create', 'token:read', 'token:use'] };
+const view = (id: string, data?: unknown): TokenView => ({ id, tenant_id: 't', type: 'token', containers: ['/general/high/'], ...(data === undefined ? {} : { data }) });
+
+/** `a` is created (write reply: mask), `b` deduplicated (the writer's read level: reveal), `c` a primitive (an id). */
+function setup(recorded: unknown = null) {
+  const written: Record<string, { view: TokenView; created: boolean; transform: Transform }> = {
+    a: { view: view('ta', 'XXb'), created: true, transform: 'mask' },
+    b: { view: view('tb', 'dup-secret'), created: false, transform: 'reveal' },
+    c: { view: view('tc'), created: true, transform: 'mask' },
+  };
+  const create = {
+    prepare: jest.fn((_p: Principal, body: { data: unknown }) => ({ fields: { data: body.data }, id: {} })),
+    write: jest.fn(async (_p: Principal, _t: string, prepared: { fields: { data: unknown } }) => {
+      const key = prepared.fields.data === 'plain' ? 'c' : (prepared.fields.data as string);
+      const w = written[key];
+      return { ...w, row: { id: w.view.id } };
+    }),
+    rerenderWithTransforms: jest.fn(async () => [written['a'], written['b'], written['c']].map(({ view: v, transform }) => ({ view: v, transform }))),
+  } as unknown as CreateTokenUseCase;
+  const prisma = { $transaction: jest.fn(async (fn: (tx: unknown) => unknown) => fn({})) } as unknown as PrismaService;
+  const audit = { record: jest.fn(async () => undefined) } as unknown as AuditRepository;
+  const idempotency = { recorded: jest.fn(async () => recorded), ledger: { record: jest.fn(async () => true) } } as unknown as IdempotentWrites;
+  return new TokenizeUseCase(create, prisma, audit, idempotency);
+}
+
+const payload = { x: { type: 'token', data: 'a' }, y: [{ type: 'token', data: 'b' }], z: 'plain' };
+
+describe('TokenizeUseCase: the rendered transform for reactor-service', () => {
+  it('not asked: the reply is that of POST /tokenize, without the mark', async () => {
+    const out = await setup().execute(principal, 'trace', payload);
+    expect(out).toEqual({ x: view('ta', 'XXb'), y: [view('tb', 'dup-secret')], z: 'tc' });
+    expect(JSON.stringify(out)).not.toContain(TOKENIZE_RENDERED);
+  });
+
+  it('asked: each token view carries the transform it was rendered at (a deduplicated one: its read level)', async () => {
+    const out = (await setup().execute(principal, 'trace', payload, undefined, true)) as Record<string, unknown>;
+    expect(out['x']).toEqual({ ...view('ta', 'XXb'), [TOKENIZE_RENDERED]: 'mask' });
+    expect((out['y'] as unknown[])[0]).toEqual({ ...view('tb', 'dup-secret'), [TOKENIZE_RENDERED]: 'reveal' });
+    expect(out['z']).toBe('tc'); // ids carry no data and no mark
+  });
+
+  it('an idempotent replay marks the views rendered again', async () => {
+    const req = { key: 'k' } as unknown as IdempotentRequest;
+    const out = await setup([{ id: 'ta', created: true }, { id: 'tb', created: false }, { id: 'tc', created: true }]).execute(principal, 'trace', payload, req, true);
+    const value = unwrapIdempotentReplay(out)?.body as Record<string, unknown>;
+    expect(value['x']).toEqual({ ...view('ta', 'XXb'), [TOKENIZE_RENDERED]: 'mask' });
+    expect((value['y'] as unknown[])[0]).toEqual({ ...view('tb', 'dup-secret'), [TOKENIZE_RENDERED]: 'reveal' });
+  });
+});
