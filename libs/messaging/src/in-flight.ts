@@ -1,19 +1,15 @@
-import type { CallHandler, ExecutionContext, NestInterceptor } from '@nestjs/common';
-import { type Observable, finalize } from 'rxjs';
-
-/** Counts RPC handlers still running, so a shutdown can wait for them after it stops taking new ones. */
-export class InFlightRequests implements NestInterceptor {
+/** Counts RPC handlers still running (superviseHandlers), so a shutdown can wait for them after it stops taking new ones. */
+export class InFlightRequests {
   private count = 0;
   private waiters: Array<() => void> = [];
 
-  intercept(_ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
+  start(): void {
     this.count++;
-    return next.handle().pipe(
-      finalize(() => {
-        this.count--;
-        if (this.count === 0) for (const w of this.waiters.splice(0)) w();
-      }),
-    );
+  }
+
+  end(): void {
+    this.count--;
+    if (this.count === 0) for (const w of this.waiters.splice(0)) w();
   }
 
   get active(): number {
@@ -33,7 +29,7 @@ export class InFlightRequests implements NestInterceptor {
   }
 
   /**
-   * Waits until no handler has run for `quietMs` (a message can be between the subscription and this interceptor
+   * Waits until no handler has run for `quietMs` (a message can be between the subscription and its handler
    * when a single zero is read), or `maxWaitMs` passed.
    */
   async settle(quietMs: number, maxWaitMs: number): Promise<void> {

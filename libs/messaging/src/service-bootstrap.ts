@@ -15,10 +15,9 @@ import {
 import { EventBus } from './event-bus';
 import { RpcProblemFilter } from './rpc-problem.filter';
 import { InFlightRequests } from './in-flight';
-import { RpcLoggingInterceptor } from './rpc-logging.interceptor';
+import { superviseHandlers } from './rpc-supervision';
 import { natsConnectionOptions } from './nats-config';
 import { coalesceWrites } from './write-coalescing';
-import { composeInterceptors } from './interceptor-chain';
 
 /** The parts of Nest's ServerNats that graceful shutdown and the hot path need (not public API; checked at run time). */
 interface NatsServerInternals {
@@ -26,6 +25,7 @@ interface NatsServerInternals {
   subscriptions?: Array<{ drain(): Promise<void> }>;
   createNatsClient?: () => Promise<NatsConnection>;
   getRouteFromPattern?: (pattern: string) => string;
+  messageHandlers?: Map<string, never>;
 }
 
 /**
@@ -95,7 +95,6 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   });
   app.useGlobalFilters(new RpcProblemFilter(logger));
   const inFlight = new InFlightRequests();
-  app.useGlobalInterceptors(composeInterceptors(inFlight, new RpcLoggingInterceptor(logger)));
   // Nest's graceful NATS shutdown unsubscribes, waits, then closes: wait for our handlers, not a fixed period.
   const server = (app as unknown as { serverInstance?: NatsServerInternals }).serverInstance;
   if (server) {
@@ -104,6 +103,10 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   }
   let shuttingDown = false;
   const health = await startHealthServer(healthPort, readinessChecks(def, app), () => shuttingDown);
+  // handlers are registered by init; wrapped before listen subscribes, so every message is counted and logged
+  await app.init();
+  if (!server || !superviseHandlers(server, inFlight, logger))
+    throw new Error(`${def.name}: Nest's microservice server no longer has the shape superviseHandlers expects (messageHandlers)`);
   await app.listen();
   logger.info({ healthPort }, `${def.name} listening on NATS`);
 
