@@ -6,18 +6,18 @@ const principal: Principal = { tenantId: 't1', applicationId: 'a1', applicationT
 const row = (id: string) => ({ tenant_id: 't1', id, container: '/general/' }) as unknown as TokenRow;
 
 /** A repository holding tokens a, b and c, counting the statements it is asked to run. */
-function fakeRepository(fail = false) {
+function fakeRepository(fail: { failEach?: boolean; failId?: string } = {}) {
   const statements: string[] = [];
   const known = new Set(['a', 'b', 'c']);
   const repo = {
     async findAudited(_tenant: string, id: string) {
       statements.push(`findAudited ${id}`);
-      if (fail) throw new Error('db down');
+      if (id === fail.failId) throw new Error('invalid input');
       return known.has(id) ? { ...row(id), audited: true } : null;
     },
     async findEach(keys: Array<{ tenantId: string; id: string }>) {
       statements.push(`findEach ${keys.map((k) => k.id).join(',')}`);
-      if (fail) throw new Error('db down');
+      if (fail.failEach) throw new Error('invalid input');
       return keys.map((k) => (known.has(k.id) ? row(k.id) : null));
     },
   };
@@ -43,11 +43,13 @@ describe('TokenReads', () => {
     expect(statements).toEqual(['findEach c,missing,a,a', 'findAudited b']);
   });
 
-  it('a failing statement fails every read waiting on it', async () => {
-    const { repo } = fakeRepository(true);
+  it('when the shared statement fails, each read is tried on its own, and only a read whose own statement fails gets the error', async () => {
+    const { repo, statements } = fakeRepository({ failEach: true, failId: 'poison' });
     const reads = new TokenReads(repo);
-    const results = await Promise.allSettled([reads.find(principal, 't', 'a'), reads.find(principal, 't', 'b')]);
-    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
-    await expect(reads.find(principal, 't', 'c')).rejects.toThrow('db down');
+    const results = await Promise.allSettled([reads.find(principal, 't', 'a'), reads.find(principal, 't', 'poison'), reads.find(principal, 't', 'missing')]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[0] as PromiseFulfilledResult<{ row: TokenRow | null }>).value.row?.id).toBe('a');
+    expect((results[2] as PromiseFulfilledResult<{ row: TokenRow | null }>).value.row).toBeNull();
+    expect(statements).toEqual(['findEach a,poison,missing', 'findAudited a', 'findAudited poison', 'findAudited missing']);
   });
 });

@@ -67,8 +67,10 @@ export class TokenReads {
     try {
       const rows = await this.tokens.findEach(batch.map((w) => ({ tenantId: w.principal.tenantId, id: w.id })));
       batch.forEach((w, i) => w.resolve({ row: rows[i], audited: false }));
-    } catch (err) {
-      for (const w of batch) w.reject(err);
+    } catch {
+      // One read's input must not fail the others' (they may be other tenants'): each is tried on its own, and only
+      // a read whose own statement fails gets the error.
+      for (const w of batch) void this.alone(w);
     }
   }
 }
