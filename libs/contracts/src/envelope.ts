@@ -7,6 +7,18 @@ export interface RpcEnvelope<T = unknown> {
   body: T;
   /** SVC-IDEMPOTENCY-KEY of a POST, PUT or PATCH: the service that owns the write records it with the write. */
   idempotencyKey?: string;
+  /**
+   * How long (ms) the caller waits for the reply, counted from when it sent the request. Relative, like gRPC's
+   * `grpc-timeout`, so clock skew between hosts cannot shorten or stretch it: the receiver turns it into a local
+   * deadline on arrival (`deadlineOf`) and drops or cancels work its caller has given up on.
+   */
+  timeoutMs?: number;
+}
+
+/** The local monotonic deadline (performance.now() scale) of an envelope received at `receivedAt`, or undefined. */
+export function deadlineOf(env: Pick<RpcEnvelope, 'timeoutMs'> | undefined, receivedAt: number = performance.now()): number | undefined {
+  const t = env?.timeoutMs;
+  return typeof t === 'number' && Number.isFinite(t) && t > 0 ? receivedAt + t : undefined;
 }
 
 /** The longest idempotency key accepted (conventions §1 leaves it open; Stripe and the mirrored service use 255). */

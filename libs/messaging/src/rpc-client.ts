@@ -49,7 +49,7 @@ export class RpcClient implements OnModuleDestroy {
   }
 
   async call<T>(subject: string, body: unknown, ctx: CallContext, deadlineMs: number = RPC_DEADLINE_MS.default): Promise<T> {
-    const envelope: RpcEnvelope = { principal: ctx.principal, traceId: ctx.traceId, body };
+    const envelope: RpcEnvelope = { principal: ctx.principal, traceId: ctx.traceId, body, timeoutMs: deadlineMs };
     if (ctx.idempotencyKey !== undefined) envelope.idempotencyKey = ctx.idempotencyKey;
     const started = process.hrtime.bigint();
     let outcome = 'ok';
