@@ -337,6 +337,36 @@ describe('idempotency keys', () => {
       expect(noCreate.body.tokens.nested[0].data).toBe('nested-secret-9');
     });
 
+    it("sync react: raw built from detokenized args is replayed only while the caller may still use those tokens", async () => {
+      const { reactorId: echo } = await makeReactor(tenant.managementKey, { code: formulaCode('return { raw: { echoed: req.args.card } };') });
+      const caller = await tenant.app('private', { rules: callerRules({ transform: 'reveal', permissions: ['token:create', 'token:read', 'token:use'] }) });
+      const card = await api('POST', '/tokens', { key: caller.key, body: { type: 'card', data: CARD } });
+      expect(card.status).toBe(201);
+      const headers = keyed(newKey('react-raw'));
+      const react = () => api('POST', `/reactors/${echo}/react`, { key: caller.key, headers, body: { args: { card: `{{ ${card.body.id} }}` } } });
+      const first = await react();
+      expect(first.status).toBe(200);
+      expect(first.body.raw.echoed.number).toBe(VISA);
+      const same = await react();
+      expect(same.headers.get('svc-idempotent-replay')).toBe('true');
+      expect(same.body).toEqual(first.body);
+
+      // the caller may now only read cards masked: the recorded raw (the revealed number) is not sent again
+      await setRules(caller.id, callerRules({ transform: 'mask', permissions: ['token:read'] }));
+      const narrowed = await react();
+      expect(narrowed.status).toBe(403);
+      expect(narrowed.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(narrowed.text).not.toContain(VISA);
+
+      // allowed again, then the token is deleted: 409, never the stored raw
+      await setRules(caller.id, callerRules({ transform: 'reveal', permissions: ['token:read', 'token:use', 'token:delete'] }));
+      expect((await react()).body.raw.echoed.number).toBe(VISA);
+      expect((await api('DELETE', `/tokens/${card.body.id}`, { key: caller.key })).status).toBe(204);
+      const gone = await react();
+      expect(gone.status).toBe(409);
+      expect(gone.text).not.toContain(VISA);
+    });
+
     it('react-async: the result read back is capped by the rules at the read', async () => {
       const caller = await tenant.app('private', { rules: callerRules({ transform: 'reveal', permissions: ['token:read', 'token:use'] }) });
       const accepted = await api('POST', `/reactors/${reactorId}/react-async`, { key: caller.key, body: { args: { n: 8 } } });

@@ -55,13 +55,14 @@ export class InvokeReactorUseCase {
   /**
    * SVC-IDEMPOTENCY-KEY of a synchronous invocation: the reply is recorded with where each token view is and the
    * transform it was shown at, and a repeat gets it re-capped by the caller's (and the Reactor application's)
-   * current rules (ReactReplies); the formula is not run again.
+   * current rules (ReactReplies); the formula is not run again, and its `raw` is only sent again to a caller who may
+   * still use the tokens the args detokenized.
    */
   replayCodec(ctx: InvokeContext): ReplayCodec<RecordedReact | AcceptedInvocation, ReactResponse | AcceptedInvocation> {
     return {
       reply: (o) => ('response' in o ? o.response : o),
       record: (o) => ('response' in o ? storedReact(o) : o),
-      replay: (recorded) => (isAccepted(recorded) ? Promise.resolve(recorded) : this.replies.render(ctx, recorded)),
+      replay: (recorded) => (isAccepted(recorded) ? Promise.resolve(recorded) : this.replies.replay(ctx, recorded)),
     };
   }
 

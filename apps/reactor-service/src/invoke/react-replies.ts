@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { ProblemError, type Principal, type ReactResponse } from '@coffer/contracts';
+import { ProblemError, conflict, forbidden, type Principal, type ReactResponse } from '@coffer/contracts';
 import type { CallContext } from '@coffer/messaging';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { recapTokens, replyCeiling, type ShownView } from './reply-ceiling';
 import type { RecordedReact } from './reactor-runner';
+import { TokenServiceClient } from './token-service.client';
 
 /** What is stored of a react reply (encrypted): see RecordedReact. */
 export interface StoredReact {
   response: ReactResponse;
   shown: ShownView[];
   writer: string | null;
+  /** the tokens the args detokenized (absent in records made before it was kept) */
+  usedTokenIds?: string[];
 }
 
 export function isStoredReact(value: unknown): value is StoredReact {
@@ -19,7 +22,7 @@ export function isStoredReact(value: unknown): value is StoredReact {
 }
 
 export function storedReact(r: RecordedReact): StoredReact {
-  return { response: r.response, shown: r.shown, writer: r.writer };
+  return { response: r.response, shown: r.shown, writer: r.writer, usedTokenIds: r.usedTokenIds };
 }
 
 /**
@@ -30,7 +33,33 @@ export function storedReact(r: RecordedReact): StoredReact {
  */
 @Injectable()
 export class ReactReplies {
-  constructor(private readonly applications: ApplicationDirectory) {}
+  constructor(
+    private readonly applications: ApplicationDirectory,
+    private readonly tokens: TokenServiceClient,
+  ) {}
+
+  /**
+   * An idempotent replay of a synchronous react: the formula's `raw` cannot be re-capped (it is the formula's own
+   * output, possibly built from the detokenized args), so it is only sent again to a caller who may still use every
+   * token the original args detokenized — 403 if its rules were narrowed since, 409 if such a token is gone. The check
+   * is a detokenization as the caller (audited as a use, since the replay hands out what that use produced); its
+   * values are discarded.
+   */
+  async replay(ctx: CallContext & { principal: Principal }, stored: unknown): Promise<ReactResponse> {
+    const used = isStoredReact(stored) ? (stored.usedTokenIds ?? []) : [];
+    if (used.length > 0) {
+      try {
+        await this.tokens.detokenize(ctx, used.map((id) => `{{ ${id} }}`), 'args');
+      } catch (err) {
+        if (err instanceof ProblemError && err.status === 403)
+          throw forbidden('The API key may no longer use a token that the original invocation detokenized');
+        if (err instanceof ProblemError && (err.status === 400 || err.status === 404))
+          throw conflict('A token that the original invocation detokenized no longer exists');
+        throw err;
+      }
+    }
+    return this.render(ctx, stored);
+  }
 
   /**
    * `stored`: a StoredReact, or a record of the plain reply kept before what was shown was recorded (its token views

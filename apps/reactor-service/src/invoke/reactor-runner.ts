@@ -36,6 +36,8 @@ export interface PreparedInvocation {
   configuration: Record<string, unknown>;
   /** The reactor's egress list; null: its tenant's default applies. */
   egress: ReactorEgressView | null;
+  /** The tokens the args' detokenization expressions used, as the caller (none when already detokenized). */
+  usedTokenIds: string[];
 }
 
 export type InvokeContext = CallContext & { principal: Principal };
@@ -50,6 +52,8 @@ export interface RecordedReact {
   shown: ShownView[];
   /** the Reactor's application that created the tokens; null: the caller created them */
   writer: string | null;
+  /** the tokens the args detokenized: a replay of `raw` needs the caller to be allowed to use them still */
+  usedTokenIds: string[];
 }
 
 /**
@@ -94,7 +98,7 @@ export class ReactorRunner {
     // the reactor's own list, else its formula's, else (null) the tenant's default
     const declared = reactor.egress ?? formula?.egress ?? null;
     const egress = declared !== null && typeof declared === 'object' ? (declared as unknown as ReactorEgressView) : null;
-    return { reactor: { id: reactor.id }, code, args: validated, application, configuration, egress };
+    return { reactor: { id: reactor.id }, code, args: validated, application, configuration, egress, usedTokenIds: options.detokenized ? [] : usedTokenIds(givenArgs) };
   }
 
   /**
@@ -126,7 +130,7 @@ export class ReactorRunner {
       response.tokens = capTokenizeReply(outcome.result.tokenize, created, writer, p.application ? ctx.principal : null, shown);
     }
     if (outcome.result.raw !== undefined) response.raw = outcome.result.raw;
-    return { response, shown, writer: p.application?.applicationId ?? null };
+    return { response, shown, writer: p.application?.applicationId ?? null, usedTokenIds: p.usedTokenIds };
   }
 
   /** Rules 5 and 7 need the detokenized values; a call to token-service only when there is something to replace. */
@@ -151,6 +155,15 @@ export class ReactorRunner {
         throw badRequest("The reactor's application no longer exists: update the reactor with another application or none");
       throw err;
     }
+  }
+}
+
+/** The ids the args' detokenization expressions name (a malformed expression was already refused by token-service). */
+function usedTokenIds(args: Record<string, unknown>): string[] {
+  try {
+    return findDetokenizationExpressions(args);
+  } catch {
+    return [];
   }
 }
 
