@@ -105,7 +105,7 @@ describe('availability: the data path', () => {
     expect(n.ms).toBeLessThan(2500);
   });
 
-  describe('dates PostgreSQL cannot store are a 400, never a 500', () => {
+  describe('dates outside the years 0001–9999 (PostgreSQL cannot store some of them) are a 400, never a 500', () => {
     const queries = ['created_at:-271821-04-20T00:00:00.000Z', 'created_at:+275760-09-14T00:00:01Z', 'created_at:[* TO -271821-04-20T00:00:00Z]', 'created_at:[-000001-01-01T00:00:00Z TO *]'];
 
     it.each(queries)('v1 and v2 search: %s', async (query) => {
