@@ -1,7 +1,7 @@
 import { ConfigError } from '@coffer/observability';
 import { loadTokenServiceConfig } from './config';
 
-const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'TOKEN_SWEEP_INTERVAL_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'DATABASE_STATEMENT_TIMEOUT_MS', 'DATABASE_LOCK_TIMEOUT_MS', 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'DATABASE_KEYRING_POOL_SIZE', 'TOKEN_SWEEP_INTERVAL_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
 
 describe('token-service configuration', () => {
   const saved = { ...process.env };
@@ -18,6 +18,8 @@ describe('token-service configuration', () => {
       healthPort: 9101,
       databasePoolSize: 10,
       tokenSweepIntervalMs: 60_000,
+      databaseTimeouts: { statementTimeoutMs: 30_000, lockTimeoutMs: 10_000, idleInTransactionTimeoutMs: 60_000 },
+      databaseKeyringPoolSize: 2,
     });
   });
 
@@ -35,6 +37,10 @@ describe('token-service configuration', () => {
     ['TOKEN_SWEEP_INTERVAL_MS', '1m', 'TOKEN_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "1m"'],
     ['TOKEN_SWEEP_INTERVAL_MS', '0', 'TOKEN_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "0"'],
     ['DATABASE_POOL_SIZE', 'ten', 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "ten"'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', '30s', 'DATABASE_STATEMENT_TIMEOUT_MS must be an integer between 0 and 3600000, got "30s"'],
+    ['DATABASE_LOCK_TIMEOUT_MS', '-1', 'DATABASE_LOCK_TIMEOUT_MS must be an integer between 0 and 3600000, got "-1"'],
+    ['DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', '3600001', 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS must be an integer between 0 and 3600000, got "3600001"'],
+    ['DATABASE_KEYRING_POOL_SIZE', '0', 'DATABASE_KEYRING_POOL_SIZE must be an integer between 1 and 100, got "0"'],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;
     expect(() => loadTokenServiceConfig()).toThrow(new ConfigError(message));

@@ -1,5 +1,13 @@
 import { KeyEncryptionKeys } from '@coffer/crypto';
-import { databasePoolSize, databaseUrl } from '@coffer/db';
+import {
+  databaseIdleInTransactionTimeoutMs,
+  databaseKeyringPoolSize,
+  databaseLockTimeoutMs,
+  databasePoolSize,
+  databaseStatementTimeoutMs,
+  databaseUrl,
+  type DatabaseConfig,
+} from '@coffer/db';
 import { configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 
 /** Everything token-service reads from the environment (docs/operations.md#configuration). */
@@ -10,6 +18,10 @@ export interface TokenServiceConfig extends ProcessConfig {
   readonly databasePoolSize: number;
   /** TOKEN_SWEEP_INTERVAL_MS: 100 ms – 1 day, default 60 000 */
   readonly tokenSweepIntervalMs: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS (30 000), DATABASE_LOCK_TIMEOUT_MS (10 000), DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS (60 000): 0 – 1 h, 0 = none */
+  readonly databaseTimeouts: Pick<DatabaseConfig, 'statementTimeoutMs' | 'lockTimeoutMs' | 'idleInTransactionTimeoutMs'>;
+  /** DATABASE_KEYRING_POOL_SIZE: 1–100, default 2 (the keyring's own pool) */
+  readonly databaseKeyringPoolSize: number;
 }
 
 export const DEFAULT_HEALTH_PORT = 9101;
@@ -21,6 +33,16 @@ export function loadTokenServiceConfig(): TokenServiceConfig {
     healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
     databasePoolSize: databasePoolSize(),
     tokenSweepIntervalMs: envInt('TOKEN_SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
+    databaseTimeouts: databaseTimeouts(),
+    databaseKeyringPoolSize: databaseKeyringPoolSize(),
+  };
+}
+
+function databaseTimeouts(): TokenServiceConfig['databaseTimeouts'] {
+  return {
+    statementTimeoutMs: databaseStatementTimeoutMs(),
+    lockTimeoutMs: databaseLockTimeoutMs(),
+    idleInTransactionTimeoutMs: databaseIdleInTransactionTimeoutMs(),
   };
 }
 

@@ -1,7 +1,9 @@
 export * from './prisma.service';
 export { deferUntilCommitted } from './after-commit';
 export * from './db.module';
+export * from './pool-config';
 export * from './sql-pool';
+export * from './keyring-pool';
 export { Prisma } from './generated/prisma/client';
 export type {
   Tenant,

@@ -4,18 +4,16 @@ import { PrismaClient, type Prisma } from './generated/prisma/client';
 // The generated client is gitignored, so Nx cannot see that it needs @prisma/client at run time: say it here,
 // or the package.json generated for each app's image leaves it out.
 import type {} from '@prisma/client/runtime/client';
-import { ConfigError, envInt, envUrl } from '@coffer/observability';
 import { ambient, type Ambient } from './after-commit';
+import { databasePoolSize, poolConfig } from './pool-config';
 
-/** DATABASE_URL: required, a postgres:// or postgresql:// URL (never quoted in errors: it carries the password). */
-export function databaseUrl(): string {
-  if (!process.env['DATABASE_URL']) throw new ConfigError('DATABASE_URL is not set (postgres://user:password@host:port/database)');
-  return envUrl('DATABASE_URL', ['postgres', 'postgresql']);
-}
-
-/** DATABASE_POOL_SIZE: connections per pool, 1–1000, default 10. */
-export function databasePoolSize(): number {
-  return envInt('DATABASE_POOL_SIZE', 10, 1, 1000);
+/**
+ * The ambient transaction of `PrismaService.transactional`, if this async context runs inside one. Code that reads
+ * through another pool (SqlPool) uses it to join the write it belongs to: another connection cannot see the
+ * transaction's own uncommitted rows.
+ */
+export function ambientTransaction(): Prisma.TransactionClient | undefined {
+  return ambient.getStore()?.tx;
 }
 
 /** What an ambient transaction takes over: queries, model delegates and nested transactions. */
@@ -66,10 +64,7 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
 
   constructor() {
     super({
-      adapter: new PrismaPg({
-        connectionString: databaseUrl(),
-        max: databasePoolSize(),
-      }),
+      adapter: new PrismaPg(poolConfig(databasePoolSize())),
     });
     // `this` is already Prisma's own proxy (it builds model delegates lazily): keep that one as the root
     this.root = this;

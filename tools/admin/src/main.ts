@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Prisma, PrismaService } from '@coffer/db';
+import { KeyringPool, Prisma, PrismaService } from '@coffer/db';
 import { FieldErrors, OfficialFormulaDefinition, ProblemError, checkFormulaElements, validateContract } from '@coffer/contracts';
 import { ALL_MANAGEMENT_PERMISSIONS } from '@coffer/auth';
 import { KeyEncryptionKeys, generateSecret, sha256Hex } from '@coffer/crypto';
@@ -174,15 +174,20 @@ async function main(): Promise<number> {
     }
     if (group === 'keys' && (command === 'rotate' || command === 'reencrypt')) {
       // a CLI without Nest: the one keyring of this process, built by hand
-      const keyring = new TenantKeyring(new TenantKeyRepository(prisma), KeyEncryptionKeys.fromEnv());
-      if (command === 'rotate') {
-        const tenants = await prisma.tenant.findMany({ select: { id: true } });
-        for (const t of tenants) await keyring.rotateDataKeys(t.id);
-        const result = { tenants: tenants.length, rotated: 'data keys' };
-        process.stdout.write(json ? `${JSON.stringify(result)}\n` : `new data keys for ${tenants.length} tenant(s); run "keys reencrypt" to move existing tokens\n`);
-      } else {
-        const result = await reencrypt(prisma, keyring);
-        process.stdout.write(json ? `${JSON.stringify(result)}\n` : `re-wrapped ${result.rewrapped} key(s), re-encrypted ${result.tokens} token(s)\n`);
+      const keyPool = new KeyringPool();
+      const keyring = new TenantKeyring(new TenantKeyRepository(keyPool), KeyEncryptionKeys.fromEnv());
+      try {
+        if (command === 'rotate') {
+          const tenants = await prisma.tenant.findMany({ select: { id: true } });
+          for (const t of tenants) await keyring.rotateDataKeys(t.id);
+          const result = { tenants: tenants.length, rotated: 'data keys' };
+          process.stdout.write(json ? `${JSON.stringify(result)}\n` : `new data keys for ${tenants.length} tenant(s); run "keys reencrypt" to move existing tokens\n`);
+        } else {
+          const result = await reencrypt(prisma, keyring);
+          process.stdout.write(json ? `${JSON.stringify(result)}\n` : `re-wrapped ${result.rewrapped} key(s), re-encrypted ${result.tokens} token(s)\n`);
+        }
+      } finally {
+        await keyPool.end();
       }
       return 0;
     }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, offsetPage, pageOffset, parsePageRequest, type Page, type Principal } from '@coffer/contracts';
 import { AuditRepository } from './audit.repository';
+import { STORABLE_DATE_MESSAGE, storableDate } from '../storable-date';
 
 export interface AuditEventView {
   id: string;
@@ -49,9 +50,9 @@ export class ListLogsUseCase {
     const date = (k: string) => {
       const v = one(k);
       if (v === undefined) return undefined;
-      const t = Date.parse(v);
-      if (Number.isNaN(t)) errors.add(k, 'must be an ISO 8601 date-time');
-      return new Date(t);
+      const d = storableDate(v);
+      if (!d) errors.add(k, STORABLE_DATE_MESSAGE);
+      return d ?? undefined;
     };
     const start = date('start_date');
     const end = date('end_date');

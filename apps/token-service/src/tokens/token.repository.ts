@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, ambientTransaction } from '@coffer/db';
 import { readEventInsert } from '../audit/audit.repository';
 
 /** A token row as stored: data only as ciphertext. */
@@ -146,6 +146,7 @@ export class TokenRepository {
   }
 
   private async insertWith(tx: Prisma.TransactionClient, tenantId: string, t: TokenWrite, searchDigests: string[]): Promise<InsertOutcome> {
+    // bounded: each retry follows a delete of an expired holder; a third conflict in a row is reported as id taken
     for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await tx.$queryRaw<Array<{ id: string }>>(insertToken(tenantId, t));
       if (inserted.length) {
@@ -181,11 +182,22 @@ export class TokenRepository {
       SELECT ${tenantId}::uuid, ${tokenId}, d FROM unnest(${unique}::text[]) AS d ON CONFLICT DO NOTHING`;
   }
 
-  async find(tenantId: string, id: string): Promise<TokenRow | null> {
+  /**
+   * A read that belongs to a write runs in the write's transaction (`tx`, or the ambient one of
+   * PrismaService.transactional): another connection would not see the rows the write has made so far (two equal
+   * tokens in one tokenize), and would be a second connection held while the transaction waits.
+   */
+  private async lookup<T>(sql: Prisma.Sql, tx?: Prisma.TransactionClient, name?: string): Promise<T[]> {
+    const joined = tx ?? ambientTransaction();
+    return joined ? joined.$queryRaw<T[]>(sql) : this.sql.query<T>(sql, name);
+  }
+
+  async find(tenantId: string, id: string, tx?: Prisma.TransactionClient): Promise<TokenRow | null> {
     // the hottest statement of all (every read): prepared once per connection
-    const rows = await this.sql.query<TokenRow>(
+    const rows = await this.lookup<TokenRow>(
       Prisma.sql`
       SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`,
+      tx,
       'token_find',
     );
     return rows[0] ?? null;
@@ -225,17 +237,17 @@ export class TokenRepository {
       SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ANY(${ids}::text[]) AND ${LIVE}`);
   }
 
-  async findByFingerprint(tenantId: string, type: string, fingerprint: string): Promise<TokenRow | null> {
-    const rows = await this.sql.query<TokenRow>(Prisma.sql`
+  async findByFingerprint(tenantId: string, type: string, fingerprint: string, tx?: Prisma.TransactionClient): Promise<TokenRow | null> {
+    const rows = await this.lookup<TokenRow>(Prisma.sql`
       SELECT ${COLUMNS} FROM tokens
       WHERE tenant_id = ${tenantId}::uuid AND type = ${type} AND fingerprint = ${fingerprint} AND ${LIVE}
-      ORDER BY (dedup_key IS NOT NULL) DESC, created_at, id LIMIT 1`);
+      ORDER BY (dedup_key IS NOT NULL) DESC, created_at, id LIMIT 1`, tx);
     return rows[0] ?? null;
   }
 
-  async findByDedupKey(tenantId: string, dedupKey: string): Promise<TokenRow | null> {
-    const rows = await this.sql.query<TokenRow>(Prisma.sql`
-      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND ${LIVE}`);
+  async findByDedupKey(tenantId: string, dedupKey: string, tx?: Prisma.TransactionClient): Promise<TokenRow | null> {
+    const rows = await this.lookup<TokenRow>(Prisma.sql`
+      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND ${LIVE}`, tx);
     return rows[0] ?? null;
   }
 
@@ -249,17 +261,22 @@ export class TokenRepository {
     return Prisma.join(parts, ' AND ');
   }
 
-  /** Offset page, ordered by created_at desc, id desc (index tokens_tenant_id_created_at_id_idx). */
-  async page(tenantId: string, f: TokenListFilter, offset: number, limit: number, access: Prisma.Sql): Promise<{ rows: TokenRow[]; total: number }> {
+  /**
+   * Offset page, ordered by created_at desc, id desc (index tokens_tenant_id_created_at_id_idx). The lists and
+   * searches take the caller's `deadline` (performance.now() scale): PostgreSQL cancels their statements when it
+   * passes (SqlPool.withinDeadline), so no query outlives the request that asked for it.
+   */
+  async page(tenantId: string, f: TokenListFilter, offset: number, limit: number, access: Prisma.Sql, deadline?: number): Promise<{ rows: TokenRow[]; total: number }> {
     const where = this.where(tenantId, f, access);
-    const [rows, count] = await Promise.all([
-      limit === 0
-        ? Promise.resolve([] as TokenRow[])
-        : this.sql.query<TokenRow>(Prisma.sql`
-            SELECT ${COLUMNS} FROM tokens WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`),
-      this.sql.query<{ n: string }>(Prisma.sql`SELECT count(*) AS n FROM tokens WHERE ${where}`),
-    ]);
-    return { rows, total: Number(count[0]?.n ?? 0) };
+    return this.sql.withinDeadline(deadline, async (query) => {
+      const rows =
+        limit === 0
+          ? []
+          : await query<TokenRow>(Prisma.sql`
+            SELECT ${COLUMNS} FROM tokens WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
+      const count = await query<{ n: string }>(Prisma.sql`SELECT count(*) AS n FROM tokens WHERE ${where}`);
+      return { rows, total: Number(count[0]?.n ?? 0) };
+    });
   }
 
   /** Cursor page: rows strictly after (createdAt, id) in the same order. Fetches one extra to know if more exist. */
@@ -269,11 +286,14 @@ export class TokenRepository {
     cursor: { createdAt: string; id: string } | null,
     limit: number,
     access: Prisma.Sql,
+    deadline?: number,
   ): Promise<TokenRow[]> {
     const where = this.where(tenantId, f, access);
     const after = cursor ? Prisma.sql`AND (created_at, id) < (${new Date(cursor.createdAt)}::timestamptz, ${cursor.id})` : Prisma.empty;
-    return this.sql.query<TokenRow>(Prisma.sql`
-      SELECT ${COLUMNS} FROM tokens WHERE ${where} ${after} ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`);
+    return this.sql.withinDeadline(deadline, (query) =>
+      query<TokenRow>(Prisma.sql`
+      SELECT ${COLUMNS} FROM tokens WHERE ${where} ${after} ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`),
+    );
   }
 
   /**
@@ -287,12 +307,15 @@ export class TokenRepository {
     position: KeysetPosition | null,
     limit: number,
     access: Prisma.Sql,
+    deadline?: number,
   ): Promise<Array<TokenRow & { position_at: string }>> {
     const where = this.where(tenantId, f, access);
     const after = position ? Prisma.sql`AND (created_at, id) < (${position.at}::timestamptz, ${position.id})` : Prisma.empty;
-    return this.sql.query<TokenRow & { position_at: string }>(Prisma.sql`
+    return this.sql.withinDeadline(deadline, (query) =>
+      query<TokenRow & { position_at: string }>(Prisma.sql`
       SELECT ${COLUMNS}, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
-      FROM tokens WHERE ${where} ${after} ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`);
+      FROM tokens WHERE ${where} ${after} ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`),
+    );
   }
 
   /** Replaces the mutable fields; returns false when the token vanished meanwhile. */

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, assertJsonLimits, notFound, type ListTokensRequest, type RpcEnvelope, type TokenIdRequest, type UpdateTokenRequest } from '@coffer/contracts';
+import { SUBJECTS, assertJsonLimits, deadlineOf, notFound, type ListTokensRequest, type RpcEnvelope, type TokenIdRequest, type UpdateTokenRequest } from '@coffer/contracts';
 import { requirePrincipal } from '@coffer/auth';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { CreateTokenUseCase } from './create/create-token.use-case';
@@ -61,7 +61,7 @@ export class TokensHandler {
   onSearch(@Payload() env: RpcEnvelope<unknown>) {
     const principal = requirePrincipal(env, 'token:search');
     assertJsonLimits(env.body);
-    return this.search.execute(principal, env.traceId, env.body);
+    return this.search.execute(principal, env.traceId, env.body, deadlineOf(env));
   }
 
   @MessagePattern(SUBJECTS.token.audit.record)
@@ -93,7 +93,7 @@ export class TokensHandler {
 
   @MessagePattern(SUBJECTS.token.tokens.list)
   onList(@Payload() env: RpcEnvelope<ListTokensRequest>) {
-    return this.read.list(requirePrincipal(env, 'token:read'), env.traceId, env.body?.query ?? {});
+    return this.read.list(requirePrincipal(env, 'token:read'), env.traceId, env.body?.query ?? {}, deadlineOf(env));
   }
 
   @MessagePattern(SUBJECTS.token.tokens.update)

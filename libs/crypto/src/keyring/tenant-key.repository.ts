@@ -1,50 +1,52 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type TenantKey } from '@coffer/db';
+import { KeyringPool, Prisma, type TenantKey } from '@coffer/db';
 
 export type TenantKeyPurpose = 'data' | 'index';
 
+const COLUMNS = Prisma.sql`id, tenant_id AS "tenantId", purpose, kek_id AS "kekId", wrapped_key AS "wrappedKey", active, created_at AS "createdAt"`;
+
 /**
  * tenant_keys: every service's per-tenant data and index keys, wrapped by the key-encryption key. Only the keyring
- * (TenantKeyring) uses this repository. Every query goes through the root client, never a caller's ambient
- * transaction (PrismaService.transactional): the keyring caches the keys it reads and creates, and a transaction
- * rolled back after a key was created would leave the cache pointing at a key that does not exist.
+ * (TenantKeyring) uses this repository, and only through its own pool (KeyringPool), never a caller's connection or
+ * ambient transaction: a write loads its keys while it may hold a transaction, and a load from the same pool could
+ * wait forever for a connection those transactions hold; the keyring also caches what it reads and creates, and a
+ * rolled-back transaction would leave the cache pointing at a key that does not exist.
  */
 @Injectable()
 export class TenantKeyRepository {
-  constructor(private readonly prisma: PrismaService) {}
-
-  private get db() {
-    return this.prisma.root;
-  }
+  constructor(private readonly db: KeyringPool) {}
 
   /** The tenant's active key for `purpose`; when several were created at once, the oldest wins. */
-  findActive(tenantId: string, purpose: TenantKeyPurpose): Promise<TenantKey | null> {
-    return this.db.tenantKey.findFirst({
-      where: { tenantId, purpose, active: true },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    });
+  async findActive(tenantId: string, purpose: TenantKeyPurpose): Promise<TenantKey | null> {
+    const rows = await this.db.query<TenantKey>(Prisma.sql`
+      SELECT ${COLUMNS} FROM tenant_keys WHERE tenant_id = ${tenantId}::uuid AND purpose = ${purpose} AND active
+      ORDER BY created_at, id LIMIT 1`);
+    return rows[0] ?? null;
   }
 
-  find(tenantId: string, id: string): Promise<TenantKey | null> {
-    return this.db.tenantKey.findFirst({ where: { id, tenantId } });
+  async find(tenantId: string, id: string): Promise<TenantKey | null> {
+    const rows = await this.db.query<TenantKey>(Prisma.sql`
+      SELECT ${COLUMNS} FROM tenant_keys WHERE id = ${id}::uuid AND tenant_id = ${tenantId}::uuid`);
+    return rows[0] ?? null;
   }
 
   findAll(tenantId: string): Promise<TenantKey[]> {
-    return this.db.tenantKey.findMany({ where: { tenantId } });
+    return this.db.query<TenantKey>(Prisma.sql`SELECT ${COLUMNS} FROM tenant_keys WHERE tenant_id = ${tenantId}::uuid`);
   }
 
   async create(tenantId: string, key: { id: string; purpose: TenantKeyPurpose; kekId: string; wrappedKey: Uint8Array }): Promise<void> {
-    await this.db.tenantKey.create({
-      data: { id: key.id, tenantId, purpose: key.purpose, kekId: key.kekId, wrappedKey: new Uint8Array(key.wrappedKey) },
-    });
+    await this.db.query(Prisma.sql`
+      INSERT INTO tenant_keys (id, tenant_id, purpose, kek_id, wrapped_key)
+      VALUES (${key.id}::uuid, ${tenantId}::uuid, ${key.purpose}, ${key.kekId}, ${Buffer.from(key.wrappedKey)})`);
   }
 
   /** Retires the tenant's active data keys (they stay readable by id). */
   async retireDataKeys(tenantId: string): Promise<void> {
-    await this.db.tenantKey.updateMany({ where: { tenantId, purpose: 'data', active: true }, data: { active: false } });
+    await this.db.query(Prisma.sql`UPDATE tenant_keys SET active = false WHERE tenant_id = ${tenantId}::uuid AND purpose = 'data' AND active`);
   }
 
   async rewrap(tenantId: string, id: string, kekId: string, wrappedKey: Uint8Array): Promise<void> {
-    await this.db.tenantKey.updateMany({ where: { id, tenantId }, data: { kekId, wrappedKey: new Uint8Array(wrappedKey) } });
+    await this.db.query(Prisma.sql`
+      UPDATE tenant_keys SET kek_id = ${kekId}, wrapped_key = ${Buffer.from(wrappedKey)} WHERE id = ${id}::uuid AND tenant_id = ${tenantId}::uuid`);
   }
 }

@@ -1,4 +1,4 @@
-import type { PrismaService, TenantKey } from '@coffer/db';
+import type { KeyringPool, TenantKey } from '@coffer/db';
 import { KeyEncryptionKeys } from '../key-encryption-keys';
 import { TenantKeyRepository, type TenantKeyPurpose } from './tenant-key.repository';
 import { TenantKeyring } from './tenant-keyring';
@@ -68,12 +68,23 @@ describe('TenantKeyring', () => {
 });
 
 describe('TenantKeyRepository', () => {
-  it('always uses the root client, never an ambient transaction', async () => {
+  it('reads through the keyring\'s own pool, never PrismaService (whose connections a write\'s transaction may hold)', async () => {
     const row = { id: 'k' } as TenantKey;
-    const root = { tenantKey: { findFirst: jest.fn().mockResolvedValue(row) } };
-    const inTransaction = { tenantKey: { findFirst: jest.fn().mockRejectedValue(new Error('joined the transaction')) } };
-    const prisma = { ...inTransaction, root } as unknown as PrismaService;
-    await expect(new TenantKeyRepository(prisma).findActive(TENANT, 'data')).resolves.toBe(row);
-    expect(inTransaction.tenantKey.findFirst).not.toHaveBeenCalled();
+    const pool = { query: jest.fn().mockResolvedValue([row]) };
+    await expect(new TenantKeyRepository(pool as unknown as KeyringPool).findActive(TENANT, 'data')).resolves.toBe(row);
+    expect(pool.query).toHaveBeenCalledTimes(1);
+    expect(pool.query.mock.calls[0][0].values).toEqual([TENANT, 'data']);
+  });
+});
+
+describe('TenantKeyring.warm', () => {
+  it('loads both active keys at once, so a write finds them cached', async () => {
+    const { store, keyring: k } = keyring();
+    await k.warm(TENANT);
+    expect(store.calls.create).toBe(2);
+    const reads = store.calls.findActive;
+    await k.encryptJson(TENANT, 'x', 1);
+    await k.digest(TENANT, 'x');
+    expect(store.calls.findActive).toBe(reads);
   });
 });

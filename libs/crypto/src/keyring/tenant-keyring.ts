@@ -72,6 +72,14 @@ export class TenantKeyring {
     return moved;
   }
 
+  /**
+   * Loads (or creates) the tenant's active data and index keys, so a write can resolve them before it opens its
+   * transaction and hold that transaction only for its own statements.
+   */
+  async warm(tenantId: string): Promise<void> {
+    await Promise.all([this.activeKey(tenantId, 'data'), this.activeKey(tenantId, 'index')]);
+  }
+
   async activeDataKeyId(tenantId: string): Promise<string> {
     return (await this.activeKey(tenantId, 'data')).id;
   }

@@ -14,6 +14,18 @@ import { checkMaskEvaluates } from '../mask-check';
 import { TenantSettingsClient } from '@coffer/messaging';
 
 const ALIAS_ATTEMPTS = 5;
+/**
+ * Every way round the write loop: the alias draws, the UUID fallbacks and a dedup key freed by an expiring holder.
+ * More than this means something keeps racing the write; it fails with a problem instead of spinning.
+ */
+const WRITE_ATTEMPTS = ALIAS_ATTEMPTS + 3;
+/** Writes whose idempotency key another request committed first: the second pass finds the record and replays it. */
+const IDEMPOTENT_ATTEMPTS = 3;
+
+/** An idempotency key that another request keeps taking first: a 409, never a loop. */
+export function idempotencyKeyBusy(): ProblemError {
+  return conflict('Another request with this idempotency key is being processed; retry it later');
+}
 
 export interface CreateTokenCommand {
   principal: Principal;
@@ -86,9 +98,11 @@ export class CreateTokenUseCase {
    * SVC-IDEMPOTENCY-KEY: the token and the key's record commit together, so a retry after a lost reply gets the same
    * token (rendered for what the caller may see now) instead of a second one.
    */
-  private async writeOnce(principal: Principal, traceId: string, prepared: PreparedToken, req: IdempotentRequest): Promise<TokenView | IdempotentReplay<TokenView>> {
+  private async writeOnce(principal: Principal, traceId: string, prepared: PreparedToken, req: IdempotentRequest, attempt = 1): Promise<TokenView | IdempotentReplay<TokenView>> {
     const recorded = await this.idempotency.recorded(req);
     if (recorded) return idempotentReplay(await this.rerender(principal, [recorded.reply as WrittenToken]).then((v) => v[0]));
+    // keys are resolved before the transaction opens: it then holds its connection only for its own statements
+    await this.vault.keyring.warm(principal.tenantId);
     let written: { view: TokenView; row: TokenRow; created: boolean; transform: Transform };
     try {
       written = await this.prisma.$transaction(async (tx) => {
@@ -99,7 +113,8 @@ export class CreateTokenUseCase {
       });
     } catch (err) {
       if (!(err instanceof IdempotencyKeyTaken)) throw err;
-      return this.writeOnce(principal, traceId, prepared, req);
+      if (attempt >= IDEMPOTENT_ATTEMPTS) throw idempotencyKeyBusy();
+      return this.writeOnce(principal, traceId, prepared, req, attempt + 1);
     }
     if (written.created)
       await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: written.row.id, traceId }]);
@@ -145,11 +160,12 @@ export class CreateTokenUseCase {
     const deduplicate = f.deduplicate ?? (await this.settings.get(principal, traceId)).deduplicate_tokens;
     const dedupKey = deduplicate ? `${f.type}:${fingerprint}` : null;
     if (deduplicate) {
-      const existing = await this.tokens.findByFingerprint(tenantId, f.type, fingerprint);
+      const existing = await this.tokens.findByFingerprint(tenantId, f.type, fingerprint, tx);
       if (existing) return { ...(await this.viewFor(principal, existing)), row: existing, created: false };
     }
 
     for (let attempt = 0; ; attempt++) {
+      if (attempt >= WRITE_ATTEMPTS) throw new ProblemError(503, 'The token could not be written: concurrent writes kept conflicting with it; retry the request');
       const id = this.chooseId(p, attempt);
       const { keyId, ciphertext } = await this.vault.encrypt(tenantId, id, f.data);
       const write = {
@@ -194,8 +210,9 @@ export class CreateTokenUseCase {
         return { view: toTokenView(row, f.data, transform), row, created: true, transform };
       }
       if (outcome === 'duplicate' && dedupKey) {
-        const holder = await this.tokens.findByDedupKey(tenantId, dedupKey);
+        const holder = await this.tokens.findByDedupKey(tenantId, dedupKey, tx);
         if (holder) return { ...(await this.viewFor(principal, holder)), row: holder, created: false };
+        // the holder expired and released its key meanwhile: write again (bounded by WRITE_ATTEMPTS)
         continue;
       }
       // id taken: a literal id is the caller's conflict; a random alias is drawn again, then falls back to a UUID

@@ -18,6 +18,7 @@ import { TokenVault } from '../token-vault';
 import { toTokenView } from '../token.view';
 import { TokenReads } from './token-reads';
 import { accessPredicate } from '../token-access.sql';
+import { storableDate } from '../../storable-date';
 
 @Injectable()
 export class ReadTokensUseCase {
@@ -40,19 +41,23 @@ export class ReadTokensUseCase {
     return this.view(row, decision.transform);
   }
 
-  async list(principal: Principal, traceId: string, query: Record<string, unknown>): Promise<Page<TokenView>> {
+  /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
+  async list(principal: Principal, traceId: string, query: Record<string, unknown>, deadline?: number): Promise<Page<TokenView>> {
     // a filter holding NUL is refused before the paging is looked at (both are 400s)
     const filter = parseListFilter(query);
     const window = parseListWindow(query);
+    // a cursor is the client's to send back: one holding a date PostgreSQL cannot hold is a bad cursor, not a 500
+    if (window.kind === 'cursor' && window.cursor && !storableDate(window.cursor.createdAt))
+      throw new ProblemError(400, 'The query is invalid', { start: ['is not a valid cursor'] });
     const access = accessPredicate(principal, 'token:read');
     let rows: TokenRow[];
     let pagination: Page<TokenView>['pagination'];
     if (window.kind === 'cursor') {
-      const page = cursorPage(await this.tokens.after(principal.tenantId, filter, window.cursor, window.req.size, access), window.req.size, positionOf);
+      const page = cursorPage(await this.tokens.after(principal.tenantId, filter, window.cursor, window.req.size, access, deadline), window.req.size, positionOf);
       rows = page.data;
       pagination = page.pagination;
     } else {
-      const result = await this.tokens.page(principal.tenantId, filter, window.offset, window.req.size, access);
+      const result = await this.tokens.page(principal.tenantId, filter, window.offset, window.req.size, access, deadline);
       rows = result.rows;
       pagination = offsetPagination(result.total, window.req);
     }

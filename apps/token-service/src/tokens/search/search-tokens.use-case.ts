@@ -16,19 +16,21 @@ export class SearchTokensUseCase {
     private readonly audit: AuditRepository,
   ) {}
 
-  async execute(principal: Principal, traceId: string, body: unknown): Promise<Page<TokenView>> {
+  /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
+  async execute(principal: Principal, traceId: string, body: unknown, deadline?: number): Promise<Page<TokenView>> {
     const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const errors = new FieldErrors();
     const page = parsePageBody(b, errors);
     if (typeof b['query'] !== 'string') errors.add('query', 'is required');
     errors.throwIfAny('The search request is invalid');
-    const where = compileSearch(b['query'] as string, { digest: await this.vault.searchDigester(principal.tenantId) });
+    const where = compileSearch(b['query'] as string, { tenantId: principal.tenantId, digest: await this.vault.searchDigester(principal.tenantId) });
     const { rows, total } = await this.tokens.page(
       principal.tenantId,
       { where },
       pageOffset(page),
       page.size,
       accessPredicate(principal, 'token:search'),
+      deadline,
     );
     const data: TokenView[] = [];
     for (const row of rows) {

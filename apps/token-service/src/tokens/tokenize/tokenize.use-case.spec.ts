@@ -3,6 +3,7 @@ import type { PrismaService } from '@coffer/db';
 import type { IdempotentRequest, IdempotentWrites } from '@coffer/idempotency';
 import type { AuditRepository } from '../../audit/audit.repository';
 import type { CreateTokenUseCase } from '../create/create-token.use-case';
+import type { TokenVault } from '../token-vault';
 import { TokenizeUseCase } from './tokenize.use-case';
 
 const principal: Principal = { tenantId: 't', applicationId: 'app', applicationType: 'private', permissions: ['token:create', 'token:read', 'token:use'] };
@@ -27,7 +28,8 @@ function setup(recorded: unknown = null) {
   const prisma = { $transaction: jest.fn(async (fn: (tx: unknown) => unknown) => fn({})) } as unknown as PrismaService;
   const audit = { record: jest.fn(async () => undefined) } as unknown as AuditRepository;
   const idempotency = { recorded: jest.fn(async () => recorded), ledger: { record: jest.fn(async () => true) } } as unknown as IdempotentWrites;
-  return new TokenizeUseCase(create, prisma, audit, idempotency);
+  const vault = { keyring: { warm: jest.fn(async () => undefined) } } as unknown as TokenVault;
+  return new TokenizeUseCase(create, prisma, audit, idempotency, vault);
 }
 
 const payload = { x: { type: 'token', data: 'a' }, y: [{ type: 'token', data: 'b' }], z: 'plain' };

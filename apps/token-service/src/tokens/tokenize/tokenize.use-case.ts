@@ -3,7 +3,8 @@ import { FieldErrors, TOKENIZE_RENDERED, badRequest, idempotentReplay, type Prin
 import { PrismaService } from '@coffer/db';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { AuditRepository } from '../../audit/audit.repository';
-import { CreateTokenUseCase, IdempotencyKeyTaken, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
+import { CreateTokenUseCase, IdempotencyKeyTaken, idempotencyKeyBusy, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
+import { TokenVault } from '../token-vault';
 
 export const MAX_TOKENS_PER_CALL = 100;
 
@@ -24,9 +25,10 @@ export class TokenizeUseCase {
     private readonly prisma: PrismaService,
     private readonly audit: AuditRepository,
     private readonly idempotency: IdempotentWrites,
+    private readonly vault: TokenVault,
   ) {}
 
-  async execute(principal: Principal, traceId: string, payload: unknown, req?: IdempotentRequest, rendered = false): Promise<unknown> {
+  async execute(principal: Principal, traceId: string, payload: unknown, req?: IdempotentRequest, rendered = false, attempt = 1): Promise<unknown> {
     if (payload === undefined) throw badRequest('The request body is required');
     const errors = new FieldErrors();
     const slots: Slot[] = [];
@@ -42,6 +44,8 @@ export class TokenizeUseCase {
       let next = 0;
       return idempotentReplay(shape(() => this.resultOf(slots[next], views[next].view, views[next++].transform, rendered)));
     }
+    // keys are resolved before the transaction opens: it then holds its connection only for its own statements
+    if (slots.length) await this.vault.keyring.warm(principal.tenantId);
     let results: unknown[];
     try {
       results = await this.prisma.$transaction(
@@ -59,7 +63,10 @@ export class TokenizeUseCase {
         { timeout: 30_000 },
       );
     } catch (err) {
-      if (err instanceof IdempotencyKeyTaken) return this.execute(principal, traceId, payload, req, rendered);
+      if (err instanceof IdempotencyKeyTaken) {
+        if (attempt >= 3) throw idempotencyKeyBusy();
+        return this.execute(principal, traceId, payload, req, rendered, attempt + 1);
+      }
       throw err;
     }
     await this.audit.record(

@@ -8,6 +8,7 @@ import { validateMask } from '@coffer/expression';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault } from '../token-vault';
+import { idempotencyKeyBusy } from '../create/create-token.use-case';
 import { DEFAULT_FINGERPRINT_EXPRESSION, validateTokenFields, type TokenFields } from '../token-fields';
 import { TOKEN_TYPES } from '../token-types';
 import { toRedactedView, toTokenView } from '../token.view';
@@ -50,7 +51,7 @@ export class UpdateTokenUseCase {
    * With SVC-IDEMPOTENCY-KEY the update and the key's record commit together (the repository's transaction joins the
    * ambient one); a retry gets the token as the caller may see it now.
    */
-  async execute(cmd: UpdateTokenCommand): Promise<TokenView | IdempotentReplay<TokenView>> {
+  async execute(cmd: UpdateTokenCommand, attempt = 1): Promise<TokenView | IdempotentReplay<TokenView>> {
     const req = cmd.idempotency;
     if (!req) return this.apply(cmd);
     const recorded = await this.idempotency.recorded(req);
@@ -63,7 +64,10 @@ export class UpdateTokenUseCase {
         return view;
       });
     } catch (err) {
-      if (err instanceof IdempotencyKeyTaken) return this.execute(cmd);
+      if (err instanceof IdempotencyKeyTaken) {
+        if (attempt >= 3) throw idempotencyKeyBusy();
+        return this.execute(cmd, attempt + 1);
+      }
       throw err;
     }
   }

@@ -30,12 +30,12 @@ export class CursorTokensUseCase {
     private readonly cursors: TokenCursors,
   ) {}
 
-  async list(principal: Principal, traceId: string, query: Record<string, unknown>): Promise<CursorPage> {
+  async list(principal: Principal, traceId: string, query: Record<string, unknown>, deadline?: number): Promise<CursorPage> {
     const errors = new FieldErrors();
     const window = parseCursorWindow(query, errors, true);
     const { filter, canonical } = parseV2ListFilter(query, errors);
     errors.throwIfAny('The query is invalid');
-    const page = await this.page(principal, 'token:read', filter, { operation: 'list', filter: canonical }, window);
+    const page = await this.page(principal, 'token:read', filter, { operation: 'list', filter: canonical }, window, deadline);
     await this.audit.record(
       principal.tenantId,
       page.data.map((t) => ({ actorApplicationId: principal.applicationId, operation: 'read' as const, entityType: 'token' as const, entityId: t.id, traceId })),
@@ -44,7 +44,7 @@ export class CursorTokensUseCase {
   }
 
   /** `query` is the search language of v1; absent or blank, every token the caller may search. */
-  async search(principal: Principal, traceId: string, body: unknown): Promise<CursorPage> {
+  async search(principal: Principal, traceId: string, body: unknown, deadline?: number): Promise<CursorPage> {
     const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
     const errors = new FieldErrors();
     const window = parseCursorWindow(b, errors, false);
@@ -52,18 +52,19 @@ export class CursorTokensUseCase {
     if (query !== undefined && query !== null && typeof query !== 'string') errors.add('query', 'must be a string');
     errors.throwIfAny('The search request is invalid');
     const text = typeof query === 'string' ? query : '';
-    const filter: TokenListFilter = text.trim() ? { where: compileSearch(text, { digest: await this.vault.searchDigester(principal.tenantId) }) } : {};
-    const page = await this.page(principal, 'token:search', filter, { operation: 'search', filter: text }, window);
+    const filter: TokenListFilter = text.trim() ? { where: compileSearch(text, { tenantId: principal.tenantId, digest: await this.vault.searchDigester(principal.tenantId) }) } : {};
+    const page = await this.page(principal, 'token:search', filter, { operation: 'search', filter: text }, window, deadline);
     await this.audit.record(principal.tenantId, [
       { actorApplicationId: principal.applicationId, operation: 'search', entityType: 'token', entityId: '*', traceId },
     ]);
     return page;
   }
 
-  private async page(principal: Principal, permission: 'token:read' | 'token:search', filter: TokenListFilter, scope: CursorScope, window: CursorWindow): Promise<CursorPage> {
+  /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
+  private async page(principal: Principal, permission: 'token:read' | 'token:search', filter: TokenListFilter, scope: CursorScope, window: CursorWindow, deadline?: number): Promise<CursorPage> {
     const tenantId = principal.tenantId;
     const position = await this.cursors.open(tenantId, scope, window.start);
-    const fetched = await this.tokens.keyset(tenantId, filter, position, window.size, accessPredicate(principal, permission));
+    const fetched = await this.tokens.keyset(tenantId, filter, position, window.size, accessPredicate(principal, permission), deadline);
     const rows = fetched.slice(0, window.size);
     const data: TokenView[] = [];
     for (const row of rows) {

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, assertJsonLimits, type ListTokensRequest, type RpcEnvelope } from '@coffer/contracts';
+import { SUBJECTS, assertJsonLimits, deadlineOf, type ListTokensRequest, type RpcEnvelope } from '@coffer/contracts';
 import { requirePrincipal } from '@coffer/auth';
 import { CursorTokensUseCase } from './cursor-tokens.use-case';
 
@@ -11,13 +11,13 @@ export class TokensV2Handler {
 
   @MessagePattern(SUBJECTS.token.tokens.listV2)
   onList(@Payload() env: RpcEnvelope<ListTokensRequest>) {
-    return this.cursorTokens.list(requirePrincipal(env, 'token:read'), env.traceId, env.body?.query ?? {});
+    return this.cursorTokens.list(requirePrincipal(env, 'token:read'), env.traceId, env.body?.query ?? {}, deadlineOf(env));
   }
 
   @MessagePattern(SUBJECTS.token.tokens.searchV2)
   onSearch(@Payload() env: RpcEnvelope<unknown>) {
     const principal = requirePrincipal(env, 'token:search');
     assertJsonLimits(env.body);
-    return this.cursorTokens.search(principal, env.traceId, env.body);
+    return this.cursorTokens.search(principal, env.traceId, env.body, deadlineOf(env));
   }
 }
