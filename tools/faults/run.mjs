@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// `npm run test:faults [-- --ci] [--only <name,...>] [--no-build] [--overload-seconds N] [--no-overload]`:
+// `npm run test:faults [-- --ci] [--only <name,...>] [--no-build] [--overload-seconds N] [--no-overload]
+// [--no-noisy | --noisy] [--noisy-seconds N]`:
 // the fault-injection suite (docs/operations.md). Starts a throwaway system on a private PostgreSQL, runs a tracked
 // load on loopback, injects the faults of scenarios.mjs one after the other, then an overload at twice the measured
-// capacity, verifies every acknowledged write and every webhook, prints the figures and writes them to
-// tmp/faults/latest.json. Exit code 1 when an assertion fails. `--ci` is the bounded run of `npm test` (< 4 min).
+// capacity, verifies every acknowledged write and every webhook, then (once that system is stopped) the long
+// noisy-neighbour run (noisy-neighbour.mjs), prints the figures and writes them to tmp/faults/latest.json. Exit code 1
+// when an assertion fails. `--ci` is the bounded run of `npm test` (< 4 min): it leaves out the noisy-neighbour phase,
+// whose bounded profile `npm test` has already run among the end-to-end tests (`--noisy` adds it anyway).
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,6 +15,7 @@ import { APPS, ROOT, build } from '../dev/system.mjs';
 import { latencyFigures, verifyTokenWrites, verifyWebhooks } from './checks.mjs';
 import { FaultSystem } from './fault-system.mjs';
 import { GatewayClient, LoadGenerator, Recorder } from './load-generator.mjs';
+import { noisyNeighbourAssertions, runNoisyNeighbour } from './noisy-neighbour.mjs';
 import { measureCapacity, overload } from './overload.mjs';
 import { printReport, writeReport } from './report.mjs';
 import { faultScenarios, summarizeStatuses } from './scenarios.mjs';
@@ -35,6 +39,9 @@ const { values: opts } = parseArgs({
     'no-overload': { type: 'boolean', default: false },
     'overload-seconds': { type: 'string' },
     clients: { type: 'string' },
+    noisy: { type: 'boolean', default: false },
+    'no-noisy': { type: 'boolean', default: false },
+    'noisy-seconds': { type: 'string' },
   },
 });
 const ci = opts.ci;
@@ -201,10 +208,18 @@ async function main() {
     fs.writeFileSync(path.join(ROOT, 'tmp', 'faults', 'attempts.ndjson'), recorder.attempts.map((a) => JSON.stringify(a)).join('\n') + '\n');
     await client.close();
   } finally {
-    report.seconds = Math.round((Date.now() - started) / 1000);
     await sys.close();
     await receiver.close();
   }
+  const only = opts.only?.split(',').map((s) => s.trim().toLowerCase());
+  const wantNoisy = opts.noisy || (!ci && !opts['no-noisy'] && (!only || only.some((o) => 'noisy neighbour'.includes(o))));
+  if (wantNoisy) {
+    const t = Date.now();
+    const noisy = runNoisyNeighbour({ windowSeconds: Number(opts['noisy-seconds']) || undefined, log });
+    for (const a of noisyNeighbourAssertions(noisy)) check(a.name, a.ok, a.figure);
+    report.noisy_neighbour = { seconds: Math.round((Date.now() - t) / 1000), results: noisy.report?.results ?? null };
+  }
+  report.seconds = Math.round((Date.now() - started) / 1000);
   const file = writeReport({ dir: path.join(ROOT, 'tmp', 'faults'), report });
   printReport(report, file);
   const failed = assertions.filter((a) => !a.ok);
