@@ -1,5 +1,5 @@
 import { KeyEncryptionKeys } from '@coffer/crypto';
-import { databasePoolSize, databaseUrl } from '@coffer/db';
+import { databaseConfig, databasePoolSize } from '@coffer/db';
 import { configOnce, envBool, envInt, envList, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 
 /** Everything reactor-service reads from the environment (docs/operations.md#configuration). */
@@ -52,7 +52,7 @@ export const resetReactorServiceConfig = config.reset;
  * themselves (DATABASE_URL: a postgres:// URL; KEY_ENCRYPTION_KEYS: `<id>:<base64 of 32 bytes>` list).
  */
 export function startupConfig(): Readonly<ReactorServiceConfig> {
-  databaseUrl();
+  databaseConfig(); // DATABASE_URL and the statement, lock and idle-in-transaction timeouts
   KeyEncryptionKeys.fromEnv();
   return reactorServiceConfig();
 }

@@ -1,5 +1,5 @@
 import { KeyEncryptionKeys } from '@coffer/crypto';
-import { databasePoolSize, databaseUrl } from '@coffer/db';
+import { databaseConfig, databasePoolSize } from '@coffer/db';
 import { configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 
 /** Everything session-service reads from the environment (docs/operations.md#configuration). */
@@ -35,7 +35,7 @@ export const resetSessionServiceConfig = config.reset;
  * themselves (DATABASE_URL: a postgres:// URL; KEY_ENCRYPTION_KEYS: `<id>:<base64 of 32 bytes>` list).
  */
 export function startupConfig(): Readonly<SessionServiceConfig> {
-  databaseUrl();
+  databaseConfig(); // DATABASE_URL and the statement, lock and idle-in-transaction timeouts
   KeyEncryptionKeys.fromEnv();
   return sessionServiceConfig();
 }

@@ -1,5 +1,5 @@
 import { KeyEncryptionKeys } from '@coffer/crypto';
-import { databasePoolSize, databaseUrl } from '@coffer/db';
+import { databaseConfig, databasePoolSize } from '@coffer/db';
 import { configOnce, envBool, envInt, envString, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 import { DEFAULT_SCHEDULE, parseSchedule } from './deliveries/retry-schedule';
 
@@ -42,7 +42,7 @@ export const resetWebhookDispatcherConfig = config.reset;
  * themselves (DATABASE_URL: a postgres:// URL; KEY_ENCRYPTION_KEYS, needed to open the bodies it delivers).
  */
 export function startupConfig(): Readonly<WebhookDispatcherConfig> {
-  databaseUrl();
+  databaseConfig(); // DATABASE_URL and the statement, lock and idle-in-transaction timeouts
   KeyEncryptionKeys.fromEnv();
   return webhookDispatcherConfig();
 }

@@ -24,6 +24,9 @@ interface Task extends BrokeredInvocation {
   calls: CallState;
 }
 
+/** The queue key of an invocation without a tenant. */
+const NO_TENANT = '';
+
 /**
  * A supervised pool of sandbox worker processes running formula code in isolated-vm. `run` never rejects: every
  * failure is an outcome with a problem document. This module schedules invocations (queue, tenant affinity,
@@ -38,7 +41,14 @@ export class SandboxPool {
   private readonly maxIdleIsolates: number;
   private readonly supervisor: WorkerSupervisor<Task>;
   private readonly broker: CallBroker;
-  private readonly queue: Task[] = [];
+  private readonly maxRunningPerTenant: number;
+  private readonly maxQueuedPerTenant: number;
+  /**
+   * Waiting invocations, one FIFO per tenant, served round-robin (a Map iterates in insertion order; a tenant served
+   * goes to the back): one tenant's burst waits behind itself, never in front of another tenant's single call.
+   */
+  private readonly queues = new Map<string, Task[]>();
+  private queued = 0;
   private seq = 0;
   private compiles = 0;
   private closed = false;
@@ -49,6 +59,8 @@ export class SandboxPool {
     this.maxResultBytes = opts.maxResultBytes ?? DEFAULTS.maxResultBytes;
     this.maxQueue = opts.maxQueue ?? DEFAULTS.maxQueue;
     this.maxIdleIsolates = Math.max(0, Math.floor(opts.maxIdleIsolates ?? DEFAULTS.maxIdleIsolates));
+    this.maxRunningPerTenant = Math.max(1, Math.floor(opts.maxRunningPerTenant ?? Math.ceil((size * this.concurrency) / 2)));
+    this.maxQueuedPerTenant = Math.max(1, Math.floor(opts.maxQueuedPerTenant ?? DEFAULTS.maxQueuedPerTenant));
     const maxFetchBytes = opts.maxFetchBytes ?? DEFAULTS.maxFetchBytes;
     this.egress = new EgressPolicy({
       allowPrivate: opts.allowPrivateEgress ?? (process.env['ALLOW_PRIVATE_EGRESS'] ?? '').toLowerCase() === 'true',
@@ -81,7 +93,7 @@ export class SandboxPool {
       },
       onCannotStart: () => {
         // nothing can run: fail what waits rather than let it hang until its deadline
-        for (const task of this.queue.splice(0)) this.finish(task, { ok: false, problem: unavailableProblem('The reactor sandbox could not start') });
+        for (const task of this.drainQueues()) this.finish(task, { ok: false, problem: unavailableProblem('The reactor sandbox could not start') });
       },
       onEvent: opts.onEvent,
     });
@@ -105,7 +117,7 @@ export class SandboxPool {
     if (inv.tenant !== undefined && (typeof inv.tenant !== 'string' || inv.tenant.length > 256)) {
       return Promise.resolve({ ok: false, problem: runtimeError('Invalid sandbox tenant') });
     }
-    if (this.queue.length >= this.maxQueue) {
+    if (this.queued >= this.maxQueue || (this.queues.get(inv.tenant || NO_TENANT)?.length ?? 0) >= this.maxQueuedPerTenant) {
       return Promise.resolve({ ok: false, problem: unavailableProblem('The reactor sandbox is saturated') });
     }
     return new Promise<SandboxOutcome>((resolve) => {
@@ -126,7 +138,7 @@ export class SandboxPool {
         ...(inv.egress !== undefined ? { egress: inv.egress } : {}),
       };
       task.timer = setTimeout(() => this.onDeadline(task), timeoutMs);
-      this.queue.push(task);
+      this.enqueue(task);
       this.pump();
     });
   }
@@ -136,7 +148,7 @@ export class SandboxPool {
     if (this.closed) return;
     this.closed = true;
     const shutDown: SandboxOutcome = { ok: false, problem: unavailableProblem('The reactor sandbox is shut down') };
-    for (const task of this.queue.splice(0)) this.finish(task, shutDown);
+    for (const task of this.drainQueues()) this.finish(task, shutDown);
     for (const w of this.supervisor.workers) for (const task of w.active.values()) this.finish(task, shutDown);
     await this.supervisor.close();
     await releaseAgent(this.egress);
@@ -150,7 +162,7 @@ export class SandboxPool {
       if (w.ready && !w.draining) ready++;
       busy += w.active.size;
     }
-    return { workers: this.supervisor.workers.size, ready, busy, queued: this.queue.length, compiles: this.compiles };
+    return { workers: this.supervisor.workers.size, ready, busy, queued: this.queued, compiles: this.compiles };
   }
 
   // ---------------------------------------------------------------- scheduling
@@ -169,13 +181,63 @@ export class SandboxPool {
     return best;
   }
 
+  private enqueue(task: Task): void {
+    const key = task.tenant ?? NO_TENANT;
+    const q = this.queues.get(key);
+    if (q) q.push(task);
+    else this.queues.set(key, [task]);
+    this.queued++;
+  }
+
+  private dequeue(task: Task): void {
+    const key = task.tenant ?? NO_TENANT;
+    const q = this.queues.get(key);
+    const i = q ? q.indexOf(task) : -1;
+    if (!q || i < 0) return;
+    q.splice(i, 1);
+    this.queued--;
+    if (q.length === 0) this.queues.delete(key);
+  }
+
+  private drainQueues(): Task[] {
+    const all = [...this.queues.values()].flat();
+    this.queues.clear();
+    this.queued = 0;
+    return all;
+  }
+
+  /** Invocations of `tenant` holding an isolate now (a timed-out one still does until its worker confirms). */
+  private runningOf(tenant: string): number {
+    let n = 0;
+    for (const w of this.supervisor.workers) for (const t of w.active.values()) if ((t.tenant ?? NO_TENANT) === tenant) n++;
+    return n;
+  }
+
+  private hasFreeSlot(): boolean {
+    for (const _ of this.supervisor.available(this.concurrency)) return true;
+    return false;
+  }
+
+  /** The next task to start: the first tenant in round-robin order that is under its running share. */
+  private nextTask(): Task | null {
+    for (const [key, q] of this.queues) {
+      if (this.runningOf(key) >= this.maxRunningPerTenant) continue;
+      const task = q.shift() as Task;
+      this.queued--;
+      this.queues.delete(key);
+      if (q.length > 0) this.queues.set(key, q); // to the back of the round
+      return task;
+    }
+    return null;
+  }
+
   private pump(): void {
-    while (this.queue.length > 0) {
-      const task = this.queue[0];
-      const best = this.pickWorker(task);
-      if (!best) return;
-      this.queue.shift();
+    while (this.queued > 0) {
+      if (!this.hasFreeSlot()) return;
+      const task = this.nextTask();
+      if (!task) return;
       if (task.finished) continue;
+      const best = this.pickWorker(task) as WorkerHandle<Task>; // a free slot exists (checked above)
       task.worker = best;
       best.active.set(task.id, task);
       if (task.tenant !== undefined) {
@@ -206,8 +268,7 @@ export class SandboxPool {
 
   private onDeadline(task: Task): void {
     if (task.finished) return;
-    const qi = this.queue.indexOf(task);
-    if (qi >= 0) this.queue.splice(qi, 1);
+    this.dequeue(task);
     this.finish(task, { ok: false, problem: timeoutProblem(task.timeoutMs) });
     const w = task.worker;
     if (w && w.active.get(task.id) === task) {

@@ -57,6 +57,7 @@ export const DEFAULTS = {
   maxResultBytes: 1024 * 1024,
   maxFetchBytes: 5 * 1024 * 1024,
   maxQueue: 1000,
+  maxQueuedPerTenant: 100,
   maxTimers: 100,
   maxLogLines: 200,
   maxLogBytes: 64 * 1024,

@@ -105,6 +105,13 @@ export interface SandboxPoolOptions {
   /** Invocations waiting for a free isolate beyond this are refused with 503. Default 1000. */
   maxQueue?: number;
   /**
+   * Invocations one tenant may have running at once (size × concurrency slots in all). Default: half the slots,
+   * rounded up, so one tenant's long-running code always leaves the other half to everyone else.
+   */
+  maxRunningPerTenant?: number;
+  /** Invocations one tenant may have waiting; more are refused with 503. Default 100. */
+  maxQueuedPerTenant?: number;
+  /**
    * Isolates each worker keeps parked for their tenant's next invocation (all tenants together, least recently used
    * go first). Default 8. 0: an isolate per invocation.
    */
