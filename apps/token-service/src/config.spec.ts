@@ -1,7 +1,7 @@
 import { ConfigError } from '@coffer/observability';
 import { loadTokenServiceConfig } from './config';
 
-const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'TOKEN_SWEEP_INTERVAL_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'TOKEN_SWEEP_INTERVAL_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN', 'EXPRESSION_TEMPLATE_MS', 'EXPRESSION_WRITE_BUDGET_MS', 'EXPRESSION_READ_BUDGET_MS'];
 
 describe('token-service configuration', () => {
   const saved = { ...process.env };
@@ -18,7 +18,15 @@ describe('token-service configuration', () => {
       healthPort: 9101,
       databasePoolSize: 10,
       tokenSweepIntervalMs: 60_000,
+      expressionTemplateMs: 50,
+      expressionWriteBudgetMs: 250,
+      expressionReadBudgetMs: 250,
     });
+  });
+
+  it('refuses a read budget smaller than the write budget', () => {
+    Object.assign(process.env, { EXPRESSION_WRITE_BUDGET_MS: '300', EXPRESSION_READ_BUDGET_MS: '200' });
+    expect(() => loadTokenServiceConfig()).toThrow(new ConfigError('EXPRESSION_READ_BUDGET_MS (200) must be at least EXPRESSION_WRITE_BUDGET_MS (300)'));
   });
 
   it('reads the values given', () => {
@@ -35,6 +43,8 @@ describe('token-service configuration', () => {
     ['TOKEN_SWEEP_INTERVAL_MS', '1m', 'TOKEN_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "1m"'],
     ['TOKEN_SWEEP_INTERVAL_MS', '0', 'TOKEN_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "0"'],
     ['DATABASE_POOL_SIZE', 'ten', 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "ten"'],
+    ['EXPRESSION_TEMPLATE_MS', '0', 'EXPRESSION_TEMPLATE_MS must be an integer between 1 and 1000, got "0"'],
+    ['EXPRESSION_WRITE_BUDGET_MS', '20000', 'EXPRESSION_WRITE_BUDGET_MS must be an integer between 1 and 10000, got "20000"'],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;
     expect(() => loadTokenServiceConfig()).toThrow(new ConfigError(message));

@@ -1,6 +1,6 @@
 import { KeyEncryptionKeys } from '@coffer/crypto';
 import { databasePoolSize, databaseUrl } from '@coffer/db';
-import { configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+import { ConfigError, configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 
 /** Everything token-service reads from the environment (docs/operations.md#configuration). */
 export interface TokenServiceConfig extends ProcessConfig {
@@ -10,17 +10,31 @@ export interface TokenServiceConfig extends ProcessConfig {
   readonly databasePoolSize: number;
   /** TOKEN_SWEEP_INTERVAL_MS: 100 ms – 1 day, default 60 000 */
   readonly tokenSweepIntervalMs: number;
+  /** EXPRESSION_TEMPLATE_MS: 1–1000, default 50 — what one liquidjs render may take (docs/availability.md) */
+  readonly expressionTemplateMs: number;
+  /** EXPRESSION_WRITE_BUDGET_MS: 1–10 000, default 250 — all expressions of one create, tokenize or update */
+  readonly expressionWriteBudgetMs: number;
+  /** EXPRESSION_READ_BUDGET_MS: 1–10 000, default 250, at least the write budget — all masks of one read */
+  readonly expressionReadBudgetMs: number;
 }
 
 export const DEFAULT_HEALTH_PORT = 9101;
 
 /** The settings (all have defaults); throws ConfigError naming the first bad variable. */
 export function loadTokenServiceConfig(): TokenServiceConfig {
+  const expressionWriteBudgetMs = envInt('EXPRESSION_WRITE_BUDGET_MS', 250, 1, 10_000);
+  const expressionReadBudgetMs = envInt('EXPRESSION_READ_BUDGET_MS', 250, 1, 10_000);
+  // a token whose expressions fit a write must be shown unredacted when read alone
+  if (expressionReadBudgetMs < expressionWriteBudgetMs)
+    throw new ConfigError(`EXPRESSION_READ_BUDGET_MS (${expressionReadBudgetMs}) must be at least EXPRESSION_WRITE_BUDGET_MS (${expressionWriteBudgetMs})`);
   return {
     ...loadProcessConfig(),
     healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
     databasePoolSize: databasePoolSize(),
     tokenSweepIntervalMs: envInt('TOKEN_SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
+    expressionTemplateMs: envInt('EXPRESSION_TEMPLATE_MS', 50, 1, 1000),
+    expressionWriteBudgetMs,
+    expressionReadBudgetMs,
   };
 }
 
