@@ -19,8 +19,8 @@ describe('token-service configuration', () => {
       databasePoolSize: 10,
       tokenSweepIntervalMs: 60_000,
       expressionTemplateMs: 50,
-      expressionWriteBudgetMs: 250,
-      expressionReadBudgetMs: 250,
+      expressionWriteBudgetMs: 100,
+      expressionReadBudgetMs: 100,
     });
   });
 

@@ -12,9 +12,9 @@ export interface TokenServiceConfig extends ProcessConfig {
   readonly tokenSweepIntervalMs: number;
   /** EXPRESSION_TEMPLATE_MS: 1–1000, default 50 — what one liquidjs render may take (docs/availability.md) */
   readonly expressionTemplateMs: number;
-  /** EXPRESSION_WRITE_BUDGET_MS: 1–10 000, default 250 — all expressions of one create, tokenize or update */
+  /** EXPRESSION_WRITE_BUDGET_MS: 1–10 000, default 100 — all expressions of one create, tokenize or update */
   readonly expressionWriteBudgetMs: number;
-  /** EXPRESSION_READ_BUDGET_MS: 1–10 000, default 250, at least the write budget — all masks of one read */
+  /** EXPRESSION_READ_BUDGET_MS: 1–10 000, default 100, at least the write budget — all masks of one read */
   readonly expressionReadBudgetMs: number;
 }
 
@@ -22,8 +22,8 @@ export const DEFAULT_HEALTH_PORT = 9101;
 
 /** The settings (all have defaults); throws ConfigError naming the first bad variable. */
 export function loadTokenServiceConfig(): TokenServiceConfig {
-  const expressionWriteBudgetMs = envInt('EXPRESSION_WRITE_BUDGET_MS', 250, 1, 10_000);
-  const expressionReadBudgetMs = envInt('EXPRESSION_READ_BUDGET_MS', 250, 1, 10_000);
+  const expressionWriteBudgetMs = envInt('EXPRESSION_WRITE_BUDGET_MS', 100, 1, 10_000);
+  const expressionReadBudgetMs = envInt('EXPRESSION_READ_BUDGET_MS', 100, 1, 10_000);
   // a token whose expressions fit a write must be shown unredacted when read alone
   if (expressionReadBudgetMs < expressionWriteBudgetMs)
     throw new ConfigError(`EXPRESSION_READ_BUDGET_MS (${expressionReadBudgetMs}) must be at least EXPRESSION_WRITE_BUDGET_MS (${expressionWriteBudgetMs})`);
