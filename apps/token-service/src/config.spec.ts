@@ -1,7 +1,7 @@
 import { ConfigError } from '@coffer/observability';
 import { loadTokenServiceConfig } from './config';
 
-const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'DATABASE_STATEMENT_TIMEOUT_MS', 'DATABASE_LOCK_TIMEOUT_MS', 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'DATABASE_KEYRING_POOL_SIZE', 'TOKEN_SWEEP_INTERVAL_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'DATABASE_STATEMENT_TIMEOUT_MS', 'DATABASE_LOCK_TIMEOUT_MS', 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'DATABASE_KEYRING_POOL_SIZE', 'TOKEN_SWEEP_INTERVAL_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN', 'EXPRESSION_TEMPLATE_MS', 'EXPRESSION_WRITE_BUDGET_MS', 'EXPRESSION_READ_BUDGET_MS'];
 
 describe('token-service configuration', () => {
   const saved = { ...process.env };
@@ -20,7 +20,15 @@ describe('token-service configuration', () => {
       tokenSweepIntervalMs: 60_000,
       databaseTimeouts: { statementTimeoutMs: 30_000, lockTimeoutMs: 10_000, idleInTransactionTimeoutMs: 60_000 },
       databaseKeyringPoolSize: 2,
+      expressionTemplateMs: 50,
+      expressionWriteBudgetMs: 100,
+      expressionReadBudgetMs: 100,
     });
+  });
+
+  it('refuses a read budget smaller than the write budget', () => {
+    Object.assign(process.env, { EXPRESSION_WRITE_BUDGET_MS: '300', EXPRESSION_READ_BUDGET_MS: '200' });
+    expect(() => loadTokenServiceConfig()).toThrow(new ConfigError('EXPRESSION_READ_BUDGET_MS (200) must be at least EXPRESSION_WRITE_BUDGET_MS (300)'));
   });
 
   it('reads the values given', () => {
@@ -41,6 +49,8 @@ describe('token-service configuration', () => {
     ['DATABASE_LOCK_TIMEOUT_MS', '-1', 'DATABASE_LOCK_TIMEOUT_MS must be an integer between 0 and 3600000, got "-1"'],
     ['DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', '3600001', 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS must be an integer between 0 and 3600000, got "3600001"'],
     ['DATABASE_KEYRING_POOL_SIZE', '0', 'DATABASE_KEYRING_POOL_SIZE must be an integer between 1 and 100, got "0"'],
+    ['EXPRESSION_TEMPLATE_MS', '0', 'EXPRESSION_TEMPLATE_MS must be an integer between 1 and 1000, got "0"'],
+    ['EXPRESSION_WRITE_BUDGET_MS', '20000', 'EXPRESSION_WRITE_BUDGET_MS must be an integer between 1 and 10000, got "20000"'],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;
     expect(() => loadTokenServiceConfig()).toThrow(new ConfigError(message));

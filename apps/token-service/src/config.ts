@@ -8,7 +8,7 @@ import {
   databaseUrl,
   type DatabaseConfig,
 } from '@coffer/db';
-import { configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+import { ConfigError, configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 
 /** Everything token-service reads from the environment (docs/operations.md#configuration). */
 export interface TokenServiceConfig extends ProcessConfig {
@@ -22,17 +22,31 @@ export interface TokenServiceConfig extends ProcessConfig {
   readonly databaseTimeouts: Pick<DatabaseConfig, 'statementTimeoutMs' | 'lockTimeoutMs' | 'idleInTransactionTimeoutMs'>;
   /** DATABASE_KEYRING_POOL_SIZE: 1–100, default 2 (the keyring's own pool) */
   readonly databaseKeyringPoolSize: number;
+  /** EXPRESSION_TEMPLATE_MS: 1–1000, default 50 — what one liquidjs render may take (docs/availability.md) */
+  readonly expressionTemplateMs: number;
+  /** EXPRESSION_WRITE_BUDGET_MS: 1–10 000, default 100 — all expressions of one create, tokenize or update */
+  readonly expressionWriteBudgetMs: number;
+  /** EXPRESSION_READ_BUDGET_MS: 1–10 000, default 100, at least the write budget — all masks of one read */
+  readonly expressionReadBudgetMs: number;
 }
 
 export const DEFAULT_HEALTH_PORT = 9101;
 
 /** The settings (all have defaults); throws ConfigError naming the first bad variable. */
 export function loadTokenServiceConfig(): TokenServiceConfig {
+  const expressionWriteBudgetMs = envInt('EXPRESSION_WRITE_BUDGET_MS', 100, 1, 10_000);
+  const expressionReadBudgetMs = envInt('EXPRESSION_READ_BUDGET_MS', 100, 1, 10_000);
+  // a token whose expressions fit a write must be shown unredacted when read alone
+  if (expressionReadBudgetMs < expressionWriteBudgetMs)
+    throw new ConfigError(`EXPRESSION_READ_BUDGET_MS (${expressionReadBudgetMs}) must be at least EXPRESSION_WRITE_BUDGET_MS (${expressionWriteBudgetMs})`);
   return {
     ...loadProcessConfig(),
     healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
     databasePoolSize: databasePoolSize(),
     tokenSweepIntervalMs: envInt('TOKEN_SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
+    expressionTemplateMs: envInt('EXPRESSION_TEMPLATE_MS', 50, 1, 1000),
+    expressionWriteBudgetMs,
+    expressionReadBudgetMs,
     databaseTimeouts: databaseTimeouts(),
     databaseKeyringPoolSize: databaseKeyringPoolSize(),
   };

@@ -2,6 +2,7 @@ export { ExpressionError } from './lib/errors';
 export type { ExpressionErrorCode } from './lib/errors';
 export type { ExpressionScope, ScopeName } from './lib/engine';
 export { LIMITS } from './lib/limits';
+export { ExpressionBudget } from './lib/budget';
 export { isExpression, validateTemplate, evaluate, renderToString } from './lib/expression';
 export { evaluateMask, validateMask } from './lib/mask';
 export type { MaskProblem } from './lib/mask';

@@ -1,6 +1,9 @@
 import { decideTokenAccess, lowerTransform, mayReveal, writeReplyTransform } from '@coffer/auth';
-import { evaluateMask } from '@coffer/expression';
+import { ExpressionBudget, evaluateMask } from '@coffer/expression';
 import { TOKENIZE_RENDERED, type Principal, type Transform } from '@coffer/contracts';
+
+/** token-service's default read budget (EXPRESSION_READ_BUDGET_MS), for the masks a reply evaluates again here. */
+const REPLAY_EXPRESSION_BUDGET_MS = 100;
 
 type View = { id: string; containers?: string[]; data?: unknown; mask?: unknown };
 
@@ -36,26 +39,34 @@ export interface ShownView {
  * `viewer` null: the caller was the writer itself (a reactor without an application): its own write reply caps the
  * views. Every view's place and transform is pushed to `shown` when given.
  */
-export function capTokenizeReply(request: unknown, created: unknown, writer: Principal, viewer: Principal | null, shown?: ShownView[], path: Array<string | number> = []): unknown {
+export function capTokenizeReply(
+  request: unknown,
+  created: unknown,
+  writer: Principal,
+  viewer: Principal | null,
+  shown?: ShownView[],
+  path: Array<string | number> = [],
+  budget: ExpressionBudget = new ExpressionBudget(REPLAY_EXPRESSION_BUDGET_MS),
+): unknown {
   if (request === null || typeof request !== 'object' || created === null || typeof created !== 'object') return created;
   if (Array.isArray(request)) {
     if (!Array.isArray(created)) return created;
-    return created.map((c, i) => capTokenizeReply(request[i], c, writer, viewer, shown, [...path, i]));
+    return created.map((c, i) => capTokenizeReply(request[i], c, writer, viewer, shown, [...path, i], budget));
   }
   const req = request as Record<string, unknown>;
-  if ('type' in req && 'data' in req) return capView(created as View, writer, viewer, shown, path);
+  if ('type' in req && 'data' in req) return capView(created as View, writer, viewer, shown, path, budget);
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(created as Record<string, unknown>)) out[k] = capTokenizeReply(req[k], v, writer, viewer, shown, [...path, k]);
+  for (const [k, v] of Object.entries(created as Record<string, unknown>)) out[k] = capTokenizeReply(req[k], v, writer, viewer, shown, [...path, k], budget);
   return out;
 }
 
-function capView(given: View, writer: Principal, viewer: Principal | null, shown: ShownView[] | undefined, path: Array<string | number>): View {
+function capView(given: View, writer: Principal, viewer: Principal | null, shown: ShownView[] | undefined, path: Array<string | number>, budget: ExpressionBudget): View {
   const { view, rendered } = takeRendered(given);
   const ref = refOf(view);
   const ceiling = viewer ? replyCeiling(writer, viewer, false)(ref) : writeReplyTransform(writer, 'token:create', ref);
   const allowed = lowerTransform(rendered, ceiling);
   shown?.push({ path, id: ref.id, container: ref.container, transform: allowed, exact: true });
-  return lowerView(view, rendered, allowed);
+  return lowerView(view, rendered, allowed, budget);
 }
 
 /** The view without TOKENIZE_RENDERED, and the transform it names ('reveal' when missing or not a transform: fail closed). */
@@ -86,6 +97,8 @@ export function replyCeiling(writer: Principal | null, viewer: Principal, viewer
  */
 export function recapTokens(tokens: unknown, shown: ShownView[] | undefined, ceiling: (ref: { id: string; container: string }) => Transform): unknown {
   if (tokens === null || typeof tokens !== 'object') return tokens;
+  // one expression budget for every mask of the reply, as token-service gives one read: what does not fit is redacted
+  const budget = new ExpressionBudget(REPLAY_EXPRESSION_BUDGET_MS);
   const copy = structuredClone(tokens) as unknown;
   if (shown === undefined) return redactViews(copy);
   let root = copy;
@@ -95,7 +108,7 @@ export function recapTokens(tokens: unknown, shown: ShownView[] | undefined, cei
     // another token than recorded at that place (a damaged record): fail closed
     const same = view.id === s.id;
     const allowed = same ? lowerTransform(s.transform, ceiling({ id: s.id, container: s.container })) : 'redact';
-    const lowered = lowerView(view, same && s.exact === true ? s.transform : 'reveal', allowed);
+    const lowered = lowerView(view, same && s.exact === true ? s.transform : 'reveal', allowed, budget);
     if (s.path.length === 0) root = lowered;
     else (nodeAt(root, s.path.slice(0, -1)) as Record<string | number, unknown>)[s.path[s.path.length - 1]] = lowered;
   }
@@ -103,16 +116,16 @@ export function recapTokens(tokens: unknown, shown: ShownView[] | undefined, cei
 }
 
 /** Lowers a view shown at `shown` to `allowed` (a copy when anything changes). */
-function lowerView(view: View, shown: Transform, allowed: Transform): View {
+function lowerView(view: View, shown: Transform, allowed: Transform, budget: ExpressionBudget): View {
   if (allowed === shown || !('data' in view)) return view;
   const capped = { ...view };
   delete capped.data;
   if (allowed === 'mask' && shown === 'reveal' && capped.mask !== undefined && capped.mask !== null) {
     let masked: unknown;
     try {
-      masked = evaluateMask(capped.mask, view.data);
+      masked = evaluateMask(capped.mask, view.data, budget);
     } catch {
-      masked = undefined; // redacted, as token-service does with a mask that no longer evaluates
+      masked = undefined; // redacted, as token-service does with a mask that no longer evaluates or fits the budget
     }
     if (masked !== null && masked !== undefined) capped.data = masked;
   }

@@ -1,8 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { TenantKeyring } from '@coffer/crypto/keyring';
-import { ExpressionError, renderToString } from '@coffer/expression';
-import { badRequest } from '@coffer/contracts';
+import { ExpressionError, renderToString, type ExpressionBudget } from '@coffer/expression';
+import type { FieldErrors } from '@coffer/contracts';
 import type { TokenFields } from './token-fields';
+
+/** The texts a token's fingerprint and search digests are computed from, rendered before anything is written. */
+export interface RenderedExpressions {
+  readonly fingerprintText: string;
+  /** non-empty search index values */
+  readonly searchValues: string[];
+}
 
 /**
  * Everything cryptographic about a token: data encrypted under the tenant's data key with AAD = token id,
@@ -20,27 +27,11 @@ export class TokenVault {
     return this.keyring.decryptJson(tenantId, keyId, ciphertext, `token:${tokenId}`);
   }
 
-  /** Fingerprint and search digests for the fields; expression errors become 400s naming the field. */
-  async digests(tenantId: string, f: TokenFields): Promise<{ fingerprint: string; searchDigests: string[] }> {
+  /** Fingerprint and search digests of a token of `type` from its rendered expressions (renderExpressions). */
+  async digests(tenantId: string, type: string, rendered: RenderedExpressions): Promise<{ fingerprint: string; searchDigests: string[] }> {
     const hmac = await this.keyring.digester(tenantId);
-    let rendered: string | null;
-    try {
-      rendered = renderToString(f.fingerprintExpression, { data: f.data, metadata: f.metadata }, 'data+metadata');
-    } catch (err) {
-      throw badRequest('The request is invalid', { fingerprint_expression: [expressionMessage(err)] });
-    }
-    const fingerprint = hmac(`${f.type}\u0000${rendered ?? ''}`);
-    const searchDigests: string[] = [];
-    f.searchIndexes.forEach((expr, i) => {
-      let value: string | null;
-      try {
-        value = renderToString(expr, { data: f.data }, 'data');
-      } catch (err) {
-        throw badRequest('The request is invalid', { [`search_indexes[${i}]`]: [expressionMessage(err)] });
-      }
-      if (value !== null && value !== '') searchDigests.push(searchDigest(hmac, value));
-    });
-    return { fingerprint, searchDigests };
+    const fingerprint = hmac(`${type}\u0000${rendered.fingerprintText}`);
+    return { fingerprint, searchDigests: rendered.searchValues.map((v) => searchDigest(hmac, v)) };
   }
 
   /** For `data:` search terms: the same digest the token's search indexes were stored under. */
@@ -53,6 +44,38 @@ export class TokenVault {
 /** Blind index of a value: case-sensitive exact match, as the spec's `data:` search term. */
 function searchDigest(hmac: (v: string) => string, value: string): string {
   return hmac(`search\u0000${value}`);
+}
+
+/**
+ * Renders the fingerprint expression and search indexes of the fields, charged to the request's budget; every
+ * failure (a spent budget included) is added to `errors` at the field's path (with `prefix` for tokenize) and null
+ * returned. Runs before anything is written, so a refused request changes nothing.
+ */
+export function renderExpressions(f: TokenFields, budget: ExpressionBudget, errors: FieldErrors, prefix = ''): RenderedExpressions | null {
+  const at = (path: string) => (prefix ? `${prefix}.${path}` : path);
+  let ok = true;
+  // once the budget is spent every later expression would fail the same way: the first field is named, alone
+  const failed = (path: string, err: unknown): boolean => {
+    errors.add(at(path), expressionMessage(err));
+    ok = false;
+    return err instanceof ExpressionError && err.code === 'budget_exceeded';
+  };
+  let fingerprintText = '';
+  try {
+    fingerprintText = renderToString(f.fingerprintExpression, { data: f.data, metadata: f.metadata }, 'data+metadata', budget) ?? '';
+  } catch (err) {
+    if (failed('fingerprint_expression', err)) return null;
+  }
+  const searchValues: string[] = [];
+  for (let i = 0; i < f.searchIndexes.length; i++) {
+    try {
+      const value = renderToString(f.searchIndexes[i], { data: f.data }, 'data', budget);
+      if (value !== null && value !== '') searchValues.push(value);
+    } catch (err) {
+      if (failed(`search_indexes[${i}]`, err)) break;
+    }
+  }
+  return ok ? { fingerprintText, searchValues } : null;
 }
 
 export function expressionMessage(err: unknown): string {

@@ -2,6 +2,7 @@ import { TypeGuards } from 'liquidjs';
 import { ExpressionError } from './errors';
 import { Compiled, checkCompiled, compile, outputText, run } from './engine';
 import { LIMITS } from './limits';
+import { ExpressionBudget, Meter, metered } from './budget';
 
 /**
  * Detokenization expressions: `{{ <token id> }}` or `{{ <token id> | filter: args | ... }}` inside any string of
@@ -153,8 +154,15 @@ function setKey(out: Record<string, unknown>, key: string, value: unknown): void
  * - a string with several expressions or other text stays a string, each expression rendered as text
  *   (objects and arrays as JSON, null as nothing);
  * - other values are kept; objects and arrays are copied.
+ *
+ * Filter chains are charged to `budget` (the request's ExpressionBudget; without one the whole value is bounded by
+ * the per-template limit). A spent budget throws ExpressionError `budget_exceeded`.
  */
-export function substituteDetokenization(value: unknown, lookup: (tokenId: string) => unknown): unknown {
+export function substituteDetokenization(value: unknown, lookup: (tokenId: string) => unknown, budget?: ExpressionBudget): unknown {
+  return metered(budget, (meter) => substitute(value, lookup, meter));
+}
+
+function substitute(value: unknown, lookup: (tokenId: string) => unknown, meter: Meter): unknown {
   const memo = new Map<string, unknown>();
   const data = (id: string): unknown => {
     if (!memo.has(id)) memo.set(id, lookup(id));
@@ -163,7 +171,7 @@ export function substituteDetokenization(value: unknown, lookup: (tokenId: strin
   const evalOne = (f: Found): unknown => {
     const d = data(f.tokenId);
     if (!f.filters) return d === undefined ? null : d;
-    return run(f.filters, { data: d }, 'data');
+    return run(f.filters, { data: d }, 'data', true, meter);
   };
   const visit = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') {

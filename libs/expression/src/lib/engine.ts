@@ -12,9 +12,10 @@ import {
   toValueSync,
 } from 'liquidjs';
 import type { FilterImplOptions } from 'liquidjs';
-import { ExpressionError, toExpressionError } from './errors';
+import { ExpressionError, RENDER_TIME_MESSAGE, toExpressionError } from './errors';
 import { FILTERS, FilterFn, checkStaticArgs } from './filters';
 import { LIMITS } from './limits';
+import { Meter, budgetExceeded } from './budget';
 
 /** Variables an expression may use: `data` only (token id, mask, search index) or `data` and `metadata` (fingerprint). */
 export type ScopeName = 'data' | 'data+metadata';
@@ -384,23 +385,33 @@ function liquidScope(scope: ExpressionScope, allowed: ScopeName): Record<string,
 }
 
 /**
- * Evaluates a compiled template. `useFast` false forces liquidjs (tests compare both paths).
+ * Evaluates a compiled template, charging `meter`. `useFast` false forces liquidjs (tests compare both paths).
  * The caller has already called checkCompiled.
+ *
+ * Constants and compiled closures are charged through the meter's sampled clock (see Meter); a liquidjs render gets
+ * min(per-template limit, what remains of the request's budget) as its render limit, through liquidjs' per-call
+ * RenderOptions.
  */
-export function run(c: Compiled, scope: ExpressionScope, allowed: ScopeName, useFast = true): unknown {
+export function run(c: Compiled, scope: ExpressionScope, allowed: ScopeName, useFast: boolean, meter: Meter): unknown {
+  if (c.constant !== undefined) return c.constant;
+  let limit: { ms: number; byBudget: boolean } | undefined;
   try {
-    if (c.constant !== undefined) return c.constant;
     if (useFast && c.fast) {
       const r = c.fast(scope.data === undefined ? null : scope.data);
+      meter.fastRan();
       if (r !== BAIL) return normalize(r);
     }
-    const ctx = new Context(liquidScope(scope, allowed), engine.options, { sync: true }, { liquid: engine });
+    limit = meter.renderLimit();
+    const ctx = new Context(liquidScope(scope, allowed), engine.options, { sync: true, renderLimit: limit.ms }, { liquid: engine });
     if (c.typed) return normalize(toValueSync(c.typed.value(ctx, false)));
     const emitter = new BoundedEmitter();
     toValueSync(engine.renderer.renderTemplates(c.templates, ctx, emitter));
     return emitter.buffer;
   } catch (e) {
-    throw toExpressionError(e, 'render');
+    const err = toExpressionError(e, 'render');
+    // a render stopped by what remained of the request's budget, not by its own limit, is the budget's error
+    if (limit?.byBudget && err.code === 'limit_exceeded' && err.message === RENDER_TIME_MESSAGE) throw budgetExceeded(meter.budget);
+    throw err;
   }
 }
 

@@ -10,6 +10,8 @@ export type ExpressionErrorCode =
   | 'forbidden_tag'
   | 'invalid_argument'
   | 'limit_exceeded'
+  /** the request's expression budget (ExpressionBudget) is spent */
+  | 'budget_exceeded'
   | 'evaluation'
   | 'invalid_token_id'
   | 'invalid_expression';
@@ -30,8 +32,11 @@ interface LiquidLikeError {
   originalError?: unknown;
 }
 
+/** The message of a render stopped by its time limit. */
+export const RENDER_TIME_MESSAGE = 'render time limit exceeded (the expression took too long)';
+
 const LIMIT_MESSAGES: Record<string, string> = {
-  'template render limit exceeded': 'render time limit exceeded',
+  'template render limit exceeded': RENDER_TIME_MESSAGE,
   'memory alloc limit exceeded': 'memory limit exceeded',
   'parse length limit exceeded': 'template length limit exceeded',
 };

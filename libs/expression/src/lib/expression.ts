@@ -1,4 +1,5 @@
 import { ExpressionError } from './errors';
+import { ExpressionBudget, Meter } from './budget';
 import {
   ExpressionScope,
   ScopeName,
@@ -32,19 +33,27 @@ export function validateTemplate(template: string, scope: ScopeName): void {
  * string (objects and arrays inside text are rendered as JSON, null as nothing).
  *
  * `allowed` defaults to 'data+metadata' when `scope.metadata` is given, else 'data'.
+ *
+ * The time taken is charged to `budget` (the request's ExpressionBudget); without one the call is bounded by the
+ * per-template limit alone. A spent budget throws ExpressionError `budget_exceeded`.
  */
-export function evaluate(template: string, scope: ExpressionScope, allowed?: ScopeName): unknown {
+export function evaluate(template: string, scope: ExpressionScope, allowed?: ScopeName, budget?: ExpressionBudget): unknown {
   checkTemplateText(template);
   const names = allowed ?? defaultScopeName(scope ?? {});
   if (allowed !== undefined) checkScopeName(allowed);
   const c = compile(template);
   checkCompiled(c, names);
-  return run(c, scope ?? {}, names);
+  const meter = new Meter(budget ?? ExpressionBudget.single());
+  try {
+    return run(c, scope ?? {}, names, true, meter);
+  } finally {
+    meter.end();
+  }
 }
 
 /** Like evaluate, as text: null when the typed result is null, objects and arrays as JSON, other values String(). */
-export function renderToString(template: string, scope: ExpressionScope, allowed?: ScopeName): string | null {
-  return resultToString(evaluate(template, scope, allowed));
+export function renderToString(template: string, scope: ExpressionScope, allowed?: ScopeName, budget?: ExpressionBudget): string | null {
+  return resultToString(evaluate(template, scope, allowed, budget));
 }
 
 export function resultToString(v: unknown): string | null {

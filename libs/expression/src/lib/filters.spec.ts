@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { ExpressionError } from './errors';
 import { checkCompiled, compile, run } from './engine';
+import { ExpressionBudget, Meter } from './budget';
 import { evaluate } from './expression';
 
 type Outcome = { value: unknown } | { error: string };
@@ -11,7 +12,7 @@ function both(template: string, data: unknown): Outcome {
   const attempt = (fast: boolean): Outcome => {
     try {
       checkCompiled(c, 'data');
-      return { value: run(c, { data }, 'data', fast) };
+      return { value: run(c, { data }, 'data', fast, new Meter(ExpressionBudget.single())) };
     } catch (e) {
       if (!(e instanceof ExpressionError)) throw e;
       return { error: e.message };

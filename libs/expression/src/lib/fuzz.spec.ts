@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { ExpressionError, evaluate, findDetokenizationExpressions, substituteDetokenization, validateMask, evaluateMask } from '../index';
 import { checkCompiled, compile, run } from './engine';
+import { ExpressionBudget, Meter } from './budget';
 
 const FRAGMENTS = [
   '{{',
@@ -142,7 +143,7 @@ describe('fuzz', () => {
       try {
         const c = compile(t);
         checkCompiled(c, 'data');
-        return { value: run(c, { data }, 'data', fast) };
+        return { value: run(c, { data }, 'data', fast, new Meter(ExpressionBudget.single())) };
       } catch (e) {
         if (!(e instanceof ExpressionError)) throw e;
         return { error: e.message };

@@ -1,5 +1,6 @@
 import { ExpressionError } from './errors';
 import { checkCompiled, checkTemplateText, compile, run } from './engine';
+import { ExpressionBudget, Meter } from './budget';
 import { LIMITS } from './limits';
 
 type Segment = string | number;
@@ -24,15 +25,15 @@ function setKey(out: Record<string, unknown>, key: string, value: unknown): void
   }
 }
 
-function evalLeaf(template: string, data: unknown): unknown {
+function evalLeaf(template: string, data: unknown, meter: Meter): unknown {
   checkTemplateText(template);
   const c = compile(template);
   checkCompiled(c, 'data');
-  return run(c, { data }, 'data');
+  return run(c, { data }, 'data', true, meter);
 }
 
-function maskNode(mask: unknown, data: unknown, path: Segment[]): unknown {
-  if (typeof mask === 'string') return evalLeaf(mask, data);
+function maskNode(mask: unknown, data: unknown, path: Segment[], meter: Meter): unknown {
+  if (typeof mask === 'string') return evalLeaf(mask, data, meter);
   if (mask === null || typeof mask !== 'object') {
     if (mask === null || mask === undefined || typeof mask === 'number' || typeof mask === 'boolean') return mask ?? null;
     throw new ExpressionError('unsupported mask value', 'syntax');
@@ -42,7 +43,7 @@ function maskNode(mask: unknown, data: unknown, path: Segment[]): unknown {
     const out: unknown[] = new Array(mask.length);
     for (let i = 0; i < mask.length; i++) {
       path.push(i);
-      const v = maskNode(mask[i], data, path);
+      const v = maskNode(mask[i], data, path, meter);
       path.pop();
       out[i] = v === undefined ? null : v;
     }
@@ -51,7 +52,7 @@ function maskNode(mask: unknown, data: unknown, path: Segment[]): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(mask)) {
     path.push(key);
-    const v = maskNode((mask as Record<string, unknown>)[key], data, path);
+    const v = maskNode((mask as Record<string, unknown>)[key], data, path, meter);
     path.pop();
     if (v !== null && v !== undefined) setKey(out, key, v);
   }
@@ -63,14 +64,22 @@ function maskNode(mask: unknown, data: unknown, path: Segment[]): unknown {
  * token data); objects and arrays are walked. An object key absent from the mask is absent from the output; a mask
  * value that evaluates to null is omitted from its object (array elements stay, as null). Non-string leaves
  * (numbers, booleans, null) are copied. Errors name the mask path, e.g. `mask.number: ...`.
+ *
+ * All leaves are charged to `budget` (the request's ExpressionBudget); without one the whole mask is bounded by the
+ * per-template limit. A spent budget throws ExpressionError `budget_exceeded`.
  */
-export function evaluateMask(mask: unknown, data: unknown): unknown {
+export function evaluateMask(mask: unknown, data: unknown, budget?: ExpressionBudget): unknown {
   const path: Segment[] = [];
+  // the meter's allocation and two clock reads are the fast path's only overhead (no closure here: this is hot)
+  let meter: Meter | undefined;
   try {
-    return maskNode(mask, data, path);
+    meter = new Meter(budget ?? ExpressionBudget.single());
+    return maskNode(mask, data, path, meter);
   } catch (e) {
     const err = e instanceof ExpressionError ? e : new ExpressionError('mask evaluation failed', 'evaluation');
     throw new ExpressionError(`${formatPath('mask', path)}: ${err.message}`, err.code);
+  } finally {
+    meter?.end();
   }
 }
 

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, ProblemError, badRequest, conflict, forbidden, idempotentReplay, type IdempotentReplay, type Principal, type TokenView, type Transform } from '@coffer/contracts';
+import { FieldErrors, ProblemError, conflict, forbidden, idempotentReplay, type IdempotentReplay, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
-import { evaluate } from '@coffer/expression';
+import { evaluate, type ExpressionBudget } from '@coffer/expression';
 import { PrismaService, type Prisma } from '@coffer/db';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
-import { TokenVault, expressionMessage } from '../token-vault';
+import { TokenVault, expressionMessage, renderExpressions, type RenderedExpressions } from '../token-vault';
 import { validateTokenFields, validateTokenId, type TokenFields } from '../token-fields';
-import { toLimitedView, toTokenView } from '../token.view';
+import { toLimitedView, toTokenView, type Premasked } from '../token.view';
 import { checkMaskEvaluates } from '../mask-check';
+import { readBudget, writeBudget } from '../expression-budgets';
 import { TenantSettingsClient } from '@coffer/messaging';
 
 const ALIAS_ATTEMPTS = 5;
@@ -50,10 +51,19 @@ export interface RenderedToken {
 /** Another request with the same idempotency key committed first; this one's writes roll back. */
 export class IdempotencyKeyTaken extends Error {}
 
-/** A token about to be written: validated fields plus how its id is chosen. */
+/**
+ * A token about to be written: validated fields, how its id is chosen, and every expression already evaluated —
+ * under `budget`, the request's — so a write never starts for a token whose expressions do not fit.
+ */
 export interface PreparedToken {
   fields: TokenFields;
   id: { literal?: string; expression?: string };
+  budget: ExpressionBudget;
+  rendered: RenderedExpressions;
+  /** the mask over the data, for the write's reply (absent without a mask) */
+  masked?: Premasked;
+  /** the id expression's first value (an alias is drawn again, under the same budget, only when it is taken) */
+  alias?: string;
 }
 
 @Injectable()
@@ -67,8 +77,12 @@ export class CreateTokenUseCase {
     private readonly idempotency: IdempotentWrites,
   ) {}
 
-  /** Validates a create request; every bad field is reported, with `pathPrefix` for tokenize's nested requests. */
-  prepare(principal: Principal, body: unknown, errors: FieldErrors, pathPrefix = ''): PreparedToken | null {
+  /**
+   * Validates a create request and evaluates its expressions (mask, fingerprint, search indexes, id) under `budget`
+   * (tokenize passes one budget for all its tokens); every bad field is reported, with `pathPrefix` for tokenize's
+   * nested requests. An expression that does not fit in the budget is a bad field like any other.
+   */
+  prepare(principal: Principal, body: unknown, errors: FieldErrors, pathPrefix = '', budget: ExpressionBudget = writeBudget()): PreparedToken | null {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       errors.add(pathPrefix || 'body', 'must be a JSON object');
       return null;
@@ -77,13 +91,18 @@ export class CreateTokenUseCase {
     const local = new FieldErrors();
     const id = input['id'] === undefined || input['id'] === null ? {} : validateTokenId(input['id'], local);
     const fields = validateTokenFields(input, local);
-    if (fields && local.empty) checkMaskEvaluates(fields.mask, fields.data, local);
+    let masked: Premasked | undefined;
+    let rendered: RenderedExpressions | null = null;
+    let alias: string | undefined;
+    if (fields && local.empty) masked = checkMaskEvaluates(fields.mask, fields.data, local, budget);
+    if (fields && local.empty) rendered = renderExpressions(fields, budget, local);
+    if (fields && local.empty && id.expression !== undefined) alias = aliasOf(id.expression, fields.data, budget, local);
     for (const [path, messages] of Object.entries(local.toRecord()))
       for (const m of messages) errors.add(pathPrefix ? `${pathPrefix}.${path}` : path, m);
-    if (!fields || !local.empty) return null;
+    if (!fields || !local.empty || !rendered) return null;
     const decision = decideTokenAccess(principal, 'token:create', { id: id.literal ?? '', container: fields.container });
     if (!decision.allowed) throw forbidden('The API key may not create tokens in this container');
-    return { fields, id };
+    return { fields, id, budget, rendered, masked, alias };
   }
 
   async execute(cmd: CreateTokenCommand): Promise<TokenView | IdempotentReplay<TokenView>> {
@@ -131,15 +150,16 @@ export class CreateTokenUseCase {
 
   /** `rerender`, with the transform each view was rendered at. */
   async rerenderWithTransforms(principal: Principal, written: WrittenToken[]): Promise<RenderedToken[]> {
+    const budget = readBudget();
     const rows = new Map((await this.tokens.findMany(principal.tenantId, written.map((w) => w.id))).map((r) => [r.id, r]));
     return Promise.all(
       written.map(async (w) => {
         const row = rows.get(w.id);
         if (!row) throw conflict('The token this idempotency key created no longer exists');
-        if (!w.created) return this.viewFor(principal, row);
+        if (!w.created) return this.viewFor(principal, row, budget);
         const data = await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
         const transform = writeReplyTransform(principal, 'token:create', { id: row.id, container: row.container });
-        return { view: toTokenView(row, data, transform), transform };
+        return { view: toTokenView(row, data, transform, budget), transform };
       }),
     );
   }
@@ -156,12 +176,12 @@ export class CreateTokenUseCase {
   ): Promise<{ view: TokenView; row: TokenRow; created: boolean; transform: Transform }> {
     const tenantId = principal.tenantId;
     const f = p.fields;
-    const { fingerprint, searchDigests } = await this.vault.digests(tenantId, f);
+    const { fingerprint, searchDigests } = await this.vault.digests(tenantId, f.type, p.rendered);
     const deduplicate = f.deduplicate ?? (await this.settings.get(principal, traceId)).deduplicate_tokens;
     const dedupKey = deduplicate ? `${f.type}:${fingerprint}` : null;
     if (deduplicate) {
       const existing = await this.tokens.findByFingerprint(tenantId, f.type, fingerprint, tx);
-      if (existing) return { ...(await this.viewFor(principal, existing)), row: existing, created: false };
+      if (existing) return { ...(await this.viewFor(principal, existing, p.budget)), row: existing, created: false };
     }
 
     for (let attempt = 0; ; attempt++) {
@@ -207,11 +227,11 @@ export class CreateTokenUseCase {
           modified_at: null,
         };
         const transform = writeReplyTransform(principal, 'token:create', { id, container: f.container });
-        return { view: toTokenView(row, f.data, transform), row, created: true, transform };
+        return { view: toTokenView(row, f.data, transform, p.budget, p.masked), row, created: true, transform };
       }
       if (outcome === 'duplicate' && dedupKey) {
         const holder = await this.tokens.findByDedupKey(tenantId, dedupKey, tx);
-        if (holder) return { ...(await this.viewFor(principal, holder)), row: holder, created: false };
+        if (holder) return { ...(await this.viewFor(principal, holder, p.budget)), row: holder, created: false };
         // the holder expired and released its key meanwhile: write again (bounded by WRITE_ATTEMPTS)
         continue;
       }
@@ -224,23 +244,38 @@ export class CreateTokenUseCase {
   private chooseId(p: PreparedToken, attempt: number): string {
     if (p.id.literal !== undefined) return p.id.literal;
     if (p.id.expression === undefined || attempt >= ALIAS_ATTEMPTS) return randomUUID();
-    let value: unknown;
-    try {
-      value = evaluate(p.id.expression, { data: p.fields.data }, 'data');
-    } catch (err) {
-      throw badRequest('The request is invalid', { id: [expressionMessage(err)] });
-    }
-    const id = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-    if (id.length < 3 || id.length > 400) throw badRequest('The request is invalid', { id: ['the id expression must produce 3 to 400 characters'] });
-    return id;
+    if (attempt === 0 && p.alias !== undefined) return p.alias;
+    const errors = new FieldErrors();
+    const alias = aliasOf(p.id.expression, p.fields.data, p.budget, errors);
+    // a redraw that no longer fits in the budget takes the UUID a taken alias ends with anyway
+    if (alias === undefined && p.budget.exhausted) return randomUUID();
+    errors.throwIfAny();
+    return alias as string;
   }
 
   /** A deduplicated token: full view for callers who may read it, otherwise the limited view. */
-  private async viewFor(principal: Principal, row: TokenRow): Promise<RenderedToken> {
+  private async viewFor(principal: Principal, row: TokenRow, budget: ExpressionBudget): Promise<RenderedToken> {
     const ref = { id: row.id, container: row.container };
     const read = decideTokenAccess(principal, 'token:read', ref);
     if (!read.allowed) return { view: toLimitedView(row), transform: 'redact' };
     const data = await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
-    return { view: toTokenView(row, data, read.transform), transform: read.transform };
+    return { view: toTokenView(row, data, read.transform, budget), transform: read.transform };
   }
+}
+
+/** The id an id expression gives for the data, or undefined with the problem added at `id`. */
+function aliasOf(expression: string, data: unknown, budget: ExpressionBudget, errors: FieldErrors): string | undefined {
+  let value: unknown;
+  try {
+    value = evaluate(expression, { data }, 'data', budget);
+  } catch (err) {
+    errors.add('id', expressionMessage(err));
+    return undefined;
+  }
+  const id = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  if (id.length < 3 || id.length > 400) {
+    errors.add('id', 'the id expression must produce 3 to 400 characters');
+    return undefined;
+  }
+  return id;
 }

@@ -5,6 +5,7 @@ import { ExpressionError, findDetokenizationExpressions, substituteDetokenizatio
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
+import { readBudget } from '../expression-budgets';
 
 export const MAX_DETOKENIZED = 100;
 
@@ -48,7 +49,7 @@ export class DetokenizeUseCase {
     for (const row of rows) data.set(row.id, await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext));
     let result: unknown;
     try {
-      result = substituteDetokenization(payload, (id) => data.get(id));
+      result = substituteDetokenization(payload, (id) => data.get(id), readBudget());
     } catch (err) {
       throw badRequest('A detokenization expression could not be evaluated', {
         [path]: [err instanceof ExpressionError ? err.message : 'could not be evaluated'],

@@ -16,6 +16,8 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter, type TokenRow } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { toTokenView } from '../token.view';
+import { readBudget } from '../expression-budgets';
+import type { ExpressionBudget } from '@coffer/expression';
 import { TokenReads } from './token-reads';
 import { accessPredicate } from '../token-access.sql';
 import { storableDate } from '../../storable-date';
@@ -38,7 +40,7 @@ export class ReadTokensUseCase {
     // Read alone, the event was written with the row where the SQL form of this decision allowed it; read in a batch
     // (or should the two forms ever disagree), it is written here. Either way, before the reply.
     if (!audited) await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token', entityId: row.id, traceId }]);
-    return this.view(row, decision.transform);
+    return this.view(row, decision.transform, readBudget());
   }
 
   /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
@@ -62,9 +64,11 @@ export class ReadTokensUseCase {
       pagination = offsetPagination(result.total, window.req);
     }
     const data: TokenView[] = [];
+    // one budget for the page: masks that do not fit in what remains are redacted (token.view.ts)
+    const budget = readBudget();
     for (const row of rows) {
       const decision = decideTokenAccess(principal, 'token:read', { id: row.id, container: row.container });
-      if (decision.allowed) data.push(await this.view(row, decision.transform));
+      if (decision.allowed) data.push(await this.view(row, decision.transform, budget));
     }
     await this.audit.record(
       principal.tenantId,
@@ -73,9 +77,9 @@ export class ReadTokensUseCase {
     return { pagination, data };
   }
 
-  private async view(row: TokenRow, transform: 'reveal' | 'mask' | 'redact'): Promise<TokenView> {
+  private async view(row: TokenRow, transform: 'reveal' | 'mask' | 'redact', budget: ExpressionBudget): Promise<TokenView> {
     const data = transform === 'redact' ? undefined : await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
-    return toTokenView(row, data, transform);
+    return toTokenView(row, data, transform, budget);
   }
 }
 

@@ -5,6 +5,7 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { toTokenView } from '../token.view';
+import { readBudget } from '../expression-budgets';
 import { accessPredicate } from '../token-access.sql';
 import { compileSearch } from './search-query';
 
@@ -33,11 +34,12 @@ export class SearchTokensUseCase {
       deadline,
     );
     const data: TokenView[] = [];
+    const budget = readBudget();
     for (const row of rows) {
       const d = decideTokenAccess(principal, 'token:search', { id: row.id, container: row.container });
       if (!d.allowed) continue;
       const plain = d.transform === 'redact' ? undefined : await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
-      data.push(toTokenView(row, plain, d.transform));
+      data.push(toTokenView(row, plain, d.transform, budget));
     }
     await this.audit.record(principal.tenantId, [
       { actorApplicationId: principal.applicationId, operation: 'search', entityType: 'token', entityId: '*', traceId },

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, TOKENIZE_RENDERED, badRequest, idempotentReplay, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
+import type { ExpressionBudget } from '@coffer/expression';
+import { writeBudget } from '../expression-budgets';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { AuditRepository } from '../../audit/audit.repository';
 import { CreateTokenUseCase, IdempotencyKeyTaken, idempotencyKeyBusy, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
@@ -32,7 +34,8 @@ export class TokenizeUseCase {
     if (payload === undefined) throw badRequest('The request body is required');
     const errors = new FieldErrors();
     const slots: Slot[] = [];
-    const shape = this.plan(principal, payload, '', slots, errors);
+    // one expression budget for every token of the call, spent before the transaction starts
+    const shape = this.plan(principal, payload, '', slots, errors, writeBudget());
     if (slots.length > MAX_TOKENS_PER_CALL)
       throw badRequest(`At most ${MAX_TOKENS_PER_CALL} tokens may be created in one call`);
     errors.throwIfAny();
@@ -89,24 +92,24 @@ export class TokenizeUseCase {
   }
 
   /** Returns a function that rebuilds the payload with results in walk order. */
-  private plan(principal: Principal, value: unknown, path: string, slots: Slot[], errors: FieldErrors): (take: () => unknown) => unknown {
+  private plan(principal: Principal, value: unknown, path: string, slots: Slot[], errors: FieldErrors, budget: ExpressionBudget): (take: () => unknown) => unknown {
     if (value === null) return () => null;
     if (typeof value !== 'object') {
-      const prepared = this.create.prepare(principal, { type: 'token', data: value }, errors, path);
+      const prepared = this.create.prepare(principal, { type: 'token', data: value }, errors, path, budget);
       if (prepared) slots.push({ path, prepared, asId: true });
       return (take) => (prepared ? take() : value);
     }
     if (Array.isArray(value)) {
-      const parts = value.map((v, i) => this.plan(principal, v, `${path}[${i}]`, slots, errors));
+      const parts = value.map((v, i) => this.plan(principal, v, `${path}[${i}]`, slots, errors, budget));
       return (take) => parts.map((p) => p(take));
     }
     const obj = value as Record<string, unknown>;
     if ('type' in obj && 'data' in obj) {
-      const prepared = this.create.prepare(principal, obj, errors, path);
+      const prepared = this.create.prepare(principal, obj, errors, path, budget);
       if (prepared) slots.push({ path, prepared, asId: false });
       return (take) => (prepared ? take() : obj);
     }
-    const entries = Object.entries(obj).map(([k, v]) => [k, this.plan(principal, v, path ? `${path}.${k}` : k, slots, errors)] as const);
+    const entries = Object.entries(obj).map(([k, v]) => [k, this.plan(principal, v, path ? `${path}.${k}` : k, slots, errors, budget)] as const);
     return (take) => Object.fromEntries(entries.map(([k, p]) => [k, p(take)]));
   }
 }

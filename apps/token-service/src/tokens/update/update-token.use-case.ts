@@ -4,11 +4,12 @@ import { FieldErrors, badRequest, conflict, forbidden, idempotentReplay, notFoun
 import { PrismaService } from '@coffer/db';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
-import { validateMask } from '@coffer/expression';
+import { validateMask, type ExpressionBudget } from '@coffer/expression';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
-import { TokenVault } from '../token-vault';
+import { TokenVault, renderExpressions } from '../token-vault';
 import { idempotencyKeyBusy } from '../create/create-token.use-case';
+import { readBudget, writeBudget } from '../expression-budgets';
 import { DEFAULT_FINGERPRINT_EXPRESSION, validateTokenFields, type TokenFields } from '../token-fields';
 import { TOKEN_TYPES } from '../token-types';
 import { toRedactedView, toTokenView } from '../token.view';
@@ -75,9 +76,9 @@ export class UpdateTokenUseCase {
   private async rerender(principal: Principal, updated: UpdatedToken): Promise<TokenView> {
     const row = await this.tokens.find(principal.tenantId, updated.id);
     if (!row) throw conflict('The token this idempotency key updated no longer exists');
-    if (updated.duplicate) return this.duplicateView(principal, row);
+    if (updated.duplicate) return this.duplicateView(principal, row, readBudget());
     const data = await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
-    return toTokenView(row, data, writeReplyTransform(principal, 'token:update', { id: row.id, container: row.container }));
+    return toTokenView(row, data, writeReplyTransform(principal, 'token:update', { id: row.id, container: row.container }), readBudget());
   }
 
   private async apply(cmd: UpdateTokenCommand): Promise<TokenView> {
@@ -120,9 +121,12 @@ export class UpdateTokenUseCase {
     // an unchanged expiry is kept as stored (it may be an instant the text formats cannot express exactly)
     const fields = validateTokenFields(input, errors, row.type);
     if ('mask' in patch && mask !== null) for (const e of validateMask(mask)) errors.add(e.path, e.message);
-    if (fields && errors.empty) checkMaskEvaluates(mask, fields.data, errors);
+    // every expression is evaluated, under the request's budget, before anything is written
+    const budget = writeBudget();
+    const premasked = fields && errors.empty ? checkMaskEvaluates(mask, fields.data, errors, budget) : undefined;
+    const rendered = fields && errors.empty ? renderExpressions(fields, budget, errors) : null;
     errors.throwIfAny();
-    if (!fields) throw badRequest('The request is invalid');
+    if (!fields || !rendered) throw badRequest('The request is invalid');
     if (fields.container !== row.container && !decideTokenAccess(principal, 'token:create', { id: row.id, container: fields.container }).allowed)
       throw forbidden('The API key may not create tokens in the target container');
     fields.mask = mask;
@@ -134,11 +138,11 @@ export class UpdateTokenUseCase {
     if (resolved.length && !mayReveal(principal, current))
       throw forbidden(`Changing ${resolved.join(', ')} needs the right to reveal this token (token:use, or token:read with reveal)`);
 
-    const { fingerprint, searchDigests } = await this.vault.digests(tenantId, fields);
+    const { fingerprint, searchDigests } = await this.vault.digests(tenantId, row.type, rendered);
     const deduplicate = fields.deduplicate ?? (await this.settings.get(principal, cmd.traceId)).deduplicate_tokens;
     if (deduplicate) {
       const other = await this.tokens.findByFingerprint(tenantId, row.type, fingerprint);
-      if (other && other.id !== row.id) return this.duplicateView(principal, other);
+      if (other && other.id !== row.id) return this.duplicateView(principal, other, budget);
     }
     const { keyId, ciphertext } = await this.vault.encrypt(tenantId, row.id, fields.data);
     const outcome = await this.tokens.update(
@@ -165,20 +169,20 @@ export class UpdateTokenUseCase {
     if (outcome === 'missing') throw notFound('token');
     if (outcome === 'duplicate') {
       const other = await this.tokens.findByDedupKey(tenantId, `${row.type}:${fingerprint}`);
-      if (other) return this.duplicateView(principal, other);
+      if (other) return this.duplicateView(principal, other, budget);
       throw notFound('token');
     }
     await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'update', entityType: 'token', entityId: row.id, traceId: cmd.traceId }]);
     const updated = outcome;
-    return toTokenView(updated, fields.data, writeReplyTransform(principal, 'token:update', { id: row.id, container: updated.container }));
+    return toTokenView(updated, fields.data, writeReplyTransform(principal, 'token:update', { id: row.id, container: updated.container }), budget, premasked);
   }
 
   /** conventions §5: the update is not applied; the reply is the other token, redacted unless the caller may read it. */
-  private async duplicateView(principal: Principal, other: TokenRow): Promise<TokenView> {
+  private async duplicateView(principal: Principal, other: TokenRow, budget: ExpressionBudget): Promise<TokenView> {
     const read = decideTokenAccess(principal, 'token:read', { id: other.id, container: other.container });
     if (!read.allowed) return toRedactedView(other);
     const data = await this.vault.decrypt(other.tenant_id, other.id, other.data_key_id, other.data_ciphertext);
-    return toTokenView(other, data, read.transform);
+    return toTokenView(other, data, read.transform, budget);
   }
 }
 

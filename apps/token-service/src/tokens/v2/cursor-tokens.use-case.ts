@@ -5,6 +5,7 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { toTokenView } from '../token.view';
+import { readBudget } from '../expression-budgets';
 import { accessPredicate } from '../token-access.sql';
 import { compileSearch } from '../search/search-query';
 import { TokenCursors, type CursorScope } from './token-cursor';
@@ -67,11 +68,12 @@ export class CursorTokensUseCase {
     const fetched = await this.tokens.keyset(tenantId, filter, position, window.size, accessPredicate(principal, permission), deadline);
     const rows = fetched.slice(0, window.size);
     const data: TokenView[] = [];
+    const budget = readBudget();
     for (const row of rows) {
       const decision = decideTokenAccess(principal, permission, { id: row.id, container: row.container });
       if (!decision.allowed) continue;
       const plain = decision.transform === 'redact' ? undefined : await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
-      data.push(toTokenView(row, plain, decision.transform));
+      data.push(toTokenView(row, plain, decision.transform, budget));
     }
     const pagination: CursorPage['pagination'] = { page_size: window.size };
     const last = rows[rows.length - 1];
