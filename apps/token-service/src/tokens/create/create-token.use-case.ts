@@ -122,10 +122,11 @@ export class CreateTokenUseCase {
     if (recorded) return idempotentReplay(await this.rerender(principal, [recorded.reply as WrittenToken]).then((v) => v[0]));
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
     await this.vault.keyring.warm(principal.tenantId);
+    const tenantDeduplicates = await this.tenantDeduplicates(principal, traceId);
     let written: { view: TokenView; row: TokenRow; created: boolean; transform: Transform };
     try {
       written = await this.prisma.$transaction(async (tx) => {
-        const result = await this.write(principal, traceId, prepared, tx);
+        const result = await this.write(principal, traceId, prepared, tx, tenantDeduplicates);
         const recipe: WrittenToken = { id: result.row.id, created: result.created };
         if (!(await this.idempotency.ledger.record(req, recipe, tx))) throw new IdempotencyKeyTaken();
         return result;
@@ -173,11 +174,13 @@ export class CreateTokenUseCase {
     traceId: string,
     p: PreparedToken,
     tx?: Prisma.TransactionClient,
+    /** the tenant's `deduplicate_tokens`, looked up before `tx` opened (else here) */
+    tenantDeduplicates?: boolean,
   ): Promise<{ view: TokenView; row: TokenRow; created: boolean; transform: Transform }> {
     const tenantId = principal.tenantId;
     const f = p.fields;
     const { fingerprint, searchDigests } = await this.vault.digests(tenantId, f.type, p.rendered);
-    const deduplicate = f.deduplicate ?? (await this.settings.get(principal, traceId)).deduplicate_tokens;
+    const deduplicate = f.deduplicate ?? tenantDeduplicates ?? (await this.tenantDeduplicates(principal, traceId));
     const dedupKey = deduplicate ? `${f.type}:${fingerprint}` : null;
     if (deduplicate) {
       const existing = await this.tokens.findByFingerprint(tenantId, f.type, fingerprint, tx);
@@ -239,6 +242,14 @@ export class CreateTokenUseCase {
       if (p.id.literal !== undefined) throw conflict(`A token with id "${p.id.literal}" already exists`);
       if (attempt > ALIAS_ATTEMPTS + 1) throw new ProblemError(500, 'Could not allocate a token id');
     }
+  }
+
+  /**
+   * The tenant's deduplication setting (an RPC to session-service, cached a few seconds). Writes in a transaction
+   * look it up before opening it: a transaction must never hold its connection while waiting on another service.
+   */
+  tenantDeduplicates(principal: Principal, traceId: string): Promise<boolean> {
+    return this.settings.get(principal, traceId).then((s) => s.deduplicate_tokens);
   }
 
   private chooseId(p: PreparedToken, attempt: number): string {

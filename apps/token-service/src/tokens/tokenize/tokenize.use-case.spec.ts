@@ -23,6 +23,7 @@ function setup(recorded: unknown = null) {
       const w = written[key];
       return { ...w, row: { id: w.view.id } };
     }),
+    tenantDeduplicates: jest.fn(async () => false),
     rerenderWithTransforms: jest.fn(async () => [written['a'], written['b'], written['c']].map(({ view: v, transform }) => ({ view: v, transform }))),
   } as unknown as CreateTokenUseCase;
   const prisma = { $transaction: jest.fn(async (fn: (tx: unknown) => unknown) => fn({})) } as unknown as PrismaService;

@@ -49,6 +49,7 @@ export class TokenizeUseCase {
     }
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
     if (slots.length) await this.vault.keyring.warm(principal.tenantId);
+    const tenantDeduplicates = slots.length ? await this.create.tenantDeduplicates(principal, traceId) : false;
     let results: unknown[];
     try {
       results = await this.prisma.$transaction(
@@ -56,7 +57,7 @@ export class TokenizeUseCase {
           const out: unknown[] = [];
           const written: WrittenToken[] = [];
           for (const slot of slots) {
-            const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared, tx);
+            const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared, tx, tenantDeduplicates);
             out.push(this.resultOf(slot, view, transform, rendered));
             written.push({ id: row.id, created });
           }
