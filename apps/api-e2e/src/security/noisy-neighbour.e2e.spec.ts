@@ -13,6 +13,7 @@ import {
   slowBodies,
   victimCreate,
   victimRead,
+  victimReact,
   waves,
   writeReport,
 } from './noisy-neighbour';
@@ -51,6 +52,7 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
   const results: PatternResult[] = [];
   let victimKeys: string[];
   let reads: VictimOperation;
+  let reacts: VictimOperation;
 
   beforeAll(async () => {
     const victim = await createTenant('noisy-victim');
@@ -63,6 +65,8 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
       ids.push(res.body.id);
     }
     reads = victimRead(victimKeys, ids);
+    const reactor = await makeReactor(victim.managementKey, { code: formulaCode("return { raw: { ok: true } };") });
+    reacts = victimReact((await victim.app('private', { permissions: ['token:use'] })).key, reactor.reactorId);
   }, 60_000);
 
   afterAll(() => {
@@ -192,6 +196,10 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
         const { tenant, key } = await attackerTenant('react', ['token:use']);
         const { reactorId } = await makeReactor(tenant.managementKey, { code: formulaCode('const end = Date.now() + 9000; while (Date.now() < end) {} return { raw: {} };') });
         return (ctx) => loops(ctx, 16, () => send('POST', `/reactors/${reactorId}/react`, { key, body: { args: {} }, signal: ctx.signal }));
+      },
+      // the sandbox's isolates are shared by every tenant: the victim's own reacts must not wait behind the attacker's
+      get victimExtra() {
+        return [reacts];
       },
     },
     {

@@ -132,7 +132,7 @@ export function countBy(values: string[]): Record<string, number> {
   return out;
 }
 
-/** One kind of victim request: a read by id, or (pattern 6) an idempotent create. */
+/** One kind of victim request: a read by id, an idempotent create (pattern 6) or a quick react (pattern 7). */
 export interface VictimOperation {
   name: string;
   expected: number;
@@ -431,6 +431,15 @@ export function victimCreate(keys: string[]): VictimOperation {
     expected: 201,
     run: (client) =>
       send('POST', '/tokens', { key: keys[client % keys.length], headers: { 'SVC-IDEMPOTENCY-KEY': randomUUID() }, body: { type: 'token', data: 'victim' } }),
+  };
+}
+
+/** The victim's synchronous react of a quick formula (its own reactor): the sandbox is shared by every tenant. */
+export function victimReact(key: string, reactorId: string): VictimOperation {
+  return {
+    name: 'react',
+    expected: 200,
+    run: () => send('POST', `/reactors/${reactorId}/react`, { key, body: { args: {} } }),
   };
 }
 
