@@ -3,10 +3,12 @@ import { RpcException } from '@nestjs/microservices';
 import { type Observable, throwError } from 'rxjs';
 import { ProblemError, isProblem, type Problem } from '@coffer/contracts';
 import type { Logger } from '@coffer/observability';
+import { databaseProblem } from './database-errors';
 
 /**
- * Service side of the error model: a ProblemError crosses the bus as its problem document; anything else is a
- * bug, logged here (message and stack only: never the payload) and sent as a bare 500.
+ * Service side of the error model: a ProblemError crosses the bus as its problem document; a database timeout,
+ * lock wait or outage as a 504 or 503 (databaseProblem); anything else is a bug, logged here (message and stack
+ * only: never the payload) and sent as a bare 500.
  */
 @Catch()
 export class RpcProblemFilter implements RpcExceptionFilter<unknown> {
@@ -25,6 +27,11 @@ export function toProblem(exception: unknown, logger?: Logger, host?: ArgumentsH
   }
   if (isProblem(exception)) return exception;
   const subject = host?.switchToRpc().getContext()?.getSubject?.();
+  const database = databaseProblem(exception);
+  if (database) {
+    logger?.warn({ subject, status: database.status, detail: database.detail }, 'database refused or unavailable');
+    return database;
+  }
   logger?.error(
     { subject, err: { message: exception instanceof Error ? exception.message : String(exception), stack: exception instanceof Error ? exception.stack : undefined } },
     'unhandled error in RPC handler',

@@ -1,0 +1,47 @@
+import pg from 'pg';
+import { databaseProblem, sqlStateOf } from './database-errors';
+
+const url = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+describe('database failures as problems', () => {
+  let client: pg.Client;
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: url, statement_timeout: 50, lock_timeout: 50 });
+    await client.connect();
+  });
+  afterAll(() => client.end());
+
+  it('a statement cancelled by statement_timeout is a 504', async () => {
+    const err = await client.query('SELECT pg_sleep(1)').catch((e: unknown) => e);
+    expect(sqlStateOf(err)).toBe('57014');
+    expect(databaseProblem(err)).toMatchObject({ status: 504 });
+  });
+
+  it('a lock not granted within lock_timeout is a 503', async () => {
+    const holder = new pg.Client({ connectionString: url });
+    const waiter = new pg.Client({ connectionString: url, statement_timeout: 5_000, lock_timeout: 50 });
+    await Promise.all([holder.connect(), waiter.connect()]);
+    try {
+      await holder.query('SELECT pg_advisory_lock(424242)');
+      const err = await waiter.query('SELECT pg_advisory_lock(424242)').catch((e: unknown) => e);
+      expect(sqlStateOf(err)).toBe('55P03');
+      expect(databaseProblem(err)).toMatchObject({ status: 503 });
+    } finally {
+      await Promise.all([holder.end(), waiter.end()]);
+    }
+  });
+
+  it("reads the SQLSTATE Prisma's driver adapter wraps", () => {
+    const prismaError = (code: string, meta?: unknown) => Object.assign(new Error('Raw query failed'), { name: 'PrismaClientKnownRequestError', code, meta });
+    expect(databaseProblem(prismaError('P2010', { driverAdapterError: { cause: { kind: 'postgres', code: '57014' } } }))).toMatchObject({ status: 504 });
+    expect(databaseProblem(prismaError('P2024'))).toMatchObject({ status: 503 });
+    // a PL/pgSQL raise_exception (P0001) is not mistaken for a Prisma code, nor is it a database outage
+    expect(databaseProblem(Object.assign(new Error('raised'), { code: 'P0001' }))).toBeUndefined();
+  });
+
+  it('anything else is not a database problem (a bug: 500)', () => {
+    expect(databaseProblem(new Error('boom'))).toBeUndefined();
+    expect(databaseProblem(Object.assign(new Error('unique'), { code: '23505' }))).toBeUndefined();
+    expect(databaseProblem({ code: 'TIMEOUT' })).toBeUndefined();
+  });
+});

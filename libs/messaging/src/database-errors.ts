@@ -1,0 +1,50 @@
+import type { Problem } from '@coffer/contracts';
+
+/**
+ * PostgreSQL and Prisma failures that are not bugs but the database protecting itself or being unavailable: a
+ * statement cancelled by its timeout, a lock not granted in time, a deadlock victim, a connection that could not be
+ * had. Each is a 503 or 504 problem for the caller (retryable), never a 500.
+ */
+const BY_SQLSTATE: Record<string, Problem> = {
+  // query_canceled: statement_timeout, or cancelled at the caller's deadline
+  '57014': { title: 'Gateway Timeout', status: 504, detail: 'The request took longer than its deadline; the query was cancelled' },
+  // lock_not_available (lock_timeout), deadlock_detected, serialization_failure
+  '55P03': { title: 'Service Unavailable', status: 503, detail: 'The resource is busy; retry the request' },
+  '40P01': { title: 'Service Unavailable', status: 503, detail: 'The resource is busy; retry the request' },
+  '40001': { title: 'Service Unavailable', status: 503, detail: 'The resource is busy; retry the request' },
+  // too_many_connections, admin_shutdown, cannot_connect_now
+  '53300': { title: 'Service Unavailable', status: 503, detail: 'The database is unavailable; retry the request' },
+  '57P01': { title: 'Service Unavailable', status: 503, detail: 'The database is unavailable; retry the request' },
+  '57P03': { title: 'Service Unavailable', status: 503, detail: 'The database is unavailable; retry the request' },
+};
+
+const UNAVAILABLE: Problem = { title: 'Service Unavailable', status: 503, detail: 'The database is unavailable; retry the request' };
+
+/** Prisma's own codes for a database it cannot reach or a pool it cannot get a connection from. */
+const PRISMA_UNAVAILABLE = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
+
+type ErrorLike = { code?: unknown; meta?: { driverAdapterError?: { cause?: { code?: unknown } } }; cause?: unknown; message?: unknown };
+
+/** The SQLSTATE of a pg error, or of a Prisma error wrapping one (driver adapter), if any. */
+export function sqlStateOf(err: unknown): string | undefined {
+  for (let e = err as ErrorLike | undefined, depth = 0; e && typeof e === 'object' && depth < 4; e = e.cause as ErrorLike | undefined, depth++) {
+    const adapter = e.meta?.driverAdapterError?.cause?.code;
+    if (typeof adapter === 'string') return adapter;
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/** The problem a database failure stands for, or undefined when `err` is not one (then it is a bug: 500). */
+export function databaseProblem(err: unknown): Problem | undefined {
+  // Prisma's own codes look like SQLSTATEs (P2024): they are told apart by the error being Prisma's
+  const code = (err as ErrorLike | null)?.code;
+  const prisma = err instanceof Error && err.name.startsWith('Prisma');
+  if (prisma && typeof code === 'string' && PRISMA_UNAVAILABLE.has(code)) return UNAVAILABLE;
+  const state = sqlStateOf(err);
+  if (state !== undefined) return BY_SQLSTATE[state] ?? (state.startsWith('08') ? UNAVAILABLE : undefined);
+  // node-postgres' pool: "timeout exceeded when trying to connect"; a connection dropped mid-query
+  const message = (err as ErrorLike | null)?.message;
+  if (typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated/i.test(message)) return UNAVAILABLE;
+  return undefined;
+}
