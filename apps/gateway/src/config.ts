@@ -2,6 +2,7 @@ import type { ApplicationType } from '@coffer/contracts';
 import { configOnce, envInt, envList, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 import { backPressureFromEnv, type BackPressureLimits } from './http/back-pressure';
 import { limitsFromEnv, type Limit } from './rate-limit/rate-limits';
+import { requestTimeoutsFromEnv, type RequestTimeouts } from './http/request-timeouts';
 
 /** Everything the gateway reads from the environment (docs/operations.md#configuration), checked at start-up. */
 export interface GatewayConfig extends ProcessConfig {
@@ -20,8 +21,16 @@ export interface GatewayConfig extends ProcessConfig {
   readonly authCacheTtlMs: number;
   /** RATE_LIMIT_PRIVATE / _PUBLIC / _MANAGEMENT: `<n>/<window>`, defaults 2000/10s, 50/min, 200/min */
   readonly rateLimits: Readonly<Record<ApplicationType, Limit>>;
-  /** HTTP_MAX_IN_FLIGHT, HTTP_MAX_REACTS_IN_FLIGHT, HTTP_MAX_EVENT_LOOP_DELAY_MS, HTTP_MAX_HEAP_MB, OVERLOAD_RETRY_AFTER_S */
+  /**
+   * HTTP_MAX_IN_FLIGHT, HTTP_MAX_REACTS_IN_FLIGHT, HTTP_MAX_UNAUTHENTICATED_IN_FLIGHT, HTTP_TENANT_SHARE_PERCENT,
+   * HTTP_MAX_EVENT_LOOP_DELAY_MS, HTTP_MAX_HEAP_MB, OVERLOAD_RETRY_AFTER_S
+   */
   readonly backPressure: Readonly<BackPressureLimits>;
+  /**
+   * HTTP_HEADERS_TIMEOUT_MS, HTTP_BODY_TIMEOUT_MS, HTTP_BODY_MIN_BYTES_PER_S, HTTP_REQUEST_TIMEOUT_MS,
+   * HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_CONNECTIONS_CHECK_INTERVAL_MS
+   */
+  readonly requestTimeouts: Readonly<RequestTimeouts>;
 }
 
 function originProblem(entry: string): string | null {
@@ -50,6 +59,7 @@ export function loadGatewayConfig(): GatewayConfig {
     authCacheTtlMs: envInt('AUTH_CACHE_TTL_MS', 5_000, 1, 3_600_000),
     rateLimits: Object.freeze(limitsFromEnv()),
     backPressure: Object.freeze(backPressureFromEnv()),
+    requestTimeouts: Object.freeze(requestTimeoutsFromEnv()),
   };
 }
 

@@ -7,6 +7,8 @@ import { gatewayConfig } from './config';
 import { AppModule } from './app.module';
 import { configureFastify } from './http/fastify-setup';
 import { registerBackPressure } from './http/back-pressure';
+import { registerBodyDeadline, serverTimeoutOptions } from './http/request-timeouts';
+import { PrincipalResolver } from './auth/principal-resolver';
 import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onClientError, onConnect, onFrameworkError } from './http/framework-errors';
 import { ProblemFilter } from './http/problem.filter';
 import { HeaderNames } from './auth/api-key-headers';
@@ -23,6 +25,8 @@ async function bootstrap() {
     AppModule,
     new FastifyAdapter({
       bodyLimit: BODY_LIMIT_BYTES,
+      // header, body and idle timeouts: a client that stops sending holds a connection for a bounded time only
+      ...serverTimeoutOptions(config.requestTimeouts),
       trustProxy: true,
       return503OnClosing: true,
       // `/tokens/` is `/tokens`: clients of the mirrored service send collection calls with a trailing slash
@@ -40,7 +44,9 @@ async function bootstrap() {
   configureFastify(app.getHttpAdapter().getInstance(), logger, readiness, () => shuttingDown);
   // metrics only on the health port, like every service: the API's port (what the internet reaches) never serves them
   const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown);
-  registerBackPressure(app.getHttpAdapter().getInstance(), config.backPressure);
+  registerBodyDeadline(app.getHttpAdapter().getInstance(), config.requestTimeouts);
+  // the API key is resolved as soon as the headers are in, through the path ApiKeyGuard uses (it reuses the principal)
+  registerBackPressure(app.getHttpAdapter().getInstance(), config.backPressure, app.get(PrincipalResolver));
   app.useGlobalFilters(new ProblemFilter(logger));
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.
   app.enableCors({

@@ -8,3 +8,4 @@ export * from './rpc-supervision';
 export * from './work-loop';
 export * from './write-coalescing';
 export * from './tenant-settings.client';
+export * from './request-deadline';

@@ -6,6 +6,7 @@ import { rpcDuration } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
 import { coalesceWrites } from './write-coalescing';
 import { ReplyInbox } from './reply-inbox';
+import { cappedDeadlineMs } from './request-deadline';
 
 export interface CallContext {
   principal?: Principal;
@@ -48,7 +49,17 @@ export class RpcClient implements OnModuleDestroy {
     return this.connection;
   }
 
-  async call<T>(subject: string, body: unknown, ctx: CallContext, deadlineMs: number = RPC_DEADLINE_MS.default): Promise<T> {
+  /**
+   * `deadlineMs` is what this call may take; made on behalf of a request a service is handling (inside its handler),
+   * never more than that request has left, so no service keeps working for a caller that has given up. A request
+   * with nothing left fails at once with 504, sending nothing.
+   */
+  async call<T>(subject: string, body: unknown, ctx: CallContext, wantedMs: number = RPC_DEADLINE_MS.default): Promise<T> {
+    const deadlineMs = cappedDeadlineMs(wantedMs);
+    if (deadlineMs <= 0) {
+      rpcDuration.labels(subject, '504').observe(0);
+      throw new ProblemError(504, `The ${serviceOf(subject)} did not answer in time`);
+    }
     const envelope: RpcEnvelope = { principal: ctx.principal, traceId: ctx.traceId, body, timeoutMs: deadlineMs };
     if (ctx.idempotencyKey !== undefined) envelope.idempotencyKey = ctx.idempotencyKey;
     const started = process.hrtime.bigint();

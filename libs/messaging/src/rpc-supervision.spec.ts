@@ -2,7 +2,9 @@ import { throwError } from 'rxjs';
 import { lastValueFrom } from 'rxjs';
 import type { Logger } from '@coffer/observability';
 import { InFlightRequests } from './in-flight';
-import { superviseHandlers } from './rpc-supervision';
+import { rpcDroppedPastDeadline, superviseHandlers } from './rpc-supervision';
+import { JSONCodec } from 'nats';
+import { ArrivalStampingDeserializer, currentRequestDeadline } from './request-deadline';
 
 function recordingLogger() {
   const lines: Array<{ level: string; fields: Record<string, unknown>; msg: string }> = [];
@@ -49,6 +51,36 @@ describe('superviseHandlers', () => {
     await expect(lastValueFrom(out)).rejects.toEqual({ status: 404, title: 'Not Found' });
     expect(inFlight.active).toBe(0);
     expect(lines).toEqual([{ level: 'info', msg: 'rpc failed', fields: expect.objectContaining({ status: 404, subject: 'token.tokens.get' }) }]);
+  });
+
+  it('does not run a handler whose caller gave up before it could start: counted, one line without payload', async () => {
+    let ran = false;
+    const handlers = new Map<string, any>([['token.tokens.get', async () => ((ran = true), { id: 'x' })]]);
+    const inFlight = new InFlightRequests();
+    const { logger, lines } = recordingLogger();
+    superviseHandlers({ messageHandlers: handlers }, inFlight, logger);
+    // taken off the bus with 20 ms left, then the event loop was busy for 40 ms before the handler could start
+    const packet = new ArrivalStampingDeserializer().deserialize(JSONCodec().encode({ pattern: 'token.tokens.get', id: '1', data: { ...envelope, timeoutMs: 20 } })) as { data: unknown };
+    const busyUntil = performance.now() + 40;
+    while (performance.now() < busyUntil);
+    const before = (await rpcDroppedPastDeadline.get()).values.find((v) => v.labels.subject === 'token.tokens.get')?.value ?? 0;
+    const out = await handlers.get('token.tokens.get')(packet.data, {});
+    await expect(lastValueFrom(out)).rejects.toMatchObject({ status: 504 });
+    expect(ran).toBe(false);
+    expect(inFlight.active).toBe(0);
+    expect((await rpcDroppedPastDeadline.get()).values.find((v) => v.labels.subject === 'token.tokens.get')?.value).toBe(before + 1);
+    expect(lines).toEqual([{ level: 'info', msg: expect.stringContaining('deadline'), fields: expect.objectContaining({ traceId: 'trace-1', subject: 'token.tokens.get' }) }]);
+    expect(JSON.stringify(lines)).not.toContain('4242');
+  });
+
+  it('runs a handler in time, with its deadline as the current request deadline for the calls it makes', async () => {
+    let seen: number | undefined;
+    const handlers = new Map<string, any>([['token.tokens.get', async () => ((seen = currentRequestDeadline()), { id: 'x' })]]);
+    superviseHandlers({ messageHandlers: handlers }, new InFlightRequests(), recordingLogger().logger);
+    const before = performance.now();
+    expect(await handlers.get('token.tokens.get')({ ...envelope, timeoutMs: 5_000 }, {})).toEqual({ id: 'x' });
+    expect(seen).toBeGreaterThanOrEqual(before + 5_000);
+    expect(seen).toBeLessThanOrEqual(performance.now() + 5_000);
   });
 
   it('refuses a server of another shape', () => {

@@ -1,7 +1,19 @@
-import { isObservable, type Observable, tap, finalize } from 'rxjs';
-import type { RpcEnvelope } from '@coffer/contracts';
-import type { Logger } from '@coffer/observability';
+import { isObservable, type Observable, tap, finalize, throwError } from 'rxjs';
+import { Counter } from 'prom-client';
+import { STATUS_TITLES, type Problem, type RpcEnvelope } from '@coffer/contracts';
+import { metricsRegistry, type Logger } from '@coffer/observability';
 import type { InFlightRequests } from './in-flight';
+import { deadlineAtDispatch, withRequestDeadline } from './request-deadline';
+
+export const rpcDroppedPastDeadline = new Counter({
+  name: 'coffer_rpc_dropped_past_deadline_total',
+  help: 'RPC requests not handled because their caller had given up (deadline passed before the handler started)',
+  labelNames: ['subject'] as const,
+  registers: [metricsRegistry],
+});
+
+/** The reply to a request dropped at its deadline: nobody waits for it, but the transport needs one. */
+const PAST_DEADLINE: Problem = { title: STATUS_TITLES[504] ?? 'Gateway Timeout', status: 504, detail: "The caller's deadline passed before the request was handled" };
 
 /** A handler as Nest's microservice server keeps it (`Server.messageHandlers`): data and context in, a value, or an Observable, out. */
 type MessageHandler = ((data: unknown, ctx: unknown) => Promise<unknown>) & { isEventHandler?: boolean };
@@ -19,6 +31,9 @@ interface ServerHandlers {
  * on Node 20, cost token-service 10–16 % of its CPU per request (issue 14's profiles). Here a handler that answers
  * is a plain awaited call; only a failure (Nest's exception filter hands back an erroring Observable) goes through rxjs.
  *
+ * A request whose deadline (the envelope's `timeoutMs`, counted from its arrival) passed before its handler could
+ * start is not handled: its caller has given up (counted in coffer_rpc_dropped_past_deadline_total, one log line).
+ *
  * Returns false, changing nothing, when the server does not have the expected shape (another Nest version).
  */
 export function superviseHandlers(server: ServerHandlers, inFlight: InFlightRequests, logger: Logger): boolean {
@@ -26,15 +41,20 @@ export function superviseHandlers(server: ServerHandlers, inFlight: InFlightRequ
   if (!(handlers instanceof Map)) return false;
   for (const [subject, handler] of handlers) {
     const supervised = async (data: unknown, ctx: unknown): Promise<unknown> => {
-      inFlight.start();
       const started = performance.now();
-      const fields = () => {
-        const env = data as RpcEnvelope | undefined;
-        return { traceId: env?.traceId, subject, tenantId: env?.principal?.tenantId, applicationId: env?.principal?.applicationId, ms: +(performance.now() - started).toFixed(1) };
-      };
+      const env = data as RpcEnvelope | undefined;
+      const fields = () => ({ traceId: env?.traceId, subject, tenantId: env?.principal?.tenantId, applicationId: env?.principal?.applicationId, ms: +(performance.now() - started).toFixed(1) });
+      const { deadline, expired } = deadlineAtDispatch(env, started);
+      if (expired) {
+        rpcDroppedPastDeadline.labels(subject).inc();
+        logger.info({ traceId: env?.traceId, subject, tenantId: env?.principal?.tenantId, timeoutMs: env?.timeoutMs }, 'rpc dropped: deadline passed before it was handled');
+        return throwError(() => PAST_DEADLINE);
+      }
+      inFlight.start();
       let result: unknown;
       try {
-        result = await handler(data, ctx);
+        // nested calls made on behalf of this request (RpcClient.call) never wait past its deadline
+        result = await withRequestDeadline(deadline, () => handler(data, ctx));
       } catch (err) {
         inFlight.end();
         throw err;

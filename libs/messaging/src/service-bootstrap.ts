@@ -17,6 +17,7 @@ import { RpcProblemFilter } from './rpc-problem.filter';
 import { InFlightRequests } from './in-flight';
 import { superviseHandlers } from './rpc-supervision';
 import { natsConnectionOptions } from './nats-config';
+import { ArrivalStampingDeserializer } from './request-deadline';
 import { coalesceWrites } from './write-coalescing';
 
 /** The parts of Nest's ServerNats that graceful shutdown and the hot path need (not public API; checked at run time). */
@@ -89,7 +90,8 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   });
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(def.module, {
     transport: Transport.NATS,
-    options: { ...natsConnectionOptions(def.name), queue: def.name, gracefulShutdown: true } as never,
+    // the deserializer notes each request's arrival: one whose caller gave up before it could start is dropped
+    options: { ...natsConnectionOptions(def.name), queue: def.name, gracefulShutdown: true, deserializer: new ArrivalStampingDeserializer() } as never,
     logger: new PinoNestLogger(logger),
     bufferLogs: false,
   });

@@ -1,7 +1,10 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import { backPressureFromEnv, registerBackPressure } from './back-pressure';
+import net, { type AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { ProblemError, type Principal } from '@coffer/contracts';
+import { backPressureFromEnv, registerBackPressure, type EarlyAuthenticator } from './back-pressure';
 
-const limits = { maxInFlight: 2, maxReactsInFlight: 1, maxEventLoopDelayMs: 0, maxHeapUsedBytes: 0, retryAfterSeconds: 3 };
+// one tenant (no authenticator): 3 slots, of which one is the fair-share reserve, so 2 for the lone tenant
+const limits = { maxInFlight: 3, maxReactsInFlight: 1, maxUnauthenticatedInFlight: 1, tenantSharePercent: 100, maxEventLoopDelayMs: 0, maxHeapUsedBytes: 0, retryAfterSeconds: 3 };
 
 describe('gateway back-pressure', () => {
   let app: FastifyInstance;
@@ -10,7 +13,7 @@ describe('gateway back-pressure', () => {
 
   beforeEach(async () => {
     held = new Promise((r) => (release = r));
-    app = Fastify();
+    app = Fastify({ routerOptions: { ignoreTrailingSlash: true } });
     registerBackPressure(app, limits);
     app.get('/slow', async () => {
       await held;
@@ -63,7 +66,15 @@ describe('gateway back-pressure', () => {
     const saved = { ...process.env };
     try {
       delete process.env['HTTP_MAX_IN_FLIGHT'];
-      expect(backPressureFromEnv()).toEqual({ maxInFlight: 64, maxReactsInFlight: 64, maxEventLoopDelayMs: 1000, maxHeapUsedBytes: 0, retryAfterSeconds: 1 });
+      expect(backPressureFromEnv()).toEqual({
+        maxInFlight: 64,
+        maxReactsInFlight: 64,
+        maxUnauthenticatedInFlight: 16,
+        tenantSharePercent: 50,
+        maxEventLoopDelayMs: 1000,
+        maxHeapUsedBytes: 0,
+        retryAfterSeconds: 1,
+      });
       process.env['HTTP_MAX_IN_FLIGHT'] = '0';
       process.env['HTTP_MAX_HEAP_MB'] = '512';
       expect(backPressureFromEnv()).toMatchObject({ maxInFlight: 0, maxHeapUsedBytes: 512 * 1024 * 1024 });
@@ -78,7 +89,7 @@ describe('gateway back-pressure', () => {
 describe('gateway back-pressure when the process itself is saturated', () => {
   it('refuses API requests while the heap is over its limit, never the probes', async () => {
     const app = Fastify();
-    registerBackPressure(app, { maxInFlight: 0, maxReactsInFlight: 0, maxEventLoopDelayMs: 0, maxHeapUsedBytes: 1, retryAfterSeconds: 2 });
+    registerBackPressure(app, { ...limits, maxInFlight: 0, maxReactsInFlight: 0, maxUnauthenticatedInFlight: 0, maxHeapUsedBytes: 1, retryAfterSeconds: 2 });
     app.get('/tokens', async () => ({ data: [] }));
     app.get('/readyz', async () => ({ status: 'ready' }));
     await app.ready();
@@ -93,5 +104,122 @@ describe('gateway back-pressure when the process itself is saturated', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+/** Keys as the admission hook sees them: `key-<tenant>` cached, `new-<tenant>` looked up (held until `settle`), anything else 401. */
+function fakeAuthenticator() {
+  const lookups: Array<() => void> = [];
+  const principal = (tenantId: string) => ({ tenantId, applicationId: `app-${tenantId}` }) as Principal;
+  const keyOf = (req: FastifyRequest) => req.headers['svc-api-key'] as string | undefined;
+  const auth: EarlyAuthenticator = {
+    cached: (req) => {
+      const key = keyOf(req);
+      if (!key) throw new ProblemError(401, 'The SVC-API-KEY header is required');
+      return key.startsWith('key-') ? principal(key.slice(4)) : undefined;
+    },
+    lookup: (req) => {
+      const key = keyOf(req) as string;
+      if (!key.startsWith('new-')) return Promise.reject(new ProblemError(401, 'The API key is invalid or expired'));
+      return new Promise((resolve) => lookups.push(() => resolve(principal(key.slice(4)))));
+    },
+  };
+  return { auth, settleLookups: () => lookups.splice(0).forEach((f) => f()) };
+}
+
+describe('gateway admission: authentication before the body, unauthenticated budget, tenant shares', () => {
+  let app: FastifyInstance;
+  let release: () => void;
+  let held: Promise<void>;
+  let bodiesRead = 0;
+  let auth: ReturnType<typeof fakeAuthenticator>;
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  beforeEach(async () => {
+    held = new Promise((r) => (release = r));
+    bodiesRead = 0;
+    auth = fakeAuthenticator();
+    app = Fastify({ forceCloseConnections: true });
+    registerBackPressure(app, { ...limits, maxInFlight: 4, maxReactsInFlight: 2, maxUnauthenticatedInFlight: 1, tenantSharePercent: 50 }, auth.auth);
+    app.get('/slow', async () => {
+      await held;
+      return { ok: true };
+    });
+    app.post('/tokens', async (req) => {
+      bodiesRead++;
+      return { got: req.body };
+    });
+    app.post('/reactors/:id/react', async () => {
+      await held;
+      return { raw: {} };
+    });
+    app.get('/docs', async () => 'docs');
+    app.get('/healthz', async () => ({ status: 'ok' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterEach(async () => {
+    release();
+    await app.close();
+  });
+
+  it('a missing or unknown key is a 401 sent as soon as the headers are in, before any body byte arrives', async () => {
+    const port = (app.server.address() as AddressInfo).port;
+    for (const key of ['', 'svc-api-key: nope\r\n']) {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.write(`POST /tokens HTTP/1.1\r\nHost: x\r\n${key}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n`);
+      const head = await new Promise<string>((resolve) => {
+        socket.once('data', (d) => resolve(d.toString()));
+        setTimeout(() => resolve('(no answer within 2 s)'), 2_000);
+      });
+      socket.destroy();
+      expect(head).toMatch(/^HTTP\/1.1 401/);
+      expect(head).toContain('application/problem+json');
+    }
+    expect(bodiesRead).toBe(0);
+    const ok = await app.inject({ method: 'POST', url: '/tokens', headers: { 'svc-api-key': 'key-a' }, payload: { a: 1 } });
+    expect(ok.json()).toEqual({ got: { a: 1 } });
+  });
+
+  it('one tenant holds at most its share (50% of 4): another tenant is still served', async () => {
+    const a = [app.inject({ url: '/slow', headers: { 'svc-api-key': 'key-a' } }), app.inject({ url: '/slow', headers: { 'svc-api-key': 'key-a' } })];
+    await wait(20);
+    const over = await app.inject({ url: '/slow', headers: { 'svc-api-key': 'key-a' } });
+    expect(over.statusCode).toBe(503);
+    expect(over.headers['retry-after']).toBe('3');
+    expect(over.json()).toMatchObject({ status: 503, title: 'Service Unavailable' });
+    const b = app.inject({ url: '/slow', headers: { 'svc-api-key': 'key-b' } });
+    await wait(20);
+    release();
+    expect((await b).statusCode).toBe(200);
+    for (const res of await Promise.all(a)) expect(res.statusCode).toBe(200);
+  });
+
+  it('requests whose key is being looked up hold the unauthenticated budget, never a slot of known keys', async () => {
+    const pending = app.inject({ url: '/slow', headers: { 'svc-api-key': 'new-c' } });
+    await wait(20);
+    // the unauthenticated budget (1) is taken: another unknown key, or a keyless route, waits for nothing: 503
+    expect((await app.inject({ url: '/slow', headers: { 'svc-api-key': 'new-d' } })).statusCode).toBe(503);
+    expect((await app.inject({ url: '/docs' })).statusCode).toBe(503);
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    // a known key is not affected
+    const known = app.inject({ url: '/slow', headers: { 'svc-api-key': 'key-a' } });
+    await wait(20);
+    auth.settleLookups();
+    release();
+    expect((await known).statusCode).toBe(200);
+    expect((await pending).statusCode).toBe(200);
+    expect((await app.inject({ url: '/docs' })).statusCode).toBe(200);
+  });
+
+  it('a synchronous react is classified by the route it matched, however its path is spelled', async () => {
+    const react = (url: string) => app.inject({ method: 'POST', url, headers: { 'svc-api-key': 'key-a' }, payload: {} });
+    // the react budget is 2, and one tenant holds at most half of it
+    const first = react('/reactors/r1/react');
+    await wait(20);
+    // `%72eact` is `react` to the router: it must count against the react budget, not the one for everything else
+    expect((await react('/reactors/r1/%72eact')).statusCode).toBe(503);
+    release();
+    expect((await first).statusCode).toBe(200);
+    expect((await react('/reactors/r1/%72eact')).statusCode).toBe(200);
   });
 });

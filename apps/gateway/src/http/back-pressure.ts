@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import underPressure from '@fastify/under-pressure';
-import { STATUS_TITLES, type Problem } from '@coffer/contracts';
+import { ProblemError, STATUS_TITLES, type Principal, type Problem } from '@coffer/contracts';
 import { envInt, validateConfig } from '@coffer/observability';
+import { InFlightBudget, InFlightShares } from './in-flight-shares';
 
 export interface BackPressureLimits {
   /** API requests being served at once by this gateway process; more are refused at once (0: no limit) */
@@ -11,6 +12,13 @@ export interface BackPressureLimits {
    * not be able to crowd every other request (another tenant's reads) out of the gateway (0: no limit)
    */
   maxReactsInFlight: number;
+  /**
+   * requests without an authenticated principal yet: keyless routes (the docs, unknown paths) and keys being looked
+   * up in session-service. Apart from the budgets above, so anonymous clients never hold an authenticated slot (0: no limit)
+   */
+  maxUnauthenticatedInFlight: number;
+  /** the most of maxInFlight (and of maxReactsInFlight) one tenant may hold, in percent */
+  tenantSharePercent: number;
   /** mean event-loop delay over a second above which new requests are refused (0: not checked) */
   maxEventLoopDelayMs: number;
   /** V8 heap in use above which new requests are refused (0: not checked) */
@@ -19,26 +27,39 @@ export interface BackPressureLimits {
   retryAfterSeconds: number;
 }
 
-/** HTTP_MAX_IN_FLIGHT, HTTP_MAX_EVENT_LOOP_DELAY_MS, HTTP_MAX_HEAP_MB, OVERLOAD_RETRY_AFTER_S (docs/operations.md). */
+/** HTTP_MAX_IN_FLIGHT, …_REACTS_…, …_UNAUTHENTICATED_…, HTTP_TENANT_SHARE_PERCENT, … (docs/operations.md). */
 export function backPressureFromEnv(): BackPressureLimits {
   return {
     maxInFlight: envInt('HTTP_MAX_IN_FLIGHT', 64, 0, 1_000_000),
     maxReactsInFlight: envInt('HTTP_MAX_REACTS_IN_FLIGHT', 64, 0, 1_000_000),
+    maxUnauthenticatedInFlight: envInt('HTTP_MAX_UNAUTHENTICATED_IN_FLIGHT', 16, 0, 1_000_000),
+    tenantSharePercent: envInt('HTTP_TENANT_SHARE_PERCENT', 50, 1, 100),
     maxEventLoopDelayMs: envInt('HTTP_MAX_EVENT_LOOP_DELAY_MS', 1_000, 0, 60_000),
     maxHeapUsedBytes: envInt('HTTP_MAX_HEAP_MB', 0, 0, 1_000_000) * 1024 * 1024,
     retryAfterSeconds: envInt('OVERLOAD_RETRY_AFTER_S', 1, 1, 3_600),
   };
 }
 
+/**
+ * How the admission hook learns who is calling, as early as the headers: the same path as the route guard
+ * (ApiKeyGuard), which then reuses the principal. Both throw a ProblemError (401; 503/504 when session-service
+ * cannot answer).
+ */
+export interface EarlyAuthenticator {
+  /** the principal when it is known without asking anyone (cached); undefined when it must be looked up */
+  cached(request: FastifyRequest): Principal | undefined;
+  lookup(request: FastifyRequest): Promise<Principal>;
+}
+
 /** Probes and scrapes are answered however loaded the process is: an orchestrator must not kill a busy gateway. */
-const EXEMPT_PATHS = new Set(['/healthz', '/readyz']);
+const EXEMPT_ROUTES = new Set(['/healthz', '/readyz']);
 
-/** POST /reactors/{id}/react: the one route that may legitimately take seconds */
-const SYNC_REACT = /^\/reactors\/[^/]+\/react\/?$/;
+/** The synchronous react route: the one that may legitimately take seconds. By route, never the raw path (`%72eact`). */
+const SYNC_REACT_ROUTE = '/reactors/:id/react';
 
-function pathOf(request: FastifyRequest): string {
-  const q = request.url.indexOf('?');
-  return q === -1 ? request.url : request.url.slice(0, q);
+/** Routes Fastify serves outside Nest without a key (the API reference); everything else Nest serves needs one. */
+function isKeylessRoute(url: string | undefined): boolean {
+  return url === undefined || url === '/docs' || url.startsWith('/docs/');
 }
 
 function overloaded(reply: FastifyReply, retryAfterSeconds: number): Problem {
@@ -46,24 +67,83 @@ function overloaded(reply: FastifyReply, retryAfterSeconds: number): Problem {
   return { title: STATUS_TITLES[503], status: 503, detail: 'The service is overloaded; retry after the time given in Retry-After' };
 }
 
+/** The same document the route guard's ProblemError becomes (ProblemFilter). */
+function sendProblem(reply: FastifyReply, err: unknown): void {
+  const problem = err instanceof ProblemError ? err.problem : { title: STATUS_TITLES[500] ?? 'Internal Server Error', status: 500, detail: 'An unexpected error occurred' };
+  void reply.status(problem.status).header('content-type', 'application/problem+json').send(problem);
+}
+
+/** Holds `release` until the response is over: 'close' fires once whether it was sent or the client went away. */
+function holdUntilClosed(reply: FastifyReply, release: () => void): void {
+  if (reply.raw.closed) return release();
+  reply.raw.once('close', release);
+}
+
 /**
- * Back-pressure: under more load than the process can serve, new API requests fail fast with a 503 problem and
- * Retry-After instead of queueing in memory until their deadline. Two signals: the number of requests in flight
- * (the queue itself), and @fastify/under-pressure's event-loop delay and heap (the process is saturated). Every 503
- * the gateway sends (a backing service unavailable or busy included) carries Retry-After.
+ * Back-pressure and admission: under more load than the process can serve, new API requests fail fast with a 503
+ * problem and Retry-After instead of queueing in memory until their deadline.
+ *
+ * Admission runs once the headers are in, before the body is read (preParsing, after CORS and the trace id):
+ * - the API key is resolved there (`auth`); a missing or unknown key is a 401 before any body is read;
+ * - a request whose principal is not known yet (a key being looked up, a keyless route) holds a slot of the small
+ *   unauthenticated budget, never one of the authenticated traffic's;
+ * - an authenticated request takes a slot of its budget (synchronous reacts apart) within its tenant's share
+ *   (InFlightShares): one tenant's slow requests cannot take every slot.
+ * @fastify/under-pressure adds the process's own saturation (event-loop delay, heap). Every 503 the gateway sends (a
+ * backing service unavailable or busy included) carries Retry-After.
  */
-export function registerBackPressure(fastify: FastifyInstance, limits: BackPressureLimits = validateConfig('gateway', backPressureFromEnv)): void {
-  const budgets = { api: { limit: limits.maxInFlight, inFlight: 0 }, react: { limit: limits.maxReactsInFlight, inFlight: 0 } };
-  fastify.addHook('onRequest', (request, reply, done) => {
-    const path = pathOf(request);
-    if (EXEMPT_PATHS.has(path)) return done();
-    const budget = SYNC_REACT.test(path) ? budgets.react : budgets.api;
-    if (budget.limit <= 0) return done();
-    if (budget.inFlight >= budget.limit) return void reply.send(overloaded(reply, limits.retryAfterSeconds));
-    budget.inFlight++;
-    // 'close' fires once whether the response was sent or the client went away
-    reply.raw.once('close', () => budget.inFlight--);
-    done();
+export function registerBackPressure(
+  fastify: FastifyInstance,
+  limits: BackPressureLimits = validateConfig('gateway', backPressureFromEnv),
+  auth?: EarlyAuthenticator,
+): void {
+  const api = new InFlightShares(limits.maxInFlight, limits.tenantSharePercent);
+  const reacts = new InFlightShares(limits.maxReactsInFlight, limits.tenantSharePercent);
+  const unauthenticated = new InFlightBudget(limits.maxUnauthenticatedInFlight);
+  const refuse = (reply: FastifyReply) => void reply.send(overloaded(reply, limits.retryAfterSeconds));
+
+  const admitAuthenticated = (request: FastifyRequest, reply: FastifyReply, principal: Principal): boolean => {
+    const shares = request.routeOptions.url === SYNC_REACT_ROUTE ? reacts : api;
+    const release = shares.tryAcquire(principal.tenantId);
+    if (!release) return false;
+    holdUntilClosed(reply, release);
+    return true;
+  };
+
+  fastify.addHook('preParsing', (request, reply, payload, done) => {
+    const route = request.routeOptions.url;
+    if (route !== undefined && EXEMPT_ROUTES.has(route)) return done(null, payload);
+    if (isKeylessRoute(route) || !auth) {
+      // without an authenticator (tests of this module alone), every request counts as one tenant's
+      if (auth) {
+        const release = unauthenticated.tryAcquire();
+        if (!release) return refuse(reply);
+        holdUntilClosed(reply, release);
+        return done(null, payload);
+      }
+      return admitAuthenticated(request, reply, { tenantId: '' } as Principal) ? done(null, payload) : refuse(reply);
+    }
+    let known: Principal | undefined;
+    try {
+      known = auth.cached(request);
+    } catch (err) {
+      return sendProblem(reply, err);
+    }
+    if (known) return admitAuthenticated(request, reply, known) ? done(null, payload) : refuse(reply);
+    // the key must be looked up: meanwhile the request is unauthenticated
+    const pending = unauthenticated.tryAcquire();
+    if (!pending) return refuse(reply);
+    auth.lookup(request).then(
+      (principal) => {
+        pending();
+        if (admitAuthenticated(request, reply, principal)) done(null, payload);
+        else refuse(reply);
+      },
+      (err: unknown) => {
+        pending();
+        sendProblem(reply, err);
+      },
+    );
   });
 
   void fastify.register(underPressure, {
@@ -72,7 +152,8 @@ export function registerBackPressure(fastify: FastifyInstance, limits: BackPress
     retryAfter: limits.retryAfterSeconds,
     // a reply sent here ends the request; not sending one lets it through
     pressureHandler: (request: FastifyRequest, reply: FastifyReply) => {
-      if (!EXEMPT_PATHS.has(pathOf(request))) void reply.send(overloaded(reply, limits.retryAfterSeconds));
+      const route = request.routeOptions.url;
+      if (route === undefined || !EXEMPT_ROUTES.has(route)) void reply.send(overloaded(reply, limits.retryAfterSeconds));
     },
   });
 

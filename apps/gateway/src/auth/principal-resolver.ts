@@ -1,0 +1,61 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { ProblemError, RPC_DEADLINE_MS, SUBJECTS, type Principal } from '@coffer/contracts';
+import { sha256Hex } from '@coffer/crypto';
+import { RpcClient } from '@coffer/messaging';
+import { HeaderNames } from './api-key-headers';
+import { PrincipalCache } from './principal-cache';
+import type { EarlyAuthenticator } from '../http/back-pressure';
+import type { GatewayRequest } from '../http/gateway-request';
+
+/**
+ * SVC-API-KEY (or an alias) to its principal, through session-service with a short-lived cache; 401 otherwise. One
+ * path for both callers: the admission hook, as soon as the headers are in (back-pressure), and ApiKeyGuard.
+ */
+@Injectable()
+export class PrincipalResolver implements EarlyAuthenticator {
+  private readonly headers = new HeaderNames();
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly cache: PrincipalCache,
+  ) {}
+
+  /** Throws 401 for a missing or over-long key; the key's hash otherwise. */
+  private keyHash(request: FastifyRequest): string {
+    const key = HeaderNames.first(request.headers, this.headers.apiKey);
+    if (!key) throw new ProblemError(401, 'The SVC-API-KEY header is required');
+    if (key.length > 512) throw new ProblemError(401, 'The API key is invalid');
+    return sha256Hex(key);
+  }
+
+  cached(request: FastifyRequest): Principal | undefined {
+    const req = request as GatewayRequest;
+    if (req.principal) return req.principal;
+    const hit = this.cache.get(this.keyHash(request));
+    if (!hit || (hit.expiresAt !== undefined && hit.expiresAt <= Date.now())) return undefined;
+    req.principal = hit.principal;
+    return hit.principal;
+  }
+
+  async lookup(request: FastifyRequest): Promise<Principal> {
+    const req = request as GatewayRequest;
+    const keyHash = this.keyHash(request);
+    const result = await this.rpc.call<{ principal: Principal | null; expiresAt?: string }>(
+      SUBJECTS.session.authenticate,
+      { keyHash },
+      { traceId: req.traceId },
+      RPC_DEADLINE_MS.authenticate,
+    );
+    if (!result?.principal) throw new ProblemError(401, 'The API key is invalid or expired');
+    const expiresAt = result.expiresAt ? Date.parse(result.expiresAt) : undefined;
+    this.cache.set(keyHash, { principal: result.principal, expiresAt });
+    req.principal = result.principal;
+    return result.principal;
+  }
+
+  /** The request's principal: already resolved (by the admission hook), cached, or looked up now. */
+  async resolve(request: FastifyRequest): Promise<Principal> {
+    return this.cached(request) ?? (await this.lookup(request));
+  }
+}
