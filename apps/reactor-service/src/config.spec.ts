@@ -2,7 +2,7 @@ import { ConfigError } from '@coffer/observability';
 import { loadReactorServiceConfig, startupConfig } from './config';
 
 const VARS = ['HEALTH_PORT', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'KEY_ENCRYPTION_KEYS', 'ALLOW_PRIVATE_EGRESS', 'EGRESS_ALLOW_HOSTS', 'ALLOW_PRIVATE_CALLBACKS',
-  'REACTOR_JOB_POLL_INTERVAL_MS', 'REACTOR_JOB_CONCURRENCY', 'REACTOR_JOB_LEASE_SLACK_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+  'REACTOR_JOB_POLL_INTERVAL_MS', 'REACTOR_JOB_CONCURRENCY', 'REACTOR_JOB_LEASE_SLACK_MS', 'SANDBOX_MAX_RUNNING_PER_TENANT', 'SANDBOX_MAX_QUEUED_PER_TENANT', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
 const KEK = `test:${Buffer.alloc(32, 7).toString('base64')}`;
 
 describe('reactor-service configuration', () => {
@@ -25,6 +25,8 @@ describe('reactor-service configuration', () => {
       reactorJobPollIntervalMs: 1000,
       reactorJobConcurrency: 4,
       reactorJobLeaseSlackMs: 30_000,
+      sandboxMaxRunningPerTenant: 4,
+      sandboxMaxQueuedPerTenant: 100,
     });
   });
 
@@ -52,6 +54,8 @@ describe('reactor-service configuration', () => {
     ['REACTOR_JOB_LEASE_SLACK_MS', '-1', 'REACTOR_JOB_LEASE_SLACK_MS must be an integer between 0 and 86400000, got "-1"'],
     ['DATABASE_POOL_SIZE', '10.5', 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "10.5"'],
     ['HEALTH_PORT', '70000', 'HEALTH_PORT must be an integer between 1 and 65535, got "70000"'],
+    ['SANDBOX_MAX_RUNNING_PER_TENANT', '0', 'SANDBOX_MAX_RUNNING_PER_TENANT must be an integer between 1 and 1000, got "0"'],
+    ['SANDBOX_MAX_QUEUED_PER_TENANT', 'many', 'SANDBOX_MAX_QUEUED_PER_TENANT must be an integer between 1 and 100000, got "many"'],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;
     expect(() => loadReactorServiceConfig()).toThrow(new ConfigError(message));

@@ -20,7 +20,15 @@ export interface ReactorServiceConfig extends ProcessConfig {
   readonly reactorJobConcurrency: number;
   /** REACTOR_JOB_LEASE_SLACK_MS: 0 – 1 day, default 30 000 */
   readonly reactorJobLeaseSlackMs: number;
+  /** SANDBOX_MAX_RUNNING_PER_TENANT: 1–1000, default half the sandbox's isolates (4): one tenant's share of them */
+  readonly sandboxMaxRunningPerTenant: number;
+  /** SANDBOX_MAX_QUEUED_PER_TENANT: 1–100 000, default 100: one tenant's invocations waiting for an isolate */
+  readonly sandboxMaxQueuedPerTenant: number;
 }
+
+/** Worker processes × isolates per worker of the sandbox pool (ReactorSandbox). */
+export const SANDBOX_WORKERS = 2;
+export const SANDBOX_ISOLATES_PER_WORKER = 4;
 
 export const DEFAULT_HEALTH_PORT = 9103;
 
@@ -38,6 +46,9 @@ export function loadReactorServiceConfig(): ReactorServiceConfig {
     reactorJobPollIntervalMs: envInt('REACTOR_JOB_POLL_INTERVAL_MS', 1_000, 10, 3_600_000),
     reactorJobConcurrency: envInt('REACTOR_JOB_CONCURRENCY', 4, 1, 1000),
     reactorJobLeaseSlackMs: envInt('REACTOR_JOB_LEASE_SLACK_MS', 30_000, 0, 86_400_000),
+    // half: one tenant's long-running code always leaves the other half of the isolates to every other tenant
+    sandboxMaxRunningPerTenant: envInt('SANDBOX_MAX_RUNNING_PER_TENANT', Math.ceil((SANDBOX_WORKERS * SANDBOX_ISOLATES_PER_WORKER) / 2), 1, 1000),
+    sandboxMaxQueuedPerTenant: envInt('SANDBOX_MAX_QUEUED_PER_TENANT', 100, 1, 100_000),
   };
 }
 

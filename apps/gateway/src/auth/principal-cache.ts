@@ -25,6 +25,11 @@ export class PrincipalCache implements OnModuleInit {
   /** AUTH_CACHE_TTL_MS */
   private readonly ttlMs = gatewayConfig().authCacheTtlMs;
   private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: this.ttlMs });
+  /**
+   * Keys that authenticated in the last 10 minutes, for admission only (PrincipalResolver.recentTenant): never used
+   * to authorize anything, and dropped with the fresh entry when session-service announces a change.
+   */
+  private readonly recent = new LRUCache<string, Principal>({ max: 50_000, ttl: 10 * 60_000 });
 
   constructor(private readonly events: EventBus) {}
 
@@ -36,7 +41,13 @@ export class PrincipalCache implements OnModuleInit {
     return this.cache.get(keyHash);
   }
 
+  /** The tenant of a key that authenticated lately (see `recent`). */
+  recentTenant(keyHash: string): string | undefined {
+    return this.recent.get(keyHash)?.tenantId;
+  }
+
   set(keyHash: string, entry: Entry): void {
+    this.recent.set(keyHash, entry.principal);
     if (entry.expiresAt !== undefined) {
       const ttl = entry.expiresAt - Date.now();
       if (ttl <= 0) return;
@@ -50,6 +61,10 @@ export class PrincipalCache implements OnModuleInit {
       // an application's change reaches its own key, the sessions it created and the sessions it authorized
       const byApplication = !!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId);
       if ((e.sessionId && p.sessionId === e.sessionId) || byApplication) this.cache.delete(hash);
+    }
+    for (const [hash, p] of this.recent.entries()) {
+      const byApplication = !!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId);
+      if ((e.sessionId && p.sessionId === e.sessionId) || byApplication) this.recent.delete(hash);
     }
   }
 }

@@ -15,6 +15,8 @@ import type { GatewayRequest } from '../http/gateway-request';
 @Injectable()
 export class PrincipalResolver implements EarlyAuthenticator {
   private readonly headers = new HeaderNames();
+  /** Lookups in flight by key hash: a burst of requests with one new key asks session-service once. */
+  private readonly inFlight = new Map<string, Promise<{ principal: Principal | null; expiresAt?: string }>>();
 
   constructor(
     private readonly rpc: RpcClient,
@@ -38,15 +40,25 @@ export class PrincipalResolver implements EarlyAuthenticator {
     return hit.principal;
   }
 
+  recentTenant(request: FastifyRequest): string | undefined {
+    return this.cache.recentTenant(this.keyHash(request));
+  }
+
+  lookingUp(request: FastifyRequest): boolean {
+    return this.inFlight.has(this.keyHash(request));
+  }
+
   async lookup(request: FastifyRequest): Promise<Principal> {
     const req = request as GatewayRequest;
     const keyHash = this.keyHash(request);
-    const result = await this.rpc.call<{ principal: Principal | null; expiresAt?: string }>(
-      SUBJECTS.session.authenticate,
-      { keyHash },
-      { traceId: req.traceId },
-      RPC_DEADLINE_MS.authenticate,
-    );
+    let asking = this.inFlight.get(keyHash);
+    if (!asking) {
+      asking = this.rpc
+        .call<{ principal: Principal | null; expiresAt?: string }>(SUBJECTS.session.authenticate, { keyHash }, { traceId: req.traceId }, RPC_DEADLINE_MS.authenticate)
+        .finally(() => this.inFlight.delete(keyHash));
+      this.inFlight.set(keyHash, asking);
+    }
+    const result = await asking;
     if (!result?.principal) throw new ProblemError(401, 'The API key is invalid or expired');
     const expiresAt = result.expiresAt ? Date.parse(result.expiresAt) : undefined;
     this.cache.set(keyHash, { principal: result.principal, expiresAt });

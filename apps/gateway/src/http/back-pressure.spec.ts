@@ -107,9 +107,13 @@ describe('gateway back-pressure when the process itself is saturated', () => {
   });
 });
 
-/** Keys as the admission hook sees them: `key-<tenant>` cached, `new-<tenant>` looked up (held until `settle`), anything else 401. */
+/**
+ * Keys as the admission hook sees them: `key-<tenant>` cached, `new-<tenant>` looked up (held until `settle`),
+ * `old-<tenant>` looked up too but known lately, anything else 401. Concurrent lookups of one key are one lookup.
+ */
 function fakeAuthenticator() {
   const lookups: Array<() => void> = [];
+  const inFlight = new Map<string, Promise<Principal>>();
   const principal = (tenantId: string) => ({ tenantId, applicationId: `app-${tenantId}` }) as Principal;
   const keyOf = (req: FastifyRequest) => req.headers['svc-api-key'] as string | undefined;
   const auth: EarlyAuthenticator = {
@@ -118,13 +122,23 @@ function fakeAuthenticator() {
       if (!key) throw new ProblemError(401, 'The SVC-API-KEY header is required');
       return key.startsWith('key-') ? principal(key.slice(4)) : undefined;
     },
+    recentTenant: (req) => {
+      const key = keyOf(req) as string;
+      return key.startsWith('old-') ? key.slice(4) : undefined;
+    },
+    lookingUp: (req) => inFlight.has(keyOf(req) as string),
     lookup: (req) => {
       const key = keyOf(req) as string;
-      if (!key.startsWith('new-')) return Promise.reject(new ProblemError(401, 'The API key is invalid or expired'));
-      return new Promise((resolve) => lookups.push(() => resolve(principal(key.slice(4)))));
+      if (!key.startsWith('new-') && !key.startsWith('old-')) return Promise.reject(new ProblemError(401, 'The API key is invalid or expired'));
+      let asking = inFlight.get(key);
+      if (!asking) {
+        asking = new Promise<Principal>((resolve) => lookups.push(() => resolve(principal(key.slice(4))))).finally(() => inFlight.delete(key));
+        inFlight.set(key, asking);
+      }
+      return asking;
     },
   };
-  return { auth, settleLookups: () => lookups.splice(0).forEach((f) => f()) };
+  return { auth, settleLookups: () => lookups.splice(0).forEach((f) => f()), lookupsStarted: () => lookups.length };
 }
 
 describe('gateway admission: authentication before the body, unauthenticated budget, tenant shares', () => {
@@ -209,6 +223,30 @@ describe('gateway admission: authentication before the body, unauthenticated bud
     expect((await known).statusCode).toBe(200);
     expect((await pending).statusCode).toBe(200);
     expect((await app.inject({ url: '/docs' })).statusCode).toBe(200);
+  });
+
+  it('a burst of requests with one new key asks once and holds one unauthenticated slot', async () => {
+    const burst = Array.from({ length: 3 }, () => app.inject({ url: '/slow', headers: { 'svc-api-key': 'new-e' } }));
+    await wait(20);
+    expect(auth.lookupsStarted()).toBe(1);
+    auth.settleLookups();
+    await wait(20);
+    release();
+    // the tenant's share (2 of 4) then applies: one of the three is refused, never for the unauthenticated budget
+    expect((await Promise.all(burst)).map((r) => r.statusCode).sort()).toEqual([200, 200, 503]);
+  });
+
+  it('a key known lately is admitted in its tenant share while it is looked up again, whatever unknown keys hold', async () => {
+    const unknown = app.inject({ url: '/slow', headers: { 'svc-api-key': 'new-f' } });
+    await wait(20);
+    // the unauthenticated budget (1) is full: a new key is refused, a key seen lately is not
+    expect((await app.inject({ url: '/slow', headers: { 'svc-api-key': 'new-g' } })).statusCode).toBe(503);
+    const returning = app.inject({ url: '/slow', headers: { 'svc-api-key': 'old-a' } });
+    await wait(20);
+    auth.settleLookups();
+    release();
+    expect((await returning).statusCode).toBe(200);
+    expect((await unknown).statusCode).toBe(200);
   });
 
   it('a synchronous react is classified by the route it matched, however its path is spelled', async () => {

@@ -48,6 +48,14 @@ export function backPressureFromEnv(): BackPressureLimits {
 export interface EarlyAuthenticator {
   /** the principal when it is known without asking anyone (cached); undefined when it must be looked up */
   cached(request: FastifyRequest): Principal | undefined;
+  /**
+   * The tenant of a key that authenticated lately but whose cache entry expired: while it is looked up again the
+   * request is admitted in that tenant's share instead of the unauthenticated budget, so a flood of unknown keys can
+   * never refuse a known caller. Admission only: the request still waits for the lookup before anything runs.
+   */
+  recentTenant?(request: FastifyRequest): string | undefined;
+  /** a lookup of this request's key is already in flight: joining it costs session-service nothing */
+  lookingUp?(request: FastifyRequest): boolean;
   lookup(request: FastifyRequest): Promise<Principal>;
 }
 
@@ -130,11 +138,22 @@ export function registerBackPressure(
       return sendProblem(reply, err);
     }
     if (known) return admitAuthenticated(request, reply, known) ? done(null, payload) : refuse(reply);
-    // the key must be looked up: meanwhile the request is unauthenticated
-    const pending = unauthenticated.tryAcquire();
+    // the key must be looked up: meanwhile the request holds a slot of its recent tenant's share, else it is
+    // unauthenticated
+    const recent = auth.recentTenant?.(request);
+    const pending =
+      recent !== undefined
+        ? (request.routeOptions.url === SYNC_REACT_ROUTE ? reacts : api).tryAcquire(recent)
+        : auth.lookingUp?.(request)
+          ? () => undefined // joins the lookup a request with the same key started (and holds a slot for)
+          : unauthenticated.tryAcquire();
     if (!pending) return refuse(reply);
     auth.lookup(request).then(
       (principal) => {
+        if (recent !== undefined && principal.tenantId === recent) {
+          holdUntilClosed(reply, pending);
+          return done(null, payload);
+        }
         pending();
         if (admitAuthenticated(request, reply, principal)) done(null, payload);
         else refuse(reply);

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { createLogger } from '@coffer/observability';
 import { SandboxPool, type SandboxInvocation, type SandboxOutcome, type SvcBridge } from '@coffer/sandbox';
-import { reactorServiceConfig } from '../config';
+import { SANDBOX_ISOLATES_PER_WORKER, SANDBOX_WORKERS, reactorServiceConfig } from '../config';
 import { recordEgress } from './egress-metrics';
 
 /** One sandbox pool per process (worker processes running isolated-vm), closed when the service stops. */
@@ -12,7 +12,11 @@ export class ReactorSandbox implements OnApplicationShutdown {
   constructor() {
     const logger = createLogger('reactor-sandbox');
     this.pool = new SandboxPool({
-      size: 2,
+      size: SANDBOX_WORKERS,
+      concurrency: SANDBOX_ISOLATES_PER_WORKER,
+      // fair shares between tenants: round-robin queues, each tenant's running and waiting invocations capped
+      maxRunningPerTenant: reactorServiceConfig().sandboxMaxRunningPerTenant,
+      maxQueuedPerTenant: reactorServiceConfig().sandboxMaxQueuedPerTenant,
       // ALLOW_PRIVATE_EGRESS, from the validated configuration (the pool's own env fallback is for tests)
       allowPrivateEgress: reactorServiceConfig().allowPrivateEgress,
       // EGRESS_ALLOW_HOSTS: operator allow-list of hosts exempt from the address check (partner hosts inside the network; tests)
