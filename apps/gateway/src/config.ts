@@ -66,5 +66,3 @@ export function loadGatewayConfig(): GatewayConfig {
 const config = configOnce(loadGatewayConfig);
 /** The gateway's configuration, read once (main.ts reads it first, inside validateConfig). */
 export const gatewayConfig = config.get;
-/** tests only: read the environment again on the next gatewayConfig() */
-export const resetGatewayConfig = config.reset;

@@ -55,8 +55,6 @@ export function loadReactorServiceConfig(): ReactorServiceConfig {
 const config = configOnce(loadReactorServiceConfig);
 /** reactor-service's configuration, read once (main.ts reads it first, inside validateConfig). */
 export const reactorServiceConfig = config.get;
-/** tests only */
-export const resetReactorServiceConfig = config.reset;
 
 /**
  * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read

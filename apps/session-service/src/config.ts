@@ -27,8 +27,6 @@ export function loadSessionServiceConfig(): SessionServiceConfig {
 const config = configOnce(loadSessionServiceConfig);
 /** session-service's configuration, read once (main.ts reads it first, inside validateConfig). */
 export const sessionServiceConfig = config.get;
-/** tests only */
-export const resetSessionServiceConfig = config.reset;
 
 /**
  * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read

@@ -63,8 +63,6 @@ function databaseTimeouts(): TokenServiceConfig['databaseTimeouts'] {
 const config = configOnce(loadTokenServiceConfig);
 /** token-service's configuration, read once (main.ts reads it first, inside validateConfig). */
 export const tokenServiceConfig = config.get;
-/** tests only */
-export const resetTokenServiceConfig = config.reset;
 
 /**
  * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read

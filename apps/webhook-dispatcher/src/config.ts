@@ -34,8 +34,6 @@ export function loadWebhookDispatcherConfig(): WebhookDispatcherConfig {
 const config = configOnce(loadWebhookDispatcherConfig);
 /** webhook-dispatcher's configuration, read once (main.ts reads it first, inside validateConfig). */
 export const webhookDispatcherConfig = config.get;
-/** tests only */
-export const resetWebhookDispatcherConfig = config.reset;
 
 /**
  * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read

@@ -1,6 +1,6 @@
 import type { ApplicationType, Transform } from '@coffer/contracts';
 
-/** conventions §6: which application types may hold a permission, and the transform it implies on read. */
+/** docs/access-control.md: which application types may hold a permission, and the transform it implies on read. */
 export const PERMISSIONS: Record<string, { types: ApplicationType[]; transform?: Transform }> = {
   'token:create': { types: ['public', 'private'], transform: 'mask' },
   'token:update': { types: ['public', 'private'], transform: 'mask' },

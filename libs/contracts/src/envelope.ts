@@ -21,7 +21,7 @@ export function deadlineOf(env: Pick<RpcEnvelope, 'timeoutMs'> | undefined, rece
   return typeof t === 'number' && Number.isFinite(t) && t > 0 ? receivedAt + t : undefined;
 }
 
-/** The longest idempotency key accepted (conventions §1 leaves it open; Stripe and the mirrored service use 255). */
+/** The longest idempotency key accepted (docs/api-reference.md leaves it open; Stripe and the mirrored service use 255). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 
 const REPLAY = '$coffer.idempotentReplay';

@@ -1,6 +1,6 @@
 import { FieldErrors, ProblemError } from './problem/problem';
 
-/** conventions §4: page ≥ 1 (default 1), size 0–100 (default 20), or the cursor form with `start`. */
+/** docs/api-reference.md: page ≥ 1 (default 1), size 0–100 (default 20), or the cursor form with `start`. */
 export interface PageRequest {
   page: number;
   size: number;
@@ -26,7 +26,7 @@ const DIGITS = /^\d+$/;
 
 /**
  * The largest `page` (with `size` at most 100, the offset stays below 2^31, the widest any repository takes): deeper
- * pages are a 400 (conventions §11: every limit is enforced); deep lists use the cursor form (`start`).
+ * pages are a 400 (docs/api-reference.md: every limit is enforced); deep lists use the cursor form (`start`).
  */
 export const MAX_PAGE = 10_000_000;
 export const MAX_PAGE_SIZE = 100;
@@ -82,7 +82,7 @@ export function pageOffset(req: PageRequest): number {
   return (req.page - 1) * req.size;
 }
 
-/** Either page/size (with totals) or the cursor form (`start`), as conventions §4. */
+/** Either page/size (with totals) or the cursor form (`start`), as docs/api-reference.md. */
 export type ListWindow =
   | { kind: 'offset'; req: PageRequest; offset: number }
   | { kind: 'cursor'; req: PageRequest; cursor: Cursor | null };

@@ -48,7 +48,6 @@ export const SUBJECTS = {
       tokenize: 'token.tokens.tokenize.v1',
       detokenize: 'token.tokens.detokenize.v1',
       /** service-to-service: load tokens for detokenization with per-token access decisions */
-      use: 'token.tokens.use.v1',
     },
     logs: { list: 'token.logs.list.v1' },
     /** other services' audit events (audit_events is owned by token-service): {events: AuditEventInput[]} */

@@ -184,7 +184,7 @@ export class EgressPolicy {
   }
 
   /**
-   * The policy for webhook deliveries (conventions §8): https to public addresses only, unless
+   * The policy for webhook deliveries (docs/reactors.md): https to public addresses only, unless
    * `ALLOW_PRIVATE_CALLBACKS=true`, which also allows http and private/loopback addresses.
    */
   static forCallbacks(env: NodeJS.ProcessEnv = process.env, opts: Omit<EgressPolicyOptions, 'allowPrivate' | 'protocols'> = {}): EgressPolicy {

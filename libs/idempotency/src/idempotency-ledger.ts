@@ -3,7 +3,7 @@ import type { Prisma, PrismaService } from '@coffer/db';
 import type { TenantKeyring } from '@coffer/crypto/keyring';
 import type { IdempotentRequest } from './idempotent-request';
 
-/** How long a key is remembered (conventions §1). */
+/** How long a key is remembered (docs/api-reference.md). */
 export const RETENTION_HOURS = 24;
 
 export type LedgerEntry =
@@ -96,7 +96,7 @@ export class IdempotencyLedger {
       WHERE tenant_id = ${req.tenantId}::uuid AND owner_id = ${req.ownerId}::uuid AND key = ${req.key} AND completed_at IS NULL`;
   }
 
-  /** Gives up a claim: the request failed, and conventions §1 processes a failed request again. */
+  /** Gives up a claim: the request failed, and docs/api-reference.md processes a failed request again. */
   async release(req: IdempotentRequest): Promise<void> {
     await this.prisma.$executeRaw`
       DELETE FROM idempotency_records

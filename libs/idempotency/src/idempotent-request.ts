@@ -8,7 +8,7 @@ const canonicalJson = configure({ deterministic: true, bigint: false, circularVa
 /** One idempotent request as the ledger records it. */
 export interface IdempotentRequest {
   tenantId: string;
-  /** the caller: a session's own id, else the application's (conventions §1: keys are per application) */
+  /** the caller: a session's own id, else the application's (docs/api-reference.md: keys are per application) */
   ownerId: string;
   key: string;
   /** the operation (its NATS subject), so one key cannot stand for two different operations */

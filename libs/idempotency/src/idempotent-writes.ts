@@ -26,7 +26,7 @@ const SWEEP_INTERVAL_MS = 3600_000;
 const PLAIN: ReplayCodec<unknown, unknown> = { reply: (o) => o, record: (o) => o, replay: async (r) => r };
 
 /**
- * SVC-IDEMPOTENCY-KEY in the service that owns the write (conventions §1). The key is recorded in the same
+ * SVC-IDEMPOTENCY-KEY in the service that owns the write (docs/api-reference.md). The key is recorded in the same
  * transaction as the write, so whatever happens to the reply (a timeout at the gateway, a dropped connection, a
  * crash after the commit), a retry finds the record and gets the recorded reply instead of a second write.
  *

@@ -55,13 +55,9 @@ export function loadProcessConfig(): ProcessConfig {
  * Reads a service's configuration once: the first call builds and freezes it, later calls return the same object.
  * `validateConfig(service, config.get)` in main.ts makes a bad value stop the process (exit 78) before anything starts.
  */
-export function configOnce<T extends object>(load: () => T): { get: () => Readonly<T>; reset: () => void } {
+export function configOnce<T extends object>(load: () => T): { get: () => Readonly<T> } {
   let value: Readonly<T> | undefined;
   return {
     get: () => (value ??= Object.freeze(load())),
-    /** tests: forget the value so the next get() reads the environment again */
-    reset: () => {
-      value = undefined;
-    },
   };
 }

@@ -1,7 +1,7 @@
 import type { FailKind } from './protocol';
 import type { SandboxCustomResponse, SandboxOutcome, SandboxProblem } from './types';
 
-/** The runtime error classes formula code may throw (conventions §8), by class name. */
+/** The runtime error classes formula code may throw (docs/reactors.md), by class name. */
 export const REACTOR_ERRORS: Readonly<Record<string, { status: number; title: string }>> = Object.freeze({
   BadRequestError: { status: 400, title: 'Bad Request' },
   InvalidReactorConfigurationError: { status: 400, title: 'Invalid Reactor Configuration' },

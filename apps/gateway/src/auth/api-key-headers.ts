@@ -1,6 +1,6 @@
 import { gatewayConfig } from '../config';
 
-/** conventions §1: SVC-* headers plus `<P>-*` aliases from HEADER_ALIAS_PREFIXES (e.g. BT → BT-API-KEY). */
+/** docs/api-reference.md: SVC-* headers plus `<P>-*` aliases from HEADER_ALIAS_PREFIXES (e.g. BT → BT-API-KEY). */
 export class HeaderNames {
   readonly apiKey: string[];
   readonly idempotencyKey: string[];

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ProblemDocument, STATUS_TITLES } from '@coffer/contracts';
 
-/** A problem response of one status: `application/problem+json` with the common error body (conventions §3). */
+/** A problem response of one status: `application/problem+json` with the common error body (docs/api-reference.md). */
 export function problemResponse(status: number, description: string) {
   return {
     description,

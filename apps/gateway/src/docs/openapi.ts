@@ -10,7 +10,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const WRITES = new Set(['post', 'put', 'patch']);
 
 /**
- * Statuses every operation may answer besides its own (conventions §2 "General"): authentication and the rate limit
+ * Statuses every operation may answer besides its own (docs/api-reference.md "General"): authentication and the rate limit
  * run before every route, the key is resolved by session-service over the bus, and the query is checked everywhere.
  */
 const SHARED_PROBLEMS: Record<number, string> = {

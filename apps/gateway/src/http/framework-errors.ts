@@ -2,7 +2,7 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_TITLES, type Problem } from '@coffer/contracts';
 
-/** 1 MiB (conventions §11). */
+/** 1 MiB (docs/api-reference.md). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /**
  * Longest path parameter, as sent (percent-encoded): a token id is at most 400 UTF-16 units, i.e. at most 1,200 UTF-8

@@ -4,7 +4,7 @@ import { ProblemError, STATUS_TITLES, isProblem, type Problem } from '@coffer/co
 import type { Logger } from '@coffer/observability';
 import { frameworkProblem } from './framework-errors';
 
-/** Every error leaves the gateway as application/problem+json (conventions §3). */
+/** Every error leaves the gateway as application/problem+json (docs/api-reference.md). */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
   constructor(private readonly logger: Logger) {}

@@ -15,7 +15,7 @@ export function parseLimit(name: string, value: string): Limit {
   return { requests: Number(m[1]), windowMs: Number(m[2] || 1) * UNITS[m[3]] };
 }
 
-/** conventions §11 defaults, per application (a session counts on its own). */
+/** docs/api-reference.md defaults, per application (a session counts on its own). */
 export function limitsFromEnv(): Record<ApplicationType, Limit> {
   return {
     private: parseLimit('RATE_LIMIT_PRIVATE', envString('RATE_LIMIT_PRIVATE', '2000/10s')),

@@ -158,7 +158,7 @@ export class ReactorsController {
   /**
    * Asynchronous invocation without a callback (the mirrored API's react-async): 202 once the arguments are checked
    * and the job is stored. `asyncReactorRequestId` is the name the node SDK reads; `id` and `status` are the
-   * asynchronous reply of conventions §8. The result: GET /reactors/{id}/results/{request id}.
+   * asynchronous reply of docs/reactors.md. The result: GET /reactors/{id}/results/{request id}.
    */
   @Post(':id/react-async')
   @HttpCode(202)

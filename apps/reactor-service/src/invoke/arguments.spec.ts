@@ -16,7 +16,7 @@ function errorsOf(fn: () => unknown): Record<string, string[]> {
   throw new Error('expected a 400');
 }
 
-describe('castArgument (conventions §8)', () => {
+describe('castArgument (docs/reactors.md)', () => {
   it.each([
     ['number', '42', 42],
     ['number', ' -1.5e2 ', -150],

@@ -34,7 +34,7 @@ function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
 }
 
 /**
- * conventions §8 casts (spec rule 4): number from numeric strings; boolean from true/false (any case) and 1/0;
+ * docs/reactors.md casts (spec rule 4): number from numeric strings; boolean from true/false (any case) and 1/0;
  * string from numbers and booleans. Anything else (objects and arrays included) cannot be cast.
  */
 export function castArgument(value: unknown, type: ParameterType): { ok: true; value: unknown } | { ok: false } {

@@ -102,14 +102,10 @@ export class ReactorRunner {
   }
 
   /**
-   * Runs prepared code in the sandbox; `tokenize` is tokenized as the Reactor's Application (else the caller).
-   * The tenant is the sandbox's isolation key: its code never runs in an isolate that ran another tenant's.
+   * Runs prepared code in the sandbox; `tokenize` is tokenized as the Reactor's Application (else the caller). The
+   * tenant is the sandbox's isolation key: its code never runs in an isolate that ran another tenant's. Returns the
+   * reply with the record of what it showed (see RecordedReact).
    */
-  async run(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number): Promise<ReactResponse> {
-    return (await this.runRecorded(ctx, p, timeoutMs)).response;
-  }
-
-  /** `run`, with the record of what the reply showed (see RecordedReact). */
   async runRecorded(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number): Promise<RecordedReact> {
     // the reactor's list, else its tenant's default - looked up only if the formula fetches
     const egress = p.egress

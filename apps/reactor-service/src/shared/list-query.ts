@@ -8,7 +8,7 @@ export function many(v: unknown): string[] {
 }
 
 /**
- * conventions §4: `name` is a case-insensitive substring match where `*` matches any run of characters.
+ * docs/api-reference.md: `name` is a case-insensitive substring match where `*` matches any run of characters.
  * Returns an ILIKE pattern (backslash escapes), or undefined when there is no filter.
  */
 export function namePattern(query: Record<string, unknown>): string | undefined {

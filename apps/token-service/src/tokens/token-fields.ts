@@ -4,7 +4,7 @@ import { ExpressionError, isExpression, validateMask, validateTemplate } from '@
 import { TOKEN_TYPES } from './token-types';
 import { parseExpiresAt } from './expires-at';
 
-/** conventions §5 limits */
+/** docs/tokens.md limits */
 export const LIMITS = {
   idMin: 3,
   idMax: 400,

@@ -1,6 +1,6 @@
 import { TOKEN_DATA_RULES, abaRoutingValid, luhnValid, type FieldErrors } from '@coffer/contracts';
 
-/** conventions §5: validation, default container, default mask and default search indexes per token type. */
+/** docs/tokens.md: validation, default container, default mask and default search indexes per token type. */
 export interface TokenTypeDefinition {
   container: string;
   mask?: unknown;

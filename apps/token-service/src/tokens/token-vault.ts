@@ -13,7 +13,7 @@ export interface RenderedExpressions {
 
 /**
  * Everything cryptographic about a token: data encrypted under the tenant's data key with AAD = token id,
- * fingerprint and blind search indexes as HMACs under the tenant's index key (DESIGN §3).
+ * fingerprint and blind search indexes as HMACs under the tenant's index key (docs/security.md).
  */
 @Injectable()
 export class TokenVault {

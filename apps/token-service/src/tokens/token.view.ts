@@ -35,7 +35,7 @@ export function toTokenView(row: TokenRow, data: unknown, transform: Transform, 
   return view;
 }
 
-/** What a caller without read access learns about a deduplicated token (conventions §5). */
+/** What a caller without read access learns about a deduplicated token (docs/tokens.md). */
 export function toLimitedView(row: TokenRow): TokenView {
   return { id: row.id, type: row.type, tenant_id: row.tenant_id, fingerprint: row.fingerprint, containers: [row.container] };
 }

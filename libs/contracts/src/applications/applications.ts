@@ -105,7 +105,7 @@ export const MAX_KEYS_PER_APPLICATION = 10;
 
 export type ApplicationKeyRequest = ApplicationKeyMessage;
 
-/** `GET /applications` filters: repeatable `id` and `type` (conventions §4 paging besides). */
+/** `GET /applications` filters: repeatable `id` and `type` (docs/api-reference.md paging besides). */
 export const MAX_LIST_FILTER_VALUES = 100;
 
 export type IdRequest = IdMessage;

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TRANSFORMS, type AccessRule, type RuleCondition, type Transform } from './principal';
 
-/** One condition of a session's access rule (conventions §6): ANDed with the rule's other conditions. */
+/** One condition of a session's access rule (docs/access-control.md): ANDed with the rule's other conditions. */
 export class RuleConditionView implements RuleCondition {
   @ApiProperty({ enum: ['id', 'container'] })
   attribute!: 'id' | 'container';
@@ -13,7 +13,7 @@ export class RuleConditionView implements RuleCondition {
   value!: string;
 }
 
-/** An access rule (conventions §6): the first matching rule, by ascending priority, decides permission and transform. */
+/** An access rule (docs/access-control.md): the first matching rule, by ascending priority, decides permission and transform. */
 export class AccessRuleView implements AccessRule {
   @ApiPropertyOptional()
   description?: string;

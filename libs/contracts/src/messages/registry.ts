@@ -63,7 +63,6 @@ export const MESSAGE_PAYLOADS: Record<string, MessageClass | readonly MessageCla
   [SUBJECTS.token.tokens.tokenize]: PayloadMessage,
   [SUBJECTS.token.tokens.detokenize]: PayloadMessage,
   // declared for per-token access decisions of reactor detokenization; no service answers it yet
-  [SUBJECTS.token.tokens.use]: PayloadMessage,
   [SUBJECTS.token.logs.list]: ListLogsQuery,
   [SUBJECTS.token.audit.record]: AuditRecordMessage,
   [SUBJECTS.reactor.formulas.create]: ReactorFormulaRequest,

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 
 /**
- * conventions §4 paging of every list: `page` (≥ 1, default 1) and `size` (0–100, default 20), or the cursor form
+ * docs/api-reference.md paging of every list: `page` (≥ 1, default 1) and `size` (0–100, default 20), or the cursor form
  * `start` (opaque; empty for the first page) instead of `page`. Digits only: `1e3`, `1.5`, ` 1` are 400s.
  */
 export class PageQuery {

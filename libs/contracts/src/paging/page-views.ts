@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** conventions §4: the pagination of an offset page (`page`, `size`). */
+/** docs/api-reference.md: the pagination of an offset page (`page`, `size`). */
 export class OffsetPagination {
   @ApiProperty({ type: 'integer', example: 1 })
   total_items!: number;
@@ -15,7 +15,7 @@ export class OffsetPagination {
   total_pages!: number;
 }
 
-/** conventions §4: the pagination of a cursor page (`start`); `next` is absent on the last page. */
+/** docs/api-reference.md: the pagination of a cursor page (`start`); `next` is absent on the last page. */
 export class CursorPagination {
   @ApiProperty({ type: 'integer', example: 20 })
   page_size!: number;
@@ -25,7 +25,7 @@ export class CursorPagination {
 }
 
 /**
- * The lists of conventions §4 answer either form: offset pagination with `page` (totals), or cursor pagination
+ * The lists of docs/api-reference.md answer either form: offset pagination with `page` (totals), or cursor pagination
  * with `start` (`page_size` and `next`).
  */
 export class AnyPagination {

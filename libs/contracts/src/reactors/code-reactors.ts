@@ -9,7 +9,7 @@ import { EgressField, ReactorEgressInput } from './egress-policy';
 /**
  * Reactors that carry their own code instead of a formula (the mirrored API's current reactors, what
  * `@basis-theory/node-sdk` creates): `{name, code, configuration?, application?, runtime?}`. The code follows the
- * formula code contract (conventions §8) and its limits; there is no configuration contract and no request
+ * formula code contract (docs/reactors.md) and its limits; there is no configuration contract and no request
  * parameters, so any `args` reach the code (argument rule 1) and `configuration` is any object of scalar values.
  */
 export class CodeReactorRequest {

@@ -5,7 +5,7 @@ import { FieldErrors } from '../problem/problem';
 import { AnyPagination } from '../paging/page-views';
 import { ReactorEgressInput, ReactorEgressView } from './egress-policy';
 
-/** Reactor formulas (spec "Reactor Formula", conventions §8). */
+/** Reactor formulas (spec "Reactor Formula", docs/reactors.md). */
 export const FORMULA_TYPES = ['official', 'private'] as const;
 export type FormulaType = (typeof FORMULA_TYPES)[number];
 
@@ -22,7 +22,7 @@ export const FORMULA_LIMITS = {
   requestParameters: 25,
 } as const;
 
-/** conventions §8: request-parameter names; dots denote nesting (`card.number`). */
+/** docs/reactors.md: request-parameter names; dots denote nesting (`card.number`). */
 export const PARAMETER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]$/;
 /** spec: a base64 data URL of image/png, image/jpg or image/jpeg. */
 export const ICON_DATA_URL = /^data:image\/(png|jpg|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/;
@@ -228,7 +228,7 @@ function commonElement(
 }
 
 /**
- * Validates and normalizes a formula's `configuration` and `request_parameters` (conventions §8): at most 25 of
+ * Validates and normalizes a formula's `configuration` and `request_parameters` (docs/reactors.md): at most 25 of
  * each, names unique per array, configuration names without dots, parameter names per {@link PARAMETER_NAME} with no
  * empty segment, and no parameter nested under another parameter (a scalar cannot have children).
  */

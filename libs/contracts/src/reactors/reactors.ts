@@ -13,7 +13,7 @@ export const REACTOR_LIMITS = {
   /** spec: timeout_ms 10000–210000, default 10000; honoured only for asynchronous invocations */
   minTimeoutMs: 10_000,
   maxTimeoutMs: 210_000,
-  /** conventions §8: a synchronous run is bounded at 10 s (then 504) */
+  /** docs/reactors.md: a synchronous run is bounded at 10 s (then 504) */
   syncTimeoutMs: 10_000,
 } as const;
 

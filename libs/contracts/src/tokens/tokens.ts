@@ -15,7 +15,7 @@ export const TOKEN_TYPE_NAMES = [
   'employer_id_number',
 ] as const;
 
-/** POST /tokens (spec "Tokens", conventions §5). Deep rules (types, limits, expressions) live in token-service. */
+/** POST /tokens (spec "Tokens", docs/tokens.md). Deep rules (types, limits, expressions) live in token-service. */
 export class CreateTokenRequest {
   @ApiPropertyOptional({
     description: '3–400 characters, or an expression over data such as `{{ data | alias_preserve_format: 0, 4 }}`; default: a UUID',
@@ -133,7 +133,7 @@ export class TokenView {
   modified_at?: string;
 }
 
-/** GET /tokens: offset pages, or cursor pages with `start` (conventions §4). */
+/** GET /tokens: offset pages, or cursor pages with `start` (docs/api-reference.md). */
 export class TokenPage {
   @ApiProperty({ type: () => AnyPagination })
   pagination!: AnyPagination;

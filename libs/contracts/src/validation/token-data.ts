@@ -2,7 +2,7 @@ import { registerDecorator, type ValidationOptions } from 'class-validator';
 import { FieldErrors } from '../problem/problem';
 
 /**
- * The rules for token `data` that class-validator cannot express (conventions §5): checksums and the formats of each
+ * The rules for token `data` that class-validator cannot express (docs/tokens.md): checksums and the formats of each
  * token type, written once. token-service applies them to every token it validates (POST /tokens, PATCH, each
  * request nested in POST /tokenize, the `svc` bridge of reactors); the decorators below make them usable on any
  * contract class.

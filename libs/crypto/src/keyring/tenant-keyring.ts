@@ -13,7 +13,7 @@ interface CachedKey {
 const ACTIVE_KEY_TTL_MS = 60_000;
 
 /**
- * Per-tenant keys, wrapped by the key-encryption key (DESIGN §3).
+ * Per-tenant keys, wrapped by the key-encryption key (docs/security.md).
  * - `data` keys encrypt token data and secrets; they rotate (old ones stay readable by id).
  * - the `index` key makes fingerprints and blind indexes; it never rotates, or equal data would stop matching.
  * Unwrapped keys are cached in memory so the hot path costs one AES-GCM operation, not a key unwrap. One keyring per

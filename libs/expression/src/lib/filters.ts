@@ -4,7 +4,7 @@ import { ExpressionError } from './errors';
 import { LIMITS } from './limits';
 
 /**
- * Coffer's own Liquid filters (conventions §7), written as plain functions so that the liquidjs registration and
+ * Coffer's own Liquid filters (libs/expression/README.md), written as plain functions so that the liquidjs registration and
  * the compiled fast path share one implementation.
  *
  * Every filter receives the input value and the already evaluated positional arguments.

@@ -1,6 +1,6 @@
 import { ExpressionError, evaluate, evaluateMask, renderToString, validateMask, validateTemplate } from '../index';
 
-// conventions §5, verbatim
+// docs/tokens.md, verbatim
 const CARD_MASK = JSON.parse(
   '{"number":"{{ data.number | reveal_last: 4 }}","expiration_month":"{{ data.expiration_month }}","expiration_year":"{{ data.expiration_year }}"}',
 );
@@ -11,7 +11,7 @@ const REVEAL_LAST_4 = '{{ data | reveal_last: 4 }}';
 const SSN_SEARCH_INDEXES = ['{{ data }}', "{{ data | remove: '-' }}", '{{ data | last4 }}'];
 const DEFAULT_FINGERPRINT = '{{ data | stringify }}';
 
-describe('default masks (conventions §5)', () => {
+describe('default masks (docs/tokens.md)', () => {
   it('card', () => {
     expect(evaluateMask(CARD_MASK, { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 })).toEqual({
       number: 'XXXXXXXXXXXX4242',

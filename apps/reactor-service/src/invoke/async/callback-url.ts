@@ -2,7 +2,7 @@ import { badRequest } from '@coffer/contracts';
 import type { EgressPolicy } from '@coffer/egress';
 
 /**
- * callback_url must be https to a public address unless ALLOW_PRIVATE_CALLBACKS=true (conventions §8). Checked
+ * callback_url must be https to a public address unless ALLOW_PRIVATE_CALLBACKS=true (docs/reactors.md). Checked
  * here at accept time (after DNS resolution) and again by webhook-dispatcher at every delivery.
  */
 export async function checkCallbackUrl(policy: EgressPolicy, value: unknown): Promise<string> {

@@ -36,7 +36,7 @@ export interface AcceptedInvocation {
 
 export interface JobResultView {
   id: string;
-  /** callback jobs: pending | running | succeeded | failed (conventions §8); react-async jobs: pending | completed | failed */
+  /** callback jobs: pending | running | succeeded | failed (docs/reactors.md); react-async jobs: pending | completed | failed */
   status: ReactorJobRow['status'] | 'completed';
   result?: unknown;
   error?: unknown;
@@ -54,7 +54,7 @@ const jobQueueDepth = new Gauge({
 });
 
 /**
- * Asynchronous invocations (conventions §8, DESIGN §4): accepted only after the synchronous checks and persisted
+ * Asynchronous invocations (docs/reactors.md): accepted only after the synchronous checks and persisted
  * before the 202; run by workers that claim jobs from PostgreSQL; the result and its webhook delivery are written
  * in one transaction. A process killed mid-run loses its lease and the job runs again (at least once).
  */
@@ -218,7 +218,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
 
 /**
  * The status vocabulary of react-async results, as the mirrored API's SDKs read it: a job still queued or running is
- * `pending`, a successful one `completed`. Callback jobs keep the vocabulary of conventions §8.
+ * `pending`, a successful one `completed`. Callback jobs keep the vocabulary of docs/reactors.md.
  */
 function asyncStatus(status: ReactorJobRow['status']): JobResultView['status'] {
   if (status === 'succeeded') return 'completed';

@@ -167,7 +167,7 @@ export class CreateTokenUseCase {
 
   /**
    * Writes one prepared token (deduplicating when asked); returns what the caller may see and the transform it is
-   * rendered at: a created token by the write reply rule, a deduplicated one by the read rule (conventions §5).
+   * rendered at: a created token by the write reply rule, a deduplicated one by the read rule (docs/tokens.md).
    */
   async write(
     principal: Principal,

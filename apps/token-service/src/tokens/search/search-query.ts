@@ -3,7 +3,7 @@ import { JSON_LIMIT_MESSAGES, badRequest } from '@coffer/contracts';
 import { storableDate } from '../../storable-date';
 
 /**
- * The search language of conventions §5: `field:value` terms joined by AND, OR, NOT, parentheses, quoted phrases;
+ * The search language of docs/tokens.md: `field:value` terms joined by AND, OR, NOT, parentheses, quoted phrases;
  * adjacent terms mean AND. A small recursive-descent grammar compiled to parameterised SQL over indexed columns.
  * `data:` terms compare blind-index digests only; nothing is decrypted to search.
  */

@@ -13,7 +13,7 @@ export const MAX_TOKENS_PER_CALL = 100;
 type Slot = { path: string; prepared: PreparedToken; asId: boolean };
 
 /**
- * POST /tokenize (conventions §5): walks any JSON. An object with `type` and `data` is a token request and becomes
+ * POST /tokenize (docs/tokens.md): walks any JSON. An object with `type` and `data` is a token request and becomes
  * the created token; any other primitive becomes a `token` of that value and is replaced by its id; other objects
  * and arrays are walked. All-or-nothing: everything is validated first, then written in one transaction.
  *

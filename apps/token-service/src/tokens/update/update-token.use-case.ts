@@ -177,7 +177,7 @@ export class UpdateTokenUseCase {
     return toTokenView(updated, fields.data, writeReplyTransform(principal, 'token:update', { id: row.id, container: updated.container }), budget, premasked);
   }
 
-  /** conventions §5: the update is not applied; the reply is the other token, redacted unless the caller may read it. */
+  /** docs/tokens.md: the update is not applied; the reply is the other token, redacted unless the caller may read it. */
   private async duplicateView(principal: Principal, other: TokenRow, budget: ExpressionBudget): Promise<TokenView> {
     const read = decideTokenAccess(principal, 'token:read', { id: other.id, container: other.container });
     if (!read.allowed) return toRedactedView(other);
