@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { VISA, createTenant, type TestTenant } from '@coffer/testing';
 import { formulaCode, makeReactor } from '../reactors/support';
 import {
@@ -108,6 +109,20 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
         for (let i = 0; !id && created.status === 504 && i < 10; i++) {
           await new Promise((r) => setTimeout(r, 1_000));
           id = (await send('GET', '/tokens?metadata.noisy=mask&size=1', { key })).body?.data?.[0]?.id;
+        }
+        if (!id && created.status >= 400 && created.status < 500) {
+          // the API refuses such a mask now: put it in place the way an older release could have stored it, so the
+          // reads below still prove that a stored expensive mask cannot stall anyone
+          const plain = await send('POST', '/tokens', { key, body: { type: 'token', data: leaves(20, 'v'), mask: leaves(20, '{{ data }}') } });
+          if (plain.status !== 201) throw new Error(`masked-read token: ${plain.status}`);
+          const db = new pg.Client({ connectionString: process.env['COFFER_E2E_DATABASE_URL'] });
+          await db.connect();
+          try {
+            await db.query('UPDATE tokens SET mask = $1::jsonb WHERE tenant_id = $2::uuid AND id = $3', [JSON.stringify(leaves(20, EXPENSIVE)), tenant.tenantId, plain.body.id]);
+          } finally {
+            await db.end();
+          }
+          id = plain.body.id;
         }
         if (!id) return async (ctx) => void ctx.notes.push(`not run: no token with the expensive mask exists (its create answered ${created.status})`);
         const reader = (await tenant.app('private', { permissions: ['token:read'] })).key;
