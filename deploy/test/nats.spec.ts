@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { connect, StringCodec, type NatsConnection } from 'nats';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { loadObjects, type K8sObject } from './support/kustomize';
 import { validateAgainstSchema } from './support/k8s-schema';
 import { APP_NAMES, DEPLOY, K8S, readText, selects, type AppName, type LabelSelector } from './support/workspace';
@@ -28,12 +28,19 @@ interface NatsUser {
 interface Values {
   config: {
     cluster: { enabled: boolean; replicas: number };
+    nats?: { tls?: { enabled?: boolean; secretName?: string } };
     jetstream: { enabled: boolean; fileStore: { enabled: boolean; pvc: { enabled: boolean; size: string } }; memoryStore: { enabled: boolean } };
     merge: { system_account: string; accounts: Record<string, { jetstream?: string; users: NatsUser[] }> };
   };
   container: { env: Record<string, string | { valueFrom: { secretKeyRef: { name: string; key: string } } }> };
   podDisruptionBudget: { enabled: boolean };
   podTemplate: { topologySpreadConstraints: Record<string, { maxSkew: number; whenUnsatisfiable: string }> };
+}
+
+interface CertManagerObject {
+  kind: string;
+  metadata: { name: string };
+  spec: { secretName?: string; isCA?: boolean; dnsNames?: string[]; issuerRef?: { name: string }; ca?: { secretName: string } };
 }
 
 const values = (): Values => parse(readText('deploy/nats/values.yaml')) as Values;
@@ -96,6 +103,28 @@ describe('deploy/nats/values.yaml', () => {
         spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
       };
       expect(d.spec.template.spec.containers[0]?.env.find((e) => e.name === 'NATS_USER')?.value).toBe(app);
+    }
+  });
+
+  it('grants each service exactly the permissions of deploy/nats/permissions.json (what npm start and the tests run)', () => {
+    const matrix = JSON.parse(readText('deploy/nats/permissions.json')) as Record<string, Permissions>;
+    expect(Object.fromEntries(coffer().map((u) => [u.user, u.permissions]))).toEqual(matrix);
+  });
+
+  it('requires TLS from clients, with a certificate for the host the services dial', () => {
+    const tls = values().config.nats?.tls;
+    expect(tls?.enabled).toBe(true);
+    const certificates = parseAllDocuments(readText('deploy/nats/certificate.yaml')).map((d) => d.toJSON() as CertManagerObject);
+    const server = certificates.find((o) => o.kind === 'Certificate' && o.spec.secretName === tls?.secretName);
+    expect(server?.spec.isCA).not.toBe(true);
+    const issuer = certificates.find((o) => o.kind === 'Issuer' && o.metadata.name === server?.spec.issuerRef?.name);
+    expect(issuer?.spec.ca?.secretName).toBeDefined();
+    for (const app of APP_NAMES) {
+      const d = loadObjects(path.join(K8S, app, 'deployment.yaml'))[0] as unknown as {
+        spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+      };
+      const url = new URL(d.spec.template.spec.containers[0]?.env.find((e) => e.name === 'NATS_URL')?.value ?? '');
+      expect({ app, protocol: url.protocol, covered: server?.spec.dnsNames?.includes(url.hostname) }).toEqual({ app, protocol: 'tls:', covered: true });
     }
   });
 
