@@ -19,6 +19,19 @@ function as(user: string | undefined, pass?: string, extra: Partial<ConnectionOp
   return connect({ servers: url, tls: { caFile }, reconnect: false, timeout: 5000, ...(user ? { user, pass: pass ?? passwords()[user] } : {}), ...extra });
 }
 
+/** the error a subscription gets from the server, or null when it was accepted (none within 3 s) */
+function subscribeError(nc: NatsConnection, subject: string): Promise<NatsError | null> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(null), 3000);
+    nc.subscribe(subject, {
+      callback: (e) => {
+        clearTimeout(timer);
+        resolve(e);
+      },
+    });
+  });
+}
+
 /** a request as RpcClient sends it: the real service answers, with a problem here (no principal), which is enough */
 const envelope = (subject: string) => codec.encode({ pattern: subject, data: { traceId: randomUUID(), body: {}, timeoutMs: 3000 }, id: randomUUID() });
 
@@ -71,36 +84,31 @@ describe('the bus: TLS and one NATS user per service', () => {
   describe("token-service's credentials", () => {
     let nc: NatsConnection;
     beforeAll(async () => {
-      nc = await as('token-service');
+      // its own inbox prefix, as RpcClient's: a refused request is then refused for its subject, not for its inbox
+      nc = await as('token-service', undefined, { inboxPrefix: '_INBOX.token-service' });
       open.push(nc);
     });
 
     it.each(['session.>', 'session.auth.authenticate.v1', 'reactor.>', 'events.>'])(
       'cannot subscribe to %s',
       async (subject) => {
-        const err = await new Promise<NatsError | null>((resolve) => {
-          const timer = setTimeout(() => resolve(null), 3000);
-          nc.subscribe(subject, {
-            callback: (e) => {
-              clearTimeout(timer);
-              resolve(e);
-            },
-          });
-        });
-        expect(err?.code).toBe('PERMISSIONS_VIOLATION');
+        expect((await subscribeError(nc, subject))?.code).toBe('PERMISSIONS_VIOLATION');
       },
     );
 
     it.each(['reactor.reactors.react.v1', 'reactor.formulas.list.v1', 'webhook.deliveries.wake.v1', 'token.tokens.get.v1'])(
       'cannot publish to %s',
       async (subject) => {
-        await expect(nc.request(subject, envelope(subject), { timeout: 3000 })).rejects.toMatchObject({ code: 'PERMISSIONS_VIOLATION' });
+        await expect(nc.request(subject, envelope(subject), { timeout: 3000 })).rejects.toMatchObject({
+          code: 'PERMISSIONS_VIOLATION',
+          message: expect.stringContaining(`Publish to "${subject}"`),
+        });
       },
     );
   });
 
   it("gateway's credentials call token-service, which answers", async () => {
-    const nc = await as('gateway');
+    const nc = await as('gateway', undefined, { inboxPrefix: '_INBOX.gateway' });
     open.push(nc);
     const subject = 'token.tokens.get.v1';
     const reply = codec.decode((await nc.request(subject, envelope(subject), { timeout: 5000 })).data) as { err?: { status?: number }; response?: unknown };
@@ -108,11 +116,20 @@ describe('the bus: TLS and one NATS user per service', () => {
     expect(reply.err?.status).toBe(401);
   });
 
+  it("gateway's credentials cannot read another caller's replies (reactor-service's carry detokenized values)", async () => {
+    const nc = await as('gateway');
+    open.push(nc);
+    for (const subject of ['_INBOX.>', '_INBOX.reactor-service.>', '_INBOX.token-service.abc.1']) {
+      expect({ subject, code: (await subscribeError(nc, subject))?.code }).toEqual({ subject, code: 'PERMISSIONS_VIOLATION' });
+    }
+  });
+
   it("reactor-service's credentials cannot call session-service beyond the application lookup", async () => {
-    const nc = await as('reactor-service');
+    const nc = await as('reactor-service', undefined, { inboxPrefix: '_INBOX.reactor-service' });
     open.push(nc);
     await expect(nc.request('session.auth.authenticate.v1', envelope('session.auth.authenticate.v1'), { timeout: 3000 })).rejects.toMatchObject({
       code: 'PERMISSIONS_VIOLATION',
+      message: expect.stringContaining('Publish to "session.auth.authenticate.v1"'),
     });
   });
 });
