@@ -109,10 +109,13 @@ export async function startNatsServer({ port, storeDir, monitorPort, bus }) {
   const conf = writeNatsConfig(bus, { port, storeDir, monitorPort });
   const logFile = path.join(bus.dir, 'nats-server.log');
   const out = fs.openSync(logFile, 'a');
+  const from = fs.fstatSync(out).size;
   const child = spawn(bin, ['-c', conf], { stdio: ['ignore', out, out] });
   fs.closeSync(out);
+  // its own log says when it is ready: a bare TCP probe of a TLS port would be logged as a failed handshake
+  const ready = () => fs.readFileSync(logFile).subarray(from).includes('Server is ready');
   for (let i = 0; i < 100 && child.exitCode === null; i++) {
-    if (await portOpen(port)) return child;
+    if (ready()) return child;
     await new Promise((r) => setTimeout(r, 50));
   }
   child.kill();
