@@ -325,6 +325,18 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       expect(selectsPods(deployment().spec?.selector as LabelSelector, pod().labels)).toBe(true);
     });
 
+    it('reaches NATS over TLS only, trusting the bus CA from the Secret coffer-nats-ca (its certificate, never a key)', () => {
+      const c = container();
+      const caFile = env(c, 'NATS_TLS_CA_FILE')?.value ?? '';
+      expect(caFile).toMatch(/^\//);
+      const mount = (c.volumeMounts ?? []).find((m) => caFile.startsWith(`${m.mountPath.replace(/\/$/, '')}/`));
+      expect(mount?.readOnly).toBe(true);
+      const volume = (pod().spec.volumes ?? []).find((v) => v.name === mount?.name);
+      expect(volume?.secret?.secretName).toBe('coffer-nats-ca');
+      const file = caFile.slice((mount?.mountPath.replace(/\/$/, '') ?? '').length + 1);
+      expect(volume?.secret?.items).toEqual([{ key: 'ca.crt', path: file }]);
+    });
+
     it('has its own ServiceAccount without an API token', () => {
       expect(pod().spec.serviceAccountName).toBe(app);
       expect(named(items(), 'ServiceAccount', app).automountServiceAccountToken).toBe(false);
@@ -332,7 +344,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
 
     it('is configured from the environment: NATS as its own user, database (if it has one) and keys from Secrets', () => {
       const c = container();
-      expect(env(c, 'NATS_URL')?.value).toMatch(/^(nats|tls):\/\//);
+      expect(env(c, 'NATS_URL')?.value).toMatch(/^tls:\/\/[^,]+$/);
       expect(env(c, 'NATS_USER')?.value).toBe(app);
       expect(env(c, 'NATS_PASSWORD')?.valueFrom?.secretKeyRef?.name).toBe(`${app}-secrets`);
       expect(env(c, 'DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe(facts.needsDatabase ? `${app}-secrets` : undefined);

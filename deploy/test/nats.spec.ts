@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { connect, StringCodec, type NatsConnection } from 'nats';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { loadObjects, type K8sObject } from './support/kustomize';
 import { validateAgainstSchema } from './support/k8s-schema';
 import { APP_NAMES, DEPLOY, K8S, readText, selects, type AppName, type LabelSelector } from './support/workspace';
@@ -28,12 +28,19 @@ interface NatsUser {
 interface Values {
   config: {
     cluster: { enabled: boolean; replicas: number };
+    nats?: { tls?: { enabled?: boolean; secretName?: string } };
     jetstream: { enabled: boolean; fileStore: { enabled: boolean; pvc: { enabled: boolean; size: string } }; memoryStore: { enabled: boolean } };
     merge: { system_account: string; accounts: Record<string, { jetstream?: string; users: NatsUser[] }> };
   };
   container: { env: Record<string, string | { valueFrom: { secretKeyRef: { name: string; key: string } } }> };
   podDisruptionBudget: { enabled: boolean };
   podTemplate: { topologySpreadConstraints: Record<string, { maxSkew: number; whenUnsatisfiable: string }> };
+}
+
+interface CertManagerObject {
+  kind: string;
+  metadata: { name: string };
+  spec: { secretName?: string; isCA?: boolean; dnsNames?: string[]; issuerRef?: { name: string }; ca?: { secretName: string } };
 }
 
 const values = (): Values => parse(readText('deploy/nats/values.yaml')) as Values;
@@ -45,10 +52,16 @@ const SUBJECT = {
   token: 'token.tokens.get.v1',
   sessionAuth: 'session.auth.authenticate.v1',
   sessionPrincipal: 'session.applications.principal.v1',
+  sessionWebhookSecret: 'session.tenants.webhook-secret.get.v1',
   reactor: 'reactor.reactors.react.v1',
+  reactorJobsWake: 'reactor.jobs.wake.v1',
   webhook: 'webhook.deliveries.wake.v1',
   event: 'events.auth.invalidated.v1',
   inbox: '_INBOX.probe.reply',
+  gatewayInbox: '_INBOX.gateway.probe.reply',
+  tokenInbox: '_INBOX.token-service.probe.reply',
+  reactorInbox: '_INBOX.reactor-service.probe.reply',
+  webhookInbox: '_INBOX.webhook-dispatcher.probe.reply',
   other: 'billing.invoices.create.v1',
   jetstream: '$JS.API.INFO',
 } as const;
@@ -56,23 +69,26 @@ type Probe = keyof typeof SUBJECT;
 const PROBES = Object.keys(SUBJECT) as Probe[];
 
 const MAY_PUBLISH: Record<AppName, Probe[]> = {
-  gateway: ['token', 'sessionAuth', 'sessionPrincipal', 'reactor'],
-  'token-service': ['sessionAuth', 'sessionPrincipal', 'event'],
+  gateway: ['token', 'sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'reactor', 'reactorJobsWake'],
+  'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'event'],
   'session-service': ['event'],
-  'reactor-service': ['token', 'sessionPrincipal', 'webhook'],
-  'webhook-dispatcher': [],
+  // reactor.jobs.wake.v1: an EventBus wake-up of the job workers of every reactor-service replica
+  'reactor-service': ['token', 'sessionPrincipal', 'webhook', 'reactorJobsWake'],
+  // the signing secret of a tenant's webhooks (dispatcher.service.ts)
+  'webhook-dispatcher': ['sessionWebhookSecret'],
 };
+/** A caller reads only its own replies: RpcClient's inbox prefix is _INBOX.<service> (libs/messaging). */
 const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
-  gateway: ['inbox', 'event'],
-  'token-service': ['token', 'inbox'],
-  'session-service': ['sessionAuth', 'sessionPrincipal'],
-  'reactor-service': ['reactor', 'inbox'],
-  'webhook-dispatcher': ['webhook'],
+  gateway: ['gatewayInbox', 'event'],
+  'token-service': ['token', 'tokenInbox'],
+  'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret'],
+  'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox'],
+  'webhook-dispatcher': ['webhook', 'webhookInbox'],
 };
 /** Services that answer requests on their own prefix (queue group = service name). */
 const SERVES: Partial<Record<AppName, Probe[]>> = {
   'token-service': ['token'],
-  'session-service': ['sessionAuth', 'sessionPrincipal'],
+  'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret'],
   'reactor-service': ['reactor'],
   'webhook-dispatcher': ['webhook'],
 };
@@ -96,6 +112,28 @@ describe('deploy/nats/values.yaml', () => {
         spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
       };
       expect(d.spec.template.spec.containers[0]?.env.find((e) => e.name === 'NATS_USER')?.value).toBe(app);
+    }
+  });
+
+  it('grants each service exactly the permissions of deploy/nats/permissions.json (what npm start and the tests run)', () => {
+    const matrix = JSON.parse(readText('deploy/nats/permissions.json')) as Record<string, Permissions>;
+    expect(Object.fromEntries(coffer().map((u) => [u.user, u.permissions]))).toEqual(matrix);
+  });
+
+  it('requires TLS from clients, with a certificate for the host the services dial', () => {
+    const tls = values().config.nats?.tls;
+    expect(tls?.enabled).toBe(true);
+    const certificates = parseAllDocuments(readText('deploy/nats/certificate.yaml')).map((d) => d.toJSON() as CertManagerObject);
+    const server = certificates.find((o) => o.kind === 'Certificate' && o.spec.secretName === tls?.secretName);
+    expect(server?.spec.isCA).not.toBe(true);
+    const issuer = certificates.find((o) => o.kind === 'Issuer' && o.metadata.name === server?.spec.issuerRef?.name);
+    expect(issuer?.spec.ca?.secretName).toBeDefined();
+    for (const app of APP_NAMES) {
+      const d = loadObjects(path.join(K8S, app, 'deployment.yaml'))[0] as unknown as {
+        spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+      };
+      const url = new URL(d.spec.template.spec.containers[0]?.env.find((e) => e.name === 'NATS_URL')?.value ?? '');
+      expect({ app, protocol: url.protocol, covered: server?.spec.dnsNames?.includes(url.hostname) }).toEqual({ app, protocol: 'tls:', covered: true });
     }
   });
 
@@ -230,7 +268,7 @@ describeLive('NATS permissions, live (nats-server with the values’ accounts)',
       }
     }
     for (const app of APP_NAMES) {
-      const nc = await connect({ servers: `127.0.0.1:${port}`, user: app, pass: passwords[app], reconnect: false, name: app });
+      const nc = await connect({ servers: `127.0.0.1:${port}`, user: app, pass: passwords[app], reconnect: false, name: app, inboxPrefix: `_INBOX.${app}` });
       // Permission violations are reported on the status stream; keep it drained.
       void (async () => {
         for await (const _ of nc.status()) {
@@ -328,6 +366,7 @@ describeLive('NATS permissions, live (nats-server with the values’ accounts)',
       ['reactor-service', 'token', 'token-service'],
       ['reactor-service', 'sessionPrincipal', 'session-service'],
       ['reactor-service', 'webhook', 'webhook-dispatcher'],
+      ['webhook-dispatcher', 'sessionWebhookSecret', 'session-service'],
     ];
     it.each(calls)('%s calls %s and %s answers', async (caller, probe, responder) => {
       const reply = await conn(caller).request(SUBJECT[probe], sc.encode('ping'), { timeout: 2000 });
@@ -340,6 +379,7 @@ describeLive('NATS permissions, live (nats-server with the values’ accounts)',
       ['token-service', 'reactor'],
       ['gateway', 'webhook'],
       ['reactor-service', 'sessionAuth'],
+      ['webhook-dispatcher', 'sessionAuth'],
     ];
     it.each(refused)('%s cannot call %s', async (caller, probe) => {
       await expect(conn(caller).request(SUBJECT[probe], sc.encode('ping'), { timeout: 300 })).rejects.toThrow();

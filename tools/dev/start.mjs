@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: zero-configuration local Coffer. Installs what is missing, builds, starts (or reuses) PostgreSQL and
 // NATS, applies migrations, creates a default tenant on first start, then runs the five services with prefixed
-// logs. Ctrl-C stops everything. DATABASE_URL / NATS_URL / KEY_ENCRYPTION_KEYS override the local defaults.
+// logs. Ctrl-C stops everything. DATABASE_URL / NATS_URL / KEY_ENCRYPTION_KEYS override the local defaults. The local
+// bus is production's: TLS with a CA generated into .data/nats, each service connecting as its own NATS user.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -61,7 +62,7 @@ async function main() {
   }
 
   for (const s of SERVICES) {
-    const child = startService(s, { ...env, ...(s.name === 'gateway' ? { PORT: process.env.PORT ?? '8080' } : {}) });
+    const child = startService(s, { ...env, ...nats.serviceEnv(s.name), ...(s.name === 'gateway' ? { PORT: process.env.PORT ?? '8080' } : {}) });
     child.once('exit', (code, signal) => {
       if (!stopping) {
         log(`${s.name} exited (${signal ?? code}); stopping everything`);

@@ -7,6 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { ensureBusSecrets, serviceBusEnv, writeNatsConfig } from './nats-bus.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const DATA_DIR = path.join(ROOT, '.data');
@@ -96,29 +97,46 @@ export function findNatsServer() {
   return which.status === 0 ? which.stdout.trim() : null;
 }
 
-/** Starts a private nats-server with JetStream; resolves when it accepts connections. */
-export async function startNatsServer({ port, storeDir, monitorPort }) {
+/**
+ * Starts a private nats-server as production runs it (tools/dev/nats-bus.mjs): TLS required, JetStream, one user per
+ * service. `bus` is what ensureBusSecrets returned. Resolves when it accepts connections.
+ */
+export async function startNatsServer({ port, storeDir, monitorPort, bus }) {
   const bin = findNatsServer();
   if (!bin) throw new Error('nats-server was not found: install it (apt-get install -y nats-server) or set NATS_URL');
   fs.mkdirSync(storeDir, { recursive: true });
-  // `-m`: the HTTP monitoring endpoint (/varz, /connz) the benchmark reads to count messages per request
-  const monitor = monitorPort ? ['-m', String(monitorPort)] : [];
-  const child = spawn(bin, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir, ...monitor], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    if (await portOpen(port)) return child;
+  // `monitorPort`: the HTTP monitoring endpoint (/varz, /connz) the benchmark reads to count messages per request
+  const conf = writeNatsConfig(bus, { port, storeDir, monitorPort });
+  const logFile = path.join(bus.dir, 'nats-server.log');
+  const out = fs.openSync(logFile, 'a');
+  const from = fs.fstatSync(out).size;
+  const child = spawn(bin, ['-c', conf], { stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  // its own log says when it is ready: a bare TCP probe of a TLS port would be logged as a failed handshake
+  const ready = () => fs.readFileSync(logFile).subarray(from).includes('Server is ready');
+  for (let i = 0; i < 100 && child.exitCode === null; i++) {
+    if (ready()) return child;
     await new Promise((r) => setTimeout(r, 50));
   }
   child.kill();
-  throw new Error(`nats-server did not start on port ${port}`);
+  throw new Error(`nats-server did not start on port ${port} (its log: ${logFile})`);
 }
 
-/** NATS_URL when set; otherwise the local server on 4222, started privately when none answers. */
+/**
+ * NATS_URL when set: the operator's bus, used with the operator's NATS_* settings as given. Otherwise a private TLS
+ * nats-server on 127.0.0.1:4222 (another free port when that one is taken), its CA, certificate and per-service
+ * passwords kept under .data/nats; `serviceEnv(name)` is what each service needs to connect as itself.
+ */
 export async function ensureNats() {
-  if (process.env.NATS_URL) return { url: process.env.NATS_URL };
-  if (await portOpen(4222)) return { url: 'nats://127.0.0.1:4222' };
-  log('no NATS on 127.0.0.1:4222: starting a private nats-server with JetStream ...');
-  const child = await startNatsServer({ port: 4222, storeDir: path.join(DATA_DIR, 'nats') });
-  return { url: 'nats://127.0.0.1:4222', child };
+  if (process.env.NATS_URL) return { url: process.env.NATS_URL, serviceEnv: () => ({}) };
+  const dir = path.join(DATA_DIR, 'nats');
+  const bus = ensureBusSecrets(dir);
+  if (bus.generated.length) log(`generated ${bus.generated.join(', ')} into ${path.relative(ROOT, dir)} (production: docs/nats.md)`);
+  const port = (await portOpen(4222)) ? await freePort() : 4222;
+  log(`starting a private nats-server (TLS, one user per service, JetStream) on 127.0.0.1:${port} ...`);
+  const child = await startNatsServer({ port, storeDir: dir, bus });
+  const url = `tls://127.0.0.1:${port}`;
+  return { url, child, bus, serviceEnv: (name) => serviceBusEnv(bus, url, name) };
 }
 
 /** The embedded PostgreSQL of the zero-config default: data under .data/postgres, kept across restarts. */
@@ -215,7 +233,8 @@ export function log_(msg) {
 
 /**
  * A throwaway Coffer for tests and benchmarks: a fresh database on the local PostgreSQL (TEST_DATABASE_URL, else
- * 127.0.0.1:5432, else an embedded one; `adminUrl` overrides), a private nats-server on a free port, the five built
+ * 127.0.0.1:5432, else an embedded one; `adminUrl` overrides), a private TLS nats-server with per-service users on a
+ * free port (its CA and passwords in the system's temp directory), the five built
  * services on free ports. `stop()` removes everything.
  * Benchmark options: `nodeArgs(name, replica)` adds node flags per process (e.g. --cpu-prof), `natsMonitoring` opens
  * nats-server's monitoring port (sys.natsMonitorUrl), `replicas` ({gateway: 2}) starts more processes of a service,
@@ -243,11 +262,15 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
   await migrate(databaseUrl);
   const natsPort = await freePort();
   const monitorPort = natsMonitoring ? await freePort() : undefined;
-  sys.nats = await startNatsServer({ port: natsPort, storeDir: path.join(tmp, 'nats'), monitorPort });
+  sys.bus = ensureBusSecrets(path.join(tmp, 'bus'));
+  /** how to start this system's nats-server (again: the fault suite restarts it) */
+  sys.natsOptions = { port: natsPort, storeDir: path.join(tmp, 'nats'), monitorPort, bus: sys.bus };
+  sys.nats = await startNatsServer(sys.natsOptions);
   if (monitorPort) sys.natsMonitorUrl = `http://127.0.0.1:${monitorPort}`;
   sys.env = {
     DATABASE_URL: databaseUrl,
-    NATS_URL: `nats://127.0.0.1:${natsPort}`,
+    NATS_URL: `tls://127.0.0.1:${natsPort}`,
+    NATS_TLS_CA_FILE: sys.bus.caFile,
     KEY_ENCRYPTION_KEYS: `test:${randomBytes(32).toString('base64')}`,
     ...extraEnv,
   };
@@ -257,10 +280,12 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
   sys.metricsPorts = { ...sys.ports };
   for (const s of SERVICES) if (s.metricsEnv) sys.metricsPorts[s.name] = await freePort();
   const metricsEnv = (s, port) => (s.metricsEnv ? { [s.metricsEnv]: String(port) } : {});
+  // each service connects as its own NATS user, to whatever NATS_URL sys.env holds by then (a fault proxy, say)
+  const busEnv = (name) => serviceBusEnv(sys.bus, sys.env.NATS_URL, name);
   if (logDir) fs.mkdirSync(logDir, { recursive: true });
   sys.startService = async (name) => {
     const s = SERVICES.find((x) => x.name === name);
-    const child = startService(s, { ...sys.env, [s.healthEnv]: String(sys.ports[name]), ...metricsEnv(s, sys.metricsPorts[name]) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined, nodeArgs: nodeArgs?.(name, 0) });
+    const child = startService(s, { ...sys.env, ...busEnv(name), [s.healthEnv]: String(sys.ports[name]), ...metricsEnv(s, sys.metricsPorts[name]) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined, nodeArgs: nodeArgs?.(name, 0) });
     sys.children.set(name, child);
     await waitForHttp(`http://127.0.0.1:${sys.ports[name]}/readyz`, 90_000);
     return child;
@@ -270,7 +295,7 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
     const s = SERVICES.find((x) => x.name === name);
     const port = await freePort();
     const n = (sys.replicas ?? []).filter((r) => r.name === name).length + 1;
-    const child = startService(s, { ...sys.env, [s.healthEnv]: String(port), ...metricsEnv(s, s.metricsEnv ? await freePort() : 0) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) });
+    const child = startService(s, { ...sys.env, ...busEnv(name), [s.healthEnv]: String(port), ...metricsEnv(s, s.metricsEnv ? await freePort() : 0) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) });
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
     child.name = name;
     child.port = port;

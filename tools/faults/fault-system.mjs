@@ -43,7 +43,8 @@ export class FaultSystem {
         const dbUrl = new URL(sys.env.DATABASE_URL);
         dbUrl.port = String(await self.pgProxy.listen());
         sys.env.DATABASE_URL = dbUrl.toString();
-        sys.env.NATS_URL = `nats://127.0.0.1:${await self.natsProxy.listen()}`;
+        // TLS passes through the proxy untouched: the services still verify the server's 127.0.0.1 certificate
+        sys.env.NATS_URL = `tls://127.0.0.1:${await self.natsProxy.listen()}`;
       },
     });
     self.url = self.sys.url;
@@ -106,7 +107,7 @@ export class FaultSystem {
   }
 
   async restartNats() {
-    this.sys.nats = await startNatsServer({ port: this.natsPort, storeDir: path.join(this.sys.tmp, 'nats') });
+    this.sys.nats = await startNatsServer(this.sys.natsOptions);
   }
 
   async killPostgres() {

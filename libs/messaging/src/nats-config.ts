@@ -1,10 +1,15 @@
 import type { ConnectionOptions } from 'nats';
+import { loadNatsConfig } from '@coffer/observability';
 
-/** NATS_URL (comma list allowed), optional NATS_USER/NATS_PASSWORD or NATS_TOKEN. Reconnects forever. */
+/**
+ * Every connection a Coffer process opens to the bus: NATS_URL (comma list allowed), its own NATS_USER/NATS_PASSWORD
+ * (or NATS_TOKEN), and TLS verified against NATS_TLS_CA_FILE (plus a client certificate for mutual TLS). Checked by
+ * the same rules as the rest of the configuration (loadNatsConfig); reconnects forever.
+ */
 export function natsConnectionOptions(name: string): ConnectionOptions {
-  const servers = (process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222').split(',').map((s) => s.trim());
+  const config = loadNatsConfig();
   const options: ConnectionOptions = {
-    servers,
+    servers: [...config.natsServers],
     name,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 250,
@@ -13,10 +18,13 @@ export function natsConnectionOptions(name: string): ConnectionOptions {
     // load (issue 14); a failure maps to a problem by its code (toCallError), the stack was never shown
     noAsyncTraces: true,
   };
-  if (process.env['NATS_USER']) {
-    options.user = process.env['NATS_USER'];
-    options.pass = process.env['NATS_PASSWORD'];
+  if (config.natsUser !== undefined) {
+    options.user = config.natsUser;
+    options.pass = config.natsPassword;
   }
-  if (process.env['NATS_TOKEN']) options.token = process.env['NATS_TOKEN'];
+  if (config.natsToken !== undefined) options.token = config.natsToken;
+  // with `tls` set the client refuses a server that does not offer TLS, and verifies its certificate against this CA
+  // only (the files are read at each connect, so a rotated CA or client pair is picked up on reconnect)
+  if (config.natsTls) options.tls = { ...config.natsTls };
   return options;
 }

@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ConfigError, envList, envOneOf } from './config';
 import { loadProcessConfig } from './process-config';
 import { logLevel } from './logger';
 
-const VARS = ['LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN', 'X_LIST', 'X_ONE'];
+const VARS = ['LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN', 'NATS_TLS_CA_FILE', 'NATS_TLS_CERT_FILE', 'NATS_TLS_KEY_FILE', 'X_LIST', 'X_ONE'];
 
 describe('the settings every process reads', () => {
   const saved = { ...process.env };
@@ -17,11 +20,11 @@ describe('the settings every process reads', () => {
   });
 
   it('reads the values given', () => {
-    env({ LOG_LEVEL: 'WARN', SHUTDOWN_TIMEOUT_MS: '5000', NATS_URL: 'nats://a:4222, tls://b:4222,c:4222', NATS_USER: 'u', NATS_PASSWORD: 'p' });
+    env({ LOG_LEVEL: 'WARN', SHUTDOWN_TIMEOUT_MS: '5000', NATS_URL: 'nats://a:4222, nats://b:4222,c:4222', NATS_USER: 'u', NATS_PASSWORD: 'p' });
     expect(loadProcessConfig()).toEqual({
       logLevel: 'warn',
       shutdownTimeoutMs: 5000,
-      natsServers: ['nats://a:4222', 'tls://b:4222', 'c:4222'],
+      natsServers: ['nats://a:4222', 'nats://b:4222', 'c:4222'],
       natsUser: 'u',
       natsPassword: 'p',
     });
@@ -36,6 +39,40 @@ describe('the settings every process reads', () => {
   ])('stops on %p', (values, message) => {
     env(values);
     expect(() => loadProcessConfig()).toThrow(new ConfigError(message));
+  });
+
+  describe('TLS to the bus', () => {
+    let dir: string;
+    const file = (name: string) => path.join(dir, name);
+    beforeAll(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-tls-config-'));
+      for (const name of ['ca.pem', 'client.pem', 'client.key']) fs.writeFileSync(file(name), 'PEM');
+    });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('verifies the server against NATS_TLS_CA_FILE, with an optional client certificate', () => {
+      env({ NATS_URL: 'tls://nats:4222', NATS_TLS_CA_FILE: file('ca.pem') });
+      expect(loadProcessConfig().natsTls).toEqual({ caFile: file('ca.pem') });
+      env({ NATS_TLS_CERT_FILE: file('client.pem'), NATS_TLS_KEY_FILE: file('client.key') });
+      expect(loadProcessConfig().natsTls).toEqual({ caFile: file('ca.pem'), certFile: file('client.pem'), keyFile: file('client.key') });
+    });
+
+    it('asks for TLS with a CA on a nats:// URL too (the client then refuses a server without TLS)', () => {
+      env({ NATS_URL: 'nats://nats:4222', NATS_TLS_CA_FILE: file('ca.pem') });
+      expect(loadProcessConfig().natsTls).toEqual({ caFile: file('ca.pem') });
+    });
+
+    it.each([
+      [{ NATS_URL: 'nats://a:4222,TLS://b:4222' }, 'NATS_TLS_CA_FILE is required when NATS_URL uses tls://'],
+      [{ NATS_TLS_CA_FILE: '/nonexistent/ca.pem' }, 'NATS_TLS_CA_FILE is not a readable file: /nonexistent/ca.pem'],
+      [{ NATS_TLS_CA_FILE: 'CA', NATS_TLS_CERT_FILE: 'CERT' }, 'NATS_TLS_KEY_FILE is required when NATS_TLS_CERT_FILE is set'],
+      [{ NATS_TLS_CA_FILE: 'CA', NATS_TLS_KEY_FILE: 'KEY' }, 'NATS_TLS_CERT_FILE is required when NATS_TLS_KEY_FILE is set'],
+      [{ NATS_TLS_CERT_FILE: 'CERT', NATS_TLS_KEY_FILE: 'KEY' }, 'NATS_TLS_CA_FILE is required when NATS_TLS_CERT_FILE is set'],
+    ])('stops on %p', (values, message) => {
+      const real: Record<string, string> = { CA: file('ca.pem'), CERT: file('client.pem'), KEY: file('client.key') };
+      env(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, real[v] ?? v])));
+      expect(() => loadProcessConfig()).toThrow(new ConfigError(message));
+    });
   });
 
   it('never quotes a NATS URL (it may carry a password)', () => {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { ConfigError, envInt, envList, envString } from './config';
 import { logLevel, type LogLevel } from './logger';
 
@@ -13,6 +14,15 @@ export interface ProcessConfig {
   readonly natsUser?: string;
   readonly natsPassword?: string;
   readonly natsToken?: string;
+  /** NATS_TLS_CA_FILE (required with a tls:// URL), NATS_TLS_CERT_FILE / NATS_TLS_KEY_FILE (both or neither) */
+  readonly natsTls?: NatsTlsFiles;
+}
+
+/** PEM files for the bus connection: the CA that signs the servers' certificates, and an optional client pair. */
+export interface NatsTlsFiles {
+  readonly caFile: string;
+  readonly certFile?: string;
+  readonly keyFile?: string;
 }
 
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
@@ -36,19 +46,58 @@ function optional(name: string): string | undefined {
   return v === '' ? undefined : v;
 }
 
-/** Reads and checks the shared settings; throws ConfigError naming the variable. */
-export function loadProcessConfig(): ProcessConfig {
+/** a file the process must read at connect time: checked now, so a wrong path stops it at start-up, not on the bus */
+function readableFile(name: string): string | undefined {
+  const file = optional(name);
+  if (file === undefined) return undefined;
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+  } catch {
+    throw new ConfigError(`${name} is not a readable file: ${file}`);
+  }
+  return file;
+}
+
+/**
+ * TLS is on when a CA is given, and a tls:// URL demands one: the services trust only the bus's own CA, never the
+ * system store, so a tls:// URL without it would be a connection no one can verify the way production does.
+ */
+function natsTls(servers: readonly string[]): NatsTlsFiles | undefined {
+  const caFile = readableFile('NATS_TLS_CA_FILE');
+  const certFile = readableFile('NATS_TLS_CERT_FILE');
+  const keyFile = readableFile('NATS_TLS_KEY_FILE');
+  if (certFile !== undefined && keyFile === undefined) throw new ConfigError('NATS_TLS_KEY_FILE is required when NATS_TLS_CERT_FILE is set');
+  if (certFile === undefined && keyFile !== undefined) throw new ConfigError('NATS_TLS_CERT_FILE is required when NATS_TLS_KEY_FILE is set');
+  if (caFile === undefined) {
+    if (servers.some((s) => /^tls:\/\//i.test(s))) throw new ConfigError('NATS_TLS_CA_FILE is required when NATS_URL uses tls://');
+    if (certFile !== undefined) throw new ConfigError('NATS_TLS_CA_FILE is required when NATS_TLS_CERT_FILE is set');
+    return undefined;
+  }
+  return { caFile, ...(certFile !== undefined ? { certFile, keyFile } : {}) };
+}
+
+/** The bus settings alone (what a NATS connection needs); throws ConfigError naming the variable. */
+export function loadNatsConfig(): Pick<ProcessConfig, 'natsServers' | 'natsUser' | 'natsPassword' | 'natsToken' | 'natsTls'> {
   const natsUser = optional('NATS_USER');
   const natsPassword = optional('NATS_PASSWORD');
   if (natsUser !== undefined && natsPassword === undefined) throw new ConfigError('NATS_PASSWORD is required when NATS_USER is set');
   if (natsUser === undefined && natsPassword !== undefined) throw new ConfigError('NATS_USER is required when NATS_PASSWORD is set');
+  const natsServers = envList('NATS_URL', DEFAULT_NATS_URL, natsServerProblem);
+  const tls = natsTls(natsServers);
+  const natsToken = optional('NATS_TOKEN');
   return {
-    logLevel: logLevel(),
-    shutdownTimeoutMs: envInt('SHUTDOWN_TIMEOUT_MS', DEFAULT_SHUTDOWN_TIMEOUT_MS, 1, 3_600_000),
-    natsServers: envList('NATS_URL', DEFAULT_NATS_URL, natsServerProblem),
+    natsServers,
     ...(natsUser !== undefined ? { natsUser, natsPassword } : {}),
-    ...(optional('NATS_TOKEN') !== undefined ? { natsToken: optional('NATS_TOKEN') } : {}),
+    ...(natsToken !== undefined ? { natsToken } : {}),
+    ...(tls !== undefined ? { natsTls: tls } : {}),
   };
+}
+
+/** Reads and checks the shared settings; throws ConfigError naming the variable. */
+export function loadProcessConfig(): ProcessConfig {
+  const logLevelValue = logLevel();
+  const shutdownTimeoutMs = envInt('SHUTDOWN_TIMEOUT_MS', DEFAULT_SHUTDOWN_TIMEOUT_MS, 1, 3_600_000);
+  return { logLevel: logLevelValue, shutdownTimeoutMs, ...loadNatsConfig() };
 }
 
 /**

@@ -54,6 +54,9 @@ export default async function globalSetup() {
     COFFER_E2E_LOG_DIR: logDir,
     COFFER_E2E_HEALTH_PORTS: JSON.stringify(sys.ports),
     COFFER_E2E_METRICS_PORTS: JSON.stringify(sys.metricsPorts),
+    // the bus the services use (foundation/bus-security): its URL, and the directory with its CA and users.json
+    COFFER_E2E_NATS_URL: sys.env.NATS_URL,
+    COFFER_E2E_NATS_DIR: sys.bus.dir,
   });
 }
 
