@@ -58,4 +58,26 @@ describe('ReplyInbox', () => {
     await expect(pending).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
     own.close();
   });
+
+  it('fails pending and later requests at once when the server refuses its reply subscription', async () => {
+    let callback: ((err: Error | null, msg: unknown) => void) | undefined;
+    const fake = {
+      subscribe: (_subject: string, opts: { callback: typeof callback }) => {
+        callback = opts.callback;
+        return { unsubscribe: () => undefined };
+      },
+      publish: () => undefined,
+      closed: () => new Promise(() => undefined),
+    } as unknown as NatsConnection;
+    const refused = new ReplyInbox(fake, '_INBOX.refused');
+    try {
+      const pending = refused.request('token.tokens.get.v1', enc.encode('x'), 5_000);
+      callback?.(Object.assign(new Error("Permissions Violation for Subscription to \"_INBOX.refused.>\""), { code: 'PERMISSIONS_VIOLATION' }), undefined);
+      await expect(pending).rejects.toBeInstanceOf(RequestFailure);
+      await expect(refused.request('token.tokens.get.v1', enc.encode('x'), 5_000)).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+      expect(refused.size).toBe(0);
+    } finally {
+      refused.close();
+    }
+  });
 });

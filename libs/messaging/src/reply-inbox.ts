@@ -33,19 +33,27 @@ export class ReplyInbox {
   private readonly subscription: Subscription;
   private readonly sweeper: NodeJS.Timeout;
   private seq = 0;
+  /** The reply subscription failed (the server refused it: a permissions error): no reply can ever arrive. */
+  private broken = false;
 
   constructor(
     private readonly nc: NatsConnection,
     prefix: string,
   ) {
     this.subject = `${prefix}.${randomBytes(12).toString('hex')}`;
-    this.subscription = nc.subscribe(`${this.subject}.*`, { callback: (_err, msg) => this.deliver(msg) });
+    this.subscription = nc.subscribe(`${this.subject}.*`, {
+      callback: (err, msg) => {
+        if (err) return this.fail();
+        this.deliver(msg);
+      },
+    });
     this.sweeper = setInterval(() => this.sweep(Date.now()), SWEEP_MS).unref();
     void nc.closed().then(() => this.failAll(new RequestFailure('CONNECTION_CLOSED')));
   }
 
   request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Msg> {
     const token = (this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER).toString(36);
+    if (this.broken) return Promise.reject(new RequestFailure('CONNECTION_CLOSED'));
     return new Promise<Msg>((resolve, reject) => {
       this.pending.set(token, { resolve, reject, deadline: Date.now() + timeoutMs });
       try {
@@ -65,6 +73,15 @@ export class ReplyInbox {
   close(): void {
     clearInterval(this.sweeper);
     this.subscription.unsubscribe();
+    this.failAll(new RequestFailure('CONNECTION_CLOSED'));
+  }
+
+  /**
+   * The subscription ended with an error: every pending request and every later one fails at once as the bus being
+   * unavailable (503) rather than waiting for its deadline, and nothing reads the error's missing message.
+   */
+  private fail(): void {
+    this.broken = true;
     this.failAll(new RequestFailure('CONNECTION_CLOSED'));
   }
 
