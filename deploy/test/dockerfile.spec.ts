@@ -9,15 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { builtinModules } from 'node:module';
 import { loadObjects } from './support/kustomize';
-import {
-  effectiveEnvironment,
-  effectiveUser,
-  findStage,
-  lintDockerfile,
-  parseDockerfile,
-  shellCommands,
-  type ParsedDockerfile,
-} from './support/dockerfile';
+import { effectiveEnvironment, effectiveUser, findStage, lintDockerfile, parseDockerfile, shellCommands, type ParsedDockerfile } from './support/dockerfile';
 import { APPS, APP_NAMES, DEPLOY, K8S, WORKSPACE, readText, type AppName } from './support/workspace';
 
 interface BakeTarget {
@@ -42,10 +34,7 @@ function resolved(name: string): BakeTarget {
   const t = bake().target[name];
   if (!t) throw new Error(`no bake target ${name}`);
   const parents = (t.inherits ?? []).map(resolved);
-  return parents.reduce<BakeTarget>(
-    (acc, p) => ({ ...p, ...acc, args: { ...(p.args ?? {}), ...(acc.args ?? {}) } }),
-    { ...t, args: { ...(t.args ?? {}) } },
-  );
+  return parents.reduce<BakeTarget>((acc, p) => ({ ...p, ...acc, args: { ...(p.args ?? {}), ...(acc.args ?? {}) } }), { ...t, args: { ...(t.args ?? {}) } });
 }
 
 function imageTargets(): string[] {
@@ -121,7 +110,10 @@ describe('deploy/docker/Dockerfile', () => {
   it('compiles isolated-vm for the image Node from source, with the toolchain only in build stages', () => {
     const df = dockerfile();
     const toolchain = findStage(df, 'toolchain');
-    const apt = (toolchain?.instructions ?? []).filter((i) => i.keyword === 'RUN').flatMap(shellCommands).join('\n');
+    const apt = (toolchain?.instructions ?? [])
+      .filter((i) => i.keyword === 'RUN')
+      .flatMap(shellCommands)
+      .join('\n');
     for (const pkg of ['python3', 'make', 'g++']) expect(apt).toContain(pkg);
     const env = effectiveEnvironment(df, 'app-deps');
     expect(env['npm_config_nodedir']).toBe('/usr/local');

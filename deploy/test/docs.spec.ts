@@ -36,10 +36,7 @@ describe('docs/deploying.md, managed-database patch', () => {
     expect(snippet).toBeDefined();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-docs-overlay-'));
     try {
-      fs.writeFileSync(
-        path.join(dir, 'kustomization.yaml'),
-        `resources:\n  - ${path.join(K8S, 'overlays/production')}\npatches:\n${snippet}`,
-      );
+      fs.writeFileSync(path.join(dir, 'kustomization.yaml'), `resources:\n  - ${path.join(K8S, 'overlays/production')}\npatches:\n${snippet}`);
       const items = build(dir, WORKSPACE);
       for (const app of [...APP_NAMES, 'migrate']) {
         const workload = app === 'migrate' ? named(items, 'Job', app) : named(items, 'Deployment', app);

@@ -23,17 +23,7 @@ import {
   type IPodSpec,
   type IProbe,
 } from './support/k8s-helpers';
-import {
-  APPS,
-  APP_NAMES,
-  K8S,
-  OVERLAYS,
-  SECRET_ENV,
-  WORKSPACE,
-  workspaceApplications,
-  type AppName,
-  type LabelSelector,
-} from './support/workspace';
+import { APPS, APP_NAMES, K8S, OVERLAYS, SECRET_ENV, WORKSPACE, workspaceApplications, type AppName, type LabelSelector } from './support/workspace';
 
 const BASES = [...APP_NAMES, 'migrate', 'common'] as const;
 const RENDERS = [...BASES.map((b) => `base ${b}`), ...OVERLAYS.map((o) => `overlay ${o}`)];
@@ -207,9 +197,11 @@ describe.each(APP_NAMES)('base %s', (app) => {
   const items = () => render(`base ${app}`);
 
   it('holds exactly a ServiceAccount, Deployment, Service, HPA, PDB and NetworkPolicy named after the app', () => {
-    expect(items().map((r) => objectId(r.object)).sort()).toEqual(
-      ['Deployment', 'HorizontalPodAutoscaler', 'NetworkPolicy', 'PodDisruptionBudget', 'Service', 'ServiceAccount'].map((k) => `${k}/${app}`),
-    );
+    expect(
+      items()
+        .map((r) => objectId(r.object))
+        .sort(),
+    ).toEqual(['Deployment', 'HorizontalPodAutoscaler', 'NetworkPolicy', 'PodDisruptionBudget', 'Service', 'ServiceAccount'].map((k) => `${k}/${app}`));
   });
 
   it('uses the image named after the app (coffer/<app>)', () => {
@@ -235,7 +227,9 @@ describe('gateway metrics', () => {
     expect(deployment.spec?.template?.metadata?.annotations?.['prometheus.io/port']).toBe('9105');
     const rules = named(items(), 'NetworkPolicy', 'gateway').spec?.ingress ?? [];
     const fromNamespace = (ns: string) =>
-      rules.filter((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === ns)).flatMap((r) => (r.ports ?? []).map((p) => p.port));
+      rules
+        .filter((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === ns))
+        .flatMap((r) => (r.ports ?? []).map((p) => p.port));
     expect(fromNamespace('ingress-nginx')).toEqual(['http']);
     expect(fromNamespace('monitoring')).toEqual(['health']);
   });
@@ -246,7 +240,11 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
   const namespace = NAMESPACE[overlay];
 
   it('composes every service, the migration Job and the namespace-wide default deny', () => {
-    expect(ofKind(items(), 'Deployment').map((d) => d.metadata?.name).sort()).toEqual([...APP_NAMES].sort());
+    expect(
+      ofKind(items(), 'Deployment')
+        .map((d) => d.metadata?.name)
+        .sort(),
+    ).toEqual([...APP_NAMES].sort());
     expect(ofKind(items(), 'Job').map((j) => j.metadata?.name)).toEqual(['migrate']);
     const deny = named(items(), 'NetworkPolicy', 'default-deny');
     expect(deny.spec?.podSelector).toEqual({});
@@ -369,9 +367,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     });
 
     it('has exactly one HorizontalPodAutoscaler with a sensible range and metric', () => {
-      const hpas = ofKind(items(), 'HorizontalPodAutoscaler').filter(
-        (h) => h.spec?.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === app,
-      );
+      const hpas = ofKind(items(), 'HorizontalPodAutoscaler').filter((h) => h.spec?.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === app);
       expect(hpas).toHaveLength(1);
       const spec = hpas[0]?.spec;
       expect(spec?.minReplicas).toBeGreaterThanOrEqual(overlay === 'production' ? 2 : 1);

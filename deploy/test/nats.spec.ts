@@ -106,7 +106,11 @@ describe('deploy/nats/values.yaml', () => {
   });
 
   it('has one user per service in one account, named as the services’ NATS_USER', () => {
-    expect(coffer().map((u) => u.user).sort()).toEqual([...APP_NAMES].sort());
+    expect(
+      coffer()
+        .map((u) => u.user)
+        .sort(),
+    ).toEqual([...APP_NAMES].sort());
     for (const app of APP_NAMES) {
       const d = loadObjects(path.join(K8S, app, 'deployment.yaml'))[0] as unknown as {
         spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };

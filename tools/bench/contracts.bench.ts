@@ -7,13 +7,7 @@
  * Microseconds per validation next to a baseline measured in the same run (a JSON round trip of the same body), so
  * a loaded machine does not skew the comparison. Each runs for BENCH_MS (default 1000) ms after a warm-up.
  */
-import {
-  CreateApplicationRequest,
-  CreateTokenRequest,
-  ReactorFormulaRequest,
-  UpdateTenantRequest,
-  validateContract,
-} from '../../libs/contracts/src';
+import { CreateApplicationRequest, CreateTokenRequest, ReactorFormulaRequest, UpdateTenantRequest, validateContract } from '../../libs/contracts/src';
 
 const BENCH_MS = Number(process.env['BENCH_MS'] ?? 1000);
 
@@ -55,7 +49,10 @@ const rows: Array<[string, number]> = [
   ['POST /applications (edge pipe)', microsPer(() => validateContract(CreateApplicationRequest, BODIES.application, undefined, whitelist))],
   ['PUT /tenants/self (edge pipe)', microsPer(() => validateContract(UpdateTenantRequest, BODIES.tenant, undefined, whitelist))],
   ['POST /reactor-formulas (edge pipe)', microsPer(() => validateContract(ReactorFormulaRequest, BODIES.formula, undefined, whitelist))],
-  ['CreateTokenRequest, card (documentation class; token-service validates by hand)', microsPer(() => validateContract(CreateTokenRequest, BODIES.card, undefined, whitelist))],
+  [
+    'CreateTokenRequest, card (documentation class; token-service validates by hand)',
+    microsPer(() => validateContract(CreateTokenRequest, BODIES.card, undefined, whitelist)),
+  ],
 ];
 const baseline = rows[0][1];
 console.log('scenario'.padEnd(84) + 'µs/op'.padStart(9) + '  × baseline');

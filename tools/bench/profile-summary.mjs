@@ -106,7 +106,10 @@ const pct = (x, total) => `${((100 * x) / total).toFixed(1).padStart(5)}%`;
 const ms = (us) => `${(us / 1000).toFixed(0).padStart(6)} ms`;
 const top = (map, n) => [...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
 
-const files = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort();
+const files = fs
+  .readdirSync(dir)
+  .filter((f) => f.endsWith('.cpuprofile'))
+  .sort();
 if (windows.length) console.log(`samples of ${windows.length} window(s): ${[...new Set(windows.map((w) => `${w.scenario} @${w.clients}`))].join('; ')}`);
 for (const f of files) {
   const s = summarise(path.join(dir, f));

@@ -46,7 +46,12 @@ const CONFIG = {
   // the edge validation pipe's cost per body (issue 12); on unless a subset of scenarios was asked for
   contracts: process.env.BENCH_CONTRACTS !== undefined ? process.env.BENCH_CONTRACTS === '1' : !process.env.BENCH_ONLY,
   cpuProf: args.has('--cpu-prof'),
-  replicas: Object.fromEntries((process.env.BENCH_REPLICAS ?? '').split(',').filter(Boolean).map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])])),
+  replicas: Object.fromEntries(
+    (process.env.BENCH_REPLICAS ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => [pair.split('=')[0], Number(pair.split('=')[1])]),
+  ),
 };
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 const rows = [];
@@ -56,7 +61,12 @@ function record(row) {
   console.log(tableLine(row));
   if (row.first_error) console.log(`   first error: ${row.first_error}`);
   const n = row.nats_msgs_per_op;
-  if (n) console.log(`   nats msgs/req: ${n.published} published, ${n.delivered} delivered (${Object.entries(n.by).map(([k, v]) => `${k} ${v}`).join(', ')}); pg transactions/req ${row.pg_xacts_per_op ?? '–'}`);
+  if (n)
+    console.log(
+      `   nats msgs/req: ${n.published} published, ${n.delivered} delivered (${Object.entries(n.by)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}); pg transactions/req ${row.pg_xacts_per_op ?? '–'}`,
+    );
 }
 
 /** the CLOCK_MONOTONIC microseconds V8 stamps profile samples with, so a summary can keep one scenario's samples */
@@ -67,13 +77,17 @@ async function main() {
   const startedAt = new Date();
   if (CONFIG.expression) {
     console.log('\n== expression library (libs/expression) ==');
-    spawnSync(path.join(ROOT, 'node_modules/.bin/ts-node'), ['--transpile-only', '-P', 'libs/expression/tsconfig.json', '-O', '{"module":"commonjs"}', 'tools/bench/expression.bench.ts'], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
+    spawnSync(
+      path.join(ROOT, 'node_modules/.bin/ts-node'),
+      ['--transpile-only', '-P', 'libs/expression/tsconfig.json', '-O', '{"module":"commonjs"}', 'tools/bench/expression.bench.ts'],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+      },
+    );
   }
   if (CONFIG.contracts) {
-    console.log('\n== request contracts (libs/contracts, the gateway\'s validation pipe) ==');
+    console.log("\n== request contracts (libs/contracts, the gateway's validation pipe) ==");
     spawnSync(path.join(ROOT, 'node_modules/.bin/ts-node'), ['--transpile-only', '-P', 'libs/contracts/tsconfig.lib.json', 'tools/bench/contracts.bench.ts'], {
       cwd: ROOT,
       stdio: 'inherit',
@@ -89,7 +103,9 @@ async function main() {
   // transactions committed in the target's database, read-only ones (a plain SELECT) included, other services' polling too
   const commits = async () =>
     db ? Number((await db.query('SELECT xact_commit FROM pg_stat_database WHERE datname = $1', [target.databaseName])).rows[0]?.xact_commit ?? NaN) : NaN;
-  const db = target.databaseUrl ? new pg.Pool({ connectionString: target.databaseUrl, max: Math.max(...CONFIG.clients, CONFIG.scaleClients) + 2, application_name: 'coffer-bench' }) : null;
+  const db = target.databaseUrl
+    ? new pg.Pool({ connectionString: target.databaseUrl, max: Math.max(...CONFIG.clients, CONFIG.scaleClients) + 2, application_name: 'coffer-bench' })
+    : null;
   const floor = await startFloorServer();
   const floorHttp = httpClient(floor.url, Math.max(64, ...CONFIG.clients));
   try {
@@ -142,7 +158,14 @@ async function main() {
         const tokens = await countTokens(db, tenantId);
         if (seeded > 0.05) log(`seeded the tenant to ${tokens} tokens in ${seeded.toFixed(1)} s`);
         for (const s of scenarios) {
-          await measure({ group: 'scale', scenario: `${s.name} @ ${tokens}`, clients: CONFIG.scaleClients, op: s.op, seconds: Math.min(CONFIG.seconds, 3), extra: { tokens } });
+          await measure({
+            group: 'scale',
+            scenario: `${s.name} @ ${tokens}`,
+            clients: CONFIG.scaleClients,
+            op: s.op,
+            seconds: Math.min(CONFIG.seconds, 3),
+            extra: { tokens },
+          });
         }
       }
       // back to a small tenant for the request scenarios
@@ -176,7 +199,9 @@ async function main() {
       const t0 = performance.now();
       await insertCopies(db, tenantId, data.cards[0], sweepRows, past);
       const inserted = (performance.now() - t0) / 1000;
-      log(`inserted ${sweepRows} expired tokens in ${inserted.toFixed(1)} s; reading while the sweep (every ${target.sweepIntervalMs ?? '?'} ms) deletes them ...`);
+      log(
+        `inserted ${sweepRows} expired tokens in ${inserted.toFixed(1)} s; reading while the sweep (every ${target.sweepIntervalMs ?? '?'} ms) deletes them ...`,
+      );
       const started = performance.now();
       let done = false;
       let doneAt;
@@ -207,7 +232,9 @@ async function main() {
       row.sweep_seconds = doneAt ? +((doneAt - started) / 1000).toFixed(2) : null;
       if (row.sweep_seconds) {
         row.sweep_rows_per_s = Math.round(sweepRows / row.sweep_seconds);
-        console.log(`   sweep: ${sweepRows} expired tokens gone ${row.sweep_seconds} s after their insert (≈ ${row.sweep_rows_per_s}/s incl. up to one interval of waiting); reads p99 ${r.p99.toFixed(2)} ms`);
+        console.log(
+          `   sweep: ${sweepRows} expired tokens gone ${row.sweep_seconds} s after their insert (≈ ${row.sweep_rows_per_s}/s incl. up to one interval of waiting); reads p99 ${r.p99.toFixed(2)} ms`,
+        );
       } else console.log(`   sweep: not finished within ${cap} s (BENCH_SWEEP_MAX_SECONDS)`);
     }
 
@@ -271,18 +298,27 @@ function printSummary(all) {
   const max = Math.max(...CONFIG.clients);
   const lines = [];
   const create = at('POST /tokens (card)', max);
-  if (create?.ratio !== undefined) lines.push(`POST /tokens (card) at ${max} clients: ${create.ops_per_s} req/s = ${create.ratio} × the INSERT ceiling (goal ≥ 0.5), p99 ${create.p99_ms} ms`);
+  if (create?.ratio !== undefined)
+    lines.push(`POST /tokens (card) at ${max} clients: ${create.ops_per_s} req/s = ${create.ratio} × the INSERT ceiling (goal ≥ 0.5), p99 ${create.p99_ms} ms`);
   const read = at('GET /tokens/{id}', max);
-  if (read) lines.push(`GET /tokens/{id} at ${max} clients: ${read.ops_per_s} req/s (goal ≥ 5,000), p99 ${read.p99_ms} ms (goal < 20 ms)${read.ratio !== undefined ? `, ${read.ratio} × the SELECT ceiling` : ''}`);
+  if (read)
+    lines.push(
+      `GET /tokens/{id} at ${max} clients: ${read.ops_per_s} req/s (goal ≥ 5,000), p99 ${read.p99_ms} ms (goal < 20 ms)${read.ratio !== undefined ? `, ${read.ratio} × the SELECT ceiling` : ''}`,
+    );
   const single = at('GET /tokens/{id}', 1);
   if (single) lines.push(`GET /tokens/{id}, one client: mean ${single.mean_ms} ms (goal < 1 ms)`);
   const floor = at('bare Fastify handler', max);
   const health = at('GET /healthz (gateway)', max);
-  if (floor && health) lines.push(`HTTP floor at ${max} clients: bare Fastify ${floor.ops_per_s} req/s, gateway /healthz ${health.ops_per_s} req/s (${health.ratio} × floor)`);
+  if (floor && health)
+    lines.push(`HTTP floor at ${max} clients: bare Fastify ${floor.ops_per_s} req/s, gateway /healthz ${health.ops_per_s} req/s (${health.ratio} × floor)`);
   if (read?.cpu_ms_per_op?.gateway !== undefined)
-    lines.push(`CPU per read: gateway ${read.cpu_ms_per_op.gateway} ms, token-service ${read.cpu_ms_per_op['token-service']} ms, nats ${read.cpu_ms_per_op['nats-server']} ms, pg ${read.cpu_ms_per_op.postgres ?? '–'} ms`);
+    lines.push(
+      `CPU per read: gateway ${read.cpu_ms_per_op.gateway} ms, token-service ${read.cpu_ms_per_op['token-service']} ms, nats ${read.cpu_ms_per_op['nats-server']} ms, pg ${read.cpu_ms_per_op.postgres ?? '–'} ms`,
+    );
   if (create?.cpu_ms_per_op?.gateway !== undefined)
-    lines.push(`CPU per create: gateway ${create.cpu_ms_per_op.gateway} ms, token-service ${create.cpu_ms_per_op['token-service']} ms, nats ${create.cpu_ms_per_op['nats-server']} ms, pg ${create.cpu_ms_per_op.postgres ?? '–'} ms`);
+    lines.push(
+      `CPU per create: gateway ${create.cpu_ms_per_op.gateway} ms, token-service ${create.cpu_ms_per_op['token-service']} ms, nats ${create.cpu_ms_per_op['nats-server']} ms, pg ${create.cpu_ms_per_op.postgres ?? '–'} ms`,
+    );
   if (lines.length) console.log(`\n== summary ==\n${lines.join('\n')}`);
 }
 

@@ -44,8 +44,22 @@ function issueCa(dir) {
   const key = path.join(dir, 'ca.key');
   ecKey(key);
   openssl([
-    'req', '-x509', '-new', '-key', key, '-sha256', '-days', String(CA_DAYS), '-subj', '/CN=Coffer local bus CA', '-out', path.join(dir, 'ca.pem'),
-    '-addext', 'basicConstraints=critical,CA:TRUE,pathlen:0', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    '-new',
+    '-key',
+    key,
+    '-sha256',
+    '-days',
+    String(CA_DAYS),
+    '-subj',
+    '/CN=Coffer local bus CA',
+    '-out',
+    path.join(dir, 'ca.pem'),
+    '-addext',
+    'basicConstraints=critical,CA:TRUE,pathlen:0',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
 }
 
@@ -55,12 +69,31 @@ function issueServerCertificate(dir) {
   ecKey(key);
   const csr = openssl(['req', '-new', '-key', key, '-subj', '/CN=localhost']);
   const ext = path.join(dir, 'server.ext');
-  fs.writeFileSync(ext, 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost\n');
+  fs.writeFileSync(
+    ext,
+    'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost\n',
+  );
   try {
-    openssl([
-      'x509', '-req', '-CA', path.join(dir, 'ca.pem'), '-CAkey', path.join(dir, 'ca.key'), '-set_serial', `0x${randomBytes(16).toString('hex')}`,
-      '-days', String(SERVER_DAYS), '-sha256', '-extfile', ext, '-out', path.join(dir, 'server.pem'),
-    ], csr);
+    openssl(
+      [
+        'x509',
+        '-req',
+        '-CA',
+        path.join(dir, 'ca.pem'),
+        '-CAkey',
+        path.join(dir, 'ca.key'),
+        '-set_serial',
+        `0x${randomBytes(16).toString('hex')}`,
+        '-days',
+        String(SERVER_DAYS),
+        '-sha256',
+        '-extfile',
+        ext,
+        '-out',
+        path.join(dir, 'server.pem'),
+      ],
+      csr,
+    );
   } finally {
     fs.rmSync(ext, { force: true });
   }

@@ -7,8 +7,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import {
-  DATA_DIR, ROOT, RUNTIME_FILE, SERVICES, build, ensureInstalled, ensureKeyEncryptionKeys, ensureNats, log_ as log,
-  migrate, startEmbeddedPostgres, startService, waitForHttp,
+  DATA_DIR,
+  ROOT,
+  RUNTIME_FILE,
+  SERVICES,
+  build,
+  ensureInstalled,
+  ensureKeyEncryptionKeys,
+  ensureNats,
+  log_ as log,
+  migrate,
+  startEmbeddedPostgres,
+  startService,
+  waitForHttp,
 } from './system.mjs';
 
 const started = Date.now();

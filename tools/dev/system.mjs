@@ -240,7 +240,15 @@ export function log_(msg) {
  * nats-server's monitoring port (sys.natsMonitorUrl), `replicas` ({gateway: 2}) starts more processes of a service,
  * each gateway replica on its own port (sys.urls).
  */
-export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUrl: givenAdminUrl, beforeServices, nodeArgs, natsMonitoring = false, replicas = {} } = {}) {
+export async function startEphemeralSystem({
+  logDir,
+  env: extraEnv = {},
+  adminUrl: givenAdminUrl,
+  beforeServices,
+  nodeArgs,
+  natsMonitoring = false,
+  replicas = {},
+} = {}) {
   const os = await import('node:os');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-'));
   fs.chmodSync(tmp, 0o755);
@@ -285,7 +293,11 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
   if (logDir) fs.mkdirSync(logDir, { recursive: true });
   sys.startService = async (name) => {
     const s = SERVICES.find((x) => x.name === name);
-    const child = startService(s, { ...sys.env, ...busEnv(name), [s.healthEnv]: String(sys.ports[name]), ...metricsEnv(s, sys.metricsPorts[name]) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined, nodeArgs: nodeArgs?.(name, 0) });
+    const child = startService(
+      s,
+      { ...sys.env, ...busEnv(name), [s.healthEnv]: String(sys.ports[name]), ...metricsEnv(s, sys.metricsPorts[name]) },
+      { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined, nodeArgs: nodeArgs?.(name, 0) },
+    );
     sys.children.set(name, child);
     await waitForHttp(`http://127.0.0.1:${sys.ports[name]}/readyz`, 90_000);
     return child;
@@ -295,7 +307,11 @@ export async function startEphemeralSystem({ logDir, env: extraEnv = {}, adminUr
     const s = SERVICES.find((x) => x.name === name);
     const port = await freePort();
     const n = (sys.replicas ?? []).filter((r) => r.name === name).length + 1;
-    const child = startService(s, { ...sys.env, ...busEnv(name), [s.healthEnv]: String(port), ...metricsEnv(s, s.metricsEnv ? await freePort() : 0) }, { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) });
+    const child = startService(
+      s,
+      { ...sys.env, ...busEnv(name), [s.healthEnv]: String(port), ...metricsEnv(s, s.metricsEnv ? await freePort() : 0) },
+      { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) },
+    );
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
     child.name = name;
     child.port = port;

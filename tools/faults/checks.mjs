@@ -55,7 +55,18 @@ export async function verifyTokenWrites({ client, key, runId, recorder, sampleBy
     const res = await client.send('GET', `/tokens/${encodeURIComponent(w.id)}`, { key });
     if (res.status !== 200 || !isDeepStrictEqual(res.body?.data, w.data.data)) unreadable++;
   }
-  return { writes: writes.length, acknowledged: acknowledged.length, lost, wrongData, duplicates, duplicatedKeys, orphans, strangers, sampled: sample.length, unreadable };
+  return {
+    writes: writes.length,
+    acknowledged: acknowledged.length,
+    lost,
+    wrongData,
+    duplicates,
+    duplicatedKeys,
+    orphans,
+    strangers,
+    sampled: sample.length,
+    unreadable,
+  };
 }
 
 /**

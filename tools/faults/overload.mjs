@@ -132,7 +132,12 @@ export async function overload({ sys, url, load, recorder, rate, seconds, maxOut
     p50_ms: Math.round(percentile(sorted, 50)),
     p99_ms: Math.round(percentile(sorted, 99)),
     max_ms: Math.round(sorted.at(-1) ?? 0),
-    p50_503_ms: Math.round(percentile(unavailable.map((a) => a.ms).sort((a, b) => a - b), 50)),
+    p50_503_ms: Math.round(
+      percentile(
+        unavailable.map((a) => a.ms).sort((a, b) => a - b),
+        50,
+      ),
+    ),
     max_outstanding: maxSeenOutstanding,
     rss_mb_before: Object.fromEntries(Object.entries(baseline).map(([n, b]) => [n, Math.round(b / MB)])),
     rss_mb_peak: Object.fromEntries(Object.entries(peak).map(([n, b]) => [n, Math.round(b / MB)])),

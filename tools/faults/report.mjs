@@ -56,7 +56,9 @@ export function printReport(report, file) {
         ['service', 'rss_mb_before', 'rss_mb_peak'],
       ),
     );
-    out.push(`health probes: ${o.health_probes} sent, ${o.health_probes_failed} failed ${o.health_probe_failures.join(', ')}, slowest ${o.health_probe_max_ms} ms`);
+    out.push(
+      `health probes: ${o.health_probes} sent, ${o.health_probes_failed} failed ${o.health_probe_failures.join(', ')}, slowest ${o.health_probe_max_ms} ms`,
+    );
   }
   out.push('', '== assertions ==');
   for (const a of report.assertions) out.push(`${a.ok ? 'PASS' : 'FAIL'}  ${a.name}: ${a.figure}`);

@@ -103,7 +103,16 @@ async function main() {
     const { key, reactorId, callbackUrl } = await setUp(sys, receiver.url);
     const recorder = new Recorder();
     const client = new GatewayClient(sys.url);
-    const load = new LoadGenerator({ client, recorder, key, runId, clients: Number(opts.clients ?? (ci ? 4 : 8)), reactorId, callbackUrl, asyncEveryMs: ci ? 400 : 250 });
+    const load = new LoadGenerator({
+      client,
+      recorder,
+      key,
+      runId,
+      clients: Number(opts.clients ?? (ci ? 4 : 8)),
+      reactorId,
+      callbackUrl,
+      asyncEveryMs: ci ? 400 : 250,
+    });
     const ctx = { sys, client, load, recorder, key, runId, check };
 
     const only = opts.only?.split(',').map((s) => s.trim().toLowerCase());
@@ -136,7 +145,15 @@ async function main() {
           failed: attempts.length - ok.length,
           statuses: summarizeStatuses(attempts.filter((a) => a.status !== 201 && a.status !== 202)),
           max_ms: Math.round(latencyFigures(attempts, CREATE_LIMIT_MS).max),
-          over_deadline: latencyFigures(attempts.filter((a) => a.kind === 'token'), CREATE_LIMIT_MS).over + latencyFigures(attempts.filter((a) => a.kind === 'react'), REACT_LIMIT_MS).over,
+          over_deadline:
+            latencyFigures(
+              attempts.filter((a) => a.kind === 'token'),
+              CREATE_LIMIT_MS,
+            ).over +
+            latencyFigures(
+              attempts.filter((a) => a.kind === 'react'),
+              REACT_LIMIT_MS,
+            ).over,
           seconds: +((Date.now() - t) / 1000).toFixed(1),
         });
       }
@@ -157,21 +174,41 @@ async function main() {
       const o = await overload({ sys, url: sys.url, load, recorder, rate, seconds });
       o.over_deadline = latencyFigures(recorder.attemptsIn('overload'), CREATE_LIMIT_MS).over;
       report.overload = o;
-      check('overload: every 503 carries Retry-After and a problem document', o.unavailable_503 === o.unavailable_with_retry_after_and_problem, `${o.unavailable_with_retry_after_and_problem} of ${o.unavailable_503}`);
+      check(
+        'overload: every 503 carries Retry-After and a problem document',
+        o.unavailable_503 === o.unavailable_with_retry_after_and_problem,
+        `${o.unavailable_with_retry_after_and_problem} of ${o.unavailable_503}`,
+      );
       // The bounded CI run shares a noisy machine and lasts 15 s: a neighbour stealing CPU mid-run moves the capacity
       // the offered rate was computed from. It tolerates a few deadline misses and not-ready answers (never a probe
       // left unanswered); the full run (`npm run test:faults`) holds the strict bounds.
       const slack = ci ? 0.05 : 0.01;
       const unanswered = o.health_probe_statuses.filter((status) => status === 0).length;
-      check('overload: the excess is refused fast (503) instead of queued to the deadline', o.unavailable_503 > 0 && o.p50_503_ms < 1_000 && (o.statuses[504] ?? 0) <= o.requests * slack, `503 ${o.unavailable_503} (p50 ${o.p50_503_ms} ms), 504 ${o.statuses[504] ?? 0} of ${o.requests} (allowed ${slack * 100} %)`);
-      check('overload: health and readiness keep answering', ci ? unanswered === 0 && o.health_probes_failed <= o.health_probes * slack : o.health_probes_failed === 0, `${o.health_probes_failed} of ${o.health_probes} probes failed ${o.health_probe_failures.join(', ')} (${unanswered} unanswered), slowest ${o.health_probe_max_ms} ms`);
+      check(
+        'overload: the excess is refused fast (503) instead of queued to the deadline',
+        o.unavailable_503 > 0 && o.p50_503_ms < 1_000 && (o.statuses[504] ?? 0) <= o.requests * slack,
+        `503 ${o.unavailable_503} (p50 ${o.p50_503_ms} ms), 504 ${o.statuses[504] ?? 0} of ${o.requests} (allowed ${slack * 100} %)`,
+      );
+      check(
+        'overload: health and readiness keep answering',
+        ci ? unanswered === 0 && o.health_probes_failed <= o.health_probes * slack : o.health_probes_failed === 0,
+        `${o.health_probes_failed} of ${o.health_probes} probes failed ${o.health_probe_failures.join(', ')} (${unanswered} unanswered), slowest ${o.health_probe_max_ms} ms`,
+      );
       check('overload: the system recovers afterwards', (await sys.waitAllReady(30_000).catch(() => Infinity)) !== Infinity, 'all services ready');
     }
 
     log('verifying every acknowledged write and webhook ...');
     const tokens = await verifyTokenWrites({ client, key, runId, recorder, sampleById: ci ? 50 : 200 });
-    check('every acknowledged write is readable with its data', tokens.lost.length === 0 && tokens.wrongData.length === 0 && tokens.unreadable === 0, `${tokens.acknowledged} acknowledged, ${tokens.lost.length} lost, ${tokens.wrongData.length} with other data, ${tokens.unreadable} of ${tokens.sampled} unreadable by id`);
-    check('retries with an idempotency key never duplicate a token', tokens.duplicates === 0, `${tokens.duplicates} duplicate tokens over ${tokens.duplicatedKeys.length} keys (${tokens.orphans} written but never acknowledged)`);
+    check(
+      'every acknowledged write is readable with its data',
+      tokens.lost.length === 0 && tokens.wrongData.length === 0 && tokens.unreadable === 0,
+      `${tokens.acknowledged} acknowledged, ${tokens.lost.length} lost, ${tokens.wrongData.length} with other data, ${tokens.unreadable} of ${tokens.sampled} unreadable by id`,
+    );
+    check(
+      'retries with an idempotency key never duplicate a token',
+      tokens.duplicates === 0,
+      `${tokens.duplicates} duplicate tokens over ${tokens.duplicatedKeys.length} keys (${tokens.orphans} written but never acknowledged)`,
+    );
     const given = [...recorder.writes.values()].filter((w) => !w.acknowledgedAt && w.phase !== 'overload');
     check(
       'a client retrying with its key for 60 s gets every write acknowledged',
@@ -180,13 +217,31 @@ async function main() {
     );
     const hooks = await verifyWebhooks({ recorder, receiver, waitMs: ci ? 30_000 : 60_000 });
     if (hooks.accepted) {
-      check('async invocations complete and their webhooks arrive', hooks.missing.length === 0 && hooks.wrongBody === 0, `${hooks.delivered} of ${hooks.accepted} delivered, ${hooks.rawDeliveries} deliveries (${hooks.redelivered} ids redelivered), ${hooks.wrongBody} with a wrong body`);
-      check('retries with an idempotency key never run an invocation twice (one webhook-id per key)', hooks.duplicateInvocations === 0, `${hooks.duplicateInvocations} extra webhook-ids`);
+      check(
+        'async invocations complete and their webhooks arrive',
+        hooks.missing.length === 0 && hooks.wrongBody === 0,
+        `${hooks.delivered} of ${hooks.accepted} delivered, ${hooks.rawDeliveries} deliveries (${hooks.redelivered} ids redelivered), ${hooks.wrongBody} with a wrong body`,
+      );
+      check(
+        'retries with an idempotency key never run an invocation twice (one webhook-id per key)',
+        hooks.duplicateInvocations === 0,
+        `${hooks.duplicateInvocations} extra webhook-ids`,
+      );
     }
     const faultAttempts = recorder.attempts.filter((a) => !['overload', 'capacity'].includes(a.phase));
-    const creates = latencyFigures(recorder.attempts.filter((a) => a.kind === 'token'), CREATE_LIMIT_MS);
-    const reacts = latencyFigures(recorder.attempts.filter((a) => a.kind === 'react'), REACT_LIMIT_MS);
-    check('no request past its deadline', creates.over + reacts.over === 0, `${creates.over} creates over ${CREATE_LIMIT_MS / 1000} s, ${reacts.over} reacts over ${REACT_LIMIT_MS / 1000} s; slowest ${Math.round(Math.max(creates.max, reacts.max))} ms`);
+    const creates = latencyFigures(
+      recorder.attempts.filter((a) => a.kind === 'token'),
+      CREATE_LIMIT_MS,
+    );
+    const reacts = latencyFigures(
+      recorder.attempts.filter((a) => a.kind === 'react'),
+      REACT_LIMIT_MS,
+    );
+    check(
+      'no request past its deadline',
+      creates.over + reacts.over === 0,
+      `${creates.over} creates over ${CREATE_LIMIT_MS / 1000} s, ${reacts.over} reacts over ${REACT_LIMIT_MS / 1000} s; slowest ${Math.round(Math.max(creates.max, reacts.max))} ms`,
+    );
     const refused = faultAttempts.filter((a) => a.status >= 400 && a.status < 500 && a.status !== 409 && a.status !== 429);
     check('no request refused with a 4xx during the faults', refused.length === 0, `${refused.length} (${summarizeStatuses(refused)})`);
 

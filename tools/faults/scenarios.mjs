@@ -96,12 +96,27 @@ function lostReply(t) {
         if (retry.status === 201) Object.assign(write, { id: retry.body?.id, acknowledgedAt: Date.now() });
         const listed = await ctx.client.send('GET', `/tokens?metadata.fault_key=${k}&size=100`, { key: ctx.key });
         const tokens = listed.body?.pagination?.total_items ?? listed.body?.data?.length;
-        rounds.push({ first: first.status, firstDetail: first.body?.detail, firstMs: Math.round(first.ms), retry: retry.status, retryId: retry.body?.id, tokens });
+        rounds.push({
+          first: first.status,
+          firstDetail: first.body?.detail,
+          firstMs: Math.round(first.ms),
+          retry: retry.status,
+          retryId: retry.body?.id,
+          tokens,
+        });
       }
       const timedOut = rounds.filter((r) => r.first === 504 && /token-service/.test(r.firstDetail ?? '')).length;
       const exactlyOne = rounds.filter((r) => r.retry === 201 && r.tokens === 1).length;
-      ctx.check('lost reply: the first attempt is a 504 at the token-service deadline', timedOut === rounds.length, `${timedOut} of ${rounds.length} rounds 504 (${rounds.map((r) => `${r.first} in ${r.firstMs} ms`).join(', ')})`);
-      ctx.check('lost reply: a retry with the same key returns the first token, exactly one exists', exactlyOne === rounds.length, `${exactlyOne} of ${rounds.length} rounds with exactly one token (tokens per key: ${rounds.map((r) => r.tokens).join(', ')})`);
+      ctx.check(
+        'lost reply: the first attempt is a 504 at the token-service deadline',
+        timedOut === rounds.length,
+        `${timedOut} of ${rounds.length} rounds 504 (${rounds.map((r) => `${r.first} in ${r.firstMs} ms`).join(', ')})`,
+      );
+      ctx.check(
+        'lost reply: a retry with the same key returns the first token, exactly one exists',
+        exactlyOne === rounds.length,
+        `${exactlyOne} of ${rounds.length} rounds with exactly one token (tokens per key: ${rounds.map((r) => r.tokens).join(', ')})`,
+      );
       ctx.lostReplyRounds = rounds;
       return { faults: rounds.length };
     },
@@ -137,7 +152,11 @@ export function summarizeStatuses(attempts) {
     const s = a.status === 0 ? a.error : a.status;
     counts[s] = (counts[s] ?? 0) + 1;
   }
-  return Object.entries(counts).map(([s, n]) => `${s}×${n}`).join(' ') || '-';
+  return (
+    Object.entries(counts)
+      .map(([s, n]) => `${s}×${n}`)
+      .join(' ') || '-'
+  );
 }
 
 /** The fault scenarios in the order they run. */

@@ -56,9 +56,11 @@ export class TcpProxy {
         return;
       }
       const due = Date.now() + delay;
-      queue = queue.then(() => new Promise((r) => setTimeout(r, Math.max(0, due - Date.now())))).then(() => {
-        if (!to.destroyed) to.write(chunk);
-      });
+      queue = queue
+        .then(() => new Promise((r) => setTimeout(r, Math.max(0, due - Date.now()))))
+        .then(() => {
+          if (!to.destroyed) to.write(chunk);
+        });
     });
   }
 

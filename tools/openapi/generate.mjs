@@ -9,7 +9,18 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const run = (cmd, args, env = {}) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
 
 // only the snapshot test: the types are written next, from the new snapshot
-run(process.execPath, [path.join(root, 'node_modules/jest/bin/jest.js'), '-c', 'apps/gateway/jest.config.cts', 'apps/gateway/src/docs/openapi.spec.ts', '-t', 'is what the committed snapshot'], {
-  UPDATE_OPENAPI_SNAPSHOT: '1',
-});
+run(
+  process.execPath,
+  [
+    path.join(root, 'node_modules/jest/bin/jest.js'),
+    '-c',
+    'apps/gateway/jest.config.cts',
+    'apps/gateway/src/docs/openapi.spec.ts',
+    '-t',
+    'is what the committed snapshot',
+  ],
+  {
+    UPDATE_OPENAPI_SNAPSHOT: '1',
+  },
+);
 run(process.execPath, [path.join(root, 'tools/openapi/types.mjs'), 'write']);

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: install if needed, then lint, type checks and unit tests of every project (Nx, cached), then build
+// `npm test`: install if needed, then format check (Prettier), lint, type checks and unit tests of every project (Nx, cached), then build
 // and run the end-to-end suite against the real system (throwaway database, private NATS; see apps/api-e2e), then the
 // bounded fault-injection run (tools/faults, `--ci`; FAULTS=0 skips it). Arguments are passed to jest (a folder or a
 // file runs only those tests, and then the fault run is skipped).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { APPS, ROOT, build, ensureInstalled, nx } from '../dev/system.mjs';
+import { APPS, ROOT, build, ensureInstalled, nx, run } from '../dev/system.mjs';
 
 const started = Date.now();
 const step = (name) => process.stderr.write(`\n[coffer test] ${name} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
@@ -14,7 +14,8 @@ const step = (name) => process.stderr.write(`\n[coffer test] ${name} (${((Date.n
 try {
   step('install');
   ensureInstalled();
-  step('lint, type checks, unit tests');
+  step('format (Prettier), lint, type checks, unit tests');
+  run(path.join(ROOT, 'node_modules/.bin/prettier'), ['--check', '--log-level=warn', '.']);
   nx(['run-many', '-t', 'lint', 'typecheck', 'test', '--exclude=api-e2e', '--parallel=2']);
   step('build');
   build([...APPS, 'admin']);

@@ -1,8 +1,26 @@
 import { ConfigError } from '@coffer/observability';
 import { loadReactorServiceConfig, startupConfig } from './config';
 
-const VARS = ['HEALTH_PORT', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'KEY_ENCRYPTION_KEYS', 'ALLOW_PRIVATE_EGRESS', 'EGRESS_ALLOW_HOSTS', 'ALLOW_PRIVATE_CALLBACKS',
-  'REACTOR_JOB_POLL_INTERVAL_MS', 'REACTOR_JOB_CONCURRENCY', 'REACTOR_JOB_LEASE_SLACK_MS', 'SANDBOX_MAX_RUNNING_PER_TENANT', 'SANDBOX_MAX_QUEUED_PER_TENANT', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+const VARS = [
+  'HEALTH_PORT',
+  'DATABASE_URL',
+  'DATABASE_POOL_SIZE',
+  'KEY_ENCRYPTION_KEYS',
+  'ALLOW_PRIVATE_EGRESS',
+  'EGRESS_ALLOW_HOSTS',
+  'ALLOW_PRIVATE_CALLBACKS',
+  'REACTOR_JOB_POLL_INTERVAL_MS',
+  'REACTOR_JOB_CONCURRENCY',
+  'REACTOR_JOB_LEASE_SLACK_MS',
+  'SANDBOX_MAX_RUNNING_PER_TENANT',
+  'SANDBOX_MAX_QUEUED_PER_TENANT',
+  'LOG_LEVEL',
+  'SHUTDOWN_TIMEOUT_MS',
+  'NATS_URL',
+  'NATS_USER',
+  'NATS_PASSWORD',
+  'NATS_TOKEN',
+];
 const KEK = `test:${Buffer.alloc(32, 7).toString('base64')}`;
 
 describe('reactor-service configuration', () => {
@@ -47,7 +65,11 @@ describe('reactor-service configuration', () => {
   it.each([
     ['ALLOW_PRIVATE_EGRESS', 'on', 'ALLOW_PRIVATE_EGRESS must be true or false, got "on"'],
     ['ALLOW_PRIVATE_CALLBACKS', 'maybe', 'ALLOW_PRIVATE_CALLBACKS must be true or false, got "maybe"'],
-    ['EGRESS_ALLOW_HOSTS', 'https://partner.internal/x', 'EGRESS_ALLOW_HOSTS: "https://partner.internal/x" is not a host name or IP literal (no scheme, port or path)'],
+    [
+      'EGRESS_ALLOW_HOSTS',
+      'https://partner.internal/x',
+      'EGRESS_ALLOW_HOSTS: "https://partner.internal/x" is not a host name or IP literal (no scheme, port or path)',
+    ],
     ['REACTOR_JOB_CONCURRENCY', 'four', 'REACTOR_JOB_CONCURRENCY must be an integer between 1 and 1000, got "four"'],
     ['REACTOR_JOB_CONCURRENCY', '0', 'REACTOR_JOB_CONCURRENCY must be an integer between 1 and 1000, got "0"'],
     ['REACTOR_JOB_POLL_INTERVAL_MS', '1e3', 'REACTOR_JOB_POLL_INTERVAL_MS must be an integer between 10 and 3600000, got "1e3"'],

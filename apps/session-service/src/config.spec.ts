@@ -1,7 +1,17 @@
 import { ConfigError } from '@coffer/observability';
 import { loadSessionServiceConfig } from './config';
 
-const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'SESSION_SWEEP_INTERVAL_MS', 'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+const VARS = [
+  'HEALTH_PORT',
+  'DATABASE_POOL_SIZE',
+  'SESSION_SWEEP_INTERVAL_MS',
+  'LOG_LEVEL',
+  'SHUTDOWN_TIMEOUT_MS',
+  'NATS_URL',
+  'NATS_USER',
+  'NATS_PASSWORD',
+  'NATS_TOKEN',
+];
 
 describe('session-service configuration', () => {
   const saved = { ...process.env };

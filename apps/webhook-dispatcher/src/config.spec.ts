@@ -1,8 +1,19 @@
 import { ConfigError } from '@coffer/observability';
 import { loadWebhookDispatcherConfig } from './config';
 
-const VARS = ['HEALTH_PORT', 'DATABASE_POOL_SIZE', 'ALLOW_PRIVATE_CALLBACKS', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_POLL_INTERVAL_MS',
-  'LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN'];
+const VARS = [
+  'HEALTH_PORT',
+  'DATABASE_POOL_SIZE',
+  'ALLOW_PRIVATE_CALLBACKS',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_POLL_INTERVAL_MS',
+  'LOG_LEVEL',
+  'SHUTDOWN_TIMEOUT_MS',
+  'NATS_URL',
+  'NATS_USER',
+  'NATS_PASSWORD',
+  'NATS_TOKEN',
+];
 
 describe('webhook-dispatcher configuration', () => {
   const saved = { ...process.env };

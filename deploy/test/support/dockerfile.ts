@@ -172,7 +172,12 @@ export function shellCommands(ins: Instruction): string[] {
   const text = ins.json ? ins.json.join(' ') : ins.args;
   return text
     .split(/&&|\|\||;|\||\n/)
-    .map((c) => c.trim().replace(/^(?:(?:then|else|do|\{|\()\s+)+/, '').replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ''))
+    .map((c) =>
+      c
+        .trim()
+        .replace(/^(?:(?:then|else|do|\{|\()\s+)+/, '')
+        .replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+/, ''),
+    )
     .filter(Boolean);
 }
 
@@ -328,7 +333,11 @@ export function lintDockerfile(df: ParsedDockerfile, options: LintOptions = {}):
     if (!user) {
       v.push({ rule: 'non-root-user', line: t.line, message: `${label} runs as root (no USER)` });
     } else if (!m) {
-      v.push({ rule: 'non-root-user', line: user.line, message: `${label}: USER ${user.args} must be a numeric uid[:gid] (runAsNonRoot cannot verify a name)` });
+      v.push({
+        rule: 'non-root-user',
+        line: user.line,
+        message: `${label}: USER ${user.args} must be a numeric uid[:gid] (runAsNonRoot cannot verify a name)`,
+      });
     } else if (Number(m[1]) === 0 || m[2] === '0') {
       v.push({ rule: 'non-root-user', line: user.line, message: `${label}: USER ${user.args} is root` });
     }

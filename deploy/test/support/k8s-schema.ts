@@ -78,9 +78,7 @@ export function unknownFieldErrors(items: Labelled[], workspaceRoot: string): st
   const host = ts.createCompilerHost(options, true);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, languageVersion, onError, shouldCreate) =>
-    path.resolve(name) === fileName
-      ? ts.createSourceFile(name, source, languageVersion, true)
-      : getSourceFile(name, languageVersion, onError, shouldCreate);
+    path.resolve(name) === fileName ? ts.createSourceFile(name, source, languageVersion, true) : getSourceFile(name, languageVersion, onError, shouldCreate);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (name) => path.resolve(name) === fileName || fileExists(name);
   const readFile = host.readFile.bind(host);

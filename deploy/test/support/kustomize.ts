@@ -53,9 +53,7 @@ interface Kustomization {
   patches?: { target?: PatchTarget; patch?: string; path?: string }[];
 }
 
-export type JsonPatchOp =
-  | { op: 'add' | 'replace' | 'test'; path: string; value: unknown }
-  | { op: 'remove'; path: string };
+export type JsonPatchOp = { op: 'add' | 'replace' | 'test'; path: string; value: unknown } | { op: 'remove'; path: string };
 
 const SUPPORTED_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'images', 'patches']);
 const KUSTOMIZATION_FILES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
@@ -171,7 +169,10 @@ export function matchesTarget(o: K8sObject, t: PatchTarget): boolean {
   if (t.namespace !== undefined && !anchored(t.namespace).test(o.metadata.namespace ?? '')) return false;
   if (t.labelSelector !== undefined) {
     const labels = o.metadata.labels ?? {};
-    for (const term of t.labelSelector.split(',').map((s) => s.trim()).filter(Boolean)) {
+    for (const term of t.labelSelector
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
       const m = /^([^!=]+?)\s*(==|=|!=)\s*(.*)$/.exec(term);
       if (!m) throw new KustomizeError(`labelSelector term "${term}" is not supported (use k=v or k!=v)`);
       const [, key, op, value] = m as unknown as [string, string, string, string];

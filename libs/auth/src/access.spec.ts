@@ -92,13 +92,20 @@ describe('sessions are capped by their authorizer (invariant 3)', () => {
     ...grants,
     ...(authorizer ? { authorizer } : {}),
   });
-  const onlyA = { applicationId: 'p', permissions: [], rules: [{ priority: 1, container: '/a/', transform: 'reveal' as const, permissions: ['token:read', 'token:use'] }] };
+  const onlyA = {
+    applicationId: 'p',
+    permissions: [],
+    rules: [{ priority: 1, container: '/a/', transform: 'reveal' as const, permissions: ['token:read', 'token:use'] }],
+  };
 
   it('denies where the authorizer is denied, whatever the session holds', () => {
     const s = session({ permissions: ['token:read', 'token:use'] }, onlyA);
     expect(decideTokenAccess(s, 'token:read', { id: 'x', container: '/b/' })).toEqual({ allowed: false });
     expect(decideTokenAccess(s, 'token:read', { id: 'x', container: '/a/' })).toEqual({ allowed: true, transform: 'reveal' });
-    const byCondition = session({ rules: [{ priority: 1, conditions: [{ attribute: 'id', operator: 'equals', value: 'x' }], transform: 'reveal', permissions: ['token:use'] }] }, onlyA);
+    const byCondition = session(
+      { rules: [{ priority: 1, conditions: [{ attribute: 'id', operator: 'equals', value: 'x' }], transform: 'reveal', permissions: ['token:use'] }] },
+      onlyA,
+    );
     expect(decideTokenAccess(byCondition, 'token:use', { id: 'x', container: '/b/' })).toEqual({ allowed: false });
   });
 
@@ -133,7 +140,11 @@ describe('mayReveal and the reply to a write (invariants 1 and 2)', () => {
       rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:update'] }],
     };
     expect(writeReplyTransform(revealRuleWriteOnly, 'token:update', card)).toBe('mask');
-    const revealer: Principal = { ...base, permissions: [], rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:use'] }] };
+    const revealer: Principal = {
+      ...base,
+      permissions: [],
+      rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:use'] }],
+    };
     expect(writeReplyTransform(revealer, 'token:create', card)).toBe('reveal');
     expect(writeReplyTransform({ ...base, permissions: ['token:create', 'token:use'] }, 'token:create', card)).toBe('mask');
   });

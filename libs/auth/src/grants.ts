@@ -21,8 +21,7 @@ export function validateGrants(
 ): { permissions: string[]; rules?: AccessRule[] } {
   const perms = Array.isArray(permissions) ? permissions : [];
   const ruleList = Array.isArray(rules) ? rules : [];
-  if (permissions !== undefined && permissions !== null && !Array.isArray(permissions))
-    errors.add('permissions', 'must be an array of permission names');
+  if (permissions !== undefined && permissions !== null && !Array.isArray(permissions)) errors.add('permissions', 'must be an array of permission names');
   if (rules !== undefined && rules !== null && !Array.isArray(rules)) errors.add('rules', 'must be an array of rules');
   if (perms.length && ruleList.length) errors.add('rules', 'an application has either permissions or rules, not both');
   if (type === 'management' && ruleList.length) errors.add('rules', 'management applications take permissions only');
@@ -44,8 +43,7 @@ export function validateGrants(
     else if (priorities.has(r['priority'])) errors.add(`${path}.priority`, 'must be unique among the rules');
     else priorities.add(r['priority']);
     if (!TRANSFORMS.includes(r['transform'] as never)) errors.add(`${path}.transform`, 'must be one of redact, mask, reveal');
-    if (!Array.isArray(r['permissions']) || r['permissions'].length === 0)
-      errors.add(`${path}.permissions`, 'must be a non-empty array of permission names');
+    if (!Array.isArray(r['permissions']) || r['permissions'].length === 0) errors.add(`${path}.permissions`, 'must be a non-empty array of permission names');
     else (r['permissions'] as unknown[]).forEach((p, j) => checkPermission(p, `${path}.permissions[${j}]`, type, errors, options));
 
     const hasContainer = r['container'] !== undefined && r['container'] !== null;
@@ -55,15 +53,13 @@ export function validateGrants(
       errors.add(`${path}.container`, 'must be a path like /pci/high/');
     if (hasConditions) {
       if (!options.session) errors.add(`${path}.conditions`, 'conditions are only allowed for sessions');
-      else if (!Array.isArray(r['conditions']) || !r['conditions'].length)
-        errors.add(`${path}.conditions`, 'must be a non-empty array');
+      else if (!Array.isArray(r['conditions']) || !r['conditions'].length) errors.add(`${path}.conditions`, 'must be a non-empty array');
       else
         (r['conditions'] as unknown[]).forEach((c, j) => {
           const cp = `${path}.conditions[${j}]`;
           const cond = (c ?? {}) as Record<string, unknown>;
           if (!['id', 'container'].includes(cond['attribute'] as string)) errors.add(`${cp}.attribute`, 'must be id or container');
-          if (!['equals', 'starts_with'].includes(cond['operator'] as string))
-            errors.add(`${cp}.operator`, 'must be equals or starts_with');
+          if (!['equals', 'starts_with'].includes(cond['operator'] as string)) errors.add(`${cp}.operator`, 'must be equals or starts_with');
           if (typeof cond['value'] !== 'string' || !cond['value']) errors.add(`${cp}.value`, 'must be a non-empty string');
         });
     }
@@ -87,8 +83,7 @@ function checkPermission(p: unknown, path: string, type: ApplicationType, errors
   }
   if (options.session) {
     if (!isTokenPermission(p)) errors.add(path, 'sessions may only be granted token permissions');
-    else if (!options.session.authorizerPermissions.includes(p))
-      errors.add(path, 'the authorizing application does not hold this permission');
+    else if (!options.session.authorizerPermissions.includes(p)) errors.add(path, 'the authorizing application does not hold this permission');
     return;
   }
   if (!PERMISSIONS[p].types.includes(type)) errors.add(path, `is not allowed for ${type} applications`);

@@ -10,7 +10,6 @@ export function requirePrincipal(env: RpcEnvelope<unknown>, permissions?: string
   const p = env.principal;
   if (!p?.tenantId) throw new ProblemError(401, 'A valid API key is required');
   const anyOf = permissions === undefined ? [] : typeof permissions === 'string' ? [permissions] : permissions;
-  if (anyOf.length && !anyOf.some((permission) => mayEver(p, permission)))
-    throw new ProblemError(403, 'The API key does not grant access to this operation');
+  if (anyOf.length && !anyOf.some((permission) => mayEver(p, permission))) throw new ProblemError(403, 'The API key does not grant access to this operation');
   return p;
 }

@@ -60,7 +60,10 @@ describe('JSON limits', () => {
     // exemption is for top-level members only, and never for depth or numbers
     expect(findJsonLimitViolation({ x: { args: 'a\u0000' } }, { rejectNul: true, nulExempt: ['args'] })).toMatchObject({ path: 'x.args' });
     expect(findJsonLimitViolation({ args: [Infinity] }, { rejectNul: true, nulExempt: ['args'] })).toMatchObject({ kind: 'non-finite', path: 'args[0]' });
-    expect(findJsonLimitViolation({ args: deepObject(JSON_MAX_DEPTH) }, { rejectNul: true, nulExempt: ['args'] })).toMatchObject({ kind: 'depth', path: 'args' });
+    expect(findJsonLimitViolation({ args: deepObject(JSON_MAX_DEPTH) }, { rejectNul: true, nulExempt: ['args'] })).toMatchObject({
+      kind: 'depth',
+      path: 'args',
+    });
     expect(findJsonLimitViolation('a\u0000', { rejectNul: true })).toMatchObject({ kind: 'nul', path: '' });
   });
 

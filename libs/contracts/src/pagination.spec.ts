@@ -63,7 +63,10 @@ describe('paging', () => {
   });
 
   it('makes offset and cursor pages', () => {
-    expect(offsetPage(['a'], 41, { page: 2, size: 20 })).toEqual({ pagination: { total_items: 41, page_number: 2, page_size: 20, total_pages: 3 }, data: ['a'] });
+    expect(offsetPage(['a'], 41, { page: 2, size: 20 })).toEqual({
+      pagination: { total_items: 41, page_number: 2, page_size: 20, total_pages: 3 },
+      data: ['a'],
+    });
     expect(offsetPage([], 5, { page: 1, size: 0 }).pagination.total_pages).toBe(0);
     const rows = [1, 2, 3].map((n) => ({ id: `t${n}`, at: `2026-01-0${n}T00:00:00.000Z` }));
     const position = (r: { id: string; at: string }) => ({ createdAt: r.at, id: r.id });

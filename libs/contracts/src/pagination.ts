@@ -83,9 +83,7 @@ export function pageOffset(req: PageRequest): number {
 }
 
 /** Either page/size (with totals) or the cursor form (`start`), as docs/api-reference.md. */
-export type ListWindow =
-  | { kind: 'offset'; req: PageRequest; offset: number }
-  | { kind: 'cursor'; req: PageRequest; cursor: Cursor | null };
+export type ListWindow = { kind: 'offset'; req: PageRequest; offset: number } | { kind: 'cursor'; req: PageRequest; cursor: Cursor | null };
 
 /**
  * The paging of a list query, or a 400 naming the bad fields. `isId` narrows which cursor ids are possible (a cursor
@@ -130,7 +128,14 @@ export function decodeCursor(start: string): Cursor | null | undefined {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(start, 'base64url').toString('utf8'));
     // the id goes into a query: PostgreSQL refuses text holding NUL, and no id is longer than 400 characters
-    if (typeof createdAt === 'string' && typeof id === 'string' && !Number.isNaN(Date.parse(createdAt)) && id.length <= 400 && !id.includes('\u0000') && !createdAt.includes('\u0000'))
+    if (
+      typeof createdAt === 'string' &&
+      typeof id === 'string' &&
+      !Number.isNaN(Date.parse(createdAt)) &&
+      id.length <= 400 &&
+      !id.includes('\u0000') &&
+      !createdAt.includes('\u0000')
+    )
       return { createdAt, id };
   } catch {
     /* fall through */

@@ -29,8 +29,7 @@ export class KeyEncryptionKeys {
       .map((entry, i) => {
         const m = ENTRY.exec(entry);
         const key = m ? Buffer.from(m[2], 'base64') : undefined;
-        if (!m || !key || key.length !== 32)
-          throw new Error(`${variable} entry ${i + 1} is invalid: expected "<id>:<base64 of 32 bytes>"`);
+        if (!m || !key || key.length !== 32) throw new Error(`${variable} entry ${i + 1} is invalid: expected "<id>:<base64 of 32 bytes>"`);
         return { id: m[1], key };
       });
     return new KeyEncryptionKeys(keys);

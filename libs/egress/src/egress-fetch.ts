@@ -241,7 +241,10 @@ async function readBody(stream: RawResponse['body'], max: number, headers: [stri
     chunks.push(b);
   }
   const raw = Buffer.concat(chunks, total);
-  const encoding = headers.find(([k]) => k === 'content-encoding')?.[1]?.trim().toLowerCase();
+  const encoding = headers
+    .find(([k]) => k === 'content-encoding')?.[1]
+    ?.trim()
+    .toLowerCase();
   if (!encoding || encoding === 'identity' || raw.length === 0) return raw;
   // We ask for identity; a server that compresses anyway is decoded with the same output limit (no zip bombs).
   try {

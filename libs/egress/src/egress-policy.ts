@@ -175,11 +175,7 @@ export class EgressPolicy {
   }
 
   /** Reads the switch (`ALLOW_PRIVATE_EGRESS` by default; `ALLOW_PRIVATE_CALLBACKS` for webhooks) from the environment. */
-  static fromEnv(
-    variable = 'ALLOW_PRIVATE_EGRESS',
-    env: NodeJS.ProcessEnv = process.env,
-    opts: Omit<EgressPolicyOptions, 'allowPrivate'> = {},
-  ): EgressPolicy {
+  static fromEnv(variable = 'ALLOW_PRIVATE_EGRESS', env: NodeJS.ProcessEnv = process.env, opts: Omit<EgressPolicyOptions, 'allowPrivate'> = {}): EgressPolicy {
     return new EgressPolicy({ ...opts, allowPrivate: isOn(env[variable]) });
   }
 
@@ -261,9 +257,7 @@ export class EgressPolicy {
     this.resolve(hostname).then(
       (addresses) => {
         const wanted = opts.family === 4 || opts.family === 'IPv4' ? 4 : opts.family === 6 || opts.family === 'IPv6' ? 6 : 0;
-        const list = addresses
-          .map((address) => ({ address, family: isIP(address) }))
-          .filter((a) => a.family !== 0 && (wanted === 0 || a.family === wanted));
+        const list = addresses.map((address) => ({ address, family: isIP(address) })).filter((a) => a.family !== 0 && (wanted === 0 || a.family === wanted));
         if (list.length === 0) {
           callback(unreachable(normalizeHost(hostname)) as unknown as NodeJS.ErrnoException, '', 0);
           return;

@@ -142,10 +142,14 @@ describe('EgressPolicy', () => {
     const p = new EgressPolicy({ resolver });
     const one = await new Promise<[unknown, unknown, unknown]>((r) => p.lookup('public.test', { family: 6 }, (e, a, f) => r([e, a, f])));
     expect(one).toEqual([null, '2606:4700:4700::1111', 6]);
-    const all = await new Promise<[unknown, unknown]>((r) =>
-      p.lookup('public.test', { all: true }, ((e: unknown, a: unknown) => r([e, a])) as never),
-    );
-    expect(all).toEqual([null, [{ address: '8.8.8.8', family: 4 }, { address: '2606:4700:4700::1111', family: 6 }]]);
+    const all = await new Promise<[unknown, unknown]>((r) => p.lookup('public.test', { all: true }, ((e: unknown, a: unknown) => r([e, a])) as never));
+    expect(all).toEqual([
+      null,
+      [
+        { address: '8.8.8.8', family: 4 },
+        { address: '2606:4700:4700::1111', family: 6 },
+      ],
+    ]);
     const denied = await new Promise<unknown>((r) => p.lookup('private.test', {}, (e) => r(e)));
     expect(denied).toMatchObject({ code: 'EGRESS_DENIED' });
   });
@@ -228,7 +232,15 @@ describe('egressFetch', () => {
   it('drops credentials on cross-origin redirects and hop-by-hop headers always', async () => {
     await egressFetch(
       policy,
-      { url: url('/cross'), headers: [['authorization', 'secret'], ['x-keep', '1'], ['host', 'evil'], ['transfer-encoding', 'chunked']] },
+      {
+        url: url('/cross'),
+        headers: [
+          ['authorization', 'secret'],
+          ['x-keep', '1'],
+          ['host', 'evil'],
+          ['transfer-encoding', 'chunked'],
+        ],
+      },
       soon(),
     );
     expect(lastHeaders['authorization']).toBeUndefined();
@@ -322,7 +334,11 @@ describe('egressFetch', () => {
       const err = e as EgressFetchError;
       return { type: err.type, code: err.code, name: err.name, keys: Object.keys(err).sort(), message: err.message.split(host).join('<host>') };
     };
-    const fail = (u: string, l: Parameters<typeof egressFetch>[2]) => egressFetch(listed, { url: u }, l).then(() => null, (x: unknown) => x);
+    const fail = (u: string, l: Parameters<typeof egressFetch>[2]) =>
+      egressFetch(listed, { url: u }, l).then(
+        () => null,
+        (x: unknown) => x,
+      );
     try {
       expect((await egressFetch(listed, { url: url('/ok') }, limits())).status).toBe(200);
       const unlisted = shape(await fail(`http://unlisted.test:${port}/ok`, limits()), 'unlisted.test');

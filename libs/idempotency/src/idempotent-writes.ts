@@ -86,7 +86,13 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
   /** `work` runs once per key while it holds a claim of `leaseMs`; see the class comment. */
   runExclusive<T>(route: string, env: RpcEnvelope<unknown>, leaseMs: number, work: () => Promise<T>): Promise<T | IdempotentReplay<T>>;
   /** The same, with the outcome recorded and rendered again for each repeat by `codec`. */
-  runExclusive<O, R>(route: string, env: RpcEnvelope<unknown>, leaseMs: number, work: () => Promise<O>, codec: ReplayCodec<O, R>): Promise<R | IdempotentReplay<R>>;
+  runExclusive<O, R>(
+    route: string,
+    env: RpcEnvelope<unknown>,
+    leaseMs: number,
+    work: () => Promise<O>,
+    codec: ReplayCodec<O, R>,
+  ): Promise<R | IdempotentReplay<R>>;
   async runExclusive<O, R>(
     route: string,
     env: RpcEnvelope<unknown>,

@@ -72,7 +72,7 @@ describe('ReplyInbox', () => {
     const refused = new ReplyInbox(fake, '_INBOX.refused');
     try {
       const pending = refused.request('token.tokens.get.v1', enc.encode('x'), 5_000);
-      callback?.(Object.assign(new Error("Permissions Violation for Subscription to \"_INBOX.refused.>\""), { code: 'PERMISSIONS_VIOLATION' }), undefined);
+      callback?.(Object.assign(new Error('Permissions Violation for Subscription to "_INBOX.refused.>"'), { code: 'PERMISSIONS_VIOLATION' }), undefined);
       await expect(pending).rejects.toBeInstanceOf(RequestFailure);
       await expect(refused.request('token.tokens.get.v1', enc.encode('x'), 5_000)).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
       expect(refused.size).toBe(0);

@@ -1,6 +1,13 @@
 import 'reflect-metadata';
 import { JSONCodec } from 'nats';
-import { ArrivalStampingDeserializer, cappedDeadlineMs, currentRequestDeadline, deadlineAtDispatch, receivedAtOf, withRequestDeadline } from './request-deadline';
+import {
+  ArrivalStampingDeserializer,
+  cappedDeadlineMs,
+  currentRequestDeadline,
+  deadlineAtDispatch,
+  receivedAtOf,
+  withRequestDeadline,
+} from './request-deadline';
 
 describe('request deadlines', () => {
   it('a request is expired at dispatch when its timeout, counted from arrival, has passed', () => {
@@ -12,7 +19,9 @@ describe('request deadlines', () => {
 
   it('the deserializer stamps the arrival (never serialized), so a handler started late sees the time lost', () => {
     const codec = JSONCodec();
-    const packet = new ArrivalStampingDeserializer().deserialize(codec.encode({ pattern: 'x', id: '1', data: { traceId: 't', body: { a: 1 }, timeoutMs: 50 } })) as {
+    const packet = new ArrivalStampingDeserializer().deserialize(
+      codec.encode({ pattern: 'x', id: '1', data: { traceId: 't', body: { a: 1 }, timeoutMs: 50 } }),
+    ) as {
       data: { timeoutMs: number };
     };
     const receivedAt = receivedAtOf(packet.data);

@@ -33,7 +33,10 @@ export function toProblem(exception: unknown, logger?: Logger, host?: ArgumentsH
     return database;
   }
   logger?.error(
-    { subject, err: { message: exception instanceof Error ? exception.message : String(exception), stack: exception instanceof Error ? exception.stack : undefined } },
+    {
+      subject,
+      err: { message: exception instanceof Error ? exception.message : String(exception), stack: exception instanceof Error ? exception.stack : undefined },
+    },
     'unhandled error in RPC handler',
   );
   return { title: 'Internal Server Error', status: 500, detail: 'An unexpected error occurred' };

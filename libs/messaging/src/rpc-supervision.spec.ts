@@ -21,7 +21,9 @@ const envelope = { traceId: 'trace-1', principal: { tenantId: 't1', applicationI
 describe('superviseHandlers', () => {
   it('counts a handler while it runs and logs one line without the payload', async () => {
     let release!: () => void;
-    const handlers = new Map<string, any>([['token.tokens.get', Object.assign(async () => new Promise((r) => (release = () => r({ id: 'x' }))), { isEventHandler: false, extras: { a: 1 } })]]);
+    const handlers = new Map<string, any>([
+      ['token.tokens.get', Object.assign(async () => new Promise((r) => (release = () => r({ id: 'x' }))), { isEventHandler: false, extras: { a: 1 } })],
+    ]);
     const inFlight = new InFlightRequests();
     const { logger, lines } = recordingLogger();
     expect(superviseHandlers({ messageHandlers: handlers }, inFlight, logger)).toBe(true);
@@ -37,7 +39,9 @@ describe('superviseHandlers', () => {
     await Promise.resolve();
     expect(inFlight.active).toBe(0);
     expect(idle).toBe(true);
-    expect(lines).toEqual([{ level: 'debug', msg: 'rpc', fields: expect.objectContaining({ traceId: 'trace-1', subject: 'token.tokens.get', tenantId: 't1', applicationId: 'a1' }) }]);
+    expect(lines).toEqual([
+      { level: 'debug', msg: 'rpc', fields: expect.objectContaining({ traceId: 'trace-1', subject: 'token.tokens.get', tenantId: 't1', applicationId: 'a1' }) },
+    ]);
     expect(JSON.stringify(lines)).not.toContain('4242');
   });
 
@@ -60,7 +64,9 @@ describe('superviseHandlers', () => {
     const { logger, lines } = recordingLogger();
     superviseHandlers({ messageHandlers: handlers }, inFlight, logger);
     // taken off the bus with 20 ms left, then the event loop was busy for 40 ms before the handler could start
-    const packet = new ArrivalStampingDeserializer().deserialize(JSONCodec().encode({ pattern: 'token.tokens.get', id: '1', data: { ...envelope, timeoutMs: 20 } })) as { data: unknown };
+    const packet = new ArrivalStampingDeserializer().deserialize(
+      JSONCodec().encode({ pattern: 'token.tokens.get', id: '1', data: { ...envelope, timeoutMs: 20 } }),
+    ) as { data: unknown };
     const busyUntil = performance.now() + 40;
     while (performance.now() < busyUntil);
     const before = (await rpcDroppedPastDeadline.get()).values.find((v) => v.labels.subject === 'token.tokens.get')?.value ?? 0;
@@ -69,7 +75,9 @@ describe('superviseHandlers', () => {
     expect(ran).toBe(false);
     expect(inFlight.active).toBe(0);
     expect((await rpcDroppedPastDeadline.get()).values.find((v) => v.labels.subject === 'token.tokens.get')?.value).toBe(before + 1);
-    expect(lines).toEqual([{ level: 'info', msg: expect.stringContaining('deadline'), fields: expect.objectContaining({ traceId: 'trace-1', subject: 'token.tokens.get' }) }]);
+    expect(lines).toEqual([
+      { level: 'info', msg: expect.stringContaining('deadline'), fields: expect.objectContaining({ traceId: 'trace-1', subject: 'token.tokens.get' }) },
+    ]);
     expect(JSON.stringify(lines)).not.toContain('4242');
   });
 

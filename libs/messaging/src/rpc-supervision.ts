@@ -13,7 +13,11 @@ export const rpcDroppedPastDeadline = new Counter({
 });
 
 /** The reply to a request dropped at its deadline: nobody waits for it, but the transport needs one. */
-const PAST_DEADLINE: Problem = { title: STATUS_TITLES[504] ?? 'Gateway Timeout', status: 504, detail: "The caller's deadline passed before the request was handled" };
+const PAST_DEADLINE: Problem = {
+  title: STATUS_TITLES[504] ?? 'Gateway Timeout',
+  status: 504,
+  detail: "The caller's deadline passed before the request was handled",
+};
 
 /** A handler as Nest's microservice server keeps it (`Server.messageHandlers`): data and context in, a value, or an Observable, out. */
 type MessageHandler = ((data: unknown, ctx: unknown) => Promise<unknown>) & { isEventHandler?: boolean };
@@ -43,11 +47,20 @@ export function superviseHandlers(server: ServerHandlers, inFlight: InFlightRequ
     const supervised = async (data: unknown, ctx: unknown): Promise<unknown> => {
       const started = performance.now();
       const env = data as RpcEnvelope | undefined;
-      const fields = () => ({ traceId: env?.traceId, subject, tenantId: env?.principal?.tenantId, applicationId: env?.principal?.applicationId, ms: +(performance.now() - started).toFixed(1) });
+      const fields = () => ({
+        traceId: env?.traceId,
+        subject,
+        tenantId: env?.principal?.tenantId,
+        applicationId: env?.principal?.applicationId,
+        ms: +(performance.now() - started).toFixed(1),
+      });
       const { deadline, expired } = deadlineAtDispatch(env, started);
       if (expired) {
         rpcDroppedPastDeadline.labels(subject).inc();
-        logger.info({ traceId: env?.traceId, subject, tenantId: env?.principal?.tenantId, timeoutMs: env?.timeoutMs }, 'rpc dropped: deadline passed before it was handled');
+        logger.info(
+          { traceId: env?.traceId, subject, tenantId: env?.principal?.tenantId, timeoutMs: env?.timeoutMs },
+          'rpc dropped: deadline passed before it was handled',
+        );
         return throwError(() => PAST_DEADLINE);
       }
       inFlight.start();
@@ -67,7 +80,8 @@ export function superviseHandlers(server: ServerHandlers, inFlight: InFlightRequ
       return (result as Observable<unknown>).pipe(
         tap({
           next: () => logger.isLevelEnabled('debug') && logger.debug(fields(), 'rpc'),
-          error: (err: { status?: number; problem?: { status?: number } }) => logger.info({ ...fields(), status: err?.status ?? err?.problem?.status ?? 500 }, 'rpc failed'),
+          error: (err: { status?: number; problem?: { status?: number } }) =>
+            logger.info({ ...fields(), status: err?.status ?? err?.problem?.status ?? 500 }, 'rpc failed'),
         }),
         finalize(() => inFlight.end()),
       );

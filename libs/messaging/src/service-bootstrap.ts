@@ -3,15 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { PrismaService } from '@coffer/db';
 import type { NatsConnection } from 'nats';
-import {
-  PinoNestLogger,
-  createLogger,
-  envInt,
-  envString,
-  startHealthServer,
-  validateConfig,
-  type ReadinessCheck,
-} from '@coffer/observability';
+import { PinoNestLogger, createLogger, envInt, envString, startHealthServer, validateConfig, type ReadinessCheck } from '@coffer/observability';
 import { EventBus } from './event-bus';
 import { RpcProblemFilter } from './rpc-problem.filter';
 import { InFlightRequests } from './in-flight';

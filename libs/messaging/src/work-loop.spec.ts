@@ -3,7 +3,11 @@ import { WorkLoop } from './work-loop';
 describe('WorkLoop', () => {
   it('repeats at once while there is more work, then waits until woken', async () => {
     let ticks = 0;
-    const loop = new WorkLoop(async () => ++ticks < 3, 60_000, () => undefined);
+    const loop = new WorkLoop(
+      async () => ++ticks < 3,
+      60_000,
+      () => undefined,
+    );
     loop.start();
     await new Promise((r) => setTimeout(r, 30));
     expect(ticks).toBe(3);
@@ -35,10 +39,14 @@ describe('WorkLoop', () => {
   it('keeps going after a failing tick', async () => {
     const errors: unknown[] = [];
     let ticks = 0;
-    const loop = new WorkLoop(async () => {
-      if (++ticks === 1) throw new Error('db down');
-      return false;
-    }, 10, (e) => errors.push(e));
+    const loop = new WorkLoop(
+      async () => {
+        if (++ticks === 1) throw new Error('db down');
+        return false;
+      },
+      10,
+      (e) => errors.push(e),
+    );
     loop.start();
     await new Promise((r) => setTimeout(r, 50));
     expect(errors).toHaveLength(1);

@@ -15,8 +15,7 @@ export function envString(name: string, fallback?: string): string {
 export function envInt(name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
   const v = process.env[name];
   if (v === undefined || v === '') return fallback;
-  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max)
-    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${v}"`);
+  if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${v}"`);
   return Number(v);
 }
 
@@ -40,7 +39,10 @@ export function envOneOf<T extends string>(name: string, values: readonly T[], f
 /** A comma list; every entry (trimmed, empties dropped) must pass `check`, which returns an error text or null. */
 export function envList(name: string, fallback: string, check: (entry: string) => string | null): string[] {
   const v = process.env[name];
-  const entries = (v === undefined || v === '' ? fallback : v).split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = (v === undefined || v === '' ? fallback : v)
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const problem = check(entry);
     if (problem) throw new ConfigError(`${name}: ${problem}`);
@@ -56,8 +58,7 @@ export function envUrl(name: string, protocols: string[], fallback?: string): st
   } catch {
     throw new ConfigError(`${name} is not a valid URL`);
   }
-  if (!protocols.includes(u.protocol.replace(/:$/, '')))
-    throw new ConfigError(`${name} must use ${protocols.join(' or ')}://`);
+  if (!protocols.includes(u.protocol.replace(/:$/, ''))) throw new ConfigError(`${name} must use ${protocols.join(' or ')}://`);
   return v;
 }
 

@@ -7,11 +7,7 @@ export type ReadinessCheck = () => Promise<boolean>;
  * The small HTTP port every service exposes for Kubernetes and Prometheus:
  * /healthz (the process lives), /readyz (its database and the bus answer), /metrics.
  */
-export function startHealthServer(
-  port: number,
-  checks: Record<string, ReadinessCheck>,
-  isShuttingDown: () => boolean = () => false,
-): Promise<http.Server> {
+export function startHealthServer(port: number, checks: Record<string, ReadinessCheck>, isShuttingDown: () => boolean = () => false): Promise<http.Server> {
   const server = http.createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') return send(res, 200, { status: 'ok' });
@@ -35,10 +31,7 @@ export function startHealthServer(
 export async function runChecks(checks: Record<string, ReadinessCheck>) {
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => {
-      const ok = await Promise.race([
-        check().catch(() => false),
-        new Promise<boolean>((r) => setTimeout(() => r(false), 2000).unref()),
-      ]);
+      const ok = await Promise.race([check().catch(() => false), new Promise<boolean>((r) => setTimeout(() => r(false), 2000).unref())]);
       return [name, ok ? 'ok' : 'failing'] as const;
     }),
   );

@@ -5,7 +5,19 @@ import { ConfigError, envList, envOneOf } from './config';
 import { loadProcessConfig } from './process-config';
 import { logLevel } from './logger';
 
-const VARS = ['LOG_LEVEL', 'SHUTDOWN_TIMEOUT_MS', 'NATS_URL', 'NATS_USER', 'NATS_PASSWORD', 'NATS_TOKEN', 'NATS_TLS_CA_FILE', 'NATS_TLS_CERT_FILE', 'NATS_TLS_KEY_FILE', 'X_LIST', 'X_ONE'];
+const VARS = [
+  'LOG_LEVEL',
+  'SHUTDOWN_TIMEOUT_MS',
+  'NATS_URL',
+  'NATS_USER',
+  'NATS_PASSWORD',
+  'NATS_TOKEN',
+  'NATS_TLS_CA_FILE',
+  'NATS_TLS_CERT_FILE',
+  'NATS_TLS_KEY_FILE',
+  'X_LIST',
+  'X_ONE',
+];
 
 describe('the settings every process reads', () => {
   const saved = { ...process.env };

@@ -57,7 +57,11 @@ function hostOf(url: string): string {
   }
 }
 
-const OUTCOME_OF: Partial<Record<EgressFetchError['type'], EgressRecord['outcome']>> = { 'egress-denied': 'denied', 'request-timeout': 'timeout', aborted: 'aborted' };
+const OUTCOME_OF: Partial<Record<EgressFetchError['type'], EgressRecord['outcome']>> = {
+  'egress-denied': 'denied',
+  'request-timeout': 'timeout',
+  aborted: 'aborted',
+};
 
 export class CallBroker {
   private readonly filters = new WeakMap<BrokeredInvocation, Promise<((host: string) => boolean) | undefined>>();
@@ -158,7 +162,14 @@ export class CallBroker {
     }
     const started = Date.now();
     const record = (outcome: EgressRecord['outcome'], status: number | undefined, bytes: number) =>
-      this.onEgress?.({ host: hostOf(meta.url as string), outcome, ...(status !== undefined ? { status } : {}), bytes, durationMs: Date.now() - started, ...(inv.tenant ? { tenant: inv.tenant } : {}) });
+      this.onEgress?.({
+        host: hostOf(meta.url as string),
+        outcome,
+        ...(status !== undefined ? { status } : {}),
+        bytes,
+        durationMs: Date.now() - started,
+        ...(inv.tenant ? { tenant: inv.tenant } : {}),
+      });
     try {
       const res = await egressFetch(
         this.egress,

@@ -67,7 +67,7 @@ describe('sandbox egress rules', () => {
     expect(raw(await run(`http://api.test:${port}/to-other`))).toEqual({ status: 200, text: 'hello' });
   });
 
-  it("a tenant default of deny refuses every host; the default is read on the first fetch only", async () => {
+  it('a tenant default of deny refuses every host; the default is read on the first fetch only', async () => {
     let lookups = 0;
     const tenantDefault = async (): Promise<EgressRule> => {
       lookups++;
@@ -75,7 +75,10 @@ describe('sandbox egress rules', () => {
     };
     expect(raw(await run(`http://api.test:${port}/`, tenantDefault))).toMatchObject({ code: 'EGRESS_DENIED' });
     expect(lookups).toBe(1);
-    const o = await pool.run({ code: 'module.exports = async () => ({ raw: 1 });', args: {}, configuration: {}, svc: false, timeoutMs: 10_000, egress: tenantDefault }, null);
+    const o = await pool.run(
+      { code: 'module.exports = async () => ({ raw: 1 });', args: {}, configuration: {}, svc: false, timeoutMs: 10_000, egress: tenantDefault },
+      null,
+    );
     expect(raw(o)).toBe(1);
     expect(lookups).toBe(1);
   });

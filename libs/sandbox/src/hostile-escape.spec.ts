@@ -95,7 +95,11 @@ describe('sandbox - hostile code: escapes', () => {
 
   it('__proto__ keys in results cannot re-prototype host objects', async () => {
     const o = await h.pool.run(
-      inv(mod(`return { raw: JSON.parse('{"a":1,"__proto__":{"polluted":true},"n":{"__proto__":{"x":1}}}'), tokenize: JSON.parse('{"__proto__":{"isAdmin":true}}') };`)),
+      inv(
+        mod(
+          `return { raw: JSON.parse('{"a":1,"__proto__":{"polluted":true},"n":{"__proto__":{"x":1}}}'), tokenize: JSON.parse('{"__proto__":{"isAdmin":true}}') };`,
+        ),
+      ),
       null,
     );
     expect(o.ok).toBe(true);
@@ -135,15 +139,27 @@ describe('sandbox - hostile code: escapes', () => {
 
   it('Proxy-based escapes (thrown, returned, passed to the host) fail cleanly', async () => {
     const thrown = await h.pool.run(
-      inv(mod(`throw new Proxy({}, { get(t, k) { if (k === 'constructor') return { constructor: Function }; return () => { throw new Error('trap'); }; }, getPrototypeOf() { return Error.prototype; } });`)),
+      inv(
+        mod(
+          `throw new Proxy({}, { get(t, k) { if (k === 'constructor') return { constructor: Function }; return () => { throw new Error('trap'); }; }, getPrototypeOf() { return Error.prototype; } });`,
+        ),
+      ),
       null,
     );
     expectFailed(thrown, 500);
-    const returned = await h.pool.run(inv(mod(`return new Proxy({ raw: 1 }, { get(t, k) { if (k === 'raw') return new Proxy({}, { ownKeys() { throw new Error('trap'); } }); } });`)), null);
+    const returned = await h.pool.run(
+      inv(mod(`return new Proxy({ raw: 1 }, { get(t, k) { if (k === 'raw') return new Proxy({}, { ownKeys() { throw new Error('trap'); } }); } });`)),
+      null,
+    );
     expectFailed(returned, 500);
     const svc: SvcBridge = { call: async (_m, a) => ({ echoed: a }) };
     const passed = await h.pool.run(
-      inv(mod(`const r = await req.svc.tokens.create(new Proxy({ a: 1 }, { get(t, k) { return k === 'toJSON' ? () => ({ sneaky: typeof process }) : t[k]; } })); return { raw: r };`), { svc: true }),
+      inv(
+        mod(
+          `const r = await req.svc.tokens.create(new Proxy({ a: 1 }, { get(t, k) { return k === 'toJSON' ? () => ({ sneaky: typeof process }) : t[k]; } })); return { raw: r };`,
+        ),
+        { svc: true },
+      ),
       svc,
     );
     expect(rawOf(passed)).toEqual({ echoed: [{ sneaky: 'undefined' }] });
@@ -184,7 +200,9 @@ describe('sandbox - hostile code: escapes', () => {
     const o = await h.pool.run(
       inv(
         `const { CustomHttpResponseError } = require('@coffer/reactor-runtime');\n` +
-          mod(`const e = new CustomHttpResponseError({ status: 200, body: {} }); Object.defineProperty(e, 'status', { get() { return { valueOf() { return 200; }, toJSON() { return 'x'; } }; } }); throw e;`),
+          mod(
+            `const e = new CustomHttpResponseError({ status: 200, body: {} }); Object.defineProperty(e, 'status', { get() { return { valueOf() { return 200; }, toJSON() { return 'x'; } }; } }); throw e;`,
+          ),
       ),
       null,
     );
@@ -199,7 +217,10 @@ describe('sandbox - hostile code: escapes', () => {
   });
 
   it('eval and new Function run inside the isolate only', async () => {
-    const o = await h.pool.run(inv(probe('return eval("typeof process") + new Function("return typeof require")() + (0, eval)("typeof globalThis.process");')), null);
+    const o = await h.pool.run(
+      inv(probe('return eval("typeof process") + new Function("return typeof require")() + (0, eval)("typeof globalThis.process");')),
+      null,
+    );
     expect(rawOf(o)).toEqual({ got: 'undefinedundefinedundefined' });
   });
 
@@ -212,7 +233,9 @@ describe('sandbox - hostile code: escapes', () => {
     const o = await h.pool.run(inv(probe('return typeof SharedArrayBuffer + typeof Atomics;')), null);
     expect(rawOf(o)).toEqual({ got: 'undefinedundefined' });
     const blocked = await h.pool.run(
-      inv(mod('const sab = new (Object.getPrototypeOf(new Int32Array(0).buffer).constructor)(16); Atomics.wait(new Int32Array(sab), 0, 0);'), { timeoutMs: FAST }),
+      inv(mod('const sab = new (Object.getPrototypeOf(new Int32Array(0).buffer).constructor)(16); Atomics.wait(new Int32Array(sab), 0, 0);'), {
+        timeoutMs: FAST,
+      }),
       null,
     );
     expectFailed(blocked);
@@ -222,21 +245,52 @@ describe('sandbox - hostile code: escapes', () => {
     const o = await h.pool.run(inv(mod('return { raw: Object.getOwnPropertyNames(globalThis).filter((k) => !/^[A-Z]/.test(k)).sort() };')), null);
     expect(rawOf(o)).toEqual(
       [
-        'atob', 'btoa', 'clearImmediate', 'clearInterval', 'clearTimeout', 'console', 'decodeURI', 'decodeURIComponent', 'encodeURI',
-        'encodeURIComponent', 'escape', 'eval', 'fetch', 'global', 'globalThis', 'isFinite', 'isNaN', 'parseFloat', 'parseInt',
-        'performance', 'queueMicrotask', 'setImmediate', 'setInterval', 'setTimeout', 'undefined', 'unescape',
+        'atob',
+        'btoa',
+        'clearImmediate',
+        'clearInterval',
+        'clearTimeout',
+        'console',
+        'decodeURI',
+        'decodeURIComponent',
+        'encodeURI',
+        'encodeURIComponent',
+        'escape',
+        'eval',
+        'fetch',
+        'global',
+        'globalThis',
+        'isFinite',
+        'isNaN',
+        'parseFloat',
+        'parseInt',
+        'performance',
+        'queueMicrotask',
+        'setImmediate',
+        'setInterval',
+        'setTimeout',
+        'undefined',
+        'unescape',
       ].sort(),
     );
   });
 
   it('stack traces do not reveal host paths', async () => {
-    const o = await h.pool.run(inv(mod('const e = new Error("x"); let s2 = ""; try { await fetch("http://10.0.0.1/"); } catch (x) { s2 = x.stack; } return { raw: e.stack + s2 };')), null);
+    const o = await h.pool.run(
+      inv(mod('const e = new Error("x"); let s2 = ""; try { await fetch("http://10.0.0.1/"); } catch (x) { s2 = x.stack; } return { raw: e.stack + s2 };')),
+      null,
+    );
     expectContained(o);
   });
 
   it('sabotaging the runtime (JSON, Promise, Object) only breaks the attacker', async () => {
     const o = await h.pool.run(
-      inv(mod('JSON.stringify = () => "{\\"raw\\":\\"forged\\"}"; Promise.prototype.then = function () { return this; }; Object.keys = () => { for (;;) {} }; return { raw: 1 };'), { timeoutMs: FAST }),
+      inv(
+        mod(
+          'JSON.stringify = () => "{\\"raw\\":\\"forged\\"}"; Promise.prototype.then = function () { return this; }; Object.keys = () => { for (;;) {} }; return { raw: 1 };',
+        ),
+        { timeoutMs: FAST },
+      ),
       null,
     );
     expectContained(o);

@@ -62,7 +62,11 @@ describe('sandbox - hostile code: resources', () => {
 
   it('thousands of timers are refused beyond the limit', async () => {
     const o = await h.pool.run(
-      inv(mod('let n = 0; try { for (let i = 0; i < 5000; i++) { setTimeout(() => {}, 60000); n++; } } catch (e) { return { raw: { n, err: e.message } }; } return { raw: { n } };')),
+      inv(
+        mod(
+          'let n = 0; try { for (let i = 0; i < 5000; i++) { setTimeout(() => {}, 60000); n++; } } catch (e) { return { raw: { n, err: e.message } }; } return { raw: { n } };',
+        ),
+      ),
       null,
     );
     expect(rawOf(o)).toEqual({ n: 100, err: 'Too many pending timers (the sandbox allows 100)' });
@@ -72,7 +76,10 @@ describe('sandbox - hostile code: resources', () => {
 
   it('a memory bomb (array growth) fails with 500 and the worker is replaced', async () => {
     const before = h.events.filter((e) => e.type === 'worker-retiring').length;
-    const o = await h.pool.run(inv(mod('const a = []; for (;;) a.push({ x: Math.random(), s: "y".repeat(64) + Math.random() });'), { timeoutMs: 10_000 }), null);
+    const o = await h.pool.run(
+      inv(mod('const a = []; for (;;) a.push({ x: Math.random(), s: "y".repeat(64) + Math.random() });'), { timeoutMs: 10_000 }),
+      null,
+    );
     expectFailed(o, 500);
     expect(!o.ok && o.problem.errors).toEqual({ error: ['Reactor exceeded its memory limit'] });
     expect(h.events.filter((e) => e.type === 'worker-retiring').length).toBe(before + 1);
@@ -137,7 +144,11 @@ describe('sandbox - hostile code: resources', () => {
   ])('fetch to %s is refused', async (_name, url) => {
     const target = url.replace('PORT', String(h.port));
     const o = await h.pool.run(
-      inv(mod(`try { const r = await fetch(${JSON.stringify(target)}); return { raw: { status: r.status, body: await r.text() } }; } catch (e) { return { raw: { name: e.name, type: e.type, message: e.message } }; }`)),
+      inv(
+        mod(
+          `try { const r = await fetch(${JSON.stringify(target)}); return { raw: { status: r.status, body: await r.text() } }; } catch (e) { return { raw: { name: e.name, type: e.type, message: e.message } }; }`,
+        ),
+      ),
       null,
     );
     const r = rawOf(o) as { name?: string; message?: string };
@@ -191,7 +202,11 @@ describe('sandbox - hostile code: resources', () => {
   it('redirects to private addresses are refused (each hop is checked)', async () => {
     for (const path of ['/to-loopback', '/to-internal-name', '/to-metadata']) {
       const o = await h.pool.run(
-        inv(mod(`try { const r = await fetch('http://allowed.test:${h.port}${path}'); return { raw: { status: r.status, body: await r.text() } }; } catch (e) { return { raw: { name: e.name, message: e.message } }; }`)),
+        inv(
+          mod(
+            `try { const r = await fetch('http://allowed.test:${h.port}${path}'); return { raw: { status: r.status, body: await r.text() } }; } catch (e) { return { raw: { name: e.name, message: e.message } }; }`,
+          ),
+        ),
         null,
       );
       const r = rawOf(o) as { name?: string; message?: string };
@@ -206,14 +221,22 @@ describe('sandbox - hostile code: resources', () => {
 
   it('a slow-loris response cannot outlive the deadline', async () => {
     const t = Date.now();
-    const o = await h.pool.run(inv(mod(`const r = await fetch('http://allowed.test:${h.port}/slow'); return { raw: await r.text() };`), { timeoutMs: 1000 }), null);
+    const o = await h.pool.run(
+      inv(mod(`const r = await fetch('http://allowed.test:${h.port}/slow'); return { raw: await r.text() };`), { timeoutMs: 1000 }),
+      null,
+    );
     expectFailed(o);
     expect(Date.now() - t).toBeLessThan(1500);
   });
 
   it('oversized responses are refused', async () => {
     const o = await h.pool.run(
-      inv(mod(`try { const r = await fetch('http://allowed.test:${h.port}/big'); return { raw: (await r.text()).length }; } catch (e) { return { raw: e.message }; }`), { timeoutMs: 10_000 }),
+      inv(
+        mod(
+          `try { const r = await fetch('http://allowed.test:${h.port}/big'); return { raw: (await r.text()).length }; } catch (e) { return { raw: e.message }; }`,
+        ),
+        { timeoutMs: 10_000 },
+      ),
       null,
     );
     expect(rawOf(o)).toMatch(/over limit/);
@@ -221,7 +244,12 @@ describe('sandbox - hostile code: resources', () => {
 
   it('fetch floods are bounded', async () => {
     const o = await h.pool.run(
-      inv(mod(`const rs = await Promise.allSettled(Array.from({ length: 300 }, () => fetch('http://allowed.test:${h.port}/'))); return { raw: { ok: rs.filter((r) => r.status === 'fulfilled').length, refused: rs.filter((r) => r.status === 'rejected').length } };`), { timeoutMs: 10_000 }),
+      inv(
+        mod(
+          `const rs = await Promise.allSettled(Array.from({ length: 300 }, () => fetch('http://allowed.test:${h.port}/'))); return { raw: { ok: rs.filter((r) => r.status === 'fulfilled').length, refused: rs.filter((r) => r.status === 'rejected').length } };`,
+        ),
+        { timeoutMs: 10_000 },
+      ),
       null,
     );
     expect(rawOf(o)).toEqual({ ok: 100, refused: 200 });
@@ -244,14 +272,22 @@ describe('sandbox - hostile code: resources', () => {
       },
     };
     const o = await h.pool.run(
-      inv(mod(`let n = 0; try { for (;;) { await req.svc.tokens.retrieve('x'); n++; } } catch (e) { return { raw: { n, message: e.message } }; }`), { svc: true, timeoutMs: 20_000 }),
+      inv(mod(`let n = 0; try { for (;;) { await req.svc.tokens.retrieve('x'); n++; } } catch (e) { return { raw: { n, message: e.message } }; }`), {
+        svc: true,
+        timeoutMs: 20_000,
+      }),
       svc,
     );
     expect(rawOf(o)).toEqual({ n: 1000, message: 'Too many svc calls in one invocation (the sandbox allows 1000)' });
     expect(calls).toBe(1000);
     calls = 0;
     const flood = await h.pool.run(
-      inv(mod(`const rs = await Promise.allSettled(Array.from({ length: 5000 }, () => req.svc.tokenize({ a: 1 }))); return { raw: rs.filter((r) => r.status === 'fulfilled').length };`), { svc: true, timeoutMs: 20_000 }),
+      inv(
+        mod(
+          `const rs = await Promise.allSettled(Array.from({ length: 5000 }, () => req.svc.tokenize({ a: 1 }))); return { raw: rs.filter((r) => r.status === 'fulfilled').length };`,
+        ),
+        { svc: true, timeoutMs: 20_000 },
+      ),
       svc,
     );
     expect(rawOf(flood)).toBe(1000);

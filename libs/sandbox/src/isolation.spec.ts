@@ -88,7 +88,10 @@ describe('sandbox - isolation between invocations and tenants', () => {
   /** CPU time (ms) the live sandbox worker processes use during `ms` of idleness. */
   async function idleWorkerCpuMs(ms: number): Promise<number> {
     const exited = new Set(events.filter((e) => e.type === 'worker-exited').map((e) => (e as { pid: number }).pid));
-    const pids = events.filter((e): e is Extract<SandboxPoolEvent, { type: 'worker-started' }> => e.type === 'worker-started').map((e) => e.pid).filter((p) => !exited.has(p));
+    const pids = events
+      .filter((e): e is Extract<SandboxPoolEvent, { type: 'worker-started' }> => e.type === 'worker-started')
+      .map((e) => e.pid)
+      .filter((p) => !exited.has(p));
     const ticks = () =>
       pids.reduce((sum, pid) => {
         try {
@@ -255,7 +258,9 @@ describe('sandbox - isolation between invocations and tenants', () => {
   });
 
   it('an endless microtask flood after returning ends the attacker invocation only (504), tenant B stays fast', async () => {
-    const attacks = await onEverySlot(mod('const flood = () => Promise.resolve().then(flood); flood(); return { raw: "A" };'), A, 2 * SLOTS, { timeoutMs: 600 });
+    const attacks = await onEverySlot(mod('const flood = () => Promise.resolve().then(flood); flood(); return { raw: "A" };'), A, 2 * SLOTS, {
+      timeoutMs: 600,
+    });
     for (const o of attacks) expect(o.ok ? 200 : o.problem.status).toBe(504);
     await expectVictimUnaffected();
   });

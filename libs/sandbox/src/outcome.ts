@@ -101,16 +101,7 @@ export function sanitizeErrors(v: unknown): Record<string, string[]> | undefined
 }
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FORBIDDEN_RESPONSE_HEADERS = new Set([
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'proxy-connection',
-  'te',
-  'trailer',
-]);
+const FORBIDDEN_RESPONSE_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'proxy-connection', 'te', 'trailer']);
 
 function sanitizeHeaders(v: unknown): Record<string, string> | undefined {
   if (v === undefined || v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;

@@ -216,7 +216,8 @@ describe('SandboxPool - normal behaviour', () => {
   });
 
   it('CustomHttpResponseError returns status, headers and body as given', async () => {
-    const code = `const { CustomHttpResponseError } = require('@coffer/reactor-runtime');\n` +
+    const code =
+      `const { CustomHttpResponseError } = require('@coffer/reactor-runtime');\n` +
       mod(`throw new CustomHttpResponseError({ status: 418, headers: { 'X-Teapot': 'yes', 'Content-Length': '1' }, body: { short: 'stout' } });`);
     const o = await pool.run(inv(code), null);
     expect(o.ok).toBe(false);

@@ -200,20 +200,18 @@ function armTimer(inv: Invocation, id: number): void {
     t.handle = null;
     if (!t.repeat) inv.timers.delete(id);
     inv.applying++;
-    inv.entry
-      .apply(undefined, ['timer', id], { timeout: remaining(inv), result: { copy: true } })
-      .then(
-        (r) => {
-          returned(inv);
-          if (inv.done || inv.answered) return;
-          if (r === 'X') finish(inv, { fail: 'uncaught' });
-          else if (t.repeat && inv.timers.has(id)) armTimer(inv, id);
-        },
-        (err) => {
-          returned(inv);
-          onIsolateError(inv, err);
-        },
-      );
+    inv.entry.apply(undefined, ['timer', id], { timeout: remaining(inv), result: { copy: true } }).then(
+      (r) => {
+        returned(inv);
+        if (inv.done || inv.answered) return;
+        if (r === 'X') finish(inv, { fail: 'uncaught' });
+        else if (t.repeat && inv.timers.has(id)) armTimer(inv, id);
+      },
+      (err) => {
+        returned(inv);
+        onIsolateError(inv, err);
+      },
+    );
   };
   t.handle = t.immediate ? setImmediate(fire) : setTimeout(fire, Math.max(1, t.ms));
 }
@@ -237,10 +235,13 @@ function quiesce(inv: Invocation): Promise<boolean> {
   inv.calls.clear();
   if (inv.applying === 0) return Promise.resolve(true);
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      inv.onQuiet = null;
-      resolve(false);
-    }, Math.min(DEFAULTS.quiesceMs, remaining(inv)));
+    const timer = setTimeout(
+      () => {
+        inv.onQuiet = null;
+        resolve(false);
+      },
+      Math.min(DEFAULTS.quiesceMs, remaining(inv)),
+    );
     inv.onQuiet = () => {
       clearTimeout(timer);
       inv.onQuiet = null;
@@ -381,11 +382,10 @@ async function run(msg: Extract<HostToWorker, { t: 'run' }>): Promise<void> {
       },
       { ignored: true },
     );
-    const out = await inv.entry.apply(
-      undefined,
-      ['invoke', inv.fnRef.derefInto(), msg.req, new ivm.Callback(hostSyncFor(inv)), log, opts],
-      { timeout: remaining(inv), result: { promise: true, copy: true } },
-    );
+    const out = await inv.entry.apply(undefined, ['invoke', inv.fnRef.derefInto(), msg.req, new ivm.Callback(hostSyncFor(inv)), log, opts], {
+      timeout: remaining(inv),
+      result: { promise: true, copy: true },
+    });
     if (inv.done) return;
     if (typeof out !== 'string' || (out[0] !== 'R' && out[0] !== 'E')) {
       finish(inv, { fail: 'internal' });

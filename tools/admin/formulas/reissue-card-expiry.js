@@ -5,10 +5,8 @@ const { BadRequestError } = require('@coffer/reactor-runtime');
 module.exports = async function (req) {
   const { card, expiration_month, expiration_year } = req.args;
   const errors = {};
-  if (!Number.isInteger(expiration_month) || expiration_month < 1 || expiration_month > 12)
-    errors.expiration_month = ['must be an integer between 1 and 12'];
-  if (!Number.isInteger(expiration_year) || expiration_year < 1000 || expiration_year > 9999)
-    errors.expiration_year = ['must be a four-digit year'];
+  if (!Number.isInteger(expiration_month) || expiration_month < 1 || expiration_month > 12) errors.expiration_month = ['must be an integer between 1 and 12'];
+  if (!Number.isInteger(expiration_year) || expiration_year < 1000 || expiration_year > 9999) errors.expiration_year = ['must be a four-digit year'];
   if (!errors.expiration_month && !errors.expiration_year) {
     const now = new Date();
     const year = now.getUTCFullYear();

@@ -86,7 +86,10 @@ async function reencrypt(prisma: PrismaService, keyring: TenantKeyring): Promise
  * request_parameters}; `code_file` is relative to the JSON file. Validated like the API validates private formulas.
  */
 function readCatalog(dir: string): Array<{ file: string; data: Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'id'> }> {
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   if (!files.length) throw new Error(`no *.json formula definitions in ${dir}`);
   const problems: string[] = [];
   const out: Array<{ file: string; data: Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'id'> }> = [];
@@ -181,7 +184,9 @@ async function main(): Promise<number> {
           const tenants = await prisma.tenant.findMany({ select: { id: true } });
           for (const t of tenants) await keyring.rotateDataKeys(t.id);
           const result = { tenants: tenants.length, rotated: 'data keys' };
-          process.stdout.write(json ? `${JSON.stringify(result)}\n` : `new data keys for ${tenants.length} tenant(s); run "keys reencrypt" to move existing tokens\n`);
+          process.stdout.write(
+            json ? `${JSON.stringify(result)}\n` : `new data keys for ${tenants.length} tenant(s); run "keys reencrypt" to move existing tokens\n`,
+          );
         } else {
           const result = await reencrypt(prisma, keyring);
           process.stdout.write(json ? `${JSON.stringify(result)}\n` : `re-wrapped ${result.rewrapped} key(s), re-encrypted ${result.tokens} token(s)\n`);
@@ -198,9 +203,7 @@ async function main(): Promise<number> {
         return 2;
       }
       const result = await importFormulas(prisma, dir);
-      process.stdout.write(
-        json ? `${JSON.stringify(result)}\n` : `official formulas: ${result.created.length} created, ${result.updated.length} updated\n`,
-      );
+      process.stdout.write(json ? `${JSON.stringify(result)}\n` : `official formulas: ${result.created.length} created, ${result.updated.length} updated\n`);
       return 0;
     }
     process.stderr.write(`${USAGE}\n`);

@@ -24,7 +24,17 @@ export async function pgBaseline(pool, tenantId) {
       const id = randomUUID();
       await pool.query(
         'INSERT INTO bench_baseline (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, container, metadata, metadata_search) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$9)',
-        [tenantId, id, 'card_number', cipher, keyId, '"{{ data | reveal_last: 4 }}"', randomBytes(32).toString('base64url'), '/pci/high/', '{"customer":"c-1"}'],
+        [
+          tenantId,
+          id,
+          'card_number',
+          cipher,
+          keyId,
+          '"{{ data | reveal_last: 4 }}"',
+          randomBytes(32).toString('base64url'),
+          '/pci/high/',
+          '{"customer":"c-1"}',
+        ],
       );
       if (ids.length < 5000) ids.push(id);
     },

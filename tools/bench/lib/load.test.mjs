@@ -47,12 +47,21 @@ test('the warm-up is not measured; seq keeps counting across it', async () => {
   const seen = [];
   const r = await load({ clients: 1, seconds: 0.2, warmup: 0.2, op: async (_c, seq) => (seen.push(seq), new Promise((res) => setTimeout(res, 20))) });
   assert.ok(r.count < seen.length, 'warm-up calls are not counted');
-  assert.deepEqual(seen, seen.map((_, i) => i));
+  assert.deepEqual(
+    seen,
+    seen.map((_, i) => i),
+  );
 });
 
 test('errors are counted, not timed, and the first message is kept', async () => {
   let n = 0;
-  const r = await load({ clients: 2, seconds: 0.2, op: async () => { if (n++ % 2) throw new Error('503 busy'); } });
+  const r = await load({
+    clients: 2,
+    seconds: 0.2,
+    op: async () => {
+      if (n++ % 2) throw new Error('503 busy');
+    },
+  });
   assert.ok(r.errors > 0);
   assert.equal(r.firstError, '503 busy');
   assert.ok(r.count > 0);

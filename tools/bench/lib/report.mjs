@@ -67,7 +67,12 @@ export function markdown(result) {
   for (const row of result.rows) {
     const c = row.cpu_ms_per_op ?? {};
     const services = ['token-service', 'session-service', 'reactor-service'].map((k) => c[k] ?? 0).reduce((a, b) => a + b, 0);
-    const cpu = c.gateway !== undefined ? `${fmt(c.gateway)} / ${fmt(services)} / ${fmt(c['nats-server'])} / ${fmt(c.postgres)}` : c.postgres !== undefined ? `pg ${fmt(c.postgres)}` : '';
+    const cpu =
+      c.gateway !== undefined
+        ? `${fmt(c.gateway)} / ${fmt(services)} / ${fmt(c['nats-server'])} / ${fmt(c.postgres)}`
+        : c.postgres !== undefined
+          ? `pg ${fmt(c.postgres)}`
+          : '';
     const ratio = row.ratio !== undefined ? `${row.ratio.toFixed(2)} × ${row.baseline}` : '';
     lines.push(`| ${row.scenario} | ${row.clients} | ${num(row.ops_per_s)} | ${fmt(row.p50_ms)} | ${fmt(row.p99_ms)} | ${ratio} | ${cpu} |`);
   }
@@ -107,7 +112,9 @@ export function svg(result) {
   // latency grid: decades
   for (let ms = minLat; ms <= maxLat * 1.0001; ms *= 10) {
     const x = label + panel + 20 + logX(ms);
-    out.push(`<line x1="${x}" y1="${top - 6}" x2="${x}" y2="${height - 24}" stroke="#ddd"/><text x="${x}" y="${height - 10}" text-anchor="middle" fill="#666">${ms >= 1 ? ms : ms.toFixed(1)}</text>`);
+    out.push(
+      `<line x1="${x}" y1="${top - 6}" x2="${x}" y2="${height - 24}" stroke="#ddd"/><text x="${x}" y="${height - 10}" text-anchor="middle" fill="#666">${ms >= 1 ? ms : ms.toFixed(1)}</text>`,
+    );
   }
   rows.forEach((r, i) => {
     const y = top + i * rowH;

@@ -10,7 +10,15 @@ const result = {
   machine: { cpus: 2, cpu_model: 'AMD EPYC', memory_gb: 8, os: 'linux', node: 'v22' },
   rows: [
     toRow({ group: 'baseline', scenario: 'pg INSERT', clients: 32, r: { ...r, ops: 6000 }, cpu: { postgres: 3 } }),
-    toRow({ group: 'request', scenario: 'POST /tokens (card) <x>', clients: 32, r, cpu: { gateway: 3.0862, postgres: 1 }, baseline: 'insert', baselineOps: 6000 }),
+    toRow({
+      group: 'request',
+      scenario: 'POST /tokens (card) <x>',
+      clients: 32,
+      r,
+      cpu: { gateway: 3.0862, postgres: 1 },
+      baseline: 'insert',
+      baselineOps: 6000,
+    }),
   ],
 };
 

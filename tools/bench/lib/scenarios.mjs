@@ -2,7 +2,10 @@
 // Every scenario's op checks the status it expects (http.mjs), so errors show in the report's error column.
 
 const VISA = '4242424242424242';
-const q = (params) => Object.entries(params).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+const q = (params) =>
+  Object.entries(params)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
 
 /** Applications, reactors and 200 cards (customers c-0 … c-19) for the scenarios. */
 export async function prepare(call, managementKey) {
@@ -23,9 +26,11 @@ export async function prepare(call, managementKey) {
     return (await call('POST', '/reactors', { key: managementKey, body: { name, configuration: {}, formula: { id: f.id } } })).id;
   };
   const trivial = await reactor('bench trivial', 'module.exports = async function () { return { raw: { ok: true } }; };');
-  const detokenizing = await reactor('bench detokenize', 'module.exports = async function (req) { return { raw: { last4: req.args.card.number.slice(-4) } }; };', [
-    { name: 'card.number', type: 'string' },
-  ]);
+  const detokenizing = await reactor(
+    'bench detokenize',
+    'module.exports = async function (req) { return { raw: { last4: req.args.card.number.slice(-4) } }; };',
+    [{ name: 'card.number', type: 'string' }],
+  );
   // cursors of a second page, so the cursor scenarios measure a continued walk (cursors are stateless and reusable)
   const v2ListFirst = `/v2/tokens?${q({ metadata: JSON.stringify({ customer: 'c-7' }), size: 4 })}`;
   const v2ListCursor = (await call('GET', v2ListFirst, { key })).pagination.next;
@@ -43,7 +48,10 @@ export function listScenarios(call, d) {
     { name: 'GET /v2/tokens metadata, page 1', op: () => call('GET', d.v2ListFirst, { key: d.key }) },
     { name: 'GET /v2/tokens next page (cursor)', op: () => call('GET', `${d.v2ListFirst}&start=${encodeURIComponent(d.v2ListCursor)}`, { key: d.key }) },
     { name: 'POST /v2/tokens/search, page 1', op: () => call('POST', '/v2/tokens/search', { key: d.key, body: d.v2SearchBody }) },
-    { name: 'POST /v2/tokens/search cursor', op: () => call('POST', '/v2/tokens/search', { key: d.key, body: { ...d.v2SearchBody, start: d.v2SearchCursor } }) },
+    {
+      name: 'POST /v2/tokens/search cursor',
+      op: () => call('POST', '/v2/tokens/search', { key: d.key, body: { ...d.v2SearchBody, start: d.v2SearchCursor } }),
+    },
   ];
 }
 
@@ -56,7 +64,11 @@ export function requestScenarios(call, d) {
       name: 'POST /tokens (card)',
       baseline: 'insert',
       op: (_c, seq) =>
-        call('POST', '/tokens', { key: d.key, body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031 }, metadata: { customer: `x-${seq % 50}` } }, expect: 201 }),
+        call('POST', '/tokens', {
+          key: d.key,
+          body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031 }, metadata: { customer: `x-${seq % 50}` } },
+          expect: 201,
+        }),
     },
     { name: 'GET /tokens/{id}', baseline: 'select', op: (_c, seq) => call('GET', `/tokens/${card(seq)}`, { key: d.key }) },
     ...listScenarios(call, d).map((s) => ({ ...s, baseline: 'select' })),
@@ -64,7 +76,10 @@ export function requestScenarios(call, d) {
       name: 'POST /tokenize (10 values)',
       baseline: 'insert',
       op: (_c, seq) =>
-        call('POST', '/tokenize', { key: d.key, body: Array.from({ length: 10 }, (_, i) => ({ type: 'token', data: `v-${seq}-${i}`, metadata: { bench: 'tokenize' } })) }),
+        call('POST', '/tokenize', {
+          key: d.key,
+          body: Array.from({ length: 10 }, (_, i) => ({ type: 'token', data: `v-${seq}-${i}`, metadata: { bench: 'tokenize' } })),
+        }),
     },
     { name: 'POST /detokenize (1 card)', baseline: 'select', op: (_c, seq) => call('POST', '/detokenize', { key: d.key, body: { v: `{{ ${card(seq)} }}` } }) },
     {
@@ -82,6 +97,11 @@ export function requestScenarios(call, d) {
       op: (_c, seq) => call('POST', `/reactors/${d.detokenizing}/react`, { key: d.key, body: { args: { card: `{{ ${card(seq)} }}` } } }),
     },
     // the accepted jobs run afterwards: run.mjs waits for that backlog before the next measurement (`drains`)
-    { name: 'POST react-async (accept)', baseline: 'insert', drains: 'reactor_jobs', op: () => call('POST', `/reactors/${d.trivial}/react-async`, { key: d.key, body: {}, expect: 202 }) },
+    {
+      name: 'POST react-async (accept)',
+      baseline: 'insert',
+      drains: 'reactor_jobs',
+      op: () => call('POST', `/reactors/${d.trivial}/react-async`, { key: d.key, body: {}, expect: 202 }),
+    },
   ];
 }

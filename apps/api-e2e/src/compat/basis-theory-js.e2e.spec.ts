@@ -158,7 +158,14 @@ describe('@basis-theory/basis-theory-js 4.30.2', () => {
       const token = await backend.tokens.create({ type: 'token', data: 'audited' });
       const page = await mgmt.logs.list({ entityType: 'token', entityId: token.id, page: 1, size: 10 });
       expect(page.pagination).toMatchObject({ totalItems: 1, pageNumber: 1, pageSize: 10 });
-      expect(page.data[0]).toMatchObject({ entityId: token.id, entityType: 'token', operation: 'create', actorId: backendId, actorType: 'application', message: 'Token created' });
+      expect(page.data[0]).toMatchObject({
+        entityId: token.id,
+        entityType: 'token',
+        operation: 'create',
+        actorId: backendId,
+        actorType: 'application',
+        message: 'Token created',
+      });
       expect(page.data[0].createdAt).toMatch(ISO);
     });
   });
@@ -174,7 +181,13 @@ describe('@basis-theory/basis-theory-js 4.30.2', () => {
       } as never);
       expect(f).toMatchObject({ name: 'bt-js formula', status: 'verified', requestParameters: [{ name: 'card.number', type: 'string', optional: true }] });
       expect((await mgmt.reactorFormulas.retrieve(f.id)).code).toBe(ECHO);
-      const updated = await mgmt.reactorFormulas.update(f.id, { name: 'bt-js formula 2', type: 'private', code: ECHO, configuration: [], requestParameters: [] } as never);
+      const updated = await mgmt.reactorFormulas.update(f.id, {
+        name: 'bt-js formula 2',
+        type: 'private',
+        code: ECHO,
+        configuration: [],
+        requestParameters: [],
+      } as never);
       expect(updated).toMatchObject({ name: 'bt-js formula 2', modifiedAt: expect.stringMatching(ISO) });
       const list = await mgmt.reactorFormulas.list({ name: 'bt-js formula 2' } as never);
       expect(list.data.map((x) => x.id)).toEqual([f.id]);
@@ -186,7 +199,9 @@ describe('@basis-theory/basis-theory-js 4.30.2', () => {
       let formulaId: string;
       let reactorId: string;
       beforeAll(async () => {
-        formulaId = (await mgmt.reactorFormulas.create({ name: 'echo', type: 'private', code: ECHO, configuration: [{ name: 'greeting', type: 'string' }] } as never)).id;
+        formulaId = (
+          await mgmt.reactorFormulas.create({ name: 'echo', type: 'private', code: ECHO, configuration: [{ name: 'greeting', type: 'string' }] } as never)
+        ).id;
       });
 
       it('create (from a formula), retrieve, update, list, react; configuration keys kept as given', async () => {
@@ -214,7 +229,10 @@ describe('@basis-theory/basis-theory-js 4.30.2', () => {
         await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
         try {
           const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-          const accepted = (await backend.reactors.react(reactorId, { args: { x: 2 }, callbackUrl: url, timeoutMs: 15000 } as never)) as unknown as { id: string; status: string };
+          const accepted = (await backend.reactors.react(reactorId, { args: { x: 2 }, callbackUrl: url, timeoutMs: 15000 } as never)) as unknown as {
+            id: string;
+            status: string;
+          };
           expect(accepted).toMatchObject({ id: expect.any(String), status: 'pending' });
           expect(JSON.parse(await eventually(async () => bodies[0]))).toMatchObject({ raw: { got: 2 } });
         } finally {

@@ -43,7 +43,9 @@ describe('HTTP leniency for clients of the mirrored service', () => {
     const token = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: 'p' } });
     const upd = await tenant.app('private', { permissions: ['token:update'] });
     expect((await api('PATCH', `/tokens/${token.body.id}`, { key: upd.key, rawBody: '', contentType: 'text/plain' })).status).toBe(415);
-    expect((await api('PATCH', `/tokens/${token.body.id}`, { key: upd.key, body: { metadata: { a: 'b' } }, contentType: 'application/json' })).status).toBe(415);
+    expect((await api('PATCH', `/tokens/${token.body.id}`, { key: upd.key, body: { metadata: { a: 'b' } }, contentType: 'application/json' })).status).toBe(
+      415,
+    );
   });
 
   it('the trace id comes back under the header the client used, and as SVC-TRACE-ID', async () => {
@@ -76,7 +78,8 @@ describe('HTTP leniency for clients of the mirrored service', () => {
         key: tenant.managementKey,
         body: { name: 'echo', type: 'private', code: 'module.exports = async function (req) { return { raw: { got: req.args.x } }; };' },
       });
-      reactor = (await api('POST', '/reactors', { key: tenant.managementKey, body: { name: 'echo', configuration: {}, formula: { id: formula.body.id } } })).body.id;
+      reactor = (await api('POST', '/reactors', { key: tenant.managementKey, body: { name: 'echo', configuration: {}, formula: { id: formula.body.id } } }))
+        .body.id;
       receiver = http.createServer((req, res) => {
         let body = '';
         req.on('data', (c) => (body += c));

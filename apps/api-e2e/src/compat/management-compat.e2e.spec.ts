@@ -15,7 +15,12 @@ describe('application keys', () => {
     expect(app.body.keys).toEqual([{ id: expect.any(String), key: app.body.key, created_by: expect.any(String), created_at: expect.any(String) }]);
     const second = await api('POST', `/applications/${app.body.id}/keys`, { key: mk });
     expect(second.status).toBe(201);
-    expect(second.body).toEqual({ id: expect.any(String), key: expect.stringMatching(/^key_[A-Za-z0-9_-]{43}$/), created_by: expect.any(String), created_at: expect.any(String) });
+    expect(second.body).toEqual({
+      id: expect.any(String),
+      key: expect.stringMatching(/^key_[A-Za-z0-9_-]{43}$/),
+      created_by: expect.any(String),
+      created_at: expect.any(String),
+    });
     expect(second.body.key).not.toBe(app.body.key);
     for (const key of [app.body.key, second.body.key]) {
       expect((await api('GET', '/tokens', { key })).status).toBe(200);
@@ -142,7 +147,9 @@ describe('permissions, tenant settings, logs', () => {
     expect(on.body.settings).toEqual({ deduplicate_tokens: true });
     const off = await api('PUT', '/tenants/self', { key: tenant.managementKey, body: { name: 'compat', settings: { deduplicate_tokens: 'FALSE' } } });
     expect(off.body.settings).toEqual({ deduplicate_tokens: false });
-    expect((await api('PUT', '/tenants/self', { key: tenant.managementKey, body: { settings: { deduplicate_tokens: true } } })).body.settings.deduplicate_tokens).toBe(true);
+    expect(
+      (await api('PUT', '/tenants/self', { key: tenant.managementKey, body: { settings: { deduplicate_tokens: true } } })).body.settings.deduplicate_tokens,
+    ).toBe(true);
     const bad = await api('PUT', '/tenants/self', { key: tenant.managementKey, body: { settings: { deduplicate_tokens: 'yes' } } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toHaveProperty(['settings.deduplicate_tokens']);

@@ -252,7 +252,11 @@ describe('@basis-theory/node-sdk 5.7.0', () => {
         expect(created).toMatchObject({ name: 'inline', code: ECHO, configuration: { greeting: 'yo' } });
         expect(created.createdAt).toBeInstanceOf(Date);
         expect((await backend.reactors.react(created.id as string, { args: { x: 3 } })).raw).toEqual({ got: 3, cfg: 'yo' });
-        const replaced = await mgmt.reactors.update(created.id as string, { name: 'inline 2', code: ECHO.replace('got', 'value'), configuration: { greeting: 'hey' } });
+        const replaced = await mgmt.reactors.update(created.id as string, {
+          name: 'inline 2',
+          code: ECHO.replace('got', 'value'),
+          configuration: { greeting: 'hey' },
+        });
         expect(replaced.name).toBe('inline 2');
         expect((await backend.reactors.react(created.id as string, { args: { x: 4 } })).raw).toEqual({ value: 4, cfg: 'hey' });
         await mgmt.reactors.patch(created.id as string, { name: 'inline 3' });

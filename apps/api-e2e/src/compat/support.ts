@@ -26,7 +26,9 @@ export function btJs(apiKey: string): Promise<BtJs> {
 export type { BtJs };
 
 /** The pagination a node-sdk pager parsed (camelCase), which its type keeps private. */
-export function parsedPagination(page: object): { pageSize?: number; pageNumber?: number; totalItems?: number; totalPages?: number; next?: string } | undefined {
+export function parsedPagination(
+  page: object,
+): { pageSize?: number; pageNumber?: number; totalItems?: number; totalPages?: number; next?: string } | undefined {
   return (page as { response?: { pagination?: ReturnType<typeof parsedPagination> } }).response?.pagination;
 }
 
@@ -45,7 +47,10 @@ export function gatewayDeclares(route: string): boolean {
         const src = fs.readFileSync(path.join(dir, e.name), 'utf8');
         const prefix = /@Controller\(\s*(?:'([^']*)')?\s*\)/.exec(src)?.[1] ?? '';
         for (const m of src.matchAll(/@(Get|Post|Put|Patch|Delete)\(\s*(?:'([^']*)')?\s*\)/g)) {
-          const p = ['', prefix, m[2] ?? ''].filter((s, i) => i === 0 || s).join('/').replace(/:([A-Za-z]+)/g, '{$1}');
+          const p = ['', prefix, m[2] ?? '']
+            .filter((s, i) => i === 0 || s)
+            .join('/')
+            .replace(/:([A-Za-z]+)/g, '{$1}');
           found.add(`${m[1].toUpperCase()} ${p || '/'}`);
         }
       }

@@ -54,9 +54,7 @@ describe('the bus: TLS and one NATS user per service', () => {
   });
 
   it('refuses a client that does not trust the local CA (the certificate is not publicly trusted)', async () => {
-    await expect(connect({ servers: url, user: 'gateway', pass: passwords()['gateway'], reconnect: false, timeout: 5000 })).rejects.toThrow(
-      /certificate/i,
-    );
+    await expect(connect({ servers: url, user: 'gateway', pass: passwords()['gateway'], reconnect: false, timeout: 5000 })).rejects.toThrow(/certificate/i);
   });
 
   it('refuses a plain-text connection, even with valid credentials', async () => {
@@ -89,12 +87,9 @@ describe('the bus: TLS and one NATS user per service', () => {
       open.push(nc);
     });
 
-    it.each(['session.>', 'session.auth.authenticate.v1', 'reactor.>', 'events.>'])(
-      'cannot subscribe to %s',
-      async (subject) => {
-        expect((await subscribeError(nc, subject))?.code).toBe('PERMISSIONS_VIOLATION');
-      },
-    );
+    it.each(['session.>', 'session.auth.authenticate.v1', 'reactor.>', 'events.>'])('cannot subscribe to %s', async (subject) => {
+      expect((await subscribeError(nc, subject))?.code).toBe('PERMISSIONS_VIOLATION');
+    });
 
     it.each(['reactor.reactors.react.v1', 'reactor.formulas.list.v1', 'webhook.deliveries.wake.v1', 'token.tokens.get.v1'])(
       'cannot publish to %s',

@@ -91,10 +91,10 @@ describe('idempotency keys', () => {
       const ids = tagged.body.data.map((t: { id: string }) => t.id).sort();
       expect(ids).toEqual([created.body.id, tokenized.body.first.id, existing.body.id].sort());
       expect((await api('GET', `/tokens/${tokenized.body.second}`, { key: writer.key })).body.data).toBe('beta');
-      const audit = await dbQuery<{ n: string }>(
-        `SELECT count(*) AS n FROM audit_events WHERE tenant_id = $1 AND operation = 'update' AND entity_id = $2`,
-        [tenant.tenantId, existing.body.id],
-      );
+      const audit = await dbQuery<{ n: string }>(`SELECT count(*) AS n FROM audit_events WHERE tenant_id = $1 AND operation = 'update' AND entity_id = $2`, [
+        tenant.tenantId,
+        existing.body.id,
+      ]);
       expect(Number(audit[0].n)).toBe(1);
     }, 60_000);
 
@@ -128,7 +128,10 @@ describe('idempotency keys', () => {
       const session = await retry(sends.session);
       expect(session.status).toBe(201);
       expect(session.body.session_key).toEqual(expect.any(String));
-      const sessions = await dbQuery<{ n: string }>(`SELECT count(*) AS n FROM sessions WHERE tenant_id = $1 AND application_id = $2`, [tenant.tenantId, pub.id]);
+      const sessions = await dbQuery<{ n: string }>(`SELECT count(*) AS n FROM sessions WHERE tenant_id = $1 AND application_id = $2`, [
+        tenant.tenantId,
+        pub.id,
+      ]);
       expect(Number(sessions[0].n)).toBe(1);
 
       expect((await retry(sends.tenant)).body.name).toBe('renamed once');
@@ -186,7 +189,12 @@ describe('idempotency keys', () => {
         const token = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: `race-${i}` } });
         const headers = keyed(newKey(`race-${i}`));
         const send = () =>
-          api('PATCH', `/tokens/${token.body.id}`, { key: writer.key, headers, contentType: 'application/merge-patch+json', body: { metadata: { round: String(i) } } });
+          api('PATCH', `/tokens/${token.body.id}`, {
+            key: writer.key,
+            headers,
+            contentType: 'application/merge-patch+json',
+            body: { metadata: { round: String(i) } },
+          });
         const [a, b] = await Promise.all([send(), send()]);
         return { id: token.body.id, statuses: [a.status, b.status] };
       }),
@@ -218,7 +226,9 @@ describe('idempotency keys', () => {
   });
 
   it('a replay shows what the caller may see now, never more than at first', async () => {
-    const app = await tenant.app('private', { rules: [{ description: 'reveal', priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:read', 'token:use'] }] });
+    const app = await tenant.app('private', {
+      rules: [{ description: 'reveal', priority: 1, container: '/', transform: 'reveal', permissions: ['token:create', 'token:read', 'token:use'] }],
+    });
     const headers = keyed(newKey('narrowed'));
     const body = { type: 'card', data: { number: VISA, expiration_month: 1, expiration_year: 2041 } };
     const first = await api('POST', '/tokens', { key: app.key, headers, body });
@@ -309,7 +319,10 @@ describe('idempotency keys', () => {
         await setRules(reactorApp.id, revealAll);
       }
       // and the stored reply is encrypted
-      const rows = await dbQuery<{ reply: Buffer }>(`SELECT reply FROM idempotency_records WHERE tenant_id = $1 AND owner_id = $2`, [tenant.tenantId, caller.id]);
+      const rows = await dbQuery<{ reply: Buffer }>(`SELECT reply FROM idempotency_records WHERE tenant_id = $1 AND owner_id = $2`, [
+        tenant.tenantId,
+        caller.id,
+      ]);
       expect(rows).toHaveLength(1);
       expect(rows[0].reply.toString('latin1')).not.toContain(VISA);
     });
@@ -322,7 +335,9 @@ describe('idempotency keys', () => {
       const first = await react();
       expect(first.status).toBe(200);
       expect(first.body.tokens.card.data).toEqual(CARD);
-      await setRules(caller.id, [{ description: 'all', priority: 1, container: '/', transform: 'mask', permissions: ['token:create', 'token:read', 'token:use'] }]);
+      await setRules(caller.id, [
+        { description: 'all', priority: 1, container: '/', transform: 'mask', permissions: ['token:create', 'token:read', 'token:use'] },
+      ]);
       const masked = await react();
       expect(masked.headers.get('svc-idempotent-replay')).toBe('true');
       // token:use still reveals (mayReveal), and the create rule now says mask: the write reply transform is mask
@@ -337,7 +352,7 @@ describe('idempotency keys', () => {
       expect(noCreate.body.tokens.nested[0].data).toBe('nested-secret-9');
     });
 
-    it("sync react: raw built from detokenized args is replayed only while the caller may still use those tokens", async () => {
+    it('sync react: raw built from detokenized args is replayed only while the caller may still use those tokens', async () => {
       const { reactorId: echo } = await makeReactor(tenant.managementKey, { code: formulaCode('return { raw: { echoed: req.args.card } };') });
       const caller = await tenant.app('private', { rules: callerRules({ transform: 'reveal', permissions: ['token:create', 'token:read', 'token:use'] }) });
       const card = await api('POST', '/tokens', { key: caller.key, body: { type: 'card', data: CARD } });
@@ -428,9 +443,16 @@ describe('idempotency keys', () => {
     expect(long.status).toBe(400);
     const secretValue = `plaintext-${randomUUID()}`;
     const key = newKey('sealed');
-    const app = await api('POST', '/applications', { key: tenant.managementKey, headers: keyed(key), body: { name: secretValue, type: 'private', permissions: ['token:read'] } });
+    const app = await api('POST', '/applications', {
+      key: tenant.managementKey,
+      headers: keyed(key),
+      body: { name: secretValue, type: 'private', permissions: ['token:read'] },
+    });
     expect(app.status).toBe(201);
-    const rows = await dbQuery<{ reply: Buffer; route: string }>(`SELECT reply, route FROM idempotency_records WHERE tenant_id = $1 AND key = $2`, [tenant.tenantId, key]);
+    const rows = await dbQuery<{ reply: Buffer; route: string }>(`SELECT reply, route FROM idempotency_records WHERE tenant_id = $1 AND key = $2`, [
+      tenant.tenantId,
+      key,
+    ]);
     expect(rows).toHaveLength(1);
     expect(rows[0].reply.toString('latin1')).not.toContain(secretValue);
     expect(rows[0].reply.toString('latin1')).not.toContain(app.body.key);

@@ -47,7 +47,10 @@ describe('rate limits and idempotency keys', () => {
       api('POST', '/tokens', { key, headers, body: { type: 'token', data: 'race' } }),
     ]);
     const statuses = [a.status, b.status].sort();
-    expect([[201, 201], [201, 409]]).toContainEqual(statuses);
+    expect([
+      [201, 201],
+      [201, 409],
+    ]).toContainEqual(statuses);
     if (a.status === 201 && b.status === 201) expect(a.body.id).toBe(b.body.id);
   });
 });

@@ -50,7 +50,9 @@ function verify(secret: string, r: Received): boolean {
   const id = String(r.headers['webhook-id']);
   const ts = String(r.headers['webhook-timestamp']);
   if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
-  const expected = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${id}.${ts}.${r.body}`).digest();
+  const expected = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+    .update(`${id}.${ts}.${r.body}`)
+    .digest();
   return String(r.headers['webhook-signature'])
     .split(' ')
     .some((part) => {
@@ -122,7 +124,10 @@ describe('asynchronous invocations and webhooks', () => {
       ],
     });
     const started = Date.now();
-    const res = await api('POST', `/reactors/${reactorId}/react`, { key, body: { args: { card: `{{ ${card.body.id} }}`, count: '7' }, callback_url: receiver.url } });
+    const res = await api('POST', `/reactors/${reactorId}/react`, {
+      key,
+      body: { args: { card: `{{ ${card.body.id} }}`, count: '7' }, callback_url: receiver.url },
+    });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'pending' });
     const [delivery] = await receiver.waitFor(1);
@@ -163,7 +168,10 @@ describe('asynchronous invocations and webhooks', () => {
   });
 
   it('validates synchronously: bad timeout_ms, bad callback_url, missing args, forbidden token', async () => {
-    const { reactorId } = await makeReactor(tenant.managementKey, { code: formulaCode('return { raw: {} };'), request_parameters: [{ name: 'xx', type: 'number' }] });
+    const { reactorId } = await makeReactor(tenant.managementKey, {
+      code: formulaCode('return { raw: {} };'),
+      request_parameters: [{ name: 'xx', type: 'number' }],
+    });
     const react = (body: unknown, k = key) => api('POST', `/reactors/${reactorId}/react`, { key: k, body });
     expect((await react({ args: { xx: 1 }, callback_url: receiver.url, timeout_ms: 9999 })).status).toBe(400);
     expect((await react({ args: { xx: 1 }, callback_url: receiver.url, timeout_ms: 210001 })).status).toBe(400);
@@ -261,7 +269,9 @@ describe('asynchronous invocations and webhooks', () => {
   }, 90_000);
 
   it('kill -9 of reactor-service and webhook-dispatcher loses no accepted invocation', async () => {
-    const { reactorId } = await makeReactor(tenant.managementKey, { code: formulaCode('await new Promise((r) => setTimeout(r, 300)); return { raw: { count: req.args.count } };') });
+    const { reactorId } = await makeReactor(tenant.managementKey, {
+      code: formulaCode('await new Promise((r) => setTimeout(r, 300)); return { raw: { count: req.args.count } };'),
+    });
     await control('stop', 'webhook-dispatcher', 'SIGKILL');
     const accepted: string[] = [];
     try {

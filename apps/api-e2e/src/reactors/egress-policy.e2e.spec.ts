@@ -60,11 +60,16 @@ describe('reactor egress policy', () => {
     const r = await createReactor({ allow: ['127.0.0.1', '*.example.com'] });
     expect(r.egress).toEqual({ allow: ['127.0.0.1', '*.example.com'] });
     expect((await api('GET', `/reactors/${r.id}`, { key: mk })).body.egress).toEqual({ allow: ['127.0.0.1', '*.example.com'] });
-    const bad = await api('POST', '/reactors', { key: mk, body: { name: 'bad', code: FETCHER, egress: { allow: ['https://api.example.com/x', 'a.com:443'] } } });
+    const bad = await api('POST', '/reactors', {
+      key: mk,
+      body: { name: 'bad', code: FETCHER, egress: { allow: ['https://api.example.com/x', 'a.com:443'] } },
+    });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors)).toEqual(expect.arrayContaining([expect.stringMatching(/^egress/)]));
     expect((await api('POST', '/reactors', { key: mk, body: { name: 'bad', code: FETCHER, egress: { allow: 'x' } } })).status).toBe(400);
-    expect((await api('POST', '/reactors', { key: mk, body: { name: 'bad', code: FETCHER, egress: { allow: new Array(51).fill('a.com') } } })).status).toBe(400);
+    expect((await api('POST', '/reactors', { key: mk, body: { name: 'bad', code: FETCHER, egress: { allow: new Array(51).fill('a.com') } } })).status).toBe(
+      400,
+    );
   });
 
   it('a listed host is reached; an unlisted one, a private address and an unknown name fail alike', async () => {
@@ -114,7 +119,10 @@ describe('reactor egress policy', () => {
     const plain = await api('POST', '/reactors', { key: mk, body: { name: 'of formula', configuration: {}, formula: { id: f.body.id } } });
     expect(plain.status).toBe(201);
     expect(await reach(plain.body.id, local())).toMatchObject({ code: 'EGRESS_DENIED' });
-    const own = await api('POST', '/reactors', { key: mk, body: { name: 'own list', configuration: {}, formula: { id: f.body.id }, egress: { allow: ['127.0.0.1'] } } });
+    const own = await api('POST', '/reactors', {
+      key: mk,
+      body: { name: 'own list', configuration: {}, formula: { id: f.body.id }, egress: { allow: ['127.0.0.1'] } },
+    });
     expect(own.status).toBe(201);
     expect(await reach(own.body.id, local())).toMatchObject({ status: 200 });
   });

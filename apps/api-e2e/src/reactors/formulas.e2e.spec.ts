@@ -18,8 +18,14 @@ describe('reactor formulas', () => {
       type: 'private',
       icon: PNG,
       code: formulaCode('return { raw: req.args };'),
-      configuration: [{ name: 'api_key', description: 'secret', type: 'string' }, { name: 'live', type: 'boolean' }],
-      request_parameters: [{ name: 'card.number', type: 'string' }, { name: 'amount', type: 'number', optional: true, description: 'cents' }],
+      configuration: [
+        { name: 'api_key', description: 'secret', type: 'string' },
+        { name: 'live', type: 'boolean' },
+      ],
+      request_parameters: [
+        { name: 'card.number', type: 'string' },
+        { name: 'amount', type: 'number', optional: true, description: 'cents' },
+      ],
       status: 'coming_soon', // not part of the request: ignored
     };
     const res = await api('POST', '/reactor-formulas', { key, body });
@@ -31,7 +37,10 @@ describe('reactor formulas', () => {
       status: 'verified',
       icon: PNG,
       code: body.code,
-      configuration: [{ name: 'api_key', description: 'secret', type: 'string' }, { name: 'live', type: 'boolean' }],
+      configuration: [
+        { name: 'api_key', description: 'secret', type: 'string' },
+        { name: 'live', type: 'boolean' },
+      ],
       request_parameters: [
         { name: 'card.number', type: 'string', optional: false },
         { name: 'amount', type: 'number', optional: true, description: 'cents' },
@@ -69,7 +78,11 @@ describe('reactor formulas', () => {
         icon: 'data:image/gif;base64,R0lGOD==',
         code: 'x'.repeat(50_001),
         configuration: [{ name: 'a.b', type: 'string' }, { name: 'ok', type: 'date' }, { name: 'ok', type: 'number' }, { type: 'string' }],
-        request_parameters: [{ name: '.bad', type: 'string' }, { name: 'p1', type: 'number', optional: 'no' }, { name: 'p1', type: 'string' }],
+        request_parameters: [
+          { name: '.bad', type: 'string' },
+          { name: 'p1', type: 'number', optional: 'no' },
+          { name: 'p1', type: 'string' },
+        ],
       },
     });
     expect(res.status).toBe(400);
@@ -100,7 +113,10 @@ describe('reactor formulas', () => {
     const tooMany = await api('POST', '/reactor-formulas', { key, body: privateFormula({ configuration: many, request_parameters: many }) });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors).toEqual({ configuration: ['must contain at most 25 elements'], request_parameters: ['must contain at most 25 elements'] });
-    const exactly25 = await api('POST', '/reactor-formulas', { key, body: privateFormula({ configuration: many.slice(0, 25), request_parameters: many.slice(0, 25) }) });
+    const exactly25 = await api('POST', '/reactor-formulas', {
+      key,
+      body: privateFormula({ configuration: many.slice(0, 25), request_parameters: many.slice(0, 25) }),
+    });
     expect(exactly25.status).toBe(201);
     const names = await api('POST', '/reactor-formulas', {
       key,
@@ -133,7 +149,13 @@ describe('reactor formulas', () => {
       body: { name: 'renamed', type: 'private', code: formulaCode('return {};'), request_parameters: [{ name: 'p1', type: 'boolean' }] },
     });
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ id: created.body.id, name: 'renamed', status: 'verified', configuration: [], request_parameters: [{ name: 'p1', type: 'boolean', optional: false }] });
+    expect(put.body).toMatchObject({
+      id: created.body.id,
+      name: 'renamed',
+      status: 'verified',
+      configuration: [],
+      request_parameters: [{ name: 'p1', type: 'boolean', optional: false }],
+    });
     expect(put.body.description).toBeUndefined();
     expect(put.body.modified_at).toBeDefined();
     expect(put.body.modified_by).toBeDefined();
@@ -244,7 +266,10 @@ describe('reactor formulas', () => {
     expect(reactor.status).toBe(201);
     expect(reactor.body.formula).toMatchObject({ id: official.id, type: 'official' });
     const caller = await tenant.app('private', { permissions: ['token:use', 'token:create'] });
-    const card = await api('POST', '/tokens', { key: caller.key, body: { type: 'card', data: { number: '4242424242424242', expiration_month: 12, expiration_year: 2099 } } });
+    const card = await api('POST', '/tokens', {
+      key: caller.key,
+      body: { type: 'card', data: { number: '4242424242424242', expiration_month: 12, expiration_year: 2099 } },
+    });
     const res = await api('POST', `/reactors/${reactor.body.id}/react`, { key: caller.key, body: { args: { card: `{{ ${card.body.id} }}` } } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ raw: { bin: '42424242', last4: '4242', length: 16, brand: 'visa', luhn_valid: true, expired: false } });

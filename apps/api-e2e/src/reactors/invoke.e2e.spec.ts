@@ -23,7 +23,10 @@ describe('reactor invocation (synchronous)', () => {
     tenant = await createTenant('reactor-invoke');
     mgmt = tenant.managementKey;
     caller = await tenant.app('private', { permissions: ['token:use', 'token:create', 'token:read'] });
-    const res = await api('POST', '/tokens', { key: caller.key, body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031, cvc: '123' } } });
+    const res = await api('POST', '/tokens', {
+      key: caller.key,
+      body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031, cvc: '123' } },
+    });
     card = res.body;
   });
 
@@ -58,7 +61,7 @@ describe('reactor invocation (synchronous)', () => {
     expect((await react(invalid.reactorId, {})).status).toBe(400);
   });
 
-  it("with an application: svc acts as it, and the result is tokenized as it", async () => {
+  it('with an application: svc acts as it, and the result is tokenized as it', async () => {
     const app = await tenant.app('private', { permissions: ['token:create', 'token:read'] });
     const { reactorId } = await makeReactor(
       mgmt,
@@ -87,7 +90,9 @@ describe('reactor invocation (synchronous)', () => {
 
   it('detokenizes args as the caller: a card injected whole, a part by JSONPath, mixed with plain values', async () => {
     const id = await echo();
-    const res = await react(id, { args: { card: `{{ ${card.id} }}`, number: `{{ ${card.id} | json: '$.number' }}`, text: `last4 {{ ${card.id} | json: '$.number' | last4 }}`, plain: 7 } });
+    const res = await react(id, {
+      args: { card: `{{ ${card.id} }}`, number: `{{ ${card.id} | json: '$.number' }}`, text: `last4 {{ ${card.id} | json: '$.number' | last4 }}`, plain: 7 },
+    });
     expect(res.status).toBe(200);
     expect(res.body.raw.args).toEqual({
       card: { number: VISA, expiration_month: 12, expiration_year: 2031, cvc: '123' },
@@ -135,7 +140,11 @@ describe('reactor invocation (synchronous)', () => {
   });
 
   it('rule 3: a missing required parameter is a 400 naming args.<name>; case matters', async () => {
-    const id = await echo([{ name: 'Amount', type: 'number' }, { name: 'card.number', type: 'string' }, { name: 'note', type: 'string', optional: true }]);
+    const id = await echo([
+      { name: 'Amount', type: 'number' },
+      { name: 'card.number', type: 'string' },
+      { name: 'note', type: 'string', optional: true },
+    ]);
     const res = await react(id, { args: { amount: 5, card: {} } });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual({ 'args.Amount': ['is required'], 'args.card.number': ['is required'] });
@@ -150,9 +159,18 @@ describe('reactor invocation (synchronous)', () => {
       { name: 'ss', type: 'string', optional: true },
     ]);
     const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
-      [{ nn: '42', bb: 'TRUE', ss: 5 }, { nn: 42, bb: true, ss: '5' }],
-      [{ nn: ' -1.5 ', bb: 'false', ss: true }, { nn: -1.5, bb: false, ss: 'true' }],
-      [{ nn: 3, bb: '1', ss: 'x' }, { nn: 3, bb: true, ss: 'x' }],
+      [
+        { nn: '42', bb: 'TRUE', ss: 5 },
+        { nn: 42, bb: true, ss: '5' },
+      ],
+      [
+        { nn: ' -1.5 ', bb: 'false', ss: true },
+        { nn: -1.5, bb: false, ss: 'true' },
+      ],
+      [
+        { nn: 3, bb: '1', ss: 'x' },
+        { nn: 3, bb: true, ss: 'x' },
+      ],
       [{ bb: 0 }, { bb: false }],
       [{ bb: '0' }, { bb: false }],
     ];
@@ -218,7 +236,9 @@ describe('reactor invocation (synchronous)', () => {
 
   it('thrown error classes map to their statuses and errors', async () => {
     const { reactorId } = await makeReactor(mgmt, {
-      code: formulaCode("const rt = require('@coffer/reactor-runtime'); if (req.args.plain) throw new Error('boom'); throw new rt[req.args.cls](req.args.errors);"),
+      code: formulaCode(
+        "const rt = require('@coffer/reactor-runtime'); if (req.args.plain) throw new Error('boom'); throw new rt[req.args.cls](req.args.errors);",
+      ),
     });
     const cases: Array<[string, number, string]> = [
       ['BadRequestError', 400, 'Bad Request'],
@@ -279,7 +299,7 @@ describe('reactor invocation (synchronous)', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
-  it("a reactor whose application was deleted answers 400 until it is updated", async () => {
+  it('a reactor whose application was deleted answers 400 until it is updated', async () => {
     const app = await tenant.app('private', { permissions: ['token:create'] });
     const { reactorId } = await makeReactor(mgmt, { code: ECHO }, { application: { id: app.id } });
     expect((await react(reactorId, {})).status).toBe(200);

@@ -35,7 +35,12 @@ describe('reactors with their own code', () => {
   const react = (id: string, body: unknown, k = key) => api('POST', `/reactors/${id}/react`, { key: k, body });
 
   it('creates a reactor from code: the reply carries code and configuration, no formula; the configuration is encrypted at rest', async () => {
-    const res = await create({ name: 'code reactor', code: ECHO, configuration: { SERVICE_API_KEY: 'key_very_secret_1234', RETRIES: 3 }, application: { id: appId } });
+    const res = await create({
+      name: 'code reactor',
+      code: ECHO,
+      configuration: { SERVICE_API_KEY: 'key_very_secret_1234', RETRIES: 3 },
+      application: { id: appId },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(String),
@@ -84,7 +89,10 @@ describe('reactors with their own code', () => {
   });
 
   it('fails like a formula reactor: thrown errors, code that does not load, unknown tokens', async () => {
-    const throwing = await create({ name: 't', code: "const { BadRequestError } = require('@coffer/reactor-runtime'); module.exports = async () => { throw new BadRequestError({ card: ['declined'] }); };" });
+    const throwing = await create({
+      name: 't',
+      code: "const { BadRequestError } = require('@coffer/reactor-runtime'); module.exports = async () => { throw new BadRequestError({ card: ['declined'] }); };",
+    });
     const bad = await react(throwing.body.id, {});
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ status: 400, errors: { card: ['declined'] } });
@@ -118,7 +126,11 @@ describe('reactors with their own code', () => {
     ];
     for (const [body, fields] of cases) {
       const res = await create(body);
-      expect({ body: Object.keys(body), status: res.status, fields: Object.keys(res.body.errors ?? {}).sort() }).toEqual({ body: Object.keys(body), status: 400, fields });
+      expect({ body: Object.keys(body), status: res.status, fields: Object.keys(res.body.errors ?? {}).sort() }).toEqual({
+        body: Object.keys(body),
+        status: 400,
+        fields,
+      });
     }
     expect((await create({ name: 'x', code: ECHO, application: { id: '00000000-0000-4000-8000-000000000000' } })).status).toBe(404);
     const mgmt = await api('GET', '/applications', { key: mk });
@@ -127,8 +139,11 @@ describe('reactors with their own code', () => {
   });
 
   it('PUT honours code (and refuses code on a formula reactor)', async () => {
-    const r = await create({ name: 'put me', code: formulaCode("return { raw: { v: 1 } };"), configuration: { A: 'a' } });
-    const put = await api('PUT', `/reactors/${r.body.id}`, { key: mk, body: { name: 'put', code: formulaCode("return { raw: { v: 2, a: req.configuration.A } };"), configuration: { A: 'b' } } });
+    const r = await create({ name: 'put me', code: formulaCode('return { raw: { v: 1 } };'), configuration: { A: 'a' } });
+    const put = await api('PUT', `/reactors/${r.body.id}`, {
+      key: mk,
+      body: { name: 'put', code: formulaCode('return { raw: { v: 2, a: req.configuration.A } };'), configuration: { A: 'b' } },
+    });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ name: 'put', configuration: { A: 'b' }, modified_by: expect.any(String), modified_at: expect.any(String) });
     expect((await react(r.body.id, {})).body.raw).toEqual({ v: 2, a: 'b' });
@@ -186,13 +201,22 @@ describe('reactors with their own code', () => {
     expect(accepted.body).toEqual({ asyncReactorRequestId: expect.any(String), id: accepted.body.asyncReactorRequestId, status: 'pending' });
     const done = await poll(r.body.id, accepted.body.id);
     expect(done.status).toBe(200);
-    expect(done.body).toEqual({ id: accepted.body.id, status: 'completed', result: { raw: { n: 1, last4: '4242' } }, created_at: expect.any(String), completed_at: expect.any(String) });
+    expect(done.body).toEqual({
+      id: accepted.body.id,
+      status: 'completed',
+      result: { raw: { n: 1, last4: '4242' } },
+      created_at: expect.any(String),
+      completed_at: expect.any(String),
+    });
     // management with reactor:read may read it; another application may not know it exists
     expect((await api('GET', `/reactors/${r.body.id}/results/${accepted.body.id}`, { key: mk })).body.status).toBe('completed');
     const other = (await tenant.app('private', { permissions: ['token:use'] })).key;
     expect((await api('GET', `/reactors/${r.body.id}/results/${accepted.body.id}`, { key: other })).status).toBe(404);
 
-    const failing = await create({ name: 'async fail', code: "const { BadRequestError } = require('@coffer/reactor-runtime'); module.exports = async () => { throw new BadRequestError('nope'); };" });
+    const failing = await create({
+      name: 'async fail',
+      code: "const { BadRequestError } = require('@coffer/reactor-runtime'); module.exports = async () => { throw new BadRequestError('nope'); };",
+    });
     const job = await api('POST', `/reactors/${failing.body.id}/react-async`, { key, body: { args: {} } });
     const failed = await poll(failing.body.id, job.body.id);
     expect(failed.body).toMatchObject({ status: 'failed', error: { status: 400, errors: { error: ['nope'] } } });

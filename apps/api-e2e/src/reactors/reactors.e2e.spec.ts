@@ -26,7 +26,10 @@ describe('reactors', () => {
   const config = { api_key: 'sk_live_secret', retries: 3, live: false };
 
   it('creates a reactor: 201 with the formula object, the application and the configuration as given', async () => {
-    const res = await api('POST', '/reactors', { key, body: { name: 'charge', configuration: config, formula: { id: formula.id }, application: { id: appId } } });
+    const res = await api('POST', '/reactors', {
+      key,
+      body: { name: 'charge', configuration: config, formula: { id: formula.id }, application: { id: appId } },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ tenant_id: tenant.tenantId, name: 'charge', configuration: config, application: { id: appId } });
     expect(res.body.formula).toMatchObject({ id: formula.id, name: formula.name, type: 'private', status: 'verified' });
@@ -70,7 +73,10 @@ describe('reactors', () => {
   });
 
   it('404 for an unknown formula or application, 400 for a management application', async () => {
-    const unknownFormula = await api('POST', '/reactors', { key, body: { name: 'x', configuration: config, formula: { id: '00000000-0000-4000-8000-000000000000' } } });
+    const unknownFormula = await api('POST', '/reactors', {
+      key,
+      body: { name: 'x', configuration: config, formula: { id: '00000000-0000-4000-8000-000000000000' } },
+    });
     expect(unknownFormula.status).toBe(404);
     const unknownApp = await api('POST', '/reactors', {
       key,
@@ -78,15 +84,23 @@ describe('reactors', () => {
     });
     expect(unknownApp.status).toBe(404);
     const mgmt = await tenant.app('management', { permissions: ['reactor:read'] });
-    const management = await api('POST', '/reactors', { key, body: { name: 'x', configuration: config, formula: { id: formula.id }, application: { id: mgmt.id } } });
+    const management = await api('POST', '/reactors', {
+      key,
+      body: { name: 'x', configuration: config, formula: { id: formula.id }, application: { id: mgmt.id } },
+    });
     expect(management.status).toBe(400);
     expect(management.body.errors).toEqual({ 'application.id': ['must be a public or private application'] });
     const pub = await tenant.app('public', { permissions: ['token:create'] });
-    expect((await api('POST', '/reactors', { key, body: { name: 'x', configuration: config, formula: { id: formula.id }, application: { id: pub.id } } })).status).toBe(201);
+    expect(
+      (await api('POST', '/reactors', { key, body: { name: 'x', configuration: config, formula: { id: formula.id }, application: { id: pub.id } } })).status,
+    ).toBe(201);
   });
 
   it('PUT replaces name, configuration and application; the formula cannot be changed', async () => {
-    const created = await api('POST', '/reactors', { key, body: { name: 'before', configuration: config, formula: { id: formula.id }, application: { id: appId } } });
+    const created = await api('POST', '/reactors', {
+      key,
+      body: { name: 'before', configuration: config, formula: { id: formula.id }, application: { id: appId } },
+    });
     const next = { api_key: 'rotated', retries: 0, live: true };
     const put = await api('PUT', `/reactors/${created.body.id}`, { key, body: { name: 'after', configuration: next } });
     expect(put.status).toBe(200);
@@ -153,7 +167,10 @@ describe('reactors', () => {
     const caller = await other.app('private', { permissions: ['token:use'] });
     expect((await api('POST', `/reactors/${mine.body.id}/react`, { key: caller.key, body: {} })).status).toBe(404);
     const theirApp = await other.app('private', { permissions: ['token:create'] });
-    const res = await api('POST', '/reactors', { key, body: { name: 'x', configuration: config, formula: { id: formula.id }, application: { id: theirApp.id } } });
+    const res = await api('POST', '/reactors', {
+      key,
+      body: { name: 'x', configuration: config, formula: { id: formula.id }, application: { id: theirApp.id } },
+    });
     expect(res.status).toBe(404);
   });
 

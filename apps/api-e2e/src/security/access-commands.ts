@@ -58,7 +58,12 @@ export const TOKEN_TYPES: TokenType[] = ['token', 'card', 'social_security_numbe
 /** masks per type; index 0 = none given (the type's default) */
 export const MASKS: Record<TokenType, unknown[]> = {
   token: [undefined, '{{ data | reveal_last: 2 }}', '{{ data }}', 'XXXX-{{ data | reveal_last: 3 }}'],
-  card: [undefined, { number: '{{ data.number | reveal_last: 2 }}' }, { number: '{{ data.number }}' }, { number: '{{ data.number | reveal_last: 4 }}', expiration_year: '{{ data.expiration_year }}' }],
+  card: [
+    undefined,
+    { number: '{{ data.number | reveal_last: 2 }}' },
+    { number: '{{ data.number }}' },
+    { number: '{{ data.number | reveal_last: 4 }}', expiration_year: '{{ data.expiration_year }}' },
+  ],
   social_security_number: [undefined, '{{ data | reveal_last: 2 }}', '{{ data }}', 'XXX-XX-XXXX'],
 };
 const effectiveMask = (type: TokenType, i: number) => MASKS[type][i % MASKS[type].length] ?? DEFAULT_MASK[type];
@@ -74,7 +79,12 @@ export const FINGERPRINTS = Object.fromEntries(
   TOKEN_TYPES.map((type) => [type, [`{{ ${PLAIN[type]} | slice: 0, 6 }}`, `{{ metadata.note }}{{ ${PLAIN[type]} }}`, `{{ ${PLAIN[type]} | last4 }}`]]),
 ) as Record<TokenType, string[]>;
 /** metadata patches: text that looks like an expression is stored literally, never evaluated; null removes the key */
-export const METADATA_PATCHES: Array<Record<string, string | null>> = [{ note: '{{ data }}' }, { note: '{{ data | slice: 0, 6 }}' }, { note: null }, { note: 'plain note' }];
+export const METADATA_PATCHES: Array<Record<string, string | null>> = [
+  { note: '{{ data }}' },
+  { note: '{{ data | slice: 0, 6 }}' },
+  { note: null },
+  { note: 'plain note' },
+];
 /** what a `data:` search probes: the plaintext, a prefix, the last four, without dashes */
 export type Probe = 'full' | 'slice6' | 'last4' | 'nodash';
 export const PROBES: Probe[] = ['full', 'slice6', 'last4', 'nodash'];
@@ -136,7 +146,11 @@ export const grantsArb = (type: 'public' | 'private'): fc.Arbitrary<Grants> => {
 };
 
 const conditionArb: fc.Arbitrary<ConditionSpec> = fc.oneof(
-  fc.record({ attribute: fc.constant('container' as const), operator: fc.constantFrom('equals' as const, 'starts_with' as const), value: fc.constantFrom(...RULE_CONTAINERS, ...TOKEN_CONTAINERS) }),
+  fc.record({
+    attribute: fc.constant('container' as const),
+    operator: fc.constantFrom('equals' as const, 'starts_with' as const),
+    value: fc.constantFrom(...RULE_CONTAINERS, ...TOKEN_CONTAINERS),
+  }),
   fc.record({ attribute: fc.constant('id' as const), operator: fc.constantFrom('equals' as const, 'starts_with' as const), tokenRef: fc.nat(50) }),
 );
 
@@ -251,7 +265,8 @@ export async function createPool(): Promise<Pool> {
   const a = await createTenant('security-a');
   const b = await createTenant('security-b');
   const admins: string[] = [];
-  for (let i = 0; i < 8; i++) admins.push((await mustCreate(a.managementKey, { name: `admin ${i}`, type: 'management', permissions: [...MANAGEMENT_PERMISSIONS] })).key);
+  for (let i = 0; i < 8; i++)
+    admins.push((await mustCreate(a.managementKey, { name: `admin ${i}`, type: 'management', permissions: [...MANAGEMENT_PERMISSIONS] })).key);
   const specs: Array<Omit<PooledApp, 'id' | 'keys'> & { copies?: number; via: string }> = [
     { label: 'owner', tenant: 'A', type: 'private', grants: { permissions: ALL_TOKEN }, via: a.managementKey },
     { label: 'mgmt', tenant: 'A', type: 'management', grants: { permissions: [] }, via: a.managementKey, copies: 4 },
@@ -277,10 +292,7 @@ export async function createPool(): Promise<Pool> {
     const keys: string[] = [];
     let id = '';
     for (let i = 0; i < (s.copies ?? 1); i++) {
-      const body =
-        s.type === 'management'
-          ? { name: s.label, type: s.type, permissions: ['log:read'] }
-          : { name: s.label, type: s.type, ...s.grants };
+      const body = s.type === 'management' ? { name: s.label, type: s.type, permissions: ['log:read'] } : { name: s.label, type: s.type, ...s.grants };
       const created = await mustCreate(s.via, body);
       keys.push(created.key);
       id ||= created.id;
@@ -369,7 +381,9 @@ export class World {
       this.keys.set(a.label, a.keys);
       this.ids.set(a.label, a.id);
     }
-    this.log(`pool: ${pool.apps.map((a) => `${a.label} = tenant ${a.tenant} ${a.type}${a.type === 'management' ? '' : ` ${grantsText(a.grants)}`}`).join('; ')}`);
+    this.log(
+      `pool: ${pool.apps.map((a) => `${a.label} = tenant ${a.tenant} ${a.type}${a.type === 'management' ? '' : ` ${grantsText(a.grants)}`}`).join('; ')}`,
+    );
   }
 
   // ----- HTTP
@@ -570,7 +584,8 @@ export class World {
     if (body && typeof body === 'object') {
       this.count('state');
       if (body['id'] !== e.token.id && e.token.id) this.fail(`${op}/data`, `${what}: id ${String(body['id'])}, expected ${e.token.id}`);
-      if (!deepEqual(body['containers'], [e.token.container])) this.fail(`${op}/state`, `${what}: containers ${JSON.stringify(body['containers'])}, model ${e.token.container}`);
+      if (!deepEqual(body['containers'], [e.token.container]))
+        this.fail(`${op}/state`, `${what}: containers ${JSON.stringify(body['containers'])}, model ${e.token.container}`);
     }
   }
 
@@ -627,11 +642,14 @@ export class World {
     const mask = b.mask === undefined || b.mask === null ? DEFAULT_MASK[t.type] : b.mask;
     const problems: string[] = [];
     if (!deepEqual(b.data, t.data)) problems.push(`data ${JSON.stringify(b.data)} ≠ model ${JSON.stringify(t.data)}`);
-    if (!deepEqual(mask, t.mask === undefined ? DEFAULT_MASK[t.type] : t.mask)) problems.push(`mask ${JSON.stringify(b.mask)} ≠ model ${JSON.stringify(t.mask)}`);
+    if (!deepEqual(mask, t.mask === undefined ? DEFAULT_MASK[t.type] : t.mask))
+      problems.push(`mask ${JSON.stringify(b.mask)} ≠ model ${JSON.stringify(t.mask)}`);
     if (!deepEqual(b.containers, [t.container])) problems.push(`containers ${JSON.stringify(b.containers)} ≠ model ${t.container}`);
     if (!deepEqual(b.metadata ?? {}, t.metadata)) problems.push(`metadata ${JSON.stringify(b.metadata)} ≠ model ${JSON.stringify(t.metadata)}`);
-    if (!deepEqual(b.search_indexes ?? [], t.searchIndexes)) problems.push(`search_indexes ${JSON.stringify(b.search_indexes)} ≠ model ${JSON.stringify(t.searchIndexes)}`);
-    if (b.fingerprint_expression !== t.fingerprintExpression) problems.push(`fingerprint_expression ${JSON.stringify(b.fingerprint_expression)} ≠ model ${JSON.stringify(t.fingerprintExpression)}`);
+    if (!deepEqual(b.search_indexes ?? [], t.searchIndexes))
+      problems.push(`search_indexes ${JSON.stringify(b.search_indexes)} ≠ model ${JSON.stringify(t.searchIndexes)}`);
+    if (b.fingerprint_expression !== t.fingerprintExpression)
+      problems.push(`fingerprint_expression ${JSON.stringify(b.fingerprint_expression)} ≠ model ${JSON.stringify(t.fingerprintExpression)}`);
     // the fingerprint is a function of the type, the expression, the data and (when the expression names it) the metadata
     const inputs = JSON.stringify([t.type, t.fingerprintExpression, t.data, t.fingerprintExpression.includes('metadata') ? t.metadata : null]);
     const seen = this.fingerprints.get(t.label);
@@ -657,7 +675,10 @@ export class World {
       const present = res.status === 200 && 'data' in res.body;
       const after = disclosure(present, present ? res.body.data : undefined, t);
       if (!writerCouldReveal && after > (before.get(q) as number)) {
-        this.fail(`${op}/escalation`, `${who}: disclosure rose from ${before.get(q)} to ${after} (0 none, 1 mask, 2 plaintext) although the writer cannot reveal ${t.label}`);
+        this.fail(
+          `${op}/escalation`,
+          `${who}: disclosure rose from ${before.get(q)} to ${after} (0 none, 1 mask, 2 plaintext) although the writer cannot reveal ${t.label}`,
+        );
       }
       if (alt.data) this.checkData(op, who, res.body, alt.data);
       this.checkLeak(op, res, !!alt.data);
@@ -677,7 +698,10 @@ export class World {
     for (const q of searchers) {
       for (const probe of PROBES) {
         const value = probeValue(t, probe);
-        const res = await this.call('POST', '/tokens/search', { key: this.keyOf(q), body: { query: `metadata.run:${this.tag} AND data:"${value}"`, size: 100 } });
+        const res = await this.call('POST', '/tokens/search', {
+          key: this.keyOf(q),
+          body: { query: `metadata.run:${this.tag} AND data:"${value}"`, size: 100 },
+        });
         const who = `${this.describe(q)} searching data:${probe} of ${t.label} after ${this.describe(writer)}'s write`;
         this.count('oracle');
         const alts = this.model.expectSearchData(q, value);
@@ -714,8 +738,12 @@ export class World {
       const res = await this.call('GET', `/tokens?metadata.run=${this.tag}&size=100`, { key: this.keyOf(owner) });
       this.count('state');
       const got = (res.body?.data ?? []).map((t: { id: string }) => t.id).sort();
-      const want = this.model.live(tenant).map((t) => t.id).sort();
-      if (res.status !== 200 || !deepEqual(got, want)) this.fail('inventory/state', `tenant ${tenant} holds ${JSON.stringify(got)} (${res.status}), model ${JSON.stringify(want)}`);
+      const want = this.model
+        .live(tenant)
+        .map((t) => t.id)
+        .sort();
+      if (res.status !== 200 || !deepEqual(got, want))
+        this.fail('inventory/state', `tenant ${tenant} holds ${JSON.stringify(got)} (${res.status}), model ${JSON.stringify(want)}`);
     }
   }
 
@@ -817,7 +845,19 @@ class CreateToken extends Step {
 /** Picks principal `index`, preferring one the model lets create a token of `spec` in its container. */
 function creatorFor(w: World, index: number, spec: TokenSpec) {
   const container = spec.container ?? DEFAULT_CONTAINER[spec.type];
-  const probe: TokenState = { label: '', tenant: 'A', id: '', type: spec.type, data: null, mask: undefined, container, deleted: false, metadata: {}, searchIndexes: [], fingerprintExpression: '' };
+  const probe: TokenState = {
+    label: '',
+    tenant: 'A',
+    id: '',
+    type: spec.type,
+    data: null,
+    mask: undefined,
+    container,
+    deleted: false,
+    metadata: {},
+    searchIndexes: [],
+    fingerprintExpression: '',
+  };
   return w.principal(index, (q) => w.model.decide(q, 'token:create', { ...probe, tenant: w.model.tenantOf(q) }).allowed);
 }
 
@@ -1062,7 +1102,12 @@ class CreateSession extends Step {
     const p = this.anyone ? w.principal(this.p) : w.publicApp(this.p % 1000);
     w.begin(this.name, `${w.describe(p)} POST /sessions`);
     const res = await w.call('POST', '/sessions', { key: w.keyOf(p) });
-    const alt = w.verify(this.name, w.model.expectCreateSession(p, () => undefined), res, 'create session');
+    const alt = w.verify(
+      this.name,
+      w.model.expectCreateSession(p, () => undefined),
+      res,
+      'create session',
+    );
     if (alt.status === 201) {
       const label = await w.addSession(p, res.body);
       w.trace[w.trace.length - 1] += ` = ${label}`;
@@ -1261,7 +1306,11 @@ class React extends Step {
     if (patch?.data !== undefined) w.remember(t.label, patch.data);
     const base = draft ? 'react-tokenize' : patch ? 'react-update' : 'react-retrieve';
     const op = this.async ? `${base}-async` : base;
-    const what = draft ? `tokenize ${draft.label}: ${draft.type} in ${draft.container}` : patch ? `svc.tokens.update(${t.label}, ${JSON.stringify(patch)})` : `svc.tokens.retrieve(${t.label})`;
+    const what = draft
+      ? `tokenize ${draft.label}: ${draft.type} in ${draft.container}`
+      : patch
+        ? `svc.tokens.update(${t.label}, ${JSON.stringify(patch)})`
+        : `svc.tokens.retrieve(${t.label})`;
     w.begin(op, `${w.describe(caller)} ${this.async ? 'react-async' : 'react'}: a reactor with svc as ${app.label}${app.deleted ? ' (deleted)' : ''}: ${what}`);
     const reactor = await w.reactorFor(app);
     if (typeof reactor !== 'string') {
@@ -1317,7 +1366,12 @@ class React extends Step {
     const alts = w.model.expectCreate(app, draft).map((a): Alt => {
       if (a.status !== 201 || !a.data || !('exact' in a.data)) return a;
       const shown = lower(a.data.exact, ceiling);
-      return { ...a, status: 200, data: { exact: shown, token: a.data.token }, why: `${a.why}; the caller's ceiling ${ceiling}${rankOf(shown) < rankOf(a.data.exact) ? ' lowers it' : ''}` };
+      return {
+        ...a,
+        status: 200,
+        data: { exact: shown, token: a.data.token },
+        why: `${a.why}; the caller's ceiling ${ceiling}${rankOf(shown) < rankOf(a.data.exact) ? ' lowers it' : ''}`,
+      };
     });
     const alt = w.match(op, alts, res);
     if (alt.data) w.checkData(op, `tokenized ${draft.label}`, token, alt.data);
@@ -1385,5 +1439,27 @@ export function commandArbitraries(): Array<fc.Arbitrary<Cmd>> {
     .tuple(pick, pick, fc.option(patchSpecArb, { nil: undefined, freq: 2 }), fc.boolean(), pick, fc.noBias(fc.nat(2)), tokenSpecArb)
     // a third tokenize as the application, the others retrieve or update through svc
     .map(([a, t, u, async, c, kind, tk]) => new React(a, t, u, async, c, kind === 0 ? tk : undefined));
-  return [create, create, tokenize, get, get, list, search, searchData, detokenize, detokenize, patch, patch, patch, del, session, authorize, authorize, admin, admin, react, react];
+  return [
+    create,
+    create,
+    tokenize,
+    get,
+    get,
+    list,
+    search,
+    searchData,
+    detokenize,
+    detokenize,
+    patch,
+    patch,
+    patch,
+    del,
+    session,
+    authorize,
+    authorize,
+    admin,
+    admin,
+    react,
+    react,
+  ];
 }

@@ -175,7 +175,10 @@ function evalExpression(expr: string, data: unknown): unknown {
     if (m) value = revealLast(String(value ?? ''), Number(m[1]));
     else if (slice) value = String(value ?? '').substr(Number(slice[1]), Number(slice[2]));
     else if (f === 'last4') value = String(value ?? '').slice(-4);
-    else if (f === "remove: '-'") value = String(value ?? '').split('-').join('');
+    else if (f === "remove: '-'")
+      value = String(value ?? '')
+        .split('-')
+        .join('');
     else throw new Error(`model mask: unsupported filter ${f}`);
   }
   return value;
@@ -215,7 +218,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 /** RFC 7396 JSON merge patch (PATCH /tokens/{id} is application/merge-patch+json: an object mask merges). */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const out: Record<string, unknown> =
+    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [k, v] of Object.entries(patch as Record<string, unknown>)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);
@@ -435,7 +439,13 @@ export class AccessModel {
 
   expectGet(p: Principal, t: TokenState, svc = false): Alt[] {
     return this.withKey(p, () => {
-      if (!this.visible(p, t)) return svc ? [{ status: 403, why: 'svc: unknown' }, { status: 404, why: 'svc: unknown' }] : this.notFound(p, 'token:read');
+      if (!this.visible(p, t))
+        return svc
+          ? [
+              { status: 403, why: 'svc: unknown' },
+              { status: 404, why: 'svc: unknown' },
+            ]
+          : this.notFound(p, 'token:read');
       const d = this.decide(p, 'token:read', t);
       const note = this.capNote(p, 'token:read', t);
       if (!d.allowed) return [{ status: 403, why: `D(read) denies${note}` }];
@@ -522,7 +532,13 @@ export class AccessModel {
    */
   expectPatch(p: Principal, t: TokenState, patch: TokenPatch, svc = false): Alt[] {
     return this.withKey(p, () => {
-      if (!this.visible(p, t)) return svc ? [{ status: 403, why: 'svc: unknown' }, { status: 404, why: 'svc: unknown' }] : this.notFound(p, 'token:update');
+      if (!this.visible(p, t))
+        return svc
+          ? [
+              { status: 403, why: 'svc: unknown' },
+              { status: 404, why: 'svc: unknown' },
+            ]
+          : this.notFound(p, 'token:update');
       const update = this.decide(p, 'token:update', t);
       if (!update.allowed) return [{ status: 403, why: `D(update) denies in the current container${this.capNote(p, 'token:update', t)}` }];
       const reveal = this.canReveal(p, t);
@@ -531,7 +547,8 @@ export class AccessModel {
       const changesContainer = patch.containers !== undefined && patch.containers[0] !== t.container;
       // null: the type's default; a field not sent: kept as stored
       const indexes = patch.search_indexes === undefined ? t.searchIndexes : (patch.search_indexes ?? DEFAULT_SEARCH_INDEXES[t.type]);
-      const fingerprint = patch.fingerprint_expression === undefined ? t.fingerprintExpression : (patch.fingerprint_expression ?? DEFAULT_FINGERPRINT_EXPRESSION);
+      const fingerprint =
+        patch.fingerprint_expression === undefined ? t.fingerprintExpression : (patch.fingerprint_expression ?? DEFAULT_FINGERPRINT_EXPRESSION);
       const changed = [
         changesMask && 'mask',
         changesContainer && 'containers',

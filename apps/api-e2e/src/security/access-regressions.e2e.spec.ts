@@ -76,7 +76,11 @@ describe('security regressions: what a key can see after a write', () => {
       const id = await newCard();
       const { reactorId } = await makeReactor(
         tenant.managementKey,
-        { code: formulaCode(`try { const t = await req.svc.tokens.update(req.args.id, { mask: '{{ data }}' }); return { raw: { got: t.data } }; } catch (e) { return { raw: { status: e.status } }; }`) },
+        {
+          code: formulaCode(
+            `try { const t = await req.svc.tokens.update(req.args.id, { mask: '{{ data }}' }); return { raw: { got: t.data } }; } catch (e) { return { raw: { status: e.status } }; }`,
+          ),
+        },
         { application: { id: app.id } },
       );
       const invoker = (await tenant.app('private', { permissions: ['token:use'] })).key;
@@ -128,13 +132,23 @@ describe('security regressions: what a key can see after a write', () => {
 
     it('a rule on / from an authorizer limited to /a/', async () => {
       await expectCapped(
-        await session(browser, onlyA.key, { rules: [{ description: 'all', priority: 1, container: '/', transform: 'reveal', permissions: ['token:read', 'token:use', 'token:search'] }] }),
+        await session(browser, onlyA.key, {
+          rules: [{ description: 'all', priority: 1, container: '/', transform: 'reveal', permissions: ['token:read', 'token:use', 'token:search'] }],
+        }),
       );
     });
 
     it('a session-only condition naming a /b/ token', async () => {
       const key = await session(browser, onlyA.key, {
-        rules: [{ description: 'that one', priority: 1, conditions: [{ attribute: 'id', operator: 'equals', value: inB }], transform: 'reveal', permissions: ['token:read', 'token:use'] }],
+        rules: [
+          {
+            description: 'that one',
+            priority: 1,
+            conditions: [{ attribute: 'id', operator: 'equals', value: inB }],
+            transform: 'reveal',
+            permissions: ['token:read', 'token:use'],
+          },
+        ],
       });
       expect((await api('GET', `/tokens/${inB}`, { key })).status).toBe(403);
       expect((await api('POST', '/detokenize', { key, body: { x: `{{ ${inB} }}` } })).status).toBe(403);
@@ -188,7 +202,9 @@ describe('security regressions: what a key can see after a write', () => {
     it('a key limited to /a/ cannot move its token into /b/; one that may create in /b/ can', async () => {
       const limited = (
         await tenant.app('private', {
-          rules: [{ description: 'a', priority: 1, container: '/a/', transform: 'reveal', permissions: ['token:read', 'token:use', 'token:update', 'token:create'] }],
+          rules: [
+            { description: 'a', priority: 1, container: '/a/', transform: 'reveal', permissions: ['token:read', 'token:use', 'token:update', 'token:create'] },
+          ],
         })
       ).key;
       const created = await api('POST', '/tokens', { key: limited, body: { type: 'token', data: 'secret', containers: ['/a/'] } });
@@ -242,10 +258,19 @@ describe('security regressions: what a key can see after a write', () => {
 
   describe('F8: a session dies with its application and its authorizer', () => {
     const cases: Array<[string, (ids: { publicApp: string; authorizer: string }) => Promise<number>]> = [
-      ['its public application is deleted', ({ publicApp }) => api('DELETE', `/applications/${publicApp}`, { key: tenant.managementKey }).then((r) => r.status)],
+      [
+        'its public application is deleted',
+        ({ publicApp }) => api('DELETE', `/applications/${publicApp}`, { key: tenant.managementKey }).then((r) => r.status),
+      ],
       ['its authorizer is deleted', ({ authorizer }) => api('DELETE', `/applications/${authorizer}`, { key: tenant.managementKey }).then((r) => r.status)],
-      ['its public application’s key is regenerated', ({ publicApp }) => api('POST', `/applications/${publicApp}/regenerate`, { key: tenant.managementKey }).then((r) => r.status)],
-      ['its authorizer’s key is regenerated', ({ authorizer }) => api('POST', `/applications/${authorizer}/regenerate`, { key: tenant.managementKey }).then((r) => r.status)],
+      [
+        'its public application’s key is regenerated',
+        ({ publicApp }) => api('POST', `/applications/${publicApp}/regenerate`, { key: tenant.managementKey }).then((r) => r.status),
+      ],
+      [
+        'its authorizer’s key is regenerated',
+        ({ authorizer }) => api('POST', `/applications/${authorizer}/regenerate`, { key: tenant.managementKey }).then((r) => r.status),
+      ],
     ];
     for (const [name, act] of cases) {
       it(`401 once ${name}`, async () => {
@@ -295,7 +320,10 @@ describe('security regressions: what a key can see after a write', () => {
     });
 
     it('fingerprint_expression: null (the default) is an exposure change too', async () => {
-      const created = await api('POST', '/tokens', { key: owner, body: { type: 'token', data: 'fp-secret-value', fingerprint_expression: '{{ metadata.k }}' } });
+      const created = await api('POST', '/tokens', {
+        key: owner,
+        body: { type: 'token', data: 'fp-secret-value', fingerprint_expression: '{{ metadata.k }}' },
+      });
       expect(created.status).toBe(201);
       const updater = (await tenant.app('private', { permissions: ['token:update', 'token:read'] })).key;
       expect((await patch(updater, created.body.id, { fingerprint_expression: null })).status).toBe(403);

@@ -79,7 +79,15 @@ describe('availability: the data path', () => {
       expect(plain.res.status).toBe(200);
       expect(plain.res.body[0]).toBe(plain.res.body[1]);
       expect(plain.ms).toBeLessThan(2000);
-      const requests = await timed(() => api('POST', '/tokenize', { key: k, body: [{ type: 'token', data: 'x' }, { type: 'token', data: 'x' }] }));
+      const requests = await timed(() =>
+        api('POST', '/tokenize', {
+          key: k,
+          body: [
+            { type: 'token', data: 'x' },
+            { type: 'token', data: 'x' },
+          ],
+        }),
+      );
       expect(requests.res.status).toBe(200);
       expect(requests.res.body[0].id).toBe(requests.res.body[1].id);
       expect(requests.ms).toBeLessThan(2000);
@@ -96,7 +104,9 @@ describe('availability: the data path', () => {
       timed(() => api('POST', '/tokens', { key: k, body: { type: 'token', data: `burst ${i}` }, headers: { 'SVC-IDEMPOTENCY-KEY': randomUUID() } })),
     );
     // another tenant's idempotent write meanwhile
-    const neighbour = timed(() => api('POST', '/tokens', { key, body: { type: 'token', data: 'neighbour' }, headers: { 'SVC-IDEMPOTENCY-KEY': randomUUID() } }));
+    const neighbour = timed(() =>
+      api('POST', '/tokens', { key, body: { type: 'token', data: 'neighbour' }, headers: { 'SVC-IDEMPOTENCY-KEY': randomUUID() } }),
+    );
     const results = await Promise.all(burst);
     const n = await neighbour;
     expect(results.map((r) => r.res.status)).toEqual(results.map(() => 201));
@@ -106,7 +116,12 @@ describe('availability: the data path', () => {
   });
 
   describe('dates outside the years 0001–9999 (PostgreSQL cannot store some of them) are a 400, never a 500', () => {
-    const queries = ['created_at:-271821-04-20T00:00:00.000Z', 'created_at:+275760-09-14T00:00:01Z', 'created_at:[* TO -271821-04-20T00:00:00Z]', 'created_at:[-000001-01-01T00:00:00Z TO *]'];
+    const queries = [
+      'created_at:-271821-04-20T00:00:00.000Z',
+      'created_at:+275760-09-14T00:00:01Z',
+      'created_at:[* TO -271821-04-20T00:00:00Z]',
+      'created_at:[-000001-01-01T00:00:00Z TO *]',
+    ];
 
     it.each(queries)('v1 and v2 search: %s', async (query) => {
       expectQueryProblem(await api('POST', '/tokens/search', { key, body: { query } }));

@@ -90,14 +90,27 @@ describe('hostile input', () => {
   describe('F6: JSON nested too deeply is a 400 problem on every write route', () => {
     const routes: Array<{ name: string; method: string; path: () => string; body: string; contentType?: string; key: () => string }> = [
       { name: 'POST /tokens', method: 'POST', path: () => '/tokens', body: `{"type":"token","data":${DEEP}}`, key: () => key },
-      { name: 'PATCH /tokens/{id}', method: 'PATCH', path: () => `/tokens/${token.id}`, body: `{"data":${DEEP}}`, contentType: 'application/merge-patch+json', key: () => key },
+      {
+        name: 'PATCH /tokens/{id}',
+        method: 'PATCH',
+        path: () => `/tokens/${token.id}`,
+        body: `{"data":${DEEP}}`,
+        contentType: 'application/merge-patch+json',
+        key: () => key,
+      },
       { name: 'POST /tokenize', method: 'POST', path: () => '/tokenize', body: `{"t":{"type":"token","data":${DEEP}}}`, key: () => key },
       { name: 'POST /detokenize', method: 'POST', path: () => '/detokenize', body: `{"x":${DEEP}}`, key: () => key },
       { name: 'POST /tokens/search', method: 'POST', path: () => '/tokens/search', body: `{"query":"type:token","x":${DEEP}}`, key: () => key },
       { name: 'POST /reactors/{id}/react', method: 'POST', path: () => `/reactors/${reactorId}/react`, body: `{"args":${DEEP}}`, key: () => key },
       { name: 'POST /reactors', method: 'POST', path: () => '/reactors', body: `{"name":"r","formula":{"id":"x"},"configuration":${DEEP}}`, key: () => mgmt },
       { name: 'PUT /reactors/{id}', method: 'PUT', path: () => `/reactors/${reactorId}`, body: `{"name":"r","configuration":${DEEP}}`, key: () => mgmt },
-      { name: 'POST /reactor-formulas', method: 'POST', path: () => '/reactor-formulas', body: `{"name":"f","type":"private","code":"x","configuration":${DEEP}}`, key: () => mgmt },
+      {
+        name: 'POST /reactor-formulas',
+        method: 'POST',
+        path: () => '/reactor-formulas',
+        body: `{"name":"f","type":"private","code":"x","configuration":${DEEP}}`,
+        key: () => mgmt,
+      },
       { name: 'POST /applications', method: 'POST', path: () => '/applications', body: `{"name":"a","type":"private","rules":${DEEP}}`, key: () => mgmt },
       { name: 'PUT /tenants/self', method: 'PUT', path: () => '/tenants/self', body: `{"name":"t","settings":${DEEP}}`, key: () => mgmt },
       { name: 'POST /sessions/authorize', method: 'POST', path: () => '/sessions/authorize', body: `{"nonce":"${'x'}","rules":${DEEP}}`, key: () => key },
@@ -131,7 +144,12 @@ describe('hostile input', () => {
     it('a rejected PATCH leaves the token as it was', async () => {
       const before = await api('GET', `/tokens/${token.id}`, { key });
       expect(before.status).toBe(200);
-      for (const rawBody of [`{"data":${DEEP}}`, `{"data":{"a":"changed","b":${deepText(MAX_DEPTH)}}}`, '{"data":{"a":"changed","n":1e309}}', '{"metadata":{"k":"changed\\u0000"}}'])
+      for (const rawBody of [
+        `{"data":${DEEP}}`,
+        `{"data":{"a":"changed","b":${deepText(MAX_DEPTH)}}}`,
+        '{"data":{"a":"changed","n":1e309}}',
+        '{"metadata":{"k":"changed\\u0000"}}',
+      ])
         expectProblem(await api('PATCH', `/tokens/${token.id}`, { key, rawBody, contentType: 'application/merge-patch+json' }), 400);
       const after = await api('GET', `/tokens/${token.id}`, { key });
       expect(after.body).toEqual(before.body);
@@ -164,7 +182,9 @@ describe('hostile input', () => {
       }
       // what a formula returns is checked too: a deep `tokenize` is refused, a deep `raw` is never a platform error
       const deepOut = await makeReactor(mgmt, {
-        code: formulaCode(`let o = 'x'; for (let i = 0; i < req.args.n; i++) o = { a: o }; return req.args.where === 'raw' ? { raw: o } : { tokenize: { t: { type: 'token', data: o } } };`),
+        code: formulaCode(
+          `let o = 'x'; for (let i = 0; i < req.args.n; i++) o = { a: o }; return req.args.where === 'raw' ? { raw: o } : { tokenize: { t: { type: 'token', data: o } } };`,
+        ),
       });
       for (const n of [MAX_DEPTH + 1, 1500, 5000]) {
         const tokenize = await api('POST', `/reactors/${deepOut.reactorId}/react`, { key, body: { args: { n, where: 'tokenize' } } });
@@ -217,7 +237,14 @@ describe('hostile input', () => {
         expectProblem(res, 400);
         expect(res.text).not.toContain('\\u0000');
       }
-      for (const q of ['id=%00', 'type=%00', 'metadata.k=a%00', 'metadata.k%00=v', 'page=1&start=%00', `start=${Buffer.from(JSON.stringify([new Date().toISOString(), 'a\u0000'])).toString('base64url')}`]) {
+      for (const q of [
+        'id=%00',
+        'type=%00',
+        'metadata.k=a%00',
+        'metadata.k%00=v',
+        'page=1&start=%00',
+        `start=${Buffer.from(JSON.stringify([new Date().toISOString(), 'a\u0000'])).toString('base64url')}`,
+      ]) {
         const res = await api('GET', `/tokens?${q}`, { key });
         expect({ q, status: res.status }).toEqual({ q, status: 400 });
         expectProblem(res, 400);
@@ -231,10 +258,15 @@ describe('hostile input', () => {
 
     it("NUL in an asynchronous formula's result fails the job cleanly, once (it cannot be stored as jsonb)", async () => {
       const { reactorId: nulReactor } = await makeReactor(mgmt, {
-        code: formulaCode("if (req.args.fail) { const { BadRequestError } = require('@coffer/reactor-runtime'); throw new BadRequestError('bad\\u0000'); } return { raw: { s: 'a\\u0000b' } };"),
+        code: formulaCode(
+          "if (req.args.fail) { const { BadRequestError } = require('@coffer/reactor-runtime'); throw new BadRequestError('bad\\u0000'); } return { raw: { s: 'a\\u0000b' } };",
+        ),
       });
       for (const args of [{}, { fail: true }]) {
-        const accepted = await api('POST', `/reactors/${nulReactor}/react`, { key, body: { args, callback_url: 'http://127.0.0.1:9/hook', timeout_ms: 10_000 } });
+        const accepted = await api('POST', `/reactors/${nulReactor}/react`, {
+          key,
+          body: { args, callback_url: 'http://127.0.0.1:9/hook', timeout_ms: 10_000 },
+        });
         expect(accepted.status).toBe(202);
         let result: ApiResponse | undefined;
         for (let i = 0; i < 100; i++) {
@@ -266,7 +298,25 @@ describe('hostile input', () => {
     it('NUL in the stored fields of applications, reactors, formulas, sessions and the tenant is a 400', async () => {
       const cases: Array<[string, string, unknown, string]> = [
         ['POST', '/applications', { name: 'a\u0000', type: 'private', permissions: ['token:read'] }, mgmt],
-        ['POST', '/applications', { name: 'a', type: 'private', rules: [{ description: 'd', priority: 1, container: '/a/', transform: 'mask', permissions: ['token:read'], conditions: [{ attribute: 'id', operator: 'equals', value: 'x\u0000' }] }] }, mgmt],
+        [
+          'POST',
+          '/applications',
+          {
+            name: 'a',
+            type: 'private',
+            rules: [
+              {
+                description: 'd',
+                priority: 1,
+                container: '/a/',
+                transform: 'mask',
+                permissions: ['token:read'],
+                conditions: [{ attribute: 'id', operator: 'equals', value: 'x\u0000' }],
+              },
+            ],
+          },
+          mgmt,
+        ],
         ['POST', '/reactor-formulas', { name: 'f\u0000', type: 'private', code: 'module.exports = async () => ({})' }, mgmt],
         ['POST', '/reactor-formulas', { name: 'f', type: 'private', code: 'module.exports = async () => ({})\u0000' }, mgmt],
         ['POST', '/reactors', { name: 'r\u0000', formula: { id: 'x' } }, mgmt],
@@ -289,7 +339,19 @@ describe('hostile input', () => {
         ['/applications', mgmt],
         ['/logs', mgmt],
       ];
-      const bad = ['page=99999999999999999999', 'page=9007199254740993', 'page=10000001', 'page=1e3', 'page=1.5', 'page=0x10', 'page=%201', 'size=99999999999999999999', 'size=1e1', 'size=2.0', 'size=-0'];
+      const bad = [
+        'page=99999999999999999999',
+        'page=9007199254740993',
+        'page=10000001',
+        'page=1e3',
+        'page=1.5',
+        'page=0x10',
+        'page=%201',
+        'size=99999999999999999999',
+        'size=1e1',
+        'size=2.0',
+        'size=-0',
+      ];
       for (const [path, k] of lists) {
         for (const q of bad) {
           const res = await apiDynamic('GET', `${path}?${q}`, { key: k });
@@ -302,7 +364,13 @@ describe('hostile input', () => {
         expect(last.body.data).toEqual([]);
       }
       // the body form of POST /tokens/search
-      for (const [field, value] of [['page', '99999999999999999999'], ['page', '10000001'], ['page', '1.5'], ['size', '1e20'], ['size', '101']]) {
+      for (const [field, value] of [
+        ['page', '99999999999999999999'],
+        ['page', '10000001'],
+        ['page', '1.5'],
+        ['size', '1e20'],
+        ['size', '101'],
+      ]) {
         const res = await api('POST', '/tokens/search', { key, rawBody: `{"query":"type:token","${field}":${value}}` });
         expect({ field, value, status: res.status }).toEqual({ field, value, status: 400 });
         expect(Object.keys(res.body.errors ?? {})).toEqual([field]);
@@ -329,7 +397,10 @@ describe('hostile input', () => {
     });
 
     it('timeout_ms: 1e309 is a 400 naming timeout_ms', async () => {
-      const res = await api('POST', `/reactors/${reactorId}/react`, { key, rawBody: '{"args":{},"callback_url":"http://127.0.0.1:9/hook","timeout_ms":1e309}' });
+      const res = await api('POST', `/reactors/${reactorId}/react`, {
+        key,
+        rawBody: '{"args":{},"callback_url":"http://127.0.0.1:9/hook","timeout_ms":1e309}',
+      });
       expectProblem(res, 400);
       expect(res.body.errors).toEqual({ timeout_ms: [expect.any(String)] });
     });

@@ -61,12 +61,15 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
     for (let i = 0; i < profile.victimClients; i++) victimKeys.push((await victim.app('private', { permissions: ['token:create', 'token:read'] })).key);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await send('POST', '/tokens', { key: victimKeys[0], body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031 } } });
+      const res = await send('POST', '/tokens', {
+        key: victimKeys[0],
+        body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031 } },
+      });
       if (res.status !== 201) throw new Error(`victim token: ${res.status}`);
       ids.push(res.body.id);
     }
     reads = victimRead(victimKeys, ids);
-    const reactor = await makeReactor(victim.managementKey, { code: formulaCode("return { raw: { ok: true } };") });
+    const reactor = await makeReactor(victim.managementKey, { code: formulaCode('return { raw: { ok: true } };') });
     reacts = victimReact((await victim.app('private', { permissions: ['token:use'] })).key, reactor.reactorId);
   }, 60_000);
 
@@ -103,7 +106,11 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
       async prepare() {
         const { tenant, key } = await attackerTenant('masked-read', ['token:create', 'token:read', 'token:use']);
         // outside the timed windows; 20 leaves (about 1 s) stay well under the create's 5 s deadline, so today it is written
-        const created = await send('POST', '/tokens', { key, body: { type: 'token', data: leaves(20, 'v'), mask: leaves(20, EXPENSIVE), metadata: { noisy: 'mask' } }, cutoffMs: 60_000 });
+        const created = await send('POST', '/tokens', {
+          key,
+          body: { type: 'token', data: leaves(20, 'v'), mask: leaves(20, EXPENSIVE), metadata: { noisy: 'mask' } },
+          cutoffMs: 60_000,
+        });
         let id: string | undefined = created.status === 201 ? created.body.id : undefined;
         // a create answered 504 may still have been written: look for it (revealed with token:use, so no mask renders)
         for (let i = 0; !id && created.status === 504 && i < 10; i++) {
@@ -118,7 +125,11 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
           const db = new pg.Client({ connectionString: process.env['COFFER_E2E_DATABASE_URL'] });
           await db.connect();
           try {
-            await db.query('UPDATE tokens SET mask = $1::jsonb WHERE tenant_id = $2::uuid AND id = $3', [JSON.stringify(leaves(20, EXPENSIVE)), tenant.tenantId, plain.body.id]);
+            await db.query('UPDATE tokens SET mask = $1::jsonb WHERE tenant_id = $2::uuid AND id = $3', [
+              JSON.stringify(leaves(20, EXPENSIVE)),
+              tenant.tenantId,
+              plain.body.id,
+            ]);
           } finally {
             await db.end();
           }
@@ -158,7 +169,7 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
       },
     },
     {
-      name: '70 slow bodies with the attacker\'s own key',
+      name: "70 slow bodies with the attacker's own key",
       attacker: 'tenant',
       allowed: (s) => is4xx(s) || s === 503,
       async prepare() {
@@ -209,7 +220,9 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
       allowed: (s) => s === 200 || s === 429 || s === 503 || s === 504,
       async prepare() {
         const { tenant, key } = await attackerTenant('react', ['token:use']);
-        const { reactorId } = await makeReactor(tenant.managementKey, { code: formulaCode('const end = Date.now() + 9000; while (Date.now() < end) {} return { raw: {} };') });
+        const { reactorId } = await makeReactor(tenant.managementKey, {
+          code: formulaCode('const end = Date.now() + 9000; while (Date.now() < end) {} return { raw: {} };'),
+        });
         return (ctx) => loops(ctx, 16, () => send('POST', `/reactors/${reactorId}/react`, { key, body: { args: {} }, signal: ctx.signal }));
       },
       // the sandbox's isolates are shared by every tenant: the victim's own reacts must not wait behind the attacker's

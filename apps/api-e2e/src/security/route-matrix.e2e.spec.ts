@@ -94,7 +94,10 @@ const freshKey = async (ctx: Ctx, cls: Credential) => {
 };
 /** any live application key, whatever it may do; sessions are not applications (403) */
 const ANY_APPLICATION = Object.fromEntries(
-  (['public-with', 'public-without', 'private-with', 'private-without', 'management-with', 'management-without', 'other-tenant'] as const).map((c) => [c, [200]]),
+  (['public-with', 'public-without', 'private-with', 'private-without', 'management-with', 'management-without', 'other-tenant'] as const).map((c) => [
+    c,
+    [200],
+  ]),
 ) as Partial<Record<Credential, number[]>>;
 const freshToken = (ctx: Ctx) => created(api('POST', '/tokens', { key: ctx.tokenWriter, body: { type: 'token', data: 'matrix victim' } }), 'victim token');
 const freshFormula = (ctx: Ctx, cls: Credential) =>
@@ -111,7 +114,13 @@ const ROUTES: Record<string, Row> = {
     request: async () => ({ path: '/applications', body: { name: 'matrix', type: 'private', permissions: ['token:read'] } }),
   },
   'GET /applications': { kind: 'management', perms: ['application:read'], success: 200, request: async () => ({ path: '/applications' }) },
-  'GET /applications/{id}': { kind: 'management', perms: ['application:read'], success: 200, scoped: true, request: async (c) => ({ path: `/applications/${c.targetAppId}` }) },
+  'GET /applications/{id}': {
+    kind: 'management',
+    perms: ['application:read'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/applications/${c.targetAppId}` }),
+  },
   'PUT /applications/{id}': {
     kind: 'management',
     perms: ['application:update'],
@@ -141,7 +150,13 @@ const ROUTES: Record<string, Row> = {
     scoped: true,
     request: async (c) => ({ path: `/applications/${await freshApp(c, 'private-with')}/keys` }),
   },
-  'GET /applications/{id}/keys': { kind: 'management', perms: ['application:read'], success: 200, scoped: true, request: async (c) => ({ path: `/applications/${c.targetAppId}/keys` }) },
+  'GET /applications/{id}/keys': {
+    kind: 'management',
+    perms: ['application:read'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/applications/${c.targetAppId}/keys` }),
+  },
   'GET /applications/{id}/keys/{keyId}': {
     kind: 'management',
     perms: ['application:read'],
@@ -158,9 +173,24 @@ const ROUTES: Record<string, Row> = {
   },
   'GET /permissions': { kind: 'management', perms: [], success: 200, overrides: ANY_APPLICATION, request: async () => ({ path: '/permissions' }) },
   'GET /tenants/self': { kind: 'management', perms: ['tenant:read'], success: 200, request: async () => ({ path: '/tenants/self' }) },
-  'PUT /tenants/self': { kind: 'management', perms: ['tenant:update'], success: 200, request: async () => ({ path: '/tenants/self', body: { name: 'matrix' } }) },
-  'GET /tenants/self/webhook-secret': { kind: 'management', perms: ['tenant:read'], success: 200, request: async () => ({ path: '/tenants/self/webhook-secret' }) },
-  'POST /tenants/self/webhook-secret/rotate': { kind: 'management', perms: ['tenant:update'], success: 200, request: async () => ({ path: '/tenants/self/webhook-secret/rotate' }) },
+  'PUT /tenants/self': {
+    kind: 'management',
+    perms: ['tenant:update'],
+    success: 200,
+    request: async () => ({ path: '/tenants/self', body: { name: 'matrix' } }),
+  },
+  'GET /tenants/self/webhook-secret': {
+    kind: 'management',
+    perms: ['tenant:read'],
+    success: 200,
+    request: async () => ({ path: '/tenants/self/webhook-secret' }),
+  },
+  'POST /tenants/self/webhook-secret/rotate': {
+    kind: 'management',
+    perms: ['tenant:update'],
+    success: 200,
+    request: async () => ({ path: '/tenants/self/webhook-secret/rotate' }),
+  },
   'POST /sessions': { kind: 'session-create', perms: [], success: 201, request: async () => ({ path: '/sessions' }) },
   'POST /sessions/authorize': {
     kind: 'session-authorize',
@@ -171,7 +201,12 @@ const ROUTES: Record<string, Row> = {
       body: { nonce: await created(api('POST', '/sessions', { key: c.nonceMaker }), 'pending session'), permissions: ['token:create'] },
     }),
   },
-  'POST /tokens': { kind: 'tokens', perms: ['token:create'], success: 201, request: async () => ({ path: '/tokens', body: { type: 'token', data: 'matrix' } }) },
+  'POST /tokens': {
+    kind: 'tokens',
+    perms: ['token:create'],
+    success: 201,
+    request: async () => ({ path: '/tokens', body: { type: 'token', data: 'matrix' } }),
+  },
   'GET /tokens': { kind: 'tokens', perms: ['token:read'], success: 200, request: async () => ({ path: '/tokens' }) },
   'GET /tokens/{id}': { kind: 'tokens', perms: ['token:read'], success: 200, scoped: true, request: async (c) => ({ path: `/tokens/${c.tokenId}` }) },
   'PATCH /tokens/{id}': {
@@ -181,11 +216,32 @@ const ROUTES: Record<string, Row> = {
     scoped: true,
     request: async (c) => ({ path: `/tokens/${c.tokenId}`, body: { metadata: { touched: 'yes' } }, contentType: 'application/merge-patch+json' }),
   },
-  'DELETE /tokens/{id}': { kind: 'tokens', perms: ['token:delete'], success: 204, scoped: true, request: async (c) => ({ path: `/tokens/${await freshToken(c)}` }) },
-  'POST /tokens/search': { kind: 'tokens', perms: ['token:search'], success: 200, request: async () => ({ path: '/tokens/search', body: { query: 'type:token' } }) },
+  'DELETE /tokens/{id}': {
+    kind: 'tokens',
+    perms: ['token:delete'],
+    success: 204,
+    scoped: true,
+    request: async (c) => ({ path: `/tokens/${await freshToken(c)}` }),
+  },
+  'POST /tokens/search': {
+    kind: 'tokens',
+    perms: ['token:search'],
+    success: 200,
+    request: async () => ({ path: '/tokens/search', body: { query: 'type:token' } }),
+  },
   'GET /v2/tokens': { kind: 'tokens', perms: ['token:read'], success: 200, request: async () => ({ path: '/v2/tokens?size=5' }) },
-  'POST /v2/tokens/search': { kind: 'tokens', perms: ['token:search'], success: 200, request: async () => ({ path: '/v2/tokens/search', body: { query: 'type:token', size: 5 } }) },
-  'POST /tokenize': { kind: 'tokens', perms: ['token:create'], success: 200, request: async () => ({ path: '/tokenize', body: { t: { type: 'token', data: 'matrix' } } }) },
+  'POST /v2/tokens/search': {
+    kind: 'tokens',
+    perms: ['token:search'],
+    success: 200,
+    request: async () => ({ path: '/v2/tokens/search', body: { query: 'type:token', size: 5 } }),
+  },
+  'POST /tokenize': {
+    kind: 'tokens',
+    perms: ['token:create'],
+    success: 200,
+    request: async () => ({ path: '/tokenize', body: { t: { type: 'token', data: 'matrix' } } }),
+  },
   'POST /detokenize': {
     kind: 'tokens',
     // the decorator takes token:use or token:read; without token:use a plain read only masks, which is not enough
@@ -205,7 +261,13 @@ const ROUTES: Record<string, Row> = {
     request: async () => ({ path: '/reactor-formulas', body: { name: `matrix ${Math.random()}`, ...FORMULA } }),
   },
   'GET /reactor-formulas': { kind: 'management', perms: ['reactor:read'], success: 200, request: async () => ({ path: '/reactor-formulas' }) },
-  'GET /reactor-formulas/{id}': { kind: 'management', perms: ['reactor:read'], success: 200, scoped: true, request: async (c) => ({ path: `/reactor-formulas/${c.formulaId}` }) },
+  'GET /reactor-formulas/{id}': {
+    kind: 'management',
+    perms: ['reactor:read'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/reactor-formulas/${c.formulaId}` }),
+  },
   'PUT /reactor-formulas/{id}': {
     kind: 'management',
     perms: ['reactor:update'],
@@ -225,10 +287,19 @@ const ROUTES: Record<string, Row> = {
     perms: ['reactor:create'],
     success: 201,
     // another tenant creates a reactor of its own formula (its own tenant: success)
-    request: async (c, cls) => ({ path: '/reactors', body: { name: 'matrix', configuration: {}, formula: { id: cls === 'other-tenant' ? c.formulaB : c.formulaId } } }),
+    request: async (c, cls) => ({
+      path: '/reactors',
+      body: { name: 'matrix', configuration: {}, formula: { id: cls === 'other-tenant' ? c.formulaB : c.formulaId } },
+    }),
   },
   'GET /reactors': { kind: 'management', perms: ['reactor:read'], success: 200, request: async () => ({ path: '/reactors' }) },
-  'GET /reactors/{id}': { kind: 'management', perms: ['reactor:read'], success: 200, scoped: true, request: async (c) => ({ path: `/reactors/${c.reactorId}` }) },
+  'GET /reactors/{id}': {
+    kind: 'management',
+    perms: ['reactor:read'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/reactors/${c.reactorId}` }),
+  },
   'PUT /reactors/{id}': {
     kind: 'management',
     perms: ['reactor:update'],
@@ -321,7 +392,10 @@ function declaredRoutes(): string[] {
     const src = fs.readFileSync(f, 'utf8');
     const prefix = /@Controller\(\s*(?:'([^']*)')?\s*\)/.exec(src)?.[1] ?? '';
     for (const m of src.matchAll(/@(Get|Post|Put|Patch|Delete)\(\s*(?:'([^']*)')?\s*\)/g)) {
-      const p = ['', prefix, m[2] ?? ''].filter((s, i) => i === 0 || s).join('/').replace(/:([A-Za-z]+)/g, '{$1}');
+      const p = ['', prefix, m[2] ?? '']
+        .filter((s, i) => i === 0 || s)
+        .join('/')
+        .replace(/:([A-Za-z]+)/g, '{$1}');
       out.push(`${m[1].toUpperCase()} ${p || '/'}`);
     }
   }
@@ -393,10 +467,27 @@ describe('route matrix: every registered route × every credential class', () =>
     for (const w of withouts) {
       if (!w) continue;
       const drop = w.split(',');
-      if (drop.some((p) => (PUBLIC_PERMISSIONS as string[]).includes(p))) await mk(a, `public-minus-${w}`, 'public', PUBLIC_PERMISSIONS.filter((p) => !drop.includes(p)));
-      if (drop.some((p) => (TOKEN_PERMISSIONS as readonly string[]).includes(p))) await mk(a, `private-minus-${w}`, 'private', TOKEN_PERMISSIONS.filter((p) => !drop.includes(p)));
+      if (drop.some((p) => (PUBLIC_PERMISSIONS as string[]).includes(p)))
+        await mk(
+          a,
+          `public-minus-${w}`,
+          'public',
+          PUBLIC_PERMISSIONS.filter((p) => !drop.includes(p)),
+        );
+      if (drop.some((p) => (TOKEN_PERMISSIONS as readonly string[]).includes(p)))
+        await mk(
+          a,
+          `private-minus-${w}`,
+          'private',
+          TOKEN_PERMISSIONS.filter((p) => !drop.includes(p)),
+        );
       if (drop.some((p) => (MANAGEMENT_PERMISSIONS as readonly string[]).includes(p))) {
-        await mk(a, `management-minus-${w}`, 'management', MANAGEMENT_PERMISSIONS.filter((p) => !drop.includes(p)));
+        await mk(
+          a,
+          `management-minus-${w}`,
+          'management',
+          MANAGEMENT_PERMISSIONS.filter((p) => !drop.includes(p)),
+        );
       }
     }
     for (const [kind, type, perms] of [
@@ -420,21 +511,35 @@ describe('route matrix: every registered route × every credential class', () =>
     const pending = await session();
     keys.set('session-pending', pending.session_key);
     const authorized = await session();
-    expect((await api('POST', '/sessions/authorize', { key: keys.get('private-all'), body: { nonce: authorized.nonce, permissions: [...TOKEN_PERMISSIONS] } })).status).toBe(200);
+    expect(
+      (await api('POST', '/sessions/authorize', { key: keys.get('private-all'), body: { nonce: authorized.nonce, permissions: [...TOKEN_PERMISSIONS] } }))
+        .status,
+    ).toBe(200);
     keys.set('session-authorized', authorized.session_key);
     const expiring = await session();
     const expiresAt = new Date(Date.now() + 1000).toISOString();
     expect(
-      (await api('POST', '/sessions/authorize', { key: keys.get('private-all'), body: { nonce: expiring.nonce, permissions: [...TOKEN_PERMISSIONS], expires_at: expiresAt } })).status,
+      (
+        await api('POST', '/sessions/authorize', {
+          key: keys.get('private-all'),
+          body: { nonce: expiring.nonce, permissions: [...TOKEN_PERMISSIONS], expires_at: expiresAt },
+        })
+      ).status,
     ).toBe(200);
     keys.set('session-expired', expiring.session_key);
 
     const tokenId = await created(api('POST', '/tokens', { key: tokenWriter, body: { type: 'token', data: 'matrix token' } }), 'token');
-    const targetAppId = await created(api('POST', '/applications', { key: adminA[0], body: { name: 'target', type: 'private', permissions: ['token:read'] } }), 'target');
+    const targetAppId = await created(
+      api('POST', '/applications', { key: adminA[0], body: { name: 'target', type: 'private', permissions: ['token:read'] } }),
+      'target',
+    );
     const targetKeyId = await created(api('POST', `/applications/${targetAppId}/keys`, { key: adminA[0] }), 'target key');
     const formulaId = await created(api('POST', '/reactor-formulas', { key: adminA[0], body: { name: 'matrix formula', ...FORMULA } }), 'formula');
     const formulaB = await created(api('POST', '/reactor-formulas', { key: adminB, body: { name: 'matrix formula b', ...FORMULA } }), 'formula b');
-    const reactorId = await created(api('POST', '/reactors', { key: adminA[0], body: { name: 'matrix', configuration: {}, formula: { id: formulaId } } }), 'reactor');
+    const reactorId = await created(
+      api('POST', '/reactors', { key: adminA[0], body: { name: 'matrix', configuration: {}, formula: { id: formulaId } } }),
+      'reactor',
+    );
 
     // an asynchronous invocation by private-with, delivered to a local receiver, gives a result to read
     let delivered = 0;

@@ -6,7 +6,12 @@ import { VISA, api, createTenant, type TestTenant } from '@coffer/testing';
  */
 type Shape = 'reveal' | 'mask' | 'redact';
 const FIXTURES = {
-  card: { type: 'card', data: { number: VISA, expiration_month: 4, expiration_year: 2032 }, revealed: { number: VISA, expiration_month: 4, expiration_year: 2032 }, masked: { number: 'XXXXXXXXXXXX4242', expiration_month: 4, expiration_year: 2032 } },
+  card: {
+    type: 'card',
+    data: { number: VISA, expiration_month: 4, expiration_year: 2032 },
+    revealed: { number: VISA, expiration_month: 4, expiration_year: 2032 },
+    masked: { number: 'XXXXXXXXXXXX4242', expiration_month: 4, expiration_year: 2032 },
+  },
   general: { type: 'token', data: 'general-secret', mask: '{{ data | reveal_last: 3 }}', revealed: 'general-secret', masked: 'XXXXXXX-XXXret' },
   ssn: { type: 'social_security_number', data: '123-45-6789', revealed: '123-45-6789', masked: 'XXX-XX-6789' },
   bank: { type: 'us_bank_account_number', data: '000123456789', revealed: '000123456789', masked: 'XXXXXXXX6789' },
@@ -45,10 +50,15 @@ describe('authorization matrix', () => {
     await api('POST', '/sessions/authorize', { key: owner, body: { nonce: authorized.body.nonce, permissions: ['token:read'] } });
     callers['session-authorized'] = authorized.body.session_key;
     const expiring = await api('POST', '/sessions', { key: callers['public'] });
-    await api('POST', '/sessions/authorize', { key: owner, body: { nonce: expiring.body.nonce, permissions: ['token:read'], expires_at: new Date(Date.now() + 1000).toISOString() } });
+    await api('POST', '/sessions/authorize', {
+      key: owner,
+      body: { nonce: expiring.body.nonce, permissions: ['token:read'], expires_at: new Date(Date.now() + 1000).toISOString() },
+    });
     callers['session-expired'] = expiring.body.session_key;
     const other = await createTenant('matrix-other');
-    callers['other-tenant'] = (await other.app('private', { permissions: ['token:create', 'token:read', 'token:use', 'token:update', 'token:delete', 'token:search'] })).key;
+    callers['other-tenant'] = (
+      await other.app('private', { permissions: ['token:create', 'token:read', 'token:use', 'token:update', 'token:delete', 'token:search'] })
+    ).key;
     await new Promise((r) => setTimeout(r, 1200));
   });
 
@@ -94,12 +104,22 @@ describe('authorization matrix', () => {
       const res = await api('GET', '/tokens?size=100', { key: callers[caller] });
       expect(res.status).toBe(status);
       if (status === 200) {
-        const got = res.body.data.map((t: { id: string }) => t.id).filter((id: string) => Object.values(ids).includes(id)).sort();
+        const got = res.body.data
+          .map((t: { id: string }) => t.id)
+          .filter((id: string) => Object.values(ids).includes(id))
+          .sort();
         expect(got).toEqual(fixtures.map((f) => ids[f]).sort());
       }
     });
     it(`POST /tokens/search as ${caller}`, async () => {
-      const res = await api('POST', '/tokens/search', { key: callers[caller], body: { query: Object.values(ids).map((id) => `id:${id}`).join(' OR ') } });
+      const res = await api('POST', '/tokens/search', {
+        key: callers[caller],
+        body: {
+          query: Object.values(ids)
+            .map((id) => `id:${id}`)
+            .join(' OR '),
+        },
+      });
       const expected = caller === 'session-authorized' ? 403 : status; // the session was granted token:read only
       expect(res.status).toBe(expected);
       if (expected === 200) expect(res.body.data.map((t: { id: string }) => t.id).sort()).toEqual(fixtures.map((f) => ids[f]).sort());
@@ -119,7 +139,11 @@ describe('authorization matrix', () => {
     it(`create / update / delete / detokenize as ${caller}`, async () => {
       const c = await api('POST', '/tokens', { key: callers[caller], body: { type: 'token', data: 'w' } });
       expect(c.status).toBe(expected.create);
-      const u = await api('PATCH', `/tokens/${ids.general}`, { key: callers[caller], contentType: 'application/merge-patch+json', body: { metadata: { touched: caller } } });
+      const u = await api('PATCH', `/tokens/${ids.general}`, {
+        key: callers[caller],
+        contentType: 'application/merge-patch+json',
+        body: { metadata: { touched: caller } },
+      });
       expect(u.status).toBe(expected.update);
       if (u.status === 200) expect(u.body.data).toBe(FIXTURES.general.masked);
       const d = await api('POST', '/detokenize', { key: callers[caller], body: { v: `{{ ${ids.card} }}` } });
@@ -163,7 +187,10 @@ describe('authorization matrix', () => {
     expect(Object.keys(res.body.errors)).toEqual(
       expect.arrayContaining(['rules[0].container', 'rules[0].transform', 'rules[1].priority', 'rules[1].permissions[0]', 'rules[2].conditions']),
     );
-    const mgmt = await api('POST', '/applications', { key: tenant.managementKey, body: { name: 'm', type: 'management', rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:read'] }] } });
+    const mgmt = await api('POST', '/applications', {
+      key: tenant.managementKey,
+      body: { name: 'm', type: 'management', rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:read'] }] },
+    });
     expect(mgmt.status).toBe(400);
   });
 });

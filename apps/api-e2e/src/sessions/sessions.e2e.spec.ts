@@ -65,7 +65,13 @@ describe('sessions', () => {
       body: {
         nonce: s.nonce,
         rules: [
-          { description: 'this card only', priority: 1, conditions: [{ attribute: 'id', operator: 'equals', value: t.body.id }], transform: 'reveal', permissions: ['token:read'] },
+          {
+            description: 'this card only',
+            priority: 1,
+            conditions: [{ attribute: 'id', operator: 'equals', value: t.body.id }],
+            transform: 'reveal',
+            permissions: ['token:read'],
+          },
         ],
       },
     });
@@ -81,11 +87,20 @@ describe('sessions', () => {
 
   it('expires_at at authorization: future and at most 24 h; an expired session is 401 at once', async () => {
     const s = await newSession();
-    const past = await api('POST', '/sessions/authorize', { key: priv, body: { nonce: s.nonce, permissions: ['token:create'], expires_at: new Date(Date.now() - 1000).toISOString() } });
+    const past = await api('POST', '/sessions/authorize', {
+      key: priv,
+      body: { nonce: s.nonce, permissions: ['token:create'], expires_at: new Date(Date.now() - 1000).toISOString() },
+    });
     expect(past.status).toBe(400);
-    const far = await api('POST', '/sessions/authorize', { key: priv, body: { nonce: s.nonce, permissions: ['token:create'], expires_at: new Date(Date.now() + 25 * 3600_000).toISOString() } });
+    const far = await api('POST', '/sessions/authorize', {
+      key: priv,
+      body: { nonce: s.nonce, permissions: ['token:create'], expires_at: new Date(Date.now() + 25 * 3600_000).toISOString() },
+    });
     expect(far.status).toBe(400);
-    const ok = await api('POST', '/sessions/authorize', { key: priv, body: { nonce: s.nonce, permissions: ['token:create'], expires_at: new Date(Date.now() + 1500).toISOString() } });
+    const ok = await api('POST', '/sessions/authorize', {
+      key: priv,
+      body: { nonce: s.nonce, permissions: ['token:create'], expires_at: new Date(Date.now() + 1500).toISOString() },
+    });
     expect(ok.status).toBe(200);
     expect((await api('POST', '/tokens', { key: s.session_key, body: { type: 'token', data: 'x' } })).status).toBe(201);
     await new Promise((r) => setTimeout(r, 1700));

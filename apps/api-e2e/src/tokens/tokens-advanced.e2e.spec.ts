@@ -24,7 +24,13 @@ describe('tokens: deduplication, tokenize, detokenize, search, audit', () => {
     const first = await api('POST', '/tokens', { key, body: { type: 'token', data: 'dedupe-me', deduplicate_token: true } });
     const second = await api('POST', '/tokens', { key: pub, body: { type: 'token', data: 'dedupe-me', deduplicate_token: true } });
     expect(second.status).toBe(201);
-    expect(second.body).toEqual({ id: first.body.id, type: 'token', tenant_id: tenant.tenantId, fingerprint: first.body.fingerprint, containers: ['/general/high/'] });
+    expect(second.body).toEqual({
+      id: first.body.id,
+      type: 'token',
+      tenant_id: tenant.tenantId,
+      fingerprint: first.body.fingerprint,
+      containers: ['/general/high/'],
+    });
   });
 
   it('the tenant setting deduplicate_tokens turns deduplication on by default', async () => {
@@ -98,7 +104,13 @@ describe('tokens: deduplication, tokenize, detokenize, search, audit', () => {
     expect(res.body.errors).toHaveProperty(['[1].data']);
     expect((await api('GET', `/tokens?metadata.tag=${tag}`, { key })).body.data).toEqual([]);
     const dupId = `dup-${Date.now()}`;
-    const conflict = await api('POST', '/tokenize', { key, body: [{ id: dupId, type: 'token', data: 1, metadata: { tag } }, { id: dupId, type: 'token', data: 2 }] });
+    const conflict = await api('POST', '/tokenize', {
+      key,
+      body: [
+        { id: dupId, type: 'token', data: 1, metadata: { tag } },
+        { id: dupId, type: 'token', data: 2 },
+      ],
+    });
     expect(conflict.status).toBe(409);
     expect((await api('GET', `/tokens?metadata.tag=${tag}`, { key })).body.data).toEqual([]);
     const many = await api('POST', '/tokenize', { key, body: Array.from({ length: 101 }, (_, i) => i) });
@@ -118,7 +130,10 @@ describe('tokens: deduplication, tokenize, detokenize, search, audit', () => {
   it('search: data terms match blind indexes; fields, boolean operators, ranges', async () => {
     const tag = `s${Date.now()}`;
     const ssn = await api('POST', '/tokens', { key, body: { type: 'social_security_number', data: '987-65-4321', metadata: { tag } } });
-    const card = await api('POST', '/tokens', { key, body: { type: 'card_number', data: VISA, metadata: { tag, kind: 'Visa' }, search_indexes: ['{{ data | last4 }}'] } });
+    const card = await api('POST', '/tokens', {
+      key,
+      body: { type: 'card_number', data: VISA, metadata: { tag, kind: 'Visa' }, search_indexes: ['{{ data | last4 }}'] },
+    });
     const search = (query: string, k = key) => api('POST', '/tokens/search', { key: k, body: { query } });
     const ids = (r: { body: { data: Array<{ id: string }> } }) => r.body.data.map((t) => t.id).sort();
 
@@ -165,7 +180,9 @@ describe('tokens: deduplication, tokenize, detokenize, search, audit', () => {
       rules: [{ description: 'pci only', priority: 1, container: '/pci/', transform: 'mask', permissions: ['token:read'] }],
     });
     const logsOf = async (id: string) =>
-      (await api('GET', `/logs?entity_type=token&entity_id=${id}`, { key: tenant.managementKey })).body.data.filter((e: { operation: string }) => e.operation === 'read');
+      (await api('GET', `/logs?entity_type=token&entity_id=${id}`, { key: tenant.managementKey })).body.data.filter(
+        (e: { operation: string }) => e.operation === 'read',
+      );
 
     const read = await api('GET', `/tokens/${pci.body.id}`, { key: ruled.key, headers: { 'SVC-TRACE-ID': 'trace-audited-read' } });
     expect(read.status).toBe(200);

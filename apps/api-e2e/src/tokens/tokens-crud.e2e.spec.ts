@@ -32,7 +32,12 @@ describe('tokens: create, read, update, delete', () => {
   });
 
   it.each([
-    ['card', { number: VISA, expiration_month: 12, expiration_year: 2030, cvc: '123' }, '/pci/high/', { number: 'XXXXXXXXXXXX4242', expiration_month: 12, expiration_year: 2030 }],
+    [
+      'card',
+      { number: VISA, expiration_month: 12, expiration_year: 2030, cvc: '123' },
+      '/pci/high/',
+      { number: 'XXXXXXXXXXXX4242', expiration_month: 12, expiration_year: 2030 },
+    ],
     ['bank', { routing_number: '021000021', account_number: '1234567890' }, '/bank/high/', { routing_number: '021000021', account_number: 'XXXXXX7890' }],
     ['card_number', VISA, '/pci/high/', 'XXXXXXXXXXXX4242'],
     ['us_bank_routing_number', '021000021', '/bank/low/', 'XXXXX0021'],
@@ -153,7 +158,10 @@ describe('tokens: create, read, update, delete', () => {
   });
 
   it('an expired token is gone for every reader at once', async () => {
-    const res = await api('POST', '/tokens', { key: admin, body: { type: 'token', data: 'soon gone', expires_at: new Date(Date.now() + 1500).toISOString(), metadata: { exp: 'yes' } } });
+    const res = await api('POST', '/tokens', {
+      key: admin,
+      body: { type: 'token', data: 'soon gone', expires_at: new Date(Date.now() + 1500).toISOString(), metadata: { exp: 'yes' } },
+    });
     expect(res.status).toBe(201);
     expect((await api('GET', `/tokens/${res.body.id}`, { key: admin })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 2000));
@@ -166,7 +174,10 @@ describe('tokens: create, read, update, delete', () => {
     const tag = `run-${Date.now()}`;
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await api('POST', '/tokens', { key: writer, body: { type: i % 2 ? 'card_number' : 'token', data: i % 2 ? VISA : `v${i}`, metadata: { Tag: tag, idx: String(i) } } });
+      const r = await api('POST', '/tokens', {
+        key: writer,
+        body: { type: i % 2 ? 'card_number' : 'token', data: i % 2 ? VISA : `v${i}`, metadata: { Tag: tag, idx: String(i) } },
+      });
       ids.push(r.body.id);
     }
     const all = await api('GET', `/tokens?metadata.tag=${tag.toUpperCase()}`, { key: writer });
@@ -233,7 +244,11 @@ describe('tokens: create, read, update, delete', () => {
     const cleared = await api('PATCH', `/tokens/${created.body.id}`, { key: admin, contentType: 'application/merge-patch+json', body: { expires_at: null } });
     expect(cleared.status).toBe(200);
     expect(cleared.body.expires_at).toBeUndefined();
-    const invalid = await api('PATCH', `/tokens/${created.body.id}`, { key: admin, contentType: 'application/merge-patch+json', body: { data: { number: '1234' } } });
+    const invalid = await api('PATCH', `/tokens/${created.body.id}`, {
+      key: admin,
+      contentType: 'application/merge-patch+json',
+      body: { data: { number: '1234' } },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors).toHaveProperty(['data.number']);
   });
@@ -261,11 +276,14 @@ describe('tokens: create, read, update, delete', () => {
 
   it('another tenant: 404 on every operation, never listed', async () => {
     const other = await createTenant('other-tokens');
-    const otherKey = (await other.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:delete', 'token:use', 'token:search'] })).key;
+    const otherKey = (await other.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:delete', 'token:use', 'token:search'] }))
+      .key;
     const mine = await api('POST', '/tokens', { key: admin, body: { type: 'token', data: 'mine', metadata: { owner: 'first' } } });
     const id = mine.body.id;
     expect((await api('GET', `/tokens/${id}`, { key: otherKey })).status).toBe(404);
-    expect((await api('PATCH', `/tokens/${id}`, { key: otherKey, contentType: 'application/merge-patch+json', body: { metadata: { a: 'b' } } })).status).toBe(404);
+    expect((await api('PATCH', `/tokens/${id}`, { key: otherKey, contentType: 'application/merge-patch+json', body: { metadata: { a: 'b' } } })).status).toBe(
+      404,
+    );
     expect((await api('DELETE', `/tokens/${id}`, { key: otherKey })).status).toBe(404);
     expect((await api('GET', '/tokens?metadata.owner=first', { key: otherKey })).body.data).toEqual([]);
     expect((await api('POST', '/detokenize', { key: otherKey, body: `{{ ${id} }}` })).status).toBe(400);

@@ -36,7 +36,10 @@ describe('tokens v2: cursor-paged list and search', () => {
   });
 
   it('GET /v2/tokens answers {data, pagination: {page_size, next}} and filters by metadata sent as a JSON object', async () => {
-    const a = await api('POST', '/tokens', { key, body: { type: 'card', data: { number: VISA, expiration_month: 1, expiration_year: 2031 }, metadata: { customer: 'C-1', tier: 'gold' } } });
+    const a = await api('POST', '/tokens', {
+      key,
+      body: { type: 'card', data: { number: VISA, expiration_month: 1, expiration_year: 2031 }, metadata: { customer: 'C-1', tier: 'gold' } },
+    });
     const b = await api('POST', '/tokens', { key, body: { type: 'token', data: 'b', metadata: { customer: 'c-1' } } });
     await api('POST', '/tokens', { key, body: { type: 'token', data: 'c', metadata: { customer: 'c-2' } } });
     const res = await api('GET', `/v2/tokens?${q({ metadata: JSON.stringify({ customer: 'c-1' }) })}`, { key });
@@ -84,7 +87,9 @@ describe('tokens v2: cursor-paged list and search', () => {
     expect(createdAt.every((t, i) => i === 0 || t <= createdAt[i - 1])).toBe(true);
     expect(new Set(seen.slice(0, 100))).toEqual(new Set(walkIds.slice(WALK - 100)));
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
-    console.log(`[tokens v2] ${timings.length} pages of 100: first ${timings[0].toFixed(1)} ms, median ${median(timings).toFixed(1)} ms, last ${timings[timings.length - 1].toFixed(1)} ms`);
+    console.log(
+      `[tokens v2] ${timings.length} pages of 100: first ${timings[0].toFixed(1)} ms, median ${median(timings).toFixed(1)} ms, last ${timings[timings.length - 1].toFixed(1)} ms`,
+    );
   });
 
   it('POST /v2/tokens/search pages by cursor too; no query means every searchable token', async () => {
@@ -131,7 +136,11 @@ describe('tokens v2: cursor-paged list and search', () => {
     ];
     for (const [name, path, k] of cases) {
       const res = await apiDynamic('GET', path, { key: k });
-      expect({ name, status: res.status, type: res.headers.get('content-type') }).toEqual({ name, status: 400, type: expect.stringMatching(/^application\/problem\+json/) });
+      expect({ name, status: res.status, type: res.headers.get('content-type') }).toEqual({
+        name,
+        status: 400,
+        type: expect.stringMatching(/^application\/problem\+json/),
+      });
       expect(res.body.errors).toHaveProperty('start');
     }
     const searchNext = (await api('POST', '/v2/tokens/search', { key, body: { query: 'metadata.batch:walk', size: 10 } })).body.pagination.next;
@@ -182,7 +191,15 @@ describe('tokens v2: cursor-paged list and search', () => {
       key,
       body: {
         nonce: session.nonce,
-        rules: [{ description: 'one token', priority: 1, conditions: [{ attribute: 'id', operator: 'equals', value: general.body.id }], transform: 'redact', permissions: ['token:read'] }],
+        rules: [
+          {
+            description: 'one token',
+            priority: 1,
+            conditions: [{ attribute: 'id', operator: 'equals', value: general.body.id }],
+            transform: 'redact',
+            permissions: ['token:read'],
+          },
+        ],
       },
     });
     expect(authorize.status).toBe(200);

@@ -18,7 +18,10 @@ export class ApplicationKeysController {
   @Post(':id/keys')
   @HttpCode(201)
   @RequirePermission('application:update')
-  @ApiOperation({ summary: 'Create a key for an application', description: `application:update. The secret \`key\` is in this reply only; at most ${MAX_KEYS_PER_APPLICATION} keys per application.` })
+  @ApiOperation({
+    summary: 'Create a key for an application',
+    description: `application:update. The secret \`key\` is in this reply only; at most ${MAX_KEYS_PER_APPLICATION} keys per application.`,
+  })
   @ApiParam(APPLICATION_ID)
   @ApiCreatedResponse({ type: ApplicationKeyView })
   @ApiProblems({ 422: `The application already holds ${MAX_KEYS_PER_APPLICATION} keys` })

@@ -1,6 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApplicationPage, ApplicationView, CreateApplicationRequest, ListApplicationsQuery, SUBJECTS, UpdateApplicationRequest, type Page } from '@coffer/contracts';
+import {
+  ApplicationPage,
+  ApplicationView,
+  CreateApplicationRequest,
+  ListApplicationsQuery,
+  SUBJECTS,
+  UpdateApplicationRequest,
+  type Page,
+} from '@coffer/contracts';
 import { AuthenticatedOnly, RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
@@ -15,7 +23,10 @@ export class ApplicationsController {
   @Post()
   @HttpCode(201)
   @RequirePermission('application:create')
-  @ApiOperation({ summary: 'Create an application', description: 'application:create. The reply carries `key` (and `keys`), shown only here. A permission the type may not hold is a 400.' })
+  @ApiOperation({
+    summary: 'Create an application',
+    description: 'application:create. The reply carries `key` (and `keys`), shown only here. A permission the type may not hold is a 400.',
+  })
   @ApiBody({ type: CreateApplicationRequest })
   @ApiCreatedResponse({ type: ApplicationView })
   create(@Req() req: GatewayRequest, @Body() body: CreateApplicationRequest) {
@@ -71,7 +82,10 @@ export class ApplicationsController {
   @Post(':id/regenerate')
   @HttpCode(200)
   @RequirePermission('application:update')
-  @ApiOperation({ summary: 'Regenerate the key of an application', description: 'application:update. The old key stops working at once; the reply carries the new `key`.' })
+  @ApiOperation({
+    summary: 'Regenerate the key of an application',
+    description: 'application:update. The old key stops working at once; the reply carries the new `key`.',
+  })
   @ApiParam(APPLICATION_ID)
   @ApiOkResponse({ type: ApplicationView })
   regenerate(@Req() req: GatewayRequest, @Param('id') id: string) {

@@ -54,7 +54,10 @@ export class PrincipalResolver implements EarlyAuthenticator {
     let asking = this.inFlight.get(keyHash);
     if (!asking) {
       asking = this.rpc
-        .call<{ principal: Principal | null; expiresAt?: string }>(SUBJECTS.session.authenticate, { keyHash }, { traceId: req.traceId }, RPC_DEADLINE_MS.authenticate)
+        .call<{
+          principal: Principal | null;
+          expiresAt?: string;
+        }>(SUBJECTS.session.authenticate, { keyHash }, { traceId: req.traceId }, RPC_DEADLINE_MS.authenticate)
         .finally(() => this.inFlight.delete(keyHash));
       this.inFlight.set(keyHash, asking);
     }

@@ -26,7 +26,10 @@ export async function gatewayWithoutServices(): Promise<{ app: NestFastifyApplic
     .overrideProvider(RpcClient)
     .useValue({ call: unused, onModuleDestroy: async () => undefined })
     .compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter({ routerOptions: { ignoreTrailingSlash: true } }), { logger: false, bodyParser: false });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter({ routerOptions: { ignoreTrailingSlash: true } }), {
+    logger: false,
+    bodyParser: false,
+  });
   const fastify = app.getHttpAdapter().getInstance();
   const routes: RegisteredRoute[] = [];
   fastify.addHook('onRoute', (route) => {

@@ -40,7 +40,10 @@ function routesWithBody(): Set<string> {
       if (name === 'constructor' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
       const args: Record<string, unknown> = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {};
       if (!Object.keys(args).some((k) => k.split(':')[0] === String(RouteParamtypes.BODY))) continue;
-      const route = `/${[base, String(Reflect.getMetadata(PATH_METADATA, handler) ?? '')].filter((p) => p && p !== '/').join('/')}`.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+      const route = `/${[base, String(Reflect.getMetadata(PATH_METADATA, handler) ?? '')].filter((p) => p && p !== '/').join('/')}`.replace(
+        /:([A-Za-z0-9_]+)/g,
+        '{$1}',
+      );
       out.add(`${RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler)].toLowerCase()} ${route}`);
     }
   }
@@ -114,7 +117,11 @@ describe('the API reference (OpenAPI)', () => {
     expect(missing).toEqual([]);
     // and nothing is described that the gateway does not serve
     const served_ = new Set(api.map((r) => `${r.method} ${r.path}`));
-    const described = Object.entries(served.paths).flatMap(([p, item]) => Object.keys(item).filter((m) => METHODS.has(m)).map((m) => `${m} ${p}`));
+    const described = Object.entries(served.paths).flatMap(([p, item]) =>
+      Object.keys(item)
+        .filter((m) => METHODS.has(m))
+        .map((m) => `${m} ${p}`),
+    );
     expect(described.filter((d) => !served_.has(d))).toEqual([]);
   });
 
@@ -128,10 +135,13 @@ describe('the API reference (OpenAPI)', () => {
         if (!METHODS.has(method)) continue;
         const media = [
           ...Object.entries(op.requestBody?.content ?? {}).map(([type, m]) => [`request ${type}`, m] as const),
-          ...Object.entries(op.responses).flatMap(([s, r]) => Object.entries(resolveResponse(served, r)?.content ?? {}).map(([type, m]) => [`${s} ${type}`, m] as const)),
+          ...Object.entries(op.responses).flatMap(([s, r]) =>
+            Object.entries(resolveResponse(served, r)?.content ?? {}).map(([type, m]) => [`${s} ${type}`, m] as const),
+          ),
         ];
         for (const [where, m] of media) {
-          const examples = m.example !== undefined ? [m.example] : Object.values((m as { examples?: Record<string, { value: unknown }> }).examples ?? {}).map((e) => e.value);
+          const examples =
+            m.example !== undefined ? [m.example] : Object.values((m as { examples?: Record<string, { value: unknown }> }).examples ?? {}).map((e) => e.value);
           if (!examples.length) problems.push(`${method} ${p} ${where}: no example`);
           if (!m.schema || m.schema === undefined) continue;
           const validate = ajv.compile(refToDoc(m.schema));

@@ -56,10 +56,7 @@ function operationalPaths(): OpenAPIObject['paths'] {
       security: [],
       parameters: [],
       responses: Object.fromEntries(
-        Object.entries(statuses).map(([status, [d, example]]) => [
-          status,
-          { description: d, content: { ['application/json']: { schema, example } } },
-        ]),
+        Object.entries(statuses).map(([status, [d, example]]) => [status, { description: d, content: { ['application/json']: { schema, example } } }]),
       ),
     },
   });
@@ -69,7 +66,12 @@ function operationalPaths(): OpenAPIObject['paths'] {
     properties: { status: { type: 'string', enum: ['ready', 'unavailable'] }, checks: { type: 'object', additionalProperties: true } },
   };
   return {
-    '/healthz': plain('Liveness', 'The process is up.', { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } }, { 200: ['alive', { status: 'ok' }] }),
+    '/healthz': plain(
+      'Liveness',
+      'The process is up.',
+      { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } },
+      { 200: ['alive', { status: 'ok' }] },
+    ),
     '/readyz': plain('Readiness', 'NATS reachable and not shutting down.', readiness, {
       200: ['ready', { status: 'ready', checks: { nats: 'ok' } }],
       503: ['not ready (or shutting down)', { status: 'unavailable', checks: { nats: 'failing' } }],
@@ -84,7 +86,11 @@ function sharedProblemResponses(): Record<string, ReturnType<typeof problemRespo
 }
 
 function addShared(op: Operation, method: string, path: string, names: HeaderNames): void {
-  const statuses = [...Object.keys(SHARED_PROBLEMS), ...(WRITES.has(method) ? Object.keys(WRITE_PROBLEMS) : []), ...(path.includes('{') ? Object.keys(PATH_PROBLEMS) : [])];
+  const statuses = [
+    ...Object.keys(SHARED_PROBLEMS),
+    ...(WRITES.has(method) ? Object.keys(WRITE_PROBLEMS) : []),
+    ...(path.includes('{') ? Object.keys(PATH_PROBLEMS) : []),
+  ];
   for (const status of statuses) op.responses[status] ??= { $ref: `#/components/responses/Problem${status}` };
   op.responses = Object.fromEntries(Object.entries(op.responses).sort(([a], [b]) => a.localeCompare(b)));
   op.parameters ??= [];

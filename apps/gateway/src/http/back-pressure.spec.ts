@@ -4,7 +4,15 @@ import { ProblemError, type Principal } from '@coffer/contracts';
 import { backPressureFromEnv, registerBackPressure, type EarlyAuthenticator } from './back-pressure';
 
 // one tenant (no authenticator): 3 slots, of which one is the fair-share reserve, so 2 for the lone tenant
-const limits = { maxInFlight: 3, maxReactsInFlight: 1, maxUnauthenticatedInFlight: 1, tenantSharePercent: 100, maxEventLoopDelayMs: 0, maxHeapUsedBytes: 0, retryAfterSeconds: 3 };
+const limits = {
+  maxInFlight: 3,
+  maxReactsInFlight: 1,
+  maxUnauthenticatedInFlight: 1,
+  tenantSharePercent: 100,
+  maxEventLoopDelayMs: 0,
+  maxHeapUsedBytes: 0,
+  retryAfterSeconds: 3,
+};
 
 describe('gateway back-pressure', () => {
   let app: FastifyInstance;

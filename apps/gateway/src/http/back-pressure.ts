@@ -77,7 +77,8 @@ function overloaded(reply: FastifyReply, retryAfterSeconds: number): Problem {
 
 /** The same document the route guard's ProblemError becomes (ProblemFilter). */
 function sendProblem(reply: FastifyReply, err: unknown): void {
-  const problem = err instanceof ProblemError ? err.problem : { title: STATUS_TITLES[500] ?? 'Internal Server Error', status: 500, detail: 'An unexpected error occurred' };
+  const problem =
+    err instanceof ProblemError ? err.problem : { title: STATUS_TITLES[500] ?? 'Internal Server Error', status: 500, detail: 'An unexpected error occurred' };
   void reply.status(problem.status).header('content-type', 'application/problem+json').send(problem);
 }
 

@@ -24,7 +24,10 @@ describe('ContractValidationPipe', () => {
   });
 
   it('refuses what is not a JSON object, and NUL in a stored field, like the service', () => {
-    expect(problemOf(() => pipe.transform([], body(UpdateTenantRequest))).problem).toMatchObject({ status: 400, detail: 'The request body must be a JSON object' });
+    expect(problemOf(() => pipe.transform([], body(UpdateTenantRequest))).problem).toMatchObject({
+      status: 400,
+      detail: 'The request body must be a JSON object',
+    });
     expect(problemOf(() => pipe.transform({ name: 'a\u0000b' }, body(UpdateTenantRequest))).problem.errors).toHaveProperty(['name']);
   });
 

@@ -48,12 +48,7 @@ export function traceHeaderNames(headers: Record<string, string | string[] | und
   return alias ? ['svc-trace-id', alias] : ['svc-trace-id'];
 }
 
-export function configureFastify(
-  fastify: FastifyInstance,
-  logger: Logger,
-  readiness: Record<string, ReadinessCheck>,
-  isShuttingDown: () => boolean,
-): void {
+export function configureFastify(fastify: FastifyInstance, logger: Logger, readiness: Record<string, ReadinessCheck>, isShuttingDown: () => boolean): void {
   const headers = new HeaderNames();
   // JSON only: any other content type (text/plain included) is a 415, unless a POST has no body at all.
   fastify.removeAllContentTypeParsers();

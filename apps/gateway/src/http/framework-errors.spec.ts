@@ -41,7 +41,7 @@ describe('errors of the HTTP layer', () => {
     const socket = { destroyed: false, writable: true, end: (s: string) => written.push(s), destroy: () => undefined } as unknown as Socket;
     onClientError(Object.assign(new Error('Parse Error: Invalid method'), { code: 'HPE_INVALID_METHOD' }), socket);
     onClientError(Object.assign(new Error('Header overflow'), { code: 'HPE_HEADER_OVERFLOW' }), socket);
-    
+
     const [head, body] = written[0].split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(head).toContain('Content-Type: application/problem+json');

@@ -41,7 +41,8 @@ const DETAILS_BY_STATUS: Record<number, string> = {
 /** The problem for an error of the HTTP layer: status kept (4xx only), title and detail fixed, nothing of the request. */
 export function frameworkProblem(status: number, code?: unknown): Problem {
   const s = status >= 400 && status < 500 ? status : 400;
-  const detail = (typeof code === 'string' && Object.prototype.hasOwnProperty.call(DETAILS_BY_CODE, code) ? DETAILS_BY_CODE[code] : undefined) ?? DETAILS_BY_STATUS[s];
+  const detail =
+    (typeof code === 'string' && Object.prototype.hasOwnProperty.call(DETAILS_BY_CODE, code) ? DETAILS_BY_CODE[code] : undefined) ?? DETAILS_BY_STATUS[s];
   return { title: TITLES[s] ?? 'Error', status: s, ...(detail ? { detail } : {}) };
 }
 

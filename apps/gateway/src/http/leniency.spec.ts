@@ -12,8 +12,16 @@ function parse(method: string, body: string): { err: Error | null; value?: unkno
 describe('bodies in other content types', () => {
   it('an empty POST is no body; anything else is a 415 with the fixed detail', () => {
     expect(parse('POST', '')).toEqual({ err: null, value: undefined });
-    for (const [method, body] of [['POST', 'a=1'], ['PUT', ''], ['PATCH', '']]) {
-      expect((parse(method, body).err as ProblemError).problem).toEqual({ title: 'Unsupported Media Type', status: 415, detail: 'The Content-Type of the request is not supported' });
+    for (const [method, body] of [
+      ['POST', 'a=1'],
+      ['PUT', ''],
+      ['PATCH', ''],
+    ]) {
+      expect((parse(method, body).err as ProblemError).problem).toEqual({
+        title: 'Unsupported Media Type',
+        status: 415,
+        detail: 'The Content-Type of the request is not supported',
+      });
     }
   });
 });

@@ -12,8 +12,7 @@ export class ProblemFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const problem = this.toProblem(exception);
-    if (problem.status === 429 && exception instanceof ProblemError && exception.retryAfter)
-      void reply.header('retry-after', String(exception.retryAfter));
+    if (problem.status === 429 && exception instanceof ProblemError && exception.retryAfter) void reply.header('retry-after', String(exception.retryAfter));
     void reply.status(problem.status).header('content-type', 'application/problem+json').send(problem);
   }
 

@@ -79,9 +79,12 @@ export function registerBodyDeadline(fastify: FastifyInstance, t: RequestTimeout
     const hasBody = raw.headers['transfer-encoding'] !== undefined || (length !== undefined && length > 0);
     if (!hasBody || raw.complete) return done();
     const socket = raw.socket;
-    const timer = setTimeout(() => {
-      if (!raw.complete) socket.destroy();
-    }, bodyAllowanceMs(t, length));
+    const timer = setTimeout(
+      () => {
+        if (!raw.complete) socket.destroy();
+      },
+      bodyAllowanceMs(t, length),
+    );
     timer.unref();
     // a keep-alive connection carries many requests: nothing of this one may stay attached to its socket
     const clear = () => {

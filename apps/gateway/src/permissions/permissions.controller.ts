@@ -10,7 +10,10 @@ import type { GatewayRequest } from '../http/gateway-request';
 export class PermissionsController {
   @Get()
   @AuthenticatedOnly()
-  @ApiOperation({ summary: 'The permission catalog', description: 'Any application key (a session key: 403). The permissions each application type may hold; the same for every tenant.' })
+  @ApiOperation({
+    summary: 'The permission catalog',
+    description: 'Any application key (a session key: 403). The permissions each application type may hold; the same for every tenant.',
+  })
   @ApiQuery({ name: 'application_type', required: false, enum: APPLICATION_TYPES, description: 'only the permissions this application type may hold' })
   @ApiOkResponse({ type: [PermissionContract] })
   list(@Req() req: GatewayRequest, @Query('application_type') applicationType: unknown): PermissionView[] {

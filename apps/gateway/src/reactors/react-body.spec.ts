@@ -3,7 +3,11 @@ import { normalizeReactBody } from './react-body';
 
 describe('react body aliases', () => {
   it('reads callbackUrl and timeoutMs as the snake_case fields', () => {
-    expect(normalizeReactBody({ args: { a: 1 }, callbackUrl: 'https://x', timeoutMs: 20000 })).toEqual({ args: { a: 1 }, callback_url: 'https://x', timeout_ms: 20000 });
+    expect(normalizeReactBody({ args: { a: 1 }, callbackUrl: 'https://x', timeoutMs: 20000 })).toEqual({
+      args: { a: 1 },
+      callback_url: 'https://x',
+      timeout_ms: 20000,
+    });
     expect(normalizeReactBody({ args: {}, callback_url: 'https://x' })).toEqual({ args: {}, callback_url: 'https://x' });
   });
 

@@ -16,7 +16,10 @@ export class ReactorFormulasController {
   @Post()
   @HttpCode(201)
   @RequirePermission('reactor:create')
-  @ApiOperation({ summary: 'Create a private formula', description: 'reactor:create. Only private formulas are created through the API (official ones are the operator\'s).' })
+  @ApiOperation({
+    summary: 'Create a private formula',
+    description: "reactor:create. Only private formulas are created through the API (official ones are the operator's).",
+  })
   @ApiBody({ type: ReactorFormulaRequest })
   @ApiCreatedResponse({ type: ReactorFormulaView })
   create(@Req() req: GatewayRequest, @Body() body: ReactorFormulaRequest) {
@@ -25,7 +28,7 @@ export class ReactorFormulasController {
 
   @Get()
   @RequirePermission('reactor:read')
-  @ApiOperation({ summary: 'List formulas', description: 'reactor:read. The operator\'s official formulas and the tenant\'s private ones.' })
+  @ApiOperation({ summary: 'List formulas', description: "reactor:read. The operator's official formulas and the tenant's private ones." })
   @ApiOkResponse({ type: ReactorFormulaPage })
   list(@Req() req: GatewayRequest, @Query() query: ListReactorFormulasQuery) {
     return this.rpc.call<Page<ReactorFormulaView>>(SUBJECTS.reactor.formulas.list, query, callContext(req));

@@ -1,6 +1,20 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiAcceptedResponse, ApiBody, ApiConsumes, ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiResponse, ApiTags, PartialType, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiConsumes,
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+  PartialType,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import {
   CodeReactorRequest,
   CreateReactorRequest,
@@ -43,7 +57,8 @@ export class ReactorsController {
   @RequirePermission('reactor:create')
   @ApiOperation({
     summary: 'Create a reactor',
-    description: 'reactor:create. From a formula (`formula.id`, configuration satisfying its contract) or with its own `code` (a code reactor): exactly one of the two.',
+    description:
+      'reactor:create. From a formula (`formula.id`, configuration satisfying its contract) or with its own `code` (a code reactor): exactly one of the two.',
   })
   @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(CreateReactorRequest) }, { $ref: getSchemaPath(CodeReactorRequest) }] } })
   @ApiCreatedResponse({ type: ReactorView })
@@ -71,7 +86,11 @@ export class ReactorsController {
 
   @Put(':id')
   @RequirePermission('reactor:update')
-  @ApiOperation({ summary: 'Replace a reactor', description: 'reactor:update. Name, configuration and application (absent = none); the formula cannot change. A code reactor takes name, code, configuration, application and runtime.' })
+  @ApiOperation({
+    summary: 'Replace a reactor',
+    description:
+      'reactor:update. Name, configuration and application (absent = none); the formula cannot change. A code reactor takes name, code, configuration, application and runtime.',
+  })
   @ApiParam(REACTOR_ID)
   @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(UpdateReactorRequest) }, { $ref: getSchemaPath(CodeReactorRequest) }] } })
   @ApiExtraModels(UpdateReactorRequest)
@@ -114,7 +133,7 @@ export class ReactorsController {
   })
   @ApiResponse({
     status: 'default',
-    description: 'The formula\'s own answer (CustomHttpResponseError): any status, headers and body, returned as given',
+    description: "The formula's own answer (CustomHttpResponseError): any status, headers and body, returned as given",
     content: { '*/*': { schema: {}, example: { declined: true, reason: 'insufficient funds' } } },
   })
   async react(
@@ -142,7 +161,10 @@ export class ReactorsController {
    */
   @Patch(':id')
   @RequirePermission('reactor:update')
-  @ApiOperation({ summary: 'Patch a reactor (JSON merge patch)', description: 'reactor:update. name, configuration, application; code and runtime of a code reactor.' })
+  @ApiOperation({
+    summary: 'Patch a reactor (JSON merge patch)',
+    description: 'reactor:update. name, configuration, application; code and runtime of a code reactor.',
+  })
   @ApiParam(REACTOR_ID)
   @ApiConsumes('application/merge-patch+json', 'application/json')
   @ApiBody({ type: ReactorMergePatch })
@@ -168,7 +190,12 @@ export class ReactorsController {
   @ApiBody({ type: ReactAsyncRequest })
   @ApiResponse({ status: 202, type: ReactAsyncAccepted, description: 'accepted: the job is stored' })
   async reactAsync(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown) {
-    const accepted = await this.rpc.call<{ id: string; status: 'pending' }>(SUBJECTS.reactor.reactors.reactAsync, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
+    const accepted = await this.rpc.call<{ id: string; status: 'pending' }>(
+      SUBJECTS.reactor.reactors.reactAsync,
+      { id, body: body ?? {} },
+      callContext(req),
+      RPC_DEADLINE_MS.react,
+    );
     return { asyncReactorRequestId: accepted.id, id: accepted.id, status: accepted.status };
   }
 

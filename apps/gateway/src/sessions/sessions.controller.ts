@@ -15,7 +15,11 @@ export class SessionsController {
   @Post()
   @HttpCode(201)
   @AuthenticatedOnly()
-  @ApiOperation({ summary: 'Create a session', description: 'A public application\'s key (any other key: 403). No body. The session key has no access until a private application authorizes it with the nonce.' })
+  @ApiOperation({
+    summary: 'Create a session',
+    description:
+      "A public application's key (any other key: 403). No body. The session key has no access until a private application authorizes it with the nonce.",
+  })
   @ApiCreatedResponse({ type: CreateSessionResponse })
   create(@Req() req: GatewayRequest) {
     return this.rpc.call<CreateSessionResponse>(SUBJECTS.session.sessions.create, {}, callContext(req));
@@ -24,7 +28,10 @@ export class SessionsController {
   @Post('authorize')
   @HttpCode(200)
   @AuthenticatedOnly()
-  @ApiOperation({ summary: 'Authorize a session', description: 'A private application\'s key. Grants the session permissions or rules the authorizer holds itself (more: 400); the nonce is single-use.' })
+  @ApiOperation({
+    summary: 'Authorize a session',
+    description: "A private application's key. Grants the session permissions or rules the authorizer holds itself (more: 400); the nonce is single-use.",
+  })
   @ApiBody({ type: AuthorizeSessionRequest })
   @ApiOkResponse({ description: 'authorized (empty body)' })
   @ApiProblems({ 404: 'Unknown or expired nonce', 409: 'The session is already authorized' })

@@ -29,7 +29,10 @@ export class TenantsController {
 
   @Get('webhook-secret')
   @RequirePermission('tenant:read')
-  @ApiOperation({ summary: 'The webhook signing secret', description: 'tenant:read. The HMAC key of the Standard Webhooks signatures of asynchronous reactor results.' })
+  @ApiOperation({
+    summary: 'The webhook signing secret',
+    description: 'tenant:read. The HMAC key of the Standard Webhooks signatures of asynchronous reactor results.',
+  })
   @ApiOkResponse({ type: WebhookSecretView })
   webhookSecret(@Req() req: GatewayRequest) {
     return this.rpc.call<{ secret: string }>(SUBJECTS.session.tenants.webhookSecret, {}, callContext(req));
@@ -38,7 +41,10 @@ export class TenantsController {
   @Post('webhook-secret/rotate')
   @HttpCode(200)
   @RequirePermission('tenant:update')
-  @ApiOperation({ summary: 'Rotate the webhook signing secret', description: 'tenant:update. For 24 hours webhooks carry two signatures, by the old and the new secret.' })
+  @ApiOperation({
+    summary: 'Rotate the webhook signing secret',
+    description: 'tenant:update. For 24 hours webhooks carry two signatures, by the old and the new secret.',
+  })
   @ApiOkResponse({ type: WebhookSecretView })
   rotateWebhookSecret(@Req() req: GatewayRequest) {
     return this.rpc.call<{ secret: string }>(SUBJECTS.session.tenants.rotateWebhookSecret, {}, callContext(req));

@@ -31,9 +31,13 @@ export class TokensController {
   @Post('tokens')
   @HttpCode(201)
   @RequirePermission('token:create')
-  @ApiOperation({ summary: 'Create a token', description: 'token:create. With deduplication, an existing live token of the same type and fingerprint is answered instead (201, the same shape; without read access only id, type, tenant_id, fingerprint, containers).' })
+  @ApiOperation({
+    summary: 'Create a token',
+    description:
+      'token:create. With deduplication, an existing live token of the same type and fingerprint is answered instead (201, the same shape; without read access only id, type, tenant_id, fingerprint, containers).',
+  })
   @ApiBody({ type: CreateTokenRequest })
-  @ApiCreatedResponse({ type: TokenView, description: 'the token, data masked per the caller\'s access' })
+  @ApiCreatedResponse({ type: TokenView, description: "the token, data masked per the caller's access" })
   @ApiProblems({ 409: 'The literal id is taken (or an idempotent repeat is in flight)' })
   create(@Req() req: GatewayRequest, @Body() body: unknown) {
     return this.rpc.call<TokenView>(SUBJECTS.token.tokens.create, body, callContext(req));
@@ -41,7 +45,11 @@ export class TokensController {
 
   @Get('tokens')
   @RequirePermission('token:read')
-  @ApiOperation({ summary: 'List tokens', description: 'token:read. Newest first; tokens no access rule allows are left out; data per the caller\'s transform. `metadata.<key>=<value>` filters by metadata (case-insensitive, ANDed).' })
+  @ApiOperation({
+    summary: 'List tokens',
+    description:
+      "token:read. Newest first; tokens no access rule allows are left out; data per the caller's transform. `metadata.<key>=<value>` filters by metadata (case-insensitive, ANDed).",
+  })
   @ApiQuery({ name: 'metadata.<key>', required: false, description: 'metadata filter, e.g. metadata.customer=c-42 (any key)', schema: { type: 'string' } })
   @ApiOkResponse({ type: TokenPage })
   list(@Req() req: GatewayRequest, @Query() query: ListTokensQuery) {
@@ -50,7 +58,7 @@ export class TokensController {
 
   @Get('tokens/:id')
   @RequirePermission('token:read')
-  @ApiOperation({ summary: 'Get a token', description: 'token:read. 403 when no access rule allows the token\'s container.' })
+  @ApiOperation({ summary: 'Get a token', description: "token:read. 403 when no access rule allows the token's container." })
   @ApiParam(TOKEN_ID)
   @ApiOkResponse({ type: TokenView })
   get(@Req() req: GatewayRequest, @Param('id') id: string) {
@@ -59,18 +67,17 @@ export class TokensController {
 
   @Patch('tokens/:id')
   @RequirePermission('token:update')
-  @ApiOperation({ summary: 'Update a token (JSON merge patch)', description: 'token:update. RFC 7386: null removes a key; containers, search_indexes, fingerprint_expression, deduplicate_token and expires_at are replaced. The type never changes.' })
+  @ApiOperation({
+    summary: 'Update a token (JSON merge patch)',
+    description:
+      'token:update. RFC 7386: null removes a key; containers, search_indexes, fingerprint_expression, deduplicate_token and expires_at are replaced. The type never changes.',
+  })
   @ApiParam(TOKEN_ID)
   @ApiConsumes('application/merge-patch+json')
   @ApiBody({ type: UpdateTokenPatch })
   @ApiOkResponse({ type: TokenView, description: 'the updated token (or, with deduplication, the live duplicate it would have become)' })
   @ApiProblems({ 415: 'The Content-Type is not application/merge-patch+json' })
-  update(
-    @Req() req: GatewayRequest,
-    @Param('id') id: string,
-    @Headers('content-type') contentType: string | undefined,
-    @Body() body: unknown,
-  ) {
+  update(@Req() req: GatewayRequest, @Param('id') id: string, @Headers('content-type') contentType: string | undefined, @Body() body: unknown) {
     // Fastify accepts application/json on every route; PATCH takes merge-patch only (spec: 415 otherwise).
     if (!contentType || contentType.split(';')[0].trim().toLowerCase() !== 'application/merge-patch+json')
       throw new ProblemError(415, 'PATCH /tokens/{id} requires Content-Type: application/merge-patch+json');
@@ -90,7 +97,10 @@ export class TokensController {
   @Get('logs')
   @RequirePermission('log:read')
   @ApiTags('logs')
-  @ApiOperation({ summary: 'List audit events', description: 'log:read. Every token create, read, update, delete, use and every reactor invocation; never sensitive data.' })
+  @ApiOperation({
+    summary: 'List audit events',
+    description: 'log:read. Every token create, read, update, delete, use and every reactor invocation; never sensitive data.',
+  })
   @ApiOkResponse({ type: AuditEventPage })
   logs(@Req() req: GatewayRequest, @Query() query: ListLogsQuery) {
     return this.rpc.call(SUBJECTS.token.logs.list, query, callContext(req));
@@ -99,7 +109,11 @@ export class TokensController {
   @Post('tokens/search')
   @HttpCode(200)
   @RequirePermission('token:search')
-  @ApiOperation({ summary: 'Search tokens', description: 'token:search. Terms `field:value` joined by AND, OR, NOT, parentheses and quoted phrases; `data` terms match blind search indexes (never decrypted to compare).' })
+  @ApiOperation({
+    summary: 'Search tokens',
+    description:
+      'token:search. Terms `field:value` joined by AND, OR, NOT, parentheses and quoted phrases; `data` terms match blind search indexes (never decrypted to compare).',
+  })
   @ApiBody({ type: SearchTokensRequest })
   @ApiOkResponse({ type: TokenSearchPage })
   search(@Req() req: GatewayRequest, @Body() body: unknown) {
@@ -119,10 +133,16 @@ export class TokensController {
     schema: { ...ANY_JSON_SCHEMA, description: 'any JSON' } as object,
     examples: {
       request: { summary: 'a token request', value: { type: 'card_number', data: '4242424242424242' } },
-      walked: { summary: 'an object walked', value: { card: { type: 'card', data: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 } }, ssn: '123-45-6789' } },
+      walked: {
+        summary: 'an object walked',
+        value: { card: { type: 'card', data: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 } }, ssn: '123-45-6789' },
+      },
     },
   })
-  @ApiOkResponse({ schema: { ...ANY_JSON_SCHEMA, description: 'the same shape, token requests replaced by tokens and primitives by token ids' } as object, example: { id: 'c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11', type: 'card_number', data: '############4242' } })
+  @ApiOkResponse({
+    schema: { ...ANY_JSON_SCHEMA, description: 'the same shape, token requests replaced by tokens and primitives by token ids' } as object,
+    example: { id: 'c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11', type: 'card_number', data: '############4242' },
+  })
   @ApiProblems({ 409: 'A literal token id is taken (or an idempotent repeat is in flight)' })
   tokenize(@Req() req: GatewayRequest, @Body() body: unknown) {
     return this.rpc.call(SUBJECTS.token.tokens.tokenize, { payload: body }, callContext(req));
@@ -134,10 +154,17 @@ export class TokensController {
   @RequirePermission('token:use', 'token:read')
   @ApiOperation({
     summary: 'Detokenize any JSON',
-    description: 'token:use (or token:read with the reveal transform) for each token\'s container. Detokenization expressions `{{ <token id> }}` anywhere in the JSON are replaced by the token data.',
+    description:
+      "token:use (or token:read with the reveal transform) for each token's container. Detokenization expressions `{{ <token id> }}` anywhere in the JSON are replaced by the token data.",
   })
-  @ApiBody({ schema: { ...ANY_JSON_SCHEMA, description: 'any JSON' } as object, examples: { expression: { summary: 'an object with an expression', value: { card: '{{ c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11 }}' } } } })
-  @ApiOkResponse({ schema: { ...ANY_JSON_SCHEMA, description: 'the same shape, expressions replaced by token data' } as object, example: { card: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 } } })
+  @ApiBody({
+    schema: { ...ANY_JSON_SCHEMA, description: 'any JSON' } as object,
+    examples: { expression: { summary: 'an object with an expression', value: { card: '{{ c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11 }}' } } },
+  })
+  @ApiOkResponse({
+    schema: { ...ANY_JSON_SCHEMA, description: 'the same shape, expressions replaced by token data' } as object,
+    example: { card: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 } },
+  })
   detokenize(@Req() req: GatewayRequest, @Body() body: unknown) {
     return this.rpc.call(SUBJECTS.token.tokens.detokenize, { payload: body }, callContext(req));
   }

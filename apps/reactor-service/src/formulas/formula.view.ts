@@ -1,4 +1,11 @@
-import type { FormulaConfigurationElement, FormulaRequestParameter, FormulaStatus, FormulaType, ReactorEgressView, ReactorFormulaView } from '@coffer/contracts';
+import type {
+  FormulaConfigurationElement,
+  FormulaRequestParameter,
+  FormulaStatus,
+  FormulaType,
+  ReactorEgressView,
+  ReactorFormulaView,
+} from '@coffer/contracts';
 import type { FormulaRow } from './formula.repository';
 
 export function toFormulaView(row: FormulaRow): ReactorFormulaView {

@@ -55,10 +55,10 @@ describe('applyArgumentRules', () => {
   });
 
   it('rules 2 and 6: matches by exact dot path and strips undeclared properties at every depth', () => {
-    const out = applyArgumentRules(
-      { card: { number: '4242', cvc: '123', extra: 1 }, Card: { number: 'x' }, other: true, meta: { deep: { other: 1 }, x: 2 } },
-      [p('card.number', 'string'), p('meta.deep.keep', 'string', true)],
-    );
+    const out = applyArgumentRules({ card: { number: '4242', cvc: '123', extra: 1 }, Card: { number: 'x' }, other: true, meta: { deep: { other: 1 }, x: 2 } }, [
+      p('card.number', 'string'),
+      p('meta.deep.keep', 'string', true),
+    ]);
     expect(out).toEqual({ card: { number: '4242' }, meta: { deep: {} } });
   });
 

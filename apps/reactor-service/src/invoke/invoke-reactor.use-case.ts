@@ -47,8 +47,7 @@ export class InvokeReactorUseCase {
     // the callback is checked first: a refused URL must not cost a detokenization
     const checkedUrl = callbackUrl !== undefined ? await checkCallbackUrl(this.callbackPolicy, callbackUrl) : undefined;
     const prepared = await this.runner.prepare(ctx, reactorId, ((plain as Record<string, unknown>)['args'] ?? {}) as Record<string, unknown>);
-    if (checkedUrl !== undefined)
-      return this.jobs.accept(ctx, prepared.reactor.id, prepared.args, checkedUrl, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
+    if (checkedUrl !== undefined) return this.jobs.accept(ctx, prepared.reactor.id, prepared.args, checkedUrl, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
     return this.runner.runRecorded(ctx, prepared, REACTOR_LIMITS.syncTimeoutMs);
   }
 
@@ -85,5 +84,7 @@ export class InvokeReactorUseCase {
 }
 
 function isAccepted(value: unknown): value is AcceptedInvocation {
-  return typeof value === 'object' && value !== null && (value as { status?: unknown }).status === 'pending' && typeof (value as { id?: unknown }).id === 'string';
+  return (
+    typeof value === 'object' && value !== null && (value as { status?: unknown }).status === 'pending' && typeof (value as { id?: unknown }).id === 'string'
+  );
 }

@@ -49,7 +49,11 @@ export class ReactReplies {
     const used = isStoredReact(stored) ? (stored.usedTokenIds ?? []) : [];
     if (used.length > 0) {
       try {
-        await this.tokens.detokenize(ctx, used.map((id) => `{{ ${id} }}`), 'args');
+        await this.tokens.detokenize(
+          ctx,
+          used.map((id) => `{{ ${id} }}`),
+          'args',
+        );
       } catch (err) {
         if (err instanceof ProblemError && err.status === 403)
           throw forbidden('The API key may no longer use a token that the original invocation detokenized');

@@ -78,7 +78,12 @@ export class ReactorRunner {
    * Everything before the code runs: the reactor and its formula, args detokenized as the caller and validated by
    * the argument rules, the Reactor's Application, the configuration; the invocation is audited.
    */
-  async prepare(ctx: InvokeContext, reactorId: string, givenArgs: Record<string, unknown>, options: { detokenized?: boolean } = {}): Promise<PreparedInvocation> {
+  async prepare(
+    ctx: InvokeContext,
+    reactorId: string,
+    givenArgs: Record<string, unknown>,
+    options: { detokenized?: boolean } = {},
+  ): Promise<PreparedInvocation> {
     const tenantId = ctx.principal.tenantId;
     const reactor = isUuid(reactorId) ? await this.reactors.find(tenantId, reactorId) : null;
     if (!reactor) throw notFound('reactor');
@@ -98,7 +103,15 @@ export class ReactorRunner {
     // the reactor's own list, else its formula's, else (null) the tenant's default
     const declared = reactor.egress ?? formula?.egress ?? null;
     const egress = declared !== null && typeof declared === 'object' ? (declared as unknown as ReactorEgressView) : null;
-    return { reactor: { id: reactor.id }, code, args: validated, application, configuration, egress, usedTokenIds: options.detokenized ? [] : usedTokenIds(givenArgs) };
+    return {
+      reactor: { id: reactor.id },
+      code,
+      args: validated,
+      application,
+      configuration,
+      egress,
+      usedTokenIds: options.detokenized ? [] : usedTokenIds(givenArgs),
+    };
   }
 
   /**
@@ -139,7 +152,8 @@ export class ReactorRunner {
     }
     if (!needed) return args;
     const result = await this.tokens.detokenize(ctx, args, 'args');
-    if (typeof result !== 'object' || result === null || Array.isArray(result)) throw badRequest('The reactor arguments are invalid', { args: ['must be an object'] });
+    if (typeof result !== 'object' || result === null || Array.isArray(result))
+      throw badRequest('The reactor arguments are invalid', { args: ['must be an object'] });
     return result as Record<string, unknown>;
   }
 

@@ -24,7 +24,10 @@ export class ReactorSandbox implements OnApplicationShutdown {
       // every outbound request of formula code: counted, and logged with host, status, bytes and duration only
       onEgress: (record) => {
         recordEgress(record);
-        logger.info({ host: record.host, outcome: record.outcome, status: record.status, bytes: record.bytes, duration_ms: record.durationMs, tenant_id: record.tenant }, 'reactor egress');
+        logger.info(
+          { host: record.host, outcome: record.outcome, status: record.status, bytes: record.bytes, duration_ms: record.durationMs, tenant_id: record.tenant },
+          'reactor egress',
+        );
       },
       onEvent: (event) => {
         const routine = event.type === 'worker-started' || (event.type === 'worker-exited' && event.code === 0 && event.inFlight === 0);

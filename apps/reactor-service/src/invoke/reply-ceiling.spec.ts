@@ -5,22 +5,39 @@ const principal = (over: Partial<Principal>): Principal => ({ tenantId: 't', app
 const rule = (transform: Transform, permissions: string[], container = '/'): AccessRule => ({ priority: 1, container, transform, permissions });
 
 const CARD = { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 };
-const CARD_MASK = { number: '{{ data.number | reveal_last: 4 }}', expiration_month: '{{ data.expiration_month }}', expiration_year: '{{ data.expiration_year }}' };
-const view = (id: string, data: unknown, mask?: unknown, container = '/pci/high/') => ({ id, type: 'card', containers: [container], ...(data === undefined ? {} : { data }), ...(mask ? { mask } : {}) });
+const CARD_MASK = {
+  number: '{{ data.number | reveal_last: 4 }}',
+  expiration_month: '{{ data.expiration_month }}',
+  expiration_year: '{{ data.expiration_year }}',
+};
+const view = (id: string, data: unknown, mask?: unknown, container = '/pci/high/') => ({
+  id,
+  type: 'card',
+  containers: [container],
+  ...(data === undefined ? {} : { data }),
+  ...(mask ? { mask } : {}),
+});
 /** a view as token-service's tokenize answers reactor-service: with the transform it was rendered at */
 const rendered = <V extends object>(v: V, transform: Transform) => ({ ...v, [TOKENIZE_RENDERED]: transform });
 
 // a Reactor application that may reveal everything it creates, and callers of several kinds
 const app = principal({ applicationId: 'app', permissions: ['token:create', 'token:read', 'token:use'] });
 const revealer = principal({ applicationId: 'c1', permissions: ['token:use', 'token:read'] });
-const masker = principal({ applicationId: 'c2', rules: [rule('mask', ['token:read', 'token:use'], '/nothing/'), rule('mask', ['token:read'], '/pci/')].map((r, i) => ({ ...r, priority: i + 1 })) });
+const masker = principal({
+  applicationId: 'c2',
+  rules: [rule('mask', ['token:read', 'token:use'], '/nothing/'), rule('mask', ['token:read'], '/pci/')].map((r, i) => ({ ...r, priority: i + 1 })),
+});
 const blind = principal({ applicationId: 'c3', rules: [rule('reveal', ['token:use'], '/other/')] });
 
 describe('capTokenizeReply: a react reply, first sent', () => {
   const request = { card: { type: 'card', data: CARD }, list: [{ type: 'token', data: 'x' }, 'plain'], n: 5 };
   // as token-service renders them for the application: its create reply transform is mask
   const MASKED = { number: 'XXXXXXXXXXXX4242', expiration_month: 12, expiration_year: 2030 };
-  const created = { card: rendered(view('t1', MASKED, CARD_MASK), 'mask'), list: [rendered(view('t2', 'x', '{{ data }}', '/general/high/'), 'mask'), 'id-of-plain'], n: 'id-of-5' };
+  const created = {
+    card: rendered(view('t1', MASKED, CARD_MASK), 'mask'),
+    list: [rendered(view('t2', 'x', '{{ data }}', '/general/high/'), 'mask'), 'id-of-plain'],
+    n: 'id-of-5',
+  };
 
   it('records where each view is and the transform it was shown at', () => {
     const shown: ShownView[] = [];
@@ -171,7 +188,9 @@ describe('recapTokens: a react reply rendered again', () => {
   });
 
   it('a path that holds another token than recorded fails closed', () => {
-    const out = recapTokens({ t: view('other', 'abc') }, [{ path: ['t'], id: 't5', container: '/', transform: 'reveal' }], at('reveal')) as { t: { data?: unknown } };
+    const out = recapTokens({ t: view('other', 'abc') }, [{ path: ['t'], id: 't5', container: '/', transform: 'reveal' }], at('reveal')) as {
+      t: { data?: unknown };
+    };
     expect(out.t).not.toHaveProperty('data');
   });
 });

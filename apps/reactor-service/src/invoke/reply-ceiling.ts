@@ -60,7 +60,14 @@ export function capTokenizeReply(
   return out;
 }
 
-function capView(given: View, writer: Principal, viewer: Principal | null, shown: ShownView[] | undefined, path: Array<string | number>, budget: ExpressionBudget): View {
+function capView(
+  given: View,
+  writer: Principal,
+  viewer: Principal | null,
+  shown: ShownView[] | undefined,
+  path: Array<string | number>,
+  budget: ExpressionBudget,
+): View {
   const { view, rendered } = takeRendered(given);
   const ref = refOf(view);
   const ceiling = viewer ? replyCeiling(writer, viewer, false)(ref) : writeReplyTransform(writer, 'token:create', ref);

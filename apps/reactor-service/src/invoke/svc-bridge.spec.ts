@@ -49,7 +49,10 @@ describe('TokenSvcBridge', () => {
       principal,
       'trace',
     );
-    await expect(bridge.call('tokens.retrieve', ['x'])).rejects.toEqual({ status: 404, body: { status: 404, title: 'Not Found', detail: 'The token was not found' } });
+    await expect(bridge.call('tokens.retrieve', ['x'])).rejects.toEqual({
+      status: 404,
+      body: { status: 404, title: 'Not Found', detail: 'The token was not found' },
+    });
     await expect(bridge.call('tokens.list', [{}])).rejects.toEqual({ status: 500, body: { status: 500, title: 'Internal Server Error' } });
     await expect(bridge.call('constructor', [])).rejects.toMatchObject({ status: 400 });
     const expired = { deadline: Date.now() - 1, signal: new AbortController().signal };

@@ -62,7 +62,12 @@ export class TokenSvcBridge implements SvcBridge {
       if (violation) throw { status: 400, body: jsonLimitProblem(violation).problem };
     }
     try {
-      const value = await this.rpc.call(route.subject, route.body(args), { principal: this.principal, traceId: this.traceId }, Math.min(remaining, RPC_DEADLINE_MS.default));
+      const value = await this.rpc.call(
+        route.subject,
+        route.body(args),
+        { principal: this.principal, traceId: this.traceId },
+        Math.min(remaining, RPC_DEADLINE_MS.default),
+      );
       return route.empty ? undefined : value;
     } catch (err) {
       if (err instanceof ProblemError) throw { status: err.status, body: err.problem };

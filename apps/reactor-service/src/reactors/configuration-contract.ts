@@ -8,7 +8,11 @@ export function checkReactorConfiguration(configuration: Record<string, unknown>
   const declared = new Map(contract.map((c) => [c.name, c]));
   for (const element of contract) {
     const path = `configuration.${element.name}`;
-    if (!Object.prototype.hasOwnProperty.call(configuration, element.name) || configuration[element.name] === null || configuration[element.name] === undefined) {
+    if (
+      !Object.prototype.hasOwnProperty.call(configuration, element.name) ||
+      configuration[element.name] === null ||
+      configuration[element.name] === undefined
+    ) {
       errors.add(path, 'is required by the formula');
       continue;
     }

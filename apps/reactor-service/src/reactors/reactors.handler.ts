@@ -57,7 +57,8 @@ export class ReactorsHandler {
     const ctx = { principal: requirePrincipal(env, 'token:use'), traceId: env.traceId };
     const body = env.body?.body as { callback_url?: unknown; callbackUrl?: unknown } | undefined;
     const accepted = (body?.callback_url ?? body?.callbackUrl ?? null) !== null;
-    if (accepted) return this.idempotency.run(SUBJECTS.reactor.reactors.react, env, () => this.invoke.execute({ ctx, reactorId: env.body?.id, body: env.body?.body }));
+    if (accepted)
+      return this.idempotency.run(SUBJECTS.reactor.reactors.react, env, () => this.invoke.execute({ ctx, reactorId: env.body?.id, body: env.body?.body }));
     // a repeat gets the recorded reply with its token views re-capped by the rules in force at the repeat
     const invoke = () => this.invoke.executeRecorded({ ctx, reactorId: env.body?.id, body: env.body?.body });
     return this.idempotency.runExclusive(SUBJECTS.reactor.reactors.react, env, RPC_DEADLINE_MS.react + 5_000, invoke, this.invoke.replayCodec(ctx));

@@ -87,7 +87,11 @@ export class ReactorsService {
     }
     const { rows, total } = await this.reactors.page(principal.tenantId, filter, window.offset, window.req.size);
     const views = await this.views(principal.tenantId, rows);
-    return offsetPage(rows.map((r) => views.get(r.id) as ReactorView), total, window.req);
+    return offsetPage(
+      rows.map((r) => views.get(r.id) as ReactorView),
+      total,
+      window.req,
+    );
   }
 
   async get(principal: Principal, id: string): Promise<ReactorView> {
@@ -217,18 +221,12 @@ export class ReactorsService {
   }
 
   /** The configuration against the formula's contract, and the application: public or private, same tenant. */
-  private async checkContract(
-    ctx: CallContext,
-    formula: FormulaRow,
-    configuration: Record<string, unknown>,
-    applicationId: string | null,
-  ): Promise<void> {
+  private async checkContract(ctx: CallContext, formula: FormulaRow, configuration: Record<string, unknown>, applicationId: string | null): Promise<void> {
     const errors = new FieldErrors();
     checkReactorConfiguration(configuration, formula.configuration as unknown as FormulaConfigurationElement[], errors);
     if (applicationId) {
       const app = await this.applications.principalOf(ctx, applicationId);
-      if (app.applicationType !== 'public' && app.applicationType !== 'private')
-        errors.add('application.id', 'must be a public or private application');
+      if (app.applicationType !== 'public' && app.applicationType !== 'private') errors.add('application.id', 'must be a public or private application');
     }
     errors.throwIfAny();
   }

@@ -19,7 +19,10 @@ export class ApplicationKeyRepository {
    * Adds a key unless the application already holds `limit`: the application row is locked for the count, so two
    * concurrent creates cannot both pass it. Null when the limit is reached.
    */
-  createWithin(limit: number, data: { id: string; tenantId: string; applicationId: string; keyHash: string; createdBy?: string }): Promise<ApplicationKey | null> {
+  createWithin(
+    limit: number,
+    data: { id: string; tenantId: string; applicationId: string; keyHash: string; createdBy?: string },
+  ): Promise<ApplicationKey | null> {
     return this.prisma.$transaction(async (tx) => {
       await tx.$queryRaw`SELECT 1 FROM applications WHERE tenant_id = ${data.tenantId}::uuid AND id = ${data.applicationId}::uuid FOR UPDATE`;
       const held = await tx.applicationKey.count({ where: { tenantId: data.tenantId, applicationId: data.applicationId } });

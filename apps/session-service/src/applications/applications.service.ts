@@ -66,7 +66,11 @@ export class ApplicationsService {
     const filter = listFilter(query, errors);
     errors.throwIfAny('The query is invalid');
     const { rows, total } = await this.applications.page(principal.tenantId, pageOffset(page), page.size, filter);
-    return offsetPage(rows.map((r) => toApplicationView(r)), total, page);
+    return offsetPage(
+      rows.map((r) => toApplicationView(r)),
+      total,
+      page,
+    );
   }
 
   async get(principal: Principal, id: string): Promise<ApplicationView> {

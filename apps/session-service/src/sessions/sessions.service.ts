@@ -30,8 +30,7 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   async create(principal: Principal): Promise<CreateSessionResponse> {
-    if (principal.sessionId || principal.applicationType !== 'public')
-      throw new ProblemError(403, 'Sessions are created with a public application key');
+    if (principal.sessionId || principal.applicationType !== 'public') throw new ProblemError(403, 'Sessions are created with a public application key');
     const sessionKey = generateSecret('skey');
     const nonce = generateSecret('nonce');
     const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
@@ -47,13 +46,10 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async authorize(principal: Principal, body: unknown): Promise<void> {
-    if (principal.sessionId || principal.applicationType !== 'private')
-      throw new ProblemError(403, 'Sessions are authorized with a private application key');
+    if (principal.sessionId || principal.applicationType !== 'private') throw new ProblemError(403, 'Sessions are authorized with a private application key');
     const req = validateContract(AuthorizeSessionRequest, body);
     const errors = new FieldErrors();
-    const authorizerPermissions = principal.rules?.length
-      ? [...new Set(principal.rules.flatMap((r) => r.permissions))]
-      : principal.permissions;
+    const authorizerPermissions = principal.rules?.length ? [...new Set(principal.rules.flatMap((r) => r.permissions))] : principal.permissions;
     const grants = validateGrants('private', req.permissions ?? [], req.rules ?? [], errors, {
       session: { authorizerPermissions },
     });
@@ -99,8 +95,7 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
     let total = 0;
     for (;;) {
       const gone = await this.sessions.deleteExpired(500);
-      for (const s of gone)
-        await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: s.tenant_id, sessionId: s.id });
+      for (const s of gone) await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: s.tenant_id, sessionId: s.id });
       total += gone.length;
       if (gone.length < 500) return total;
     }

@@ -1,12 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  DEFAULT_TENANT_SETTINGS,
-  type UpdateTenantRequest,
-  notFound,
-  type Principal,
-  type TenantSettings,
-  type TenantView,
-} from '@coffer/contracts';
+import { DEFAULT_TENANT_SETTINGS, type UpdateTenantRequest, notFound, type Principal, type TenantSettings, type TenantView } from '@coffer/contracts';
 import type { Tenant } from '@coffer/db';
 import { TenantRepository } from './tenant.repository';
 

@@ -17,7 +17,10 @@ const read = (id: string) => [{ operation: 'read' as const, entityType: 'token' 
 const nextIteration = () => new Promise((r) => setImmediate(r));
 const settled = async (p: Promise<unknown>) => {
   let state = 'pending';
-  p.then(() => (state = 'written'), () => (state = 'failed'));
+  p.then(
+    () => (state = 'written'),
+    () => (state = 'failed'),
+  );
   await Promise.resolve();
   await Promise.resolve();
   return state;

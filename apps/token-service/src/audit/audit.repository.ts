@@ -11,7 +11,15 @@ export interface AuditEventInput {
 }
 
 interface Pending {
-  rows: Array<{ id: string; tenantId: string; actorApplicationId: string | null; operation: string; entityType: string; entityId: string; traceId: string | null }>;
+  rows: Array<{
+    id: string;
+    tenantId: string;
+    actorApplicationId: string | null;
+    operation: string;
+    entityType: string;
+    entityId: string;
+    traceId: string | null;
+  }>;
   resolve: () => void;
   reject: (err: unknown) => void;
 }

@@ -17,6 +17,8 @@ export class DeleteTokenUseCase {
     if (!decideTokenAccess(principal, 'token:delete', { id: row.id, container: row.container }).allowed)
       throw forbidden('The API key may not delete this token');
     if (!(await this.tokens.delete(principal.tenantId, id))) throw notFound('token');
-    await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'delete', entityType: 'token', entityId: id, traceId }]);
+    await this.audit.record(principal.tenantId, [
+      { actorApplicationId: principal.applicationId, operation: 'delete', entityType: 'token', entityId: id, traceId },
+    ]);
   }
 }

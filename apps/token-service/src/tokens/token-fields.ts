@@ -50,8 +50,7 @@ export function validateTokenId(id: unknown, errors: FieldErrors): { literal?: s
     else checkTemplate(id, 'data', 'id', errors);
     return { expression: id };
   }
-  if (id.length < LIMITS.idMin || id.length > LIMITS.idMax)
-    errors.add('id', `must be between ${LIMITS.idMin} and ${LIMITS.idMax} characters`);
+  if (id.length < LIMITS.idMin || id.length > LIMITS.idMax) errors.add('id', `must be between ${LIMITS.idMin} and ${LIMITS.idMax} characters`);
   else if (FORBIDDEN_ID_CHARS.test(id) || /\s/.test(id)) errors.add('id', 'must not contain whitespace or any of # / \\ + ? [ ] | & = % < > { } ^');
   return { literal: id };
 }
@@ -91,8 +90,7 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
   let container = def?.container ?? '/general/high/';
   const containers = input['containers'];
   if (containers !== undefined && containers !== null) {
-    if (!Array.isArray(containers) || containers.length !== 1)
-      errors.add('containers', 'must hold exactly one container path');
+    if (!Array.isArray(containers) || containers.length !== 1) errors.add('containers', 'must hold exactly one container path');
     else if (typeof containers[0] !== 'string' || !CONTAINER_PATTERN.test(containers[0]))
       errors.add('containers[0]', 'must be a path like /pci/high/ (letters, digits, _ and -, each segment followed by /)');
     else container = containers[0].toLowerCase();
@@ -107,11 +105,9 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
       if (entries.length > LIMITS.metadataKeys) errors.add('metadata', `must have at most ${LIMITS.metadataKeys} keys`);
       for (const [k, v] of entries) {
         if (hasNul(k)) errors.add('metadata', `keys ${NUL}`);
-        else if (k.length === 0 || k.length > LIMITS.metadataKeyLength)
-          errors.add(`metadata.${k}`, `keys must be 1 to ${LIMITS.metadataKeyLength} characters`);
+        else if (k.length === 0 || k.length > LIMITS.metadataKeyLength) errors.add(`metadata.${k}`, `keys must be 1 to ${LIMITS.metadataKeyLength} characters`);
         else if (typeof v !== 'string') errors.add(`metadata.${k}`, 'must be a string');
-        else if (v.length > LIMITS.metadataValueLength)
-          errors.add(`metadata.${k}`, `must be at most ${LIMITS.metadataValueLength} characters`);
+        else if (v.length > LIMITS.metadataValueLength) errors.add(`metadata.${k}`, `must be at most ${LIMITS.metadataValueLength} characters`);
         else if (hasNul(v)) errors.add(`metadata.${k}`, NUL);
         else metadata[k] = v;
       }
@@ -126,8 +122,7 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
     else {
       si.forEach((s, i) => {
         if (typeof s !== 'string' || !s) errors.add(`search_indexes[${i}]`, 'must be a non-empty string');
-        else if (s.length > LIMITS.expressionLength)
-          errors.add(`search_indexes[${i}]`, `must be at most ${LIMITS.expressionLength} characters`);
+        else if (s.length > LIMITS.expressionLength) errors.add(`search_indexes[${i}]`, `must be at most ${LIMITS.expressionLength} characters`);
         else if (hasNul(s)) errors.add(`search_indexes[${i}]`, NUL);
         else checkTemplate(s, 'data', `search_indexes[${i}]`, errors);
       });
@@ -139,8 +134,7 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
   const fe = input['fingerprint_expression'];
   if (fe !== undefined && fe !== null) {
     if (typeof fe !== 'string' || !fe) errors.add('fingerprint_expression', 'must be a non-empty string');
-    else if (fe.length > LIMITS.expressionLength)
-      errors.add('fingerprint_expression', `must be at most ${LIMITS.expressionLength} characters`);
+    else if (fe.length > LIMITS.expressionLength) errors.add('fingerprint_expression', `must be at most ${LIMITS.expressionLength} characters`);
     else if (hasNul(fe)) errors.add('fingerprint_expression', NUL);
     else {
       checkTemplate(fe, 'data+metadata', 'fingerprint_expression', errors);

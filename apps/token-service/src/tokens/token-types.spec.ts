@@ -18,7 +18,11 @@ describe('token type validation', () => {
   it.each([
     ['card', { number: '4242424242424242', expiration_month: 12, expiration_year: 2030, cvc: '1234' }, []],
     ['card', { number: '4242' }, ['data.number']],
-    ['card', { number: '4242424242424242', expiration_month: 0, expiration_year: 30, cvc: 'abc' }, ['data.expiration_month', 'data.expiration_year', 'data.cvc']],
+    [
+      'card',
+      { number: '4242424242424242', expiration_month: 0, expiration_year: 30, cvc: 'abc' },
+      ['data.expiration_month', 'data.expiration_year', 'data.cvc'],
+    ],
     ['card', 'not an object', ['data']],
     ['bank', { routing_number: '021000021', account_number: '12345678901234567' }, []],
     ['bank', { routing_number: '021000021', account_number: '123456789012345678' }, ['data.account_number']],

@@ -116,13 +116,7 @@ export class TokenRepository {
    * conflict (id taken, duplicate, or an expired holder to clear) takes the careful path in a transaction.
    * Inside `tx` (tokenize: several tokens all-or-nothing) everything runs in the caller's transaction.
    */
-  async insert(
-    tenantId: string,
-    t: TokenWrite,
-    searchDigests: string[],
-    tx?: Prisma.TransactionClient,
-    audit?: { traceId: string },
-  ): Promise<InsertOutcome> {
+  async insert(tenantId: string, t: TokenWrite, searchDigests: string[], tx?: Prisma.TransactionClient, audit?: { traceId: string }): Promise<InsertOutcome> {
     if (tx) return this.insertWith(tx, tenantId, t, searchDigests);
     const digests = [...new Set(searchDigests)];
     // the create's audit event rides in the same statement: one round trip and one commit for the whole create
@@ -207,7 +201,13 @@ export class TokenRepository {
    * `find` and the read's audit event in one statement: the event is written (and committed, before the reply) when the
    * row exists and passes `access`, the SQL form of the caller's read decision. `audited` says whether it was.
    */
-  async findAudited(tenantId: string, id: string, access: Prisma.Sql, actorApplicationId: string | undefined, traceId: string | undefined): Promise<(TokenRow & { audited: boolean }) | null> {
+  async findAudited(
+    tenantId: string,
+    id: string,
+    access: Prisma.Sql,
+    actorApplicationId: string | undefined,
+    traceId: string | undefined,
+  ): Promise<(TokenRow & { audited: boolean }) | null> {
     const sql = Prisma.sql`
       WITH t AS (SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}),
         a AS (${readEventInsert(Prisma.raw('t'), access, actorApplicationId, traceId)})
@@ -238,16 +238,22 @@ export class TokenRepository {
   }
 
   async findByFingerprint(tenantId: string, type: string, fingerprint: string, tx?: Prisma.TransactionClient): Promise<TokenRow | null> {
-    const rows = await this.lookup<TokenRow>(Prisma.sql`
+    const rows = await this.lookup<TokenRow>(
+      Prisma.sql`
       SELECT ${COLUMNS} FROM tokens
       WHERE tenant_id = ${tenantId}::uuid AND type = ${type} AND fingerprint = ${fingerprint} AND ${LIVE}
-      ORDER BY (dedup_key IS NOT NULL) DESC, created_at, id LIMIT 1`, tx);
+      ORDER BY (dedup_key IS NOT NULL) DESC, created_at, id LIMIT 1`,
+      tx,
+    );
     return rows[0] ?? null;
   }
 
   async findByDedupKey(tenantId: string, dedupKey: string, tx?: Prisma.TransactionClient): Promise<TokenRow | null> {
-    const rows = await this.lookup<TokenRow>(Prisma.sql`
-      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND ${LIVE}`, tx);
+    const rows = await this.lookup<TokenRow>(
+      Prisma.sql`
+      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND ${LIVE}`,
+      tx,
+    );
     return rows[0] ?? null;
   }
 
@@ -255,8 +261,7 @@ export class TokenRepository {
     const parts = [Prisma.sql`tenant_id = ${tenantId}::uuid`, LIVE, access];
     if (f.ids?.length) parts.push(Prisma.sql`id = ANY(${f.ids}::text[])`);
     if (f.types?.length) parts.push(Prisma.sql`type = ANY(${f.types}::text[])`);
-    if (f.metadata && Object.keys(f.metadata).length)
-      parts.push(Prisma.sql`metadata_search @> ${JSON.stringify(f.metadata)}::jsonb`);
+    if (f.metadata && Object.keys(f.metadata).length) parts.push(Prisma.sql`metadata_search @> ${JSON.stringify(f.metadata)}::jsonb`);
     if (f.where) parts.push(f.where);
     return Prisma.join(parts, ' AND ');
   }
@@ -266,7 +271,14 @@ export class TokenRepository {
    * searches take the caller's `deadline` (performance.now() scale): PostgreSQL cancels their statements when it
    * passes (SqlPool.withinDeadline), so no query outlives the request that asked for it.
    */
-  async page(tenantId: string, f: TokenListFilter, offset: number, limit: number, access: Prisma.Sql, deadline?: number): Promise<{ rows: TokenRow[]; total: number }> {
+  async page(
+    tenantId: string,
+    f: TokenListFilter,
+    offset: number,
+    limit: number,
+    access: Prisma.Sql,
+    deadline?: number,
+  ): Promise<{ rows: TokenRow[]; total: number }> {
     const where = this.where(tenantId, f, access);
     return this.sql.withinDeadline(deadline, async (query) => {
       const rows =

@@ -1,6 +1,15 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, assertJsonLimits, deadlineOf, notFound, type ListTokensRequest, type RpcEnvelope, type TokenIdRequest, type UpdateTokenRequest } from '@coffer/contracts';
+import {
+  SUBJECTS,
+  assertJsonLimits,
+  deadlineOf,
+  notFound,
+  type ListTokensRequest,
+  type RpcEnvelope,
+  type TokenIdRequest,
+  type UpdateTokenRequest,
+} from '@coffer/contracts';
 import { requirePrincipal } from '@coffer/auth';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { CreateTokenUseCase } from './create/create-token.use-case';

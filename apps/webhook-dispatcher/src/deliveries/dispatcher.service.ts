@@ -45,7 +45,14 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     await this.events.subscribe(SUBJECTS.webhook.wake, () => this.loop.wake());
     this.loop.start();
-    this.gauge = setInterval(() => void this.deliveries.pendingCount().then((n) => queueDepth.set(n), () => undefined), 5000);
+    this.gauge = setInterval(
+      () =>
+        void this.deliveries.pendingCount().then(
+          (n) => queueDepth.set(n),
+          () => undefined,
+        ),
+      5000,
+    );
     this.gauge.unref();
   }
 

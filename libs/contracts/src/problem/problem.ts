@@ -80,11 +80,9 @@ export class ProblemError extends Error {
   }
 }
 
-export const badRequest = (detail: string, errors?: Record<string, string[]>) =>
-  new ProblemError(400, detail, errors);
+export const badRequest = (detail: string, errors?: Record<string, string[]>) => new ProblemError(400, detail, errors);
 export const notFound = (what = 'resource') => new ProblemError(404, `The ${what} was not found`);
-export const forbidden = (detail = 'The API key does not grant access to this operation') =>
-  new ProblemError(403, detail);
+export const forbidden = (detail = 'The API key does not grant access to this operation') => new ProblemError(403, detail);
 export const conflict = (detail: string) => new ProblemError(409, detail);
 
 /** Accumulates field errors so a validation failure reports every offending field at once. */
@@ -115,10 +113,5 @@ export class FieldErrors {
 }
 
 export function isProblem(value: unknown): value is Problem {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Problem).status === 'number' &&
-    typeof (value as Problem).title === 'string'
-  );
+  return typeof value === 'object' && value !== null && typeof (value as Problem).status === 'number' && typeof (value as Problem).title === 'string';
 }

@@ -19,16 +19,17 @@ describe('code reactors', () => {
 
   it('runtime: node-bt only; packages, permissions and other members are refused, not ignored', () => {
     expect(errorsOf((e) => checkReactorRuntime({ image: 'node-bt', dependencies: {}, permissions: [], timeout: null }, e))).toEqual({});
-    expect(Object.keys(errorsOf((e) => checkReactorRuntime({ image: 'node22', dependencies: { a: '1' }, permissions: ['token:read'], timeout: 30 }, e))).sort()).toEqual([
-      'runtime.dependencies',
-      'runtime.image',
-      'runtime.permissions',
-      'runtime.timeout',
-    ]);
+    expect(
+      Object.keys(errorsOf((e) => checkReactorRuntime({ image: 'node22', dependencies: { a: '1' }, permissions: ['token:read'], timeout: 30 }, e))).sort(),
+    ).toEqual(['runtime.dependencies', 'runtime.image', 'runtime.permissions', 'runtime.timeout']);
   });
 
   it('configuration: any names, scalar values', () => {
     expect(errorsOf((e) => checkCodeReactorConfiguration({ a: 'x', b: 1, c: true, d: null }, e))).toEqual({});
-    expect(Object.keys(errorsOf((e) => checkCodeReactorConfiguration({ a: { b: 1 }, c: [1], n: Infinity }, e))).sort()).toEqual(['configuration.a', 'configuration.c', 'configuration.n']);
+    expect(Object.keys(errorsOf((e) => checkCodeReactorConfiguration({ a: { b: 1 }, c: [1], n: Infinity }, e))).sort()).toEqual([
+      'configuration.a',
+      'configuration.c',
+      'configuration.n',
+    ]);
   });
 });

@@ -22,13 +22,22 @@ export class CodeReactorRequest {
   @MaxLength(REACTOR_LIMITS.nameLength, { message: `must be at most ${REACTOR_LIMITS.nameLength} characters` })
   name!: string;
 
-  @ApiProperty({ minLength: 1, maxLength: FORMULA_LIMITS.codeLength, example: 'module.exports = async function (req) { return { raw: { hello: req.args.name } }; };' })
+  @ApiProperty({
+    minLength: 1,
+    maxLength: FORMULA_LIMITS.codeLength,
+    example: 'module.exports = async function (req) { return { raw: { hello: req.args.name } }; };',
+  })
   @IsString({ message: 'is required and must be a string' })
   @MinLength(1, { message: 'must not be empty' })
   @MaxLength(FORMULA_LIMITS.codeLength, { message: `must be at most ${FORMULA_LIMITS.codeLength} characters` })
   code!: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] }, nullable: true, description: 'at most 100 entries of string, number or boolean (secrets, stored encrypted)' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] },
+    nullable: true,
+    description: 'at most 100 entries of string, number or boolean (secrets, stored encrypted)',
+  })
   @IsOptional()
   @IsObject({ message: 'must be an object' })
   configuration?: Record<string, unknown> | null;
@@ -40,7 +49,13 @@ export class CodeReactorRequest {
   @Type(() => ReactorRef)
   application?: ReactorRef | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'may name the one runtime: {"image": "node-bt"}', example: { image: 'node-bt' } })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'may name the one runtime: {"image": "node-bt"}',
+    example: { image: 'node-bt' },
+  })
   @IsOptional()
   @IsObject({ message: 'must be an object' })
   runtime?: Record<string, unknown> | null;
@@ -53,7 +68,13 @@ export class CodeReactorRequest {
 export class ReactAsyncRequest {
   static readonly opaqueFields: readonly string[] = ['args'];
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true, description: 'arguments, detokenized like those of POST /reactors/{id}/react', example: { name: 'world' } })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    nullable: true,
+    description: 'arguments, detokenized like those of POST /reactors/{id}/react',
+    example: { name: 'world' },
+  })
   @IsOptional()
   @IsObject({ message: 'must be an object' })
   args?: Record<string, unknown> | null;
@@ -85,7 +106,7 @@ export function checkReactorRuntime(runtime: Record<string, unknown>, errors: Fi
         errors.add(path, 'packages cannot be installed: code may require only the modules listed in the reactor documentation');
     } else if (key === 'permissions') {
       if (!Array.isArray(value) || value.length > 0)
-        errors.add(path, "is not supported: give the reactor an application holding exactly the permissions its code needs");
+        errors.add(path, 'is not supported: give the reactor an application holding exactly the permissions its code needs');
     } else errors.add(path, 'is not supported by the node-bt runtime');
   }
 }
@@ -117,4 +138,3 @@ export function reactorKind(body: Record<string, unknown>, errors: FieldErrors):
   // neither: validated as a formula reactor (the original form), whose errors then name every missing field
   return hasCode && !hasFormula ? 'code' : 'formula';
 }
-

@@ -40,7 +40,6 @@ export class ReactorEgressView {
 export const REACTOR_EGRESS_DEFAULTS = ['allow_public', 'deny_unlisted'] as const;
 export type ReactorEgressDefault = (typeof REACTOR_EGRESS_DEFAULTS)[number];
 
-
 /** The effective rule for one invocation: the reactor's list if it has one, else the tenant's default. */
 export interface EffectiveEgressRule {
   /** null: no list (public internet when `unlisted` is 'allow'). */
@@ -56,7 +55,11 @@ export function effectiveEgressRule(reactorAllow: readonly string[] | null | und
 /** The optional `egress` member of reactor requests (formula and code reactors, create, replace and patch). */
 export function EgressField(): PropertyDecorator {
   const decorators: PropertyDecorator[] = [
-    ApiPropertyOptional({ type: () => ReactorEgressInput, nullable: true, description: 'the hosts its code may reach; absent or null: the tenant default (settings.reactor_egress)' }),
+    ApiPropertyOptional({
+      type: () => ReactorEgressInput,
+      nullable: true,
+      description: 'the hosts its code may reach; absent or null: the tenant default (settings.reactor_egress)',
+    }),
     IsOptional(),
     IsObject({ message: 'must be an object with an allow list' }),
     ValidateNested(),

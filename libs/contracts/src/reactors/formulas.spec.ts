@@ -12,7 +12,10 @@ describe('checkFormulaElements', () => {
     expect(check({}).out).toEqual({ configuration: [], request_parameters: [] });
     const { out, errors } = check({
       configuration: [{ name: 'api_key', type: 'string', description: 'key', extra: 1 }],
-      request_parameters: [{ name: 'card.number', type: 'string' }, { name: 'amount', type: 'number', optional: true }],
+      request_parameters: [
+        { name: 'card.number', type: 'string' },
+        { name: 'amount', type: 'number', optional: true },
+      ],
     });
     expect(errors).toEqual({});
     expect(out).toEqual({
@@ -27,7 +30,11 @@ describe('checkFormulaElements', () => {
   it('names every bad element by path', () => {
     const { errors } = check({
       configuration: [{ name: 'a.b', type: 'string' }, { name: 'x', type: 'object' }, { name: 'x', type: 'number' }, 'nope', { type: 'string' }],
-      request_parameters: [{ name: '-bad', type: 'string' }, { name: 'ok1', type: 'string', optional: 'yes' }, { name: 'a..b', type: 'string' }],
+      request_parameters: [
+        { name: '-bad', type: 'string' },
+        { name: 'ok1', type: 'string', optional: 'yes' },
+        { name: 'a..b', type: 'string' },
+      ],
     });
     expect(Object.keys(errors).sort()).toEqual(
       [
@@ -54,7 +61,11 @@ describe('checkFormulaElements', () => {
 
   it('refuses a parameter nested under another and reserved names', () => {
     const { errors } = check({
-      request_parameters: [{ name: 'card', type: 'string' }, { name: 'card.number', type: 'string' }, { name: 'a.__proto__.b', type: 'string' }],
+      request_parameters: [
+        { name: 'card', type: 'string' },
+        { name: 'card.number', type: 'string' },
+        { name: 'a.__proto__.b', type: 'string' },
+      ],
     });
     expect(Object.keys(errors).sort()).toEqual(['request_parameters[1].name', 'request_parameters[2].name']);
   });
@@ -65,7 +76,7 @@ describe('ReactorFormulaRequest', () => {
   const { ReactorFormulaRequest } = jest.requireActual('./formulas') as typeof import('./formulas');
   const { validateContract } = jest.requireActual('../validation') as typeof import('../validation');
 
-  it('reports the elements\' errors after its own, by path, and keeps the elements when valid', () => {
+  it("reports the elements' errors after its own, by path, and keeps the elements when valid", () => {
     let problem: { errors?: Record<string, string[]> } | undefined;
     try {
       validateContract(ReactorFormulaRequest, { name: '', type: 'official', code: 'x', configuration: [{ name: 'a.b', type: 'string' }] });
@@ -74,7 +85,12 @@ describe('ReactorFormulaRequest', () => {
     }
     expect(Object.keys(problem?.errors ?? {}).sort()).toEqual(['configuration[0].name', 'name', 'type']);
     expect(Object.keys(problem?.errors ?? {}).pop()).toBe('configuration[0].name');
-    const ok = validateContract(ReactorFormulaRequest, { name: 'f', type: 'private', code: 'x', configuration: [{ name: 'k', type: 'string' }], extra: 1 }, undefined, { whitelist: true });
+    const ok = validateContract(
+      ReactorFormulaRequest,
+      { name: 'f', type: 'private', code: 'x', configuration: [{ name: 'k', type: 'string' }], extra: 1 },
+      undefined,
+      { whitelist: true },
+    );
     expect(JSON.parse(JSON.stringify(ok))).toEqual({ name: 'f', type: 'private', code: 'x', configuration: [{ name: 'k', type: 'string' }] });
   });
 });

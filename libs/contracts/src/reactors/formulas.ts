@@ -86,11 +86,21 @@ abstract class FormulaFields {
   code!: string;
 
   /** checked element by element by checkFormulaElements (ReactorFormulaRequest.check), so errors name the index */
-  @ApiPropertyOptional({ type: () => [FormulaConfigurationElement], maxItems: FORMULA_LIMITS.configurationElements, nullable: true, description: 'the configuration contract of every reactor made from the formula; default []' })
+  @ApiPropertyOptional({
+    type: () => [FormulaConfigurationElement],
+    maxItems: FORMULA_LIMITS.configurationElements,
+    nullable: true,
+    description: 'the configuration contract of every reactor made from the formula; default []',
+  })
   @Allow()
   configuration?: unknown;
 
-  @ApiPropertyOptional({ type: () => [FormulaRequestParameter], maxItems: FORMULA_LIMITS.requestParameters, nullable: true, description: 'an optional contract for `args`; default []' })
+  @ApiPropertyOptional({
+    type: () => [FormulaRequestParameter],
+    maxItems: FORMULA_LIMITS.requestParameters,
+    nullable: true,
+    description: 'an optional contract for `args`; default []',
+  })
   @Allow()
   request_parameters?: unknown;
 }
@@ -221,8 +231,7 @@ function commonElement(
     else out.description = description;
   }
   const type = el['type'];
-  if (typeof type !== 'string' || !(PARAMETER_TYPES as readonly string[]).includes(type))
-    errors.add(`${path}.type`, 'must be one of string, boolean, number');
+  if (typeof type !== 'string' || !(PARAMETER_TYPES as readonly string[]).includes(type)) errors.add(`${path}.type`, 'must be one of string, boolean, number');
   else out.type = type as ParameterType;
   return out;
 }
@@ -255,8 +264,7 @@ export function checkFormulaElements(
   elementList(body['request_parameters'], 'request_parameters', FORMULA_LIMITS.requestParameters, errors).forEach((el, i) => {
     const path = `request_parameters[${i}]`;
     const out = commonElement(el, path, errors, (name, at) => {
-      if (!PARAMETER_NAME.test(name))
-        errors.add(at, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]$ (dots separate nested names)');
+      if (!PARAMETER_NAME.test(name)) errors.add(at, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]$ (dots separate nested names)');
       else if (name.split('.').some((s) => s === '')) errors.add(at, 'must not contain an empty segment');
       if (name.split('.').some((s) => RESERVED_NAMES.has(s))) errors.add(at, 'uses a reserved name');
       if (seenParams.has(name)) errors.add(at, `duplicates request_parameters[${seenParams.get(name)}].name`);

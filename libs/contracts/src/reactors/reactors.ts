@@ -37,7 +37,7 @@ export class UpdateReactorRequest {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'names and values satisfying the formula\'s configuration contract; secrets, stored encrypted',
+    description: "names and values satisfying the formula's configuration contract; secrets, stored encrypted",
     example: { API_KEY: 'sk_test_123' },
   })
   @IsObject({ message: 'is required and must be an object' })
@@ -85,7 +85,14 @@ export class ReactRequest {
   @IsString({ message: 'must be a string' })
   callback_url?: string | null;
 
-  @ApiPropertyOptional({ type: 'integer', nullable: true, minimum: REACTOR_LIMITS.minTimeoutMs, maximum: REACTOR_LIMITS.maxTimeoutMs, default: 10_000, description: 'honoured for asynchronous runs only' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: REACTOR_LIMITS.minTimeoutMs,
+    maximum: REACTOR_LIMITS.maxTimeoutMs,
+    default: 10_000,
+    description: 'honoured for asynchronous runs only',
+  })
   @IsOptional()
   @IsInt({ message: `must be an integer between ${REACTOR_LIMITS.minTimeoutMs} and ${REACTOR_LIMITS.maxTimeoutMs}` })
   @Min(REACTOR_LIMITS.minTimeoutMs, { message: `must be an integer between ${REACTOR_LIMITS.minTimeoutMs} and ${REACTOR_LIMITS.maxTimeoutMs}` })

@@ -4,7 +4,7 @@ import type { AccessRule } from '../auth/principal';
 import { AccessRuleView } from '../auth/access-rule.view';
 
 export class CreateSessionResponse {
-  @ApiProperty({ description: 'the session\'s API key: no access until the session is authorized' })
+  @ApiProperty({ description: "the session's API key: no access until the session is authorized" })
   session_key!: string;
 
   @ApiProperty({ description: 'one-time code the authorizing (private) application sends to POST /sessions/authorize' })

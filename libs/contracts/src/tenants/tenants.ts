@@ -77,6 +77,9 @@ export class TenantView {
 
 /** GET /tenants/self/webhook-secret and its rotation: the key of the Standard Webhooks signatures. */
 export class WebhookSecretView {
-  @ApiProperty({ description: 'whsec_ followed by the base64 of 32 random bytes (the HMAC key is the decoded bytes)', example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' })
+  @ApiProperty({
+    description: 'whsec_ followed by the base64 of 32 random bytes (the HMAC key is the decoded bytes)',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
   secret!: string;
 }

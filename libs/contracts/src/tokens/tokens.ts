@@ -37,11 +37,17 @@ export class CreateTokenRequest {
   @IsDefined({ message: 'is required' })
   data!: unknown;
 
-  @ApiAnyJson({ description: 'mask expressions mirroring data; default: the type\'s mask', example: { number: '{{ data.number | reveal_last: 4 }}' } })
+  @ApiAnyJson({ description: "mask expressions mirroring data; default: the type's mask", example: { number: '{{ data.number | reveal_last: 4 }}' } })
   @IsOptional()
   mask?: unknown;
 
-  @ApiPropertyOptional({ type: [String], maxItems: 1, minItems: 1, description: 'exactly one container path like /pci/high/ (stored lower-case)', example: ['/pci/high/'] })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: 1,
+    minItems: 1,
+    description: 'exactly one container path like /pci/high/ (stored lower-case)',
+    example: ['/pci/high/'],
+  })
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
@@ -96,7 +102,10 @@ export class TokenView {
   @ApiProperty({ example: 'card' })
   type!: string;
 
-  @ApiAnyJson({ description: 'revealed, masked or (when absent) redacted per the caller\'s transform', example: { number: '############4242', expiration_month: 12, expiration_year: 2030 } })
+  @ApiAnyJson({
+    description: "revealed, masked or (when absent) redacted per the caller's transform",
+    example: { number: '############4242', expiration_month: 12, expiration_year: 2030 },
+  })
   data?: unknown;
 
   @ApiAnyJson()

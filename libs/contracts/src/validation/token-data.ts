@@ -76,8 +76,7 @@ export const TOKEN_DATA_RULES: Record<string, (data: unknown, errors: FieldError
     if (y !== undefined && y !== null && !(Number.isInteger(y) && (y as number) >= 1000 && (y as number) <= 9999))
       errors.add('data.expiration_year', 'must be a four-digit year');
     const cvc = card['cvc'];
-    if (cvc !== undefined && cvc !== null && !(typeof cvc === 'string' && /^\d{3,4}$/.test(cvc)))
-      errors.add('data.cvc', 'must be a string of 3 or 4 digits');
+    if (cvc !== undefined && cvc !== null && !(typeof cvc === 'string' && /^\d{3,4}$/.test(cvc))) errors.add('data.cvc', 'must be a string of 3 or 4 digits');
   },
   bank(data, errors) {
     const bank = objectData(data, errors);

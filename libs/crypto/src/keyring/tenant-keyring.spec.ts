@@ -68,7 +68,7 @@ describe('TenantKeyring', () => {
 });
 
 describe('TenantKeyRepository', () => {
-  it('reads through the keyring\'s own pool, never PrismaService (whose connections a write\'s transaction may hold)', async () => {
+  it("reads through the keyring's own pool, never PrismaService (whose connections a write's transaction may hold)", async () => {
     const row = { id: 'k' } as TenantKey;
     const pool = { query: jest.fn().mockResolvedValue([row]) };
     await expect(new TenantKeyRepository(pool as unknown as KeyringPool).findActive(TENANT, 'data')).resolves.toBe(row);

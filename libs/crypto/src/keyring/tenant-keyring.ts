@@ -127,10 +127,7 @@ export class TenantKeyring {
     return this.remember(tenantId, row);
   }
 
-  private remember(
-    tenantId: string,
-    row: { id: string; purpose: string; kekId: string; wrappedKey: Uint8Array },
-  ): CachedKey {
+  private remember(tenantId: string, row: { id: string; purpose: string; kekId: string; wrappedKey: Uint8Array }): CachedKey {
     const key = this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id));
     const cached = { id: row.id, key };
     this.byId.set(row.id, cached);

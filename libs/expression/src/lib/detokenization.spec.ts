@@ -1,9 +1,4 @@
-import {
-  ExpressionError,
-  findDetokenizationExpressions,
-  isValidTokenId,
-  substituteDetokenization,
-} from '../index';
+import { ExpressionError, findDetokenizationExpressions, isValidTokenId, substituteDetokenization } from '../index';
 
 const UUID = '6f1c1c7e-6a5b-4d8f-9a63-2d1a4f1c9a11';
 const CARD = { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 };
@@ -146,13 +141,7 @@ describe('substituteDetokenization', () => {
       ],
       lookup,
     );
-    expect(out).toEqual([
-      `card ${JSON.stringify(CARD)}`,
-      '123-45-67896789',
-      '12/2030',
-      'n=;b=true;l=["a",{"b":1}]',
-      'no expression',
-    ]);
+    expect(out).toEqual([`card ${JSON.stringify(CARD)}`, '123-45-67896789', '12/2030', 'n=;b=true;l=["a",{"b":1}]', 'no expression']);
   });
 
   it('keeps non-string leaves and keys, returns a new value', () => {

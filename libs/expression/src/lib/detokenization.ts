@@ -63,13 +63,9 @@ function compileFilters(filterText: string): Compiled {
   }
   for (const f of value.filters) {
     for (const a of f.args) {
-      const literal =
-        !Array.isArray(a) && (TypeGuards.isQuotedToken(a) || TypeGuards.isNumberToken(a) || TypeGuards.isLiteralToken(a));
+      const literal = !Array.isArray(a) && (TypeGuards.isQuotedToken(a) || TypeGuards.isNumberToken(a) || TypeGuards.isLiteralToken(a));
       if (!literal) {
-        throw new ExpressionError(
-          `filter "${f.name}": arguments of detokenization expressions must be literals`,
-          'invalid_expression',
-        );
+        throw new ExpressionError(`filter "${f.name}": arguments of detokenization expressions must be literals`, 'invalid_expression');
       }
     }
   }
@@ -93,10 +89,7 @@ function scan(s: string): Found[] {
     const bar = inner.indexOf('|');
     const tokenId = (bar === -1 ? inner : inner.slice(0, bar)).trim();
     if (!isValidTokenId(tokenId)) {
-      throw new ExpressionError(
-        inner === '' ? 'empty detokenization expression' : 'invalid token id in detokenization expression',
-        'invalid_token_id',
-      );
+      throw new ExpressionError(inner === '' ? 'empty detokenization expression' : 'invalid token id in detokenization expression', 'invalid_token_id');
     }
     let filters: Compiled | undefined;
     if (bar !== -1) {

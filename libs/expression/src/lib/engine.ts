@@ -1,16 +1,4 @@
-import {
-  Context,
-  Emitter,
-  FS,
-  Liquid,
-  Output,
-  Template,
-  TokenKind,
-  TypeGuards,
-  Value,
-  toValue,
-  toValueSync,
-} from 'liquidjs';
+import { Context, Emitter, FS, Liquid, Output, Template, TokenKind, TypeGuards, Value, toValue, toValueSync } from 'liquidjs';
 import type { FilterImplOptions } from 'liquidjs';
 import { ExpressionError, RENDER_TIME_MESSAGE, toExpressionError } from './errors';
 import { FILTERS, FilterFn, checkStaticArgs } from './filters';

@@ -54,7 +54,7 @@ describe('typed evaluation', () => {
     ['[{{ data.missing }}]', '[]'],
     ['{% if data.b %}yes{% else %}no{% endif %}', 'yes'],
     ['{% for x in data.arr %}{{ forloop.index }}:{{ x }};{% endfor %}', '1:1;2:two;'],
-    ["{% assign t = data.s | upcase %}{{ t }}{{ t }}", 'XX'],
+    ['{% assign t = data.s | upcase %}{{ t }}{{ t }}', 'XX'],
     ['{% capture c %}{{ data.n | plus: 1 }}{% endcapture %}<{{ c }}>', '<13>'],
     ['{% case data.s %}{% when "x" %}ex{% else %}other{% endcase %}', 'ex'],
     ['{% unless data.b %}u{% endunless %}', ''],
@@ -132,13 +132,10 @@ describe('validateTemplate', () => {
     expect(e.code).toBe(code);
   });
 
-  it.each(['{{ data', '{% if data %}', '{% endif %}', '{% for %}{% endfor %}', '{{ data | upcase data }}', '{{ "x }}'])(
-    'syntax error %j',
-    (template) => {
-      const e = errorOf(() => validateTemplate(template, 'data'));
-      expect(e.code).toMatch(/syntax|unknown_filter/);
-    },
-  );
+  it.each(['{{ data', '{% if data %}', '{% endif %}', '{% for %}{% endfor %}', '{{ data | upcase data }}', '{{ "x }}'])('syntax error %j', (template) => {
+    const e = errorOf(() => validateTemplate(template, 'data'));
+    expect(e.code).toMatch(/syntax|unknown_filter/);
+  });
 
   it('rejects over-long templates and unknown scopes', () => {
     const long = `{{ data }}${' '.repeat(LIMITS.templateLength)}`;
@@ -154,14 +151,8 @@ describe('sandbox and limits', () => {
   it('bounds loops by memory and time', () => {
     const started = Date.now();
     expect(errorOf(() => evaluate('{% for i in (1..100000000) %}x{% endfor %}', { data: 1 })).code).toBe('limit_exceeded');
-    expect(errorOf(() => evaluate('{% for i in (1..1000000) %}{{ i }}{% endfor %}', { data: 1 })).code).toBe(
-      'limit_exceeded',
-    );
-    expect(
-      errorOf(() =>
-        evaluate('{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}', { data: 1 }),
-      ).code,
-    ).toBe('limit_exceeded');
+    expect(errorOf(() => evaluate('{% for i in (1..1000000) %}{{ i }}{% endfor %}', { data: 1 })).code).toBe('limit_exceeded');
+    expect(errorOf(() => evaluate('{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}', { data: 1 })).code).toBe('limit_exceeded');
     expect(Date.now() - started).toBeLessThan(3000);
   });
 
@@ -178,9 +169,7 @@ describe('sandbox and limits', () => {
     const big = 'x'.repeat(300_000);
     const e = errorOf(() => evaluate('{{ data }}{{ data }}{{ data }}{{ data }}', { data: big }));
     expect(e.message).toBe('output size limit exceeded');
-    expect(errorOf(() => evaluate('{{ data }}', { data: 'x'.repeat(LIMITS.outputLength + 1) })).code).toBe(
-      'limit_exceeded',
-    );
+    expect(errorOf(() => evaluate('{{ data }}', { data: 'x'.repeat(LIMITS.outputLength + 1) })).code).toBe('limit_exceeded');
   });
 
   it('does not reach prototypes or globals', () => {

@@ -1,14 +1,6 @@
 import { ExpressionError } from './errors';
 import { ExpressionBudget, Meter } from './budget';
-import {
-  ExpressionScope,
-  ScopeName,
-  checkCompiled,
-  checkTemplateText,
-  compile,
-  defaultScopeName,
-  run,
-} from './engine';
+import { ExpressionScope, ScopeName, checkCompiled, checkTemplateText, compile, defaultScopeName, run } from './engine';
 
 const EXPRESSION = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/;
 

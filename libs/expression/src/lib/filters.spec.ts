@@ -178,12 +178,12 @@ errors('json', [
 ]);
 
 table('to_number', [
-  ["{{ data | to_number }}", '42', 42],
-  ["{{ data | to_number }}", ' -3.5 ', -3.5],
-  ["{{ data | to_number }}", '1e3', 1000],
-  ["{{ data | to_number }}", '.5', 0.5],
-  ["{{ data | to_number }}", 7, 7],
-  ["{{ data | to_number }}", null, null],
+  ['{{ data | to_number }}', '42', 42],
+  ['{{ data | to_number }}', ' -3.5 ', -3.5],
+  ['{{ data | to_number }}', '1e3', 1000],
+  ['{{ data | to_number }}', '.5', 0.5],
+  ['{{ data | to_number }}', 7, 7],
+  ['{{ data | to_number }}', null, null],
 ]);
 errors('to_number', [
   ['{{ data | to_number }}', 'abc', /to_number.*cannot convert/],

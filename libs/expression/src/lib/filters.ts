@@ -413,11 +413,7 @@ export const FILTERS: Readonly<Record<string, FilterDef>> = Object.freeze({
 });
 
 /** Checks literal arguments known at parse time (count, kinds); values known only at render time are checked then. */
-export function checkStaticArgs(
-  filter: string,
-  def: FilterDef,
-  args: readonly ({ kind: 'number' | 'string' | 'other'; value?: unknown } | 'keyword')[],
-): void {
+export function checkStaticArgs(filter: string, def: FilterDef, args: readonly ({ kind: 'number' | 'string' | 'other'; value?: unknown } | 'keyword')[]): void {
   if (args.length > def.args.length) maxArgs(filter, args, def.args.length);
   if (args.length < def.required) fail(filter, `${argName(args.length)} is required`);
   args.forEach((a, i) => {

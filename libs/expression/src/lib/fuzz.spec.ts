@@ -49,7 +49,7 @@ const FRAGMENTS = [
   '{% else %}',
   '{% endif %}',
   '{% assign s = data | append: s %}',
-  "{% assign s = s | append: s | append: s %}",
+  '{% assign s = s | append: s | append: s %}',
   '{% capture c %}',
   '{% endcapture %}',
   '{% include "x" %}',

@@ -4,9 +4,7 @@ import { ExpressionError, evaluate, evaluateMask, renderToString, validateMask, 
 const CARD_MASK = JSON.parse(
   '{"number":"{{ data.number | reveal_last: 4 }}","expiration_month":"{{ data.expiration_month }}","expiration_year":"{{ data.expiration_year }}"}',
 );
-const BANK_MASK = JSON.parse(
-  '{"routing_number":"{{ data.routing_number }}","account_number":"{{ data.account_number | reveal_last: 4 }}"}',
-);
+const BANK_MASK = JSON.parse('{"routing_number":"{{ data.routing_number }}","account_number":"{{ data.account_number | reveal_last: 4 }}"}');
 const REVEAL_LAST_4 = '{{ data | reveal_last: 4 }}';
 const SSN_SEARCH_INDEXES = ['{{ data }}', "{{ data | remove: '-' }}", '{{ data | last4 }}'];
 const DEFAULT_FINGERPRINT = '{{ data | stringify }}';
@@ -46,16 +44,8 @@ describe('default masks (docs/tokens.md)', () => {
   });
 
   it('SSN / EIN search indexes', () => {
-    expect(SSN_SEARCH_INDEXES.map((t) => renderToString(t, { data: '123-45-6789' }, 'data'))).toEqual([
-      '123-45-6789',
-      '123456789',
-      '6789',
-    ]);
-    expect(SSN_SEARCH_INDEXES.map((t) => renderToString(t, { data: '12-3456789' }, 'data'))).toEqual([
-      '12-3456789',
-      '123456789',
-      '6789',
-    ]);
+    expect(SSN_SEARCH_INDEXES.map((t) => renderToString(t, { data: '123-45-6789' }, 'data'))).toEqual(['123-45-6789', '123456789', '6789']);
+    expect(SSN_SEARCH_INDEXES.map((t) => renderToString(t, { data: '12-3456789' }, 'data'))).toEqual(['12-3456789', '123456789', '6789']);
   });
 
   it('default fingerprint expression and alias id expression', () => {
@@ -141,9 +131,7 @@ describe('validateMask', () => {
 
   it('flags non-JSON leaves and over-long templates', () => {
     expect(validateMask({ f: undefined })).toEqual([{ path: 'mask.f', message: 'unsupported mask value' }]);
-    expect(validateMask({ t: `{{ data }}${' '.repeat(5000)}` })).toEqual([
-      { path: 'mask.t', message: 'template longer than 4096 characters' },
-    ]);
+    expect(validateMask({ t: `{{ data }}${' '.repeat(5000)}` })).toEqual([{ path: 'mask.t', message: 'template longer than 4096 characters' }]);
     expect(validateMask('{{ data | last4 }}')).toEqual([]);
     expect(validateMask(null)).toEqual([]);
   });

@@ -39,7 +39,10 @@ function addBase64url(Buffer: BufferClass): void {
     return toBase64url(String(toString.call(this, 'base64', start, end)));
   };
   proto.write = function (this: unknown, ...args) {
-    return write.apply(this, args.map((a) => (isBase64url(a) ? 'base64' : a)));
+    return write.apply(
+      this,
+      args.map((a) => (isBase64url(a) ? 'base64' : a)),
+    );
   };
 }
 

@@ -63,10 +63,14 @@ export class Headers {
     for (const [k, v] of this.entries()) cb.call(thisArg, v, k, this);
   }
   keys(): IterableIterator<string> {
-    return this.sorted().map((e) => e[0])[Symbol.iterator]();
+    return this.sorted()
+      .map((e) => e[0])
+      [Symbol.iterator]();
   }
   values(): IterableIterator<string> {
-    return this.sorted().map((e) => e[1])[Symbol.iterator]();
+    return this.sorted()
+      .map((e) => e[1])
+      [Symbol.iterator]();
   }
   entries(): IterableIterator<[string, string]> {
     return this.sorted()[Symbol.iterator]();

@@ -102,4 +102,3 @@ formulaRequire.resolve = (name: unknown): string => {
 };
 formulaRequire.cache = Object.create(null) as Record<string, unknown>;
 Object.defineProperty(formulaRequire, 'name', { value: 'require' });
-

@@ -38,11 +38,22 @@ async function run(body: string, opts: { capture?: boolean; args?: unknown } = {
       }
     });
     const log = new ivm.Callback((level: string, line: string) => void logs.push(`[${level}] ${line}`), { ignored: true });
-    const runtimeOpts = JSON.stringify({ capture: Boolean(opts.capture), svc: false, maxLogLines: 200, maxLogBytes: 65536, maxResultChars: 1048576, hashes: HASHES });
-    const answer = (await entry.apply(undefined, ['invoke', fn.derefInto(), JSON.stringify({ args: opts.args ?? {}, configuration: {} }), sync, log, runtimeOpts], {
-      timeout: 2000,
-      result: { promise: true, copy: true },
-    })) as string;
+    const runtimeOpts = JSON.stringify({
+      capture: Boolean(opts.capture),
+      svc: false,
+      maxLogLines: 200,
+      maxLogBytes: 65536,
+      maxResultChars: 1048576,
+      hashes: HASHES,
+    });
+    const answer = (await entry.apply(
+      undefined,
+      ['invoke', fn.derefInto(), JSON.stringify({ args: opts.args ?? {}, configuration: {} }), sync, log, runtimeOpts],
+      {
+        timeout: 2000,
+        result: { promise: true, copy: true },
+      },
+    )) as string;
     return { answer, logs };
   } finally {
     ctx.release();
@@ -169,7 +180,13 @@ describe('the in-isolate runtime (bundle in a bare context)', () => {
         u.searchParams.set('r', 'a b'); u.hash = 'h';
         return { raw: { href: u.href, origin: u.origin, canParse: [URL.canParse('x'), URL.canParse('http://a')],
           bad: (() => { try { new URL('nope'); } catch (e) { return e.code; } })(), name: URL.name } };`),
-    ).toEqual({ href: 'https://example.com:444/p?q=1&r=a+b#h', origin: 'https://example.com:444', canParse: [false, true], bad: 'ERR_INVALID_URL', name: 'URL' });
+    ).toEqual({
+      href: 'https://example.com:444/p?q=1&r=a+b#h',
+      origin: 'https://example.com:444',
+      canParse: [false, true],
+      bad: 'ERR_INVALID_URL',
+      name: 'URL',
+    });
   });
 
   it('crypto digests through the host; reactor errors serialize to their class', async () => {
@@ -188,6 +205,15 @@ describe('the in-isolate runtime (bundle in a bare context)', () => {
         const q = new Request('https://example.com/x', { method: 'post', body: 'hi' });
         return { raw: { a: h.get('X-A'), status: r.status, ok: r.ok, body: await r.json(), used: r.bodyUsed, method: q.method,
           type: q.headers.get('content-type'), names: [Headers.name, Response.name, Request.name, AbortSignal.name, require('crypto').createHash('md5').constructor.name] } };`),
-    ).toEqual({ a: '1, 2', status: 201, ok: true, body: { ok: 1 }, used: true, method: 'POST', type: 'text/plain;charset=UTF-8', names: ['Headers', 'Response', 'Request', 'AbortSignal', 'Hash'] });
+    ).toEqual({
+      a: '1, 2',
+      status: 201,
+      ok: true,
+      body: { ok: 1 },
+      used: true,
+      method: 'POST',
+      type: 'text/plain;charset=UTF-8',
+      names: ['Headers', 'Response', 'Request', 'AbortSignal', 'Hash'],
+    });
   });
 });

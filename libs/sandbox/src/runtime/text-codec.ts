@@ -30,7 +30,12 @@ export const getTextCodecs = once(() => {
     readonly #fatal: boolean;
     readonly #ignoreBOM: boolean;
     constructor(label?: unknown, options?: { fatal?: boolean; ignoreBOM?: boolean }) {
-      const enc = labels[String(label === undefined ? 'utf-8' : label).trim().toLowerCase()];
+      const enc =
+        labels[
+          String(label === undefined ? 'utf-8' : label)
+            .trim()
+            .toLowerCase()
+        ];
       if (enc === undefined) throw codedError(new RangeError('The "' + String(label) + '" encoding is not supported'), 'ERR_ENCODING_NOT_SUPPORTED');
       this.#enc = enc;
       this.#fatal = Boolean(options && options.fatal);

@@ -114,7 +114,10 @@ export function useHostilePool() {
         if (host === 'nodata.example') return [];
         return ['93.184.216.34'];
       },
-      onEvent: (e) => { h.events.push(e); if (process.env['SBX_DEBUG']) process.stderr.write(Date.now() % 100000 + ' ' + JSON.stringify(e).slice(0, 200) + '\n'); },
+      onEvent: (e) => {
+        h.events.push(e);
+        if (process.env['SBX_DEBUG']) process.stderr.write((Date.now() % 100000) + ' ' + JSON.stringify(e).slice(0, 200) + '\n');
+      },
     });
     await ready();
   });
@@ -127,7 +130,7 @@ export function useHostilePool() {
 
   afterEach(async () => {
     await ready();
-    if (process.env['SBX_DEBUG']) process.stderr.write(Date.now() % 100000 + ' stats ' + JSON.stringify(h.pool.stats()) + '\n');
+    if (process.env['SBX_DEBUG']) process.stderr.write((Date.now() % 100000) + ' stats ' + JSON.stringify(h.pool.stats()) + '\n');
     // the h.pool still serves a normal invocation
     const o = await h.pool.run(inv(mod('return { raw: { fine: req.args.n * 2 } };'), { args: { n: 21 } }), null);
     expect(o.ok ? o.result : o.problem).toEqual({ raw: { fine: 42 } });

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Gauge } from 'prom-client';
-import { JSON_LIMIT_MESSAGES, ProblemError, SUBJECTS, findJsonLimitViolation, isUuid, notFound, webhookBodyAad, type Principal, type Problem } from '@coffer/contracts';
+import {
+  JSON_LIMIT_MESSAGES,
+  ProblemError,
+  SUBJECTS,
+  findJsonLimitViolation,
+  isUuid,
+  notFound,
+  webhookBodyAad,
+  type Principal,
+  type Problem,
+} from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { EventBus, WorkLoop } from '@coffer/messaging';
 import { createLogger, metricsRegistry } from '@coffer/observability';
@@ -81,7 +91,13 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   /** `callbackUrl` null: a react-async job, whose result is only read back (no webhook delivery). */
-  async accept(ctx: InvokeContext, reactorId: string, args: Record<string, unknown>, callbackUrl: string | null, timeoutMs: number): Promise<AcceptedInvocation> {
+  async accept(
+    ctx: InvokeContext,
+    reactorId: string,
+    args: Record<string, unknown>,
+    callbackUrl: string | null,
+    timeoutMs: number,
+  ): Promise<AcceptedInvocation> {
     const id = randomUUID();
     const sealed = await this.keyring.encryptJson(ctx.principal.tenantId, `reactor-job:${id}`, args);
     await this.jobs.insert(ctx.principal.tenantId, {
@@ -107,10 +123,15 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     // the invoking application (or session) with token:use, or a management application with reactor:read
     const mine = principal.applicationType === 'management' || row?.application_id === (principal.sessionId ?? principal.applicationId);
     if (!row || !mine) throw notFound('reactor result');
-    const view: JobResultView = { id: row.id, status: row.callback_url === null ? asyncStatus(row.status) : row.status, created_at: row.created_at.toISOString() };
-    const outcome = row.outcome_ciphertext && row.outcome_key_id
-      ? await this.keyring.decryptJson<SealedOutcome>(row.tenant_id, row.outcome_key_id, row.outcome_ciphertext, outcomeAad(row.id))
-      : ({ result: row.result, error: row.error } as SealedOutcome);
+    const view: JobResultView = {
+      id: row.id,
+      status: row.callback_url === null ? asyncStatus(row.status) : row.status,
+      created_at: row.created_at.toISOString(),
+    };
+    const outcome =
+      row.outcome_ciphertext && row.outcome_key_id
+        ? await this.keyring.decryptJson<SealedOutcome>(row.tenant_id, row.outcome_key_id, row.outcome_ciphertext, outcomeAad(row.id))
+        : ({ result: row.result, error: row.error } as SealedOutcome);
     if (outcome.result !== null && outcome.result !== undefined) {
       const viewerWrote = principal.applicationType !== 'management';
       const stored = outcome.shown !== undefined ? { response: outcome.result, shown: outcome.shown, writer: outcome.writer ?? null } : outcome.result;
@@ -124,7 +145,14 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     await this.events.subscribe(JOBS_WAKE_SUBJECT, () => this.loop.wake());
     this.loop.start();
-    this.gauge = setInterval(() => void this.jobs.pendingCount().then((n) => jobQueueDepth.set(n), () => undefined), 5000);
+    this.gauge = setInterval(
+      () =>
+        void this.jobs.pendingCount().then(
+          (n) => jobQueueDepth.set(n),
+          () => undefined,
+        ),
+      5000,
+    );
     this.gauge.unref();
   }
 

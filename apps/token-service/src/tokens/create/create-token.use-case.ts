@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, ProblemError, conflict, forbidden, idempotentReplay, type IdempotentReplay, type Principal, type TokenView, type Transform } from '@coffer/contracts';
+import {
+  FieldErrors,
+  ProblemError,
+  conflict,
+  forbidden,
+  idempotentReplay,
+  type IdempotentReplay,
+  type Principal,
+  type TokenView,
+  type Transform,
+} from '@coffer/contracts';
 import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate, type ExpressionBudget } from '@coffer/expression';
 import { PrismaService, type Prisma } from '@coffer/db';
@@ -97,8 +107,7 @@ export class CreateTokenUseCase {
     if (fields && local.empty) masked = checkMaskEvaluates(fields.mask, fields.data, local, budget);
     if (fields && local.empty) rendered = renderExpressions(fields, budget, local);
     if (fields && local.empty && id.expression !== undefined) alias = aliasOf(id.expression, fields.data, budget, local);
-    for (const [path, messages] of Object.entries(local.toRecord()))
-      for (const m of messages) errors.add(pathPrefix ? `${pathPrefix}.${path}` : path, m);
+    for (const [path, messages] of Object.entries(local.toRecord())) for (const m of messages) errors.add(pathPrefix ? `${pathPrefix}.${path}` : path, m);
     if (!fields || !local.empty || !rendered) return null;
     const decision = decideTokenAccess(principal, 'token:create', { id: id.literal ?? '', container: fields.container });
     if (!decision.allowed) throw forbidden('The API key may not create tokens in this container');
@@ -117,7 +126,13 @@ export class CreateTokenUseCase {
    * SVC-IDEMPOTENCY-KEY: the token and the key's record commit together, so a retry after a lost reply gets the same
    * token (rendered for what the caller may see now) instead of a second one.
    */
-  private async writeOnce(principal: Principal, traceId: string, prepared: PreparedToken, req: IdempotentRequest, attempt = 1): Promise<TokenView | IdempotentReplay<TokenView>> {
+  private async writeOnce(
+    principal: Principal,
+    traceId: string,
+    prepared: PreparedToken,
+    req: IdempotentRequest,
+    attempt = 1,
+  ): Promise<TokenView | IdempotentReplay<TokenView>> {
     const recorded = await this.idempotency.recorded(req);
     if (recorded) return idempotentReplay(await this.rerender(principal, [recorded.reply as WrittenToken]).then((v) => v[0]));
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
@@ -137,7 +152,9 @@ export class CreateTokenUseCase {
       return this.writeOnce(principal, traceId, prepared, req, attempt + 1);
     }
     if (written.created)
-      await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: written.row.id, traceId }]);
+      await this.audit.record(principal.tenantId, [
+        { actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: written.row.id, traceId },
+      ]);
     return written.view;
   }
 
@@ -152,7 +169,14 @@ export class CreateTokenUseCase {
   /** `rerender`, with the transform each view was rendered at. */
   async rerenderWithTransforms(principal: Principal, written: WrittenToken[]): Promise<RenderedToken[]> {
     const budget = readBudget();
-    const rows = new Map((await this.tokens.findMany(principal.tenantId, written.map((w) => w.id))).map((r) => [r.id, r]));
+    const rows = new Map(
+      (
+        await this.tokens.findMany(
+          principal.tenantId,
+          written.map((w) => w.id),
+        )
+      ).map((r) => [r.id, r]),
+    );
     return Promise.all(
       written.map(async (w) => {
         const row = rows.get(w.id);
@@ -188,7 +212,8 @@ export class CreateTokenUseCase {
     }
 
     for (let attempt = 0; ; attempt++) {
-      if (attempt >= WRITE_ATTEMPTS) throw new ProblemError(503, 'The token could not be written: concurrent writes kept conflicting with it; retry the request');
+      if (attempt >= WRITE_ATTEMPTS)
+        throw new ProblemError(503, 'The token could not be written: concurrent writes kept conflicting with it; retry the request');
       const id = this.chooseId(p, attempt);
       const { keyId, ciphertext } = await this.vault.encrypt(tenantId, id, f.data);
       const write = {
@@ -209,7 +234,8 @@ export class CreateTokenUseCase {
       };
       const outcome = await this.tokens.insert(tenantId, write, searchDigests, tx, tx ? undefined : { traceId });
       if (outcome === 'created' || outcome === 'created-audited') {
-        if (!tx && outcome === 'created') await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId }]);
+        if (!tx && outcome === 'created')
+          await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId }]);
         const row: TokenRow = {
           tenant_id: tenantId,
           id,

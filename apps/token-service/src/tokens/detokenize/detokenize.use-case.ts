@@ -42,8 +42,7 @@ export class DetokenizeUseCase {
       const ref = { id: row.id, container: row.container };
       const use = decideTokenAccess(principal, 'token:use', ref);
       const read = decideTokenAccess(principal, 'token:read', ref);
-      if (!use.allowed && !(read.allowed && read.transform === 'reveal'))
-        throw forbidden(`The API key may not use token "${row.id}"`);
+      if (!use.allowed && !(read.allowed && read.transform === 'reveal')) throw forbidden(`The API key may not use token "${row.id}"`);
     }
     const data = new Map<string, unknown>();
     for (const row of rows) data.set(row.id, await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext));

@@ -39,7 +39,10 @@ export class ReadTokensUseCase {
     if (!decision.allowed) throw forbidden('The API key may not read this token');
     // Read alone, the event was written with the row where the SQL form of this decision allowed it; read in a batch
     // (or should the two forms ever disagree), it is written here. Either way, before the reply.
-    if (!audited) await this.audit.record(principal.tenantId, [{ actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token', entityId: row.id, traceId }]);
+    if (!audited)
+      await this.audit.record(principal.tenantId, [
+        { actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token', entityId: row.id, traceId },
+      ]);
     return this.view(row, decision.transform, readBudget());
   }
 
@@ -55,7 +58,11 @@ export class ReadTokensUseCase {
     let rows: TokenRow[];
     let pagination: Page<TokenView>['pagination'];
     if (window.kind === 'cursor') {
-      const page = cursorPage(await this.tokens.after(principal.tenantId, filter, window.cursor, window.req.size, access, deadline), window.req.size, positionOf);
+      const page = cursorPage(
+        await this.tokens.after(principal.tenantId, filter, window.cursor, window.req.size, access, deadline),
+        window.req.size,
+        positionOf,
+      );
       rows = page.data;
       pagination = page.pagination;
     } else {

@@ -7,7 +7,13 @@ import type { TokenVault } from '../token-vault';
 import { TokenizeUseCase } from './tokenize.use-case';
 
 const principal: Principal = { tenantId: 't', applicationId: 'app', applicationType: 'private', permissions: ['token:create', 'token:read', 'token:use'] };
-const view = (id: string, data?: unknown): TokenView => ({ id, tenant_id: 't', type: 'token', containers: ['/general/high/'], ...(data === undefined ? {} : { data }) });
+const view = (id: string, data?: unknown): TokenView => ({
+  id,
+  tenant_id: 't',
+  type: 'token',
+  containers: ['/general/high/'],
+  ...(data === undefined ? {} : { data }),
+});
 
 /** `a` is created (write reply: mask), `b` deduplicated (the writer's read level: reveal), `c` a primitive (an id). */
 function setup(recorded: unknown = null) {
@@ -51,7 +57,11 @@ describe('TokenizeUseCase: the rendered transform for reactor-service', () => {
 
   it('an idempotent replay marks the views rendered again', async () => {
     const req = { key: 'k' } as unknown as IdempotentRequest;
-    const out = await setup([{ id: 'ta', created: true }, { id: 'tb', created: false }, { id: 'tc', created: true }]).execute(principal, 'trace', payload, req, true);
+    const out = await setup([
+      { id: 'ta', created: true },
+      { id: 'tb', created: false },
+      { id: 'tc', created: true },
+    ]).execute(principal, 'trace', payload, req, true);
     const value = unwrapIdempotentReplay(out)?.body as Record<string, unknown>;
     expect(value['x']).toEqual({ ...view('ta', 'XXb'), [TOKENIZE_RENDERED]: 'mask' });
     expect((value['y'] as unknown[])[0]).toEqual({ ...view('tb', 'dup-secret'), [TOKENIZE_RENDERED]: 'reveal' });

@@ -36,8 +36,7 @@ export class TokenizeUseCase {
     const slots: Slot[] = [];
     // one expression budget for every token of the call, spent before the transaction starts
     const shape = this.plan(principal, payload, '', slots, errors, writeBudget());
-    if (slots.length > MAX_TOKENS_PER_CALL)
-      throw badRequest(`At most ${MAX_TOKENS_PER_CALL} tokens may be created in one call`);
+    if (slots.length > MAX_TOKENS_PER_CALL) throw badRequest(`At most ${MAX_TOKENS_PER_CALL} tokens may be created in one call`);
     errors.throwIfAny();
 
     // SVC-IDEMPOTENCY-KEY: a retry has the same payload (same hash), so its shape is rebuilt around the recorded tokens
@@ -93,7 +92,14 @@ export class TokenizeUseCase {
   }
 
   /** Returns a function that rebuilds the payload with results in walk order. */
-  private plan(principal: Principal, value: unknown, path: string, slots: Slot[], errors: FieldErrors, budget: ExpressionBudget): (take: () => unknown) => unknown {
+  private plan(
+    principal: Principal,
+    value: unknown,
+    path: string,
+    slots: Slot[],
+    errors: FieldErrors,
+    budget: ExpressionBudget,
+  ): (take: () => unknown) => unknown {
     if (value === null) return () => null;
     if (typeof value !== 'object') {
       const prepared = this.create.prepare(principal, { type: 'token', data: value }, errors, path, budget);

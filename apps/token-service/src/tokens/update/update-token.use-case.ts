@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { apply as mergePatch } from 'json-merge-patch';
-import { FieldErrors, badRequest, conflict, forbidden, idempotentReplay, notFound, type IdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
+import {
+  FieldErrors,
+  badRequest,
+  conflict,
+  forbidden,
+  idempotentReplay,
+  notFound,
+  type IdempotentReplay,
+  type Principal,
+  type TokenView,
+} from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
@@ -84,8 +94,7 @@ export class UpdateTokenUseCase {
   private async apply(cmd: UpdateTokenCommand): Promise<TokenView> {
     const { principal } = cmd;
     const tenantId = principal.tenantId;
-    if (typeof cmd.patch !== 'object' || cmd.patch === null || Array.isArray(cmd.patch))
-      throw badRequest('The merge patch must be a JSON object');
+    if (typeof cmd.patch !== 'object' || cmd.patch === null || Array.isArray(cmd.patch)) throw badRequest('The merge patch must be a JSON object');
     const patch = cmd.patch as Record<string, unknown>;
     const row = await this.tokens.find(tenantId, cmd.id);
     if (!row) throw notFound('token');
@@ -172,7 +181,9 @@ export class UpdateTokenUseCase {
       if (other) return this.duplicateView(principal, other, budget);
       throw notFound('token');
     }
-    await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'update', entityType: 'token', entityId: row.id, traceId: cmd.traceId }]);
+    await this.audit.record(tenantId, [
+      { actorApplicationId: principal.applicationId, operation: 'update', entityType: 'token', entityId: row.id, traceId: cmd.traceId },
+    ]);
     const updated = outcome;
     return toTokenView(updated, fields.data, writeReplyTransform(principal, 'token:update', { id: row.id, container: updated.container }), budget, premasked);
   }
@@ -193,7 +204,8 @@ function exposureChanges(patch: Record<string, unknown>, row: TokenRow, mask: un
   if ('containers' in patch && !sameContainers(patch['containers'], row.container)) changed.push('containers');
   // null is the default: sending what is stored is not a change
   const fingerprint = patch['fingerprint_expression'] ?? DEFAULT_FINGERPRINT_EXPRESSION;
-  if ('fingerprint_expression' in patch && fingerprint !== (row.fingerprint_expression ?? DEFAULT_FINGERPRINT_EXPRESSION)) changed.push('fingerprint_expression');
+  if ('fingerprint_expression' in patch && fingerprint !== (row.fingerprint_expression ?? DEFAULT_FINGERPRINT_EXPRESSION))
+    changed.push('fingerprint_expression');
   const indexes = patch['search_indexes'] ?? TOKEN_TYPES[row.type]?.searchIndexes ?? [];
   if ('search_indexes' in patch && !sameJson(indexes, row.search_indexes ?? [])) changed.push('search_indexes');
   return changed;

@@ -39,7 +39,13 @@ export class CursorTokensUseCase {
     const page = await this.page(principal, 'token:read', filter, { operation: 'list', filter: canonical }, window, deadline);
     await this.audit.record(
       principal.tenantId,
-      page.data.map((t) => ({ actorApplicationId: principal.applicationId, operation: 'read' as const, entityType: 'token' as const, entityId: t.id, traceId })),
+      page.data.map((t) => ({
+        actorApplicationId: principal.applicationId,
+        operation: 'read' as const,
+        entityType: 'token' as const,
+        entityId: t.id,
+        traceId,
+      })),
     );
     return page;
   }
@@ -53,7 +59,9 @@ export class CursorTokensUseCase {
     if (query !== undefined && query !== null && typeof query !== 'string') errors.add('query', 'must be a string');
     errors.throwIfAny('The search request is invalid');
     const text = typeof query === 'string' ? query : '';
-    const filter: TokenListFilter = text.trim() ? { where: compileSearch(text, { tenantId: principal.tenantId, digest: await this.vault.searchDigester(principal.tenantId) }) } : {};
+    const filter: TokenListFilter = text.trim()
+      ? { where: compileSearch(text, { tenantId: principal.tenantId, digest: await this.vault.searchDigester(principal.tenantId) }) }
+      : {};
     const page = await this.page(principal, 'token:search', filter, { operation: 'search', filter: text }, window, deadline);
     await this.audit.record(principal.tenantId, [
       { actorApplicationId: principal.applicationId, operation: 'search', entityType: 'token', entityId: '*', traceId },
@@ -62,7 +70,14 @@ export class CursorTokensUseCase {
   }
 
   /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
-  private async page(principal: Principal, permission: 'token:read' | 'token:search', filter: TokenListFilter, scope: CursorScope, window: CursorWindow, deadline?: number): Promise<CursorPage> {
+  private async page(
+    principal: Principal,
+    permission: 'token:read' | 'token:search',
+    filter: TokenListFilter,
+    scope: CursorScope,
+    window: CursorWindow,
+    deadline?: number,
+  ): Promise<CursorPage> {
     const tenantId = principal.tenantId;
     const position = await this.cursors.open(tenantId, scope, window.start);
     const fetched = await this.tokens.keyset(tenantId, filter, position, window.size, accessPredicate(principal, permission), deadline);

@@ -47,7 +47,8 @@ export function parseV2ListFilter(query: Record<string, unknown>, errors: FieldE
     } catch {
       parsed = undefined;
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) errors.add('metadata', 'must be a JSON object of strings, e.g. {"customer":"c-42"}');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      errors.add('metadata', 'must be a JSON object of strings, e.g. {"customer":"c-42"}');
     else
       for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
         if (v === null || v === undefined) continue;

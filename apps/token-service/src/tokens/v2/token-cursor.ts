@@ -57,6 +57,8 @@ export interface CursorScope {
 }
 
 function aad(scope: CursorScope): Buffer {
-  const digest = createHash('sha256').update(JSON.stringify([scope.operation, scope.filter])).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([scope.operation, scope.filter]))
+    .digest('hex');
   return Buffer.from(`token-cursor\u0000${digest}`, 'utf8');
 }
