@@ -53,6 +53,7 @@ const SUBJECT = {
   sessionAuth: 'session.auth.authenticate.v1',
   sessionPrincipal: 'session.applications.principal.v1',
   sessionWebhookSecret: 'session.tenants.webhook-secret.get.v1',
+  sessionTenant: 'session.tenants.get.v1',
   reactor: 'reactor.reactors.react.v1',
   reactorJobsWake: 'reactor.jobs.wake.v1',
   webhook: 'webhook.deliveries.wake.v1',
@@ -69,11 +70,13 @@ type Probe = keyof typeof SUBJECT;
 const PROBES = Object.keys(SUBJECT) as Probe[];
 
 const MAY_PUBLISH: Record<AppName, Probe[]> = {
-  gateway: ['token', 'sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'reactor', 'reactorJobsWake'],
-  'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'event'],
+  gateway: ['token', 'sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'reactor', 'reactorJobsWake'],
+  // session.tenants.get.v1: the tenant's settings (deduplication) through TenantSettingsClient
+  'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event'],
   'session-service': ['event'],
   // reactor.jobs.wake.v1: an EventBus wake-up of the job workers of every reactor-service replica
-  'reactor-service': ['token', 'sessionPrincipal', 'webhook', 'reactorJobsWake'],
+  // session.tenants.get.v1: the tenant's default egress rule (TenantSettingsClient)
+  'reactor-service': ['token', 'sessionPrincipal', 'sessionTenant', 'webhook', 'reactorJobsWake'],
   // the signing secret of a tenant's webhooks (dispatcher.service.ts)
   'webhook-dispatcher': ['sessionWebhookSecret'],
 };
@@ -81,14 +84,14 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
 const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
   gateway: ['gatewayInbox', 'event'],
   'token-service': ['token', 'tokenInbox'],
-  'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret'],
+  'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
   'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox'],
   'webhook-dispatcher': ['webhook', 'webhookInbox'],
 };
 /** Services that answer requests on their own prefix (queue group = service name). */
 const SERVES: Partial<Record<AppName, Probe[]>> = {
   'token-service': ['token'],
-  'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret'],
+  'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
   'reactor-service': ['reactor'],
   'webhook-dispatcher': ['webhook'],
 };
@@ -369,6 +372,8 @@ describeLive('NATS permissions, live (nats-server with the values’ accounts)',
       ['token-service', 'sessionPrincipal', 'session-service'],
       ['reactor-service', 'token', 'token-service'],
       ['reactor-service', 'sessionPrincipal', 'session-service'],
+      ['reactor-service', 'sessionTenant', 'session-service'],
+      ['token-service', 'sessionTenant', 'session-service'],
       ['reactor-service', 'webhook', 'webhook-dispatcher'],
       ['webhook-dispatcher', 'sessionWebhookSecret', 'session-service'],
     ];

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { EgressPolicy, releaseAgent } from '@coffer/egress';
 import { CallBroker, newCallState, type BrokeredInvocation, type CallMessage, type CallState } from './call-broker';
 import { failureProblem, outcomeFromIsolate, runtimeError, timeoutProblem, unavailableProblem } from './outcome';
@@ -22,6 +23,11 @@ interface Task extends BrokeredInvocation {
   killTimer: NodeJS.Timeout | null;
   worker: WorkerHandle<Task> | null;
   calls: CallState;
+  /**
+   * Runs a function in the async context `run` was called in: the formula's fetch and svc calls are made on behalf
+   * of that invocation (its request's deadline and trace), not of whatever context the worker process was started in.
+   */
+  inContext: <R>(fn: () => R) => R;
 }
 
 /** The queue key of an invocation without a tenant. */
@@ -135,6 +141,7 @@ export class SandboxPool {
         killTimer: null,
         worker: null,
         calls: newCallState(),
+        inContext: AsyncLocalStorage.snapshot(),
         ...(inv.egress !== undefined ? { egress: inv.egress } : {}),
       };
       task.timer = setTimeout(() => this.onDeadline(task), timeoutMs);
@@ -293,7 +300,7 @@ export class SandboxPool {
         this.pump();
         return;
       case 'call':
-        if (!task.finished) void this.broker.handle(task, msg, (ok, payload, body) => this.reply(w, task, msg, ok, payload, body));
+        if (!task.finished) task.inContext(() => void this.broker.handle(task, msg, (ok, payload, body) => this.reply(w, task, msg, ok, payload, body)));
         return;
       case 'cancel':
         this.broker.cancel(task, msg.callId);
