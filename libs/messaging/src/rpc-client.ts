@@ -5,6 +5,7 @@ import { ProblemError, RPC_DEADLINE_MS, isProblem, unwrapIdempotentReplay, type 
 import { rpcDuration } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
 import { coalesceWrites } from './write-coalescing';
+import { logConnectionStatus } from './connection-status';
 import { ReplyInbox } from './reply-inbox';
 import { cappedDeadlineMs } from './request-deadline';
 
@@ -44,6 +45,7 @@ export class RpcClient implements OnModuleDestroy {
     // Replies come back on _INBOX.<service>.…, so NATS permissions can let each service read only its own replies.
     this.connection ??= connect({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` }).then((nc) => {
       coalesceWrites(nc);
+      logConnectionStatus(nc, `${service}-rpc`);
       return { nc, inbox: new ReplyInbox(nc, `_INBOX.${service}`) };
     });
     return this.connection;

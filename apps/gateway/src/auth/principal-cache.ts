@@ -56,15 +56,11 @@ export class PrincipalCache implements OnModuleInit {
   }
 
   invalidate(e: Invalidation): void {
-    for (const [hash, entry] of this.cache.entries()) {
-      const p = entry.principal;
-      // an application's change reaches its own key, the sessions it created and the sessions it authorized
-      const byApplication = !!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId);
-      if ((e.sessionId && p.sessionId === e.sessionId) || byApplication) this.cache.delete(hash);
-    }
-    for (const [hash, p] of this.recent.entries()) {
-      const byApplication = !!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId);
-      if ((e.sessionId && p.sessionId === e.sessionId) || byApplication) this.recent.delete(hash);
-    }
+    // an application's change reaches its own key, the sessions it created and the sessions it authorized
+    const affected = (p: Principal) =>
+      (!!e.sessionId && p.sessionId === e.sessionId) ||
+      (!!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId));
+    for (const [hash, entry] of this.cache.entries()) if (affected(entry.principal)) this.cache.delete(hash);
+    for (const [hash, principal] of this.recent.entries()) if (affected(principal)) this.recent.delete(hash);
   }
 }

@@ -1,0 +1,31 @@
+import { DebugEvents, Events, type NatsConnection, type Status } from 'nats';
+import type { Logger } from '@coffer/observability';
+import { logConnectionStatus } from './connection-status';
+
+describe('logConnectionStatus', () => {
+  it('logs server errors as warnings and reconnects as information, nothing else', async () => {
+    const events: Status[] = [
+      { type: Events.Error, data: 'Permissions Violation for Publish to "session.tenants.get.v1"' },
+      { type: DebugEvents.PingTimer, data: '1' },
+      { type: Events.Disconnect, data: '127.0.0.1:4222' },
+      { type: Events.Reconnect, data: '127.0.0.1:4222' },
+    ];
+    const nc = {
+      status: async function* () {
+        yield* events;
+      },
+    } as unknown as Pick<NatsConnection, 'status'>;
+    const lines: Array<[string, unknown, string]> = [];
+    const logger = {
+      warn: (fields: unknown, msg: string) => lines.push(['warn', fields, msg]),
+      info: (fields: unknown, msg: string) => lines.push(['info', fields, msg]),
+    } as unknown as Logger;
+    logConnectionStatus(nc, 'reactor-service-rpc', logger);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(lines).toEqual([
+      ['warn', { connection: 'reactor-service-rpc', error: 'Permissions Violation for Publish to "session.tenants.get.v1"' }, 'nats connection error'],
+      ['info', { connection: 'reactor-service-rpc', event: 'disconnect', server: '127.0.0.1:4222' }, 'nats connection'],
+      ['info', { connection: 'reactor-service-rpc', event: 'reconnect', server: '127.0.0.1:4222' }, 'nats connection'],
+    ]);
+  });
+});
