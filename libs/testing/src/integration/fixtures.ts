@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { AccessRule, ApplicationType, Principal } from '@coffer/contracts';
+import { DEFAULT_TENANT_SETTINGS, type AccessRule, type ApplicationType, type Principal, type TenantSettings } from '@coffer/contracts';
 
 /** A tenant row (session-service owns the table; other services only need its id to exist for their own rows). */
 export async function insertTenant(sql: pg.Pool, settings: Record<string, unknown> = {}, name = 'int-test tenant'): Promise<string> {
@@ -21,4 +21,27 @@ export function principalOf(
     permissions: grants.permissions ?? [],
     ...(grants.rules ? { rules: grants.rules } : {}),
   };
+}
+
+/** The problem a use case refused with (status, field errors), or a failure when it did not refuse. */
+export async function problemOf(work: Promise<unknown>): Promise<{ status: number; detail?: string; errors?: Record<string, string[]> }> {
+  try {
+    await work;
+  } catch (err) {
+    const problem = (err as { problem?: { status: number; detail?: string; errors?: Record<string, string[]> } }).problem;
+    if (problem) return problem;
+    throw err;
+  }
+  throw new Error('expected a problem, but the call succeeded');
+}
+
+/**
+ * The one call a service makes to session-service for a tenant's settings (TenantSettingsClient.get), answered in
+ * process: the medium tier runs without NATS. `settings` is read at each call, so a test may change it.
+ */
+export function fakeTenantSettings(settings: Map<string, Partial<TenantSettings>> = new Map()): {
+  get(principal: Principal): Promise<TenantSettings>;
+  settings: Map<string, Partial<TenantSettings>>;
+} {
+  return { settings, get: async (principal) => ({ ...DEFAULT_TENANT_SETTINGS, ...settings.get(principal.tenantId) }) };
 }
