@@ -1,0 +1,110 @@
+import type { Principal, TokenView } from '@coffer/contracts';
+import { IdempotentWrites } from '@coffer/idempotency';
+import { TenantSettingsClient } from '@coffer/messaging';
+import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { AuditRepository } from '../../audit/audit.repository';
+import { TokenRepository } from '../token.repository';
+import { TokenVault } from '../token-vault';
+import { CreateTokenUseCase } from '../create/create-token.use-case';
+import { DeleteTokenUseCase } from '../delete-token.use-case';
+import { ReadTokensUseCase } from './read-tokens.use-case';
+import { TokenReads } from './token-reads';
+
+/** Reads (and delete) against PostgreSQL: what a caller sees of a row, and the audit trail each read leaves. */
+describe('ReadTokensUseCase and DeleteTokenUseCase (PostgreSQL)', () => {
+  let ctx: IntegrationContext;
+  let create: CreateTokenUseCase;
+  let read: ReadTokensUseCase;
+  let remove: DeleteTokenUseCase;
+  let tenant: string;
+  let owner: Principal;
+
+  beforeAll(async () => {
+    ctx = await startIntegration(
+      {
+        providers: [
+          IdempotentWrites,
+          AuditRepository,
+          TokenRepository,
+          TokenVault,
+          CreateTokenUseCase,
+          TokenReads,
+          ReadTokensUseCase,
+          DeleteTokenUseCase,
+          TenantSettingsClient,
+        ],
+      },
+      // creates look up the tenant's dedup setting in session-service: an in-process fake here (no NATS)
+      [{ provide: TenantSettingsClient, useValue: fakeTenantSettings() }],
+    );
+    create = ctx.get(CreateTokenUseCase);
+    read = ctx.get(ReadTokensUseCase);
+    remove = ctx.get(DeleteTokenUseCase);
+    tenant = await insertTenant(ctx.sql);
+    owner = principalOf(tenant, { permissions: ['token:create', 'token:read', 'token:use', 'token:delete'] });
+  });
+  afterAll(() => ctx?.close());
+
+  const reads = async (id: string) =>
+    (await ctx.sql.query(`SELECT actor_application_id FROM audit_events WHERE tenant_id = $1 AND entity_id = $2 AND operation = 'read'`, [tenant, id])).rows;
+
+  it('reveals, masks or redacts by the caller’s grants, and audits every allowed read (never a refused one)', async () => {
+    const t = (await create.execute({
+      principal: owner,
+      traceId: 't',
+      body: { type: 'token', data: 'abcdef', mask: '{{ data | slice: 0, 2 }}' },
+    })) as TokenView;
+    expect((await read.get(owner, 't', t.id)).data).toBe('abcdef');
+    const masker = principalOf(tenant, { permissions: ['token:read'] });
+    expect((await read.get(masker, 't', t.id)).data).toBe('ab');
+    const redacted = principalOf(tenant, { rules: [{ priority: 1, container: '/', transform: 'redact', permissions: ['token:read'] }] });
+    expect((await read.get(redacted, 't', t.id)).data).toBeUndefined();
+    const denied = principalOf(tenant, { rules: [{ priority: 1, container: '/elsewhere/', transform: 'reveal', permissions: ['token:read'] }] });
+    expect((await problemOf(read.get(denied, 't', t.id))).status).toBe(403);
+    expect((await reads(t.id)).map((r: { actor_application_id: string }) => r.actor_application_id).sort()).toEqual(
+      [owner.applicationId, masker.applicationId, redacted.applicationId].sort(),
+    );
+  });
+
+  it('never shows another tenant’s token: 404 on get, absent from lists', async () => {
+    const t = (await create.execute({ principal: owner, traceId: 't', body: { type: 'token', data: 'mine' } })) as TokenView;
+    const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['token:read', 'token:use', 'token:delete'] });
+    expect((await problemOf(read.get(stranger, 't', t.id))).status).toBe(404);
+    expect((await read.list(stranger, 't', {})).data).toEqual([]);
+    expect((await problemOf(remove.execute(stranger, 't', t.id))).status).toBe(404);
+    expect((await read.get(owner, 't', t.id)).data).toBe('mine');
+  });
+
+  it('lists newest first with a total, filtered by type and metadata, and audits each token listed', async () => {
+    const t2 = await insertTenant(ctx.sql);
+    const p = principalOf(t2, { permissions: ['token:create', 'token:read', 'token:use'] });
+    const ids: string[] = [];
+    for (const [i, colour] of ['red', 'blue', 'Red'].entries())
+      ids.push(((await create.execute({ principal: p, traceId: 't', body: { type: 'token', data: `v${i}`, metadata: { colour } } })) as TokenView).id);
+    const page = await read.list(p, 't', { size: '2' });
+    expect(page.data.map((v) => v.id)).toEqual([ids[2], ids[1]]);
+    expect(page.pagination).toMatchObject({ total_items: 3 });
+    const red = await read.list(p, 't', { 'metadata.colour': 'RED' });
+    expect(red.data.map((v) => v.data).sort()).toEqual(['v0', 'v2']);
+    const audited = await ctx.sql.query(`SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1 AND operation = 'read'`, [t2]);
+    expect(audited.rows[0].n).toBe(4);
+  });
+
+  it('deletes: the row and its search digests go, the delete is audited, a second delete is a 404', async () => {
+    const t = (await create.execute({ principal: owner, traceId: 't', body: { type: 'token', data: 'bye', search_indexes: ['{{ data }}'] } })) as TokenView;
+    const noDelete = principalOf(tenant, { permissions: ['token:read'] });
+    expect((await problemOf(remove.execute(noDelete, 't', t.id))).status).toBe(403);
+    await remove.execute(owner, 't', t.id);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM tokens WHERE tenant_id = $1 AND id = $2', [tenant, t.id])).rows[0].n).toBe(0);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM token_search_indexes WHERE tenant_id = $1 AND token_id = $2', [tenant, t.id])).rows[0].n).toBe(
+      0,
+    );
+    const deletes = await ctx.sql.query(`SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1 AND entity_id = $2 AND operation = 'delete'`, [
+      tenant,
+      t.id,
+    ]);
+    expect(deletes.rows[0].n).toBe(1);
+    expect((await problemOf(remove.execute(owner, 't', t.id))).status).toBe(404);
+    expect((await problemOf(read.get(owner, 't', t.id))).status).toBe(404);
+  });
+});
