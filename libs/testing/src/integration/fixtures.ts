@@ -45,3 +45,12 @@ export function fakeTenantSettings(settings: Map<string, Partial<TenantSettings>
 } {
   return { settings, get: async (principal) => ({ ...DEFAULT_TENANT_SETTINGS, ...settings.get(principal.tenantId) }) };
 }
+
+/**
+ * The event bus as the medium tier sees it: what a use case publishes (cache invalidations for the gateway) is
+ * recorded instead of sent over NATS, so a test can assert that the right event was announced.
+ */
+export function recordingEventBus(): { published: Array<{ subject: string; payload: unknown }>; publish(subject: string, payload: unknown): Promise<void> } {
+  const published: Array<{ subject: string; payload: unknown }> = [];
+  return { published, publish: async (subject, payload) => void published.push({ subject, payload }) };
+}

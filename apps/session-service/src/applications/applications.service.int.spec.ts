@@ -1,0 +1,122 @@
+import { SUBJECTS, type ApplicationView, type Principal } from '@coffer/contracts';
+import { sha256Hex } from '@coffer/crypto';
+import { EventBus } from '@coffer/messaging';
+import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { AuthenticateService } from '../authenticate/authenticate.service';
+import { SessionRepository } from '../sessions/session.repository';
+import { SessionsService } from '../sessions/sessions.service';
+import { ApplicationKeyRepository } from './application-key.repository';
+import { ApplicationKeysService } from './application-keys.service';
+import { ApplicationRepository } from './application.repository';
+import { ApplicationsService } from './applications.service';
+
+/**
+ * Applications and their keys against PostgreSQL, checked the way the gateway uses them: a key authenticates
+ * (AuthenticateService) until it is deleted or regenerated. The invalidation events go to a recording bus (no NATS).
+ */
+describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
+  let ctx: IntegrationContext;
+  let apps: ApplicationsService;
+  let keys: ApplicationKeysService;
+  let auth: AuthenticateService;
+  const bus = recordingEventBus();
+  let tenant: string;
+  let admin: Principal;
+
+  beforeAll(async () => {
+    ctx = await startIntegration(
+      {
+        providers: [
+          ApplicationRepository,
+          ApplicationKeyRepository,
+          ApplicationsService,
+          ApplicationKeysService,
+          SessionRepository,
+          SessionsService,
+          AuthenticateService,
+          EventBus,
+        ],
+      },
+      [{ provide: EventBus, useValue: bus }],
+    );
+    apps = ctx.get(ApplicationsService);
+    keys = ctx.get(ApplicationKeysService);
+    auth = ctx.get(AuthenticateService);
+    tenant = await insertTenant(ctx.sql);
+    admin = principalOf(tenant, { type: 'management', permissions: ['application:create', 'application:read', 'application:update', 'application:delete'] });
+  });
+  afterAll(() => ctx?.close());
+
+  const principalFor = async (key: string) => (await auth.authenticate(sha256Hex(key))).principal;
+
+  it('creates an application with a key shown once and stored only as its hash; the key authenticates as the application', async () => {
+    const app = await apps.create(admin, { name: 'backend', type: 'private', permissions: ['token:create', 'token:read'] });
+    const key = app.keys?.[0]?.key as string;
+    expect(key).toMatch(/^key_/);
+    const stored = await ctx.sql.query('SELECT key_hash FROM application_keys WHERE application_id = $1', [app.id]);
+    expect(stored.rows).toEqual([{ key_hash: sha256Hex(key) }]);
+    expect(JSON.stringify((await ctx.sql.query('SELECT * FROM applications WHERE id = $1', [app.id])).rows)).not.toContain(key);
+    expect(await principalFor(key)).toEqual({
+      tenantId: tenant,
+      applicationId: app.id,
+      applicationType: 'private',
+      permissions: ['token:create', 'token:read'],
+    });
+    expect((await apps.get(admin, app.id)).keys).toBeUndefined();
+  });
+
+  it('refuses invalid grants with a 400 per field, and keeps tenants apart (404 for another tenant’s application)', async () => {
+    const bad = await problemOf(apps.create(admin, { name: 'x', type: 'private', permissions: ['token:fly'], rules: [{ priority: 1 } as never] }));
+    expect(bad.status).toBe(400);
+    const app = await apps.create(admin, { name: 'mine', type: 'private', permissions: ['token:read'] });
+    const stranger = principalOf(await insertTenant(ctx.sql), { type: 'management', permissions: ['application:read', 'application:delete'] });
+    expect((await problemOf(apps.get(stranger, app.id))).status).toBe(404);
+    expect((await problemOf(apps.delete(stranger, app.id))).status).toBe(404);
+    expect((await apps.list(stranger, {})).data).toEqual([]);
+    expect((await apps.list(admin, { type: 'private' })).data.map((a: ApplicationView) => a.id)).toContain(app.id);
+  });
+
+  it('updates rules: the stored grants change, the next authentication carries them, and the gateway is told', async () => {
+    const app = await apps.create(admin, { name: 'ruled', type: 'private', permissions: ['token:read'] });
+    bus.published.length = 0;
+    const rules = [{ priority: 1, container: '/PCI/', transform: 'mask' as const, permissions: ['token:read'] }];
+    const view = await apps.update(admin, app.id, { name: 'ruled', rules });
+    expect(view.rules).toEqual([{ priority: 1, container: '/pci/', transform: 'mask', permissions: ['token:read'] }]);
+    const principal = await principalFor(app.keys?.[0]?.key as string);
+    expect(principal?.permissions).toEqual([]);
+    expect(principal?.rules).toEqual(view.rules);
+    expect(bus.published).toEqual([{ subject: SUBJECTS.events.authInvalidated, payload: { tenantId: tenant, applicationId: app.id } }]);
+  });
+
+  it('issues up to the limit of extra keys, each of which authenticates; a deleted key stops at once, the others keep working', async () => {
+    const app = await apps.create(admin, { name: 'multi', type: 'private', permissions: ['token:read'] });
+    const second = await keys.create(admin, app.id);
+    expect((await principalFor(second.key as string))?.applicationId).toBe(app.id);
+    expect((await keys.list(admin, app.id)).map((k) => k.id).sort()).toEqual([app.keys?.[0]?.id, second.id].sort());
+    await keys.delete(admin, app.id, second.id);
+    expect(await principalFor(second.key as string)).toBeNull();
+    expect((await principalFor(app.keys?.[0]?.key as string))?.applicationId).toBe(app.id);
+    expect((await problemOf(keys.delete(admin, app.id, second.id))).status).toBe(404);
+  });
+
+  it('regenerates: every old key stops, one new key works', async () => {
+    const app = await apps.create(admin, { name: 'regen', type: 'private', permissions: ['token:read'] });
+    const old = app.keys?.[0]?.key as string;
+    const regenerated = await apps.regenerate(admin, app.id);
+    expect(await principalFor(old)).toBeNull();
+    expect((await principalFor(regenerated.keys?.[0]?.key as string))?.applicationId).toBe(app.id);
+  });
+
+  it('deletes an application with its keys and the sessions it created', async () => {
+    const pub = await apps.create(admin, { name: 'web', type: 'public', permissions: ['token:create'] });
+    const pubPrincipal = (await principalFor(pub.keys?.[0]?.key as string)) as Principal;
+    const session = await ctx.get(SessionsService).create(pubPrincipal);
+    expect((await principalFor(session.session_key))?.sessionPending).toBe(true);
+    await apps.delete(admin, pub.id);
+    expect(await principalFor(pub.keys?.[0]?.key as string)).toBeNull();
+    expect(await principalFor(session.session_key)).toBeNull();
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM application_keys WHERE application_id = $1', [pub.id])).rows[0].n).toBe(0);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM sessions WHERE application_id = $1', [pub.id])).rows[0].n).toBe(0);
+    expect((await problemOf(apps.get(admin, pub.id))).status).toBe(404);
+  });
+});

@@ -1,0 +1,35 @@
+import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { TenantRepository } from './tenant.repository';
+import { TenantsService } from './tenants.service';
+
+/** Tenant settings against PostgreSQL: defaults, partial updates that keep what they do not name, per-tenant rows. */
+describe('TenantsService (PostgreSQL)', () => {
+  let ctx: IntegrationContext;
+  let tenants: TenantsService;
+
+  beforeAll(async () => {
+    ctx = await startIntegration({ providers: [TenantRepository, TenantsService] });
+    tenants = ctx.get(TenantsService);
+  });
+  afterAll(() => ctx?.close());
+
+  it('shows the defaults for a tenant that set nothing, and 404 for a tenant that does not exist', async () => {
+    const id = await insertTenant(ctx.sql, {}, 'Acme');
+    expect(await tenants.get(id)).toMatchObject({ id, name: 'Acme', settings: { deduplicate_tokens: false } });
+    expect((await problemOf(tenants.get('00000000-0000-4000-8000-000000000000'))).status).toBe(404);
+  });
+
+  it('updates one setting without touching the others or another tenant, and stamps the change', async () => {
+    const a = await insertTenant(ctx.sql, {}, 'A');
+    const b = await insertTenant(ctx.sql, {}, 'B');
+    const egress = { allow: ['api.example.com'] };
+    await tenants.update(principalOf(a), { settings: { reactor_egress: egress } } as never);
+    const view = await tenants.update(principalOf(a), { settings: { deduplicate_tokens: true } } as never);
+    expect(view.settings).toEqual({ deduplicate_tokens: true, reactor_egress: egress });
+    expect(view.name).toBe('A');
+    expect(view.modified_at).toBeDefined();
+    const row = (await ctx.sql.query('SELECT settings FROM tenants WHERE id = $1', [a])).rows[0];
+    expect(row.settings).toEqual({ deduplicate_tokens: true, reactor_egress: egress });
+    expect((await tenants.get(b)).settings).toEqual({ deduplicate_tokens: false });
+  });
+});
