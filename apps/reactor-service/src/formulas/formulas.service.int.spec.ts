@@ -1,0 +1,64 @@
+import { randomUUID } from 'node:crypto';
+import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
+import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { FormulaRepository } from './formula.repository';
+import { FormulasService } from './formulas.service';
+
+/** reactor_formulas against PostgreSQL: private formulas per tenant, official ones visible to all and read-only. */
+describe('FormulasService (PostgreSQL)', () => {
+  let ctx: IntegrationContext;
+  let formulas: FormulasService;
+  let p: Principal;
+
+  beforeAll(async () => {
+    ctx = await startIntegration({ providers: [FormulaRepository, FormulasService] });
+    formulas = ctx.get(FormulasService);
+    p = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:create', 'reactor:read', 'reactor:update', 'reactor:delete'] });
+  });
+  afterAll(() => ctx?.close());
+
+  // the gateway validates a create body against the contract before it reaches the service
+  const body = (name = 'echo') =>
+    validateContract(ReactorFormulaRequest, {
+      name,
+      type: 'private',
+      code: 'module.exports = async (req) => ({ raw: req.args });',
+      configuration: [{ name: 'api_key', type: 'string' }],
+      request_parameters: [{ name: 'amount', type: 'number', optional: true }],
+    });
+
+  it('stores a private formula for its tenant only: another tenant cannot read, list, change or delete it', async () => {
+    const f = await formulas.create(p, body());
+    expect(f).toMatchObject({ name: 'echo', type: 'private', status: 'verified', request_parameters: [{ name: 'amount', type: 'number', optional: true }] });
+    const row = (await ctx.sql.query('SELECT tenant_id, created_by FROM reactor_formulas WHERE id = $1', [f.id])).rows[0];
+    expect(row).toEqual({ tenant_id: p.tenantId, created_by: p.applicationId });
+    const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:read', 'reactor:update', 'reactor:delete'] });
+    expect((await problemOf(formulas.get(stranger, f.id))).status).toBe(404);
+    expect((await problemOf(formulas.update(stranger, f.id, body('hijacked')))).status).toBe(404);
+    expect((await problemOf(formulas.delete(stranger, f.id))).status).toBe(404);
+    expect((await formulas.list(stranger, {})).data.map((x) => x.id)).not.toContain(f.id);
+    expect((await formulas.get(p, f.id)).name).toBe('echo');
+  });
+
+  it('updates (validated like a create) and deletes a private formula', async () => {
+    const f = await formulas.create(p, body('before'));
+    expect((await problemOf(formulas.update(p, f.id, { name: 'x', type: 'private' }))).status).toBe(400);
+    const updated = await formulas.update(p, f.id, { ...body('after') });
+    expect(updated).toMatchObject({ name: 'after', modified_by: p.applicationId });
+    await formulas.delete(p, f.id);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM reactor_formulas WHERE id = $1', [f.id])).rows[0].n).toBe(0);
+  });
+
+  it('shows official formulas (no tenant) to every tenant, and refuses to change or delete them (403)', async () => {
+    const id = randomUUID();
+    await ctx.sql.query(
+      `INSERT INTO reactor_formulas (id, name, type, status, code) VALUES ($1, 'official one', 'official', 'verified', 'module.exports = async () => ({})')`,
+      [id],
+    );
+    const other = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:read', 'reactor:update', 'reactor:delete'] });
+    expect((await formulas.get(other, id)).name).toBe('official one');
+    expect((await formulas.list(p, { name: 'official*' })).data.map((x) => x.id)).toContain(id);
+    expect((await problemOf(formulas.update(other, id, body()))).status).toBe(403);
+    expect((await problemOf(formulas.delete(other, id))).status).toBe(403);
+  });
+});

@@ -1,0 +1,91 @@
+import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
+import { RpcClient, TenantSettingsClient } from '@coffer/messaging';
+import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { FormulaRepository } from '../formulas/formula.repository';
+import { FormulasService } from '../formulas/formulas.service';
+import { ReactorRunner } from './reactor-runner';
+import { ReactorSandbox } from './reactor-sandbox';
+import { TenantEgressDefault } from './tenant-egress-default';
+import { TokenServiceClient } from './token-service.client';
+import { ApplicationDirectory } from '../reactors/application-directory';
+import { ReactorRepository } from '../reactors/reactor.repository';
+import { ReactorVault } from '../reactors/reactor-vault';
+import { ReactorsService } from '../reactors/reactors.service';
+
+/**
+ * The react path against PostgreSQL and the real sandbox (isolated-vm workers). Without NATS, the calls a react makes
+ * to other services are in-process fakes: token-service's detokenize (returns the args as given), tokenize (ids) and
+ * audit record (recorded here), session-service's application lookup and tenant settings. What reaches token-service
+ * over the bus is covered end to end (apps/api-e2e/src/reactors).
+ */
+describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
+  let ctx: IntegrationContext;
+  let formulas: FormulasService;
+  let reactors: ReactorsService;
+  const invoked: string[] = [];
+  const tokenService = {
+    detokenize: async (_ctx: unknown, payload: unknown) => payload,
+    tokenize: async (_ctx: unknown, payload: unknown) => payload,
+    recordInvocation: async (_ctx: unknown, reactorId: string) => void invoked.push(reactorId),
+  };
+  let tenant: string;
+  let p: Principal;
+
+  beforeAll(async () => {
+    ctx = await startIntegration(
+      {
+        providers: [
+          FormulaRepository,
+          FormulasService,
+          ReactorRepository,
+          ReactorVault,
+          ReactorsService,
+          ApplicationDirectory,
+          TokenServiceClient,
+          RpcClient,
+          TenantSettingsClient,
+          TenantEgressDefault,
+          ReactorSandbox,
+          ReactorRunner,
+        ],
+      },
+      [
+        { provide: TokenServiceClient, useValue: tokenService },
+        { provide: ApplicationDirectory, useValue: { principalOf: async () => Promise.reject(new Error('no application in these tests')) } },
+        // the runner's `svc` bridge: these formulas make no service calls
+        { provide: RpcClient, useValue: {} },
+        { provide: TenantSettingsClient, useValue: fakeTenantSettings() },
+      ],
+    );
+    formulas = ctx.get(FormulasService);
+    reactors = ctx.get(ReactorsService);
+    tenant = await insertTenant(ctx.sql);
+    p = principalOf(tenant, { permissions: ['reactor:create', 'reactor:read', 'reactor:update', 'reactor:delete', 'reactor:invoke'] });
+  });
+  afterAll(() => ctx?.close());
+
+  const formulaBody = (code = 'module.exports = async function (req) { return { raw: { got: req.args, key: req.configuration.api_key } }; };') =>
+    validateContract(ReactorFormulaRequest, {
+      name: 'echo',
+      type: 'private',
+      code,
+      configuration: [{ name: 'api_key', type: 'string' }],
+      request_parameters: [{ name: 'amount', type: 'number' }],
+    });
+
+  it('reacts: the formula runs in the sandbox with the decrypted configuration and the checked args; the invocation is reported to token-service’s audit (fake)', async () => {
+    const f = await formulas.create(p, formulaBody());
+    const r = await reactors.create({ principal: p, traceId: 't' }, { name: 'run', formula: { id: f.id }, configuration: { api_key: 'cfg-value' } });
+    const runner = ctx.get(ReactorRunner);
+    const invokeCtx = { principal: p, traceId: 't' };
+    const prepared = await runner.prepare(invokeCtx, r.id, { amount: 12 });
+    expect(prepared.configuration).toEqual({ api_key: 'cfg-value' });
+    const { response } = await runner.runRecorded(invokeCtx, prepared, 10_000);
+    expect(response).toEqual({ raw: { got: { amount: 12 }, key: 'cfg-value' } });
+    expect(invoked).toContain(r.id);
+    // args that break the formula's request parameters are a 400 before any code runs
+    expect((await problemOf(runner.prepare(invokeCtx, r.id, { amount: 'twelve' }))).status).toBe(400);
+    const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:invoke'] });
+    expect((await problemOf(runner.prepare({ principal: stranger, traceId: 't' }, r.id, {}))).status).toBe(404);
+  });
+});

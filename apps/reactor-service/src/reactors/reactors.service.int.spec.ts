@@ -1,0 +1,77 @@
+import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
+import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { FormulaRepository } from '../formulas/formula.repository';
+import { FormulasService } from '../formulas/formulas.service';
+import { ApplicationDirectory } from './application-directory';
+import { ReactorRepository } from './reactor.repository';
+import { ReactorVault } from './reactor-vault';
+import { ReactorsService } from './reactors.service';
+
+/**
+ * Reactors against PostgreSQL and the real keyring: the configuration is a secret, sealed under the tenant's data key.
+ * These reactors act as no application, so session-service's application lookup (over NATS in production) is never
+ * made; a fake that refuses stands in for it.
+ */
+describe('ReactorsService (PostgreSQL)', () => {
+  let ctx: IntegrationContext;
+  let formulas: FormulasService;
+  let reactors: ReactorsService;
+  let tenant: string;
+  let p: Principal;
+
+  beforeAll(async () => {
+    ctx = await startIntegration({ providers: [FormulaRepository, FormulasService, ReactorRepository, ReactorVault, ReactorsService, ApplicationDirectory] }, [
+      { provide: ApplicationDirectory, useValue: { principalOf: async () => Promise.reject(new Error('no application in these tests')) } },
+    ]);
+    formulas = ctx.get(FormulasService);
+    reactors = ctx.get(ReactorsService);
+    tenant = await insertTenant(ctx.sql);
+    p = principalOf(tenant, { permissions: ['reactor:create', 'reactor:read', 'reactor:update', 'reactor:delete'] });
+  });
+  afterAll(() => ctx?.close());
+
+  const formulaBody = (code = 'module.exports = async function (req) { return { raw: { got: req.args, key: req.configuration.api_key } }; };') =>
+    validateContract(ReactorFormulaRequest, {
+      name: 'echo',
+      type: 'private',
+      code,
+      configuration: [{ name: 'api_key', type: 'string' }],
+      request_parameters: [{ name: 'amount', type: 'number' }],
+    });
+
+  it('encrypts a reactor’s configuration at rest: the row holds no plaintext, reads decrypt it, a foreign tenant sees 404', async () => {
+    const f = await formulas.create(p, formulaBody());
+    const secret = 'sk_live_top_secret_value';
+    const r = await reactors.create({ principal: p, traceId: 't' }, { name: 'charge', formula: { id: f.id }, configuration: { api_key: secret } });
+    expect(r.configuration).toEqual({ api_key: secret });
+    const row = (await ctx.sql.query('SELECT * FROM reactors WHERE id = $1', [r.id])).rows[0];
+    expect(JSON.stringify(row)).not.toContain(secret);
+    expect(Buffer.from(row.configuration_ciphertext).toString('latin1')).not.toContain(secret);
+    expect((await reactors.get(p, r.id)).configuration).toEqual({ api_key: secret });
+    const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:read', 'reactor:delete'] });
+    expect((await problemOf(reactors.get(stranger, r.id))).status).toBe(404);
+    expect((await problemOf(reactors.delete(stranger, r.id))).status).toBe(404);
+
+    // a configuration that does not fit the formula is a 400 and stores nothing
+    const before = (await ctx.sql.query('SELECT count(*)::int AS n FROM reactors')).rows[0].n;
+    expect(
+      (await problemOf(reactors.create({ principal: p, traceId: 't' }, { name: 'bad', formula: { id: f.id }, configuration: { api_key: 42 } }))).status,
+    ).toBe(400);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM reactors')).rows[0].n).toBe(before);
+
+    // a patch re-encrypts: still no plaintext, the new value reads back
+    await reactors.patch({ principal: p, traceId: 't' }, r.id, { configuration: { api_key: 'rotated-secret-2' } });
+    const after = (await ctx.sql.query('SELECT configuration_ciphertext FROM reactors WHERE id = $1', [r.id])).rows[0];
+    expect(Buffer.from(after.configuration_ciphertext).toString('latin1')).not.toContain('rotated-secret-2');
+    expect((await reactors.get(p, r.id)).configuration).toEqual({ api_key: 'rotated-secret-2' });
+  });
+
+  it('refuses to delete a formula a reactor uses (409), then deletes it once the reactor is gone', async () => {
+    const f = await formulas.create(p, formulaBody());
+    const r = await reactors.create({ principal: p, traceId: 't' }, { name: 'user', formula: { id: f.id }, configuration: { api_key: 'k' } });
+    expect((await problemOf(formulas.delete(p, f.id))).status).toBe(409);
+    await reactors.delete(p, r.id);
+    await formulas.delete(p, f.id);
+    expect((await problemOf(formulas.get(p, f.id))).status).toBe(404);
+  });
+});
