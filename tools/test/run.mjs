@@ -17,6 +17,8 @@ try {
   step('format (Prettier), lint, type checks, unit tests');
   run(path.join(ROOT, 'node_modules/.bin/prettier'), ['--check', '--log-level=warn', '.']);
   nx(['run-many', '-t', 'lint', 'typecheck', 'test', '--exclude=api-e2e', '--parallel=2']);
+  step('medium tier: repositories and use cases on PostgreSQL (npm run test:int)');
+  nx(['run-many', '-t', 'int-test', '--parallel=2']);
   step('build');
   build([...APPS, 'admin']);
   step('end-to-end tests');
