@@ -51,7 +51,7 @@ describe('TokenRepository (PostgreSQL)', () => {
     expect(await tokens.insert(tenantA, t, ['d1', 'd2', 'd1'], undefined, { traceId: 'trace-1' })).toBe('created-audited');
     const row = await tokens.find(tenantA, t.id);
     expect(row).toMatchObject({ tenant_id: tenantA, id: t.id, type: 'token', container: '/', metadata: { Owner: 'Alice' }, fingerprint: t.fingerprint });
-    expect(Buffer.from(row!.data_ciphertext)).toEqual(t.dataCiphertext);
+    expect(Buffer.from(row?.data_ciphertext ?? [])).toEqual(t.dataCiphertext);
     expect(await digestsOf(tenantA, t.id)).toEqual(['d1', 'd2']);
     const audit = await ctx.sql.query('SELECT operation, entity_id, trace_id FROM audit_events WHERE tenant_id = $1 AND entity_id = $2', [tenantA, t.id]);
     expect(audit.rows).toEqual([{ operation: 'create', entity_id: t.id, trace_id: 'trace-1' }]);

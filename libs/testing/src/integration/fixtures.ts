@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { idempotentRequestOf, type IdempotentRequest } from '@coffer/idempotency';
 import type pg from 'pg';
 import { DEFAULT_TENANT_SETTINGS, type AccessRule, type ApplicationType, type Principal, type TenantSettings } from '@coffer/contracts';
 
@@ -53,4 +54,11 @@ export function fakeTenantSettings(settings: Map<string, Partial<TenantSettings>
 export function recordingEventBus(): { published: Array<{ subject: string; payload: unknown }>; publish(subject: string, payload: unknown): Promise<void> } {
   const published: Array<{ subject: string; payload: unknown }> = [];
   return { published, publish: async (subject, payload) => void published.push({ subject, payload }) };
+}
+
+/** The idempotent request a call with `idempotencyKey` stands for, as the service's handler derives it from the envelope. */
+export function idempotentRequest(route: string, env: { principal: Principal; traceId: string; idempotencyKey: string; body: unknown }): IdempotentRequest {
+  const req = idempotentRequestOf(route, env);
+  if (!req) throw new Error('an idempotency key and a principal make an idempotent request');
+  return req;
 }

@@ -1,7 +1,15 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
-import { IdempotentWrites, idempotentRequestOf } from '@coffer/idempotency';
+import { IdempotentWrites } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/messaging';
-import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import {
+  fakeTenantSettings,
+  idempotentRequest,
+  insertTenant,
+  principalOf,
+  problemOf,
+  startIntegration,
+  type IntegrationContext,
+} from '@coffer/testing/integration';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -117,7 +125,7 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
   it('records an idempotency key with the token (reply encrypted) and replays it; the same key with another body is a 422', async () => {
     const body = { type: 'token', data: 'idem-data' };
     const env = { principal: writer, traceId: 't', idempotencyKey: 'key-1', body };
-    const req = idempotentRequestOf(SUBJECTS.token.tokens.create, env)!;
+    const req = idempotentRequest(SUBJECTS.token.tokens.create, env);
     const first = (await create.execute({ principal: writer, traceId: 't', body, idempotency: req })) as TokenView;
     const record = (await ctx.sql.query('SELECT reply, completed_at FROM idempotency_records WHERE tenant_id = $1 AND key = $2', [tenant, 'key-1'])).rows[0];
     expect(record.completed_at).toBeInstanceOf(Date);
@@ -128,7 +136,7 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM tokens WHERE tenant_id = $1 AND id = $2', [tenant, first.id])).rows[0].n).toBe(1);
 
     const otherBody = { type: 'token', data: 'different' };
-    const reused = idempotentRequestOf(SUBJECTS.token.tokens.create, { ...env, body: otherBody })!;
+    const reused = idempotentRequest(SUBJECTS.token.tokens.create, { ...env, body: otherBody });
     expect((await problemOf(create.execute({ principal: writer, traceId: 't', body: otherBody, idempotency: reused }))).status).toBe(422);
 
     // the token the key created is gone: a retry is a 409, not a second token

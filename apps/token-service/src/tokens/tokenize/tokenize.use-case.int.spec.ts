@@ -1,7 +1,15 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
-import { IdempotentWrites, idempotentRequestOf } from '@coffer/idempotency';
+import { IdempotentWrites } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/messaging';
-import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import {
+  fakeTenantSettings,
+  idempotentRequest,
+  insertTenant,
+  principalOf,
+  problemOf,
+  startIntegration,
+  type IntegrationContext,
+} from '@coffer/testing/integration';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -75,7 +83,7 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
 
   it('records its idempotency key in the write transaction and replays the same ids without writing again', async () => {
     const payload = { n: 'idem-1', m: 'idem-2' };
-    const req = idempotentRequestOf(SUBJECTS.token.tokens.tokenize, { principal: p, traceId: 't', idempotencyKey: 'tok-1', body: { payload } })!;
+    const req = idempotentRequest(SUBJECTS.token.tokens.tokenize, { principal: p, traceId: 't', idempotencyKey: 'tok-1', body: { payload } });
     const first = (await tokenize.execute(p, 't', payload, req)) as Record<string, string>;
     const before = await count(tenant);
     const again = unwrapIdempotentReplay(await tokenize.execute(p, 't', payload, req))?.body;

@@ -1,7 +1,15 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
-import { IdempotentWrites, idempotentRequestOf } from '@coffer/idempotency';
+import { IdempotentWrites } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/messaging';
-import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import {
+  fakeTenantSettings,
+  idempotentRequest,
+  insertTenant,
+  principalOf,
+  problemOf,
+  startIntegration,
+  type IntegrationContext,
+} from '@coffer/testing/integration';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -77,7 +85,7 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
   it('with an idempotency key: the update and its record commit together, and a retry replays without writing again', async () => {
     const t = await newToken();
     const patch = { metadata: { n: '1' } };
-    const req = idempotentRequestOf(SUBJECTS.token.tokens.update, { principal: owner, traceId: 't', idempotencyKey: 'upd-1', body: { id: t.id, patch } })!;
+    const req = idempotentRequest(SUBJECTS.token.tokens.update, { principal: owner, traceId: 't', idempotencyKey: 'upd-1', body: { id: t.id, patch } });
     await update.execute({ principal: owner, traceId: 't', id: t.id, patch, idempotency: req });
     const first = await stored(t.id);
     const records = await ctx.sql.query('SELECT route FROM idempotency_records WHERE tenant_id = $1 AND key = $2', [tenant, 'upd-1']);
@@ -90,7 +98,7 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
   it('a failed update with an idempotency key records nothing: the key stays free for the corrected request', async () => {
     const t = await newToken();
     const patch = { expires_at: 'not a date' };
-    const req = idempotentRequestOf(SUBJECTS.token.tokens.update, { principal: owner, traceId: 't', idempotencyKey: 'upd-bad', body: { id: t.id, patch } })!;
+    const req = idempotentRequest(SUBJECTS.token.tokens.update, { principal: owner, traceId: 't', idempotencyKey: 'upd-bad', body: { id: t.id, patch } });
     expect((await problemOf(update.execute({ principal: owner, traceId: 't', id: t.id, patch, idempotency: req }))).status).toBe(400);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM idempotency_records WHERE tenant_id = $1 AND key = $2', [tenant, 'upd-bad'])).rows[0].n).toBe(
       0,
