@@ -144,6 +144,24 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     expect((await problemOf(create.execute({ principal: writer, traceId: 't', body, idempotency: req }))).status).toBe(409);
   });
 
+  it('under concurrency: requests racing with one idempotency key write one token, and so do racing creates of equal data with deduplication', async () => {
+    const t = await insertTenant(ctx.sql);
+    const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
+    const body = { type: 'token', data: 'raced' };
+    const req = idempotentRequest(SUBJECTS.token.tokens.create, { principal: p, traceId: 't', idempotencyKey: 'race', body });
+    const replies = await Promise.all([1, 2, 3].map(() => create.execute({ principal: p, traceId: 't', body, idempotency: req })));
+    const ids = replies.map((r) => (unwrapIdempotentReplay(r)?.body ?? r) as TokenView).map((v) => v.id);
+    expect(new Set(ids).size).toBe(1);
+    expect((await rowsOf(t)).length).toBe(1);
+
+    settings.settings.set(t, { deduplicate_tokens: true });
+    const deduped = (await Promise.all(
+      [1, 2, 3].map(() => create.execute({ principal: p, traceId: 't', body: { type: 'token', data: 'same-race' } })),
+    )) as TokenView[];
+    expect(new Set(deduped.map((v) => v.id)).size).toBe(1);
+    expect((await rowsOf(t)).length).toBe(2);
+  });
+
   it('stores the expiry; a token past it is invisible', async () => {
     const future = new Date(Date.now() + 3600_000).toISOString();
     const view = (await create.execute({ principal: writer, traceId: 't', body: { type: 'token', data: 'e', expires_at: future } })) as TokenView;

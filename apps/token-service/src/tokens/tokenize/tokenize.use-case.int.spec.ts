@@ -81,6 +81,15 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
     expect(await count(t)).toBe(1);
   });
 
+  it('under concurrency with deduplication: racing calls tokenizing equal values all get the one token (a conflict loop would run into the test timeout)', async () => {
+    const t = await insertTenant(ctx.sql);
+    settings.settings.set(t, { deduplicate_tokens: true });
+    const q = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
+    const results = (await Promise.all([1, 2, 3, 4].map(() => tokenize.execute(q, 't', ['raced-value'])))) as string[][];
+    expect(new Set(results.map((r) => r[0])).size).toBe(1);
+    expect(await count(t)).toBe(1);
+  });
+
   it('records its idempotency key in the write transaction and replays the same ids without writing again', async () => {
     const payload = { n: 'idem-1', m: 'idem-2' };
     const req = idempotentRequest(SUBJECTS.token.tokens.tokenize, { principal: p, traceId: 't', idempotencyKey: 'tok-1', body: { payload } });
