@@ -32,8 +32,11 @@ export function statementCancelled(): ProblemError {
   return new ProblemError(504, 'The request took longer than its deadline; the query was cancelled');
 }
 
-/** PostgreSQL's query_canceled (statement_timeout, ours, or a cancel request), raised by pg itself or through Prisma. */
+/**
+ * PostgreSQL's query_canceled (statement_timeout, ours, or a cancel request), raised by pg itself or, inside a unit
+ * of work, through Prisma (its driver-adapter error carries PostgreSQL's code).
+ */
 export function isStatementCancelled(err: unknown): boolean {
-  const e = err as { code?: string; meta?: { code?: string }; cause?: { originalCode?: string; code?: string } } | null;
-  return e?.code === '57014' || e?.meta?.code === '57014' || e?.cause?.originalCode === '57014' || e?.cause?.code === '57014';
+  const e = err as { code?: string; meta?: { code?: string; driverAdapterError?: { cause?: { originalCode?: string } } } } | null;
+  return e?.code === '57014' || e?.meta?.code === '57014' || e?.meta?.driverAdapterError?.cause?.originalCode === '57014';
 }
