@@ -59,7 +59,7 @@ function joined(tx: Prisma.TransactionClient) {
  * raw queries, `$transaction`) or through SqlPool (the hot-path pool) runs on the transaction's connection, so the
  * raw-SQL reads see the transaction's own uncommitted rows. A nested call joins as a savepoint. Effects queued with
  * `deferUntilCommitted` run once it committed. The tenant keyring is the one exception, on its own pool
- * (KeyringPool explains why). docs/architecture.md, "Transactions", has the rules.
+ * (KeyringPool explains why). libs/db/README.md, "Transactions", has the rules.
  */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleDestroy {
