@@ -7,6 +7,7 @@ import type {} from '@prisma/client/runtime/client';
 import { ambient, type Ambient } from './after-commit';
 import { databasePoolSize, poolConfig } from './pool-config';
 import {
+  DEFAULT_CONNECTION_WAIT_MS,
   DEFAULT_TRANSACTION_TIMEOUT_MS,
   MIN_STATEMENT_BUDGET_MS,
   isStatementCancelled,
@@ -35,7 +36,9 @@ async function inSavepoint<T>(tx: Prisma.TransactionClient, work: () => Promise<
     await tx.$executeRawUnsafe(`RELEASE SAVEPOINT ${name}`);
     return out;
   } catch (err) {
-    await tx.$executeRawUnsafe(`ROLLBACK TO SAVEPOINT ${name}`);
+    // a transaction that is already gone (timed out, connection lost) cannot roll back to the savepoint: the
+    // original error is the one the caller must see, and the outer transaction fails on its own
+    await tx.$executeRawUnsafe(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
     throw err;
   }
 }
@@ -97,10 +100,12 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
     if (open) return inSavepoint(open.tx, work);
     const { isolation, deadline, timeoutMs = DEFAULT_TRANSACTION_TIMEOUT_MS } = typeof options === 'number' ? { timeoutMs: options } : options;
     let timeout = timeoutMs;
+    let maxWait = Math.min(timeoutMs, DEFAULT_CONNECTION_WAIT_MS);
     if (deadline !== undefined) {
       const budget = statementBudget(deadline);
       if (budget < MIN_STATEMENT_BUDGET_MS) throw statementCancelled();
       timeout = Math.min(timeout, budget);
+      maxWait = timeout;
     }
     const afterCommit: Ambient['afterCommit'] = [];
     let result: T;
@@ -115,7 +120,7 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
           }
           return ambient.run({ tx, afterCommit }, work);
         },
-        { timeout, maxWait: timeout, ...(isolation ? { isolationLevel: isolation } : {}) },
+        { timeout, maxWait, ...(isolation ? { isolationLevel: isolation } : {}) },
       );
     } catch (err) {
       if (deadline !== undefined && isStatementCancelled(err)) throw statementCancelled();

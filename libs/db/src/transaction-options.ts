@@ -17,6 +17,13 @@ export interface TransactionOptions {
 /** One RPC deadline (15 s, a synchronous react): the longest any caller waits for a transaction's outcome. */
 export const DEFAULT_TRANSACTION_TIMEOUT_MS = 15_000;
 
+/**
+ * The longest a transaction waits for a connection before it starts, when no deadline says otherwise: the default
+ * RPC deadline (5 s). By then the caller of most requests has had its 504, and a transaction that starts anyway holds
+ * a connection for nobody while other requests queue behind it.
+ */
+export const DEFAULT_CONNECTION_WAIT_MS = 5_000;
+
 /** Below this much time left, a statement is not started: its reply could not reach the caller in time. */
 export const MIN_STATEMENT_BUDGET_MS = 20;
 /** Cancelled this much before the caller's deadline, so the service's own 504 (not a timeout) is what it sees. */
