@@ -20,6 +20,7 @@ import { TokenServiceClient } from './invoke/token-service.client';
 import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
 import { ReactorRunner } from './invoke/reactor-runner';
 import { ReactReplies } from './invoke/react-replies';
+import { AuditRecorder } from './audit/audit-recorder';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
@@ -34,6 +35,7 @@ import { ReactReplies } from './invoke/react-replies';
     ReactorsService,
     ReactorSandbox,
     TokenServiceClient,
+    AuditRecorder,
     ReactorRunner,
     ReactReplies,
     TenantSettingsClient,

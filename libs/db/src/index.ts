@@ -1,5 +1,6 @@
 export * from './prisma.service';
-export { deferUntilCommitted } from './after-commit';
+export { deferUntilCommitted, inTransaction } from './after-commit';
+export type { TransactionOptions } from './transaction-options';
 export * from './db.module';
 export * from './pool-config';
 export * from './sql-pool';

@@ -17,7 +17,9 @@ export function databaseKeyringPoolSize(): number {
  * The tenant keyring's own small pool. A write resolves its keys while it may already hold a connection of the main
  * pools (a transaction); were the keys loaded from those same pools, enough concurrent writes would hold every
  * connection while each waits for one more: a pool that deadlocks itself. Nothing but the keyring uses this pool
- * and a key load never waits on anything else, so it cannot be starved.
+ * and a key load never waits on anything else, so it cannot be starved. It is also the one way to the database that
+ * never joins the unit of work (PrismaService.transactional): the keyring caches the keys it reads and creates, and
+ * a key created inside a transaction that then rolls back would stay in the cache while its row is gone.
  */
 @Injectable()
 export class KeyringPool implements OnModuleDestroy {

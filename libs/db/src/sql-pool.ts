@@ -1,31 +1,25 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import pg from 'pg';
-import { ProblemError } from '@coffer/contracts';
 import type { Prisma } from './generated/prisma/client';
 import { databasePoolSize, poolConfig } from './pool-config';
+import { openTransaction } from './after-commit';
+import { MIN_STATEMENT_BUDGET_MS, isStatementCancelled, statementBudget, statementCancelled } from './transaction-options';
+
+export { isStatementCancelled, statementCancelled } from './transaction-options';
 
 /** Runs one statement on the connection a `withinDeadline` block holds. */
 export type DeadlineQuery = <T>(sql: Prisma.Sql) => Promise<T[]>;
-
-/** Below this much time left, a statement is not started: its reply could not reach the caller in time. */
-const MIN_STATEMENT_BUDGET_MS = 20;
-/** Cancelled this much before the caller's deadline, so the service's own 504 (not a timeout) is what it sees. */
-const DEADLINE_MARGIN_MS = 50;
-
-/** The 504 of a statement cancelled at its caller's deadline (or at the pool-wide statement timeout). */
-export function statementCancelled(): ProblemError {
-  return new ProblemError(504, 'The request took longer than its deadline; the query was cancelled');
-}
-
-/** PostgreSQL's query_canceled: statement_timeout (ours) or a cancel request. */
-export function isStatementCancelled(err: unknown): boolean {
-  return (err as { code?: string } | null)?.code === '57014';
-}
 
 /**
  * A plain pg pool for the hot path. Prisma's $queryRaw costs ~0.4 ms of CPU per query here against ~0.1 ms for
  * pg itself, so the few statements every token request runs use this; they are still written as Prisma.sql
  * fragments (parameterised, composable) and run with their `$n` text.
+ *
+ * Inside a unit of work (PrismaService.transactional) every statement joins it instead: it runs on the transaction's
+ * connection through Prisma's public `$queryRaw`, so it sees the transaction's uncommitted rows and commits or rolls
+ * back with them (another connection could do neither, and would be a second connection held while the transaction
+ * waits). Rows then come back as Prisma types them: bytea as Uint8Array, bigint as BigInt (pg: Buffer, string), so
+ * callers read them through what both share (a Uint8Array, `Number(n)`).
  */
 @Injectable()
 export class SqlPool implements OnModuleDestroy {
@@ -44,6 +38,8 @@ export class SqlPool implements OnModuleDestroy {
    * statement whose text never changes; each name must always go with the same text.
    */
   async query<T>(sql: Prisma.Sql, name?: string): Promise<T[]> {
+    const tx = openTransaction();
+    if (tx) return tx.$queryRaw<T[]>(sql);
     const result = await this.pool.query({ name, text: sql.text, values: sql.values as unknown[] });
     return result.rows as T[];
   }
@@ -54,11 +50,12 @@ export class SqlPool implements OnModuleDestroy {
    * left. A cancelled statement is a 504 problem. The server-side timeout (rather than pg_cancel_backend from
    * another connection) needs no second connection, so it works however busy the pools are, and it ends with the
    * transaction, so the connection goes back to the pool with the pool-wide timeout. Without a deadline the
-   * statements run as plain pool queries.
+   * statements run as plain pool queries. Inside a unit of work they join it, under the unit's own deadline
+   * (TransactionOptions.deadline): a SET LOCAL here would outlive this block and bound the rest of that transaction.
    */
   async withinDeadline<T>(deadline: number | undefined, work: (query: DeadlineQuery) => Promise<T>): Promise<T> {
-    if (deadline === undefined) return work((sql) => this.query(sql));
-    const left = () => Math.floor(deadline - performance.now() - DEADLINE_MARGIN_MS);
+    if (deadline === undefined || openTransaction()) return work((sql) => this.query(sql));
+    const left = () => statementBudget(deadline);
     if (left() < MIN_STATEMENT_BUDGET_MS) throw statementCancelled();
     const client = await this.pool.connect();
     let broken: unknown;

@@ -25,6 +25,7 @@ import { applyArgumentRules } from './arguments';
 import { ReactorSandbox } from './reactor-sandbox';
 import { TokenSvcBridge } from './svc-bridge';
 import { TokenServiceClient } from './token-service.client';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { TenantEgressDefault } from './tenant-egress-default';
 
 /** What a run needs, resolved before the code runs (also what an asynchronous job re-resolves when it runs). */
@@ -69,6 +70,7 @@ export class ReactorRunner {
     private readonly vault: ReactorVault,
     private readonly applications: ApplicationDirectory,
     private readonly tokens: TokenServiceClient,
+    private readonly audit: AuditRecorder,
     private readonly sandbox: ReactorSandbox,
     private readonly rpc: RpcClient,
     private readonly egressDefaults: TenantEgressDefault,
@@ -97,7 +99,7 @@ export class ReactorRunner {
       options.detokenized ? Promise.resolve(givenArgs) : this.detokenize(ctx, givenArgs),
       reactor.applicationId ? this.applicationPrincipal(ctx, reactor.applicationId) : Promise.resolve(null),
       this.vault.open(tenantId, reactor.id, reactor.configurationKeyId, reactor.configurationCiphertext),
-      options.detokenized ? Promise.resolve() : this.tokens.recordInvocation(ctx, reactor.id),
+      options.detokenized ? Promise.resolve() : this.audit.recordInvocation(ctx, reactor.id),
     ] as const);
     const validated = options.detokenized ? args : applyArgumentRules(args, parameters);
     // the reactor's own list, else its formula's, else (null) the tenant's default

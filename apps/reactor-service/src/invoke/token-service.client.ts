@@ -19,13 +19,4 @@ export class TokenServiceClient {
   tokenize(ctx: CallContext, payload: unknown, deadlineMs: number = RPC_DEADLINE_MS.default): Promise<unknown> {
     return this.rpc.call(SUBJECTS.token.tokens.tokenize, { payload, rendered: true }, ctx, deadlineMs);
   }
-
-  /** audit_events belongs to token-service: a reactor invocation is recorded there, naming the reactor. */
-  async recordInvocation(ctx: CallContext, reactorId: string): Promise<void> {
-    await this.rpc.call(
-      SUBJECTS.token.audit.record,
-      { events: [{ operation: 'invoke', entityType: 'reactor', entityId: reactorId, traceId: ctx.traceId }] },
-      ctx,
-    );
-  }
 }

@@ -23,10 +23,10 @@ export class ApplicationKeyRepository {
     limit: number,
     data: { id: string; tenantId: string; applicationId: string; keyHash: string; createdBy?: string },
   ): Promise<ApplicationKey | null> {
-    return this.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT 1 FROM applications WHERE tenant_id = ${data.tenantId}::uuid AND id = ${data.applicationId}::uuid FOR UPDATE`;
-      const held = await tx.applicationKey.count({ where: { tenantId: data.tenantId, applicationId: data.applicationId } });
-      return held >= limit ? null : tx.applicationKey.create({ data });
+    return this.prisma.transactional(async () => {
+      await this.prisma.$queryRaw`SELECT 1 FROM applications WHERE tenant_id = ${data.tenantId}::uuid AND id = ${data.applicationId}::uuid FOR UPDATE`;
+      const held = await this.prisma.applicationKey.count({ where: { tenantId: data.tenantId, applicationId: data.applicationId } });
+      return held >= limit ? null : this.prisma.applicationKey.create({ data });
     });
   }
 
@@ -43,11 +43,10 @@ export class ApplicationKeyRepository {
 
   /** Regenerate: every key of the application goes, one new key comes, in one transaction. */
   async replaceAll(tenantId: string, applicationId: string, key: { id: string; keyHash: string; createdBy?: string }): Promise<ApplicationKey> {
-    const [, created] = await this.prisma.$transaction([
-      this.prisma.applicationKey.deleteMany({ where: { tenantId, applicationId } }),
-      this.prisma.applicationKey.create({ data: { ...key, tenantId, applicationId } }),
-    ]);
-    return created;
+    return this.prisma.transactional(async () => {
+      await this.prisma.applicationKey.deleteMany({ where: { tenantId, applicationId } });
+      return this.prisma.applicationKey.create({ data: { ...key, tenantId, applicationId } });
+    });
   }
 
   /** Authentication is the one lookup that finds the tenant from the key hash. */

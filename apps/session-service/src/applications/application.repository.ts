@@ -36,16 +36,10 @@ export class ApplicationRepository {
       ...(filter.ids ? { id: { in: filter.ids } } : {}),
       ...(filter.types ? { type: { in: filter.types } } : {}),
     };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.application.findMany({
-        where,
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        skip,
-        take,
-      }),
-      this.prisma.application.count({ where }),
-    ]);
-    return { rows, total };
+    return this.prisma.transactional(async () => ({
+      rows: await this.prisma.application.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip, take }),
+      total: await this.prisma.application.count({ where }),
+    }));
   }
 
   async update(tenantId: string, id: string, data: Prisma.ApplicationUncheckedUpdateManyInput): Promise<Application | null> {

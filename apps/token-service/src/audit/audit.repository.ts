@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool, deferUntilCommitted, type AuditEvent } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, inTransaction, type AuditEvent } from '@coffer/db';
 
 export interface AuditEventInput {
   actorApplicationId?: string;
@@ -46,13 +46,38 @@ export function readEventInsert(rows: Prisma.Sql, allowed: Prisma.Sql, actorAppl
     FROM ${rows} WHERE ${allowed} RETURNING entity_id`;
 }
 
+/**
+ * The INSERT that audits a create inside the statement that writes the token (TokenRepository.insert): one round trip
+ * and one commit for the whole create. `rows` names a CTE with the `id` of the inserted token; nothing is written
+ * unless `audited` (a parameter, so the statement's text stays the same and it stays prepared either way).
+ */
+export function createEventInsert(rows: Prisma.Sql, tenantId: string, actorApplicationId: string | null, traceId: string | null, audited: boolean): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
+    SELECT gen_random_uuid(), ${tenantId}::uuid, ${actorApplicationId}::uuid, 'create', 'token', id, ${traceId}::text, now()
+    FROM ${rows} WHERE ${audited}::boolean`;
+}
+
+/** The multi-row INSERT of recorded events (a group-committed batch, or the events of one unit of work). */
+function eventsInsert(rows: Pending['rows']): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
+    SELECT * , now() FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.tenantId)}::uuid[],
+      ${rows.map((r) => r.actorApplicationId)}::uuid[], ${rows.map((r) => r.operation)}::text[], ${rows.map((r) => r.entityType)}::text[],
+      ${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.traceId)}::text[])`;
+}
+
 const MAX_BATCH = 500;
 /** INSERTs in flight at once; the token-service pool (DATABASE_POOL_SIZE, 10) keeps connections for the reads */
 const MAX_FLUSHES = 4;
 
 /**
- * audit_events (owned by token-service; other services send theirs over token.audit.record). Never data.
- * Group commit: callers wait until their events are written, but the events recorded during one event-loop iteration
+ * audit_events (owned by token-service; other services send theirs over token.audit.record): the one owner of every
+ * audit write of token-service. `record` is the API; the two statement fragments above are for the reads and creates
+ * whose event rides in their own statement; no other code inserts into audit_events. Never data.
+ *
+ * Inside a unit of work (PrismaService.transactional) `record` writes in that transaction: the events commit with the
+ * change they describe, or not at all. Outside one, group commit: callers wait until their events are written, but the events recorded during one event-loop iteration
  * share one multi-row INSERT, so auditing every read costs one round trip per batch instead of one per request.
  * A batch starts at the end of the iteration, beside the batches already being written (up to MAX_FLUSHES): a read
  * waits for its own commit only, never for an earlier batch to finish first. Only when MAX_FLUSHES are running do
@@ -86,16 +111,11 @@ export class AuditRepository implements OnApplicationShutdown {
   }
 
   /**
-   * Resolves once the events are written. Inside a database transaction (PrismaService.transactional: an update with
-   * an idempotency key) they are written when it commits, before the reply, and not at all if it rolls back.
+   * Resolves once the events are written: inside a unit of work, in its transaction (they commit with it); outside,
+   * committed by the next group commit.
    */
   record(tenantId: string, events: AuditEventInput[]): Promise<void> {
     if (!events.length) return Promise.resolve();
-    if (deferUntilCommitted(() => this.write(tenantId, events))) return Promise.resolve();
-    return this.write(tenantId, events);
-  }
-
-  private write(tenantId: string, events: AuditEventInput[]): Promise<void> {
     const rows = events.map((e) => ({
       id: randomUUID(),
       tenantId,
@@ -105,6 +125,7 @@ export class AuditRepository implements OnApplicationShutdown {
       entityId: e.entityId,
       traceId: e.traceId ?? null,
     }));
+    if (inTransaction()) return this.sql.query(eventsInsert(rows)).then(() => undefined);
     const done = new Promise<void>((resolve, reject) => this.queue.push({ rows, resolve, reject }));
     if (!this.scheduled) {
       this.scheduled = true;
@@ -137,12 +158,7 @@ export class AuditRepository implements OnApplicationShutdown {
 
   private async flush(batch: Pending[]): Promise<void> {
     try {
-      const rows = batch.flatMap((b) => b.rows);
-      await this.sql.query(Prisma.sql`
-          INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
-          SELECT * , now() FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.tenantId)}::uuid[],
-            ${rows.map((r) => r.actorApplicationId)}::uuid[], ${rows.map((r) => r.operation)}::text[], ${rows.map((r) => r.entityType)}::text[],
-            ${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.traceId)}::text[])`);
+      await this.sql.query(eventsInsert(batch.flatMap((b) => b.rows)));
       for (const b of batch) b.resolve();
     } catch (err) {
       for (const b of batch) b.reject(err);

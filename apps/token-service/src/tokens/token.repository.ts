@@ -1,7 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool, ambientTransaction } from '@coffer/db';
-import { readEventInsert } from '../audit/audit.repository';
+import { Prisma, PrismaService, SqlPool } from '@coffer/db';
+import { createEventInsert, readEventInsert } from '../audit/audit.repository';
 
 /** A token row as stored: data only as ciphertext. */
 export interface TokenRow {
@@ -101,7 +101,9 @@ export type InsertOutcome = 'created' | 'created-audited' | 'id_taken' | 'duplic
 
 /**
  * tokens and token_search_indexes (owned by token-service). Every method takes the tenant id; an expired token is
- * invisible to every read at once (the predicate), before the sweeper removes it.
+ * invisible to every read at once (the predicate), before the sweeper removes it. Inside a unit of work
+ * (PrismaService.transactional) every statement, SqlPool's included, joins it; the multi-statement writes open their
+ * own (a savepoint of the caller's when one is open).
  */
 @Injectable()
 export class TokenRepository {
@@ -113,85 +115,73 @@ export class TokenRepository {
 
   /**
    * Inserts the token and its search digests. The common case is one statement (atomic, one round trip); a
-   * conflict (id taken, duplicate, or an expired holder to clear) takes the careful path in a transaction.
-   * Inside `tx` (tokenize: several tokens all-or-nothing) everything runs in the caller's transaction.
+   * conflict (id taken, duplicate, or an expired holder to clear) takes the careful path in a transaction. Inside
+   * a unit of work (tokenize: several tokens all-or-nothing) both run in the caller's transaction.
    */
-  async insert(tenantId: string, t: TokenWrite, searchDigests: string[], tx?: Prisma.TransactionClient, audit?: { traceId: string }): Promise<InsertOutcome> {
-    if (tx) return this.insertWith(tx, tenantId, t, searchDigests);
+  async insert(tenantId: string, t: TokenWrite, searchDigests: string[], audit?: { traceId: string }): Promise<InsertOutcome> {
     const digests = [...new Set(searchDigests)];
     // the create's audit event rides in the same statement: one round trip and one commit for the whole create
-    const auditId = audit ? randomUUID() : null;
     const inserted = await this.sql.query<{ id: string }>(
       Prisma.sql`
       WITH t AS (${insertToken(tenantId, t)}), s AS (
         INSERT INTO token_search_indexes (tenant_id, token_id, digest)
         SELECT ${tenantId}::uuid, t.id, d FROM t, unnest(${digests}::text[]) AS d ON CONFLICT DO NOTHING
-      ), a AS (
-        INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
-        SELECT ${auditId}::uuid, ${tenantId}::uuid, ${t.createdBy}::uuid, 'create', 'token', t.id, ${audit?.traceId ?? null}, now()
-        FROM t WHERE ${auditId}::uuid IS NOT NULL
-      )
+      ), a AS (${createEventInsert(Prisma.raw('t'), tenantId, t.createdBy, audit?.traceId ?? null, audit !== undefined)})
       SELECT id FROM t`,
-      // every create without an idempotency key: its text never changes, so it is parsed and planned once per connection
+      // every create: its text never changes, so it is parsed and planned once per connection
       'token_insert_audited',
     );
     if (inserted.length) return audit ? 'created-audited' : 'created';
-    return this.prisma.$transaction((inner) => this.insertWith(inner, tenantId, t, searchDigests));
+    return this.prisma.transactional(() => this.insertCarefully(tenantId, t, searchDigests));
   }
 
-  private async insertWith(tx: Prisma.TransactionClient, tenantId: string, t: TokenWrite, searchDigests: string[]): Promise<InsertOutcome> {
+  private async insertCarefully(tenantId: string, t: TokenWrite, searchDigests: string[]): Promise<InsertOutcome> {
     // bounded: each retry follows a delete of an expired holder; a third conflict in a row is reported as id taken
     for (let attempt = 0; attempt < 3; attempt++) {
-      const inserted = await tx.$queryRaw<Array<{ id: string }>>(insertToken(tenantId, t));
+      const inserted = await this.prisma.$queryRaw<Array<{ id: string }>>(insertToken(tenantId, t));
       if (inserted.length) {
-        await this.writeSearchIndexes(tx, tenantId, t.id, searchDigests);
+        await this.writeSearchIndexes(tenantId, t.id, searchDigests);
         return 'created';
       }
-      const holder = await tx.$queryRaw<Array<{ live: boolean }>>`
+      const holder = await this.prisma.$queryRaw<Array<{ live: boolean }>>`
         SELECT ${LIVE} AS live FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id}`;
       if (holder.length) {
         if (holder[0].live) return 'id_taken';
         // an expired token keeps its id until the sweeper runs; it is gone for readers, so the id is free again
-        await tx.$executeRaw`DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id}`;
-        await tx.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
+        await this.prisma.$executeRaw`DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id}`;
+        await this.prisma.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
         continue;
       }
-      if (t.dedupKey && (await this.releaseExpiredDedupKey(tx, tenantId, t.dedupKey))) continue;
+      if (t.dedupKey && (await this.releaseExpiredDedupKey(tenantId, t.dedupKey))) continue;
       return 'duplicate';
     }
     return 'id_taken';
   }
 
-  private async releaseExpiredDedupKey(tx: Prisma.TransactionClient, tenantId: string, dedupKey: string): Promise<boolean> {
-    const n = await tx.$executeRaw`
+  private async releaseExpiredDedupKey(tenantId: string, dedupKey: string): Promise<boolean> {
+    const n = await this.prisma.$executeRaw`
       UPDATE tokens SET dedup_key = NULL WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND NOT ${LIVE}`;
     return n > 0;
   }
 
-  private async writeSearchIndexes(tx: Prisma.TransactionClient, tenantId: string, tokenId: string, digests: string[]) {
+  private async writeSearchIndexes(tenantId: string, tokenId: string, digests: string[]) {
     const unique = [...new Set(digests)];
     if (!unique.length) return;
-    await tx.$executeRaw`
+    await this.prisma.$executeRaw`
       INSERT INTO token_search_indexes (tenant_id, token_id, digest)
       SELECT ${tenantId}::uuid, ${tokenId}, d FROM unnest(${unique}::text[]) AS d ON CONFLICT DO NOTHING`;
   }
 
   /**
-   * A read that belongs to a write runs in the write's transaction (`tx`, or the ambient one of
-   * PrismaService.transactional): another connection would not see the rows the write has made so far (two equal
-   * tokens in one tokenize), and would be a second connection held while the transaction waits.
+   * A read that belongs to a write (the deduplication lookups of a tokenize, an update's read) joins the write's unit
+   * of work through SqlPool: another connection would not see the rows the write has made so far (two equal tokens in
+   * one tokenize).
    */
-  private async lookup<T>(sql: Prisma.Sql, tx?: Prisma.TransactionClient, name?: string): Promise<T[]> {
-    const joined = tx ?? ambientTransaction();
-    return joined ? joined.$queryRaw<T[]>(sql) : this.sql.query<T>(sql, name);
-  }
-
-  async find(tenantId: string, id: string, tx?: Prisma.TransactionClient): Promise<TokenRow | null> {
+  async find(tenantId: string, id: string): Promise<TokenRow | null> {
     // the hottest statement of all (every read): prepared once per connection
-    const rows = await this.lookup<TokenRow>(
+    const rows = await this.sql.query<TokenRow>(
       Prisma.sql`
       SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`,
-      tx,
       'token_find',
     );
     return rows[0] ?? null;
@@ -237,23 +227,17 @@ export class TokenRepository {
       SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ANY(${ids}::text[]) AND ${LIVE}`);
   }
 
-  async findByFingerprint(tenantId: string, type: string, fingerprint: string, tx?: Prisma.TransactionClient): Promise<TokenRow | null> {
-    const rows = await this.lookup<TokenRow>(
-      Prisma.sql`
+  async findByFingerprint(tenantId: string, type: string, fingerprint: string): Promise<TokenRow | null> {
+    const rows = await this.sql.query<TokenRow>(Prisma.sql`
       SELECT ${COLUMNS} FROM tokens
       WHERE tenant_id = ${tenantId}::uuid AND type = ${type} AND fingerprint = ${fingerprint} AND ${LIVE}
-      ORDER BY (dedup_key IS NOT NULL) DESC, created_at, id LIMIT 1`,
-      tx,
-    );
+      ORDER BY (dedup_key IS NOT NULL) DESC, created_at, id LIMIT 1`);
     return rows[0] ?? null;
   }
 
-  async findByDedupKey(tenantId: string, dedupKey: string, tx?: Prisma.TransactionClient): Promise<TokenRow | null> {
-    const rows = await this.lookup<TokenRow>(
-      Prisma.sql`
-      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND ${LIVE}`,
-      tx,
-    );
+  async findByDedupKey(tenantId: string, dedupKey: string): Promise<TokenRow | null> {
+    const rows = await this.sql.query<TokenRow>(Prisma.sql`
+      SELECT ${COLUMNS} FROM tokens WHERE tenant_id = ${tenantId}::uuid AND dedup_key = ${dedupKey} AND ${LIVE}`);
     return rows[0] ?? null;
   }
 
@@ -334,8 +318,8 @@ export class TokenRepository {
   /** The updated row comes back from the statement itself, so it is right inside a caller's uncommitted transaction. */
   async update(tenantId: string, t: TokenWrite & { modifiedBy: string | null }, searchDigests: string[]): Promise<TokenRow | 'missing' | 'duplicate'> {
     try {
-      return await this.prisma.$transaction(async (tx) => {
-        const updated = await tx.$queryRaw<TokenRow[]>`
+      return await this.prisma.transactional(async () => {
+        const updated = await this.prisma.$queryRaw<TokenRow[]>`
           UPDATE tokens SET data_ciphertext = ${t.dataCiphertext}, data_key_id = ${t.dataKeyId}::uuid, mask = ${jsonOrNull(t.mask)}::jsonb,
             fingerprint = ${t.fingerprint}, fingerprint_expression = ${t.fingerprintExpression}, container = ${t.container},
             metadata = ${JSON.stringify(t.metadata)}::jsonb, metadata_search = ${lowerMetadata(t.metadata)}::jsonb,
@@ -344,8 +328,8 @@ export class TokenRepository {
           WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id} AND ${LIVE}
           RETURNING ${COLUMNS}`;
         if (!updated.length) return 'missing';
-        await tx.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
-        await this.writeSearchIndexes(tx, tenantId, t.id, searchDigests);
+        await this.prisma.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
+        await this.writeSearchIndexes(tenantId, t.id, searchDigests);
         return updated[0];
       });
     } catch (err) {
@@ -355,22 +339,22 @@ export class TokenRepository {
   }
 
   async delete(tenantId: string, id: string): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const n = await tx.$executeRaw`DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`;
-      await tx.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${id}`;
+    return this.prisma.transactional(async () => {
+      const n = await this.prisma.$executeRaw`DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`;
+      await this.prisma.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${id}`;
       return n > 0;
     });
   }
 
   /** Sweeper: deletes expired tokens in batches; SKIP LOCKED lets several replicas sweep side by side. */
   async deleteExpired(limit: number): Promise<number> {
-    return this.prisma.$transaction(async (tx) => {
-      const gone = await tx.$queryRaw<Array<{ tenant_id: string; id: string }>>`
+    return this.prisma.transactional(async () => {
+      const gone = await this.prisma.$queryRaw<Array<{ tenant_id: string; id: string }>>`
         DELETE FROM tokens WHERE (tenant_id, id) IN (
           SELECT tenant_id, id FROM tokens WHERE expires_at <= now() ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
         ) RETURNING tenant_id, id`;
       if (gone.length)
-        await tx.$executeRaw`
+        await this.prisma.$executeRaw`
           DELETE FROM token_search_indexes s USING unnest(${gone.map((g) => g.tenant_id)}::uuid[], ${gone.map((g) => g.id)}::text[]) AS g(tenant_id, id)
           WHERE s.tenant_id = g.tenant_id AND s.token_id = g.id`;
       return gone.length;

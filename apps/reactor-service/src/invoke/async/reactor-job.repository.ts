@@ -90,14 +90,14 @@ export class ReactorJobRepository {
    * output never lands in plaintext.
    */
   async complete(job: ReactorJobRow, status: 'succeeded' | 'failed', outcome: Sealed, deliveryBody: Sealed): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
-      const n = await tx.$executeRaw`
+    return this.prisma.transactional(async () => {
+      const n = await this.prisma.$executeRaw`
         UPDATE reactor_jobs SET status = ${status}, result = NULL, error = NULL,
           outcome_ciphertext = ${outcome.ciphertext}, outcome_key_id = ${outcome.keyId}::uuid, completed_at = now(), locked_until = NULL
         WHERE id = ${job.id}::uuid AND tenant_id = ${job.tenant_id}::uuid AND status = 'running' AND runs = ${job.runs}`;
       if (n !== 1) return false;
       if (job.callback_url === null) return false;
-      await tx.$executeRaw`
+      await this.prisma.$executeRaw`
         INSERT INTO webhook_deliveries (id, tenant_id, url, body_ciphertext, body_key_id, status, attempts, next_attempt_at, created_at)
         VALUES (${job.id}::uuid, ${job.tenant_id}::uuid, ${job.callback_url}, ${deliveryBody.ciphertext}, ${deliveryBody.keyId}::uuid, 'pending', 0, now(), now())
         ON CONFLICT (id) DO NOTHING`;

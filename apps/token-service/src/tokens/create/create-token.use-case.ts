@@ -13,7 +13,7 @@ import {
 } from '@coffer/contracts';
 import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate, type ExpressionBudget } from '@coffer/expression';
-import { PrismaService, type Prisma } from '@coffer/db';
+import { PrismaService } from '@coffer/db';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
@@ -140,10 +140,10 @@ export class CreateTokenUseCase {
     const tenantDeduplicates = await this.tenantDeduplicates(principal, traceId);
     let written: { view: TokenView; row: TokenRow; created: boolean; transform: Transform };
     try {
-      written = await this.prisma.$transaction(async (tx) => {
-        const result = await this.write(principal, traceId, prepared, tx, tenantDeduplicates);
+      written = await this.prisma.transactional(async () => {
+        const result = await this.write(principal, traceId, prepared, tenantDeduplicates);
         const recipe: WrittenToken = { id: result.row.id, created: result.created };
-        if (!(await this.idempotency.ledger.record(req, recipe, tx))) throw new IdempotencyKeyTaken();
+        if (!(await this.idempotency.ledger.record(req, recipe))) throw new IdempotencyKeyTaken();
         return result;
       });
     } catch (err) {
@@ -151,10 +151,6 @@ export class CreateTokenUseCase {
       if (attempt >= IDEMPOTENT_ATTEMPTS) throw idempotencyKeyBusy();
       return this.writeOnce(principal, traceId, prepared, req, attempt + 1);
     }
-    if (written.created)
-      await this.audit.record(principal.tenantId, [
-        { actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: written.row.id, traceId },
-      ]);
     return written.view;
   }
 
@@ -190,15 +186,16 @@ export class CreateTokenUseCase {
   }
 
   /**
-   * Writes one prepared token (deduplicating when asked); returns what the caller may see and the transform it is
-   * rendered at: a created token by the write reply rule, a deduplicated one by the read rule (docs/tokens.md).
+   * Writes one prepared token (deduplicating when asked) and audits its creation; returns what the caller may see and
+   * the transform it is rendered at: a created token by the write reply rule, a deduplicated one by the read rule
+   * (docs/tokens.md). Inside a unit of work (tokenize, an idempotent create) every statement, the deduplication
+   * lookups and the audit event included, runs in it.
    */
   async write(
     principal: Principal,
     traceId: string,
     p: PreparedToken,
-    tx?: Prisma.TransactionClient,
-    /** the tenant's `deduplicate_tokens`, looked up before `tx` opened (else here) */
+    /** the tenant's `deduplicate_tokens`, looked up before the transaction opened (else here) */
     tenantDeduplicates?: boolean,
   ): Promise<{ view: TokenView; row: TokenRow; created: boolean; transform: Transform }> {
     const tenantId = principal.tenantId;
@@ -207,7 +204,7 @@ export class CreateTokenUseCase {
     const deduplicate = f.deduplicate ?? tenantDeduplicates ?? (await this.tenantDeduplicates(principal, traceId));
     const dedupKey = deduplicate ? `${f.type}:${fingerprint}` : null;
     if (deduplicate) {
-      const existing = await this.tokens.findByFingerprint(tenantId, f.type, fingerprint, tx);
+      const existing = await this.tokens.findByFingerprint(tenantId, f.type, fingerprint);
       if (existing) return { ...(await this.viewFor(principal, existing, p.budget)), row: existing, created: false };
     }
 
@@ -232,9 +229,9 @@ export class CreateTokenUseCase {
         createdBy: principal.applicationId,
         createdAt: new Date(),
       };
-      const outcome = await this.tokens.insert(tenantId, write, searchDigests, tx, tx ? undefined : { traceId });
+      const outcome = await this.tokens.insert(tenantId, write, searchDigests, { traceId });
       if (outcome === 'created' || outcome === 'created-audited') {
-        if (!tx && outcome === 'created')
+        if (outcome === 'created')
           await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId }]);
         const row: TokenRow = {
           tenant_id: tenantId,
@@ -259,7 +256,7 @@ export class CreateTokenUseCase {
         return { view: toTokenView(row, f.data, transform, p.budget, p.masked), row, created: true, transform };
       }
       if (outcome === 'duplicate' && dedupKey) {
-        const holder = await this.tokens.findByDedupKey(tenantId, dedupKey, tx);
+        const holder = await this.tokens.findByDedupKey(tenantId, dedupKey);
         if (holder) return { ...(await this.viewFor(principal, holder, p.budget)), row: holder, created: false };
         // the holder expired and released its key meanwhile: write again (bounded by WRITE_ATTEMPTS)
         continue;

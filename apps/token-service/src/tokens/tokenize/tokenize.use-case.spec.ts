@@ -32,7 +32,7 @@ function setup(recorded: unknown = null) {
     tenantDeduplicates: jest.fn(async () => false),
     rerenderWithTransforms: jest.fn(async () => [written['a'], written['b'], written['c']].map(({ view: v, transform }) => ({ view: v, transform }))),
   } as unknown as CreateTokenUseCase;
-  const prisma = { $transaction: jest.fn(async (fn: (tx: unknown) => unknown) => fn({})) } as unknown as PrismaService;
+  const prisma = { transactional: jest.fn(async (fn: () => unknown) => fn()) } as unknown as PrismaService;
   const audit = { record: jest.fn(async () => undefined) } as unknown as AuditRepository;
   const idempotency = { recorded: jest.fn(async () => recorded), ledger: { record: jest.fn(async () => true) } } as unknown as IdempotentWrites;
   const vault = { keyring: { warm: jest.fn(async () => undefined) } } as unknown as TokenVault;

@@ -51,19 +51,32 @@ export class TokenizeUseCase {
     const tenantDeduplicates = slots.length ? await this.create.tenantDeduplicates(principal, traceId) : false;
     let results: unknown[];
     try {
-      results = await this.prisma.$transaction(
-        async (tx) => {
+      results = await this.prisma.transactional(
+        async () => {
           const out: unknown[] = [];
           const written: WrittenToken[] = [];
           for (const slot of slots) {
-            const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared, tx, tenantDeduplicates);
+            const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared, tenantDeduplicates);
             out.push(this.resultOf(slot, view, transform, rendered));
             written.push({ id: row.id, created });
           }
-          if (req && !(await this.idempotency.ledger.record(req, written, tx))) throw new IdempotencyKeyTaken();
+          // every slot is audited as a create: `write` audited the tokens it created, these are the ones deduplication answered
+          await this.audit.record(
+            principal.tenantId,
+            written
+              .filter((w) => !w.created)
+              .map((w) => ({
+                actorApplicationId: principal.applicationId,
+                operation: 'create' as const,
+                entityType: 'token' as const,
+                entityId: w.id,
+                traceId,
+              })),
+          );
+          if (req && !(await this.idempotency.ledger.record(req, written))) throw new IdempotencyKeyTaken();
           return out;
         },
-        { timeout: 30_000 },
+        { timeoutMs: 30_000 },
       );
     } catch (err) {
       if (err instanceof IdempotencyKeyTaken) {
@@ -72,16 +85,6 @@ export class TokenizeUseCase {
       }
       throw err;
     }
-    await this.audit.record(
-      principal.tenantId,
-      slots.map((_, i) => ({
-        actorApplicationId: principal.applicationId,
-        operation: 'create' as const,
-        entityType: 'token' as const,
-        entityId: String(typeof results[i] === 'string' ? results[i] : (results[i] as { id: string }).id),
-        traceId,
-      })),
-    );
     let next = 0;
     return shape(() => results[next++]);
   }
