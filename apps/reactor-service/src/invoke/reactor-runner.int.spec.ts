@@ -7,6 +7,7 @@ import { ReactorRunner } from './reactor-runner';
 import { ReactorSandbox } from './reactor-sandbox';
 import { TenantEgressDefault } from './tenant-egress-default';
 import { TokenServiceClient } from './token-service.client';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { ReactorRepository } from '../reactors/reactor.repository';
 import { ReactorVault } from '../reactors/reactor-vault';
@@ -26,8 +27,8 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
   const tokenService = {
     detokenize: async (_ctx: unknown, payload: unknown) => payload,
     tokenize: async (_ctx: unknown, payload: unknown) => payload,
-    recordInvocation: async (_ctx: unknown, reactorId: string) => void invoked.push(reactorId),
   };
+  const auditRecorder = { recordInvocation: async (_ctx: unknown, reactorId: string) => void invoked.push(reactorId) };
   let tenant: string;
   let p: Principal;
 
@@ -42,6 +43,7 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
           ReactorsService,
           ApplicationDirectory,
           TokenServiceClient,
+          AuditRecorder,
           RpcClient,
           TenantSettingsClient,
           TenantEgressDefault,
@@ -51,6 +53,7 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
       },
       [
         { provide: TokenServiceClient, useValue: tokenService },
+        { provide: AuditRecorder, useValue: auditRecorder },
         { provide: ApplicationDirectory, useValue: { principalOf: async () => Promise.reject(new Error('no application in these tests')) } },
         // the runner's `svc` bridge: these formulas make no service calls
         { provide: RpcClient, useValue: {} },

@@ -48,7 +48,7 @@ describe('TokenRepository (PostgreSQL)', () => {
 
   it('inserts a token with its search digests (deduplicated) and its audit event in one statement, and reads it back', async () => {
     const t = write();
-    expect(await tokens.insert(tenantA, t, ['d1', 'd2', 'd1'], undefined, { traceId: 'trace-1' })).toBe('created-audited');
+    expect(await tokens.insert(tenantA, t, ['d1', 'd2', 'd1'], { traceId: 'trace-1' })).toBe('created-audited');
     const row = await tokens.find(tenantA, t.id);
     expect(row).toMatchObject({ tenant_id: tenantA, id: t.id, type: 'token', container: '/', metadata: { Owner: 'Alice' }, fingerprint: t.fingerprint });
     expect(Buffer.from(row?.data_ciphertext ?? [])).toEqual(t.dataCiphertext);
