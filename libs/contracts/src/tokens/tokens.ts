@@ -1,6 +1,6 @@
 import type { IdMessage, ListQueryMessage, TokenPatchMessage } from '../messages/payloads';
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
+import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { FieldErrors } from '../problem/problem';
 import { parsePageBody, parsePageSize } from '../pagination';
 import { ApiAnyJson, ApiStringMap } from '../openapi/json-schema';
@@ -267,6 +267,11 @@ export class TokenizeRequest {
 
   @Allow()
   payload?: unknown;
+
+  /** reactor-service only (a formula's `svc` calls): expressions already rendered. The gateway never sets it. */
+  @IsOptional()
+  @IsBoolean({ message: 'must be a boolean' })
+  rendered?: boolean;
 }
 
 /** POST /detokenize (token.tokens.detokenize): `payload` is the HTTP body as given, any JSON, within the JSON limits. */
@@ -275,6 +280,11 @@ export class DetokenizeRequest {
 
   @Allow()
   payload?: unknown;
+
+  /** reactor-service only (invocation args): the field errors are named under. The gateway never sets it. */
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  path?: string;
 }
 
 /** token.tokens.get / delete */

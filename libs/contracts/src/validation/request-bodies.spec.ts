@@ -89,6 +89,11 @@ describe('request bodies validated at the edge', () => {
         expect(Object.keys(problem.errors ?? {}).every((p) => !p.startsWith('payload'))).toBe(true);
       }
     });
+
+    it("keeps reactor-service's own members of the tokenize and detokenize messages", () => {
+      expect(json(validateContract(TokenizeRequest, { payload: 1, rendered: true, other: 1 }, undefined, edge))).toEqual({ payload: 1, rendered: true });
+      expect(json(validateContract(DetokenizeRequest, { payload: 1, path: 'args', other: 1 }, undefined, edge))).toEqual({ payload: 1, path: 'args' });
+    });
   });
 
   describe('reactors', () => {
