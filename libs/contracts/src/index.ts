@@ -15,6 +15,7 @@ export * from './reactors/reactors';
 export * from './reactors/egress-policy';
 export * from './audit/audit';
 export * from './reactors/code-reactors';
+export * from './reactors/reactor-bodies';
 export * from './webhooks/webhook-deliveries';
 export * from './openapi/json-schema';
 export * from './paging/page-views';

@@ -15,7 +15,27 @@ export interface ContractStatics {
    * (the gateway's edge and the owning service alike).
    */
   check?(plain: Record<string, unknown>, errors: FieldErrors): void;
+  /**
+   * Spellings the contract takes for its own members (the react body's `callbackUrl`), rewritten before anything
+   * else so that whitelisting never drops a value the caller meant; may add errors (both spellings, different values).
+   */
+  normalize?(plain: Record<string, unknown>, errors: FieldErrors): Record<string, unknown>;
+  /**
+   * A body of several shapes (a reactor from a formula or from its own code): the contract class that validates
+   * this one. Its errors are reported with those of the chosen class.
+   */
+  shapeOf?(plain: Record<string, unknown>, errors: FieldErrors): ContractClass;
+  /**
+   * The member that carries a document of any JSON (tokenize and detokenize payloads): its JSON limits are checked
+   * with paths relative to the document itself, it may hold NUL (it is never stored as text) and it is kept as given.
+   */
+  documentField?: string;
+  /** the `detail` of the 400 (default "The request is invalid") */
+  problemDetail?: string;
 }
+
+/** A class validated by {@link validateContract}. */
+export type ContractClass<T extends object = object> = (new () => T) & ContractStatics;
 
 function collect(errors: ValidationError[], prefix: string, into: FieldErrors): void {
   for (const e of errors) {
@@ -38,39 +58,53 @@ export interface ValidateOptions {
   whitelist?: boolean;
 }
 
-export function validateContract<T extends object>(
-  cls: (new () => T) & ContractStatics,
-  plain: unknown,
-  extra?: FieldErrors,
-  { whitelist = false }: ValidateOptions = {},
-): T {
+export function validateContract<T extends object>(cls: ContractClass<T>, plain: unknown, extra?: FieldErrors, options: ValidateOptions = {}): T {
   if (typeof plain !== 'object' || plain === null || Array.isArray(plain)) {
     throw badRequest('The request body must be a JSON object');
   }
-  const violation = findJsonLimitViolation(plain, { rejectNul: true, nulExempt: cls.opaqueFields });
-  if (violation && violation.kind !== 'nul') throw jsonLimitProblem(violation);
-  const instance = plainToInstance(cls, plain, { enableImplicitConversion: false });
+  let body = plain as Record<string, unknown>;
   const errors = new FieldErrors();
-  if (violation) errors.add(violation.path || 'body', violation.message);
-  collect(validateSync(instance, { forbidUnknownValues: false, whitelist, validationError: { target: false } }), '', errors);
+  if (cls.normalize) body = cls.normalize(body, errors);
+  if (cls.shapeOf) {
+    const shape = cls.shapeOf(body, errors) as ContractClass<T>;
+    if (extra) errors.merge(extra.toRecord());
+    return validateContract(shape, body, errors, options);
+  }
+  const document = cls.documentField;
+  if (document !== undefined) {
+    const inDocument = findJsonLimitViolation(body[document]);
+    if (inDocument) throw jsonLimitProblem(inDocument);
+  }
+  // opaque members (and the document) are validated and kept as given: class-transformer never copies them
+  const raw = [...(cls.opaqueFields ?? []), ...(document === undefined ? [] : [document])].filter((f) => Object.prototype.hasOwnProperty.call(body, f));
+  const rest = raw.length ? Object.fromEntries(Object.entries(body).filter(([k]) => !raw.includes(k))) : body;
+  const violation = findJsonLimitViolation(rest, { rejectNul: true });
+  const opaque = raw.filter((f) => f !== document).map((f) => ({ [f]: body[f] }));
+  const opaqueViolation = violation ? null : findJsonLimitViolation(Object.assign({}, ...opaque), { rejectNul: true, nulExempt: cls.opaqueFields });
+  const found = violation ?? opaqueViolation;
+  if (found && found.kind !== 'nul') throw jsonLimitProblem(found);
+  const instance = plainToInstance(cls, rest, { enableImplicitConversion: false });
+  for (const f of raw) (instance as Record<string, unknown>)[f] = body[f];
+  if (found) errors.add(found.path || 'body', found.message);
+  collect(validateSync(instance, { forbidUnknownValues: false, whitelist: options.whitelist ?? false, validationError: { target: false } }), '', errors);
   if (cls.check) {
     const own = new FieldErrors();
-    cls.check(plain as Record<string, unknown>, own);
+    cls.check(body, own);
     errors.merge(own.toRecord());
   }
   if (extra) errors.merge(extra.toRecord());
-  errors.throwIfAny();
+  errors.throwIfAny(cls.problemDetail);
   return instance;
 }
 
 const contractClasses = new WeakMap<object, boolean>();
 
-/** Whether `cls` is a contract class: one that declares class-validator rules (remembered per class). */
+/** Whether `cls` is a contract class: one that declares class-validator rules or chooses one (remembered per class). */
 export function isContractClass(cls: unknown): cls is new () => object {
   if (typeof cls !== 'function') return false;
   let known = contractClasses.get(cls);
   if (known === undefined) {
-    known = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false).length > 0;
+    known = typeof (cls as ContractStatics).shapeOf === 'function' || getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false).length > 0;
     contractClasses.set(cls, known);
   }
   return known;

@@ -65,8 +65,8 @@ export class ApplicationsController {
   @ApiParam(APPLICATION_ID)
   @ApiBody({ type: UpdateApplicationRequest })
   @ApiOkResponse({ type: ApplicationView })
-  update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown) {
-    return this.rpc.call<ApplicationView>(SUBJECTS.session.applications.update, { id, body: body ?? {} }, callContext(req));
+  update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: UpdateApplicationRequest) {
+    return this.rpc.call<ApplicationView>(SUBJECTS.session.applications.update, { id, body }, callContext(req));
   }
 
   @Delete(':id')

@@ -1,4 +1,12 @@
-import { CreateApplicationRequest, ProblemError, UpdateTenantRequest, validateContract } from '@coffer/contracts';
+import {
+  CodeReactorRequest,
+  CreateApplicationRequest,
+  NewReactorRequest,
+  ProblemError,
+  TokenizeRequest,
+  UpdateTenantRequest,
+  validateContract,
+} from '@coffer/contracts';
 import { ContractValidationPipe } from './contract-validation.pipe';
 
 const pipe = new ContractValidationPipe();
@@ -42,5 +50,14 @@ describe('ContractValidationPipe', () => {
     const raw = { anything: ['goes'] };
     expect(pipe.transform(raw, body(Object))).toBe(raw);
     expect(pipe.transform(raw, { type: 'query', metatype: CreateApplicationRequest as never })).toBe(raw);
+  });
+
+  it('takes the whole body of a document route (tokenize) as its document, whatever JSON it is', () => {
+    expect(pipe.transform('4242', body(TokenizeRequest))).toEqual(expect.objectContaining({ payload: '4242' }));
+    expect(JSON.parse(JSON.stringify(pipe.transform([1, { a: 'b' }], body(TokenizeRequest))))).toEqual({ payload: [1, { a: 'b' }] });
+  });
+
+  it('validates a body of two shapes by the class of its shape', () => {
+    expect(pipe.transform({ name: 'r', code: 'module.exports = 1', extra: 1 }, body(NewReactorRequest))).toBeInstanceOf(CodeReactorRequest);
   });
 });

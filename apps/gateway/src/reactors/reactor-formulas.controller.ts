@@ -49,8 +49,8 @@ export class ReactorFormulasController {
   @ApiParam(FORMULA_ID)
   @ApiBody({ type: ReactorFormulaRequest })
   @ApiOkResponse({ type: ReactorFormulaView })
-  update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown) {
-    return this.rpc.call<ReactorFormulaView>(SUBJECTS.reactor.formulas.update, { id, body: body ?? {} }, callContext(req));
+  update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReactorFormulaRequest) {
+    return this.rpc.call<ReactorFormulaView>(SUBJECTS.reactor.formulas.update, { id, body }, callContext(req));
   }
 
   @Delete(':id')

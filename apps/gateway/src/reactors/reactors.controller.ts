@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Put, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import {
   ApiAcceptedResponse,
@@ -12,13 +12,13 @@ import {
   ApiParam,
   ApiResponse,
   ApiTags,
-  PartialType,
   getSchemaPath,
 } from '@nestjs/swagger';
 import {
   CodeReactorRequest,
   CreateReactorRequest,
   ListReactorsQuery,
+  NewReactorRequest,
   ProblemError,
   RPC_DEADLINE_MS,
   ReactAccepted,
@@ -27,8 +27,10 @@ import {
   ReactRequest,
   ReactResponse,
   ReactorJobResultView,
+  ReactorMergePatch,
   ReactorPage,
   ReactorView,
+  ReplaceReactorRequest,
   SUBJECTS,
   UpdateReactorRequest,
   customReactorResponse,
@@ -38,13 +40,10 @@ import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { CustomReactorResponseException, CustomReactorResponseFilter } from './custom-response.filter';
-import { normalizeReactBody } from './react-body';
+import { AcceptsContentType } from '../http/content-type.guard';
 import { ApiProblems } from '../docs/api-problems.decorator';
 
 const REACTOR_ID = { name: 'id', format: 'uuid', description: 'the reactor id' };
-
-/** PATCH /reactors/{id}: any of the fields of a formula reactor or a code reactor (RFC 7386 merge patch). */
-class ReactorMergePatch extends PartialType(CodeReactorRequest) {}
 
 @ApiTags('reactors')
 @ApiExtraModels(CreateReactorRequest, CodeReactorRequest, ReactResponse, ReactAccepted)
@@ -63,8 +62,8 @@ export class ReactorsController {
   @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(CreateReactorRequest) }, { $ref: getSchemaPath(CodeReactorRequest) }] } })
   @ApiCreatedResponse({ type: ReactorView })
   @ApiProblems({ 404: 'The formula or the application does not exist' })
-  create(@Req() req: GatewayRequest, @Body() body: unknown) {
-    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.create, body ?? {}, callContext(req));
+  create(@Req() req: GatewayRequest, @Body() body: NewReactorRequest) {
+    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.create, body, callContext(req));
   }
 
   @Get()
@@ -95,8 +94,8 @@ export class ReactorsController {
   @ApiBody({ schema: { oneOf: [{ $ref: getSchemaPath(UpdateReactorRequest) }, { $ref: getSchemaPath(CodeReactorRequest) }] } })
   @ApiExtraModels(UpdateReactorRequest)
   @ApiOkResponse({ type: ReactorView })
-  update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown) {
-    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.update, { id, body: body ?? {} }, callContext(req));
+  update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReplaceReactorRequest) {
+    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.update, { id, body }, callContext(req));
   }
 
   @Delete(':id')
@@ -140,14 +139,12 @@ export class ReactorsController {
     @Req() req: GatewayRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
     @Param('id') id: string,
-    @Body() given: unknown,
+    @Body() body: ReactRequest,
   ): Promise<ReactResponse> {
-    const body = normalizeReactBody(given);
     try {
-      const result = await this.rpc.call<ReactResponse>(SUBJECTS.reactor.reactors.react, { id, body: body ?? {} }, callContext(req), RPC_DEADLINE_MS.react);
+      const result = await this.rpc.call<ReactResponse>(SUBJECTS.reactor.reactors.react, { id, body }, callContext(req), RPC_DEADLINE_MS.react);
       // with callback_url the invocation was accepted, not run: 202 {id, status: "pending"}
-      const callbackUrl = (body as { callback_url?: unknown } | null)?.callback_url;
-      if (callbackUrl !== undefined && callbackUrl !== null) void reply.status(202);
+      if (body.callback_url !== undefined && body.callback_url !== null) void reply.status(202);
       return result;
     } catch (err) {
       const custom = err instanceof ProblemError ? customReactorResponse(err.problem) : undefined;
@@ -170,11 +167,12 @@ export class ReactorsController {
   @ApiBody({ type: ReactorMergePatch })
   @ApiOkResponse({ type: ReactorView })
   @ApiProblems({ 415: 'The Content-Type is neither application/merge-patch+json nor application/json' })
-  patch(@Req() req: GatewayRequest, @Param('id') id: string, @Headers('content-type') contentType: string | undefined, @Body() body: unknown) {
-    const type = contentType?.split(';')[0].trim().toLowerCase();
-    if (type !== 'application/merge-patch+json' && type !== 'application/json')
-      throw new ProblemError(415, 'PATCH /reactors/{id} takes Content-Type: application/merge-patch+json (or application/json)');
-    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.patch, { id, body: body ?? {} }, callContext(req));
+  @AcceptsContentType(
+    ['application/merge-patch+json', 'application/json'],
+    'PATCH /reactors/{id} takes Content-Type: application/merge-patch+json (or application/json)',
+  )
+  patch(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReactorMergePatch) {
+    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.patch, { id, body }, callContext(req));
   }
 
   /**
@@ -189,10 +187,10 @@ export class ReactorsController {
   @ApiParam(REACTOR_ID)
   @ApiBody({ type: ReactAsyncRequest })
   @ApiResponse({ status: 202, type: ReactAsyncAccepted, description: 'accepted: the job is stored' })
-  async reactAsync(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: unknown) {
+  async reactAsync(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReactAsyncRequest) {
     const accepted = await this.rpc.call<{ id: string; status: 'pending' }>(
       SUBJECTS.reactor.reactors.reactAsync,
-      { id, body: body ?? {} },
+      { id, body },
       callContext(req),
       RPC_DEADLINE_MS.react,
     );

@@ -1,10 +1,11 @@
-import { Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthorizeSessionRequest, CreateSessionResponse, SUBJECTS } from '@coffer/contracts';
 import { AuthenticatedOnly } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { ApiProblems } from '../docs/api-problems.decorator';
+import { PrivateApplicationGuard } from './private-application.guard';
 
 /** Who may create or authorize a session depends on the application type, checked by session-service. */
 @ApiTags('sessions')
@@ -35,7 +36,8 @@ export class SessionsController {
   @ApiBody({ type: AuthorizeSessionRequest })
   @ApiOkResponse({ description: 'authorized (empty body)' })
   @ApiProblems({ 404: 'Unknown or expired nonce', 409: 'The session is already authorized' })
-  async authorize(@Req() req: GatewayRequest, @Body() body: unknown): Promise<void> {
-    await this.rpc.call(SUBJECTS.session.sessions.authorize, body ?? {}, callContext(req));
+  @UseGuards(PrivateApplicationGuard)
+  async authorize(@Req() req: GatewayRequest, @Body() body: AuthorizeSessionRequest): Promise<void> {
+    await this.rpc.call(SUBJECTS.session.sessions.authorize, body, callContext(req));
   }
 }

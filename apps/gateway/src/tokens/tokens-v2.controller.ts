@@ -30,7 +30,7 @@ export class TokensV2Controller {
   @ApiOperation({ summary: 'Search tokens (cursor pages)', description: 'token:search. The query language of POST /tokens/search.' })
   @ApiBody({ type: SearchTokensV2Request })
   @ApiOkResponse({ type: TokenCursorPage })
-  search(@Req() req: GatewayRequest, @Body() body: unknown) {
-    return this.rpc.call<TokenCursorPage>(SUBJECTS.token.tokens.searchV2, body ?? {}, callContext(req));
+  search(@Req() req: GatewayRequest, @Body() body: SearchTokensV2Request) {
+    return this.rpc.call<TokenCursorPage>(SUBJECTS.token.tokens.searchV2, body, callContext(req));
   }
 }

@@ -1,17 +1,18 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
   ANY_JSON_SCHEMA,
   AuditEventPage,
   CreateTokenRequest,
+  DetokenizeRequest,
   ListLogsQuery,
   ListTokensQuery,
-  ProblemError,
   SUBJECTS,
   SearchTokensRequest,
   TokenPage,
   TokenSearchPage,
   TokenView,
+  TokenizeRequest,
   UpdateTokenPatch,
   type Page,
 } from '@coffer/contracts';
@@ -20,6 +21,7 @@ import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { ApiProblems } from '../docs/api-problems.decorator';
 import { JsonBodyInterceptor } from '../http/json-body.interceptor';
+import { AcceptsContentType } from '../http/content-type.guard';
 
 const TOKEN_ID = { name: 'id', description: 'the token id (a UUID, or the id given at creation)', example: 'c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11' };
 
@@ -39,7 +41,7 @@ export class TokensController {
   @ApiBody({ type: CreateTokenRequest })
   @ApiCreatedResponse({ type: TokenView, description: "the token, data masked per the caller's access" })
   @ApiProblems({ 409: 'The literal id is taken (or an idempotent repeat is in flight)' })
-  create(@Req() req: GatewayRequest, @Body() body: unknown) {
+  create(@Req() req: GatewayRequest, @Body() body: CreateTokenRequest) {
     return this.rpc.call<TokenView>(SUBJECTS.token.tokens.create, body, callContext(req));
   }
 
@@ -77,10 +79,8 @@ export class TokensController {
   @ApiBody({ type: UpdateTokenPatch })
   @ApiOkResponse({ type: TokenView, description: 'the updated token (or, with deduplication, the live duplicate it would have become)' })
   @ApiProblems({ 415: 'The Content-Type is not application/merge-patch+json' })
-  update(@Req() req: GatewayRequest, @Param('id') id: string, @Headers('content-type') contentType: string | undefined, @Body() body: unknown) {
-    // Fastify accepts application/json on every route; PATCH takes merge-patch only (spec: 415 otherwise).
-    if (!contentType || contentType.split(';')[0].trim().toLowerCase() !== 'application/merge-patch+json')
-      throw new ProblemError(415, 'PATCH /tokens/{id} requires Content-Type: application/merge-patch+json');
+  @AcceptsContentType(['application/merge-patch+json'], 'PATCH /tokens/{id} requires Content-Type: application/merge-patch+json')
+  update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: UpdateTokenPatch) {
     return this.rpc.call<TokenView>(SUBJECTS.token.tokens.update, { id, patch: body }, callContext(req));
   }
 
@@ -116,7 +116,7 @@ export class TokensController {
   })
   @ApiBody({ type: SearchTokensRequest })
   @ApiOkResponse({ type: TokenSearchPage })
-  search(@Req() req: GatewayRequest, @Body() body: unknown) {
+  search(@Req() req: GatewayRequest, @Body() body: SearchTokensRequest) {
     return this.rpc.call<Page<TokenView>>(SUBJECTS.token.tokens.search, body, callContext(req));
   }
 
@@ -144,8 +144,8 @@ export class TokensController {
     example: { id: 'c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11', type: 'card_number', data: '############4242' },
   })
   @ApiProblems({ 409: 'A literal token id is taken (or an idempotent repeat is in flight)' })
-  tokenize(@Req() req: GatewayRequest, @Body() body: unknown) {
-    return this.rpc.call(SUBJECTS.token.tokens.tokenize, { payload: body }, callContext(req));
+  tokenize(@Req() req: GatewayRequest, @Body() message: TokenizeRequest) {
+    return this.rpc.call(SUBJECTS.token.tokens.tokenize, message, callContext(req));
   }
 
   @Post('detokenize')
@@ -165,7 +165,7 @@ export class TokensController {
     schema: { ...ANY_JSON_SCHEMA, description: 'the same shape, expressions replaced by token data' } as object,
     example: { card: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 } },
   })
-  detokenize(@Req() req: GatewayRequest, @Body() body: unknown) {
-    return this.rpc.call(SUBJECTS.token.tokens.detokenize, { payload: body }, callContext(req));
+  detokenize(@Req() req: GatewayRequest, @Body() message: DetokenizeRequest) {
+    return this.rpc.call(SUBJECTS.token.tokens.detokenize, message, callContext(req));
   }
 }

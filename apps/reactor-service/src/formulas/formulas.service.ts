@@ -42,7 +42,7 @@ function toFormulaData(req: ReactorFormulaRequest): Omit<Prisma.ReactorFormulaUn
   };
 }
 
-/** PUT /reactor-formulas/{id}: validated here, after the 404/403 of the formula (the gateway passes the body through). */
+/** PUT /reactor-formulas/{id}: validated by the gateway's pipe, and here again with the same class for any other caller. */
 function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'id' | 'tenantId'> {
   return toFormulaData(validateContract(ReactorFormulaRequest, body));
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EgressPolicy } from '@coffer/egress';
-import { FieldErrors, REACTOR_LIMITS, ReactAsyncRequest, ReactRequest, validateContract, type ReactResponse } from '@coffer/contracts';
+import { REACTOR_LIMITS, ReactAsyncRequest, ReactRequest, validateContract, type ReactResponse } from '@coffer/contracts';
 import { ReactorJobs, type AcceptedInvocation } from './async/reactor-jobs';
 import { checkCallbackUrl } from './async/callback-url';
 import { ReactorRunner, type InvokeContext, type RecordedReact } from './reactor-runner';
@@ -72,12 +72,7 @@ export class InvokeReactorUseCase {
    */
   async executeAsync({ ctx, reactorId, body }: InvokeReactorCommand): Promise<AcceptedInvocation> {
     const plain = body === undefined || body === null ? {} : body;
-    const extra = new FieldErrors();
-    if (typeof plain === 'object' && !Array.isArray(plain))
-      for (const field of ['callback_url', 'callbackUrl'])
-        if ((plain as Record<string, unknown>)[field] !== undefined)
-          extra.add(field, 'is not taken by react-async (poll GET /reactors/{id}/results/{request id}); POST /reactors/{id}/react takes callback_url');
-    const req = validateContract(ReactAsyncRequest, plain, extra);
+    const req = validateContract(ReactAsyncRequest, plain);
     const prepared = await this.runner.prepare(ctx, reactorId, (req.args ?? {}) as Record<string, unknown>);
     return this.jobs.accept(ctx, prepared.reactor.id, prepared.args, null, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
   }

@@ -3,14 +3,12 @@ import { Injectable } from '@nestjs/common';
 import { apply as mergePatch } from 'json-merge-patch';
 import {
   CodeReactorRequest,
-  CreateReactorRequest,
+  NewReactorRequest,
+  type CreateReactorRequest,
   type ReactorEgressInput,
   FieldErrors,
   UpdateReactorRequest,
   badRequest,
-  checkCodeReactorConfiguration,
-  checkReactorRuntime,
-  reactorKind,
   notFound,
   validateContract,
   type FormulaConfigurationElement,
@@ -50,13 +48,11 @@ export class ReactorsService {
   /** A formula reactor (`formula`) or a code reactor (`code`): exactly one of the two. */
   async create(ctx: CallContext & { principal: Principal }, body: unknown): Promise<ReactorView> {
     const tenantId = ctx.principal.tenantId;
-    const plain = requireObject(body);
-    const kind = new FieldErrors();
-    if (reactorKind(plain, kind) === 'code') return this.createWithCode(ctx, plain, kind);
-    const req = validateContract(CreateReactorRequest, plain, kind);
+    const req = validateContract(NewReactorRequest, body) as CreateReactorRequest | CodeReactorRequest;
+    if (req instanceof CodeReactorRequest) return this.createWithCode(ctx, req);
     const formula = await this.formulas.findVisible(tenantId, req.formula.id);
     if (!formula) throw notFound('reactor formula');
-    const configuration = plain['configuration'] as Record<string, unknown>;
+    const configuration = req.configuration;
     const applicationId = req.application?.id ?? null;
     await this.checkContract(ctx, formula, configuration, applicationId);
     const id = randomUUID();
@@ -149,9 +145,8 @@ export class ReactorsService {
     return row;
   }
 
-  private async createWithCode(ctx: CallContext & { principal: Principal }, plain: Record<string, unknown>, errors: FieldErrors): Promise<ReactorView> {
+  private async createWithCode(ctx: CallContext & { principal: Principal }, req: CodeReactorRequest): Promise<ReactorView> {
     const tenantId = ctx.principal.tenantId;
-    const req = validateContract(CodeReactorRequest, plain, codeChecks(plain, errors));
     const configuration = (req.configuration ?? {}) as Record<string, unknown>;
     const applicationId = req.application?.id ?? null;
     await this.checkApplication(ctx, applicationId);
@@ -178,7 +173,7 @@ export class ReactorsService {
     plain: Record<string, unknown>,
     errors: FieldErrors,
   ): Promise<ReactorView> {
-    const req = validateContract(CodeReactorRequest, plain, codeChecks(plain, errors));
+    const req = validateContract(CodeReactorRequest, plain, errors);
     const configuration = (req.configuration ?? {}) as Record<string, unknown>;
     const applicationId = req.application?.id ?? null;
     await this.checkApplication(ctx, applicationId);
@@ -250,12 +245,4 @@ export class ReactorsService {
 /** A reactor's egress list as stored (`{allow}`), or SQL NULL when it has none (its tenant's default applies). */
 function egressColumn(egress: ReactorEgressInput | null | undefined): Prisma.InputJsonValue | typeof Prisma.DbNull {
   return egress ? { allow: egress.allow } : Prisma.DbNull;
-}
-
-/** The rules of a code reactor's fields that class-validator cannot say: runtime members, configuration values. */
-function codeChecks(plain: Record<string, unknown>, errors: FieldErrors): FieldErrors {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (isObject(plain['runtime'])) checkReactorRuntime(plain['runtime'], errors);
-  if (isObject(plain['configuration'])) checkCodeReactorConfiguration(plain['configuration'], errors);
-  return errors;
 }

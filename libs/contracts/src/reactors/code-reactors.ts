@@ -16,6 +16,12 @@ export class CodeReactorRequest {
   /** configuration values are secrets, stored encrypted: any string is fine */
   static readonly opaqueFields: readonly string[] = ['configuration'];
 
+  /** what class-validator cannot say: the members of `runtime`, the values of `configuration` */
+  static check(plain: Record<string, unknown>, errors: FieldErrors): void {
+    if (isPlainObject(plain['runtime'])) checkReactorRuntime(plain['runtime'], errors);
+    if (isPlainObject(plain['configuration'])) checkCodeReactorConfiguration(plain['configuration'], errors);
+  }
+
   @ApiProperty({ minLength: 1, maxLength: REACTOR_LIMITS.nameLength, example: 'Hello reactor' })
   @IsString({ message: 'is required and must be a string' })
   @MinLength(1, { message: 'must not be empty' })
@@ -67,6 +73,13 @@ export class CodeReactorRequest {
 /** POST /reactors/{id}/react-async: the arguments (and the run's time limit); the result is read back, not delivered. */
 export class ReactAsyncRequest {
   static readonly opaqueFields: readonly string[] = ['args'];
+
+  /** There is no callback: `callback_url` belongs to POST /reactors/{id}/react and is refused here, not ignored. */
+  static check(plain: Record<string, unknown>, errors: FieldErrors): void {
+    for (const field of ['callback_url', 'callbackUrl'])
+      if (plain[field] !== undefined)
+        errors.add(field, 'is not taken by react-async (poll GET /reactors/{id}/results/{request id}); POST /reactors/{id}/react takes callback_url');
+  }
 
   @ApiPropertyOptional({
     type: 'object',
@@ -137,4 +150,8 @@ export function reactorKind(body: Record<string, unknown>, errors: FieldErrors):
   }
   // neither: validated as a formula reactor (the original form), whose errors then name every missing field
   return hasCode && !hasFormula ? 'code' : 'formula';
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

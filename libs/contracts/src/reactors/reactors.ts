@@ -2,7 +2,8 @@ import type { IdBodyMessage } from '../messages/payloads';
 import { Type } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { isProblem, type Problem } from '../problem/problem';
+import { isDeepStrictEqual } from 'node:util';
+import { FieldErrors, isProblem, type Problem } from '../problem/problem';
 import { ANY_JSON_SCHEMA, ApiAnyJson } from '../openapi/json-schema';
 import { AnyPagination } from '../paging/page-views';
 import { ReactorFormulaView } from './formulas';
@@ -64,10 +65,32 @@ export class CreateReactorRequest extends UpdateReactorRequest {
   formula!: ReactorRef;
 }
 
+/** camelCase spellings clients of the mirrored service send (its JS SDK passes the react body through as written). */
+const REACT_ALIASES = { callbackUrl: 'callback_url', timeoutMs: 'timeout_ms' } as const;
+
 /** POST /reactors/{id}/react */
 export class ReactRequest {
   /** args reach the formula (and are stored encrypted for asynchronous runs): any string is fine */
   static readonly opaqueFields: readonly string[] = ['args'];
+
+  /**
+   * `callbackUrl` / `timeoutMs` are read as `callback_url` / `timeout_ms`: never dropped (a dropped callbackUrl would
+   * silently run the call synchronously). Both spellings with different values are a 400 naming both.
+   */
+  static normalize(plain: Record<string, unknown>, errors: FieldErrors): Record<string, unknown> {
+    if (!Object.keys(REACT_ALIASES).some((alias) => Object.prototype.hasOwnProperty.call(plain, alias))) return plain;
+    const out: Record<string, unknown> = { ...plain };
+    for (const [alias, field] of Object.entries(REACT_ALIASES)) {
+      if (!Object.prototype.hasOwnProperty.call(out, alias)) continue;
+      const value = out[alias];
+      delete out[alias];
+      if (Object.prototype.hasOwnProperty.call(out, field) && !isDeepStrictEqual(out[field], value)) {
+        const message = `${alias} and ${field} are the same field: give one, or the same value in both`;
+        errors.add(field, message).add(alias, message);
+      } else out[field] = value;
+    }
+    return out;
+  }
 
   @ApiPropertyOptional({
     type: 'object',

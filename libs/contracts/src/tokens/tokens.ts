@@ -1,6 +1,8 @@
 import type { IdMessage, ListQueryMessage, TokenPatchMessage } from '../messages/payloads';
-import { ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsObject, IsOptional, IsString } from 'class-validator';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
+import { FieldErrors } from '../problem/problem';
+import { parsePageBody, parsePageSize } from '../pagination';
 import { ApiAnyJson, ApiStringMap } from '../openapi/json-schema';
 import { AnyPagination, CursorPagination, OffsetPagination } from '../paging/page-views';
 
@@ -15,18 +17,24 @@ export const TOKEN_TYPE_NAMES = [
   'employer_id_number',
 ] as const;
 
-/** POST /tokens (spec "Tokens", docs/tokens.md). Deep rules (types, limits, expressions) live in token-service. */
+/**
+ * POST /tokens (spec "Tokens", docs/tokens.md), and each token request inside a tokenize payload. What the edge checks:
+ * a JSON object within the JSON limits, no NUL but in `data` (stored encrypted), members it does not declare dropped.
+ * Every field rule (types, limits, expressions, the per-type rules of `data`) lives in token-service, whose
+ * validator also judges the token requests nested in a tokenize payload, and the merged result of a merge patch.
+ */
 export class CreateTokenRequest {
+  static readonly opaqueFields: readonly string[] = ['data'];
+
   @ApiPropertyOptional({
     description: '3–400 characters, or an expression over data such as `{{ data | alias_preserve_format: 0, 4 }}`; default: a UUID',
     example: 'order-7d2f-card',
   })
-  @IsOptional()
-  @IsString()
+  @Allow()
   id?: string;
 
   @ApiProperty({ enum: TOKEN_TYPE_NAMES, example: 'card', description: 'decides how data is validated and the defaults of mask, container and search indexes' })
-  @IsString({ message: 'is required and must be a string' })
+  @Allow()
   type!: string;
 
   @ApiAnyJson({
@@ -34,11 +42,11 @@ export class CreateTokenRequest {
     description: 'at most 256 KiB serialized; validated per type (card: number 13–19 digits passing Luhn, bank: routing number with ABA checksum, …)',
     example: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030, cvc: '123' },
   })
-  @IsDefined({ message: 'is required' })
+  @Allow()
   data!: unknown;
 
   @ApiAnyJson({ description: "mask expressions mirroring data; default: the type's mask", example: { number: '{{ data.number | reveal_last: 4 }}' } })
-  @IsOptional()
+  @Allow()
   mask?: unknown;
 
   @ApiPropertyOptional({
@@ -48,31 +56,23 @@ export class CreateTokenRequest {
     description: 'exactly one container path like /pci/high/ (stored lower-case)',
     example: ['/pci/high/'],
   })
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
+  @Allow()
   containers?: string[];
 
   @ApiStringMap({ description: 'non-sensitive strings, at most 100 keys', example: { customer: 'c-42' } })
-  @IsOptional()
-  @IsObject()
+  @Allow()
   metadata?: Record<string, string>;
 
   @ApiPropertyOptional({ type: [String], maxItems: 10, description: 'expressions over data producing blind search indexes', example: ['{{ data | last4 }}'] })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(10)
-  @IsString({ each: true })
+  @Allow()
   search_indexes?: string[];
 
   @ApiPropertyOptional({ maxLength: 400, description: 'default `{{ data | stringify }}`', example: '{{ data.number }}' })
-  @IsOptional()
-  @IsString()
+  @Allow()
   fingerprint_expression?: string;
 
   @ApiPropertyOptional({ nullable: true, description: 'return an existing live token of the same type and fingerprint instead of a new one' })
-  @IsOptional()
-  @IsBoolean()
+  @Allow()
   deduplicate_token?: boolean;
 
   @ApiPropertyOptional({
@@ -80,8 +80,7 @@ export class CreateTokenRequest {
     description: 'M/D/YYYY h:mm:ss AM/PM +hh:mm, M/D/YYYY (12 AM UTC) or ISO 8601; must lie in the future',
     example: '2030-01-31T00:00:00Z',
   })
-  @IsOptional()
-  @IsString()
+  @Allow()
   expires_at?: string;
 }
 
@@ -89,7 +88,40 @@ export class CreateTokenRequest {
  * PATCH /tokens/{id} (RFC 7386 merge patch, `application/merge-patch+json`): the create fields but `id` and `type`;
  * `null` removes a key (`expires_at: null` removes the expiry).
  */
-export class UpdateTokenPatch extends PartialType(OmitType(CreateTokenRequest, ['id', 'type'] as const)) {}
+export class UpdateTokenPatch extends PartialType(OmitType(CreateTokenRequest, ['id', 'type'] as const)) {
+  static readonly opaqueFields: readonly string[] = ['data'];
+
+  /**
+   * A member that is no field of a token is refused, not dropped: a patch that names one means something the
+   * token cannot hold. `id` and `type` are members (equal to the token's own they change nothing; token-service
+   * refuses a different value, which only it can see).
+   */
+  static check(plain: Record<string, unknown>, errors: FieldErrors): void {
+    for (const key of Object.keys(plain)) if (!TOKEN_PATCH_MEMBERS.has(key)) errors.add(key, 'is not a field that can be updated');
+  }
+
+  @ApiHideProperty()
+  @Allow()
+  id?: unknown;
+
+  @ApiHideProperty()
+  @Allow()
+  type?: unknown;
+}
+
+/** The members of a token merge patch (the fields of POST /tokens). */
+export const TOKEN_PATCH_MEMBERS: ReadonlySet<string> = new Set([
+  'id',
+  'type',
+  'data',
+  'mask',
+  'containers',
+  'metadata',
+  'search_indexes',
+  'fingerprint_expression',
+  'deduplicate_token',
+  'expires_at',
+]);
 
 /** A token as the caller may see it: `data` revealed, masked or absent per the caller's access rules. */
 export class TokenView {
@@ -171,29 +203,88 @@ export class TokenCursorPage {
 
 /** POST /tokens/search (`token:search`). */
 export class SearchTokensRequest {
+  static readonly problemDetail = 'The search request is invalid';
+
+  /** `query` is required; `page` and `size` as every offset list (docs/api-reference.md) */
+  static check(plain: Record<string, unknown>, errors: FieldErrors): void {
+    parsePageBody(plain, errors);
+    if (typeof plain['query'] !== 'string') errors.add('query', 'is required');
+  }
+
   @ApiProperty({
     description: 'field:value terms (id, type, container, fingerprint, metadata.<key>, data, created_at ranges) joined by AND, OR, NOT and parentheses',
     example: 'metadata.customer:c-42 AND type:card',
   })
+  @Allow()
   query!: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, default: 1 })
+  @Allow()
   page?: number;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100, default: 20 })
+  @Allow()
   size?: number;
 }
 
 /** POST /v2/tokens/search: no query = every searchable token; `start` is `pagination.next` of the previous page. */
 export class SearchTokensV2Request {
+  static readonly problemDetail = 'The search request is invalid';
+
+  /** `page` belongs to v1 and is refused rather than ignored; a null `size` or `start` (SDKs send it for "not set") is the default */
+  static check(plain: Record<string, unknown>, errors: FieldErrors): void {
+    if (plain['page'] !== undefined) errors.add('page', 'is not supported by v2 lists: pass pagination.next of the previous page as start');
+    if (plain['size'] !== null) parsePageSize(plain['size'], errors, 'body');
+    const start = plain['start'];
+    if (start !== undefined && start !== null && typeof start !== 'string') errors.add('start', 'must be a string');
+    const query = plain['query'];
+    if (query !== undefined && query !== null && typeof query !== 'string') errors.add('query', 'must be a string');
+  }
+
   @ApiPropertyOptional({ description: 'the query language of POST /tokens/search', example: 'metadata.customer:c-42 AND type:card' })
+  @Allow()
   query?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 0, maximum: 100, default: 20 })
+  @Allow()
   size?: number;
 
   @ApiPropertyOptional({ description: 'pagination.next of the previous page' })
+  @Allow()
   start?: string;
+
+  @ApiHideProperty()
+  @Allow()
+  page?: unknown;
+}
+
+/**
+ * POST /tokenize (token.tokens.tokenize): `payload` is the HTTP body as given, any JSON; what is constrained is the
+ * JSON limits (depth, finite numbers). Token requests inside are judged by token-service like POST /tokens bodies.
+ */
+export class TokenizeRequest {
+  static readonly documentField = 'payload';
+
+  @Allow()
+  payload?: unknown;
+
+  /** reactor-service only (a formula's `svc` calls): expressions already rendered. The gateway never sets it. */
+  @IsOptional()
+  @IsBoolean({ message: 'must be a boolean' })
+  rendered?: boolean;
+}
+
+/** POST /detokenize (token.tokens.detokenize): `payload` is the HTTP body as given, any JSON, within the JSON limits. */
+export class DetokenizeRequest {
+  static readonly documentField = 'payload';
+
+  @Allow()
+  payload?: unknown;
+
+  /** reactor-service only (invocation args): the field errors are named under. The gateway never sets it. */
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  path?: string;
 }
 
 /** token.tokens.get / delete */

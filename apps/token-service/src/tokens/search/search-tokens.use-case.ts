@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, offsetPage, pageOffset, parsePageBody, type Page, type Principal, type TokenView } from '@coffer/contracts';
+import {
+  FieldErrors,
+  SearchTokensRequest,
+  offsetPage,
+  pageOffset,
+  parsePageBody,
+  validateContract,
+  type Page,
+  type Principal,
+  type TokenView,
+} from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
@@ -19,12 +29,9 @@ export class SearchTokensUseCase {
 
   /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
   async execute(principal: Principal, traceId: string, body: unknown, deadline?: number): Promise<Page<TokenView>> {
-    const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-    const errors = new FieldErrors();
-    const page = parsePageBody(b, errors);
-    if (typeof b['query'] !== 'string') errors.add('query', 'is required');
-    errors.throwIfAny('The search request is invalid');
-    const where = compileSearch(b['query'] as string, { tenantId: principal.tenantId, digest: await this.vault.searchDigester(principal.tenantId) });
+    const req = validateContract(SearchTokensRequest, body ?? {});
+    const page = parsePageBody(req as unknown as Record<string, unknown>, new FieldErrors());
+    const where = compileSearch(req.query, { tenantId: principal.tenantId, digest: await this.vault.searchDigester(principal.tenantId) });
     const { rows, total } = await this.tokens.page(
       principal.tenantId,
       { where },

@@ -10,6 +10,7 @@ import {
   type IdempotentReplay,
   type Principal,
   type TokenView,
+  UpdateTokenPatch,
 } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
@@ -25,9 +26,6 @@ import { TOKEN_TYPES } from '../token-types';
 import { toRedactedView, toTokenView } from '../token.view';
 import { checkMaskEvaluates } from '../mask-check';
 import { TenantSettingsClient } from '@coffer/messaging';
-
-const MERGED = ['data', 'mask', 'metadata'] as const;
-const REPLACED = ['containers', 'search_indexes', 'fingerprint_expression', 'deduplicate_token', 'expires_at'] as const;
 
 export interface UpdateTokenCommand {
   principal: Principal;
@@ -102,11 +100,9 @@ export class UpdateTokenUseCase {
     if (!decideTokenAccess(principal, 'token:update', current).allowed) throw forbidden('The API key may not update this token');
 
     const errors = new FieldErrors();
-    for (const key of Object.keys(patch)) {
-      if (key === 'type' && patch['type'] !== row.type) errors.add('type', 'cannot be changed');
-      else if (key === 'id' && patch['id'] !== row.id) errors.add('id', 'cannot be changed');
-      else if (!['type', 'id', ...MERGED, ...REPLACED].includes(key)) errors.add(key, 'is not a field that can be updated');
-    }
+    UpdateTokenPatch.check(patch, errors);
+    if ('type' in patch && patch['type'] !== row.type) errors.add('type', 'cannot be changed');
+    if ('id' in patch && patch['id'] !== row.id) errors.add('id', 'cannot be changed');
     let mask: unknown = row.mask;
     if ('mask' in patch) mask = patch['mask'] === null ? null : mergePatch(structuredClone(row.mask ?? {}), patch['mask']);
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, type Principal, type TokenView } from '@coffer/contracts';
+import { FieldErrors, SearchTokensV2Request, validateContract, type Principal, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter } from '../token.repository';
@@ -52,12 +52,9 @@ export class CursorTokensUseCase {
 
   /** `query` is the search language of v1; absent or blank, every token the caller may search. */
   async search(principal: Principal, traceId: string, body: unknown, deadline?: number): Promise<CursorPage> {
-    const b = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-    const errors = new FieldErrors();
-    const window = parseCursorWindow(b, errors, false);
-    const query = b['query'];
-    if (query !== undefined && query !== null && typeof query !== 'string') errors.add('query', 'must be a string');
-    errors.throwIfAny('The search request is invalid');
+    const req = validateContract(SearchTokensV2Request, body ?? {});
+    const window = parseCursorWindow(req, new FieldErrors(), false);
+    const query = req.query;
     const text = typeof query === 'string' ? query : '';
     const filter: TokenListFilter = text.trim()
       ? { where: compileSearch(text, { tenantId: principal.tenantId, digest: await this.vault.searchDigester(principal.tenantId) }) }
