@@ -214,7 +214,8 @@ export const OPS = {
         subject: SUBJECTS.session.sessions.authorize,
         payload: AuthorizeSessionRequest,
         access: 'principal',
-        validate: true,
+        // session-service validates it after its own 403 (only a private application's key authorizes sessions)
+        validate: false,
         idempotency: 'transaction',
         internal: false,
       }),
