@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 // its own entry point: the service bootstrap (with its database readiness check) stays out of the gateway's bundle
 import { bootstrapService } from '@coffer/messaging/service-bootstrap';
+import { OperationDispatcher } from '@coffer/messaging';
 import { validateConfig } from '@coffer/observability';
 import { AppModule } from './app.module';
 import { startupConfig } from './config';
@@ -13,4 +14,5 @@ void bootstrapService({
   module: AppModule,
   defaultHealthPort: config.healthPort,
   usesDatabase: true,
+  invoker: (app) => app.get(OperationDispatcher).invoker(),
 });

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { MessagingModule } from '@coffer/messaging';
+import { MessagingModule, OperationDispatcher } from '@coffer/messaging';
 import { ApplicationRepository } from './applications/application.repository';
 import { ApplicationsService } from './applications/applications.service';
 import { ApplicationsHandler } from './applications/applications.handler';
@@ -23,6 +23,7 @@ import { AuthenticateHandler } from './authenticate/authenticate.handler';
   imports: [DbModule, KeyringModule, MessagingModule],
   controllers: [ApplicationsHandler, TenantsHandler, SessionsHandler, AuthenticateHandler],
   providers: [
+    OperationDispatcher,
     IdempotentWrites,
     ApplicationRepository,
     ApplicationsService,

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { MessagingModule, TenantSettingsClient } from '@coffer/messaging';
+import { MessagingModule, TenantSettingsClient, OperationDispatcher } from '@coffer/messaging';
 import { AuditRepository } from './audit/audit.repository';
 import { TokenRepository } from './tokens/token.repository';
 import { TokenVault } from './tokens/token-vault';
@@ -25,6 +25,7 @@ import { TokenCursors } from './tokens/v2/token-cursor';
   imports: [DbModule, KeyringModule, MessagingModule],
   controllers: [TokensHandler, TokensV2Handler],
   providers: [
+    OperationDispatcher,
     IdempotentWrites,
     AuditRepository,
     TenantSettingsClient,

@@ -27,4 +27,5 @@ export * from './reactors/reactor-queries';
 export * from './audit/audit-queries';
 export * from './validation/token-data';
 export * from './messages/payloads';
-export * from './messages/registry';
+export * from './operations/operation';
+export * from './operations/operations';

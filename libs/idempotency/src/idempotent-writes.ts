@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { idempotentReplay, type IdempotentReplay, type RpcEnvelope } from '@coffer/contracts';
+import { ProblemError, idempotentReplay, type IdempotentReplay, type RpcEnvelope } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { IdempotencyLedger, inProgress } from './idempotency-ledger';
@@ -17,8 +17,46 @@ export interface ReplayCodec<O, R> {
   replay(recorded: unknown): Promise<R>;
 }
 
-/** Thrown inside the write's transaction when another request recorded the key first: rolls the write back. */
-class KeyTakenMeanwhile extends Error {}
+/**
+ * Thrown by `IdempotentWrite.record` inside the write's transaction when another request recorded the key first: it
+ * rolls the write back, and the wrapper replays the winner's reply.
+ */
+export class IdempotencyKeyTaken extends Error {
+  constructor() {
+    super('The idempotency key was recorded by another request meanwhile');
+  }
+}
+
+/**
+ * The record half of a `transaction` write, for work that opens its own transaction (token-service): `record` stores
+ * what a repeat needs to answer, inside that transaction (`db`, or the ambient one).
+ */
+export interface IdempotentWrite {
+  readonly request: IdempotentRequest;
+  record(value: unknown, db?: Db): Promise<void>;
+}
+
+/** How the wrapper applies a key (docs/api-reference.md); see IdempotentWrites.perform. */
+export interface IdempotencyPlan<O, R> {
+  mode: 'transaction' | 'exclusive';
+  /** undefined without a key: the work just runs */
+  request: IdempotentRequest | undefined;
+  codec?: ReplayCodec<O, R>;
+  /** `exclusive`: how long the claim holds the key */
+  leaseMs?: number;
+  /** `transaction`: the work opens its transaction itself and records through the IdempotentWrite it is given */
+  recordsItself?: boolean;
+}
+
+type Db = Parameters<IdempotencyLedger['record']>[2];
+
+/** A key another request keeps taking first: a 409, never a loop. */
+export function idempotencyKeyBusy(): ProblemError {
+  return new ProblemError(409, 'Another request with this idempotency key is being processed; retry it later');
+}
+
+/** Rounds of lookup-then-write before a key that keeps being taken first is a 409. */
+const ATTEMPTS = 3;
 
 const SWEEP_INTERVAL_MS = 3600_000;
 
@@ -30,12 +68,8 @@ const PLAIN: ReplayCodec<unknown, unknown> = { reply: (o) => o, record: (o) => o
  * transaction as the write, so whatever happens to the reply (a timeout at the gateway, a dropped connection, a
  * crash after the commit), a retry finds the record and gets the recorded reply instead of a second write.
  *
- * - `run`: for writes that are database transactions. A repeat of a completed request gets its reply back; a
- *   repeat racing the first waits for the first to commit (PostgreSQL's unique index) and then gets its reply.
- * - `runExclusive`: for a long-running request with effects outside the database (a synchronous react): the key is
- *   claimed first, a repeat while it runs gets 409, a failure releases the key.
- * - `lookup` / `record`: the two halves, for services that manage their own transactions (token-service) and
- *   re-render the reply for the caller's current access.
+ * Every writing operation goes through `perform`, applied by the operation dispatcher (libs/messaging operations) in
+ * the mode of the operation's row (docs/nats.md).
  */
 @Injectable()
 export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
@@ -63,45 +97,67 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
     return idempotentRequestOf(route, env);
   }
 
-  /** `work` runs in one transaction with the record of its reply; see the class comment. */
-  async run<T>(route: string, env: RpcEnvelope<unknown>, work: () => Promise<T>): Promise<T | IdempotentReplay<T>> {
-    const req = this.request(route, env);
-    if (!req) return work();
-    const prior = await this.lookup<T>(req);
-    if (prior) return prior;
-    try {
-      return await this.prisma.transactional(async () => {
-        const reply = await work();
-        if (!(await this.ledger.record(req, reply))) throw new KeyTakenMeanwhile();
-        return reply;
-      });
-    } catch (err) {
-      if (!(err instanceof KeyTakenMeanwhile)) throw err;
-      const winner = await this.lookup<T>(req);
-      if (!winner) throw inProgress();
-      return winner;
-    }
+  /**
+   * The one wrapper of every idempotent write (the operation dispatcher applies it per the operation's mode):
+   *
+   * - `transaction`: a recorded reply is replayed; otherwise `work` runs and the key is recorded in the same
+   *   transaction — the ambient one opened here, or the work's own (`recordsItself`: it calls `write.record`). A
+   *   repeat racing the first waits for its commit on the unique index, rolls back, and replays the winner's reply.
+   * - `exclusive`: the key is claimed first (committed at once: a repeat meanwhile gets 409), the work runs, the
+   *   outcome is recorded; a failure releases the key.
+   *
+   * The codec renders the reply for the first caller and for each repeat (token views re-capped by the rules then).
+   */
+  async perform<O, R = O>(plan: IdempotencyPlan<O, R>, work: (write?: IdempotentWrite) => Promise<O>): Promise<R | IdempotentReplay<R>> {
+    const codec = plan.codec ?? (PLAIN as unknown as ReplayCodec<O, R>);
+    const req = plan.request;
+    if (!req) return codec.reply(await work());
+    return plan.mode === 'exclusive'
+      ? this.claimed(req, plan.leaseMs ?? 60_000, codec, work)
+      : this.inTransaction(req, codec, work, plan.recordsItself === true);
   }
 
-  /** `work` runs once per key while it holds a claim of `leaseMs`; see the class comment. */
-  runExclusive<T>(route: string, env: RpcEnvelope<unknown>, leaseMs: number, work: () => Promise<T>): Promise<T | IdempotentReplay<T>>;
-  /** The same, with the outcome recorded and rendered again for each repeat by `codec`. */
-  runExclusive<O, R>(
-    route: string,
-    env: RpcEnvelope<unknown>,
-    leaseMs: number,
-    work: () => Promise<O>,
+  private async inTransaction<O, R>(
+    req: IdempotentRequest,
     codec: ReplayCodec<O, R>,
-  ): Promise<R | IdempotentReplay<R>>;
-  async runExclusive<O, R>(
-    route: string,
-    env: RpcEnvelope<unknown>,
-    leaseMs: number,
-    work: () => Promise<O>,
-    codec: ReplayCodec<O, R> = PLAIN as unknown as ReplayCodec<O, R>,
+    work: (write?: IdempotentWrite) => Promise<O>,
+    recordsItself: boolean,
   ): Promise<R | IdempotentReplay<R>> {
-    const req = this.request(route, env);
-    if (!req) return codec.reply(await work());
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const prior = await this.replayOf(req, codec);
+      if (prior) return prior;
+      let taken = false;
+      const write: IdempotentWrite = {
+        request: req,
+        record: async (value, db) => {
+          if (await this.ledger.record(req, value, db)) return;
+          taken = true;
+          throw new IdempotencyKeyTaken();
+        },
+      };
+      try {
+        const outcome = recordsItself
+          ? await work(write)
+          : await this.prisma.transactional(async () => {
+              const o = await work();
+              await write.record(codec.record(o));
+              return o;
+            });
+        return codec.reply(outcome);
+      } catch (err) {
+        // the work may hand the error back transformed (an RPC handler's exception filter): `taken` says what it was
+        if (!taken && !(err instanceof IdempotencyKeyTaken)) throw err;
+      }
+    }
+    throw idempotencyKeyBusy();
+  }
+
+  private async claimed<O, R>(
+    req: IdempotentRequest,
+    leaseMs: number,
+    codec: ReplayCodec<O, R>,
+    work: (write?: IdempotentWrite) => Promise<O>,
+  ): Promise<R | IdempotentReplay<R>> {
     const prior = await this.replayOf(req, codec);
     if (prior) return prior;
     if (!(await this.ledger.claim(req, leaseMs))) {
@@ -125,14 +181,8 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
     return recorded ? idempotentReplay(await codec.replay(recorded.reply)) : null;
   }
 
-  /** The recorded reply as a replay, null when the request is new; 409 while a claim runs, 422 for another request. */
-  async lookup<T>(req: IdempotentRequest): Promise<IdempotentReplay<T> | null> {
-    const recorded = await this.recorded(req);
-    return recorded ? idempotentReplay(recorded.reply as T) : null;
-  }
-
-  /** The recorded reply itself (for services that re-render it), null when the request is new. */
-  async recorded(req: IdempotentRequest): Promise<{ reply: unknown } | null> {
+  /** The recorded reply, null when the request is new; 409 while a claim runs, 422 for another request. */
+  private async recorded(req: IdempotentRequest): Promise<{ reply: unknown } | null> {
     const entry = await this.ledger.find(req);
     if (!entry) return null;
     if (entry.state === 'running') {

@@ -9,3 +9,4 @@ export * from './work-loop';
 export * from './write-coalescing';
 export * from './tenant-settings.client';
 export * from './request-deadline';
+export * from './operations';

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { JSONCodec, connect, type NatsConnection } from 'nats';
-import { ProblemError, RPC_DEADLINE_MS, isProblem, unwrapIdempotentReplay, type Principal, type RpcEnvelope } from '@coffer/contracts';
+import {
+  ProblemError,
+  RPC_DEADLINE_MS,
+  isProblem,
+  unwrapIdempotentReplay,
+  type BodyOf,
+  type OperationRow,
+  type Principal,
+  type ReplyOf,
+  type RpcEnvelope,
+} from '@coffer/contracts';
 import { rpcDuration } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
 import { coalesceWrites } from './write-coalescing';
@@ -56,7 +66,11 @@ export class RpcClient implements OnModuleDestroy {
    * never more than that request has left, so no service keeps working for a caller that has given up. A request
    * with nothing left fails at once with 504, sending nothing.
    */
-  async call<T>(subject: string, body: unknown, ctx: CallContext, wantedMs: number = RPC_DEADLINE_MS.default): Promise<T> {
+  /** An operation of the table (libs/contracts OPS): body and reply typed by its row. */
+  call<O extends OperationRow<unknown, unknown>>(op: O, body: BodyOf<O>, ctx: CallContext, wantedMs?: number): Promise<ReplyOf<O>>;
+  call<T>(subject: string, body: unknown, ctx: CallContext, wantedMs?: number): Promise<T>;
+  async call<T>(target: string | OperationRow, body: unknown, ctx: CallContext, wantedMs: number = RPC_DEADLINE_MS.default): Promise<T> {
+    const subject = typeof target === 'string' ? target : target.subject;
     const deadlineMs = cappedDeadlineMs(wantedMs);
     if (deadlineMs <= 0) {
       rpcDuration.labels(subject, '504').observe(0);

@@ -5,6 +5,7 @@ import { InFlightRequests } from './in-flight';
 import { rpcDroppedPastDeadline, superviseHandlers } from './rpc-supervision';
 import { JSONCodec } from 'nats';
 import { ArrivalStampingDeserializer, currentRequestDeadline } from './request-deadline';
+import { ProblemError } from '@coffer/contracts';
 
 function recordingLogger() {
   const lines: Array<{ level: string; fields: Record<string, unknown>; msg: string }> = [];
@@ -93,5 +94,49 @@ describe('superviseHandlers', () => {
 
   it('refuses a server of another shape', () => {
     expect(superviseHandlers({}, new InFlightRequests(), recordingLogger().logger)).toBe(false);
+  });
+
+  // TEMPORARY SHIM (issue 23): replaced with the Coffer NATS transport, which calls the same HandlerInvoker
+  describe('through an invoker', () => {
+    it('the handler gets what the invoker calls it with; a failure of the handler reaches the invoker as its problem', async () => {
+      const handlers = new Map<string, any>([
+        ['ok', async (data: unknown) => ({ got: data })],
+        ['fails', async () => throwError(() => ({ status: 404, title: 'Not Found' }))],
+      ]);
+      const seen: unknown[] = [];
+      const invoker = async (subject: string, env: unknown, call: (data: unknown) => Promise<unknown>) =>
+        call({ cmd: subject }).catch((err) => {
+          seen.push(err);
+          throw err;
+        });
+      superviseHandlers({ messageHandlers: handlers }, new InFlightRequests(), recordingLogger().logger, invoker);
+      expect(await handlers.get('ok')(envelope, {})).toEqual({ got: { cmd: 'ok' } });
+      await expect(lastValueFrom(await handlers.get('fails')(envelope, {}))).rejects.toEqual({ status: 404, title: 'Not Found' });
+      expect(seen).toEqual([{ status: 404, title: 'Not Found' }]);
+    });
+
+    it('what the invoker throws itself is answered as a problem (a 401 before any handler runs)', async () => {
+      const handler = jest.fn();
+      const handlers = new Map<string, any>([['x', handler]]);
+      const invoker = async () => {
+        throw new ProblemError(401, 'A valid API key is required');
+      };
+      superviseHandlers({ messageHandlers: handlers }, new InFlightRequests(), recordingLogger().logger, invoker);
+      await expect(lastValueFrom(await handlers.get('x')(envelope, {}))).rejects.toMatchObject({ status: 401, detail: 'A valid API key is required' });
+      expect(handler).not.toHaveBeenCalled();
+    });
+
+    it('event handlers are not invoked through it', async () => {
+      const handler = Object.assign(
+        jest.fn(async () => undefined),
+        { isEventHandler: true },
+      );
+      const handlers = new Map<string, any>([['events.x', handler]]);
+      const invoker = jest.fn();
+      superviseHandlers({ messageHandlers: handlers }, new InFlightRequests(), recordingLogger().logger, invoker);
+      await handlers.get('events.x')(envelope, {});
+      expect(invoker).not.toHaveBeenCalled();
+      expect(handler).toHaveBeenCalledWith(envelope, {});
+    });
   });
 });

@@ -1,9 +1,11 @@
-import { isObservable, type Observable, tap, finalize, throwError } from 'rxjs';
+import { isObservable, lastValueFrom, type Observable, tap, finalize, throwError } from 'rxjs';
 import { Counter } from 'prom-client';
 import { STATUS_TITLES, type Problem, type RpcEnvelope } from '@coffer/contracts';
 import { metricsRegistry, type Logger } from '@coffer/observability';
 import type { InFlightRequests } from './in-flight';
 import { deadlineAtDispatch, withRequestDeadline } from './request-deadline';
+import { toProblem } from './rpc-problem.filter';
+import type { HandlerInvoker } from './operations/invoker';
 
 export const rpcDroppedPastDeadline = new Counter({
   name: 'coffer_rpc_dropped_past_deadline_total',
@@ -40,10 +42,12 @@ interface ServerHandlers {
  *
  * Returns false, changing nothing, when the server does not have the expected shape (another Nest version).
  */
-export function superviseHandlers(server: ServerHandlers, inFlight: InFlightRequests, logger: Logger): boolean {
+export function superviseHandlers(server: ServerHandlers, inFlight: InFlightRequests, logger: Logger, invoker?: HandlerInvoker): boolean {
   const handlers = server.messageHandlers;
   if (!(handlers instanceof Map)) return false;
   for (const [subject, handler] of handlers) {
+    // TEMPORARY SHIM (issue 23, until the Coffer NATS transport replaces this file): the invoker runs around the handler
+    const invoked = invoker && !handler.isEventHandler ? viaInvoker(subject, handler, invoker, logger) : handler;
     const supervised = async (data: unknown, ctx: unknown): Promise<unknown> => {
       const started = performance.now();
       const env = data as RpcEnvelope | undefined;
@@ -67,7 +71,7 @@ export function superviseHandlers(server: ServerHandlers, inFlight: InFlightRequ
       let result: unknown;
       try {
         // nested calls made on behalf of this request (RpcClient.call) never wait past its deadline
-        result = await withRequestDeadline(deadline, () => handler(data, ctx));
+        result = await withRequestDeadline(deadline, () => invoked(data, ctx));
       } catch (err) {
         inFlight.end();
         throw err;
@@ -89,4 +93,23 @@ export function superviseHandlers(server: ServerHandlers, inFlight: InFlightRequ
     handlers.set(subject, Object.assign(supervised, handler));
   }
   return true;
+}
+
+/**
+ * TEMPORARY SHIM (issue 23): the handler called through the invoker. `call(data)` resolves with the handler's reply or
+ * rejects with the problem Nest's exception filter made of its failure; whatever the invoker throws itself (a 401 of
+ * the operation dispatcher) is turned into the same problem reply, as an erroring Observable like Nest's.
+ */
+function viaInvoker(subject: string, handler: MessageHandler, invoker: HandlerInvoker, logger: Logger): MessageHandler {
+  return async (data: unknown, ctx: unknown) => {
+    const call = async (payload: unknown) => {
+      const out = await handler(payload, ctx);
+      return isObservable(out) ? lastValueFrom(out as Observable<unknown>) : out;
+    };
+    try {
+      return await invoker(subject, data as RpcEnvelope, call);
+    } catch (err) {
+      return throwError(() => toProblem(err, logger));
+    }
+  };
 }

@@ -11,6 +11,7 @@ import { superviseHandlers } from './rpc-supervision';
 import { natsConnectionOptions } from './nats-config';
 import { ArrivalStampingDeserializer } from './request-deadline';
 import { coalesceWrites } from './write-coalescing';
+import type { HandlerInvoker } from './operations/invoker';
 
 /** The parts of Nest's ServerNats that graceful shutdown and the hot path need (not public API; checked at run time). */
 interface NatsServerInternals {
@@ -58,6 +59,8 @@ export interface ServiceDefinition {
   usesDatabase: boolean;
   /** validates the rest of the configuration before anything starts; throw ConfigError naming the variable */
   validateConfig?: () => void;
+  /** the hook every request handler is called through (the service's OperationDispatcher) */
+  invoker?: (app: INestMicroservice) => HandlerInvoker;
 }
 
 /** Ready when the database (if the service has one) and the bus answer. */
@@ -99,7 +102,7 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   const health = await startHealthServer(healthPort, readinessChecks(def, app), () => shuttingDown);
   // handlers are registered by init; wrapped before listen subscribes, so every message is counted and logged
   await app.init();
-  if (!server || !superviseHandlers(server, inFlight, logger))
+  if (!server || !superviseHandlers(server, inFlight, logger, def.invoker?.(app)))
     throw new Error(`${def.name}: Nest's microservice server no longer has the shape superviseHandlers expects (messageHandlers)`);
   await app.listen();
   logger.info({ healthPort }, `${def.name} listening on NATS`);

@@ -1,42 +1,35 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, type IdRequest, type ReactorBodyRequest, type ReactorFormulaRequest, type RpcEnvelope } from '@coffer/contracts';
-import { requirePrincipal } from '@coffer/auth';
+import { OPS, type IdRequest, type ReactorBodyRequest, type ReactorFormulaRequest } from '@coffer/contracts';
+import { Operation, type Command } from '@coffer/messaging';
 import { FormulasService } from './formulas.service';
-import { IdempotentWrites } from '@coffer/idempotency';
 
 @Controller()
 export class FormulasHandler {
-  constructor(
-    private readonly formulas: FormulasService,
-    private readonly idempotency: IdempotentWrites,
-  ) {}
+  constructor(private readonly formulas: FormulasService) {}
 
-  @MessagePattern(SUBJECTS.reactor.formulas.create)
-  create(@Payload() env: RpcEnvelope<ReactorFormulaRequest>) {
-    const principal = requirePrincipal(env, 'reactor:create');
-    return this.idempotency.run(SUBJECTS.reactor.formulas.create, env, () => this.formulas.create(principal, env.body));
+  @Operation(OPS.reactor.formulas.create)
+  create(cmd: Command<ReactorFormulaRequest>) {
+    return this.formulas.create(cmd.principal, cmd.body);
   }
 
-  @MessagePattern(SUBJECTS.reactor.formulas.list)
-  list(@Payload() env: RpcEnvelope<Record<string, unknown>>) {
-    return this.formulas.list(requirePrincipal(env, 'reactor:read'), env.body ?? {});
+  @Operation(OPS.reactor.formulas.list)
+  list(cmd: Command<Record<string, unknown> | undefined>) {
+    return this.formulas.list(cmd.principal, cmd.body ?? {});
   }
 
-  @MessagePattern(SUBJECTS.reactor.formulas.get)
-  get(@Payload() env: RpcEnvelope<IdRequest>) {
-    return this.formulas.get(requirePrincipal(env, 'reactor:read'), env.body?.id);
+  @Operation(OPS.reactor.formulas.get)
+  get(cmd: Command<IdRequest | undefined>) {
+    return this.formulas.get(cmd.principal, cmd.body?.id as string);
   }
 
-  @MessagePattern(SUBJECTS.reactor.formulas.update)
-  update(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
-    const principal = requirePrincipal(env, 'reactor:update');
-    return this.idempotency.run(SUBJECTS.reactor.formulas.update, env, () => this.formulas.update(principal, env.body?.id, env.body?.body));
+  @Operation(OPS.reactor.formulas.update)
+  update(cmd: Command<ReactorBodyRequest | undefined>) {
+    return this.formulas.update(cmd.principal, cmd.body?.id as string, cmd.body?.body);
   }
 
-  @MessagePattern(SUBJECTS.reactor.formulas.delete)
-  async delete(@Payload() env: RpcEnvelope<IdRequest>) {
-    await this.formulas.delete(requirePrincipal(env, 'reactor:delete'), env.body?.id);
+  @Operation(OPS.reactor.formulas.delete)
+  async delete(cmd: Command<IdRequest | undefined>) {
+    await this.formulas.delete(cmd.principal, cmd.body?.id as string);
     return { deleted: true };
   }
 }

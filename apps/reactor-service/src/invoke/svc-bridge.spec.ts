@@ -1,13 +1,14 @@
 import { ProblemError, SUBJECTS, type Principal } from '@coffer/contracts';
 import type { RpcClient } from '@coffer/messaging';
-import { TokenSvcBridge, listQuery } from './svc-bridge';
+import { SVC_ROUTES, TokenSvcBridge, listQuery } from './svc-bridge';
 
 const principal: Principal = { tenantId: 't', applicationId: 'a', applicationType: 'private', permissions: ['token:read'] };
 
 function fakeRpc(answer: (subject: string, body: unknown) => unknown) {
   const calls: Array<{ subject: string; body: unknown; principal?: Principal; deadline?: number }> = [];
   const rpc = {
-    async call(subject: string, body: unknown, ctx: { principal?: Principal }, deadline?: number) {
+    async call(target: string | { subject: string }, body: unknown, ctx: { principal?: Principal }, deadline?: number) {
+      const subject = typeof target === 'string' ? target : target.subject;
       calls.push({ subject, body, principal: ctx.principal, deadline });
       return answer(subject, body);
     },
@@ -92,5 +93,14 @@ describe('TokenSvcBridge', () => {
       size: '10',
     });
     expect(listQuery(undefined)).toEqual({});
+  });
+});
+
+describe('what a formula may call through svc', () => {
+  it('token operations of the table only, none of them internal', () => {
+    const rows = Object.values(SVC_ROUTES).map((r) => r.op);
+    expect(rows.filter((r) => r.internal)).toEqual([]);
+    expect(rows.every((r) => r.subject.startsWith('token.tokens.'))).toBe(true);
+    expect(rows.map((r) => r.subject)).not.toContain(SUBJECTS.token.audit.record);
   });
 });

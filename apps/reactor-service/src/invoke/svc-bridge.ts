@@ -1,20 +1,26 @@
-import { ProblemError, RPC_DEADLINE_MS, SUBJECTS, findJsonLimitViolation, jsonLimitProblem, type Principal } from '@coffer/contracts';
+import { OPS, ProblemError, RPC_DEADLINE_MS, findJsonLimitViolation, jsonLimitProblem, type OperationRow, type Principal } from '@coffer/contracts';
 import type { RpcClient } from '@coffer/messaging';
 import type { SvcBridge, SvcCallContext } from '@coffer/sandbox';
 
-type Route = { subject: string; body: (args: unknown[]) => unknown; empty?: boolean };
+type Route = { op: OperationRow; body: (args: unknown[]) => unknown; empty?: boolean };
 
-/** `svc` method → token-service RPC, with the payload the HTTP route would forward. */
-const ROUTES: Record<string, Route> = {
-  'tokens.create': { subject: SUBJECTS.token.tokens.create, body: ([body]) => body ?? {} },
-  'tokens.retrieve': { subject: SUBJECTS.token.tokens.get, body: ([id]) => ({ id: String(id ?? '') }) },
-  'tokens.update': { subject: SUBJECTS.token.tokens.update, body: ([id, patch]) => ({ id: String(id ?? ''), patch: patch ?? {} }) },
-  'tokens.delete': { subject: SUBJECTS.token.tokens.delete, body: ([id]) => ({ id: String(id ?? '') }), empty: true },
-  'tokens.list': { subject: SUBJECTS.token.tokens.list, body: ([query]) => ({ query: listQuery(query) }) },
-  'tokens.search': { subject: SUBJECTS.token.tokens.search, body: ([body]) => body ?? {} },
-  tokenize: { subject: SUBJECTS.token.tokens.tokenize, body: ([body]) => ({ payload: body }) },
-  detokenize: { subject: SUBJECTS.token.tokens.detokenize, body: ([body]) => ({ payload: body }) },
+/**
+ * `svc` method → token-service operation (a row of OPS), with the payload the HTTP route would forward. These are all
+ * a formula can reach: calls arrive at token-service as the reactor's application, like any API client's, and are
+ * served by the same dispatcher (caller, limits, validation, idempotency). No internal row may be listed here.
+ */
+export const SVC_ROUTES: Readonly<Record<string, Route>> = {
+  'tokens.create': { op: OPS.token.tokens.create, body: ([body]) => body ?? {} },
+  'tokens.retrieve': { op: OPS.token.tokens.get, body: ([id]) => ({ id: String(id ?? '') }) },
+  'tokens.update': { op: OPS.token.tokens.update, body: ([id, patch]) => ({ id: String(id ?? ''), patch: patch ?? {} }) },
+  'tokens.delete': { op: OPS.token.tokens.delete, body: ([id]) => ({ id: String(id ?? '') }), empty: true },
+  'tokens.list': { op: OPS.token.tokens.list, body: ([query]) => ({ query: listQuery(query) }) },
+  'tokens.search': { op: OPS.token.tokens.search, body: ([body]) => body ?? {} },
+  tokenize: { op: OPS.token.tokens.tokenize, body: ([body]) => ({ payload: body }) },
+  detokenize: { op: OPS.token.tokens.detokenize, body: ([body]) => ({ payload: body }) },
 };
+for (const [method, route] of Object.entries(SVC_ROUTES))
+  if (route.op.internal) throw new Error(`svc.${method}: ${route.op.subject} is internal (service-to-service only) and cannot be offered to formulas`);
 
 /**
  * `svc.tokens.list(query)` takes the SDK's shape (`{type: [...], metadata: {k: v}, page, size}`); the list RPC takes
@@ -52,7 +58,7 @@ export class TokenSvcBridge implements SvcBridge {
   ) {}
 
   async call(method: string, args: unknown[], ctx?: SvcCallContext): Promise<unknown> {
-    const route = Object.prototype.hasOwnProperty.call(ROUTES, method) ? ROUTES[method] : undefined;
+    const route = Object.prototype.hasOwnProperty.call(SVC_ROUTES, method) ? SVC_ROUTES[method] : undefined;
     if (!route) throw { status: 400, body: { status: 400, title: 'Bad Request', detail: 'Unknown svc method' } };
     const remaining = ctx ? ctx.deadline - Date.now() : RPC_DEADLINE_MS.default;
     if (remaining <= 0 || ctx?.signal.aborted) throw { status: 504, body: { status: 504, title: 'Gateway Timeout', detail: 'The reactor ran out of time' } };
@@ -63,7 +69,7 @@ export class TokenSvcBridge implements SvcBridge {
     }
     try {
       const value = await this.rpc.call(
-        route.subject,
+        route.op,
         route.body(args),
         { principal: this.principal, traceId: this.traceId },
         Math.min(remaining, RPC_DEADLINE_MS.default),

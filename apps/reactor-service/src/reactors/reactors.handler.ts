@@ -1,11 +1,11 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { ProblemError, RPC_DEADLINE_MS, SUBJECTS, type IdRequest, type ReactorBodyRequest, type RpcEnvelope } from '@coffer/contracts';
-import { mayEver, requirePrincipal } from '@coffer/auth';
+import { OPS, type IdRequest, type ReactorBodyRequest, type ReactorResultMessage } from '@coffer/contracts';
+import { Operation, OperationDispatcher, type Command } from '@coffer/messaging';
 import { InvokeReactorUseCase } from '../invoke/invoke-reactor.use-case';
 import { ReactorJobs } from '../invoke/async/reactor-jobs';
 import { ReactorsService } from './reactors.service';
-import { IdempotentWrites } from '@coffer/idempotency';
+
+const context = (cmd: Command) => ({ principal: cmd.principal, traceId: cmd.traceId });
 
 @Controller()
 export class ReactorsHandler {
@@ -13,80 +13,61 @@ export class ReactorsHandler {
     private readonly reactors: ReactorsService,
     private readonly invoke: InvokeReactorUseCase,
     private readonly jobs: ReactorJobs,
-    private readonly idempotency: IdempotentWrites,
-  ) {}
-
-  @MessagePattern(SUBJECTS.reactor.reactors.create)
-  create(@Payload() env: RpcEnvelope<unknown>) {
-    const principal = requirePrincipal(env, 'reactor:create');
-    return this.idempotency.run(SUBJECTS.reactor.reactors.create, env, () => this.reactors.create({ principal, traceId: env.traceId }, env.body));
+    dispatcher: OperationDispatcher,
+  ) {
+    // a repeat of a synchronous react gets its recorded reply with the token views re-capped by the rules in force then
+    dispatcher.handle(OPS.reactor.reactors.react, { codec: (cmd) => this.invoke.replayCodec(context(cmd)) });
   }
 
-  @MessagePattern(SUBJECTS.reactor.reactors.list)
-  list(@Payload() env: RpcEnvelope<Record<string, unknown>>) {
-    return this.reactors.list(requirePrincipal(env, 'reactor:read'), env.body ?? {});
+  @Operation(OPS.reactor.reactors.create)
+  create(cmd: Command) {
+    return this.reactors.create(context(cmd), cmd.body);
   }
 
-  @MessagePattern(SUBJECTS.reactor.reactors.get)
-  get(@Payload() env: RpcEnvelope<IdRequest>) {
-    return this.reactors.get(requirePrincipal(env, 'reactor:read'), env.body?.id);
+  @Operation(OPS.reactor.reactors.list)
+  list(cmd: Command<Record<string, unknown> | undefined>) {
+    return this.reactors.list(cmd.principal, cmd.body ?? {});
   }
 
-  @MessagePattern(SUBJECTS.reactor.reactors.update)
-  update(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
-    const principal = requirePrincipal(env, 'reactor:update');
-    return this.idempotency.run(SUBJECTS.reactor.reactors.update, env, () =>
-      this.reactors.update({ principal, traceId: env.traceId }, env.body?.id, env.body?.body),
-    );
+  @Operation(OPS.reactor.reactors.get)
+  get(cmd: Command<IdRequest | undefined>) {
+    return this.reactors.get(cmd.principal, cmd.body?.id as string);
   }
 
-  @MessagePattern(SUBJECTS.reactor.reactors.delete)
-  async delete(@Payload() env: RpcEnvelope<IdRequest>) {
-    await this.reactors.delete(requirePrincipal(env, 'reactor:delete'), env.body?.id);
+  @Operation(OPS.reactor.reactors.update)
+  update(cmd: Command<ReactorBodyRequest | undefined>) {
+    return this.reactors.update(context(cmd), cmd.body?.id as string, cmd.body?.body);
+  }
+
+  @Operation(OPS.reactor.reactors.delete)
+  async delete(cmd: Command<IdRequest | undefined>) {
+    await this.reactors.delete(cmd.principal, cmd.body?.id as string);
     return { deleted: true };
   }
 
   /**
-   * With SVC-IDEMPOTENCY-KEY: an accepted asynchronous invocation is recorded in the transaction that stores its job
-   * (one job per key); a synchronous one claims the key while it runs (a repeat meanwhile gets 409), since a formula's
-   * calls to third parties cannot be rolled back. A later repeat of a synchronous one gets its recorded reply, the
-   * token views re-capped by the access rules in force then.
+   * The row's idempotency: a synchronous invocation claims its key while it runs (a formula's calls to third parties
+   * cannot be rolled back); an accepted asynchronous one is recorded in the transaction that stores its job.
    */
-  @MessagePattern(SUBJECTS.reactor.reactors.react)
-  react(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
-    const ctx = { principal: requirePrincipal(env, 'token:use'), traceId: env.traceId };
-    const body = env.body?.body as { callback_url?: unknown; callbackUrl?: unknown } | undefined;
-    const accepted = (body?.callback_url ?? body?.callbackUrl ?? null) !== null;
-    if (accepted)
-      return this.idempotency.run(SUBJECTS.reactor.reactors.react, env, () => this.invoke.execute({ ctx, reactorId: env.body?.id, body: env.body?.body }));
-    // a repeat gets the recorded reply with its token views re-capped by the rules in force at the repeat
-    const invoke = () => this.invoke.executeRecorded({ ctx, reactorId: env.body?.id, body: env.body?.body });
-    return this.idempotency.runExclusive(SUBJECTS.reactor.reactors.react, env, RPC_DEADLINE_MS.react + 5_000, invoke, this.invoke.replayCodec(ctx));
+  @Operation(OPS.reactor.reactors.react)
+  react(cmd: Command<ReactorBodyRequest | undefined>) {
+    return this.invoke.executeRecorded({ ctx: context(cmd), reactorId: cmd.body?.id as string, body: cmd.body?.body });
   }
 
-  @MessagePattern(SUBJECTS.reactor.reactors.patch)
-  patch(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
-    const principal = requirePrincipal(env, 'reactor:update');
-    return this.idempotency.run(SUBJECTS.reactor.reactors.patch, env, () =>
-      this.reactors.patch({ principal, traceId: env.traceId }, env.body?.id, env.body?.body),
-    );
+  @Operation(OPS.reactor.reactors.patch)
+  patch(cmd: Command<ReactorBodyRequest | undefined>) {
+    return this.reactors.patch(context(cmd), cmd.body?.id as string, cmd.body?.body);
   }
 
-  @MessagePattern(SUBJECTS.reactor.reactors.reactAsync)
-  reactAsync(@Payload() env: RpcEnvelope<ReactorBodyRequest>) {
-    const ctx = { principal: requirePrincipal(env, 'token:use'), traceId: env.traceId };
-    // one job per key: recorded in the transaction that stores the job
-    return this.idempotency.run(SUBJECTS.reactor.reactors.reactAsync, env, () =>
-      this.invoke.executeAsync({ ctx, reactorId: env.body?.id, body: env.body?.body }),
-    );
+  /** One job per key: recorded in the transaction that stores the job. */
+  @Operation(OPS.reactor.reactors.reactAsync)
+  reactAsync(cmd: Command<ReactorBodyRequest | undefined>) {
+    return this.invoke.executeAsync({ ctx: context(cmd), reactorId: cmd.body?.id as string, body: cmd.body?.body });
   }
 
   /** GET /reactors/{id}/results/{request id}: the invoking application with token:use, or management with reactor:read. */
-  @MessagePattern(SUBJECTS.reactor.reactors.result)
-  result(@Payload() env: RpcEnvelope<{ id: string; requestId: string }>) {
-    const principal = requirePrincipal(env);
-    if (!mayEver(principal, principal.applicationType === 'management' ? 'reactor:read' : 'token:use'))
-      throw new ProblemError(403, 'The API key does not grant access to this operation');
-    return this.jobs.result(principal, env.body?.id, env.body?.requestId, env.traceId);
+  @Operation(OPS.reactor.reactors.result)
+  result(cmd: Command<ReactorResultMessage | undefined>) {
+    return this.jobs.result(cmd.principal, cmd.body?.id as string, cmd.body?.requestId as string, cmd.traceId);
   }
 }

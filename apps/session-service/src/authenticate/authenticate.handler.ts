@@ -1,18 +1,18 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SUBJECTS, type AuthenticateRequest, type RpcEnvelope } from '@coffer/contracts';
+import { OPS, type AuthenticateRequest } from '@coffer/contracts';
+import { Operation, type Command } from '@coffer/messaging';
 import { AuthenticateService } from './authenticate.service';
 
 @Controller()
 export class AuthenticateHandler {
   constructor(private readonly auth: AuthenticateService) {}
 
-  @MessagePattern(SUBJECTS.session.authenticate)
-  authenticate(@Payload() env: RpcEnvelope<AuthenticateRequest>) {
-    return this.auth.authenticate(env.body?.keyHash);
+  @Operation(OPS.session.authenticate)
+  authenticate(cmd: Command<AuthenticateRequest>) {
+    return this.auth.authenticate(cmd.body.keyHash);
   }
 
-  @MessagePattern(SUBJECTS.ping('session'))
+  @Operation(OPS.ping.session)
   ping() {
     return { ok: true };
   }

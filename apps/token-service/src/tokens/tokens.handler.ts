@@ -1,17 +1,14 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  SUBJECTS,
-  assertJsonLimits,
-  deadlineOf,
+  OPS,
   notFound,
+  type AuditRecordMessage,
   type ListTokensRequest,
-  type RpcEnvelope,
+  type PayloadMessage,
   type TokenIdRequest,
   type UpdateTokenRequest,
 } from '@coffer/contracts';
-import { requirePrincipal } from '@coffer/auth';
-import { IdempotentWrites } from '@coffer/idempotency';
+import { Operation, OperationDispatcher, type Command } from '@coffer/messaging';
 import { CreateTokenUseCase } from './create/create-token.use-case';
 import { ReadTokensUseCase } from './read/read-tokens.use-case';
 import { UpdateTokenUseCase } from './update/update-token.use-case';
@@ -22,19 +19,16 @@ import { SearchTokensUseCase } from './search/search-tokens.use-case';
 import { ListLogsUseCase } from '../audit/logs.use-case';
 import { AuditRepository, type AuditEventInput } from '../audit/audit.repository';
 
-/**
- * Bodies also arrive without the gateway (reactor formulas call through `svc`): the JSON limits of libs/contracts
- * (depth, finite numbers) are checked again here, before any recursive code (merge patch, structuredClone, liquid,
- * JSON.stringify) sees the body. Fields stored as text or jsonb refuse NUL; `data` is stored encrypted and may hold it.
- */
-const STORED_FIELDS = { rejectNul: true, nulExempt: ['data'] } as const;
-
 /** A token id holding NUL cannot exist (PostgreSQL cannot even compare it): not found, like any other impossible id. */
 function tokenId(id: unknown): string {
   if (typeof id === 'string' && id.includes('\u0000')) throw notFound('token');
   return id as string;
 }
 
+/**
+ * The token operations (OPS.token): the dispatcher has checked the caller, the JSON limits (the stored fields refuse
+ * NUL) and, for idempotent writes, looked the key up; create and tokenize record it in their own transaction.
+ */
 @Controller()
 export class TokensHandler {
   constructor(
@@ -47,81 +41,74 @@ export class TokensHandler {
     private readonly search: SearchTokensUseCase,
     private readonly logs: ListLogsUseCase,
     private readonly audit: AuditRepository,
-    private readonly idempotency: IdempotentWrites,
-  ) {}
+    dispatcher: OperationDispatcher,
+  ) {
+    // repeats are rendered again for what the caller may see now; create and tokenize look settings up before opening
+    // their transaction, so they open it themselves and record the key in it
+    dispatcher.handle(OPS.token.tokens.create, { recordsItself: true, codec: (cmd) => this.create.replayCodec(cmd.principal, cmd.body) });
+    dispatcher.handle(OPS.token.tokens.tokenize, {
+      recordsItself: true,
+      codec: (cmd) => this.tokenize.replayCodec(cmd.principal, cmd.body?.payload, cmd.body?.rendered === true),
+    });
+    dispatcher.handle(OPS.token.tokens.update, { codec: (cmd) => this.update.replayCodec(cmd.principal, tokenId(cmd.body?.id)) });
+  }
 
-  @MessagePattern(SUBJECTS.token.tokens.tokenize)
-  onTokenize(@Payload() env: RpcEnvelope<{ payload: unknown; rendered?: boolean }>) {
-    const principal = requirePrincipal(env, 'token:create');
-    assertJsonLimits(env.body?.payload);
-    const req = this.idempotency.request(SUBJECTS.token.tokens.tokenize, env);
-    return this.tokenize.execute(principal, env.traceId, env.body?.payload, req, env.body?.rendered === true);
+  @Operation(OPS.token.tokens.tokenize)
+  onTokenize(cmd: Command<PayloadMessage | undefined>) {
+    return this.tokenize.execute(cmd.principal, cmd.traceId, cmd.body?.payload, cmd.idempotency, cmd.body?.rendered === true);
   }
 
   /** POST /detokenize, and reactor-service for invocation args (`path` names the field in errors). */
-  @MessagePattern(SUBJECTS.token.tokens.detokenize)
-  onDetokenize(@Payload() env: RpcEnvelope<{ payload: unknown; path?: string }>) {
-    const principal = requirePrincipal(env, ['token:use', 'token:read']);
-    assertJsonLimits(env.body?.payload, {}, typeof env.body?.path === 'string' ? env.body.path : '');
-    return this.detokenize.execute(principal, env.traceId, env.body?.payload, env.body?.path);
+  @Operation(OPS.token.tokens.detokenize)
+  onDetokenize(cmd: Command<PayloadMessage | undefined>) {
+    return this.detokenize.execute(cmd.principal, cmd.traceId, cmd.body?.payload, cmd.body?.path);
   }
 
-  @MessagePattern(SUBJECTS.token.tokens.search)
-  onSearch(@Payload() env: RpcEnvelope<unknown>) {
-    const principal = requirePrincipal(env, 'token:search');
-    assertJsonLimits(env.body);
-    return this.search.execute(principal, env.traceId, env.body, deadlineOf(env));
+  @Operation(OPS.token.tokens.search)
+  onSearch(cmd: Command) {
+    return this.search.execute(cmd.principal, cmd.traceId, cmd.body, cmd.deadline);
   }
 
-  @MessagePattern(SUBJECTS.token.audit.record)
-  async onAuditRecord(@Payload() env: RpcEnvelope<{ events: AuditEventInput[] }>) {
-    const p = requirePrincipal(env);
-    const events = (env.body?.events ?? []).slice(0, 1000).map((e) => ({ ...e, actorApplicationId: e.actorApplicationId ?? p.applicationId }));
+  @Operation(OPS.token.audit.record)
+  async onAuditRecord(cmd: Command<AuditRecordMessage>) {
+    const p = cmd.principal;
+    const events = (cmd.body.events as AuditEventInput[]).slice(0, 1000).map((e) => ({ ...e, actorApplicationId: e.actorApplicationId ?? p.applicationId }));
     await this.audit.record(p.tenantId, events);
     return { recorded: events.length };
   }
 
-  @MessagePattern(SUBJECTS.token.logs.list)
-  onLogs(@Payload() env: RpcEnvelope<Record<string, unknown>>) {
-    return this.logs.execute(requirePrincipal(env, 'log:read'), env.body ?? {});
+  @Operation(OPS.token.logs.list)
+  onLogs(cmd: Command<Record<string, unknown> | undefined>) {
+    return this.logs.execute(cmd.principal, cmd.body ?? {});
   }
 
-  @MessagePattern(SUBJECTS.token.tokens.create)
-  onCreate(@Payload() env: RpcEnvelope<unknown>) {
-    const principal = requirePrincipal(env, 'token:create');
-    assertJsonLimits(env.body, STORED_FIELDS);
-    const idempotency = this.idempotency.request(SUBJECTS.token.tokens.create, env);
-    return this.create.execute({ principal, traceId: env.traceId, body: env.body, idempotency });
+  @Operation(OPS.token.tokens.create)
+  onCreate(cmd: Command) {
+    return this.create.execute({ principal: cmd.principal, traceId: cmd.traceId, body: cmd.body, idempotency: cmd.idempotency });
   }
 
-  @MessagePattern(SUBJECTS.token.tokens.get)
-  onGet(@Payload() env: RpcEnvelope<TokenIdRequest>) {
-    const principal = requirePrincipal(env, 'token:read');
-    return this.read.get(principal, env.traceId, tokenId(env.body?.id));
+  @Operation(OPS.token.tokens.get)
+  onGet(cmd: Command<TokenIdRequest | undefined>) {
+    return this.read.get(cmd.principal, cmd.traceId, tokenId(cmd.body?.id));
   }
 
-  @MessagePattern(SUBJECTS.token.tokens.list)
-  onList(@Payload() env: RpcEnvelope<ListTokensRequest>) {
-    return this.read.list(requirePrincipal(env, 'token:read'), env.traceId, env.body?.query ?? {}, deadlineOf(env));
+  @Operation(OPS.token.tokens.list)
+  onList(cmd: Command<ListTokensRequest | undefined>) {
+    return this.read.list(cmd.principal, cmd.traceId, cmd.body?.query ?? {}, cmd.deadline);
   }
 
-  @MessagePattern(SUBJECTS.token.tokens.update)
-  onUpdate(@Payload() env: RpcEnvelope<UpdateTokenRequest>) {
-    const principal = requirePrincipal(env, 'token:update');
-    const id = tokenId(env.body?.id);
-    assertJsonLimits(env.body?.patch, STORED_FIELDS);
-    const idempotency = this.idempotency.request(SUBJECTS.token.tokens.update, env);
-    return this.update.execute({ principal, traceId: env.traceId, id, patch: env.body?.patch, idempotency });
+  @Operation(OPS.token.tokens.update)
+  onUpdate(cmd: Command<UpdateTokenRequest | undefined>) {
+    return this.update.execute({ principal: cmd.principal, traceId: cmd.traceId, id: tokenId(cmd.body?.id), patch: cmd.body?.patch });
   }
 
-  @MessagePattern(SUBJECTS.token.tokens.delete)
-  async onDelete(@Payload() env: RpcEnvelope<TokenIdRequest>) {
-    const principal = requirePrincipal(env, 'token:delete');
-    await this.remove.execute(principal, env.traceId, tokenId(env.body?.id));
+  @Operation(OPS.token.tokens.delete)
+  async onDelete(cmd: Command<TokenIdRequest | undefined>) {
+    await this.remove.execute(cmd.principal, cmd.traceId, tokenId(cmd.body?.id));
     return { deleted: true };
   }
 
-  @MessagePattern(SUBJECTS.ping('token'))
+  @Operation(OPS.ping.token)
   ping() {
     return { ok: true };
   }

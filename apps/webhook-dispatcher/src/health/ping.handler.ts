@@ -1,11 +1,11 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
-import { SUBJECTS } from '@coffer/contracts';
+import { OPS } from '@coffer/contracts';
+import { Operation } from '@coffer/messaging';
 
 /** Answers on the service's own subject prefix, so callers can tell "up" from "no responders". */
 @Controller()
 export class PingHandler {
-  @MessagePattern(SUBJECTS.ping('webhook'))
+  @Operation(OPS.ping.webhook)
   ping() {
     return { ok: true };
   }

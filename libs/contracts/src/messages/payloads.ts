@@ -3,7 +3,7 @@ import { Allow, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString } from 
 /**
  * The payloads of the NATS subjects (libs/contracts subjects), one class per message shape. Each crosses the bus as
  * the `body` of an RpcEnvelope (or as a plain event). Where the body is an HTTP body, the subject's payload is the
- * HTTP contract class itself (MESSAGE_PAYLOADS). Services validate what they cannot trust: the token-service
+ * HTTP contract class itself (the operation table, operations/operations.ts). Services validate what they cannot trust: the token-service
  * subjects are also called by reactor code through the `svc` bridge, without the gateway.
  */
 

@@ -1,5 +1,5 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
-import { IdempotentWrites } from '@coffer/idempotency';
+import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/messaging';
 import {
   fakeTenantSettings,
@@ -22,6 +22,13 @@ import { CreateTokenUseCase } from './create-token.use-case';
 describe('CreateTokenUseCase (PostgreSQL)', () => {
   let ctx: IntegrationContext;
   let create: CreateTokenUseCase;
+  /** an idempotent create as the operation dispatcher runs it (OPS.token.tokens.create: transaction mode, recorded by the use case) */
+  const createIdempotently = (principal: Principal, body: unknown, request: IdempotentRequest) =>
+    ctx
+      .get(IdempotentWrites)
+      .perform({ mode: 'transaction', request, recordsItself: true, codec: create.replayCodec(principal, body) }, (write) =>
+        create.execute({ principal, traceId: 't', body, idempotency: write }),
+      );
   let vault: TokenVault;
   const settings = fakeTenantSettings();
   let tenant: string;
@@ -126,22 +133,22 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     const body = { type: 'token', data: 'idem-data' };
     const env = { principal: writer, traceId: 't', idempotencyKey: 'key-1', body };
     const req = idempotentRequest(SUBJECTS.token.tokens.create, env);
-    const first = (await create.execute({ principal: writer, traceId: 't', body, idempotency: req })) as TokenView;
+    const first = (await createIdempotently(writer, body, req)) as TokenView;
     const record = (await ctx.sql.query('SELECT reply, completed_at FROM idempotency_records WHERE tenant_id = $1 AND key = $2', [tenant, 'key-1'])).rows[0];
     expect(record.completed_at).toBeInstanceOf(Date);
     expect(Buffer.from(record.reply).toString('latin1')).not.toContain(first.id);
 
-    const again = await create.execute({ principal: writer, traceId: 't', body, idempotency: req });
+    const again = await createIdempotently(writer, body, req);
     expect(unwrapIdempotentReplay(again)?.body).toMatchObject({ id: first.id, type: 'token' });
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM tokens WHERE tenant_id = $1 AND id = $2', [tenant, first.id])).rows[0].n).toBe(1);
 
     const otherBody = { type: 'token', data: 'different' };
     const reused = idempotentRequest(SUBJECTS.token.tokens.create, { ...env, body: otherBody });
-    expect((await problemOf(create.execute({ principal: writer, traceId: 't', body: otherBody, idempotency: reused }))).status).toBe(422);
+    expect((await problemOf(createIdempotently(writer, otherBody, reused))).status).toBe(422);
 
     // the token the key created is gone: a retry is a 409, not a second token
     await ctx.sql.query('DELETE FROM tokens WHERE tenant_id = $1 AND id = $2', [tenant, first.id]);
-    expect((await problemOf(create.execute({ principal: writer, traceId: 't', body, idempotency: req }))).status).toBe(409);
+    expect((await problemOf(createIdempotently(writer, body, req))).status).toBe(409);
   });
 
   it('under concurrency: requests racing with one idempotency key write one token, and so do racing creates of equal data with deduplication', async () => {
@@ -149,7 +156,7 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
     const body = { type: 'token', data: 'raced' };
     const req = idempotentRequest(SUBJECTS.token.tokens.create, { principal: p, traceId: 't', idempotencyKey: 'race', body });
-    const replies = await Promise.all([1, 2, 3].map(() => create.execute({ principal: p, traceId: 't', body, idempotency: req })));
+    const replies = await Promise.all([1, 2, 3].map(() => createIdempotently(p, body, req)));
     const ids = replies.map((r) => (unwrapIdempotentReplay(r)?.body ?? r) as TokenView).map((v) => v.id);
     expect(new Set(ids).size).toBe(1);
     expect((await rowsOf(t)).length).toBe(1);

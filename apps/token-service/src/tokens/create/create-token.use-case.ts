@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import {
-  FieldErrors,
-  ProblemError,
-  conflict,
-  forbidden,
-  idempotentReplay,
-  type IdempotentReplay,
-  type Principal,
-  type TokenView,
-  type Transform,
-} from '@coffer/contracts';
+import { FieldErrors, ProblemError, conflict, forbidden, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate, type ExpressionBudget } from '@coffer/expression';
 import { PrismaService } from '@coffer/db';
-import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
+import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault, expressionMessage, renderExpressions, type RenderedExpressions } from '../token-vault';
@@ -30,19 +20,12 @@ const ALIAS_ATTEMPTS = 5;
  * More than this means something keeps racing the write; it fails with a problem instead of spinning.
  */
 const WRITE_ATTEMPTS = ALIAS_ATTEMPTS + 3;
-/** Writes whose idempotency key another request committed first: the second pass finds the record and replays it. */
-const IDEMPOTENT_ATTEMPTS = 3;
-
-/** An idempotency key that another request keeps taking first: a 409, never a loop. */
-export function idempotencyKeyBusy(): ProblemError {
-  return conflict('Another request with this idempotency key is being processed; retry it later');
-}
-
 export interface CreateTokenCommand {
   principal: Principal;
   traceId: string;
   body: unknown;
-  idempotency?: IdempotentRequest;
+  /** SVC-IDEMPOTENCY-KEY: the key is recorded in the token's transaction (the operation dispatcher replays repeats) */
+  idempotency?: IdempotentWrite;
 }
 
 /** What an idempotency record keeps of a written token: enough to render it again for the caller of a retry. */
@@ -57,9 +40,6 @@ export interface RenderedToken {
   view: TokenView;
   transform: Transform;
 }
-
-/** Another request with the same idempotency key committed first; this one's writes roll back. */
-export class IdempotencyKeyTaken extends Error {}
 
 /**
  * A token about to be written: validated fields, how its id is chosen, and every expression already evaluated —
@@ -84,7 +64,6 @@ export class CreateTokenUseCase {
     private readonly settings: TenantSettingsClient,
     private readonly audit: AuditRepository,
     private readonly prisma: PrismaService,
-    private readonly idempotency: IdempotentWrites,
   ) {}
 
   /**
@@ -114,43 +93,49 @@ export class CreateTokenUseCase {
     return { fields, id, budget, rendered, masked, alias };
   }
 
-  async execute(cmd: CreateTokenCommand): Promise<TokenView | IdempotentReplay<TokenView>> {
-    const errors = new FieldErrors();
-    const prepared = this.prepare(cmd.principal, cmd.body, errors) as PreparedToken;
-    errors.throwIfAny();
+  async execute(cmd: CreateTokenCommand): Promise<TokenView> {
+    const prepared = this.validated(cmd.principal, cmd.body);
     if (!cmd.idempotency) return (await this.write(cmd.principal, cmd.traceId, prepared)).view;
     return this.writeOnce(cmd.principal, cmd.traceId, prepared, cmd.idempotency);
+  }
+
+  /**
+   * How a repeat of an idempotent create is answered: the request is checked as the first one was (a caller who may
+   * no longer create in the container gets 403), then the recorded token is shown as the caller may see it now.
+   */
+  replayCodec(principal: Principal, body: unknown): ReplayCodec<TokenView, TokenView> {
+    return {
+      reply: (view) => view,
+      record: (view) => view,
+      replay: async (recorded) => {
+        this.validated(principal, body);
+        return (await this.rerender(principal, [recorded as WrittenToken]))[0];
+      },
+    };
+  }
+
+  private validated(principal: Principal, body: unknown): PreparedToken {
+    const errors = new FieldErrors();
+    const prepared = this.prepare(principal, body, errors) as PreparedToken;
+    errors.throwIfAny();
+    return prepared;
   }
 
   /**
    * SVC-IDEMPOTENCY-KEY: the token and the key's record commit together, so a retry after a lost reply gets the same
    * token (rendered for what the caller may see now) instead of a second one.
    */
-  private async writeOnce(
-    principal: Principal,
-    traceId: string,
-    prepared: PreparedToken,
-    req: IdempotentRequest,
-    attempt = 1,
-  ): Promise<TokenView | IdempotentReplay<TokenView>> {
-    const recorded = await this.idempotency.recorded(req);
-    if (recorded) return idempotentReplay(await this.rerender(principal, [recorded.reply as WrittenToken]).then((v) => v[0]));
+  private async writeOnce(principal: Principal, traceId: string, prepared: PreparedToken, idempotency: IdempotentWrite): Promise<TokenView> {
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
     await this.vault.keyring.warm(principal.tenantId);
     const tenantDeduplicates = await this.tenantDeduplicates(principal, traceId);
-    let written: { view: TokenView; row: TokenRow; created: boolean; transform: Transform };
-    try {
-      written = await this.prisma.transactional(async () => {
-        const result = await this.write(principal, traceId, prepared, tenantDeduplicates);
-        const recipe: WrittenToken = { id: result.row.id, created: result.created };
-        if (!(await this.idempotency.ledger.record(req, recipe))) throw new IdempotencyKeyTaken();
-        return result;
-      });
-    } catch (err) {
-      if (!(err instanceof IdempotencyKeyTaken)) throw err;
-      if (attempt >= IDEMPOTENT_ATTEMPTS) throw idempotencyKeyBusy();
-      return this.writeOnce(principal, traceId, prepared, req, attempt + 1);
-    }
+    // the token, its audit event and the key's record commit together (one unit of work: libs/db/README.md)
+    const written = await this.prisma.transactional(async () => {
+      const result = await this.write(principal, traceId, prepared, tenantDeduplicates);
+      const recipe: WrittenToken = { id: result.row.id, created: result.created };
+      await idempotency.record(recipe);
+      return result;
+    });
     return written.view;
   }
 

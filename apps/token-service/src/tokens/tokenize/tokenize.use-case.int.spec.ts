@@ -1,5 +1,5 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
-import { IdempotentWrites } from '@coffer/idempotency';
+import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/messaging';
 import {
   fakeTenantSettings,
@@ -20,6 +20,13 @@ import { TokenizeUseCase } from './tokenize.use-case';
 describe('TokenizeUseCase (PostgreSQL)', () => {
   let ctx: IntegrationContext;
   let tokenize: TokenizeUseCase;
+  /** an idempotent tokenize as the operation dispatcher runs it (OPS.token.tokens.tokenize: transaction mode, recorded by the use case) */
+  const tokenizeIdempotently = (principal: Principal, payload: unknown, request: IdempotentRequest) =>
+    ctx
+      .get(IdempotentWrites)
+      .perform({ mode: 'transaction', request, recordsItself: true, codec: tokenize.replayCodec(principal, payload, false) }, (write) =>
+        tokenize.execute(principal, 't', payload, write),
+      );
   const settings = fakeTenantSettings();
   let tenant: string;
   let p: Principal;
@@ -93,9 +100,9 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
   it('records its idempotency key in the write transaction and replays the same ids without writing again', async () => {
     const payload = { n: 'idem-1', m: 'idem-2' };
     const req = idempotentRequest(SUBJECTS.token.tokens.tokenize, { principal: p, traceId: 't', idempotencyKey: 'tok-1', body: { payload } });
-    const first = (await tokenize.execute(p, 't', payload, req)) as Record<string, string>;
+    const first = (await tokenizeIdempotently(p, payload, req)) as Record<string, string>;
     const before = await count(tenant);
-    const again = unwrapIdempotentReplay(await tokenize.execute(p, 't', payload, req))?.body;
+    const again = unwrapIdempotentReplay(await tokenizeIdempotently(p, payload, req))?.body;
     expect(again).toEqual(first);
     expect(await count(tenant)).toBe(before);
   });

@@ -1,6 +1,5 @@
-import { TOKENIZE_RENDERED, unwrapIdempotentReplay, type Principal, type TokenView, type Transform } from '@coffer/contracts';
+import { TOKENIZE_RENDERED, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import type { PrismaService } from '@coffer/db';
-import type { IdempotentRequest, IdempotentWrites } from '@coffer/idempotency';
 import type { AuditRepository } from '../../audit/audit.repository';
 import type { CreateTokenUseCase } from '../create/create-token.use-case';
 import type { TokenVault } from '../token-vault';
@@ -16,7 +15,7 @@ const view = (id: string, data?: unknown): TokenView => ({
 });
 
 /** `a` is created (write reply: mask), `b` deduplicated (the writer's read level: reveal), `c` a primitive (an id). */
-function setup(recorded: unknown = null) {
+function setup() {
   const written: Record<string, { view: TokenView; created: boolean; transform: Transform }> = {
     a: { view: view('ta', 'XXb'), created: true, transform: 'mask' },
     b: { view: view('tb', 'dup-secret'), created: false, transform: 'reveal' },
@@ -34,9 +33,8 @@ function setup(recorded: unknown = null) {
   } as unknown as CreateTokenUseCase;
   const prisma = { transactional: jest.fn(async (fn: () => unknown) => fn()) } as unknown as PrismaService;
   const audit = { record: jest.fn(async () => undefined) } as unknown as AuditRepository;
-  const idempotency = { recorded: jest.fn(async () => recorded), ledger: { record: jest.fn(async () => true) } } as unknown as IdempotentWrites;
   const vault = { keyring: { warm: jest.fn(async () => undefined) } } as unknown as TokenVault;
-  return new TokenizeUseCase(create, prisma, audit, idempotency, vault);
+  return new TokenizeUseCase(create, prisma, audit, vault);
 }
 
 const payload = { x: { type: 'token', data: 'a' }, y: [{ type: 'token', data: 'b' }], z: 'plain' };
@@ -56,13 +54,12 @@ describe('TokenizeUseCase: the rendered transform for reactor-service', () => {
   });
 
   it('an idempotent replay marks the views rendered again', async () => {
-    const req = { key: 'k' } as unknown as IdempotentRequest;
-    const out = await setup([
+    const recorded = [
       { id: 'ta', created: true },
       { id: 'tb', created: false },
       { id: 'tc', created: true },
-    ]).execute(principal, 'trace', payload, req, true);
-    const value = unwrapIdempotentReplay(out)?.body as Record<string, unknown>;
+    ];
+    const value = (await setup().replayCodec(principal, payload, true).replay(recorded)) as Record<string, unknown>;
     expect(value['x']).toEqual({ ...view('ta', 'XXb'), [TOKENIZE_RENDERED]: 'mask' });
     expect((value['y'] as unknown[])[0]).toEqual({ ...view('tb', 'dup-secret'), [TOKENIZE_RENDERED]: 'reveal' });
   });

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, TOKENIZE_RENDERED, badRequest, idempotentReplay, type Principal, type TokenView, type Transform } from '@coffer/contracts';
+import { FieldErrors, TOKENIZE_RENDERED, badRequest, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
 import type { ExpressionBudget } from '@coffer/expression';
 import { writeBudget } from '../expression-budgets';
-import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
+import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
 import { AuditRepository } from '../../audit/audit.repository';
-import { CreateTokenUseCase, IdempotencyKeyTaken, idempotencyKeyBusy, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
+import { CreateTokenUseCase, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
 import { TokenVault } from '../token-vault';
 
 export const MAX_TOKENS_PER_CALL = 100;
@@ -26,11 +26,64 @@ export class TokenizeUseCase {
     private readonly create: CreateTokenUseCase,
     private readonly prisma: PrismaService,
     private readonly audit: AuditRepository,
-    private readonly idempotency: IdempotentWrites,
     private readonly vault: TokenVault,
   ) {}
 
-  async execute(principal: Principal, traceId: string, payload: unknown, req?: IdempotentRequest, rendered = false, attempt = 1): Promise<unknown> {
+  async execute(principal: Principal, traceId: string, payload: unknown, idempotency?: IdempotentWrite, rendered = false): Promise<unknown> {
+    const { shape, slots } = this.planned(principal, payload);
+    // keys are resolved before the transaction opens: it then holds its connection only for its own statements
+    if (slots.length) await this.vault.keyring.warm(principal.tenantId);
+    const tenantDeduplicates = slots.length ? await this.create.tenantDeduplicates(principal, traceId) : false;
+    const results = await this.prisma.transactional(
+      async () => {
+        const out: unknown[] = [];
+        const written: WrittenToken[] = [];
+        for (const slot of slots) {
+          const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared, tenantDeduplicates);
+          out.push(this.resultOf(slot, view, transform, rendered));
+          written.push({ id: row.id, created });
+        }
+        // every slot is audited as a create: `write` audited the tokens it created, these are the ones deduplication answered
+        await this.audit.record(
+          principal.tenantId,
+          written
+            .filter((w) => !w.created)
+            .map((w) => ({
+              actorApplicationId: principal.applicationId,
+              operation: 'create' as const,
+              entityType: 'token' as const,
+              entityId: w.id,
+              traceId,
+            })),
+        );
+        if (idempotency) await idempotency.record(written);
+        return out;
+      },
+      { timeoutMs: 30_000 },
+    );
+    let next = 0;
+    return shape(() => results[next++]);
+  }
+
+  /**
+   * How a repeat is answered (SVC-IDEMPOTENCY-KEY): it has the same payload (same hash), so its shape is rebuilt
+   * around the recorded tokens, each shown as the caller may see it now.
+   */
+  replayCodec(principal: Principal, payload: unknown, rendered: boolean): ReplayCodec<unknown, unknown> {
+    return {
+      reply: (result) => result,
+      record: (result) => result,
+      replay: async (recorded) => {
+        const { shape, slots } = this.planned(principal, payload);
+        const views = await this.create.rerenderWithTransforms(principal, recorded as WrittenToken[]);
+        let next = 0;
+        return shape(() => this.resultOf(slots[next], views[next].view, views[next++].transform, rendered));
+      },
+    };
+  }
+
+  /** The payload validated and planned: every token request prepared, under one expression budget for the call. */
+  private planned(principal: Principal, payload: unknown): { shape: (take: () => unknown) => unknown; slots: Slot[] } {
     if (payload === undefined) throw badRequest('The request body is required');
     const errors = new FieldErrors();
     const slots: Slot[] = [];
@@ -38,55 +91,7 @@ export class TokenizeUseCase {
     const shape = this.plan(principal, payload, '', slots, errors, writeBudget());
     if (slots.length > MAX_TOKENS_PER_CALL) throw badRequest(`At most ${MAX_TOKENS_PER_CALL} tokens may be created in one call`);
     errors.throwIfAny();
-
-    // SVC-IDEMPOTENCY-KEY: a retry has the same payload (same hash), so its shape is rebuilt around the recorded tokens
-    const recorded = req ? await this.idempotency.recorded(req) : null;
-    if (recorded) {
-      const views = await this.create.rerenderWithTransforms(principal, recorded.reply as WrittenToken[]);
-      let next = 0;
-      return idempotentReplay(shape(() => this.resultOf(slots[next], views[next].view, views[next++].transform, rendered)));
-    }
-    // keys are resolved before the transaction opens: it then holds its connection only for its own statements
-    if (slots.length) await this.vault.keyring.warm(principal.tenantId);
-    const tenantDeduplicates = slots.length ? await this.create.tenantDeduplicates(principal, traceId) : false;
-    let results: unknown[];
-    try {
-      results = await this.prisma.transactional(
-        async () => {
-          const out: unknown[] = [];
-          const written: WrittenToken[] = [];
-          for (const slot of slots) {
-            const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared, tenantDeduplicates);
-            out.push(this.resultOf(slot, view, transform, rendered));
-            written.push({ id: row.id, created });
-          }
-          // every slot is audited as a create: `write` audited the tokens it created, these are the ones deduplication answered
-          await this.audit.record(
-            principal.tenantId,
-            written
-              .filter((w) => !w.created)
-              .map((w) => ({
-                actorApplicationId: principal.applicationId,
-                operation: 'create' as const,
-                entityType: 'token' as const,
-                entityId: w.id,
-                traceId,
-              })),
-          );
-          if (req && !(await this.idempotency.ledger.record(req, written))) throw new IdempotencyKeyTaken();
-          return out;
-        },
-        { timeoutMs: 30_000 },
-      );
-    } catch (err) {
-      if (err instanceof IdempotencyKeyTaken) {
-        if (attempt >= 3) throw idempotencyKeyBusy();
-        return this.execute(principal, traceId, payload, req, rendered, attempt + 1);
-      }
-      throw err;
-    }
-    let next = 0;
-    return shape(() => results[next++]);
+    return { shape, slots };
   }
 
   private resultOf(slot: Slot, view: TokenView, transform: Transform, rendered: boolean): unknown {

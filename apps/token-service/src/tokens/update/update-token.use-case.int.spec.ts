@@ -1,5 +1,5 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
-import { IdempotentWrites } from '@coffer/idempotency';
+import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/messaging';
 import {
   fakeTenantSettings,
@@ -21,6 +21,11 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
   let ctx: IntegrationContext;
   let create: CreateTokenUseCase;
   let update: UpdateTokenUseCase;
+  /** an idempotent update as the operation dispatcher runs it (OPS.token.tokens.update: transaction mode) */
+  const updateIdempotently = (principal: Principal, id: string, patch: unknown, request: IdempotentRequest) =>
+    ctx
+      .get(IdempotentWrites)
+      .perform({ mode: 'transaction', request, codec: update.replayCodec(principal, id) }, () => update.execute({ principal, traceId: 't', id, patch }));
   const settings = fakeTenantSettings();
   let tenant: string;
   let owner: Principal;
@@ -86,11 +91,11 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
     const t = await newToken();
     const patch = { metadata: { n: '1' } };
     const req = idempotentRequest(SUBJECTS.token.tokens.update, { principal: owner, traceId: 't', idempotencyKey: 'upd-1', body: { id: t.id, patch } });
-    await update.execute({ principal: owner, traceId: 't', id: t.id, patch, idempotency: req });
+    await updateIdempotently(owner, t.id, patch, req);
     const first = await stored(t.id);
     const records = await ctx.sql.query('SELECT route FROM idempotency_records WHERE tenant_id = $1 AND key = $2', [tenant, 'upd-1']);
     expect(records.rows).toEqual([{ route: SUBJECTS.token.tokens.update }]);
-    const again = await update.execute({ principal: owner, traceId: 't', id: t.id, patch, idempotency: req });
+    const again = await updateIdempotently(owner, t.id, patch, req);
     expect(unwrapIdempotentReplay(again)?.body).toMatchObject({ id: t.id, metadata: { n: '1' } });
     expect((await stored(t.id)).row.modified_at).toEqual(first.row.modified_at);
   });
@@ -99,7 +104,7 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
     const t = await newToken();
     const patch = { expires_at: 'not a date' };
     const req = idempotentRequest(SUBJECTS.token.tokens.update, { principal: owner, traceId: 't', idempotencyKey: 'upd-bad', body: { id: t.id, patch } });
-    expect((await problemOf(update.execute({ principal: owner, traceId: 't', id: t.id, patch, idempotency: req }))).status).toBe(400);
+    expect((await problemOf(updateIdempotently(owner, t.id, patch, req))).status).toBe(400);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM idempotency_records WHERE tenant_id = $1 AND key = $2', [tenant, 'upd-bad'])).rows[0].n).toBe(
       0,
     );

@@ -1,25 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { apply as mergePatch } from 'json-merge-patch';
-import {
-  FieldErrors,
-  badRequest,
-  conflict,
-  forbidden,
-  idempotentReplay,
-  notFound,
-  type IdempotentReplay,
-  type Principal,
-  type TokenView,
-  UpdateTokenPatch,
-} from '@coffer/contracts';
-import { PrismaService } from '@coffer/db';
-import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
+import { FieldErrors, badRequest, conflict, forbidden, notFound, type Principal, type TokenView, UpdateTokenPatch } from '@coffer/contracts';
+import type { ReplayCodec } from '@coffer/idempotency';
 import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
 import { validateMask, type ExpressionBudget } from '@coffer/expression';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault, renderExpressions } from '../token-vault';
-import { idempotencyKeyBusy } from '../create/create-token.use-case';
 import { readBudget, writeBudget } from '../expression-budgets';
 import { DEFAULT_FINGERPRINT_EXPRESSION, validateTokenFields, type TokenFields } from '../token-fields';
 import { TOKEN_TYPES } from '../token-types';
@@ -32,7 +19,6 @@ export interface UpdateTokenCommand {
   traceId: string;
   id: string;
   patch: unknown;
-  idempotency?: IdempotentRequest;
 }
 
 /** What an idempotency record keeps of an update: the token the reply showed. */
@@ -42,8 +28,6 @@ interface UpdatedToken {
   duplicate: boolean;
 }
 
-class IdempotencyKeyTaken extends Error {}
-
 /** PATCH /tokens/{id}: RFC 7386 merge for data, mask and metadata; replace for the rest (spec table). */
 @Injectable()
 export class UpdateTokenUseCase {
@@ -52,33 +36,23 @@ export class UpdateTokenUseCase {
     private readonly vault: TokenVault,
     private readonly settings: TenantSettingsClient,
     private readonly audit: AuditRepository,
-    private readonly prisma: PrismaService,
-    private readonly idempotency: IdempotentWrites,
   ) {}
 
   /**
-   * With SVC-IDEMPOTENCY-KEY the update and the key's record commit together (the repository's transaction joins the
-   * ambient one); a retry gets the token as the caller may see it now.
+   * With SVC-IDEMPOTENCY-KEY the operation dispatcher runs this in one transaction with the key's record (the
+   * repository's transaction joins the ambient one); a retry gets the token as the caller may see it now (replayCodec).
    */
-  async execute(cmd: UpdateTokenCommand, attempt = 1): Promise<TokenView | IdempotentReplay<TokenView>> {
-    const req = cmd.idempotency;
-    if (!req) return this.apply(cmd);
-    const recorded = await this.idempotency.recorded(req);
-    if (recorded) return idempotentReplay(await this.rerender(cmd.principal, recorded.reply as UpdatedToken));
-    try {
-      return await this.prisma.transactional(async () => {
-        const view = await this.apply(cmd);
-        const recipe: UpdatedToken = { id: view.id, duplicate: view.id !== cmd.id };
-        if (!(await this.idempotency.ledger.record(req, recipe))) throw new IdempotencyKeyTaken();
-        return view;
-      });
-    } catch (err) {
-      if (err instanceof IdempotencyKeyTaken) {
-        if (attempt >= 3) throw idempotencyKeyBusy();
-        return this.execute(cmd, attempt + 1);
-      }
-      throw err;
-    }
+  execute(cmd: UpdateTokenCommand): Promise<TokenView> {
+    return this.apply(cmd);
+  }
+
+  /** What an idempotent update records (the token its reply showed) and how a repeat shows it now. */
+  replayCodec(principal: Principal, id: string): ReplayCodec<TokenView, TokenView> {
+    return {
+      reply: (view) => view,
+      record: (view): UpdatedToken => ({ id: view.id, duplicate: view.id !== id }),
+      replay: (recorded) => this.rerender(principal, recorded as UpdatedToken),
+    };
   }
 
   private async rerender(principal: Principal, updated: UpdatedToken): Promise<TokenView> {

@@ -1,0 +1,468 @@
+import { SUBJECTS } from '../subjects';
+import { RPC_DEADLINE_MS } from '../envelope';
+import { CreateApplicationRequest, type ApplicationView } from '../applications/applications';
+import { UpdateTenantRequest, type TenantView } from '../tenants/tenants';
+import { AuthorizeSessionRequest, type CreateSessionResponse } from '../sessions/sessions';
+import { CreateTokenRequest, SearchTokensRequest, SearchTokensV2Request, type TokenView } from '../tokens/tokens';
+import { ReactorFormulaRequest } from '../reactors/formulas';
+import { CreateReactorRequest, type ReactorView } from '../reactors/reactors';
+import { CodeReactorRequest } from '../reactors/code-reactors';
+import { ListApplicationsQuery } from '../applications/application-queries';
+import { ListReactorFormulasQuery, ListReactorsQuery } from '../reactors/reactor-queries';
+import { ListLogsQuery } from '../audit/audit-queries';
+import {
+  ApplicationKeyMessage,
+  AuditRecordMessage,
+  AuthInvalidatedEvent,
+  AuthenticateMessage,
+  EmptyMessage,
+  IdBodyMessage,
+  IdMessage,
+  ListQueryMessage,
+  PayloadMessage,
+  ReactorResultMessage,
+  TenantGetMessage,
+  TokenPatchMessage,
+  WebhookSecretMessage,
+} from '../messages/payloads';
+import { op, type Access, type IdempotencyMode } from './operation';
+
+/**
+ * Fields stored as text or jsonb refuse NUL; `data` is stored encrypted and may hold it. Checked before any
+ * recursive code (merge patch, structuredClone, liquid, JSON.stringify) sees the body: bodies also arrive without the
+ * gateway (reactor formulas call through `svc`).
+ */
+const STORED_FIELDS = { rejectNul: true, nulExempt: ['data'] } as const;
+
+type Deleted = { deleted: true };
+type Ok = { ok: true };
+
+/** A react with a callback URL is accepted and runs later: its job is recorded in one transaction with the key. */
+function reactIdempotency(body: unknown): IdempotencyMode {
+  const inner = (body as { body?: { callback_url?: unknown; callbackUrl?: unknown } } | undefined)?.body;
+  return (inner?.callback_url ?? inner?.callbackUrl ?? null) !== null ? 'transaction' : 'exclusive';
+}
+
+/** `internal: true` is what a service asks (token-service reads deduplicate_tokens): any principal of the tenant. */
+const tenantRead = (body: unknown): Access => ((body as TenantGetMessage | undefined)?.internal ? 'principal' : ['tenant:read']);
+/** `signing: true` is the webhook dispatcher asking for every signing secret, as the tenant's own service principal. */
+const webhookSecretRead = (body: unknown): Access => ((body as WebhookSecretMessage | undefined)?.signing ? 'principal' : ['tenant:read']);
+
+const ping = (service: 'token' | 'session' | 'reactor' | 'webhook') =>
+  op<EmptyMessage, Ok>()({ subject: SUBJECTS.ping(service), payload: EmptyMessage, access: 'none', validate: false, idempotency: 'none', internal: true });
+
+/**
+ * Every NATS operation, nested like SUBJECTS (OPS.token.tokens.create is SUBJECTS.token.tokens.create's row). The
+ * dispatcher of each service (libs/messaging operations) serves its rows; the unit test checks that no subject of
+ * SUBJECTS is missing. Subjects carrying an HTTP body use that body's contract class; token lists carry `{query}`.
+ */
+export const OPS = {
+  session: {
+    authenticate: op<AuthenticateMessage, unknown>()({
+      subject: SUBJECTS.session.authenticate,
+      payload: AuthenticateMessage,
+      access: 'none',
+      validate: true,
+      idempotency: 'none',
+      internal: false,
+    }),
+    applications: {
+      create: op<CreateApplicationRequest, ApplicationView>()({
+        subject: SUBJECTS.session.applications.create,
+        payload: CreateApplicationRequest,
+        access: ['application:create'],
+        validate: true,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      list: op<ListApplicationsQuery, unknown>()({
+        subject: SUBJECTS.session.applications.list,
+        payload: ListApplicationsQuery,
+        access: ['application:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      get: op<IdMessage, ApplicationView>()({
+        subject: SUBJECTS.session.applications.get,
+        payload: IdMessage,
+        access: ['application:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      update: op<IdBodyMessage, ApplicationView>()({
+        subject: SUBJECTS.session.applications.update,
+        payload: IdBodyMessage,
+        access: ['application:update'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      delete: op<IdMessage, Deleted>()({
+        subject: SUBJECTS.session.applications.delete,
+        payload: IdMessage,
+        access: ['application:delete'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      regenerate: op<IdMessage, ApplicationView>()({
+        subject: SUBJECTS.session.applications.regenerate,
+        payload: IdMessage,
+        access: ['application:update'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      current: op<EmptyMessage, ApplicationView>()({
+        subject: SUBJECTS.session.applications.current,
+        payload: EmptyMessage,
+        access: 'principal',
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      keys: {
+        create: op<ApplicationKeyMessage, unknown>()({
+          subject: SUBJECTS.session.applications.keys.create,
+          payload: ApplicationKeyMessage,
+          access: ['application:update'],
+          validate: false,
+          idempotency: 'transaction',
+          internal: false,
+        }),
+        list: op<ApplicationKeyMessage, unknown>()({
+          subject: SUBJECTS.session.applications.keys.list,
+          payload: ApplicationKeyMessage,
+          access: ['application:read'],
+          validate: false,
+          idempotency: 'none',
+          internal: false,
+        }),
+        get: op<ApplicationKeyMessage, unknown>()({
+          subject: SUBJECTS.session.applications.keys.get,
+          payload: ApplicationKeyMessage,
+          access: ['application:read'],
+          validate: false,
+          idempotency: 'none',
+          internal: false,
+        }),
+        delete: op<ApplicationKeyMessage, Deleted>()({
+          subject: SUBJECTS.session.applications.keys.delete,
+          payload: ApplicationKeyMessage,
+          access: ['application:update'],
+          validate: false,
+          idempotency: 'none',
+          internal: false,
+        }),
+      },
+      /** reactor-service: the application a reactor acts as (no key material) */
+      principal: op<IdMessage, unknown>()({
+        subject: SUBJECTS.session.applications.principal,
+        payload: IdMessage,
+        access: 'principal',
+        validate: false,
+        idempotency: 'none',
+        internal: true,
+      }),
+    },
+    tenants: {
+      get: op<TenantGetMessage, TenantView>()({
+        subject: SUBJECTS.session.tenants.get,
+        payload: TenantGetMessage,
+        access: tenantRead,
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+      update: op<UpdateTenantRequest, TenantView>()({
+        subject: SUBJECTS.session.tenants.update,
+        payload: UpdateTenantRequest,
+        access: ['tenant:update'],
+        validate: true,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      webhookSecret: op<WebhookSecretMessage, unknown>()({
+        subject: SUBJECTS.session.tenants.webhookSecret,
+        payload: WebhookSecretMessage,
+        access: webhookSecretRead,
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+      rotateWebhookSecret: op<EmptyMessage, unknown>()({
+        subject: SUBJECTS.session.tenants.rotateWebhookSecret,
+        payload: EmptyMessage,
+        access: ['tenant:update'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+    },
+    sessions: {
+      create: op<EmptyMessage, CreateSessionResponse>()({
+        subject: SUBJECTS.session.sessions.create,
+        payload: EmptyMessage,
+        access: 'principal',
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      authorize: op<AuthorizeSessionRequest, Record<string, never>>()({
+        subject: SUBJECTS.session.sessions.authorize,
+        payload: AuthorizeSessionRequest,
+        access: 'principal',
+        // session-service validates it after its own 403 (only a private application's key authorizes sessions)
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+    },
+  },
+  token: {
+    tokens: {
+      create: op<CreateTokenRequest, TokenView>()({
+        subject: SUBJECTS.token.tokens.create,
+        payload: CreateTokenRequest,
+        access: ['token:create'],
+        validate: false,
+        jsonLimits: { options: STORED_FIELDS },
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      get: op<IdMessage, TokenView>()({
+        subject: SUBJECTS.token.tokens.get,
+        payload: IdMessage,
+        access: ['token:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      list: op<ListQueryMessage, unknown>()({
+        subject: SUBJECTS.token.tokens.list,
+        payload: ListQueryMessage,
+        access: ['token:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      update: op<TokenPatchMessage, TokenView>()({
+        subject: SUBJECTS.token.tokens.update,
+        payload: TokenPatchMessage,
+        access: ['token:update'],
+        validate: false,
+        jsonLimits: { field: 'patch', options: STORED_FIELDS },
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      delete: op<IdMessage, Deleted>()({
+        subject: SUBJECTS.token.tokens.delete,
+        payload: IdMessage,
+        access: ['token:delete'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      search: op<SearchTokensRequest, unknown>()({
+        subject: SUBJECTS.token.tokens.search,
+        payload: SearchTokensRequest,
+        access: ['token:search'],
+        validate: false,
+        jsonLimits: {},
+        idempotency: 'none',
+        internal: false,
+      }),
+      listV2: op<ListQueryMessage, unknown>()({
+        subject: SUBJECTS.token.tokens.listV2,
+        payload: ListQueryMessage,
+        access: ['token:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      searchV2: op<SearchTokensV2Request, unknown>()({
+        subject: SUBJECTS.token.tokens.searchV2,
+        payload: SearchTokensV2Request,
+        access: ['token:search'],
+        validate: false,
+        jsonLimits: {},
+        idempotency: 'none',
+        internal: false,
+      }),
+      tokenize: op<PayloadMessage, unknown>()({
+        subject: SUBJECTS.token.tokens.tokenize,
+        payload: PayloadMessage,
+        access: ['token:create'],
+        validate: false,
+        jsonLimits: { field: 'payload' },
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      /** POST /detokenize, and reactor-service for invocation args (`path` names the field in errors) */
+      detokenize: op<PayloadMessage, unknown>()({
+        subject: SUBJECTS.token.tokens.detokenize,
+        payload: PayloadMessage,
+        access: ['token:use', 'token:read'],
+        validate: false,
+        jsonLimits: { field: 'payload', rootFrom: 'path' },
+        idempotency: 'none',
+        internal: false,
+      }),
+    },
+    logs: {
+      list: op<ListLogsQuery, unknown>()({
+        subject: SUBJECTS.token.logs.list,
+        payload: ListLogsQuery,
+        access: ['log:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+    },
+    audit: {
+      /** other services' audit events (audit_events is owned by token-service) */
+      record: op<AuditRecordMessage, { recorded: number }>()({
+        subject: SUBJECTS.token.audit.record,
+        payload: AuditRecordMessage,
+        access: 'principal',
+        validate: true,
+        idempotency: 'none',
+        internal: true,
+      }),
+    },
+  },
+  reactor: {
+    formulas: {
+      create: op<ReactorFormulaRequest, unknown>()({
+        subject: SUBJECTS.reactor.formulas.create,
+        payload: ReactorFormulaRequest,
+        access: ['reactor:create'],
+        validate: true,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      list: op<ListReactorFormulasQuery, unknown>()({
+        subject: SUBJECTS.reactor.formulas.list,
+        payload: ListReactorFormulasQuery,
+        access: ['reactor:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      get: op<IdMessage, unknown>()({
+        subject: SUBJECTS.reactor.formulas.get,
+        payload: IdMessage,
+        access: ['reactor:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      update: op<IdBodyMessage, unknown>()({
+        subject: SUBJECTS.reactor.formulas.update,
+        payload: IdBodyMessage,
+        access: ['reactor:update'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      delete: op<IdMessage, Deleted>()({
+        subject: SUBJECTS.reactor.formulas.delete,
+        payload: IdMessage,
+        access: ['reactor:delete'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+    },
+    reactors: {
+      create: op<CreateReactorRequest | CodeReactorRequest, ReactorView>()({
+        subject: SUBJECTS.reactor.reactors.create,
+        payload: [CreateReactorRequest, CodeReactorRequest],
+        access: ['reactor:create'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      list: op<ListReactorsQuery, unknown>()({
+        subject: SUBJECTS.reactor.reactors.list,
+        payload: ListReactorsQuery,
+        access: ['reactor:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      get: op<IdMessage, ReactorView>()({
+        subject: SUBJECTS.reactor.reactors.get,
+        payload: IdMessage,
+        access: ['reactor:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      update: op<IdBodyMessage, ReactorView>()({
+        subject: SUBJECTS.reactor.reactors.update,
+        payload: IdBodyMessage,
+        access: ['reactor:update'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      delete: op<IdMessage, Deleted>()({
+        subject: SUBJECTS.reactor.reactors.delete,
+        payload: IdMessage,
+        access: ['reactor:delete'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      /**
+       * Synchronous: the key is claimed while the reactor runs (a formula's calls to third parties cannot be rolled
+       * back); with a callback URL it is accepted and recorded with its job.
+       */
+      react: op<IdBodyMessage, unknown>()({
+        subject: SUBJECTS.reactor.reactors.react,
+        payload: IdBodyMessage,
+        access: ['token:use'],
+        validate: false,
+        idempotency: reactIdempotency,
+        leaseMs: RPC_DEADLINE_MS.react + 5_000,
+        internal: false,
+      }),
+      /** GET /reactors/{id}/results/{request id}: the invoking application with token:use, or management with reactor:read */
+      result: op<ReactorResultMessage, unknown>()({
+        subject: SUBJECTS.reactor.reactors.result,
+        payload: ReactorResultMessage,
+        access: (_body, principal) => (principal.applicationType === 'management' ? ['reactor:read'] : ['token:use']),
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      patch: op<IdBodyMessage, ReactorView>()({
+        subject: SUBJECTS.reactor.reactors.patch,
+        payload: IdBodyMessage,
+        access: ['reactor:update'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      reactAsync: op<IdBodyMessage, unknown>()({
+        subject: SUBJECTS.reactor.reactors.reactAsync,
+        payload: IdBodyMessage,
+        access: ['token:use'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+    },
+  },
+  /** every service answers these for readiness of the bus path */
+  ping: { token: ping('token'), session: ping('session'), reactor: ping('reactor'), webhook: ping('webhook') },
+} as const;
+
+/** The events of the bus (published, never answered): their payload classes. */
+export const EVENT_PAYLOADS = {
+  [SUBJECTS.webhook.wake]: EmptyMessage,
+  [SUBJECTS.events.authInvalidated]: AuthInvalidatedEvent,
+} as const;

@@ -1,0 +1,4 @@
+export * from './invoker';
+export * from './command';
+export * from './operation.decorator';
+export * from './operation-dispatcher';
