@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { JSONCodec, connect, type NatsConnection } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 import { ProblemError, RPC_DEADLINE_MS, isProblem, unwrapIdempotentReplay, type Principal, type RpcEnvelope } from '@coffer/contracts';
 import { rpcDuration } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
-import { coalesceWrites } from './write-coalescing';
 import { logConnectionStatus } from './connection-status';
 import { ReplyInbox } from './reply-inbox';
 import { cappedDeadlineMs } from './request-deadline';
+import { decodeReply, encodeRequest } from './wire-format';
 
 export interface CallContext {
   principal?: Principal;
@@ -18,23 +17,13 @@ export interface CallContext {
   onReplay?: () => void;
 }
 
-/** The reply a Nest NATS microservice sends for a request packet `{pattern, data, id}`. */
-interface NestReply<T> {
-  id?: string;
-  response?: T;
-  err?: unknown;
-  isDisposed?: boolean;
-}
-
-const codec = JSONCodec();
-
 /**
  * Request-reply over NATS with a deadline on every call. What comes back is either the reply or a ProblemError
  * with the right status: the service's own problem (404 stays 404), 503 when nobody serves the subject or the
  * bus is down, 504 when the deadline passes.
  *
- * It speaks the packet format of Nest's NATS transport (the services are Nest microservices) over one reply
- * subscription for all calls (ReplyInbox), instead of a subscribe/unsubscribe per call.
+ * It speaks Coffer's wire format (wire-format.ts, served by CofferNatsServer) over one reply subscription for all
+ * calls (ReplyInbox), instead of a subscribe/unsubscribe per call.
  */
 @Injectable()
 export class RpcClient implements OnModuleDestroy {
@@ -44,7 +33,6 @@ export class RpcClient implements OnModuleDestroy {
     const service = process.env['SERVICE_NAME'] ?? 'coffer';
     // Replies come back on _INBOX.<service>.…, so NATS permissions can let each service read only its own replies.
     this.connection ??= connect({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` }).then((nc) => {
-      coalesceWrites(nc);
       logConnectionStatus(nc, `${service}-rpc`);
       return { nc, inbox: new ReplyInbox(nc, `_INBOX.${service}`) };
     });
@@ -68,11 +56,11 @@ export class RpcClient implements OnModuleDestroy {
     let outcome = 'ok';
     try {
       const { inbox } = await this.connect();
-      const msg = await inbox.request(subject, codec.encode({ pattern: subject, data: envelope, id: randomUUID() }), deadlineMs);
-      const reply = codec.decode(msg.data) as NestReply<T>;
-      if (reply.err !== undefined && reply.err !== null) throw reply.err;
-      const replay = unwrapIdempotentReplay(reply.response);
-      if (!replay) return reply.response as T;
+      const msg = await inbox.request(subject, encodeRequest(envelope), deadlineMs);
+      const reply = decodeReply<T>(msg.data);
+      if ('problem' in reply) throw ProblemError.fromProblem(reply.problem);
+      const replay = unwrapIdempotentReplay(reply.ok);
+      if (!replay) return reply.ok;
       ctx.onReplay?.();
       return replay.body as T;
     } catch (err) {
