@@ -10,6 +10,7 @@ import { natsConnectionOptions } from './nats-config';
 import { logConnectionStatus } from './connection-status';
 import { deadlineAtDispatch, withRequestDeadline } from './request-deadline';
 import { toProblem } from './rpc-problem.filter';
+import { PublishBatch } from './publish-batch';
 import { decodeRequest, encodeProblemReply, encodeReply } from './wire-format';
 
 /**
@@ -76,6 +77,8 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
   private readonly inFlight = new InFlightRequests();
   private readonly events = new EventEmitter();
   private readonly contexts = new Map<string, CofferRpcContext>();
+  /** replies of one event-loop iteration leave in one socket write */
+  private readonly replies = new PublishBatch();
   private invoker: HandlerInvoker = passEnvelope;
   private closing?: Promise<void>;
 
@@ -127,6 +130,7 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
       const nc = this.nc;
       if (!nc) return;
       await this.drainRequests();
+      this.replies.flush();
       // drain flushes the replies already written before it closes
       await nc.drain().catch(() => nc.close());
       this._status$.next('disconnected');
@@ -205,7 +209,11 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
 
   private reply(msg: Msg, data: Uint8Array): void {
     // a request without a reply subject is an event: nobody to answer
-    if (msg.reply) msg.respond(data);
+    if (!msg.reply) return;
+    this.replies.add(() => {
+      // false: the connection is closed; the caller gets its deadline (or a 503 from its own closed connection)
+      msg.respond(data);
+    });
   }
 
   private followStatus(nc: NatsConnection): void {

@@ -75,6 +75,7 @@ export class RpcClient implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     if (!this.connection) return;
     const connection = await this.connection.catch(() => undefined);
+    connection?.inbox.flush();
     await connection?.nc.drain().catch(() => undefined);
     connection?.inbox.close();
   }
