@@ -1,12 +1,14 @@
 // How much the batching of NATS writes saves, isolated from the rest of the system: a requester (like the gateway's
 // RpcClient) and a responder process (like a service) over a private nats-server, each request and reply sent from
-// its own I/O callback as in the real services (an HTTP request, a database reply). Three ways of sending, alternated round by round:
+// its own I/O callback as in the real services (an HTTP request, a database reply). Two ways of sending, alternated
+// round by round:
 //
 //   direct  publish / msg.respond at once: nats.js writes in a microtask after each one, so about one write per message
 //   batch   what libs/messaging does (PublishBatch): sends queued during an event-loop iteration, published together
 //           at its end (setImmediate), on nats.js's public API only
-//   patch   the replaced protocol.flushPending override (write-coalescing.ts before issue 23), reproduced here only
-//           as the "before" figure
+//
+// (The build before issue 23 coalesced by patching nats.js's private protocol.flushPending; compare against it with
+// the whole system: npm run bench -- --no-build on that build's dist/, see docs/nats.md.)
 //
 // Reports requests per second and CPU µs per request of the requester, the responder and nats-server (from /proc).
 //
@@ -20,23 +22,10 @@ const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : dflt;
 };
-const MODES = ['patch', 'direct', 'batch'];
+const MODES = ['direct', 'batch'];
 
-/** A way of sending on one connection: `send(fn)` runs fn (a publish or respond) now or batched. */
-function sender(mode, nc) {
-  if (mode === 'patch') {
-    const protocol = nc.protocol;
-    const flushNow = protocol.flushPending.bind(protocol);
-    let scheduled = false;
-    protocol.flushPending = () => {
-      if (scheduled) return;
-      scheduled = true;
-      setImmediate(() => {
-        scheduled = false;
-        flushNow();
-      });
-    };
-  }
+/** A way of sending: `send(fn)` runs fn (a publish or respond) now or batched. */
+function sender(mode) {
   if (mode !== 'batch') return (fn) => fn();
   let queue = [];
   let scheduled = false;
@@ -57,7 +46,7 @@ function sender(mode, nc) {
 
 async function responder(mode, url) {
   const nc = await connect({ servers: url, noAsyncTraces: true });
-  const send = sender(mode, nc);
+  const send = sender(mode);
   const reply = new TextEncoder().encode(JSON.stringify({ ok: { id: 'tok_'.padEnd(40, 'x'), data: 'XXXX-XXXX-XXXX-4242', metadata: { customer: 'c-7' } } }));
   nc.subscribe('bench.rpc', {
     queue: 'bench',
@@ -77,7 +66,7 @@ async function responder(mode, url) {
 
 async function round(mode, url, clients, seconds, responderPid) {
   const nc = await connect({ servers: url, noAsyncTraces: true });
-  const send = sender(mode, nc);
+  const send = sender(mode);
   const pending = new Map();
   let seq = 0;
   nc.subscribe('_INBOX.bench.*', {
@@ -166,13 +155,13 @@ async function main() {
     nats.kill();
   }
   const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log('\nmedian over rounds (ratio to patch):');
+  console.log('\nmedian over rounds (ratio to direct):');
   const base = {};
   for (const mode of MODES) {
     const rs = results.filter((r) => r.mode === mode);
     const m = { rps: median(rs.map((r) => r.rps)), cpu: median(rs.map((r) => r.requester + r.responder + r.nats)) };
     base[mode] = m;
-    const ratio = (k) => (base.patch ? (m[k] / base.patch[k]).toFixed(2) : '');
+    const ratio = (k) => (m[k] / base.direct[k]).toFixed(2);
     console.log(`${mode.padEnd(6)} ${String(m.rps).padStart(7)} req/s (${ratio('rps')})  CPU ${m.cpu.toFixed(1)} µs/req all three (${ratio('cpu')})`);
   }
 }
