@@ -21,6 +21,7 @@ const S = {
   crash: `test.${run}.crash`,
   slow: `test.${run}.slow`,
   busy: `test.${run}.busy`,
+  bigint: `test.${run}.bigint`,
   quick: `test.${run}.quick`,
 };
 
@@ -51,6 +52,11 @@ class TestHandlers {
   @MessagePattern(S.fail)
   fail() {
     throw new ProblemError(404, 'no such token');
+  }
+
+  @MessagePattern(S.bigint)
+  bigint() {
+    return { n: 1n };
   }
 
   @MessagePattern(S.crash)
@@ -121,6 +127,11 @@ describe('CofferNatsServer in a Nest microservice', () => {
       ['error', 'unhandled error in RPC handler', S.crash],
       ['info', 'rpc failed', S.crash],
     ]);
+  });
+
+  it('a reply JSON cannot carry is a 500, not a crash', async () => {
+    await expect(client.call(S.bigint, {}, { traceId: 't' })).rejects.toMatchObject({ status: 500 });
+    await expect(client.call(S.get, {}, { traceId: 't' })).resolves.toEqual({ id: 'x' });
   });
 
   it('a request that is not an envelope gets a 400 problem', async () => {

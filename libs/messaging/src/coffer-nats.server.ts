@@ -192,8 +192,17 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
         log.info({ ...fields(), status: problem.status }, 'rpc failed');
         return this.reply(msg, encodeProblemReply(problem));
       }
+      let reply: Uint8Array;
+      try {
+        reply = encodeReply(value);
+      } catch (err) {
+        // a value JSON cannot carry (a BigInt, a cycle) is a bug of the handler, answered like any other
+        const problem = toProblem(err, log, subject);
+        log.info({ ...fields(), status: problem.status }, 'rpc failed');
+        return this.reply(msg, encodeProblemReply(problem));
+      }
       if (log.isLevelEnabled('debug')) log.debug(fields(), 'rpc');
-      this.reply(msg, encodeReply(value));
+      this.reply(msg, reply);
     } finally {
       this.inFlight.end();
     }
@@ -210,10 +219,8 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
   private reply(msg: Msg, data: Uint8Array): void {
     // a request without a reply subject is an event: nobody to answer
     if (!msg.reply) return;
-    this.replies.add(() => {
-      // false: the connection is closed; the caller gets its deadline (or a 503 from its own closed connection)
-      msg.respond(data);
-    });
+    // a reply that cannot leave (the connection closed) is not retried: the caller gets its deadline or its own 503
+    this.replies.add(() => msg.respond(data));
   }
 
   private followStatus(nc: NatsConnection): void {

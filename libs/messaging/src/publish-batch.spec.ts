@@ -24,4 +24,15 @@ describe('PublishBatch', () => {
     await new Promise((r) => setImmediate(r));
     expect(sent).toEqual(['a']);
   });
+
+  it('a send that throws does not stop the others', () => {
+    const batch = new PublishBatch();
+    const sent: string[] = [];
+    batch.add(() => {
+      throw new Error('connection closed');
+    });
+    batch.add(() => sent.push('b'));
+    batch.flush();
+    expect(sent).toEqual(['b']);
+  });
 });

@@ -12,7 +12,7 @@ export class PublishBatch {
   private queue: Array<() => void> = [];
   private scheduled = false;
 
-  /** `send` publishes (and handles its own failure: it runs later, outside the caller's stack). */
+  /** `send` publishes, and handles its own failure if it cares: it runs later, outside the caller's stack. */
   add(send: () => void): void {
     this.queue.push(send);
     if (this.scheduled) return;
@@ -25,6 +25,12 @@ export class PublishBatch {
     this.scheduled = false;
     const queue = this.queue;
     this.queue = [];
-    for (const send of queue) send();
+    for (const send of queue) {
+      try {
+        send();
+      } catch {
+        // a send that throws (the connection closed under it) must not lose the others; its caller sees its deadline
+      }
+    }
   };
 }
