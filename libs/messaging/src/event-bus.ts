@@ -1,7 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { JSONCodec, connect, type NatsConnection, type Subscription } from 'nats';
 import { natsConnectionOptions } from './nats-config';
-import { coalesceWrites } from './write-coalescing';
 import { logConnectionStatus } from './connection-status';
 // the Prisma-free entry point: the gateway loads the event bus but holds no database
 import { deferUntilCommitted } from '@coffer/db/after-commit';
@@ -19,7 +18,6 @@ export class EventBus implements OnModuleDestroy {
 
   private nc(): Promise<NatsConnection> {
     this.connection ??= connect(natsConnectionOptions(`${process.env['SERVICE_NAME'] ?? 'coffer'}-events`)).then((nc) => {
-      coalesceWrites(nc);
       logConnectionStatus(nc, `${process.env['SERVICE_NAME'] ?? 'coffer'}-events`);
       return nc;
     });

@@ -1,4 +1,4 @@
-/** Counts RPC handlers still running (superviseHandlers), so a shutdown can wait for them after it stops taking new ones. */
+/** Counts RPC requests still running (CofferNatsServer), so a shutdown can wait for them after it stops taking new ones. */
 export class InFlightRequests {
   private count = 0;
   private waiters: Array<() => void> = [];

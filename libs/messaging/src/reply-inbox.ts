@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Msg, NatsConnection, Subscription } from 'nats';
+import { PublishBatch } from './publish-batch';
 
 /** Why a request got no reply; RpcClient turns these into 504 and 503. */
 export class RequestFailure extends Error {
@@ -32,6 +33,8 @@ export class ReplyInbox {
   private readonly pending = new Map<string, Pending>();
   private readonly subscription: Subscription;
   private readonly sweeper: NodeJS.Timeout;
+  /** the requests of one event-loop iteration leave in one socket write */
+  private readonly outbox = new PublishBatch();
   private seq = 0;
   /** The reply subscription failed (the server refused it: a permissions error): no reply can ever arrive. */
   private broken = false;
@@ -56,12 +59,15 @@ export class ReplyInbox {
     if (this.broken) return Promise.reject(new RequestFailure('CONNECTION_CLOSED'));
     return new Promise<Msg>((resolve, reject) => {
       this.pending.set(token, { resolve, reject, deadline: Date.now() + timeoutMs });
-      try {
-        this.nc.publish(subject, data, { reply: `${this.subject}.${token}` });
-      } catch (err) {
-        this.pending.delete(token);
-        reject(err);
-      }
+      this.outbox.add(() => {
+        if (!this.pending.has(token)) return; // failed or timed out before it left
+        try {
+          this.nc.publish(subject, data, { reply: `${this.subject}.${token}` });
+        } catch (err) {
+          this.pending.delete(token);
+          reject(err);
+        }
+      });
     });
   }
 
@@ -70,7 +76,13 @@ export class ReplyInbox {
     return this.pending.size;
   }
 
+  /** Sends the requests still queued for the end of this event-loop iteration (before the connection drains). */
+  flush(): void {
+    this.outbox.flush();
+  }
+
   close(): void {
+    this.outbox.flush();
     clearInterval(this.sweeper);
     this.subscription.unsubscribe();
     this.failAll(new RequestFailure('CONNECTION_CLOSED'));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { JSONCodec, connect, type NatsConnection } from 'nats';
-import type { RpcEnvelope } from '@coffer/contracts';
+import { idempotentReplay, type RpcEnvelope } from '@coffer/contracts';
 import { RpcClient } from './rpc-client';
 import { withRequestDeadline } from './request-deadline';
 
@@ -16,9 +16,9 @@ describe('RpcClient deadlines', () => {
     nc = await connect({ servers: process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222' });
     nc.subscribe(subject, {
       callback: (_e, m) => {
-        const packet = codec.decode(m.data) as { id: string; data: RpcEnvelope };
-        received.push(packet.data);
-        m.respond(codec.encode({ id: packet.id, response: { ok: true }, isDisposed: true }));
+        const env = codec.decode(m.data) as RpcEnvelope & { body: { reply?: unknown } };
+        received.push(env);
+        m.respond(codec.encode(env.body.reply ?? { ok: { ok: true } }));
       },
     });
     await nc.flush();
@@ -47,5 +47,29 @@ describe('RpcClient deadlines', () => {
     expect(performance.now() - started).toBeLessThan(50);
     await nc.flush();
     expect(received).toHaveLength(0);
+  });
+
+  it('speaks the wire format: the envelope on the subject, {ok} unwrapped, {problem} thrown as it is', async () => {
+    await expect(client.call(subject, { reply: { ok: [1, 2] } }, { traceId: 't', idempotencyKey: 'k' })).resolves.toEqual([1, 2]);
+    expect(received[0]).toMatchObject({ traceId: 't', idempotencyKey: 'k', body: { reply: { ok: [1, 2] } } });
+    await expect(client.call(subject, { reply: {} }, { traceId: 't' })).resolves.toBeUndefined();
+    await expect(
+      client.call(subject, { reply: { problem: { title: 'Not Found', status: 404, detail: 'no such token' } } }, { traceId: 't' }),
+    ).rejects.toMatchObject({
+      status: 404,
+      problem: { title: 'Not Found', status: 404, detail: 'no such token' },
+    });
+  });
+
+  it('unwraps an idempotent replay and tells the caller', async () => {
+    let replayed = false;
+    const reply = { ok: idempotentReplay({ id: 'x' }) };
+    await expect(client.call(subject, { reply }, { traceId: 't', onReplay: () => (replayed = true) })).resolves.toEqual({ id: 'x' });
+    expect(replayed).toBe(true);
+  });
+
+  it("a reply that is not Coffer's is a 502; nobody serving the subject a 503", async () => {
+    await expect(client.call(subject, { reply: [1] }, { traceId: 't' })).rejects.toMatchObject({ status: 502 });
+    await expect(client.call(`test.rpc-client.${randomUUID()}`, {}, { traceId: 't' })).rejects.toMatchObject({ status: 503 });
   });
 });

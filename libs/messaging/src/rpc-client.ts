@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { JSONCodec, connect, type NatsConnection } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 import {
   ProblemError,
   RPC_DEADLINE_MS,
@@ -14,10 +13,10 @@ import {
 } from '@coffer/contracts';
 import { rpcDuration } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
-import { coalesceWrites } from './write-coalescing';
 import { logConnectionStatus } from './connection-status';
 import { ReplyInbox } from './reply-inbox';
 import { cappedDeadlineMs } from './request-deadline';
+import { decodeReply, encodeRequest } from './wire-format';
 
 export interface CallContext {
   principal?: Principal;
@@ -28,23 +27,13 @@ export interface CallContext {
   onReplay?: () => void;
 }
 
-/** The reply a Nest NATS microservice sends for a request packet `{pattern, data, id}`. */
-interface NestReply<T> {
-  id?: string;
-  response?: T;
-  err?: unknown;
-  isDisposed?: boolean;
-}
-
-const codec = JSONCodec();
-
 /**
  * Request-reply over NATS with a deadline on every call. What comes back is either the reply or a ProblemError
  * with the right status: the service's own problem (404 stays 404), 503 when nobody serves the subject or the
  * bus is down, 504 when the deadline passes.
  *
- * It speaks the packet format of Nest's NATS transport (the services are Nest microservices) over one reply
- * subscription for all calls (ReplyInbox), instead of a subscribe/unsubscribe per call.
+ * It speaks Coffer's wire format (wire-format.ts, served by CofferNatsServer) over one reply subscription for all
+ * calls (ReplyInbox), instead of a subscribe/unsubscribe per call.
  */
 @Injectable()
 export class RpcClient implements OnModuleDestroy {
@@ -54,7 +43,6 @@ export class RpcClient implements OnModuleDestroy {
     const service = process.env['SERVICE_NAME'] ?? 'coffer';
     // Replies come back on _INBOX.<service>.…, so NATS permissions can let each service read only its own replies.
     this.connection ??= connect({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` }).then((nc) => {
-      coalesceWrites(nc);
       logConnectionStatus(nc, `${service}-rpc`);
       return { nc, inbox: new ReplyInbox(nc, `_INBOX.${service}`) };
     });
@@ -64,9 +52,9 @@ export class RpcClient implements OnModuleDestroy {
   /**
    * `deadlineMs` is what this call may take; made on behalf of a request a service is handling (inside its handler),
    * never more than that request has left, so no service keeps working for a caller that has given up. A request
-   * with nothing left fails at once with 504, sending nothing.
+   * with nothing left fails at once with 504, sending nothing. Given an operation of the table (libs/contracts OPS),
+   * the body and reply are typed by its row.
    */
-  /** An operation of the table (libs/contracts OPS): body and reply typed by its row. */
   call<O extends OperationRow<unknown, unknown>>(op: O, body: BodyOf<O>, ctx: CallContext, wantedMs?: number): Promise<ReplyOf<O>>;
   call<T>(subject: string, body: unknown, ctx: CallContext, wantedMs?: number): Promise<T>;
   async call<T>(target: string | OperationRow, body: unknown, ctx: CallContext, wantedMs: number = RPC_DEADLINE_MS.default): Promise<T> {
@@ -82,11 +70,11 @@ export class RpcClient implements OnModuleDestroy {
     let outcome = 'ok';
     try {
       const { inbox } = await this.connect();
-      const msg = await inbox.request(subject, codec.encode({ pattern: subject, data: envelope, id: randomUUID() }), deadlineMs);
-      const reply = codec.decode(msg.data) as NestReply<T>;
-      if (reply.err !== undefined && reply.err !== null) throw reply.err;
-      const replay = unwrapIdempotentReplay(reply.response);
-      if (!replay) return reply.response as T;
+      const msg = await inbox.request(subject, encodeRequest(envelope), deadlineMs);
+      const reply = decodeReply<T>(msg.data);
+      if ('problem' in reply) throw ProblemError.fromProblem(reply.problem);
+      const replay = unwrapIdempotentReplay(reply.ok);
+      if (!replay) return reply.ok;
       ctx.onReplay?.();
       return replay.body as T;
     } catch (err) {
@@ -101,6 +89,7 @@ export class RpcClient implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     if (!this.connection) return;
     const connection = await this.connection.catch(() => undefined);
+    connection?.inbox.flush();
     await connection?.nc.drain().catch(() => undefined);
     connection?.inbox.close();
   }

@@ -15,18 +15,20 @@ export class RpcProblemFilter implements RpcExceptionFilter<unknown> {
   constructor(private readonly logger: Logger) {}
 
   catch(exception: unknown, host: ArgumentsHost): Observable<Problem> {
-    return throwError(() => toProblem(exception, this.logger, host));
+    const ctx: unknown = host.switchToRpc().getContext();
+    const subject = (ctx as { getSubject?: () => string } | undefined)?.getSubject?.();
+    return throwError(() => toProblem(exception, this.logger, subject));
   }
 }
 
-export function toProblem(exception: unknown, logger?: Logger, host?: ArgumentsHost): Problem {
+/** Shared by this filter (errors inside a Nest handler) and CofferNatsServer (errors around it, in the invoker). */
+export function toProblem(exception: unknown, logger?: Logger, subject?: string): Problem {
   if (exception instanceof ProblemError) return exception.problem;
   if (exception instanceof RpcException) {
     const e = exception.getError();
     if (isProblem(e)) return e;
   }
   if (isProblem(exception)) return exception;
-  const subject = host?.switchToRpc().getContext()?.getSubject?.();
   const database = databaseProblem(exception);
   if (database) {
     logger?.warn({ subject, status: database.status, detail: database.detail }, 'database refused or unavailable');

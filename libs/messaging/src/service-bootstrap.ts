@@ -1,54 +1,10 @@
 import type { INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Transport, type MicroserviceOptions } from '@nestjs/microservices';
 import { PrismaService } from '@coffer/db';
-import type { NatsConnection } from 'nats';
 import { PinoNestLogger, createLogger, envInt, envString, startHealthServer, validateConfig, type ReadinessCheck } from '@coffer/observability';
 import { EventBus } from './event-bus';
 import { RpcProblemFilter } from './rpc-problem.filter';
-import { InFlightRequests } from './in-flight';
-import { superviseHandlers } from './rpc-supervision';
-import { natsConnectionOptions } from './nats-config';
-import { ArrivalStampingDeserializer } from './request-deadline';
-import { coalesceWrites } from './write-coalescing';
-import type { HandlerInvoker } from './operations/invoker';
-
-/** The parts of Nest's ServerNats that graceful shutdown and the hot path need (not public API; checked at run time). */
-interface NatsServerInternals {
-  waitForGracePeriod?: () => Promise<void>;
-  subscriptions?: Array<{ drain(): Promise<void> }>;
-  createNatsClient?: () => Promise<NatsConnection>;
-  getRouteFromPattern?: (pattern: string) => string;
-  messageHandlers?: Map<string, never>;
-}
-
-/**
- * Hot-path adjustments of Nest's NATS server, measured in issue 14: its replies leave in coalesced writes (see
- * coalesceWrites), and the route of a subject is looked up once. Nest tries JSON.parse on every incoming subject
- * first (throwing, with a stack trace, for every plain subject such as `token.tokens.get`: 4% of token-service's CPU);
- * the subjects are the service's own subscriptions, a small fixed set, so the memo stays small.
- */
-function tuneNatsServer(server: NatsServerInternals): void {
-  const create = server.createNatsClient?.bind(server);
-  if (create)
-    server.createNatsClient = async () => {
-      const nc = await create();
-      coalesceWrites(nc);
-      return nc;
-    };
-  const route = server.getRouteFromPattern?.bind(server);
-  if (route) {
-    const routes = new Map<string, string>();
-    server.getRouteFromPattern = (pattern: string) => {
-      let r = routes.get(pattern);
-      if (r === undefined) {
-        r = route(pattern);
-        if (typeof pattern === 'string' && routes.size < 10_000) routes.set(pattern, r);
-      }
-      return r;
-    };
-  }
-}
+import { CofferNatsServer, type HandlerInvoker } from './coffer-nats.server';
 
 export interface ServiceDefinition {
   /** e.g. 'token-service'; also the NATS queue group, so replicas share the work */
@@ -59,7 +15,7 @@ export interface ServiceDefinition {
   usesDatabase: boolean;
   /** validates the rest of the configuration before anything starts; throw ConfigError naming the variable */
   validateConfig?: () => void;
-  /** the hook every request handler is called through (the service's OperationDispatcher) */
+  /** The operation dispatcher, built from the initialized application; by default a handler receives the envelope. */
   invoker?: (app: INestMicroservice) => HandlerInvoker;
 }
 
@@ -83,27 +39,15 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
     def.validateConfig?.();
     return envInt('HEALTH_PORT', def.defaultHealthPort, 1, 65535);
   });
-  const app = await NestFactory.createMicroservice<MicroserviceOptions>(def.module, {
-    transport: Transport.NATS,
-    // the deserializer notes each request's arrival: one whose caller gave up before it could start is dropped
-    options: { ...natsConnectionOptions(def.name), queue: def.name, gracefulShutdown: true, deserializer: new ArrivalStampingDeserializer() } as never,
-    logger: new PinoNestLogger(logger),
-    bufferLogs: false,
-  });
+  // the service's name is its queue group: replicas share the requests
+  const server = new CofferNatsServer({ name: def.name, logger });
+  const app = await NestFactory.createMicroservice(def.module, { strategy: server, logger: new PinoNestLogger(logger), bufferLogs: false });
   app.useGlobalFilters(new RpcProblemFilter(logger));
-  const inFlight = new InFlightRequests();
-  // Nest's graceful NATS shutdown unsubscribes, waits, then closes: wait for our handlers, not a fixed period.
-  const server = (app as unknown as { serverInstance?: NatsServerInternals }).serverInstance;
-  if (server) {
-    server.waitForGracePeriod = () => inFlight.idle(20_000);
-    tuneNatsServer(server);
-  }
   let shuttingDown = false;
   const health = await startHealthServer(healthPort, readinessChecks(def, app), () => shuttingDown);
-  // handlers are registered by init; wrapped before listen subscribes, so every message is counted and logged
+  // handlers are registered by init, and listen subscribes to them
   await app.init();
-  if (!server || !superviseHandlers(server, inFlight, logger, def.invoker?.(app)))
-    throw new Error(`${def.name}: Nest's microservice server no longer has the shape superviseHandlers expects (messageHandlers)`);
+  if (def.invoker) server.setInvoker(def.invoker(app));
   await app.listen();
   logger.info({ healthPort }, `${def.name} listening on NATS`);
 
@@ -114,10 +58,8 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
     const force = setTimeout(() => process.exit(1), Number(process.env['SHUTDOWN_TIMEOUT_MS'] ?? 25_000));
     force.unref();
     try {
-      // Drain, not unsubscribe: messages the client already holds are still handled (an unsubscribe would drop them
-      // and their callers would wait for the deadline). Then wait for running handlers, then close.
-      await Promise.all((server?.subscriptions ?? []).map((sub) => sub.drain().catch(() => undefined)));
-      await inFlight.settle(250, 20_000);
+      // no new requests, the ones held or running finish (CofferNatsServer.drainRequests), then the app closes
+      await server.drainRequests();
       await app.close();
     } finally {
       health.close();

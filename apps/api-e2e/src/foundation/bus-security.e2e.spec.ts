@@ -33,7 +33,7 @@ function subscribeError(nc: NatsConnection, subject: string): Promise<NatsError 
 }
 
 /** a request as RpcClient sends it: the real service answers, with a problem here (no principal), which is enough */
-const envelope = (subject: string) => codec.encode({ pattern: subject, data: { traceId: randomUUID(), body: {}, timeoutMs: 3000 }, id: randomUUID() });
+const envelope = (_subject: string) => codec.encode({ traceId: randomUUID(), body: {}, timeoutMs: 3000 });
 
 describe('the bus: TLS and one NATS user per service', () => {
   const open: NatsConnection[] = [];
@@ -106,9 +106,9 @@ describe('the bus: TLS and one NATS user per service', () => {
     const nc = await as('gateway', undefined, { inboxPrefix: '_INBOX.gateway' });
     open.push(nc);
     const subject = 'token.tokens.get.v1';
-    const reply = codec.decode((await nc.request(subject, envelope(subject), { timeout: 5000 })).data) as { err?: { status?: number }; response?: unknown };
+    const reply = codec.decode((await nc.request(subject, envelope(subject), { timeout: 5000 })).data) as { problem?: { status?: number }; ok?: unknown };
     // the service received and judged it: no principal, so a problem, not a permission error or a timeout
-    expect(reply.err?.status).toBe(401);
+    expect(reply.problem?.status).toBe(401);
   });
 
   it("gateway's credentials cannot read another caller's replies (reactor-service's carry detokenized values)", async () => {

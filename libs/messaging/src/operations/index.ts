@@ -1,4 +1,3 @@
-export * from './invoker';
 export * from './command';
 export * from './operation.decorator';
 export * from './operation-dispatcher';

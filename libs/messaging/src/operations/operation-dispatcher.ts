@@ -15,7 +15,7 @@ import { requirePrincipal } from '@coffer/auth';
 import { IdempotentWrites, type ReplayCodec } from '@coffer/idempotency';
 import { currentRequestDeadline } from '../request-deadline';
 import type { Command } from './command';
-import type { HandlerInvoker } from './invoker';
+import type { HandlerInvoker } from '../coffer-nats.server';
 
 /** How a service's handler of an idempotent operation wants its replays and records made (registered by the handler). */
 export interface OperationHandling<B = unknown> {
