@@ -56,7 +56,8 @@ export class RpcClient implements OnModuleDestroy {
    * the body and reply are typed by its row.
    */
   call<O extends OperationRow<unknown, unknown>>(op: O, body: BodyOf<O>, ctx: CallContext, wantedMs?: number): Promise<ReplyOf<O>>;
-  call<T>(subject: string, body: unknown, ctx: CallContext, wantedMs?: number): Promise<T>;
+  /** A caller that states the reply type itself (rows whose reply type the table leaves open), or a bare subject. */
+  call<T>(target: string | OperationRow, body: unknown, ctx: CallContext, wantedMs?: number): Promise<T>;
   async call<T>(target: string | OperationRow, body: unknown, ctx: CallContext, wantedMs: number = RPC_DEADLINE_MS.default): Promise<T> {
     const subject = typeof target === 'string' ? target : target.subject;
     const deadlineMs = cappedDeadlineMs(wantedMs);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { DEFAULT_TENANT_SETTINGS, SUBJECTS, type Principal, type TenantSettings, type TenantView } from '@coffer/contracts';
+import { OPS, DEFAULT_TENANT_SETTINGS, type Principal, type TenantSettings, type TenantView } from '@coffer/contracts';
 import { RpcClient } from './rpc-client';
 
 /**
@@ -16,7 +16,7 @@ export class TenantSettingsClient {
   async get(principal: Principal, traceId: string): Promise<TenantSettings> {
     const hit = this.cache.get(principal.tenantId);
     if (hit) return hit;
-    const tenant = await this.rpc.call<TenantView>(SUBJECTS.session.tenants.get, { internal: true }, { principal, traceId });
+    const tenant = await this.rpc.call<TenantView>(OPS.session.tenants.get, { internal: true }, { principal, traceId });
     const settings = { ...DEFAULT_TENANT_SETTINGS, ...tenant.settings };
     this.cache.set(principal.tenantId, settings);
     return settings;

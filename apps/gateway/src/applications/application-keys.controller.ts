@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApplicationKeyView, MAX_KEYS_PER_APPLICATION, SUBJECTS } from '@coffer/contracts';
+import { OPS, ApplicationKeyView, MAX_KEYS_PER_APPLICATION } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
@@ -26,7 +26,7 @@ export class ApplicationKeysController {
   @ApiCreatedResponse({ type: ApplicationKeyView })
   @ApiProblems({ 422: `The application already holds ${MAX_KEYS_PER_APPLICATION} keys` })
   create(@Req() req: GatewayRequest, @Param('id') applicationId: string) {
-    return this.rpc.call<ApplicationKeyView>(SUBJECTS.session.applications.keys.create, { applicationId }, callContext(req));
+    return this.rpc.call<ApplicationKeyView>(OPS.session.applications.keys.create, { applicationId }, callContext(req));
   }
 
   @Get(':id/keys')
@@ -35,7 +35,7 @@ export class ApplicationKeysController {
   @ApiParam(APPLICATION_ID)
   @ApiOkResponse({ type: [ApplicationKeyView] })
   list(@Req() req: GatewayRequest, @Param('id') applicationId: string) {
-    return this.rpc.call<ApplicationKeyView[]>(SUBJECTS.session.applications.keys.list, { applicationId }, callContext(req));
+    return this.rpc.call<ApplicationKeyView[]>(OPS.session.applications.keys.list, { applicationId }, callContext(req));
   }
 
   @Get(':id/keys/:keyId')
@@ -45,7 +45,7 @@ export class ApplicationKeysController {
   @ApiParam(KEY_ID)
   @ApiOkResponse({ type: ApplicationKeyView })
   get(@Req() req: GatewayRequest, @Param('id') applicationId: string, @Param('keyId') keyId: string) {
-    return this.rpc.call<ApplicationKeyView>(SUBJECTS.session.applications.keys.get, { applicationId, keyId }, callContext(req));
+    return this.rpc.call<ApplicationKeyView>(OPS.session.applications.keys.get, { applicationId, keyId }, callContext(req));
   }
 
   @Delete(':id/keys/:keyId')
@@ -56,6 +56,6 @@ export class ApplicationKeysController {
   @ApiParam(KEY_ID)
   @ApiNoContentResponse({ description: 'revoked' })
   async delete(@Req() req: GatewayRequest, @Param('id') applicationId: string, @Param('keyId') keyId: string): Promise<void> {
-    await this.rpc.call(SUBJECTS.session.applications.keys.delete, { applicationId, keyId }, callContext(req));
+    await this.rpc.call(OPS.session.applications.keys.delete, { applicationId, keyId }, callContext(req));
   }
 }

@@ -1,14 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import {
-  ApplicationPage,
-  ApplicationView,
-  CreateApplicationRequest,
-  ListApplicationsQuery,
-  SUBJECTS,
-  UpdateApplicationRequest,
-  type Page,
-} from '@coffer/contracts';
+import { OPS, ApplicationPage, ApplicationView, CreateApplicationRequest, ListApplicationsQuery, UpdateApplicationRequest, type Page } from '@coffer/contracts';
 import { AuthenticatedOnly, RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
@@ -30,7 +22,7 @@ export class ApplicationsController {
   @ApiBody({ type: CreateApplicationRequest })
   @ApiCreatedResponse({ type: ApplicationView })
   create(@Req() req: GatewayRequest, @Body() body: CreateApplicationRequest) {
-    return this.rpc.call<ApplicationView>(SUBJECTS.session.applications.create, body, callContext(req));
+    return this.rpc.call<ApplicationView>(OPS.session.applications.create, body, callContext(req));
   }
 
   @Get()
@@ -38,7 +30,7 @@ export class ApplicationsController {
   @ApiOperation({ summary: 'List applications', description: 'application:read. Newest first; never keys.' })
   @ApiOkResponse({ type: ApplicationPage })
   list(@Req() req: GatewayRequest, @Query() query: ListApplicationsQuery) {
-    return this.rpc.call<Page<ApplicationView>>(SUBJECTS.session.applications.list, query, callContext(req));
+    return this.rpc.call<Page<ApplicationView>>(OPS.session.applications.list, query, callContext(req));
   }
 
   /** The calling application (any application key; a session key is refused by session-service). */
@@ -47,7 +39,7 @@ export class ApplicationsController {
   @ApiOperation({ summary: 'The calling application', description: 'Any application key, no permission; a session key is a 403.' })
   @ApiOkResponse({ type: ApplicationView })
   current(@Req() req: GatewayRequest) {
-    return this.rpc.call<ApplicationView>(SUBJECTS.session.applications.current, {}, callContext(req));
+    return this.rpc.call<ApplicationView>(OPS.session.applications.current, {}, callContext(req));
   }
 
   @Get(':id')
@@ -56,7 +48,7 @@ export class ApplicationsController {
   @ApiParam(APPLICATION_ID)
   @ApiOkResponse({ type: ApplicationView })
   get(@Req() req: GatewayRequest, @Param('id') id: string) {
-    return this.rpc.call<ApplicationView>(SUBJECTS.session.applications.get, { id }, callContext(req));
+    return this.rpc.call<ApplicationView>(OPS.session.applications.get, { id }, callContext(req));
   }
 
   @Put(':id')
@@ -66,7 +58,7 @@ export class ApplicationsController {
   @ApiBody({ type: UpdateApplicationRequest })
   @ApiOkResponse({ type: ApplicationView })
   update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: UpdateApplicationRequest) {
-    return this.rpc.call<ApplicationView>(SUBJECTS.session.applications.update, { id, body }, callContext(req));
+    return this.rpc.call<ApplicationView>(OPS.session.applications.update, { id, body }, callContext(req));
   }
 
   @Delete(':id')
@@ -76,7 +68,7 @@ export class ApplicationsController {
   @ApiParam(APPLICATION_ID)
   @ApiNoContentResponse({ description: 'deleted' })
   async delete(@Req() req: GatewayRequest, @Param('id') id: string): Promise<void> {
-    await this.rpc.call(SUBJECTS.session.applications.delete, { id }, callContext(req));
+    await this.rpc.call(OPS.session.applications.delete, { id }, callContext(req));
   }
 
   @Post(':id/regenerate')
@@ -89,6 +81,6 @@ export class ApplicationsController {
   @ApiParam(APPLICATION_ID)
   @ApiOkResponse({ type: ApplicationView })
   regenerate(@Req() req: GatewayRequest, @Param('id') id: string) {
-    return this.rpc.call<ApplicationView>(SUBJECTS.session.applications.regenerate, { id }, callContext(req));
+    return this.rpc.call<ApplicationView>(OPS.session.applications.regenerate, { id }, callContext(req));
   }
 }

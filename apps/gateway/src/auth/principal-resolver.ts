@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { ProblemError, RPC_DEADLINE_MS, SUBJECTS, type Principal } from '@coffer/contracts';
+import { OPS, ProblemError, RPC_DEADLINE_MS, type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { RpcClient } from '@coffer/messaging';
 import { HeaderNames } from './api-key-headers';
@@ -57,7 +57,7 @@ export class PrincipalResolver implements EarlyAuthenticator {
         .call<{
           principal: Principal | null;
           expiresAt?: string;
-        }>(SUBJECTS.session.authenticate, { keyHash }, { traceId: req.traceId }, RPC_DEADLINE_MS.authenticate)
+        }>(OPS.session.authenticate, { keyHash }, { traceId: req.traceId }, RPC_DEADLINE_MS.authenticate)
         .finally(() => this.inFlight.delete(keyHash));
       this.inFlight.set(keyHash, asking);
     }

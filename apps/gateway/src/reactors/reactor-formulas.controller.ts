@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ListReactorFormulasQuery, ReactorFormulaPage, ReactorFormulaRequest, ReactorFormulaView, SUBJECTS, type Page } from '@coffer/contracts';
+import { OPS, ListReactorFormulasQuery, ReactorFormulaPage, ReactorFormulaRequest, ReactorFormulaView, type Page } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
@@ -23,7 +23,7 @@ export class ReactorFormulasController {
   @ApiBody({ type: ReactorFormulaRequest })
   @ApiCreatedResponse({ type: ReactorFormulaView })
   create(@Req() req: GatewayRequest, @Body() body: ReactorFormulaRequest) {
-    return this.rpc.call<ReactorFormulaView>(SUBJECTS.reactor.formulas.create, body, callContext(req));
+    return this.rpc.call<ReactorFormulaView>(OPS.reactor.formulas.create, body, callContext(req));
   }
 
   @Get()
@@ -31,7 +31,7 @@ export class ReactorFormulasController {
   @ApiOperation({ summary: 'List formulas', description: "reactor:read. The operator's official formulas and the tenant's private ones." })
   @ApiOkResponse({ type: ReactorFormulaPage })
   list(@Req() req: GatewayRequest, @Query() query: ListReactorFormulasQuery) {
-    return this.rpc.call<Page<ReactorFormulaView>>(SUBJECTS.reactor.formulas.list, query, callContext(req));
+    return this.rpc.call<Page<ReactorFormulaView>>(OPS.reactor.formulas.list, query, callContext(req));
   }
 
   @Get(':id')
@@ -40,7 +40,7 @@ export class ReactorFormulasController {
   @ApiParam(FORMULA_ID)
   @ApiOkResponse({ type: ReactorFormulaView })
   get(@Req() req: GatewayRequest, @Param('id') id: string) {
-    return this.rpc.call<ReactorFormulaView>(SUBJECTS.reactor.formulas.get, { id }, callContext(req));
+    return this.rpc.call<ReactorFormulaView>(OPS.reactor.formulas.get, { id }, callContext(req));
   }
 
   @Put(':id')
@@ -50,7 +50,7 @@ export class ReactorFormulasController {
   @ApiBody({ type: ReactorFormulaRequest })
   @ApiOkResponse({ type: ReactorFormulaView })
   update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReactorFormulaRequest) {
-    return this.rpc.call<ReactorFormulaView>(SUBJECTS.reactor.formulas.update, { id, body }, callContext(req));
+    return this.rpc.call<ReactorFormulaView>(OPS.reactor.formulas.update, { id, body }, callContext(req));
   }
 
   @Delete(':id')
@@ -61,6 +61,6 @@ export class ReactorFormulasController {
   @ApiNoContentResponse({ description: 'deleted' })
   @ApiProblems({ 409: 'A reactor uses the formula' })
   async delete(@Req() req: GatewayRequest, @Param('id') id: string): Promise<void> {
-    await this.rpc.call(SUBJECTS.reactor.formulas.delete, { id }, callContext(req));
+    await this.rpc.call(OPS.reactor.formulas.delete, { id }, callContext(req));
   }
 }

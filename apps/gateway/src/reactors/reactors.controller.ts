@@ -15,6 +15,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import {
+  OPS,
   CodeReactorRequest,
   CreateReactorRequest,
   ListReactorsQuery,
@@ -31,7 +32,6 @@ import {
   ReactorPage,
   ReactorView,
   ReplaceReactorRequest,
-  SUBJECTS,
   UpdateReactorRequest,
   customReactorResponse,
   type Page,
@@ -63,7 +63,7 @@ export class ReactorsController {
   @ApiCreatedResponse({ type: ReactorView })
   @ApiProblems({ 404: 'The formula or the application does not exist' })
   create(@Req() req: GatewayRequest, @Body() body: NewReactorRequest) {
-    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.create, body, callContext(req));
+    return this.rpc.call<ReactorView>(OPS.reactor.reactors.create, body, callContext(req));
   }
 
   @Get()
@@ -71,7 +71,7 @@ export class ReactorsController {
   @ApiOperation({ summary: 'List reactors', description: 'reactor:read. Configuration values are returned as given.' })
   @ApiOkResponse({ type: ReactorPage })
   list(@Req() req: GatewayRequest, @Query() query: ListReactorsQuery) {
-    return this.rpc.call<Page<ReactorView>>(SUBJECTS.reactor.reactors.list, query, callContext(req));
+    return this.rpc.call<Page<ReactorView>>(OPS.reactor.reactors.list, query, callContext(req));
   }
 
   @Get(':id')
@@ -80,7 +80,7 @@ export class ReactorsController {
   @ApiParam(REACTOR_ID)
   @ApiOkResponse({ type: ReactorView })
   get(@Req() req: GatewayRequest, @Param('id') id: string) {
-    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.get, { id }, callContext(req));
+    return this.rpc.call<ReactorView>(OPS.reactor.reactors.get, { id }, callContext(req));
   }
 
   @Put(':id')
@@ -95,7 +95,7 @@ export class ReactorsController {
   @ApiExtraModels(UpdateReactorRequest)
   @ApiOkResponse({ type: ReactorView })
   update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReplaceReactorRequest) {
-    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.update, { id, body }, callContext(req));
+    return this.rpc.call<ReactorView>(OPS.reactor.reactors.update, { id, body }, callContext(req));
   }
 
   @Delete(':id')
@@ -105,7 +105,7 @@ export class ReactorsController {
   @ApiParam(REACTOR_ID)
   @ApiNoContentResponse({ description: 'deleted' })
   async delete(@Req() req: GatewayRequest, @Param('id') id: string): Promise<void> {
-    await this.rpc.call(SUBJECTS.reactor.reactors.delete, { id }, callContext(req));
+    await this.rpc.call(OPS.reactor.reactors.delete, { id }, callContext(req));
   }
 
   /**
@@ -142,7 +142,7 @@ export class ReactorsController {
     @Body() body: ReactRequest,
   ): Promise<ReactResponse> {
     try {
-      const result = await this.rpc.call<ReactResponse>(SUBJECTS.reactor.reactors.react, { id, body }, callContext(req), RPC_DEADLINE_MS.react);
+      const result = await this.rpc.call<ReactResponse>(OPS.reactor.reactors.react, { id, body }, callContext(req), RPC_DEADLINE_MS.react);
       // with callback_url the invocation was accepted, not run: 202 {id, status: "pending"}
       if (body.callback_url !== undefined && body.callback_url !== null) void reply.status(202);
       return result;
@@ -172,7 +172,7 @@ export class ReactorsController {
     'PATCH /reactors/{id} takes Content-Type: application/merge-patch+json (or application/json)',
   )
   patch(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReactorMergePatch) {
-    return this.rpc.call<ReactorView>(SUBJECTS.reactor.reactors.patch, { id, body }, callContext(req));
+    return this.rpc.call<ReactorView>(OPS.reactor.reactors.patch, { id, body }, callContext(req));
   }
 
   /**
@@ -189,7 +189,7 @@ export class ReactorsController {
   @ApiResponse({ status: 202, type: ReactAsyncAccepted, description: 'accepted: the job is stored' })
   async reactAsync(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReactAsyncRequest) {
     const accepted = await this.rpc.call<{ id: string; status: 'pending' }>(
-      SUBJECTS.reactor.reactors.reactAsync,
+      OPS.reactor.reactors.reactAsync,
       { id, body },
       callContext(req),
       RPC_DEADLINE_MS.react,
@@ -208,6 +208,6 @@ export class ReactorsController {
   @ApiParam({ name: 'requestId', format: 'uuid', description: 'the id of the 202 reply' })
   @ApiOkResponse({ type: ReactorJobResultView })
   result(@Req() req: GatewayRequest, @Param('id') id: string, @Param('requestId') requestId: string) {
-    return this.rpc.call(SUBJECTS.reactor.reactors.result, { id, requestId }, callContext(req));
+    return this.rpc.call(OPS.reactor.reactors.result, { id, requestId }, callContext(req));
   }
 }

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthorizeSessionRequest, CreateSessionResponse, SUBJECTS } from '@coffer/contracts';
+import { OPS, AuthorizeSessionRequest, CreateSessionResponse } from '@coffer/contracts';
 import { AuthenticatedOnly } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
@@ -23,7 +23,7 @@ export class SessionsController {
   })
   @ApiCreatedResponse({ type: CreateSessionResponse })
   create(@Req() req: GatewayRequest) {
-    return this.rpc.call<CreateSessionResponse>(SUBJECTS.session.sessions.create, {}, callContext(req));
+    return this.rpc.call<CreateSessionResponse>(OPS.session.sessions.create, {}, callContext(req));
   }
 
   @Post('authorize')
@@ -38,6 +38,6 @@ export class SessionsController {
   @ApiProblems({ 404: 'Unknown or expired nonce', 409: 'The session is already authorized' })
   @UseGuards(PrivateApplicationGuard)
   async authorize(@Req() req: GatewayRequest, @Body() body: AuthorizeSessionRequest): Promise<void> {
-    await this.rpc.call(SUBJECTS.session.sessions.authorize, body, callContext(req));
+    await this.rpc.call(OPS.session.sessions.authorize, body, callContext(req));
   }
 }

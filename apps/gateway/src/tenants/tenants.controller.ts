@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { SUBJECTS, TenantView, UpdateTenantRequest, WebhookSecretView } from '@coffer/contracts';
+import { OPS, TenantView, UpdateTenantRequest, WebhookSecretView } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
@@ -15,7 +15,7 @@ export class TenantsController {
   @ApiOperation({ summary: 'The tenant of the key', description: 'tenant:read.' })
   @ApiOkResponse({ type: TenantView })
   get(@Req() req: GatewayRequest) {
-    return this.rpc.call<TenantView>(SUBJECTS.session.tenants.get, {}, callContext(req));
+    return this.rpc.call<TenantView>(OPS.session.tenants.get, {}, callContext(req));
   }
 
   @Put()
@@ -24,7 +24,7 @@ export class TenantsController {
   @ApiBody({ type: UpdateTenantRequest })
   @ApiOkResponse({ type: TenantView })
   update(@Req() req: GatewayRequest, @Body() body: UpdateTenantRequest) {
-    return this.rpc.call<TenantView>(SUBJECTS.session.tenants.update, body, callContext(req));
+    return this.rpc.call<TenantView>(OPS.session.tenants.update, body, callContext(req));
   }
 
   @Get('webhook-secret')
@@ -35,7 +35,7 @@ export class TenantsController {
   })
   @ApiOkResponse({ type: WebhookSecretView })
   webhookSecret(@Req() req: GatewayRequest) {
-    return this.rpc.call<{ secret: string }>(SUBJECTS.session.tenants.webhookSecret, {}, callContext(req));
+    return this.rpc.call<{ secret: string }>(OPS.session.tenants.webhookSecret, {}, callContext(req));
   }
 
   @Post('webhook-secret/rotate')
@@ -47,6 +47,6 @@ export class TenantsController {
   })
   @ApiOkResponse({ type: WebhookSecretView })
   rotateWebhookSecret(@Req() req: GatewayRequest) {
-    return this.rpc.call<{ secret: string }>(SUBJECTS.session.tenants.rotateWebhookSecret, {}, callContext(req));
+    return this.rpc.call<{ secret: string }>(OPS.session.tenants.rotateWebhookSecret, {}, callContext(req));
   }
 }

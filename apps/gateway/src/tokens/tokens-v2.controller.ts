@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ListTokensV2Query, SUBJECTS, SearchTokensV2Request, TokenCursorPage } from '@coffer/contracts';
+import { OPS, ListTokensV2Query, SearchTokensV2Request, TokenCursorPage } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
@@ -20,7 +20,7 @@ export class TokensV2Controller {
   @ApiOperation({ summary: 'List tokens (cursor pages)', description: 'token:read. Newest first; the same access rules and transforms as GET /tokens.' })
   @ApiOkResponse({ type: TokenCursorPage })
   list(@Req() req: GatewayRequest, @Query() query: ListTokensV2Query) {
-    return this.rpc.call<TokenCursorPage>(SUBJECTS.token.tokens.listV2, { query }, callContext(req));
+    return this.rpc.call<TokenCursorPage>(OPS.token.tokens.listV2, { query }, callContext(req));
   }
 
   /** Body `{query?, size?, start?}`: the search language of POST /tokens/search; no query = every searchable token. */
@@ -31,6 +31,6 @@ export class TokensV2Controller {
   @ApiBody({ type: SearchTokensV2Request })
   @ApiOkResponse({ type: TokenCursorPage })
   search(@Req() req: GatewayRequest, @Body() body: SearchTokensV2Request) {
-    return this.rpc.call<TokenCursorPage>(SUBJECTS.token.tokens.searchV2, body, callContext(req));
+    return this.rpc.call<TokenCursorPage>(OPS.token.tokens.searchV2, body, callContext(req));
   }
 }

@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import {
+  OPS,
   ANY_JSON_SCHEMA,
   AuditEventPage,
   CreateTokenRequest,
   DetokenizeRequest,
   ListLogsQuery,
   ListTokensQuery,
-  SUBJECTS,
   SearchTokensRequest,
   TokenPage,
   TokenSearchPage,
@@ -42,7 +42,7 @@ export class TokensController {
   @ApiCreatedResponse({ type: TokenView, description: "the token, data masked per the caller's access" })
   @ApiProblems({ 409: 'The literal id is taken (or an idempotent repeat is in flight)' })
   create(@Req() req: GatewayRequest, @Body() body: CreateTokenRequest) {
-    return this.rpc.call<TokenView>(SUBJECTS.token.tokens.create, body, callContext(req));
+    return this.rpc.call<TokenView>(OPS.token.tokens.create, body, callContext(req));
   }
 
   @Get('tokens')
@@ -55,7 +55,7 @@ export class TokensController {
   @ApiQuery({ name: 'metadata.<key>', required: false, description: 'metadata filter, e.g. metadata.customer=c-42 (any key)', schema: { type: 'string' } })
   @ApiOkResponse({ type: TokenPage })
   list(@Req() req: GatewayRequest, @Query() query: ListTokensQuery) {
-    return this.rpc.call<Page<TokenView>>(SUBJECTS.token.tokens.list, { query }, callContext(req));
+    return this.rpc.call<Page<TokenView>>(OPS.token.tokens.list, { query }, callContext(req));
   }
 
   @Get('tokens/:id')
@@ -64,7 +64,7 @@ export class TokensController {
   @ApiParam(TOKEN_ID)
   @ApiOkResponse({ type: TokenView })
   get(@Req() req: GatewayRequest, @Param('id') id: string) {
-    return this.rpc.call<TokenView>(SUBJECTS.token.tokens.get, { id }, callContext(req));
+    return this.rpc.call<TokenView>(OPS.token.tokens.get, { id }, callContext(req));
   }
 
   @Patch('tokens/:id')
@@ -81,7 +81,7 @@ export class TokensController {
   @ApiProblems({ 415: 'The Content-Type is not application/merge-patch+json' })
   @AcceptsContentType(['application/merge-patch+json'], 'PATCH /tokens/{id} requires Content-Type: application/merge-patch+json')
   update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: UpdateTokenPatch) {
-    return this.rpc.call<TokenView>(SUBJECTS.token.tokens.update, { id, patch: body }, callContext(req));
+    return this.rpc.call<TokenView>(OPS.token.tokens.update, { id, patch: body }, callContext(req));
   }
 
   @Delete('tokens/:id')
@@ -91,7 +91,7 @@ export class TokensController {
   @ApiParam(TOKEN_ID)
   @ApiNoContentResponse({ description: 'deleted' })
   async delete(@Req() req: GatewayRequest, @Param('id') id: string): Promise<void> {
-    await this.rpc.call(SUBJECTS.token.tokens.delete, { id }, callContext(req));
+    await this.rpc.call(OPS.token.tokens.delete, { id }, callContext(req));
   }
 
   @Get('logs')
@@ -103,7 +103,7 @@ export class TokensController {
   })
   @ApiOkResponse({ type: AuditEventPage })
   logs(@Req() req: GatewayRequest, @Query() query: ListLogsQuery) {
-    return this.rpc.call(SUBJECTS.token.logs.list, query, callContext(req));
+    return this.rpc.call(OPS.token.logs.list, query, callContext(req));
   }
 
   @Post('tokens/search')
@@ -117,7 +117,7 @@ export class TokensController {
   @ApiBody({ type: SearchTokensRequest })
   @ApiOkResponse({ type: TokenSearchPage })
   search(@Req() req: GatewayRequest, @Body() body: SearchTokensRequest) {
-    return this.rpc.call<Page<TokenView>>(SUBJECTS.token.tokens.search, body, callContext(req));
+    return this.rpc.call<Page<TokenView>>(OPS.token.tokens.search, body, callContext(req));
   }
 
   @Post('tokenize')
@@ -145,7 +145,7 @@ export class TokensController {
   })
   @ApiProblems({ 409: 'A literal token id is taken (or an idempotent repeat is in flight)' })
   tokenize(@Req() req: GatewayRequest, @Body() message: TokenizeRequest) {
-    return this.rpc.call(SUBJECTS.token.tokens.tokenize, message, callContext(req));
+    return this.rpc.call(OPS.token.tokens.tokenize, message, callContext(req));
   }
 
   @Post('detokenize')
@@ -166,6 +166,6 @@ export class TokensController {
     example: { card: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 } },
   })
   detokenize(@Req() req: GatewayRequest, @Body() message: DetokenizeRequest) {
-    return this.rpc.call(SUBJECTS.token.tokens.detokenize, message, callContext(req));
+    return this.rpc.call(OPS.token.tokens.detokenize, message, callContext(req));
   }
 }

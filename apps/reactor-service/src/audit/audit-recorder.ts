@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SUBJECTS, type AuditEventMessage } from '@coffer/contracts';
+import { OPS, type AuditEventMessage } from '@coffer/contracts';
 import { RpcClient, type CallContext } from '@coffer/messaging';
 
 /**
@@ -13,7 +13,7 @@ export class AuditRecorder {
 
   async record(ctx: CallContext, events: AuditEventMessage[]): Promise<void> {
     if (!events.length) return;
-    await this.rpc.call(SUBJECTS.token.audit.record, { events }, ctx);
+    await this.rpc.call(OPS.token.audit.record, { events }, ctx);
   }
 
   /** An invocation of a reactor, named by its id (the actor is the principal the call carries). */

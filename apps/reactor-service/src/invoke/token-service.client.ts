@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RPC_DEADLINE_MS, SUBJECTS } from '@coffer/contracts';
+import { OPS, RPC_DEADLINE_MS } from '@coffer/contracts';
 import { RpcClient, type CallContext } from '@coffer/messaging';
 
 /** The token-service operations an invocation needs; every call carries the principal it acts as. */
@@ -9,7 +9,7 @@ export class TokenServiceClient {
 
   /** Replaces detokenization expressions (400 bad expression/unknown token/over 100 tokens, 403 a token not usable). */
   detokenize(ctx: CallContext, payload: unknown, path: string): Promise<unknown> {
-    return this.rpc.call(SUBJECTS.token.tokens.detokenize, { payload, path }, ctx);
+    return this.rpc.call(OPS.token.tokens.detokenize, { payload, path }, ctx);
   }
 
   /**
@@ -17,6 +17,6 @@ export class TokenServiceClient {
    * the transform it was rendered at (capTokenizeReply removes it).
    */
   tokenize(ctx: CallContext, payload: unknown, deadlineMs: number = RPC_DEADLINE_MS.default): Promise<unknown> {
-    return this.rpc.call(SUBJECTS.token.tokens.tokenize, { payload, rendered: true }, ctx, deadlineMs);
+    return this.rpc.call(OPS.token.tokens.tokenize, { payload, rendered: true }, ctx, deadlineMs);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SUBJECTS, type Principal } from '@coffer/contracts';
+import { OPS, type Principal } from '@coffer/contracts';
 import { RpcClient, type CallContext } from '@coffer/messaging';
 
 /**
@@ -11,6 +11,6 @@ export class ApplicationDirectory {
   constructor(private readonly rpc: RpcClient) {}
 
   principalOf(ctx: CallContext, applicationId: string): Promise<Principal> {
-    return this.rpc.call<Principal>(SUBJECTS.session.applications.principal, { id: applicationId }, ctx);
+    return this.rpc.call<Principal>(OPS.session.applications.principal, { id: applicationId }, ctx);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { SUBJECTS, type Principal } from '@coffer/contracts';
+import { OPS, SUBJECTS, type Principal } from '@coffer/contracts';
 import { EgressPolicy, egressFetch } from '@coffer/egress';
 import { EventBus, RpcClient, WorkLoop } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
@@ -116,6 +116,6 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
 
   private async secrets(tenantId: string): Promise<string[]> {
     const principal: Principal = { tenantId, applicationId: NIL, applicationType: 'management', permissions: [] };
-    return this.rpc.call<string[]>(SUBJECTS.session.tenants.webhookSecret, { signing: true }, { principal, traceId: `webhook-${tenantId}` });
+    return this.rpc.call<string[]>(OPS.session.tenants.webhookSecret, { signing: true }, { principal, traceId: `webhook-${tenantId}` });
   }
 }
