@@ -6,7 +6,7 @@
 // --to-schema prisma/schema.prisma --script` does the same. Prisma 7's CLI has no offline mode (its config takes no
 // driver adapter), so this runs Prisma's own wasm schema engine through its public package entry (which Node 24
 // loads as a WebAssembly ES module) with the `@prisma/adapter-pg` driver adapter, behind a factory of the adapter
-// interface the engine takes (docs/operations.md, "Migrations").
+// interface the engine takes (docs/operations.md, "Upgrades").
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';

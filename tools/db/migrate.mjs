@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Applies the migration history in prisma/migrations to DATABASE_URL with nothing but the `pg` driver, keeping the
-// standard `_prisma_migrations` table exactly as `prisma migrate deploy` does (docs/operations.md, "Migrations"), so
+// standard `_prisma_migrations` table exactly as `prisma migrate deploy` does (docs/operations.md, "Upgrades"), so
 // either tool can take over from the other. Used by `npm start`, `npm test`, the images' migration Job.
 //
 //   node tools/db/migrate.mjs deploy          apply pending migrations to DATABASE_URL (production, Kubernetes Job)

@@ -5,8 +5,11 @@
 // below, and the command re-executes itself under it with that `bin` first on PATH — so npm, nx, jest and every
 // service they spawn (all found through PATH or process.execPath) run on it too.
 //
-// Imported for its effect by the entry scripts (first import): `import '../dev/runtime.mjs';`. As a script it is a
-// launcher for files that are not entry points of their own: `node tools/dev/runtime.mjs <script.mjs> [args]`.
+// The npm scripts launch through it: `node tools/dev/runtime.mjs <script.mjs> [args]` runs the script on the pinned
+// Node, and nothing of the script is loaded by another one. The entry scripts also import it first, so that running
+// one directly (`node tools/dev/start.mjs`) re-executes it too; the modules they import are then evaluated once on
+// the starting Node before the re-execution (ES modules evaluate the siblings of an awaiting module), so those hold
+// declarations only.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -89,15 +92,14 @@ export function pinnedNodeEnv(dir, env = process.env) {
 
 export const onPinnedNode = () => process.versions.node === NODE_VERSION;
 
-/**
- * Runs `script args` on the pinned runtime and exits with its status; signals reach it (Ctrl-C reaches the whole
- * process group anyway; SIGTERM to this process is forwarded).
- */
+/** Runs `script args` on the pinned runtime and exits with its status. */
 async function reexec(script, args) {
   if (process.env[REEXEC_MARK]) throw new Error(`re-executed, but still on Node ${process.versions.node}, not ${NODE_VERSION}`);
   const dir = ensurePinnedNode();
   const child = spawn(path.join(dir, 'bin', 'node'), [...process.execArgv, script, ...args], { stdio: 'inherit', env: pinnedNodeEnv(dir) });
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  // Ctrl-C reaches the child from the terminal itself (same process group): only wait for it to finish
+  process.on('SIGINT', () => undefined);
+  for (const signal of ['SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   const [code, signal] = await new Promise((resolve) => child.once('exit', (c, s) => resolve([c, s])));
   process.exit(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 1) : 1));
 }
