@@ -2,7 +2,7 @@
 // Writes a package.json and a package-lock.json holding only the named root dependencies and what they need,
 // with exactly the versions, tarballs and integrity hashes of the workspace lockfile, so that
 // `npm ci --omit=dev` installs a minimal, reproducible tree. Used by deploy/docker/Dockerfile (stage migrate-deps)
-// to give the migration image just the four packages tools/db/migrate.mjs loads.
+// to give the migration image just what tools/db/migrate.mjs loads (pg).
 //
 //   node prune-lockfile.mjs <workspace-dir> <out-dir> <package> [<package>...]
 //

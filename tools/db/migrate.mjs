@@ -1,166 +1,150 @@
 #!/usr/bin/env node
-// Offline Prisma migrations: Prisma's own wasm schema engine with the pg driver adapter, so no native engine is
-// downloaded. It reads and writes the standard prisma/migrations/<timestamp>_<name>/migration.sql folders and the
-// standard _prisma_migrations table, so `prisma migrate deploy` elsewhere accepts the same history.
+// Applies the migration history in prisma/migrations to DATABASE_URL with nothing but the `pg` driver, keeping the
+// standard `_prisma_migrations` table exactly as `prisma migrate deploy` does (docs/operations.md, "Upgrades"), so
+// either tool can take over from the other. Used by `npm start`, `npm test`, the images' migration Job.
 //
 //   node tools/db/migrate.mjs deploy          apply pending migrations to DATABASE_URL (production, Kubernetes Job)
-//   node tools/db/migrate.mjs dev <name>      diff schema.prisma against the history, write a new migration, apply it
+//   node tools/db/migrate.mjs dev <name>      developer only: write a new migration from schema.prisma, then deploy
+//                                             (tools/db/migrate-dev.mjs)
+//
+// What Prisma's schema engine does on `migrate deploy` for PostgreSQL, and this file with it: a session advisory
+// lock (key 72707369, given up after 10 s); the table created when missing, but only in an empty schema (P3005);
+// refusal while any recorded migration has failed (P3009); for each folder not yet recorded (by name, rolled-back
+// rows ignored), in name order: a row {id: uuid v4, checksum: sha256 hex of migration.sql, migration_name,
+// started_at}, the script, then applied_steps_count = 1 and finished_at. A failing script leaves its row with the
+// error in `logs` and no finished_at, as Prisma does. Unlike Prisma, a script and its row commit in one transaction,
+// so a crash never leaves a half-applied migration recorded as started.
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { createHash, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
-const require = createRequire(import.meta.url);
 const ROOT = process.env.COFFER_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SCHEMA_PATH = path.join(ROOT, 'prisma/schema.prisma');
 const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
-const FILTERS = { externalTables: [], externalEnums: [] };
+/** Prisma Migrate's advisory lock key: holding it keeps `prisma migrate deploy` and this tool from running together. */
+const PRISMA_MIGRATE_LOCK = 72707369;
+const LOCK_TIMEOUT_MS = 10_000;
 
-// The engine's introspection returns PostgreSQL's internal "char" type (OID 18), which the adapter refuses to
-// deserialize. Report it as text (OID 25) on every connection the factory hands out, without patching pg.
-function reportCharAsText(queryable) {
-  const performIO = queryable.performIO?.bind(queryable);
-  if (performIO) {
-    queryable.performIO = async (...args) => {
-      const result = await performIO(...args);
-      for (const field of result?.fields ?? []) if (field.dataTypeID === 18) field.dataTypeID = 25;
-      return result;
-    };
+/** The migration folders, in the order Prisma applies them (by name, i.e. by timestamp), with their scripts. */
+export function readMigrations(dir = MIGRATIONS_DIR) {
+  const lock = path.join(dir, 'migration_lock.toml');
+  if (fs.existsSync(lock)) {
+    const provider = /provider\s*=\s*"([^"]+)"/.exec(fs.readFileSync(lock, 'utf8'))?.[1];
+    if (provider && provider !== 'postgresql') throw new Error(`${lock} names provider "${provider}"; this tool applies PostgreSQL migrations`);
   }
-  const startTransaction = queryable.startTransaction?.bind(queryable);
-  if (startTransaction) queryable.startTransaction = async (...a) => reportCharAsText(await startTransaction(...a));
-  return queryable;
-}
-
-function pgFields(url) {
-  // Discrete fields, not connectionString: the adapter builds the shadow connection as {...config, database},
-  // and a connectionString would silently override `database`, making the main database the shadow.
-  const u = new URL(url);
-  const fields = {
-    host: u.hostname || '127.0.0.1',
-    port: Number(u.port || 5432),
-    user: decodeURIComponent(u.username || 'postgres'),
-    password: decodeURIComponent(u.password),
-    database: decodeURIComponent(u.pathname.slice(1)) || 'postgres',
-  };
-  // managed databases: honour sslmode from the URL (require / verify-ca / verify-full)
-  const sslmode = u.searchParams.get('sslmode');
-  if (sslmode && sslmode !== 'disable') fields.ssl = { rejectUnauthorized: sslmode === 'verify-full' || sslmode === 'verify-ca' };
-  return fields;
-}
-
-function readHistory() {
-  fs.mkdirSync(MIGRATIONS_DIR, { recursive: true });
-  const lockPath = path.join(MIGRATIONS_DIR, 'migration_lock.toml');
-  const dirs = fs
-    .readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'migration.sql')))
     .map((d) => d.name)
-    .sort();
-  return {
-    baseDir: MIGRATIONS_DIR,
-    shadowDbInitScript: '',
-    lockfile: {
-      path: 'migration_lock.toml',
-      content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, 'utf8') : null,
-    },
-    migrationDirectories: dirs.map((d) => ({
-      path: d,
-      migrationFile: {
-        path: 'migration.sql',
-        content: { tag: 'ok', value: fs.readFileSync(path.join(MIGRATIONS_DIR, d, 'migration.sql'), 'utf8') },
-      },
-    })),
-  };
-}
-
-let wasmLoaded;
-async function loadWasm() {
-  // The wasm module is instantiated once per process: a second instantiation shares the same JS glue and breaks it.
-  wasmLoaded ??= (async () => {
-    const bg = await import('@prisma/schema-engine-wasm/schema_engine_bg');
-    const wasmPath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg').replace(/\.js$/, '.wasm');
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(fs.readFileSync(wasmPath)), {
-      './schema_engine_bg.js': bg,
+    .sort()
+    .map((name) => {
+      const script = fs.readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
+      return { name, script, checksum: createHash('sha256').update(script, 'utf8').digest('hex') };
     });
-    bg.__wbg_set_wasm(instance.exports);
-    instance.exports.__wbindgen_start?.();
-    // The engine reports Rust panics through this global; keep the message so the error says what happened.
-    globalThis.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (m) => (globalThis.PRISMA_WASM_LAST_PANIC = m) };
-    return bg;
-  })();
-  return wasmLoaded;
 }
 
-async function openEngine(databaseUrl) {
-  const { PrismaPg } = require('@prisma/adapter-pg');
-  const { bindMigrationAwareSqlAdapterFactory } = require('@prisma/driver-adapter-utils');
-  const bg = await loadWasm();
-  const config = pgFields(databaseUrl);
-  const factory = new PrismaPg(config);
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => reportCharAsText(await connect());
-  // The adapter's own shadow database is dropped while its pool is still open ("being accessed by other users"):
-  // close the pool first, then drop.
-  factory.connectToShadowDb = async () => {
-    const admin = await factory.connect();
-    const name = `prisma_shadow_${randomUUID().replace(/-/g, '')}`;
-    await admin.executeScript(`CREATE DATABASE "${name}"`);
-    const shadowFactory = new PrismaPg({ ...config, database: name });
-    const shadow = reportCharAsText(await shadowFactory.connect());
-    const dispose = shadow.dispose.bind(shadow);
-    shadow.dispose = async () => {
-      await dispose();
-      await admin.executeScript(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.dispose();
-    };
-    return shadow;
-  };
-  const schema = { files: [{ path: SCHEMA_PATH, content: fs.readFileSync(SCHEMA_PATH, 'utf8') }] };
-  const engine = await bg.SchemaEngine.new(
-    { datamodels: schema.files.map((f) => [f.path, f.content]) },
-    (message) => process.env.DEBUG && console.error(message),
-    bindMigrationAwareSqlAdapterFactory(factory),
-  );
-  return { engine, schema };
+/** pg options from a postgres:// URL; `sslmode` (require / verify-ca / verify-full) as managed databases give it. */
+export function pgOptions(url) {
+  const u = new URL(url);
+  const sslmode = u.searchParams.get('sslmode');
+  u.searchParams.delete('sslmode');
+  const options = { connectionString: u.toString() };
+  if (sslmode && sslmode !== 'disable') options.ssl = { rejectUnauthorized: sslmode === 'verify-full' || sslmode === 'verify-ca' };
+  return options;
 }
 
-/** Writes a new migration folder when schema.prisma differs from the history. Returns its name or null. */
-export async function createMigration(databaseUrl, name) {
-  const { engine, schema } = await openEngine(databaseUrl);
-  try {
-    const history = readHistory();
-    const from = history.migrationDirectories.length ? { tag: 'migrations', ...history } : { tag: 'empty' };
-    const diff = await engine.diff({
-      from,
-      to: { tag: 'schemaDatamodel', ...schema },
-      script: true,
-      exitCode: null,
-      filters: FILTERS,
-    });
-    const sql = diff.stdout ?? '';
-    if (!sql.trim() || /empty migration/i.test(sql)) return null;
-    const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
-    const folder = `${stamp}_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
-    fs.mkdirSync(path.join(MIGRATIONS_DIR, folder), { recursive: true });
-    fs.writeFileSync(path.join(MIGRATIONS_DIR, folder, 'migration.sql'), sql);
-    const lock = path.join(MIGRATIONS_DIR, 'migration_lock.toml');
-    if (!fs.existsSync(lock)) fs.writeFileSync(lock, 'provider = "postgresql"\n');
-    return folder;
-  } finally {
-    engine.free?.();
+async function acquireLock(client) {
+  const deadline = Date.now() + LOCK_TIMEOUT_MS;
+  for (;;) {
+    const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [PRISMA_MIGRATE_LOCK]);
+    if (rows[0].locked) return;
+    if (Date.now() > deadline)
+      throw new Error(`another migration holds the migration lock (advisory lock ${PRISMA_MIGRATE_LOCK}) for more than ${LOCK_TIMEOUT_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-/** Applies pending migrations. Returns the names applied. */
-export async function applyMigrations(databaseUrl) {
-  const { engine } = await openEngine(databaseUrl);
+/** The table as Prisma's schema engine creates it for PostgreSQL (same columns, types and defaults). */
+const CREATE_MIGRATIONS_TABLE = `CREATE TABLE _prisma_migrations (
+    id                      VARCHAR(36) PRIMARY KEY NOT NULL,
+    checksum                VARCHAR(64) NOT NULL,
+    finished_at             TIMESTAMPTZ,
+    migration_name          VARCHAR(255) NOT NULL,
+    logs                    TEXT,
+    rolled_back_at          TIMESTAMPTZ,
+    started_at              TIMESTAMPTZ NOT NULL DEFAULT now(),
+    applied_steps_count     INTEGER NOT NULL DEFAULT 0
+)`;
+
+async function ensureMigrationsTable(client) {
+  const { rows } = await client.query(
+    `SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind = 'r' AND n.nspname = current_schema()`,
+  );
+  const tables = rows.map((r) => r.relname);
+  if (tables.includes('_prisma_migrations')) return;
+  if (tables.length) {
+    throw new Error(
+      `P3005: the database schema is not empty (${tables.slice(0, 5).join(', ')}${tables.length > 5 ? ', …' : ''}) and has no migration history: baseline it first`,
+    );
+  }
+  await client.query(CREATE_MIGRATIONS_TABLE);
+}
+
+/** Applies pending migrations to `databaseUrl`. Returns the names applied. */
+export async function applyMigrations(databaseUrl, { dir = MIGRATIONS_DIR } = {}) {
+  const migrations = readMigrations(dir);
+  const client = new pg.Client(pgOptions(databaseUrl));
+  await client.connect();
   try {
-    const out = await engine.applyMigrations({ migrationsList: readHistory(), filters: FILTERS });
-    return out.appliedMigrationNames;
+    await acquireLock(client);
+    await ensureMigrationsTable(client);
+    const { rows: recorded } = await client.query(
+      'SELECT migration_name, started_at, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY started_at',
+    );
+    const failed = recorded.filter((r) => r.finished_at === null && r.rolled_back_at === null);
+    if (failed.length) {
+      const details = failed.map(
+        (r) => `the \`${r.migration_name}\` migration started at ${r.started_at.toISOString()} failed${r.logs?.trim() ? `: ${r.logs.trim()}` : ''}`,
+      );
+      throw new Error(
+        `P3009: found failed migrations in the target database; new migrations will not be applied (resolve them with \`prisma migrate resolve\`): ${details.join('; ')}`,
+      );
+    }
+    const applied = new Set(recorded.filter((r) => r.rolled_back_at === null).map((r) => r.migration_name));
+    const names = [];
+    for (const m of migrations.filter((x) => !applied.has(x.name))) {
+      const id = randomUUID();
+      try {
+        await client.query('BEGIN');
+        await client.query('INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name) VALUES ($1, $2, clock_timestamp(), $3)', [
+          id,
+          m.checksum,
+          m.name,
+        ]);
+        // no parameters: the simple query protocol, which runs a script of many statements as Prisma's engine does
+        await client.query(m.script);
+        await client.query('UPDATE _prisma_migrations SET applied_steps_count = applied_steps_count + 1, finished_at = clock_timestamp() WHERE id = $1', [id]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        const logs = `${m.name}: ${err.message}${err.code ? ` (SQLSTATE ${err.code}${err.position ? `, position ${err.position}` : ''})` : ''}`;
+        await client
+          .query('INSERT INTO _prisma_migrations (id, checksum, started_at, migration_name, logs) VALUES ($1, $2, clock_timestamp(), $3, $4)', [
+            id,
+            m.checksum,
+            m.name,
+            logs,
+          ])
+          .catch(() => undefined);
+        throw new Error(`migration ${m.name} failed: ${err.message}`);
+      }
+      names.push(m.name);
+    }
+    return names;
   } finally {
-    engine.free?.();
+    // ending the session releases the advisory lock
+    await client.end().catch(() => undefined);
   }
 }
 
@@ -172,6 +156,7 @@ async function main() {
     process.exit(2);
   }
   if (command === 'dev') {
+    const { createMigration } = await import('./migrate-dev.mjs');
     const created = await createMigration(url, name);
     console.error(created ? `created prisma/migrations/${created}` : 'no schema changes');
   } else if (command !== 'deploy') {
@@ -186,8 +171,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   main().then(
     () => process.exit(0),
     (err) => {
-      const panic = globalThis.PRISMA_WASM_LAST_PANIC ? ` (${globalThis.PRISMA_WASM_LAST_PANIC})` : '';
-      console.error(`migration failed: ${err?.message ?? err}${panic}`);
+      console.error(`migration failed: ${err?.message ?? err}`);
       process.exit(1);
     },
   );

@@ -2,6 +2,7 @@
 // `npm run admin -- <command>`: the operator CLI against the same database as the services: DATABASE_URL when
 // set; else the embedded database of a running `npm start` (recorded in .data/runtime.json); else it starts that
 // embedded database itself for the duration of the command. Only the command's result goes to stdout.
+import './runtime.mjs'; // first: re-executes this command on the pinned Node (docs/runtime.md)
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';

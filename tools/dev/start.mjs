@@ -3,6 +3,7 @@
 // NATS, applies migrations, creates a default tenant on first start, then runs the five services with prefixed
 // logs. Ctrl-C stops everything. DATABASE_URL / NATS_URL / KEY_ENCRYPTION_KEYS override the local defaults. The local
 // bus is production's: TLS with a CA generated into .data/nats, each service connecting as its own NATS user.
+import './runtime.mjs'; // first: re-executes this command on the pinned Node (docs/runtime.md)
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';

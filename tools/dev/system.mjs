@@ -31,10 +31,13 @@ export function run(cmd, args, opts = {}) {
   return res;
 }
 
-/** npm ci when node_modules is missing or older than the lockfile. */
+/**
+ * npm ci when node_modules is missing, older than the lockfile or installed by another Node: native addons (isolated-vm)
+ * are chosen or built for the ABI of the Node that runs the install, which is the pinned one (tools/dev/runtime.mjs).
+ */
 export function ensureInstalled() {
   const lock = fs.readFileSync(path.join(ROOT, 'package-lock.json'));
-  const hash = createHash('sha256').update(lock).digest('hex');
+  const hash = createHash('sha256').update(lock).update(`\0${process.version}-${process.platform}-${process.arch}`).digest('hex');
   const marker = path.join(ROOT, 'node_modules', '.coffer-lock-hash');
   if (fs.existsSync(marker) && fs.readFileSync(marker, 'utf8') === hash) return;
   log('installing dependencies (npm ci) ...');

@@ -1,6 +1,6 @@
 // Every link in README.md and docs/**/*.md must resolve inside the repository: relative files exist, `#anchors`
 // name a heading of the target document, and nothing points outside the repository (../shared in particular).
-// Run: node --test tools/docs/   (or: npx nx run docs:test)
+// Run: node --test 'tools/docs/*.test.mjs'  (or: npx nx run docs:test)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';

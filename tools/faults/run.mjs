@@ -7,6 +7,7 @@
 // noisy-neighbour run (noisy-neighbour.mjs), prints the figures and writes them to tmp/faults/latest.json. Exit code 1
 // when an assertion fails. `--ci` is the bounded run of `npm test` (< 4 min): it leaves out the noisy-neighbour phase,
 // whose bounded profile `npm test` has already run among the end-to-end tests (`--noisy` adds it anyway).
+import '../dev/runtime.mjs'; // first: re-executes this command on the pinned Node (docs/runtime.md)
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';

@@ -3,6 +3,7 @@
 // and run the end-to-end suite against the real system (throwaway database, private NATS; see apps/api-e2e), then the
 // bounded fault-injection run (tools/faults, `--ci`; FAULTS=0 skips it). Arguments are passed to jest (a folder or a
 // file runs only those tests, and then the fault run is skipped).
+import '../dev/runtime.mjs'; // first: re-executes this command on the pinned Node (docs/runtime.md)
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// node --test tools/bench/lib: the load loop counts, times and fails the way the report assumes.
+// node --test 'tools/bench/lib/*.test.mjs': the load loop counts, times and fails the way the report assumes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { load, percentile, summarise } from './load.mjs';

@@ -3,6 +3,8 @@ import { ExpressionError } from './errors';
 import { checkCompiled, compile, run } from './engine';
 import { ExpressionBudget, Meter } from './budget';
 import { evaluate } from './expression';
+import { JSONPath } from 'jsonpath-plus';
+import { FILTERS } from './filters';
 
 type Outcome = { value: unknown } | { error: string };
 
@@ -380,5 +382,14 @@ describe('masking properties', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('json filter: memory', () => {
+  it("keeps jsonpath-plus's parsed-path cache bounded however many distinct paths tenants use", () => {
+    const json = FILTERS['json'];
+    if (!json) throw new Error('no json filter');
+    for (let i = 0; i < 2500; i++) expect(json.fn({ [`k${i}`]: i }, [`$.k${i}`])).toBe(i);
+    expect(Object.keys(JSONPath.cache).length).toBeLessThanOrEqual(1000);
   });
 });

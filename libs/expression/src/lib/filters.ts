@@ -138,11 +138,13 @@ function jsonFilter(value: unknown, args: readonly unknown[]): unknown {
   if (typeof path !== 'string' || path.length === 0) fail('json', 'the JSONPath must be a non-empty string');
   if (path.length > 1024) fail('json', 'the JSONPath is too long');
   if (value === null || value === undefined) return null;
-  // jsonpath-plus caches every parsed path forever; keep that cache bounded.
+  // jsonpath-plus keeps every parsed path in `JSONPath.cache` forever, and has no cache-less evaluation. That cache is
+  // a public, typed class property its README documents ("Class properties and methods"), read afresh on every parse,
+  // so replacing it is how its owner bounds it: paths come from tenants' masks and must not grow memory unbounded.
   if (!jsonPathSeen.has(path)) {
     if (jsonPathSeen.size >= 1000) {
       jsonPathSeen.clear();
-      (JSONPath as unknown as { cache: Record<string, unknown> }).cache = {};
+      JSONPath.cache = {};
     }
     jsonPathSeen.add(path);
   }
