@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, inTransaction } from '@coffer/db';
 import { createEventInsert, readEventInsert } from '../audit/audit.repository';
 
 /** A token row as stored: data only as ciphertext. */
@@ -119,6 +119,10 @@ export class TokenRepository {
    * a unit of work (tokenize: several tokens all-or-nothing) both run in the caller's transaction.
    */
   async insert(tenantId: string, t: TokenWrite, searchDigests: string[], audit?: { traceId: string }): Promise<InsertOutcome> {
+    // Inside a unit of work with no audit event to carry (a tokenize audits its tokens in one statement at the end),
+    // plain statements: a statement in an open transaction goes through Prisma unprepared, so the combined one below
+    // would be parsed and planned for every token (a tokenize of 10 values cost PostgreSQL 50 % more CPU).
+    if (!audit && inTransaction()) return this.insertCarefully(tenantId, t, searchDigests);
     const digests = [...new Set(searchDigests)];
     // the create's audit event rides in the same statement: one round trip and one commit for the whole create
     const inserted = await this.sql.query<{ id: string }>(

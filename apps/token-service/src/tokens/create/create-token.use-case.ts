@@ -5,7 +5,7 @@ import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate, type ExpressionBudget } from '@coffer/expression';
 import { PrismaService } from '@coffer/db';
 import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
-import { AuditRepository } from '../../audit/audit.repository';
+import { AuditRepository, type AuditEventInput } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault, expressionMessage, renderExpressions, type RenderedExpressions } from '../token-vault';
 import { validateTokenFields, validateTokenId, type TokenFields } from '../token-fields';
@@ -182,6 +182,8 @@ export class CreateTokenUseCase {
     p: PreparedToken,
     /** the tenant's `deduplicate_tokens`, looked up before the transaction opened (else here) */
     tenantDeduplicates?: boolean,
+    /** collects the creation's audit event for the caller to record with the others of its unit of work (tokenize) */
+    audits?: AuditEventInput[],
   ): Promise<{ view: TokenView; row: TokenRow; created: boolean; transform: Transform }> {
     const tenantId = principal.tenantId;
     const f = p.fields;
@@ -214,10 +216,13 @@ export class CreateTokenUseCase {
         createdBy: principal.applicationId,
         createdAt: new Date(),
       };
-      const outcome = await this.tokens.insert(tenantId, write, searchDigests, { traceId });
+      const outcome = await this.tokens.insert(tenantId, write, searchDigests, audits ? undefined : { traceId });
       if (outcome === 'created' || outcome === 'created-audited') {
-        if (outcome === 'created')
-          await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId }]);
+        if (outcome === 'created') {
+          const event: AuditEventInput = { actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId };
+          if (audits) audits.push(event);
+          else await this.audit.record(tenantId, [event]);
+        }
         const row: TokenRow = {
           tenant_id: tenantId,
           id,

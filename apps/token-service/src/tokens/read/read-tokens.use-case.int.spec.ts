@@ -79,8 +79,11 @@ describe('ReadTokensUseCase and DeleteTokenUseCase (PostgreSQL)', () => {
     const t2 = await insertTenant(ctx.sql);
     const p = principalOf(t2, { permissions: ['token:create', 'token:read', 'token:use'] });
     const ids: string[] = [];
-    for (const [i, colour] of ['red', 'blue', 'Red'].entries())
+    for (const [i, colour] of ['red', 'blue', 'Red'].entries()) {
       ids.push(((await create.execute({ principal: p, traceId: 't', body: { type: 'token', data: `v${i}`, metadata: { colour } } })) as TokenView).id);
+      // creation times are milliseconds: two creates in the same one would tie, and a tie is ordered by id
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
     const page = await read.list(p, 't', { size: '2' });
     expect(page.data.map((v) => v.id)).toEqual([ids[2], ids[1]]);
     expect(page.pagination).toMatchObject({ total_items: 3 });

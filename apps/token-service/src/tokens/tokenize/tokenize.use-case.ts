@@ -4,7 +4,7 @@ import { PrismaService } from '@coffer/db';
 import type { ExpressionBudget } from '@coffer/expression';
 import { writeBudget } from '../expression-budgets';
 import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
-import { AuditRepository } from '../../audit/audit.repository';
+import { AuditRepository, type AuditEventInput } from '../../audit/audit.repository';
 import { CreateTokenUseCase, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
 import { TokenVault } from '../token-vault';
 
@@ -38,24 +38,16 @@ export class TokenizeUseCase {
       async () => {
         const out: unknown[] = [];
         const written: WrittenToken[] = [];
+        const audits: AuditEventInput[] = [];
         for (const slot of slots) {
-          const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared, tenantDeduplicates);
+          const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared, tenantDeduplicates, audits);
           out.push(this.resultOf(slot, view, transform, rendered));
           written.push({ id: row.id, created });
         }
-        // every slot is audited as a create: `write` audited the tokens it created, these are the ones deduplication answered
-        await this.audit.record(
-          principal.tenantId,
-          written
-            .filter((w) => !w.created)
-            .map((w) => ({
-              actorApplicationId: principal.applicationId,
-              operation: 'create' as const,
-              entityType: 'token' as const,
-              entityId: w.id,
-              traceId,
-            })),
-        );
+        // every slot is audited as a create, the ones deduplication answered too: one statement for the whole tokenize
+        for (const w of written.filter((w) => !w.created))
+          audits.push({ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: w.id, traceId });
+        await this.audit.record(principal.tenantId, audits);
         if (idempotency) await idempotency.record(written);
         return out;
       },
