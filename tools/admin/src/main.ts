@@ -11,29 +11,74 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { KeyringPool, Prisma, PrismaService } from '@coffer/db';
 import { FieldErrors, OfficialFormulaDefinition, ProblemError, checkFormulaElements, validateContract } from '@coffer/contracts';
 import { ALL_MANAGEMENT_PERMISSIONS } from '@coffer/auth';
 import { KeyEncryptionKeys, generateSecret, sha256Hex } from '@coffer/crypto';
 import { TenantKeyRepository, TenantKeyring } from '@coffer/crypto/keyring';
 
-type Args = { _: string[]; flags: Record<string, string | true> };
-
-function parseArgs(argv: string[]): Args {
-  const out: Args = { _: [], flags: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a.startsWith('--')) {
-      const [k, v] = a.slice(2).split('=', 2);
-      if (v !== undefined) out.flags[k] = v;
-      else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) out.flags[k] = argv[++i];
-      else out.flags[k] = true;
-    } else out._.push(a);
-  }
-  return out;
+interface CommandSpec {
+  usage: string;
+  summary: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** positional arguments after the command's two words */
+  positionals: number;
 }
 
-const USAGE = `usage: admin tenants create --name <name> [--json] | tenants list [--json] | keys rotate | keys reencrypt | formulas import <dir> [--json]`;
+const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+/** Every command, its arguments and its help; anything else is refused with usage and exit code 2. */
+const COMMANDS: Record<string, CommandSpec> = {
+  'tenants create': {
+    usage: 'admin tenants create --name <name> [--json]',
+    summary: 'creates a tenant and its first management key (the key is shown once)',
+    options: { ...COMMON, name: { type: 'string' } },
+    positionals: 0,
+  },
+  'tenants list': { usage: 'admin tenants list [--json]', summary: 'lists the tenants, oldest first', options: COMMON, positionals: 0 },
+  'keys rotate': {
+    usage: 'admin keys rotate [--json]',
+    summary: 'new data keys for every tenant; data under the old keys stays readable',
+    options: COMMON,
+    positionals: 0,
+  },
+  'keys reencrypt': {
+    usage: 'admin keys reencrypt [--json]',
+    summary: "re-wraps the tenants' keys under the primary key-encryption key and moves token data to the active data keys",
+    options: COMMON,
+    positionals: 0,
+  },
+  'formulas import': {
+    usage: 'admin formulas import <dir> [--json]',
+    summary: 'upserts the official reactor formulas of <dir>/*.json (by name)',
+    options: COMMON,
+    positionals: 1,
+  },
+};
+
+const USAGE = ['usage:', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`), 'Each command takes --help.'].join('\n');
+
+type Parsed = { command: string; values: Record<string, string | boolean | undefined>; positionals: string[] };
+
+/** The command line, parsed by node:util's parseArgs (strict: an unknown or malformed flag is refused). */
+function parseCommandLine(argv: string[]): Parsed | { exit: number; out?: string; err?: string } {
+  const [group, action, ...rest] = argv;
+  if (group === undefined || group === '--help' || group === '-h') return group === undefined ? { exit: 2, err: USAGE } : { exit: 0, out: USAGE };
+  const command = `${group} ${action ?? ''}`.trim();
+  const spec = COMMANDS[command];
+  if (!spec) return { exit: 2, err: `admin: unknown command "${command}"\n${USAGE}` };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: rest, options: spec.options, strict: true, allowPositionals: true });
+  } catch (err) {
+    return { exit: 2, err: `admin ${command}: ${err instanceof Error ? err.message : String(err)}\nusage: ${spec.usage}` };
+  }
+  if (parsed.values['help']) return { exit: 0, out: `usage: ${spec.usage}\n  ${spec.summary}` };
+  if (parsed.positionals.length > spec.positionals)
+    return { exit: 2, err: `admin ${command}: unexpected argument "${parsed.positionals[spec.positionals]}"\nusage: ${spec.usage}` };
+  return { command, values: parsed.values as Parsed['values'], positionals: parsed.positionals };
+}
 
 async function createTenant(prisma: PrismaService, name: string) {
   const tenantId = randomUUID();
@@ -152,13 +197,19 @@ async function importFormulas(prisma: PrismaService, dir: string): Promise<{ cre
 }
 
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
-  const [group, command] = args._;
-  const json = args.flags['json'] === true;
+  const line = parseCommandLine(process.argv.slice(2));
+  if ('exit' in line) {
+    if (line.out) process.stdout.write(`${line.out}\n`);
+    if (line.err) process.stderr.write(`${line.err}\n`);
+    return line.exit;
+  }
+  const { command: cmd, values, positionals } = line;
+  const [group, command] = cmd.split(' ');
+  const json = values['json'] === true;
   const prisma = new PrismaService();
   try {
     if (group === 'tenants' && command === 'create') {
-      const name = args.flags['name'];
+      const name = values['name'];
       if (typeof name !== 'string' || !name.trim() || name.length > 200) {
         process.stderr.write('tenants create needs --name <name> (1 to 200 characters)\n');
         return 2;
@@ -197,7 +248,7 @@ async function main(): Promise<number> {
       return 0;
     }
     if (group === 'formulas' && command === 'import') {
-      const dir = args._[2];
+      const dir = positionals[0];
       if (!dir || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) {
         process.stderr.write('formulas import needs a directory of *.json formula definitions\n');
         return 2;
