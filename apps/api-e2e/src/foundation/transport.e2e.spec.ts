@@ -100,7 +100,9 @@ describe('transport, errors and operability', () => {
   it('SIGTERM drains token-service: requests in flight are answered (200), later ones get 503, none hang', async () => {
     const created = await api('POST', '/tokens', { key, body: { type: 'token', data: 'drain' } });
     const inflight = Array.from({ length: 40 }, () => api('GET', `/tokens/${created.body.id}`, { key }));
-    await new Promise((r) => setTimeout(r, 5));
+    // the signal follows the first answer, so requests are flowing through token-service when it arrives (a fixed
+    // delay raced the gateway on a loaded machine: every request could still be on its way when the drain began)
+    await Promise.race(inflight);
     const stopping = control('stop', 'token-service', 'SIGTERM');
     const results = await Promise.all(inflight);
     await stopping;
