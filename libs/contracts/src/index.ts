@@ -13,6 +13,7 @@ export * from './tokens/tokens';
 export * from './reactors/formulas';
 export * from './reactors/reactors';
 export * from './reactors/egress-policy';
+export * from './actors/actor';
 export * from './audit/audit';
 export * from './reactors/code-reactors';
 export * from './reactors/reactor-bodies';

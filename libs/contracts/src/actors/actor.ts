@@ -1,0 +1,21 @@
+import type { Principal } from '../auth/principal';
+
+/**
+ * Who did something, as audit records and events name it. An API key acts as its application; a session key acts as
+ * the session (its application is the public one that created it); the operator CLI acts as `operator` with the
+ * operating system user or the name given with --actor. The name is filled where the acting service knows it.
+ */
+export interface Actor {
+  id: string;
+  type: 'application' | 'session' | 'operator' | 'anonymous';
+  name?: string;
+}
+
+export function actorOf(principal: Principal, name?: string): Actor {
+  if (principal.sessionId) return { id: principal.sessionId, type: 'session' };
+  return name === undefined ? { id: principal.applicationId, type: 'application' } : { id: principal.applicationId, type: 'application', name };
+}
+
+export function operatorActor(name: string): Actor {
+  return { id: name, type: 'operator', name };
+}
