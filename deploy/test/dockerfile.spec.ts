@@ -114,6 +114,18 @@ describe('deploy/docker/Dockerfile', () => {
     expect(build).toContain('test -f "dist/apps/$APP/package-lock.json"');
   });
 
+  it('ships the operator CLI in the token-service image as admin/main.js, its packages checked like the app bundle, run by the admin Job', () => {
+    const df = dockerfile();
+    const build = (findStage(df, 'build')?.instructions ?? []).filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    const admin = build.find((a) => a.includes('npx nx build admin')) ?? '';
+    expect(admin).toMatch(/if \[ "\$APP" = token-service \]/);
+    expect(admin).toContain('cp dist/tools/admin/main.js "dist/apps/$APP/admin/main.js"');
+    const appDeps = (findStage(df, 'app-deps')?.instructions ?? []).filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    expect(appDeps.join('\n')).toContain('node /usr/local/lib/check-bundle-deps.mjs /app/admin');
+    const job = loadObjects(path.join(K8S, 'admin', 'job.yaml'))[0] as { spec: { template: { spec: { containers: Array<{ image: string; command: string[] }> } } } };
+    expect(job.spec.template.spec.containers[0]).toMatchObject({ image: 'coffer/token-service', command: ['node', 'admin/main.js'] });
+  });
+
   it("installs isolated-vm's prebuilt binary for the image Node and proves it loads, with the toolchain only in build stages", () => {
     const df = dockerfile();
     const toolchain = findStage(df, 'toolchain');

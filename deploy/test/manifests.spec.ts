@@ -25,7 +25,7 @@ import {
 } from './support/k8s-helpers';
 import { APPS, APP_NAMES, K8S, OVERLAYS, SECRET_ENV, WORKSPACE, workspaceApplications, type AppName, type LabelSelector } from './support/workspace';
 
-const BASES = [...APP_NAMES, 'migrate', 'common'] as const;
+const BASES = [...APP_NAMES, 'migrate', 'admin', 'common'] as const;
 const RENDERS = [...BASES.map((b) => `base ${b}`), ...OVERLAYS.map((o) => `overlay ${o}`)];
 const NAMESPACE: Record<(typeof OVERLAYS)[number], string> = { dev: 'coffer-dev', production: 'coffer' };
 
@@ -118,7 +118,7 @@ describe('workspace coverage', () => {
     expect(workspaceApplications()).toEqual([...APP_NAMES].sort());
     const dirs = fs
       .readdirSync(K8S, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && !['overlays', 'common', 'migrate'].includes(d.name))
+      .filter((d) => d.isDirectory() && !['overlays', 'common', 'migrate', 'admin'].includes(d.name))
       .map((d) => d.name)
       .sort();
     expect(dirs).toEqual([...APP_NAMES].sort());

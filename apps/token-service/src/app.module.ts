@@ -20,6 +20,7 @@ import { ListLogsUseCase } from './audit/logs.use-case';
 import { TokensV2Handler } from './tokens/v2/tokens-v2.handler';
 import { CursorTokensUseCase } from './tokens/v2/cursor-tokens.use-case';
 import { TokenCursors } from './tokens/v2/token-cursor';
+import { ReencryptionGauge } from './keys/reencryption-gauge';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
@@ -43,6 +44,7 @@ import { TokenCursors } from './tokens/v2/token-cursor';
     ListLogsUseCase,
     CursorTokensUseCase,
     TokenCursors,
+    ReencryptionGauge,
   ],
 })
 export class AppModule {}

@@ -20,7 +20,7 @@ describe('admin CLI: its command line', () => {
     expect(help.stdout).toContain('admin tenants create --name <name> [--json]');
     const one = admin('keys', 'reencrypt', '--help');
     expect(one).toMatchObject({ status: 0, stderr: '' });
-    expect(one.stdout).toMatch(/^usage: admin keys reencrypt \[--json\]\n/);
+    expect(one.stdout).toMatch(/^usage: admin keys reencrypt \[--tenant <id>\] \[--rate <rows\/s>\] \[--batch-size <n>\] \[--json\]\n/);
     const none = admin();
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('usage:');

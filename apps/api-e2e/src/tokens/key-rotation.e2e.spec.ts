@@ -30,13 +30,14 @@ describe('key rotation', () => {
   it('keys rotate: new writes use a new data key, old tokens stay readable; keys reencrypt moves them', async () => {
     const before = await api('POST', '/tokens', { key, body: { type: 'token', data: 'written before rotation' } });
     const oldKey = await keyOf(before.body.id);
-    expect(admin('keys', 'rotate')).toMatchObject({ rotated: 'data keys' });
+    expect(admin('keys', 'rotate', '--tenant', tenant.tenantId)).toMatchObject({ tenants: 1 });
     // services cache the active data key for up to a minute; a fresh tenant key is picked up by new processes at once
     const read = await api('GET', `/tokens/${before.body.id}`, { key });
     expect(read.status).toBe(200);
     expect(read.body.data).toBe('written before rotation');
-    const moved = admin('keys', 'reencrypt') as { tokens: number };
-    expect(moved.tokens).toBeGreaterThanOrEqual(1);
+    const moved = admin('keys', 'reencrypt', '--tenant', tenant.tenantId) as { state: string; kinds: { tokens: { rows_done: number } } };
+    expect(moved.state).toBe('done');
+    expect(moved.kinds.tokens.rows_done).toBeGreaterThanOrEqual(1);
     expect(await keyOf(before.body.id)).not.toBe(oldKey);
     const again = await api('GET', `/tokens/${before.body.id}`, { key });
     expect(again.body.data).toBe('written before rotation');

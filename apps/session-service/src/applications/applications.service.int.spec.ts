@@ -3,6 +3,7 @@ import { sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/messaging';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
+import { TenantRepository } from '../tenants/tenant.repository';
 import { SessionRepository } from '../sessions/session.repository';
 import { SessionsService } from '../sessions/sessions.service';
 import { ApplicationKeyRepository } from './application-key.repository';
@@ -34,6 +35,7 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
           SessionRepository,
           SessionsService,
           AuthenticateService,
+          TenantRepository,
           EventBus,
         ],
       },
@@ -118,5 +120,18 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM application_keys WHERE application_id = $1', [pub.id])).rows[0].n).toBe(0);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM sessions WHERE application_id = $1', [pub.id])).rows[0].n).toBe(0);
     expect((await problemOf(apps.get(admin, pub.id))).status).toBe(404);
+  });
+
+  it("refuses a suspended tenant's keys with a 403 until it is resumed, and forgets a deleted tenant's (null: 401)", async () => {
+    const app = await apps.create(admin, { name: 'suspended', type: 'private', permissions: ['token:read'] });
+    const key = app.keys?.[0]?.key as string;
+    await ctx.sql.query('UPDATE tenants SET suspended_at = now() WHERE id = $1', [tenant]);
+    await expect(principalFor(key)).rejects.toMatchObject({ problem: { status: 403, title: 'Forbidden', detail: expect.stringContaining('suspended') } });
+    await ctx.sql.query('UPDATE tenants SET suspended_at = NULL WHERE id = $1', [tenant]);
+    expect(await principalFor(key)).toMatchObject({ tenantId: tenant, applicationId: app.id });
+    const gone = await insertTenant(ctx.sql);
+    const other = await apps.create(principalOf(gone, { type: 'management', permissions: ['application:create'] }), { name: 'x', type: 'private', permissions: ['token:read'] });
+    await ctx.sql.query('UPDATE tenants SET deleted_at = now() WHERE id = $1', [gone]);
+    expect(await principalFor(other.keys?.[0]?.key as string)).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { AccessRule, ApplicationType, Principal } from '@coffer/contracts';
+import { ProblemError, type AccessRule, type ApplicationType, type Principal } from '@coffer/contracts';
 import { ApplicationRepository } from '../applications/application.repository';
 import { ApplicationKeyRepository } from '../applications/application-key.repository';
 import { SessionRepository } from '../sessions/session.repository';
+import { TenantRepository } from '../tenants/tenant.repository';
 
 export interface AuthenticateResult {
   principal: Principal | null;
@@ -10,16 +11,30 @@ export interface AuthenticateResult {
   expiresAt?: string;
 }
 
-/** Resolves a key hash to a principal: an application key or a session key. Unknown or expired → null (401). */
+/**
+ * Resolves a key hash to a principal: an application key or a session key. Unknown or expired → null (401). A key
+ * of a suspended tenant is known but refused (403, as for a key that may not act); a deleted tenant has no keys left.
+ */
 @Injectable()
 export class AuthenticateService {
   constructor(
     private readonly applications: ApplicationRepository,
     private readonly keys: ApplicationKeyRepository,
     private readonly sessions: SessionRepository,
+    private readonly tenants: TenantRepository,
   ) {}
 
   async authenticate(keyHash: string): Promise<AuthenticateResult> {
+    const result = await this.resolve(keyHash);
+    if (result.principal) {
+      const tenant = await this.tenants.find(result.principal.tenantId);
+      if (!tenant || tenant.deletedAt) return { principal: null };
+      if (tenant.suspendedAt) throw new ProblemError(403, 'The tenant is suspended: its keys are refused until the operator resumes it');
+    }
+    return result;
+  }
+
+  private async resolve(keyHash: string): Promise<AuthenticateResult> {
     if (typeof keyHash !== 'string' || !/^[0-9a-f]{64}$/.test(keyHash)) return { principal: null };
     const app = await this.keys.findApplicationByKeyHash(keyHash);
     if (app) {

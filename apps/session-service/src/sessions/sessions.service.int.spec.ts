@@ -3,6 +3,7 @@ import { sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/messaging';
 import { insertTenant, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
+import { TenantRepository } from '../tenants/tenant.repository';
 import { ApplicationKeyRepository } from '../applications/application-key.repository';
 import { ApplicationKeysService } from '../applications/application-keys.service';
 import { ApplicationRepository } from '../applications/application.repository';
@@ -29,6 +30,7 @@ describe('SessionsService (PostgreSQL)', () => {
           SessionRepository,
           SessionsService,
           AuthenticateService,
+          TenantRepository,
           EventBus,
         ],
       },

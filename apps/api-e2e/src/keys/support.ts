@@ -1,0 +1,120 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { Client } from 'pg';
+import { api, type TestTenant } from '@coffer/testing';
+import { formulaCode, makeReactor } from '../reactors/support';
+
+const root = path.resolve(__dirname, '../../../..');
+const env = () => ({ ...process.env, DATABASE_URL: process.env['COFFER_E2E_DATABASE_URL'], KEY_ENCRYPTION_KEYS: process.env['COFFER_E2E_KEK'] });
+
+/** The built operator CLI, as an operator runs it (`node admin/main.js ...` in an image). */
+export function admin(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [path.join(root, 'dist/tools/admin/main.js'), ...args], { env: env(), encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The CLI's --json result (exit 0 expected). */
+export function adminJson<T = any>(...args: string[]): T {
+  const r = admin(...args, '--json');
+  if (r.status !== 0) throw new Error(`admin ${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+/** The CLI in the background (to kill it, or to run it under load). */
+export function adminChild(...args: string[]): ChildProcess & { done: Promise<{ code: number | null; stdout: string; stderr: string }> } {
+  const child = spawn(process.execPath, [path.join(root, 'dist/tools/admin/main.js'), ...args], { env: env() });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return Object.assign(child, { done });
+}
+
+export async function database(): Promise<Client> {
+  const db = new Client({ connectionString: process.env['COFFER_E2E_DATABASE_URL'] });
+  await db.connect();
+  return db;
+}
+
+/** Runs `fn` over `items` with at most `n` at a time. */
+export async function inParallel<T, R>(items: T[], n: number, fn: (item: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+export interface SeededTenant {
+  key: string;
+  tokens: Array<{ id: string; data: string }>;
+  reactorId: string;
+  jobId: string;
+  webhookSecret: string;
+  idempotent: { key: string; body: unknown; id: string };
+}
+
+/**
+ * A tenant with a value of every sealed kind: `tokens` tokens, a reactor (configuration), an asynchronous job with
+ * a callback nobody answers (arguments, outcome, webhook body), its webhook secret and an idempotency reply.
+ */
+export async function seed(tenant: TestTenant, tokens: number): Promise<SeededTenant> {
+  const key = (await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:use', 'reactor:invoke'] })).key;
+  const created = await inParallel(
+    Array.from({ length: tokens }, (_, i) => `value ${i} ${Math.random().toString(36).slice(2)}`),
+    8,
+    async (data) => {
+      const res = await api('POST', '/tokens', { key, body: { type: 'token', data } });
+      if (res.status !== 201) throw new Error(`token: ${res.status} ${res.text}`);
+      return { id: res.body.id as string, data };
+    },
+  );
+  const { reactorId } = await makeReactor(
+    tenant.managementKey,
+    { code: formulaCode('return { raw: { echoed: req.args.value, secret: req.configuration.SECRET } };'), configuration: [{ name: 'SECRET', type: 'string' }] },
+    { configuration: { SECRET: 'reactor-secret-value' } },
+  );
+  const job = await api('POST', `/reactors/${reactorId}/react`, { key, body: { args: { value: 'job argument' }, callback_url: 'http://127.0.0.1:9/hook' } });
+  if (job.status !== 202) throw new Error(`job: ${job.status} ${job.text}`);
+  for (let i = 0; i < 100; i++) {
+    const r = await api('GET', `/reactors/${reactorId}/results/${job.body.id}`, { key });
+    if (r.status === 200 && r.body.result) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const secret = await api('GET', '/tenants/self/webhook-secret', { key: tenant.managementKey });
+  if (secret.status !== 200) throw new Error(`webhook secret: ${secret.status} ${secret.text}`);
+  const idemKey = `idem-${Math.random().toString(36).slice(2)}`;
+  const idem = await api('POST', '/tokens', { key, body: { type: 'token', data: 'idempotent' }, headers: { 'SVC-IDEMPOTENCY-KEY': idemKey } });
+  return {
+    key,
+    tokens: created,
+    reactorId,
+    jobId: job.body.id,
+    webhookSecret: secret.body.secret,
+    idempotent: { key: idemKey, body: idem.body, id: idem.body.id },
+  };
+}
+
+/** Everything `seed` wrote still reads back as written (through the API only). */
+export async function expectAllReadable(tenant: TestTenant, s: SeededTenant): Promise<void> {
+  const reads = await inParallel(s.tokens, 8, async (t) => {
+    const res = await api('GET', `/tokens/${t.id}`, { key: s.key });
+    return res.status === 200 && res.body.data === t.data;
+  });
+  expect(reads.filter((ok) => !ok)).toHaveLength(0);
+  const result = await api('GET', `/reactors/${s.reactorId}/results/${s.jobId}`, { key: s.key });
+  expect(result.body.result).toEqual({ raw: { echoed: 'job argument', secret: 'reactor-secret-value' } });
+  const invoke = await api('POST', `/reactors/${s.reactorId}/react`, { key: s.key, body: { args: { value: 'again' } } });
+  expect(invoke.body.raw).toEqual({ echoed: 'again', secret: 'reactor-secret-value' });
+  const secret = await api('GET', '/tenants/self/webhook-secret', { key: tenant.managementKey });
+  expect(secret.body.secret).toBe(s.webhookSecret);
+  const replay = await api('POST', '/tokens', { key: s.key, body: { type: 'token', data: 'idempotent' }, headers: { 'SVC-IDEMPOTENCY-KEY': s.idempotent.key } });
+  expect(replay.body).toEqual(s.idempotent.body);
+}

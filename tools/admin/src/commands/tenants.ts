@@ -1,0 +1,129 @@
+import { type Command, UsageError, intOption, tenantIdArgument } from '../cli/command';
+import { ProgressReporter } from '../cli/progress';
+import { withKeyJobLock } from '../keys/job-lock';
+import { TenantAdmin } from '../tenants/tenant-admin';
+
+const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, actor: { type: 'string' } } as const;
+
+async function purgeWithProgress(admin: TenantAdmin, tenantIds: string[], batchSize: number, json: boolean): Promise<number> {
+  const progress = ProgressReporter.for(process.stderr, json);
+  const started = Date.now();
+  let rows = 0;
+  await withKeyJobLock('purge', async () => {
+    for (const id of tenantIds)
+      rows += await admin.purge(id, batchSize, (_table, n) => {
+        const total = rows + n;
+        progress.update({ label: `purging ${id}`, done: total, total, rate: (total * 1000) / Math.max(1, Date.now() - started) }, { tenant_id: id });
+      });
+  });
+  progress.end();
+  return rows;
+}
+
+export const tenantCommands: Command[] = [
+  {
+    name: 'tenants create',
+    usage: 'admin tenants create --name <name> [--json]',
+    summary: 'creates a tenant and its first management key (the key is shown once)',
+    options: { ...COMMON, name: { type: 'string' } },
+    async run(ctx) {
+      const name = ctx.values['name'];
+      if (typeof name !== 'string' || !name.trim() || name.length > 200) throw new UsageError('tenants create needs --name <name> (1 to 200 characters)');
+      const created = await new TenantAdmin(ctx.prisma).create(name.trim());
+      ctx.audit('tenant.create', { tenant_id: created.tenant_id });
+      ctx.result(created, `tenant ${created.tenant_id}\nmanagement key (shown once): ${created.management_key}`);
+      return 0;
+    },
+  },
+  {
+    name: 'tenants list',
+    usage: 'admin tenants list [--json]',
+    summary: 'lists the tenants, oldest first, with their status (active, suspended, deleting)',
+    options: COMMON,
+    async run(ctx) {
+      const tenants = await new TenantAdmin(ctx.prisma).list();
+      ctx.result({ data: tenants }, tenants.map((t) => `${t.id}  ${t.status.padEnd(9)}  ${t.created_at}  ${t.name}`).join('\n'));
+      return 0;
+    },
+  },
+  {
+    name: 'tenants suspend',
+    usage: 'admin tenants suspend <tenant-id> [--json]',
+    summary: 'refuses every key of the tenant (403) until it is resumed; its data stays as it is',
+    options: COMMON,
+    positionals: { required: 1 },
+    async run(ctx) {
+      const tenant = await new TenantAdmin(ctx.prisma).setSuspended(tenantIdArgument(ctx.positionals[0]), true);
+      ctx.audit('tenant.suspend', { tenant_id: tenant.id });
+      ctx.result(tenant, `tenant ${tenant.id} suspended (keys cached by the gateway are refused within AUTH_CACHE_TTL_MS)`);
+      return 0;
+    },
+  },
+  {
+    name: 'tenants resume',
+    usage: 'admin tenants resume <tenant-id> [--json]',
+    summary: "lifts a suspension: the tenant's keys work again",
+    options: COMMON,
+    positionals: { required: 1 },
+    async run(ctx) {
+      const tenant = await new TenantAdmin(ctx.prisma).setSuspended(tenantIdArgument(ctx.positionals[0]), false);
+      ctx.audit('tenant.resume', { tenant_id: tenant.id });
+      ctx.result(tenant, `tenant ${tenant.id} active`);
+      return 0;
+    },
+  },
+  {
+    name: 'tenants reissue-key',
+    usage: 'admin tenants reissue-key <tenant-id> [--json]',
+    summary: "revokes the keys of the tenant's management application and issues a new one (shown once)",
+    options: COMMON,
+    positionals: { required: 1 },
+    async run(ctx) {
+      const issued = await new TenantAdmin(ctx.prisma).reissueManagementKey(tenantIdArgument(ctx.positionals[0]));
+      ctx.audit('tenant.management_key.reissue', { tenant_id: issued.tenant_id, application_id: issued.application_id, revoked_keys: issued.revoked_keys });
+      ctx.result(
+        issued,
+        `revoked ${issued.revoked_keys} key(s) of application ${issued.application_id}\nnew management key (shown once): ${issued.management_key}`,
+      );
+      return 0;
+    },
+  },
+  {
+    name: 'tenants delete',
+    usage: 'admin tenants delete <tenant-id> --yes [--no-purge] [--batch-size <n>] [--json]',
+    summary: "destroys the tenant's keys at once (its data can no longer be decrypted), then removes its rows in batches",
+    options: { ...COMMON, yes: { type: 'boolean' }, 'no-purge': { type: 'boolean' }, 'batch-size': { type: 'string' } },
+    positionals: { required: 1 },
+    async run(ctx) {
+      const tenantId = tenantIdArgument(ctx.positionals[0]);
+      const batchSize = intOption(ctx.values, 'batch-size', 1000, 1, 10_000);
+      if (ctx.values['yes'] !== true) throw new UsageError('deleting a tenant destroys its data for good: confirm with --yes');
+      const admin = new TenantAdmin(ctx.prisma);
+      const shredded = await admin.shred(tenantId);
+      ctx.audit('tenant.delete', { tenant_id: tenantId, destroyed_keys: shredded.destroyed_keys });
+      const purged = ctx.values['no-purge'] === true ? null : await purgeWithProgress(admin, [tenantId], batchSize, ctx.json);
+      ctx.result(
+        { tenant_id: tenantId, ...shredded, purged_rows: purged, state: purged === null ? 'deleting' : 'deleted' },
+        `tenant ${tenantId}: ${shredded.destroyed_keys} key(s) destroyed, its data is unreadable; ` +
+          (purged === null ? 'run "tenants purge" to remove its rows' : `${purged} row(s) removed`),
+      );
+      return 0;
+    },
+  },
+  {
+    name: 'tenants purge',
+    usage: 'admin tenants purge [<tenant-id>] [--batch-size <n>] [--json]',
+    summary: 'removes the rows of deleted tenants (all of them, or one), in batches; resumable',
+    options: { ...COMMON, 'batch-size': { type: 'string' } },
+    positionals: { optional: 1 },
+    async run(ctx) {
+      const admin = new TenantAdmin(ctx.prisma);
+      const batchSize = intOption(ctx.values, 'batch-size', 1000, 1, 10_000);
+      const ids = ctx.positionals[0] ? [tenantIdArgument(ctx.positionals[0])] : await admin.deleting();
+      const purged = await purgeWithProgress(admin, ids, batchSize, ctx.json);
+      ctx.audit('tenant.purge', { tenants: ids, rows: purged });
+      ctx.result({ tenants: ids, purged_rows: purged }, `${purged} row(s) of ${ids.length} deleted tenant(s) removed`);
+      return 0;
+    },
+  },
+];
