@@ -11,7 +11,8 @@
  *   node-env-production      NODE_ENV=production in every target
  *   no-secrets               no ENV/ARG that carries a secret (DATABASE_URL, passwords, keys)
  *   no-remote-add            no ADD of a URL
- *   single-app-build         Nx builds name the one app ($APP), never run-many without -p or affected
+ *   single-app-build         Nx builds name the one app ($APP), never run-many without -p or affected (the one
+ *                            exception: `nx build admin`, the operator CLI that the token-service image carries)
  *   code-owned-by-root       targets do not chown their files to the runtime user (code stays immutable)
  */
 
@@ -276,7 +277,7 @@ export function lintDockerfile(df: ParsedDockerfile, options: LintOptions = {}):
             v.push({ rule: 'single-app-build', line: ins.line, message: `"${c}" builds more than the one app` });
           } else if (sub === 'run-many' && !(/(^|\s)(-p|--projects)[= ]/.test(rest) && namesApp)) {
             v.push({ rule: 'single-app-build', line: ins.line, message: `"${c}" must be limited to -p "$APP"` });
-          } else if ((sub === 'build' || sub === 'run') && !namesApp) {
+          } else if ((sub === 'build' || sub === 'run') && !namesApp && !/^build\s+admin$/.test(`${sub}${rest}`.trim())) {
             v.push({ rule: 'single-app-build', line: ins.line, message: `"${c}" must name the app ($APP)` });
           }
         }

@@ -83,6 +83,8 @@ export async function createTenant(name = 'e2e'): Promise<TestTenant> {
   const out = execFileSync(process.execPath, [path.join(root, 'dist/tools/admin/main.js'), 'tenants', 'create', '--name', name, '--json'], {
     env: { ...process.env, DATABASE_URL: process.env['COFFER_E2E_DATABASE_URL'], KEY_ENCRYPTION_KEYS: process.env['COFFER_E2E_KEK'] },
     encoding: 'utf8',
+    // stderr (the CLI's audit line) is kept out of the test output; execFileSync still reports it if the CLI fails
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const { tenant_id, management_key } = JSON.parse(out);
   return {

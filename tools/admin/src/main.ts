@@ -10,7 +10,11 @@ import { operatorActor } from '@coffer/contracts';
 import { type Command, type CommandContext, type OptionValues, UsageError } from './cli/command';
 import { COMMANDS } from './commands';
 
-const USAGE = ['usage:', ...COMMANDS.map((c) => `  ${c.usage}`), 'Each command takes --help; mutating commands take --actor <name> (default: the OS user).'].join('\n');
+const USAGE = [
+  'usage:',
+  ...COMMANDS.map((c) => `  ${c.usage}`),
+  'Each command takes --help; mutating commands take --actor <name> (default: the OS user).',
+].join('\n');
 
 type Parsed = { command: Command; values: OptionValues; positionals: string[] };
 

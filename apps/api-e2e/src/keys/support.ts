@@ -14,7 +14,7 @@ export function admin(...args: string[]): { status: number | null; stdout: strin
 }
 
 /** The CLI's --json result (exit 0 expected). */
-export function adminJson<T = any>(...args: string[]): T {
+export function adminJson<T = unknown>(...args: string[]): T {
   const r = admin(...args, '--json');
   if (r.status !== 0) throw new Error(`admin ${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
   return JSON.parse(r.stdout) as T;
@@ -27,7 +27,9 @@ export function adminChild(...args: string[]): ChildProcess & { done: Promise<{ 
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
   return Object.assign(child, { done });
 }
 
@@ -66,7 +68,7 @@ export interface SeededTenant {
  * a callback nobody answers (arguments, outcome, webhook body), its webhook secret and an idempotency reply.
  */
 export async function seed(tenant: TestTenant, tokens: number): Promise<SeededTenant> {
-  const key = (await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:use', 'reactor:invoke'] })).key;
+  const key = (await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:use'] })).key;
   const created = await inParallel(
     Array.from({ length: tokens }, (_, i) => `value ${i} ${Math.random().toString(36).slice(2)}`),
     8,
@@ -115,6 +117,10 @@ export async function expectAllReadable(tenant: TestTenant, s: SeededTenant): Pr
   expect(invoke.body.raw).toEqual({ echoed: 'again', secret: 'reactor-secret-value' });
   const secret = await api('GET', '/tenants/self/webhook-secret', { key: tenant.managementKey });
   expect(secret.body.secret).toBe(s.webhookSecret);
-  const replay = await api('POST', '/tokens', { key: s.key, body: { type: 'token', data: 'idempotent' }, headers: { 'SVC-IDEMPOTENCY-KEY': s.idempotent.key } });
+  const replay = await api('POST', '/tokens', {
+    key: s.key,
+    body: { type: 'token', data: 'idempotent' },
+    headers: { 'SVC-IDEMPOTENCY-KEY': s.idempotent.key },
+  });
   expect(replay.body).toEqual(s.idempotent.body);
 }

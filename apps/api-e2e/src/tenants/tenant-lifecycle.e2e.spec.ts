@@ -21,9 +21,9 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
     expect(listed.data).toContainEqual(expect.objectContaining({ id: created.tenant_id, name: 'lifecycle', status: 'active' }));
     const text = admin('tenants', 'list');
     expect(text.stdout).toMatch(new RegExp(`${created.tenant_id}\\s+active`));
-  });
+  }, 300_000);
 
-  it("suspend refuses every key of the tenant with a 403 problem (other tenants unaffected) until resume", async () => {
+  it('suspend refuses every key of the tenant with a 403 problem (other tenants unaffected) until resume', async () => {
     const tenant = await createTenant('suspend');
     const other = await createTenant('bystander');
     const key = (await tenant.app('private', { permissions: ['token:create', 'token:read'] })).key;
@@ -46,7 +46,7 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
     const back = await api('GET', `/tokens/${token.body.id}`, { key });
     expect(back.status).toBe(200);
     expect(back.body.data).toBe('kept');
-  }, 60_000);
+  }, 300_000);
 
   it('reissue-key revokes the management key and prints a new one once; the new key works, the old is refused', async () => {
     const tenant = await createTenant('reissue');
@@ -60,7 +60,7 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
     await afterAuthCache();
     expect((await api('GET', '/tenants/self', { key: tenant.managementKey })).status).toBe(401);
     expect(admin('tenants', 'reissue-key', '00000000-0000-4000-8000-000000000000').status).toBe(1);
-  }, 60_000);
+  }, 300_000);
 
   it('delete destroys the keys at once (nothing can decrypt the data any more), then purge removes every row', async () => {
     const tenant: TestTenant = await createTenant('shredded');
@@ -98,7 +98,7 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
       expect((await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [tenant.tenantId])).rows[0].n).toBe(0);
     }
     expect(adminJson<{ data: Array<{ id: string }> }>('tenants', 'list').data.map((t) => t.id)).not.toContain(tenant.tenantId);
-  }, 90_000);
+  }, 300_000);
 
   it('delete without --no-purge removes the rows in the same run; unknown ids and bad flags are refused', () => {
     const created = adminJson<{ tenant_id: string }>('tenants', 'create', '--name', 'gone');
@@ -108,5 +108,5 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
     expect(admin('tenants', 'delete', created.tenant_id, '--yes').status).toBe(1);
     expect(admin('tenants', 'suspend', 'not-a-uuid').status).toBe(2);
     expect(admin('tenants', 'delete', created.tenant_id, '--yes', '--batch-size', '0').status).toBe(2);
-  });
+  }, 300_000);
 });

@@ -130,7 +130,11 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
     await ctx.sql.query('UPDATE tenants SET suspended_at = NULL WHERE id = $1', [tenant]);
     expect(await principalFor(key)).toMatchObject({ tenantId: tenant, applicationId: app.id });
     const gone = await insertTenant(ctx.sql);
-    const other = await apps.create(principalOf(gone, { type: 'management', permissions: ['application:create'] }), { name: 'x', type: 'private', permissions: ['token:read'] });
+    const other = await apps.create(principalOf(gone, { type: 'management', permissions: ['application:create'] }), {
+      name: 'x',
+      type: 'private',
+      permissions: ['token:read'],
+    });
     await ctx.sql.query('UPDATE tenants SET deleted_at = now() WHERE id = $1', [gone]);
     expect(await principalFor(other.keys?.[0]?.key as string)).toBeNull();
   });

@@ -8,7 +8,7 @@ let source: (() => Promise<Remaining>) | undefined;
 /** kinds reported so far: a kind whose job finished drops back to 0 instead of keeping its last value */
 const seen = new Set<string>();
 
-const rowsRemaining = new Gauge({
+export const reencryptionRowsRemaining = new Gauge({
   name: 'coffer_reencryption_rows_remaining',
   help: 'Sealed values a running re-encryption job (admin keys reencrypt) still has to move, per kind; 0 when none runs',
   labelNames: ['kind'] as const,

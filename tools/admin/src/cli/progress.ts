@@ -59,7 +59,9 @@ export class ProgressReporter {
     if (this.mode === 'json') {
       const remaining = Math.max(0, p.total - p.done);
       const eta = p.rate > 0 ? Math.round(remaining / p.rate) : null;
-      this.stream.write(`${JSON.stringify({ progress: { ...extra, rows_done: p.done, rows_total: p.total, rows_per_second: Math.round(p.rate), eta_seconds: eta } })}\n`);
+      this.stream.write(
+        `${JSON.stringify({ progress: { ...extra, rows_done: p.done, rows_total: p.total, rows_per_second: Math.round(p.rate), eta_seconds: eta } })}\n`,
+      );
     } else this.stream.write(`${progressLine(p, false)}\n`);
   }
 

@@ -84,7 +84,8 @@ export const formulaCommands: Command[] = [
     positionals: { optional: 1 },
     async run(ctx) {
       const dir = ctx.positionals[0];
-      if (!dir || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new UsageError('formulas import needs a directory of *.json formula definitions');
+      if (!dir || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
+        throw new UsageError('formulas import needs a directory of *.json formula definitions');
       const result = await importFormulas(ctx.prisma, dir);
       ctx.audit('formulas.import', { created: result.created, updated: result.updated });
       ctx.result(result, `official formulas: ${result.created.length} created, ${result.updated.length} updated`);

@@ -39,7 +39,13 @@ export async function keyStatus(prisma: PrismaService, tenantId?: string): Promi
   for (const kind of SEALED_KINDS) {
     status.kinds[kind.kind] = (await rows.countByKey(kind, tenantId)).map((r) => {
       const key = byId.get(r.keyId);
-      const usage: KeyUsage = { tenant_id: r.tenantId, key_id: r.keyId, key_version: key ? Number(key.version) : null, active: key?.active ?? false, rows: r.rows };
+      const usage: KeyUsage = {
+        tenant_id: r.tenantId,
+        key_id: r.keyId,
+        key_version: key ? Number(key.version) : null,
+        active: key?.active ?? false,
+        rows: r.rows,
+      };
       status.rows += r.rows;
       if (usage.active) status.rows_under_active_keys += r.rows;
       else status.rows_under_older_keys += r.rows;

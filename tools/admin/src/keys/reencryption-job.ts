@@ -88,7 +88,10 @@ export class ReencryptionJob {
     this.report();
     for (const p of progress) if (!p.done) await this.moveKind(job, p);
     progress = await this.jobs.progress(job.id);
-    const remaining = (await Promise.all(progress.map((p) => this.rows.countNotUnder(sealedKind(p.kind), p.tenantId, p.targetKeyId)))).reduce((a, b) => a + b, 0);
+    const remaining = (await Promise.all(progress.map((p) => this.rows.countNotUnder(sealedKind(p.kind), p.tenantId, p.targetKeyId)))).reduce(
+      (a, b) => a + b,
+      0,
+    );
     const complete = progress.every((p) => p.done) && remaining === 0;
     if (complete) await this.jobs.finish(job.id);
     const kinds: ReencryptionResult['kinds'] = {};
@@ -97,7 +100,14 @@ export class ReencryptionJob {
       k.rows_total += p.rowsTotal;
       k.rows_done += p.rowsDone;
     }
-    return { ...this.current(), rowsTotal: sum(progress, 'rowsTotal'), rowsDone: sum(progress, 'rowsDone'), state: complete ? 'done' : 'incomplete', remaining, kinds };
+    return {
+      ...this.current(),
+      rowsTotal: sum(progress, 'rowsTotal'),
+      rowsDone: sum(progress, 'rowsDone'),
+      state: complete ? 'done' : 'incomplete',
+      remaining,
+      kinds,
+    };
   }
 
   /** Every tenant of the scope and kind, with its target key and the rows to move (once per job: a resumed job keeps its own). */

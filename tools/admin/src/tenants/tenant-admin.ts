@@ -42,7 +42,12 @@ export class TenantNotFoundError extends Error {
 }
 
 function view(t: { id: string; name: string; createdAt: Date; suspendedAt: Date | null; deletedAt: Date | null }): TenantView {
-  const v: TenantView = { id: t.id, name: t.name, status: t.deletedAt ? 'deleting' : t.suspendedAt ? 'suspended' : 'active', created_at: t.createdAt.toISOString() };
+  const v: TenantView = {
+    id: t.id,
+    name: t.name,
+    status: t.deletedAt ? 'deleting' : t.suspendedAt ? 'suspended' : 'active',
+    created_at: t.createdAt.toISOString(),
+  };
   if (t.suspendedAt) v.suspended_at = t.suspendedAt.toISOString();
   if (t.deletedAt) v.deleted_at = t.deletedAt.toISOString();
   return v;
