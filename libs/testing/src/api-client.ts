@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { ApiMethod, ApiPath } from './api-paths';
 import { ResponseValidator } from './response-validator';
 
@@ -80,12 +81,16 @@ export interface TestTenant {
 /** A fresh tenant through the operator CLI (the built admin tool against the run's database). */
 export async function createTenant(name = 'e2e'): Promise<TestTenant> {
   const root = path.resolve(__dirname, '../../..');
-  const out = execFileSync(process.execPath, [path.join(root, 'dist/tools/admin/main.js'), 'tenants', 'create', '--name', name, '--json'], {
-    env: { ...process.env, DATABASE_URL: process.env['COFFER_E2E_DATABASE_URL'], KEY_ENCRYPTION_KEYS: process.env['COFFER_E2E_KEK'] },
-    encoding: 'utf8',
-    // stderr (the CLI's audit line) is kept out of the test output; execFileSync still reports it if the CLI fails
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // asynchronous: a blocking run would stall the test's event loop, and an HTTP keep-alive connection the gateway closed
+  // meanwhile would then be reused ("other side closed"). stderr (the CLI's audit line) stays out of the test output.
+  const { stdout: out } = await promisify(execFile)(
+    process.execPath,
+    [path.join(root, 'dist/tools/admin/main.js'), 'tenants', 'create', '--name', name, '--json'],
+    {
+      env: { ...process.env, DATABASE_URL: process.env['COFFER_E2E_DATABASE_URL'], KEY_ENCRYPTION_KEYS: process.env['COFFER_E2E_KEK'] },
+      encoding: 'utf8',
+    },
+  );
   const { tenant_id, management_key } = JSON.parse(out);
   return {
     tenantId: tenant_id,

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { api, createTenant, type TestTenant } from '@coffer/testing';
 import type { Client } from 'pg';
 import { adminChild, adminJson, database, expectAllReadable, inParallel, seed, type SeededTenant } from './support';
@@ -14,7 +15,17 @@ interface Status {
 /** coffer_reencryption_rows_remaining{kind} as token-service exports it. */
 async function gauge(kind: string): Promise<number | undefined> {
   const ports = JSON.parse(process.env['COFFER_E2E_METRICS_PORTS'] as string) as Record<string, number>;
-  const text = await (await fetch(`http://127.0.0.1:${ports['token-service']}/metrics`)).text();
+  // a connection of its own (no keep-alive reuse across the long CLI runs of this file)
+  const text = await new Promise<string>((resolve, reject) =>
+    http
+      .get({ host: '127.0.0.1', port: ports['token-service'], path: '/metrics', agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve(body));
+      })
+      .on('error', reject),
+  );
   const line = text.split('\n').find((l) => l.startsWith(`coffer_reencryption_rows_remaining{kind="${kind}"}`));
   return line === undefined ? undefined : Number(line.split(' ').pop());
 }
@@ -28,7 +39,7 @@ async function progressOf(db: Client, tenantId: string): Promise<{ done: number;
   return r.rows[0];
 }
 
-describe('keys rotate | reencrypt | status: every sealed value moves to the newest data key', () => {
+describe('keys rotate | reencrypt | status: every sealed value moves to the newest data key', async () => {
   let db: Client;
   let tenant: TestTenant;
   let seeded: SeededTenant;
@@ -39,17 +50,17 @@ describe('keys rotate | reencrypt | status: every sealed value moves to the newe
   }, 600_000);
   afterAll(() => db.end());
 
-  it('status counts the rows of every kind per key version; rotate adds a version and the rows stay under the old one', () => {
-    const before = adminJson<Status>('keys', 'status', '--tenant', tenant.tenantId);
+  it('status counts the rows of every kind per key version; rotate adds a version and the rows stay under the old one', async () => {
+    const before = await adminJson<Status>('keys', 'status', '--tenant', tenant.tenantId);
     for (const kind of KINDS) {
       expect(before.kinds[kind]).toEqual([expect.objectContaining({ tenant_id: tenant.tenantId, key_version: 1, active: true })]);
     }
     expect(before.kinds['tokens'][0].rows).toBe(601);
     expect(before.rows_under_older_keys).toBe(0);
-    const rotated = adminJson<{ tenants: number; rotated: Array<{ tenant_id: string; key_id: string }> }>('keys', 'rotate', '--tenant', tenant.tenantId);
+    const rotated = await adminJson<{ tenants: number; rotated: Array<{ tenant_id: string; key_id: string }> }>('keys', 'rotate', '--tenant', tenant.tenantId);
     expect(rotated).toMatchObject({ tenants: 1, rotated: [{ tenant_id: tenant.tenantId }] });
     expect(rotated.rotated[0].key_id).not.toBe(before.kinds['tokens'][0].key_id);
-    const after = adminJson<Status>('keys', 'status', '--tenant', tenant.tenantId);
+    const after = await adminJson<Status>('keys', 'status', '--tenant', tenant.tenantId);
     expect(after.rows_under_older_keys).toBe(before.rows);
     expect(after.kinds['tokens']).toEqual([expect.objectContaining({ key_version: 1, active: false, rows: 601 })]);
   }, 600_000);
@@ -80,7 +91,7 @@ describe('keys rotate | reencrypt | status: every sealed value moves to the newe
     );
     expect(Number(tokensDone.rows[0].rows_done)).toBe(moved.rows[0].n);
 
-    const second = adminJson<{ state: string; resumed: boolean; rows_total: number; rows_done: number; rows_this_run: number; remaining: number }>(
+    const second = await adminJson<{ state: string; resumed: boolean; rows_total: number; rows_done: number; rows_this_run: number; remaining: number }>(
       'keys',
       'reencrypt',
       '--tenant',
@@ -90,7 +101,7 @@ describe('keys rotate | reencrypt | status: every sealed value moves to the newe
     expect(second.rows_this_run).toBe(stopped.total - stopped.done);
     expect(await gauge('tokens')).toBe(0);
 
-    const status = adminJson<Status>('keys', 'status', '--tenant', tenant.tenantId);
+    const status = await adminJson<Status>('keys', 'status', '--tenant', tenant.tenantId);
     expect(status.rows_under_older_keys).toBe(0);
     for (const kind of KINDS) expect(status.kinds[kind]).toEqual([expect.objectContaining({ key_version: 2, active: true })]);
     await expectAllReadable(tenant, seeded);
@@ -99,7 +110,7 @@ describe('keys rotate | reencrypt | status: every sealed value moves to the newe
   it('runs online: reads, writes and updates keep succeeding during the job (0 non-2xx) and no concurrent update is lost', async () => {
     const busy = await createTenant('reencrypt-online');
     const data = await seed(busy, 300);
-    adminJson('keys', 'rotate', '--tenant', busy.tenantId);
+    await adminJson('keys', 'rotate', '--tenant', busy.tenantId);
     let stop = false;
     const statuses = new Map<number, number>();
     const latest = new Map<string, string>();
@@ -138,7 +149,7 @@ describe('keys rotate | reencrypt | status: every sealed value moves to the newe
     expect(result.state).toBe('done');
     expect(total).toBeGreaterThan(100);
     expect(failed).toBe(0);
-    const status = adminJson<Status>('keys', 'status', '--tenant', busy.tenantId);
+    const status = await adminJson<Status>('keys', 'status', '--tenant', busy.tenantId);
     expect(status.rows_under_older_keys).toBe(0);
     const lost = await inParallel([...latest.entries()], 8, async ([id, value]) => (await api('GET', `/tokens/${id}`, { key: data.key })).body.data !== value);
     expect(lost.filter(Boolean)).toHaveLength(0);

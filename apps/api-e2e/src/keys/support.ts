@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
 import { api, type TestTenant } from '@coffer/testing';
@@ -7,15 +7,19 @@ import { formulaCode, makeReactor } from '../reactors/support';
 const root = path.resolve(__dirname, '../../../..');
 const env = () => ({ ...process.env, DATABASE_URL: process.env['COFFER_E2E_DATABASE_URL'], KEY_ENCRYPTION_KEYS: process.env['COFFER_E2E_KEK'] });
 
-/** The built operator CLI, as an operator runs it (`node admin/main.js ...` in an image). */
-export function admin(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [path.join(root, 'dist/tools/admin/main.js'), ...args], { env: env(), encoding: 'utf8' });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+/**
+ * The built operator CLI, as an operator runs it (`node admin/main.js ...` in an image). Asynchronous on purpose: a
+ * blocking spawnSync would stall this process's event loop for the CLI's whole run, and a keep-alive connection the
+ * gateway closed meanwhile would then be reused ("other side closed").
+ */
+export async function admin(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const r = await adminChild(...args).done;
+  return { status: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The CLI's --json result (exit 0 expected). */
-export function adminJson<T = unknown>(...args: string[]): T {
-  const r = admin(...args, '--json');
+export async function adminJson<T = unknown>(...args: string[]): Promise<T> {
+  const r = await admin(...args, '--json');
   if (r.status !== 0) throw new Error(`admin ${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
   return JSON.parse(r.stdout) as T;
 }

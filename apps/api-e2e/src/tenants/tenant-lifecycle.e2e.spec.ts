@@ -7,19 +7,19 @@ import { admin, adminJson, database } from '../keys/support';
 const AUTH_CACHE_MS = 5_500;
 const afterAuthCache = () => new Promise((r) => setTimeout(r, AUTH_CACHE_MS));
 
-describe('operator CLI: tenants list | create | suspend | resume | reissue-key | delete | purge', () => {
+describe('operator CLI: tenants list | create | suspend | resume | reissue-key | delete | purge', async () => {
   let db: Client;
   beforeAll(async () => {
     db = await database();
   });
   afterAll(() => db.end());
 
-  it('creates and lists tenants with their status, as JSON and as text', () => {
-    const created = adminJson<{ tenant_id: string; management_key: string }>('tenants', 'create', '--name', 'lifecycle');
+  it('creates and lists tenants with their status, as JSON and as text', async () => {
+    const created = await adminJson<{ tenant_id: string; management_key: string }>('tenants', 'create', '--name', 'lifecycle');
     expect(created.management_key).toMatch(/^key_/);
-    const listed = adminJson<{ data: Array<{ id: string; name: string; status: string }> }>('tenants', 'list');
+    const listed = await adminJson<{ data: Array<{ id: string; name: string; status: string }> }>('tenants', 'list');
     expect(listed.data).toContainEqual(expect.objectContaining({ id: created.tenant_id, name: 'lifecycle', status: 'active' }));
-    const text = admin('tenants', 'list');
+    const text = await admin('tenants', 'list');
     expect(text.stdout).toMatch(new RegExp(`${created.tenant_id}\\s+active`));
   }, 300_000);
 
@@ -29,7 +29,7 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
     const key = (await tenant.app('private', { permissions: ['token:create', 'token:read'] })).key;
     const token = await api('POST', '/tokens', { key, body: { type: 'token', data: 'kept' } });
     expect(token.status).toBe(201);
-    const suspended = admin('tenants', 'suspend', tenant.tenantId, '--json');
+    const suspended = await admin('tenants', 'suspend', tenant.tenantId, '--json');
     expect(suspended.status).toBe(0);
     expect(JSON.parse(suspended.stdout)).toMatchObject({ id: tenant.tenantId, status: 'suspended' });
     expect(suspended.stderr).toContain('"action":"tenant.suspend"');
@@ -42,7 +42,7 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
       expect(refused.text).not.toContain('kept');
     }
     expect((await api('GET', '/tenants/self', { key: other.managementKey })).status).toBe(200);
-    expect(adminJson<{ status: string }>('tenants', 'resume', tenant.tenantId).status).toBe('active');
+    expect((await adminJson<{ status: string }>('tenants', 'resume', tenant.tenantId)).status).toBe('active');
     const back = await api('GET', `/tokens/${token.body.id}`, { key });
     expect(back.status).toBe(200);
     expect(back.body.data).toBe('kept');
@@ -51,7 +51,7 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
   it('reissue-key revokes the management key and prints a new one once; the new key works, the old is refused', async () => {
     const tenant = await createTenant('reissue');
     expect((await api('GET', '/tenants/self', { key: tenant.managementKey })).status).toBe(200);
-    const issued = adminJson<{ management_key: string; revoked_keys: number; application_id: string }>('tenants', 'reissue-key', tenant.tenantId);
+    const issued = await adminJson<{ management_key: string; revoked_keys: number; application_id: string }>('tenants', 'reissue-key', tenant.tenantId);
     expect(issued.revoked_keys).toBe(1);
     expect(issued.management_key).not.toBe(tenant.managementKey);
     const stored = await db.query('SELECT key_hash FROM application_keys WHERE application_id = $1', [issued.application_id]);
@@ -59,10 +59,14 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
     expect((await api('GET', '/tenants/self', { key: issued.management_key })).status).toBe(200);
     await afterAuthCache();
     expect((await api('GET', '/tenants/self', { key: tenant.managementKey })).status).toBe(401);
-    expect(admin('tenants', 'reissue-key', '00000000-0000-4000-8000-000000000000').status).toBe(1);
+    expect((await admin('tenants', 'reissue-key', '00000000-0000-4000-8000-000000000000')).status).toBe(1);
   }, 300_000);
 
   it('delete destroys the keys at once (nothing can decrypt the data any more), then purge removes every row', async () => {
+    // another tenant with data, so that keys remain to try against the shredded tenant's ciphertext
+    const bystander = await createTenant('bystander-keys');
+    const bystanderKey = (await bystander.app('private', { permissions: ['token:create'] })).key;
+    expect((await api('POST', '/tokens', { key: bystanderKey, body: { type: 'token', data: 'other' } })).status).toBe(201);
     const tenant: TestTenant = await createTenant('shredded');
     const key = (await tenant.app('private', { permissions: ['token:create', 'token:read'] })).key;
     const ids: string[] = [];
@@ -70,9 +74,9 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
     const rows = await db.query('SELECT id, data_ciphertext FROM tokens WHERE tenant_id = $1', [tenant.tenantId]);
     expect(rows.rows).toHaveLength(30);
 
-    expect(admin('tenants', 'delete', tenant.tenantId).status).toBe(2); // without --yes: refused, nothing changed
+    expect((await admin('tenants', 'delete', tenant.tenantId)).status).toBe(2); // without --yes: refused, nothing changed
     expect((await api('GET', `/tokens/${ids[0]}`, { key })).status).toBe(200);
-    const deleted = adminJson<{ destroyed_keys: number; state: string }>('tenants', 'delete', tenant.tenantId, '--yes', '--no-purge');
+    const deleted = await adminJson<{ destroyed_keys: number; state: string }>('tenants', 'delete', tenant.tenantId, '--yes', '--no-purge');
     expect(deleted).toMatchObject({ state: 'deleting' });
     expect(deleted.destroyed_keys).toBeGreaterThanOrEqual(2);
     expect((await db.query('SELECT count(*)::int AS n FROM tenant_keys WHERE tenant_id = $1', [tenant.tenantId])).rows[0].n).toBe(0);
@@ -85,28 +89,28 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
     for (const row of rows.rows.slice(0, 5))
       for (const dataKey of dataKeys)
         expect(() => open(dataKey, row.data_ciphertext, Buffer.from(`${tenant.tenantId}\u0000token:${row.id}`, 'utf8'))).toThrow();
-    expect(adminJson<{ data: Array<{ id: string; status: string }> }>('tenants', 'list').data).toContainEqual(
+    expect((await adminJson<{ data: Array<{ id: string; status: string }> }>('tenants', 'list')).data).toContainEqual(
       expect.objectContaining({ id: tenant.tenantId, status: 'deleting' }),
     );
     await afterAuthCache();
     for (const k of [key, tenant.managementKey]) expect((await api('GET', `/tokens/${ids[0]}`, { key: k })).status).toBe(401);
 
-    const purged = adminJson<{ purged_rows: number }>('tenants', 'purge', tenant.tenantId, '--batch-size', '7');
+    const purged = await adminJson<{ purged_rows: number }>('tenants', 'purge', tenant.tenantId, '--batch-size', '7');
     expect(purged.purged_rows).toBeGreaterThanOrEqual(30);
     for (const table of ['tokens', 'applications', 'application_keys', 'tenant_keys', 'webhook_secrets', 'tenants']) {
       const column = table === 'tenants' ? 'id' : 'tenant_id';
       expect((await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [tenant.tenantId])).rows[0].n).toBe(0);
     }
-    expect(adminJson<{ data: Array<{ id: string }> }>('tenants', 'list').data.map((t) => t.id)).not.toContain(tenant.tenantId);
+    expect((await adminJson<{ data: Array<{ id: string }> }>('tenants', 'list')).data.map((t) => t.id)).not.toContain(tenant.tenantId);
   }, 300_000);
 
-  it('delete without --no-purge removes the rows in the same run; unknown ids and bad flags are refused', () => {
-    const created = adminJson<{ tenant_id: string }>('tenants', 'create', '--name', 'gone');
-    const gone = adminJson<{ state: string; revoked_keys: number }>('tenants', 'delete', created.tenant_id, '--yes');
+  it('delete without --no-purge removes the rows in the same run; unknown ids and bad flags are refused', async () => {
+    const created = await adminJson<{ tenant_id: string }>('tenants', 'create', '--name', 'gone');
+    const gone = await adminJson<{ state: string; revoked_keys: number }>('tenants', 'delete', created.tenant_id, '--yes');
     expect(gone).toMatchObject({ state: 'deleted', revoked_keys: 1 });
-    expect(adminJson<{ data: Array<{ id: string }> }>('tenants', 'list').data.map((t) => t.id)).not.toContain(created.tenant_id);
-    expect(admin('tenants', 'delete', created.tenant_id, '--yes').status).toBe(1);
-    expect(admin('tenants', 'suspend', 'not-a-uuid').status).toBe(2);
-    expect(admin('tenants', 'delete', created.tenant_id, '--yes', '--batch-size', '0').status).toBe(2);
+    expect((await adminJson<{ data: Array<{ id: string }> }>('tenants', 'list')).data.map((t) => t.id)).not.toContain(created.tenant_id);
+    expect((await admin('tenants', 'delete', created.tenant_id, '--yes')).status).toBe(1);
+    expect((await admin('tenants', 'suspend', 'not-a-uuid')).status).toBe(2);
+    expect((await admin('tenants', 'delete', created.tenant_id, '--yes', '--batch-size', '0')).status).toBe(2);
   }, 300_000);
 });

@@ -88,11 +88,15 @@ export class ReencryptionJob {
     this.report();
     for (const p of progress) if (!p.done) await this.moveKind(job, p);
     progress = await this.jobs.progress(job.id);
-    const remaining = (await Promise.all(progress.map((p) => this.rows.countNotUnder(sealedKind(p.kind), p.tenantId, p.targetKeyId)))).reduce(
-      (a, b) => a + b,
-      0,
+    // tenants deleted meanwhile have no keys left (crypto-shredded): nothing of theirs remains to move
+    const deleted = new Set(
+      (await this.prisma.tenant.findMany({ where: { id: { in: progress.map((p) => p.tenantId) }, deletedAt: { not: null } }, select: { id: true } })).map(
+        (t) => t.id,
+      ),
     );
-    const complete = progress.every((p) => p.done) && remaining === 0;
+    const live = progress.filter((p) => !deleted.has(p.tenantId));
+    const remaining = (await Promise.all(live.map((p) => this.rows.countNotUnder(sealedKind(p.kind), p.tenantId, p.targetKeyId)))).reduce((a, b) => a + b, 0);
+    const complete = live.every((p) => p.done) && remaining === 0;
     if (complete) await this.jobs.finish(job.id);
     const kinds: ReencryptionResult['kinds'] = {};
     for (const p of progress) {
@@ -130,6 +134,8 @@ export class ReencryptionJob {
 
   private async moveKind(job: KeyJob, p: KindProgress): Promise<void> {
     const kind = sealedKind(p.kind);
+    const live = await this.prisma.tenant.findFirst({ where: { id: p.tenantId, deletedAt: null }, select: { id: true } });
+    if (!live) return this.jobs.markDone(job.id, p);
     let cursor = p.cursor;
     let pass = p.pass;
     for (;;) {
