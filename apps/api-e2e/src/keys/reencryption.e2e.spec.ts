@@ -39,7 +39,7 @@ async function progressOf(db: Client, tenantId: string): Promise<{ done: number;
   return r.rows[0];
 }
 
-describe('keys rotate | reencrypt | status: every sealed value moves to the newest data key', async () => {
+describe('keys rotate | reencrypt | status: every sealed value moves to the newest data key', () => {
   let db: Client;
   let tenant: TestTenant;
   let seeded: SeededTenant;

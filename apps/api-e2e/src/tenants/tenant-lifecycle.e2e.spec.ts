@@ -7,7 +7,7 @@ import { admin, adminJson, database } from '../keys/support';
 const AUTH_CACHE_MS = 5_500;
 const afterAuthCache = () => new Promise((r) => setTimeout(r, AUTH_CACHE_MS));
 
-describe('operator CLI: tenants list | create | suspend | resume | reissue-key | delete | purge', async () => {
+describe('operator CLI: tenants list | create | suspend | resume | reissue-key | delete | purge', () => {
   let db: Client;
   beforeAll(async () => {
     db = await database();

@@ -21,8 +21,8 @@ describe('key rotation', () => {
     key = (await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:use'] })).key;
     db = new Client({ connectionString: process.env['COFFER_E2E_DATABASE_URL'] });
     await db.connect();
-  });
-  afterAll(() => db.end());
+  }, 120_000);
+  afterAll(() => db?.end());
 
   const keyOf = async (id: string) =>
     (await db.query('SELECT data_key_id FROM tokens WHERE tenant_id = $1 AND id = $2', [tenant.tenantId, id])).rows[0].data_key_id as string;
