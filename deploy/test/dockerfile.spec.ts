@@ -122,7 +122,7 @@ describe('deploy/docker/Dockerfile', () => {
     expect(admin).toContain('cp dist/tools/admin/main.js "dist/apps/$APP/admin/main.js"');
     const appDeps = (findStage(df, 'app-deps')?.instructions ?? []).filter((i) => i.keyword === 'RUN').map((i) => i.args);
     expect(appDeps.join('\n')).toContain('node /usr/local/lib/check-bundle-deps.mjs /app/admin');
-    const job = loadObjects(path.join(K8S, 'admin', 'job.yaml'))[0] as {
+    const job = loadObjects(path.join(K8S, 'admin', 'job.yaml'))[0] as unknown as {
       spec: { template: { spec: { containers: Array<{ image: string; command: string[] }> } } };
     };
     expect(job.spec.template.spec.containers[0]).toMatchObject({ image: 'coffer/token-service', command: ['node', 'admin/main.js'] });
