@@ -17,6 +17,7 @@ import { FieldErrors, OfficialFormulaDefinition, ProblemError, checkFormulaEleme
 import { ALL_MANAGEMENT_PERMISSIONS } from '@coffer/auth';
 import { KeyEncryptionKeys, generateSecret, sha256Hex } from '@coffer/crypto';
 import { TenantKeyRepository, TenantKeyring } from '@coffer/crypto/keyring';
+import { KEY_CUSTODY_COMMANDS, runKeyCustodyCommand } from './key-custody';
 
 interface CommandSpec {
   usage: string;
@@ -55,6 +56,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     options: COMMON,
     positionals: 1,
   },
+  ...KEY_CUSTODY_COMMANDS,
 };
 
 const USAGE = ['usage:', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`), 'Each command takes --help.'].join('\n');
@@ -206,6 +208,7 @@ async function main(): Promise<number> {
   const { command: cmd, values, positionals } = line;
   const [group, command] = cmd.split(' ');
   const json = values['json'] === true;
+  if (cmd in KEY_CUSTODY_COMMANDS) return runKeyCustodyCommand(cmd, values);
   const prisma = new PrismaService();
   try {
     if (group === 'tenants' && command === 'create') {
