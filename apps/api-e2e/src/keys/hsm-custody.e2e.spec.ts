@@ -14,16 +14,22 @@ const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-hsm-e2e-logs-'));
 /** The throwaway system, driven one JSON line at a time. */
 class SystemDriver {
   private readonly child: ChildProcessWithoutNullStreams;
-  private readonly waiting = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private next = 1;
+  exited = false;
   readonly ready: Promise<{ url: string; ports: Record<string, number>; env: Record<string, string> }>;
 
   constructor(options: object) {
     this.child = spawn(process.execPath, [path.join(root, 'tools/dev/system-driver.mjs'), JSON.stringify(options)], { cwd: root, env: process.env });
-    this.child.stderr.resume();
+    // its own log lines (and why it failed, if it did) go with the test's output
+    this.child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
     const lines = readline.createInterface({ input: this.child.stdout });
     this.ready = new Promise((resolve, reject) => {
-      this.child.once('exit', (code) => reject(new Error(`system driver exited (${code})`)));
+      this.child.once('exit', (code) => {
+        this.exited = true;
+        reject(new Error(`system driver exited (${code})`));
+        for (const w of this.waiting.values()) w.reject(new Error(`system driver exited (${code})`));
+      });
       lines.on('line', (line) => {
         const msg = JSON.parse(line);
         if (msg.ready) return resolve(msg.ready);
@@ -35,10 +41,10 @@ class SystemDriver {
     });
   }
 
-  call<T = any>(op: string, args: object = {}): Promise<T> {
+  call<T = unknown>(op: string, args: object = {}): Promise<T> {
     const id = this.next++;
     return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
+      this.waiting.set(id, { resolve: (v) => resolve(v as T), reject });
       this.child.stdin.write(`${JSON.stringify({ id, op, ...args })}\n`);
     });
   }
@@ -102,7 +108,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sys?.call('stop');
+  if (sys && !sys.exited) await sys.call('stop');
   fs.rmSync(logDir, { recursive: true, force: true });
 });
 
@@ -161,8 +167,8 @@ describe('KEK_PROVIDER=pkcs11 (SoftHSM2)', () => {
     try {
       const readyz = () =>
         fetch(`http://127.0.0.1:${ports['token-service']}/readyz`)
-          .then(async (r) => ({ status: r.status, body: await r.json() }))
-          .catch(() => ({ status: 0, body: {} }));
+          .then(async (r) => ({ status: r.status, body: (await r.json()) as { checks?: Record<string, string> } }))
+          .catch(() => ({ status: 0, body: {} as { checks?: Record<string, string> } }));
       const red = await eventually(readyz, (r) => r.status === 503);
       expect(red.body.checks).toMatchObject({ key_encryption_key: 'failing', database: 'ok' });
       await new Promise((r) => setTimeout(r, 2000)); // several retries
