@@ -28,7 +28,7 @@ async function system(kind, token) {
   const http = httpClient(sys.url, 64);
   const app = await http.call('POST', '/applications', {
     key: management_key,
-    body: { name: 'bench', type: 'private', permissions: ['token:create', 'token:read'] },
+    body: { name: 'bench', type: 'private', permissions: ['token:create', 'token:read', 'token:use'] },
   });
   const ids = [];
   for (let i = 0; i < 50; i++)

@@ -69,7 +69,11 @@ async function http(method: string, p: string, key: string, body?: unknown) {
 /** A tenant with a private application that can create and read tokens, and one token of it. */
 async function tenantWithToken(name: string, data: string) {
   const t = await sys.call<{ tenant_id: string; management_key: string }>('createTenant', { name });
-  const app = await http('POST', '/applications', t.management_key, { name: 'hsm app', type: 'private', permissions: ['token:create', 'token:read'] });
+  const app = await http('POST', '/applications', t.management_key, {
+    name: 'hsm app',
+    type: 'private',
+    permissions: ['token:create', 'token:read', 'token:use'],
+  });
   expect(app.status).toBe(201);
   const created = await http('POST', '/tokens', app.body.key, { type: 'token', data });
   expect(created.status).toBe(201);
