@@ -11,12 +11,14 @@
 //                                  (summarise: node tools/bench/profile-summary.mjs tmp/cpu-prof/<date> --window read)
 //   npm run bench -- --no-build    run the dist/ as it is (e.g. an older build copied in, for a before/after)
 //   BENCH_REPLICAS=gateway=2,token-service=2   more processes of a service (gateways take requests in turn)
+//   BENCH_KEK=1                    also compare KEK_PROVIDER=pkcs11 (SoftHSM2) with env (tools/bench/kek.mjs);
+//                                  BENCH_ONLY=kek runs only that comparison
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
-import { ROOT } from '../dev/system.mjs';
+import { APPS, ROOT, build } from '../dev/system.mjs';
 import { pgBaseline, startFloorServer } from './lib/baselines.mjs';
 import { CpuSampler, postgresBackends } from './lib/cpu.mjs';
 import { httpClient } from './lib/http.mjs';
@@ -26,6 +28,7 @@ import { markdown, svg, tableHeader, tableLine, toRow } from './lib/report.mjs';
 import { listScenarios, prepare, requestScenarios } from './lib/scenarios.mjs';
 import { countExpired, countTokens, insertCopies, seedTo } from './lib/seed.mjs';
 import { startTarget } from './lib/target.mjs';
+import { kekBench } from './kek.mjs';
 
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has('--quick');
@@ -46,6 +49,7 @@ const CONFIG = {
   // the edge validation pipe's cost per body (issue 12); on unless a subset of scenarios was asked for
   contracts: process.env.BENCH_CONTRACTS !== undefined ? process.env.BENCH_CONTRACTS === '1' : !process.env.BENCH_ONLY,
   cpuProf: args.has('--cpu-prof'),
+  kek: process.env.BENCH_KEK === '1' || process.env.BENCH_ONLY === 'kek',
   replicas: Object.fromEntries(
     (process.env.BENCH_REPLICAS ?? '')
       .split(',')
@@ -92,6 +96,15 @@ async function main() {
       cwd: ROOT,
       stdio: 'inherit',
     });
+  }
+  if (CONFIG.kek) {
+    console.log('\n== key-encryption key: KEK_PROVIDER=pkcs11 (SoftHSM2) vs env, alternating windows ==');
+    if (!args.has('--no-build')) build([...APPS, 'admin']);
+    const kekRows = await kekBench({ seconds: CONFIG.seconds, warmup: CONFIG.warmup, clients: [CONFIG.scaleClients], log });
+    const dir = path.join(ROOT, 'bench/results');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `kek-${startedAt.toISOString().slice(0, 19).replace(/:/g, '-')}.json`), `${JSON.stringify(kekRows, null, 2)}\n`);
+    if (CONFIG.only === 'kek') return;
   }
   const stamp = startedAt.toISOString().slice(0, 19).replace(/:/g, '-');
   const cpuProfDir = CONFIG.cpuProf ? path.join(ROOT, 'tmp/cpu-prof', stamp) : undefined;

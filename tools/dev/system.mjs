@@ -57,6 +57,11 @@ export function build(projects = APPS) {
 }
 
 export function ensureKeyEncryptionKeys() {
+  // KEK_PROVIDER=pkcs11: the key lives in the HSM; created there on first start (`keys init`, needs the admin build)
+  if (process.env.KEK_PROVIDER === 'pkcs11') {
+    run(process.execPath, [path.join(ROOT, 'dist/tools/admin/main.js'), 'keys', 'init'], { stdout: process.stderr });
+    return process.env.KEY_ENCRYPTION_KEYS ?? '';
+  }
   if (process.env.KEY_ENCRYPTION_KEYS) return process.env.KEY_ENCRYPTION_KEYS;
   fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
   const file = path.join(DATA_DIR, 'key-encryption-keys');

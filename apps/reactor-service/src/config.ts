@@ -1,4 +1,4 @@
-import { KeyEncryptionKeys } from '@coffer/crypto';
+import { validateKekConfig } from '@coffer/crypto';
 import { databaseConfig, databasePoolSize } from '@coffer/db';
 import { configOnce, envBool, envInt, envList, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 
@@ -62,6 +62,6 @@ export const reactorServiceConfig = config.get;
  */
 export function startupConfig(): Readonly<ReactorServiceConfig> {
   databaseConfig(); // DATABASE_URL and the statement, lock and idle-in-transaction timeouts
-  KeyEncryptionKeys.fromEnv();
+  validateKekConfig();
   return reactorServiceConfig();
 }

@@ -1,4 +1,4 @@
-import { KeyEncryptionKeys } from '@coffer/crypto';
+import { validateKekConfig } from '@coffer/crypto';
 import { databaseConfig, databasePoolSize } from '@coffer/db';
 import { configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 
@@ -34,6 +34,6 @@ export const sessionServiceConfig = config.get;
  */
 export function startupConfig(): Readonly<SessionServiceConfig> {
   databaseConfig(); // DATABASE_URL and the statement, lock and idle-in-transaction timeouts
-  KeyEncryptionKeys.fromEnv();
+  validateKekConfig();
   return sessionServiceConfig();
 }

@@ -1,4 +1,4 @@
-import { KeyEncryptionKeys } from '@coffer/crypto';
+import { validateKekConfig } from '@coffer/crypto';
 import {
   databaseIdleInTransactionTimeoutMs,
   databaseKeyringPoolSize,
@@ -70,6 +70,6 @@ export const tokenServiceConfig = config.get;
  */
 export function startupConfig(): Readonly<TokenServiceConfig> {
   databaseUrl();
-  KeyEncryptionKeys.fromEnv();
+  validateKekConfig();
   return tokenServiceConfig();
 }

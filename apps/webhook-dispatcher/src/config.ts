@@ -1,4 +1,4 @@
-import { KeyEncryptionKeys } from '@coffer/crypto';
+import { validateKekConfig } from '@coffer/crypto';
 import { databaseConfig, databasePoolSize } from '@coffer/db';
 import { configOnce, envBool, envInt, envString, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 import { DEFAULT_SCHEDULE, parseSchedule } from './deliveries/retry-schedule';
@@ -41,6 +41,6 @@ export const webhookDispatcherConfig = config.get;
  */
 export function startupConfig(): Readonly<WebhookDispatcherConfig> {
   databaseConfig(); // DATABASE_URL and the statement, lock and idle-in-transaction timeouts
-  KeyEncryptionKeys.fromEnv();
+  validateKekConfig();
   return webhookDispatcherConfig();
 }

@@ -1,2 +1,3 @@
 export * from './primitives';
 export * from './key-encryption-keys';
+export * from './kek';

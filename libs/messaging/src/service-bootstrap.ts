@@ -1,6 +1,7 @@
 import type { INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PrismaService } from '@coffer/db';
+import { KeyEncryptionKeyProvider } from '@coffer/crypto';
 import { PinoNestLogger, createLogger, envInt, envString, startHealthServer, validateConfig, type ReadinessCheck } from '@coffer/observability';
 import { EventBus } from './event-bus';
 import { RpcProblemFilter } from './rpc-problem.filter';
@@ -19,12 +20,22 @@ export interface ServiceDefinition {
   invoker?: (app: INestMicroservice) => HandlerInvoker;
 }
 
-/** Ready when the database (if the service has one) and the bus answer. */
+/** Ready when the database (if the service has one), the bus and the key-encryption key (if it has a keyring) answer. */
 function readinessChecks(def: ServiceDefinition, app: INestMicroservice): Record<string, ReadinessCheck> {
   const checks: Record<string, ReadinessCheck> = {};
   if (def.usesDatabase) checks['database'] = () => app.get(PrismaService).ping();
   checks['nats'] = () => app.get(EventBus).ping();
+  const kek = keyEncryptionKeyProvider(app);
+  if (kek) checks['key_encryption_key'] = () => kek.ready();
   return checks;
+}
+
+function keyEncryptionKeyProvider(app: INestMicroservice): KeyEncryptionKeyProvider | undefined {
+  try {
+    return app.get(KeyEncryptionKeyProvider, { strict: false });
+  } catch {
+    return undefined; // a service without a keyring
+  }
 }
 
 /**

@@ -67,7 +67,7 @@ export function validateConfig<T>(service: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof ConfigError || (err instanceof Error && /KEY_ENCRYPTION_KEYS|DATABASE_URL|NATS_URL/.test(err.message))) {
+    if (err instanceof ConfigError || (err instanceof Error && /KEY_ENCRYPTION_KEYS|KEK_PROVIDER|PKCS11_|DATABASE_URL|NATS_URL/.test(err.message))) {
       process.stderr.write(`${service}: configuration error: ${err.message}\n`);
       process.exit(78);
     }

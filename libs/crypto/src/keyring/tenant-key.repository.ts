@@ -49,4 +49,30 @@ export class TenantKeyRepository {
     await this.db.query(Prisma.sql`
       UPDATE tenant_keys SET kek_id = ${kekId}, wrapped_key = ${Buffer.from(wrappedKey)} WHERE id = ${id}::uuid AND tenant_id = ${tenantId}::uuid`);
   }
+
+  /** Keys of any tenant not wrapped by `kekId`, oldest first (an online KEK move works through them in batches). */
+  findNotWrappedBy(kekId: string, limit: number): Promise<TenantKey[]> {
+    return this.db.query<TenantKey>(Prisma.sql`
+      SELECT ${COLUMNS} FROM tenant_keys WHERE kek_id <> ${kekId} ORDER BY created_at, id LIMIT ${limit}`);
+  }
+
+  async countNotWrappedBy(kekId: string): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM tenant_keys WHERE kek_id <> ${kekId}`);
+    return rows[0]?.n ?? 0;
+  }
+
+  /**
+   * Writes re-wrapped keys in one statement. A row is updated only while it still has the kek_id it was read with,
+   * so two movers running at once never overwrite each other. Returns how many rows changed.
+   */
+  async rewrapMany(kekId: string, rows: Array<{ id: string; tenantId: string; fromKekId: string; wrappedKey: Uint8Array }>): Promise<number> {
+    if (!rows.length) return 0;
+    const values = Prisma.join(rows.map((r) => Prisma.sql`(${r.id}::uuid, ${r.tenantId}::uuid, ${r.fromKekId}, ${Buffer.from(r.wrappedKey)}::bytea)`));
+    const updated = await this.db.query<{ id: string }>(Prisma.sql`
+      UPDATE tenant_keys AS k SET kek_id = ${kekId}, wrapped_key = v.wrapped
+      FROM (VALUES ${values}) AS v(id, tenant_id, from_kek, wrapped)
+      WHERE k.id = v.id AND k.tenant_id = v.tenant_id AND k.kek_id = v.from_kek
+      RETURNING k.id`);
+    return updated.length;
+  }
 }

@@ -1,5 +1,7 @@
 import type { KeyringPool, TenantKey } from '@coffer/db';
+import { ProblemError } from '@coffer/contracts';
 import { KeyEncryptionKeys } from '../key-encryption-keys';
+import { EnvKeyEncryptionKeyProvider, KeyCustodyUnavailableError, KeyEncryptionKeyProvider } from '../kek';
 import { TenantKeyRepository, type TenantKeyPurpose } from './tenant-key.repository';
 import { TenantKeyring } from './tenant-keyring';
 
@@ -86,5 +88,84 @@ describe('TenantKeyring.warm', () => {
     await k.encryptJson(TENANT, 'x', 1);
     await k.digest(TENANT, 'x');
     expect(store.calls.findActive).toBe(reads);
+  });
+});
+
+/** A KEK provider that counts its calls and can be switched off, as an HSM that went away. */
+class CountingProvider extends KeyEncryptionKeyProvider {
+  readonly kind = 'test';
+  readonly inner = new EnvKeyEncryptionKeyProvider(keks());
+  calls = { wrap: 0, unwrap: 0 };
+  down = false;
+  primaryId() {
+    return this.inner.primaryId();
+  }
+  async wrap(dataKey: Buffer, context: string) {
+    if (this.down) throw new KeyCustodyUnavailableError('down');
+    this.calls.wrap++;
+    return this.inner.wrap(dataKey, context);
+  }
+  async unwrap(kekId: string, wrapped: Uint8Array, context: string) {
+    if (this.down) throw new KeyCustodyUnavailableError('down');
+    this.calls.unwrap++;
+    return this.inner.unwrap(kekId, wrapped, context);
+  }
+  async ready() {
+    return !this.down;
+  }
+  async close() {
+    /* nothing */
+  }
+}
+
+describe('TenantKeyring with a KEK provider', () => {
+  const OTHER = '00000000-0000-4000-8000-000000000002';
+
+  it('unwraps each key once: warm reads and writes never reach the provider, not even the minutely active-key refresh', async () => {
+    const store = new MemoryTenantKeys();
+    const kek = new CountingProvider();
+    const k = new TenantKeyring(store as unknown as TenantKeyRepository, kek);
+    const s = await k.encryptJson(TENANT, 'a', 1);
+    const before = { ...kek.calls };
+    for (let i = 0; i < 50; i++) await k.decryptJson(TENANT, s.keyId, s.ciphertext, 'a');
+    await k.encryptJson(TENANT, 'b', 2);
+    expect(kek.calls).toEqual(before);
+  });
+
+  it('keeps serving cached keys while the provider is down; a cold key is a 503 problem, and works again when it is back', async () => {
+    const store = new MemoryTenantKeys();
+    const kek = new CountingProvider();
+    const writer = new TenantKeyring(store as unknown as TenantKeyRepository, kek);
+    const warm = await writer.encryptJson(TENANT, 'a', 'warm');
+    const cold = await writer.encryptJson(OTHER, 'a', 'cold');
+    // a second process that has only read TENANT's key so far
+    const reader = new TenantKeyring(store as unknown as TenantKeyRepository, kek);
+    await reader.decryptJson(TENANT, warm.keyId, warm.ciphertext, 'a');
+    kek.down = true;
+    expect(await reader.decryptJson(TENANT, warm.keyId, warm.ciphertext, 'a')).toBe('warm');
+    const err = await reader.decryptJson(OTHER, cold.keyId, cold.ciphertext, 'a').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProblemError);
+    expect((err as ProblemError).problem).toMatchObject({ status: 503, title: 'Service Unavailable' });
+    kek.down = false;
+    expect(await reader.decryptJson(OTHER, cold.keyId, cold.ciphertext, 'a')).toBe('cold');
+  });
+
+  it('forgets an unwrapped key after its cache lifetime, and unwraps it again', async () => {
+    jest.useFakeTimers({ now: Date.now() });
+    try {
+      const store = new MemoryTenantKeys();
+      const kek = new CountingProvider();
+      const k = new TenantKeyring(store as unknown as TenantKeyRepository, kek, { cacheTtlMs: 10_000 });
+      const s = await k.encryptJson(TENANT, 'a', 1);
+      const unwraps = kek.calls.unwrap;
+      jest.setSystemTime(Date.now() + 9_000);
+      await k.decryptJson(TENANT, s.keyId, s.ciphertext, 'a');
+      expect(kek.calls.unwrap).toBe(unwraps);
+      jest.setSystemTime(Date.now() + 2_000);
+      await k.decryptJson(TENANT, s.keyId, s.ciphertext, 'a');
+      expect(kek.calls.unwrap).toBe(unwraps + 1);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

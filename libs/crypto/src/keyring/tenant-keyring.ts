@@ -1,13 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { ProblemError } from '@coffer/contracts';
 import { KeyEncryptionKeys } from '../key-encryption-keys';
+import { EnvKeyEncryptionKeyProvider, KeyCustodyUnavailableError, KeyEncryptionKeyProvider } from '../kek';
 import { hmacHex, newDataKey, open, seal } from '../primitives';
 import { TenantKeyRepository, type TenantKeyPurpose as Purpose } from './tenant-key.repository';
 
 interface CachedKey {
   id: string;
   key: Buffer;
+  /** when it was unwrapped: after the cache lifetime it is unwrapped again (by the HSM, with pkcs11) */
+  at: number;
 }
+
+export interface TenantKeyringOptions {
+  /** DATA_KEY_CACHE_TTL_MS: how long an unwrapped key stays in memory (default 1 h) */
+  cacheTtlMs?: number;
+}
+
+/** Nest token for TenantKeyringOptions (KeyringModule provides it from the environment). */
+export const TENANT_KEYRING_OPTIONS = Symbol('TENANT_KEYRING_OPTIONS');
+
+export const DEFAULT_DATA_KEY_CACHE_TTL_MS = 3_600_000;
+
+const KEY_CUSTODY_UNAVAILABLE = 'The key-encryption key is unavailable (HSM unreachable); retry the request';
 
 /** How long a process keeps using the active data key before looking again (picks up rotations). */
 const ACTIVE_KEY_TTL_MS = 60_000;
@@ -24,11 +40,24 @@ export class TenantKeyring {
   private readonly byId = new Map<string, CachedKey>();
   private readonly active = new Map<string, { key: CachedKey; at: number }>();
   private readonly pending = new Map<string, Promise<CachedKey>>();
+  private readonly keks: KeyEncryptionKeyProvider;
+  private readonly cacheTtlMs: number;
+  private lastSweep = Date.now();
 
+  /** `keks`: the KEK provider (KeyringModule injects the one KEK_PROVIDER names); KeyEncryptionKeys is taken as `env`. */
   constructor(
     private readonly keys: TenantKeyRepository,
-    private readonly keks: KeyEncryptionKeys,
-  ) {}
+    @Inject(KeyEncryptionKeyProvider) keks: KeyEncryptionKeyProvider | KeyEncryptionKeys,
+    @Optional() @Inject(TENANT_KEYRING_OPTIONS) options?: TenantKeyringOptions,
+  ) {
+    this.keks = keks instanceof KeyEncryptionKeys ? new EnvKeyEncryptionKeyProvider(keks) : keks;
+    this.cacheTtlMs = options?.cacheTtlMs ?? DEFAULT_DATA_KEY_CACHE_TTL_MS;
+  }
+
+  /** The provider the keyring wraps and unwraps with (readiness, `keys` commands). */
+  get provider(): KeyEncryptionKeyProvider {
+    return this.keks;
+  }
 
   async encryptJson(tenantId: string, aad: string, value: unknown): Promise<{ keyId: string; ciphertext: Buffer }> {
     const key = await this.activeKey(tenantId, 'data');
@@ -63,13 +92,34 @@ export class TenantKeyring {
     const rows = await this.keys.findAll(tenantId);
     let moved = 0;
     for (const row of rows) {
-      if (row.kekId === this.keks.primary.id) continue;
-      const key = this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id));
-      const { kekId, wrapped } = this.keks.wrap(key, this.context(tenantId, row.purpose as Purpose, row.id));
+      if (row.kekId === this.keks.primaryId()) continue;
+      const context = this.context(tenantId, row.purpose as Purpose, row.id);
+      const key = await this.custody(() => this.keks.unwrap(row.kekId, row.wrappedKey, context));
+      const { kekId, wrapped } = await this.custody(() => this.keks.wrap(key, context));
       await this.keys.rewrap(tenantId, row.id, kekId, wrapped);
       moved++;
     }
     return moved;
+  }
+
+  /**
+   * One batch of an online KEK move (env → HSM, or to a new HSM key): up to `limit` keys of any tenant not yet
+   * wrapped by the primary KEK are unwrapped, wrapped again and written back in one statement. The data keys stay the
+   * same, so no ciphertext changes; a row re-wrapped concurrently by another process is skipped (compare-and-set on
+   * its old kek_id). Returns how many keys moved and how many still wait.
+   */
+  async rewrapBatch(limit = 100): Promise<{ moved: number; remaining: number }> {
+    const primary = this.keks.primaryId();
+    const rows = await this.keys.findNotWrappedBy(primary, limit);
+    const updates: Array<{ id: string; tenantId: string; fromKekId: string; wrappedKey: Buffer }> = [];
+    for (const row of rows) {
+      const context = this.context(row.tenantId, row.purpose as Purpose, row.id);
+      const key = await this.custody(() => this.keks.unwrap(row.kekId, row.wrappedKey, context));
+      const { wrapped } = await this.custody(() => this.keks.wrap(key, context));
+      updates.push({ id: row.id, tenantId: row.tenantId, fromKekId: row.kekId, wrappedKey: wrapped });
+    }
+    const moved = await this.keys.rewrapMany(primary, updates);
+    return { moved, remaining: await this.keys.countNotWrappedBy(primary) };
   }
 
   /**
@@ -111,7 +161,7 @@ export class TenantKeyring {
     if (!row) {
       // Two processes may create a key at the same moment; both rows are valid and the oldest wins from then on.
       const id = randomUUID();
-      const { kekId, wrapped } = this.keks.wrap(newDataKey(), this.context(tenantId, purpose, id));
+      const { kekId, wrapped } = await this.custody(() => this.keks.wrap(newDataKey(), this.context(tenantId, purpose, id)));
       await this.keys.create(tenantId, { id, purpose, kekId, wrappedKey: wrapped });
       row = await this.keys.findActive(tenantId, purpose);
     }
@@ -120,17 +170,45 @@ export class TenantKeyring {
   }
 
   private async keyById(tenantId: string, keyId: string): Promise<CachedKey> {
-    const hit = this.byId.get(keyId);
+    const hit = this.fresh(keyId);
     if (hit) return hit;
     const row = await this.keys.find(tenantId, keyId);
     if (!row) throw new Error('data key not found for tenant');
     return this.remember(tenantId, row);
   }
 
-  private remember(tenantId: string, row: { id: string; purpose: string; kekId: string; wrappedKey: Uint8Array }): CachedKey {
-    const key = this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id));
-    const cached = { id: row.id, key };
+  private fresh(keyId: string): CachedKey | undefined {
+    const hit = this.byId.get(keyId);
+    if (hit && Date.now() - hit.at < this.cacheTtlMs) return hit;
+    return undefined;
+  }
+
+  private async remember(tenantId: string, row: { id: string; purpose: string; kekId: string; wrappedKey: Uint8Array }): Promise<CachedKey> {
+    // a key still fresh in memory is not unwrapped again (the active key is looked up every minute)
+    const hit = this.fresh(row.id);
+    if (hit) return hit;
+    const key = await this.custody(() => this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id)));
+    const cached = { id: row.id, key, at: Date.now() };
+    this.sweep();
     this.byId.set(row.id, cached);
     return cached;
+  }
+
+  /** Drops expired keys now and then, so the cache holds only keys used within its lifetime. */
+  private sweep(): void {
+    const now = Date.now();
+    if (now - this.lastSweep < this.cacheTtlMs) return;
+    this.lastSweep = now;
+    for (const [id, k] of this.byId) if (now - k.at >= this.cacheTtlMs) this.byId.delete(id);
+  }
+
+  /** A KEK custodian that cannot be reached is the caller's 503 (retryable), never a 500. */
+  private async custody<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof KeyCustodyUnavailableError) throw new ProblemError(503, KEY_CUSTODY_UNAVAILABLE);
+      throw err;
+    }
   }
 }

@@ -1,7 +1,8 @@
 import type { Command } from '../cli/command';
 import { formulaCommands } from './formulas';
+import { keyCustodyCommands } from './key-custody';
 import { keyCommands } from './keys';
 import { tenantCommands } from './tenants';
 
 /** Every command of the CLI, one module per group: a new group adds its file and one line here. */
-export const COMMANDS: Command[] = [...tenantCommands, ...keyCommands, ...formulaCommands];
+export const COMMANDS: Command[] = [...tenantCommands, ...keyCommands, ...keyCustodyCommands, ...formulaCommands];
