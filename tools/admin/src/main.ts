@@ -7,6 +7,7 @@
  *   keys rotate                             new data keys for every tenant (old data stays readable)
  *   keys reencrypt                          re-wrap tenant keys under the primary KEK and move token data to the active data keys
  *   formulas import <dir> [--json]          upsert the official reactor formulas of <dir>/*.json (by name)
+ *   webhooks deliveries|resend …            event deliveries of a webhook (webhook-deliveries.ts)
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import { FieldErrors, OfficialFormulaDefinition, ProblemError, checkFormulaEleme
 import { ALL_MANAGEMENT_PERMISSIONS } from '@coffer/auth';
 import { KeyEncryptionKeys, generateSecret, sha256Hex } from '@coffer/crypto';
 import { TenantKeyRepository, TenantKeyring } from '@coffer/crypto/keyring';
+import { WEBHOOK_COMMANDS, runWebhookCommand } from './webhook-deliveries';
 
 interface CommandSpec {
   usage: string;
@@ -55,6 +57,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     options: COMMON,
     positionals: 1,
   },
+  ...WEBHOOK_COMMANDS,
 };
 
 const USAGE = ['usage:', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`), 'Each command takes --help.'].join('\n');
@@ -256,6 +259,12 @@ async function main(): Promise<number> {
       const result = await importFormulas(prisma, dir);
       process.stdout.write(json ? `${JSON.stringify(result)}\n` : `official formulas: ${result.created.length} created, ${result.updated.length} updated\n`);
       return 0;
+    }
+    if (group === 'webhooks') {
+      const result = await runWebhookCommand(prisma, command, values);
+      if (result.out) process.stdout.write(`${result.out}\n`);
+      if (result.err) process.stderr.write(`${result.err}\n`);
+      return result.exit;
     }
     process.stderr.write(`${USAGE}\n`);
     return 2;
