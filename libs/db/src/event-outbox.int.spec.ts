@@ -28,6 +28,8 @@ async function admin<T>(work: (c: pg.Client) => Promise<T>, url = ADMIN_URL): Pr
 
 const committed = () => admin(async (c) => (await c.query('SELECT id, tenant_id, type, event FROM event_outbox ORDER BY seq')).rows, databaseUrl);
 
+jest.setTimeout(60_000);
+
 let prisma: PrismaService;
 let sql: SqlPool;
 let outbox: EventOutbox;

@@ -55,7 +55,8 @@ describe('the webhooks API through @basis-theory/node-sdk', () => {
     await expect(mgmt.webhooks.ping()).resolves.toBeUndefined();
     const app = await tenant.app('private', { permissions: ['token:read'] });
     await expect(nodeSdk(app.key).webhooks.ping()).resolves.toBeUndefined();
-    await expect(nodeSdk('key_not-a-real-one').webhooks.ping()).rejects.toBeInstanceOf(BasisTheory.UnauthorizedError);
+    // the SDK's ping maps no status to a class: a plain BasisTheoryError carrying the 401
+    await expect(nodeSdk('key_not-a-real-one').webhooks.ping()).rejects.toMatchObject({ statusCode: 401 });
   });
 
   it('a status update disables and re-enables a webhook (PUT with status)', async () => {
@@ -77,14 +78,14 @@ describe('the webhooks API through @basis-theory/node-sdk', () => {
     for (let i = 0; i < 5; i++) await mgmt.webhooks.create({ name: `w${i}`, url: HOOK, events: ['token.created'] });
     const sixth = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'w5', url: HOOK, events: ['token.created'] } });
     expect(sixth.status).toBe(422);
-    expect(sixth.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(sixth.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(sixth.body.detail).toMatch(/at most 5 webhooks/);
   });
 
   it('refuses bad input with 400 problems naming the fields', async () => {
     const bad = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: '', url: HOOK, events: ['token.exploded'], notify_email: 'nope' } });
     expect(bad.status).toBe(400);
-    expect(bad.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(bad.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['events', 'name', 'notify_email']);
 
     const noEvents = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'x', url: HOOK, events: [] } });

@@ -297,8 +297,17 @@ const ROUTES: Record<string, Row> = {
     perms: ['webhook:delete'],
     success: 204,
     scoped: true,
+    // a tenant holds at most five webhooks: a victim only for the classes that may delete (the others get 401/403/404
+    // on the shared one, which stays)
     request: async (c, cls) => ({
-      path: `/webhooks/${await created(api('POST', '/webhooks', { key: admin(c, cls), body: { name: 'victim', url: 'http://127.0.0.1:9/v', events: ['token.created'] } }), 'victim webhook')}`,
+      path: `/webhooks/${
+        cls === 'management-with'
+          ? await created(
+              api('POST', '/webhooks', { key: c.adminA[0], body: { name: 'victim', url: 'http://127.0.0.1:9/v', events: ['token.created'] } }),
+              'victim webhook',
+            )
+          : c.webhookId
+      }`,
     }),
   },
   'GET /webhooks/{id}/deliveries': {

@@ -39,6 +39,9 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
 
   /** One batch; true when more may be waiting. */
   async relayOnce(): Promise<boolean> {
+    // the idle case (every EVENT_RELAY_INTERVAL_MS) costs one index probe, not a transaction
+    const [{ waiting }] = await this.prisma.$queryRaw<Array<{ waiting: boolean }>>`SELECT EXISTS (SELECT 1 FROM event_outbox) AS waiting`;
+    if (!waiting) return false;
     const relayed = await this.prisma.transactional(async () => {
       const [{ locked }] = await this.prisma.$queryRaw<Array<{ locked: boolean }>>`SELECT pg_try_advisory_xact_lock(hashtext('coffer.event_outbox')) AS locked`;
       if (!locked) return 0;

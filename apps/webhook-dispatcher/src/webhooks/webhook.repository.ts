@@ -18,7 +18,8 @@ export class WebhookRepository {
   /** Null when the tenant already holds `limit` webhooks (counted under a per-tenant lock: concurrent creates queue). */
   createWithin(limit: number, tenantId: string, data: WebhookFields & { id: string; createdBy: string }): Promise<WebhookRow | null> {
     return this.prisma.transactional(async () => {
-      await this.prisma.$queryRaw`SELECT pg_advisory_xact_lock(hashtext('webhooks:' || ${tenantId}))`;
+      // pg_advisory_xact_lock returns void, which $queryRaw cannot read: run it as a statement
+      await this.prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('webhooks:' || ${tenantId}))`;
       const held = await this.prisma.webhook.count({ where: { tenantId } });
       return held >= limit ? null : this.prisma.webhook.create({ data: { ...data, tenantId } });
     });
