@@ -46,6 +46,9 @@ interface CertManagerObject {
 const values = (): Values => parse(readText('deploy/nats/values.yaml')) as Values;
 const coffer = (): NatsUser[] => values().config.merge.accounts['COFFER']?.users ?? [];
 const VAR = /^<< \$([A-Z][A-Z0-9_]*) >>$/;
+/** Not a service: the identity of an event consumer (docs/events.md). */
+const EVENTS_READER = 'events-reader';
+const EVENTS_STREAM_API = /^\$JS\.(API\.(STREAM|CONSUMER)\.[A-Z.]+\.COFFER_EVENTS(\.>)?|ACK\.COFFER_EVENTS\.>)$/;
 
 /** What each service does on the bus (from the apps' contracts), independent of values.yaml. */
 const SUBJECT = {
@@ -113,7 +116,7 @@ describe('deploy/nats/values.yaml', () => {
       coffer()
         .map((u) => u.user)
         .sort(),
-    ).toEqual([...APP_NAMES].sort());
+    ).toEqual([...APP_NAMES, EVENTS_READER].sort());
     for (const app of APP_NAMES) {
       const d = loadObjects(path.join(K8S, app, 'deployment.yaml'))[0] as unknown as {
         spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
@@ -165,7 +168,8 @@ describe('deploy/nats/values.yaml', () => {
       for (const list of [p?.publish?.allow ?? [], p?.subscribe?.allow ?? []]) {
         expect(list).not.toContain('>');
         expect(list).not.toContain('*');
-        expect(list.filter((s) => s.startsWith('$'))).toEqual([]);
+        // JetStream API subjects: only those of the events stream (its publisher manages it, its reader consumes it)
+        expect(list.filter((s) => s.startsWith('$') && !EVENTS_STREAM_API.test(s))).toEqual([]);
       }
       expect((p?.publish?.allow ?? []).filter((s) => s.startsWith('_INBOX'))).toEqual([]);
       expect(Boolean(p?.allow_responses)).toBe(Boolean(SERVES[u.user as AppName]));

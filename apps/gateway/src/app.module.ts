@@ -19,6 +19,8 @@ import { TokensController } from './tokens/tokens.controller';
 import { TokensV2Controller } from './tokens/tokens-v2.controller';
 import { ReactorFormulasController } from './reactors/reactor-formulas.controller';
 import { ReactorsController } from './reactors/reactors.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
+import { PingController } from './webhooks/ping.controller';
 
 @Module({
   imports: [MessagingModule],
@@ -33,6 +35,8 @@ import { ReactorsController } from './reactors/reactors.controller';
     TokensV2Controller,
     ReactorFormulasController,
     ReactorsController,
+    WebhooksController,
+    PingController,
   ],
   providers: [
     PrincipalCache,

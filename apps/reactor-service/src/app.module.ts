@@ -21,12 +21,14 @@ import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
 import { ReactorRunner } from './invoke/reactor-runner';
 import { ReactReplies } from './invoke/react-replies';
 import { AuditRecorder } from './audit/audit-recorder';
+import { JobPruner } from './invoke/async/job-pruner';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
   controllers: [PingHandler, FormulasHandler, ReactorsHandler],
   providers: [
     OperationDispatcher,
+    JobPruner,
     IdempotentWrites,
     FormulaRepository,
     FormulasService,

@@ -14,6 +14,8 @@ const VARS = [
   'REACTOR_JOB_LEASE_SLACK_MS',
   'SANDBOX_MAX_RUNNING_PER_TENANT',
   'SANDBOX_MAX_QUEUED_PER_TENANT',
+  'JOB_RETENTION_DAYS',
+  'RETENTION_INTERVAL_MS',
   'LOG_LEVEL',
   'SHUTDOWN_TIMEOUT_MS',
   'NATS_URL',
@@ -45,6 +47,8 @@ describe('reactor-service configuration', () => {
       reactorJobLeaseSlackMs: 30_000,
       sandboxMaxRunningPerTenant: 4,
       sandboxMaxQueuedPerTenant: 100,
+      jobRetentionDays: 30,
+      retentionIntervalMs: 600_000,
     });
   });
 

@@ -24,6 +24,10 @@ export interface ReactorServiceConfig extends ProcessConfig {
   readonly sandboxMaxRunningPerTenant: number;
   /** SANDBOX_MAX_QUEUED_PER_TENANT: 1–100 000, default 100: one tenant's invocations waiting for an isolate */
   readonly sandboxMaxQueuedPerTenant: number;
+  /** JOB_RETENTION_DAYS: 1–3 650, default 30: finished asynchronous jobs (and their results) older than this are pruned */
+  readonly jobRetentionDays: number;
+  /** RETENTION_INTERVAL_MS: 1 s – 1 day, default 600 000 (10 min): how often pruning runs */
+  readonly retentionIntervalMs: number;
 }
 
 /** Worker processes × isolates per worker of the sandbox pool (ReactorSandbox). */
@@ -49,6 +53,8 @@ export function loadReactorServiceConfig(): ReactorServiceConfig {
     // half: one tenant's long-running code always leaves the other half of the isolates to every other tenant
     sandboxMaxRunningPerTenant: envInt('SANDBOX_MAX_RUNNING_PER_TENANT', Math.ceil((SANDBOX_WORKERS * SANDBOX_ISOLATES_PER_WORKER) / 2), 1, 1000),
     sandboxMaxQueuedPerTenant: envInt('SANDBOX_MAX_QUEUED_PER_TENANT', 100, 1, 100_000),
+    jobRetentionDays: envInt('JOB_RETENTION_DAYS', 30, 1, 3650),
+    retentionIntervalMs: envInt('RETENTION_INTERVAL_MS', 600_000, 1_000, 86_400_000),
   };
 }
 

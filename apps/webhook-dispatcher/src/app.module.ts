@@ -1,14 +1,36 @@
 import { Module } from '@nestjs/common';
 import { DbModule } from '@coffer/db';
+import { IdempotentWrites } from '@coffer/idempotency';
 import { KeyringModule } from '@coffer/crypto/keyring';
 import { MessagingModule, OperationDispatcher } from '@coffer/messaging';
 import { PingHandler } from './health/ping.handler';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { DispatcherService } from './deliveries/dispatcher.service';
+import { WebhooksHandler } from './webhooks/webhooks.handler';
+import { WebhookRepository } from './webhooks/webhook.repository';
+import { WebhooksService } from './webhooks/webhooks.service';
+import { EventStream } from './events/event-stream';
+import { OutboxRelay } from './events/outbox-relay';
+import { Mailer } from './notify/mailer';
+import { FailingWebhooks } from './notify/failing-webhooks';
+import { DeliveryPruner } from './retention/delivery-pruner';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
-  controllers: [PingHandler],
-  providers: [OperationDispatcher, DeliveryRepository, DispatcherService],
+  controllers: [PingHandler, WebhooksHandler],
+  providers: [
+    OperationDispatcher,
+    // POST and PUT /webhooks under SVC-IDEMPOTENCY-KEY: the key is recorded in the write's transaction
+    IdempotentWrites,
+    DeliveryRepository,
+    DispatcherService,
+    WebhookRepository,
+    WebhooksService,
+    EventStream,
+    OutboxRelay,
+    Mailer,
+    FailingWebhooks,
+    DeliveryPruner,
+  ],
 })
 export class AppModule {}

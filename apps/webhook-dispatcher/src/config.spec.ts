@@ -7,6 +7,14 @@ const VARS = [
   'ALLOW_PRIVATE_CALLBACKS',
   'WEBHOOK_RETRY_SCHEDULE',
   'WEBHOOK_POLL_INTERVAL_MS',
+  'EVENT_RELAY_INTERVAL_MS',
+  'EVENTS_STREAM',
+  'EVENTS_STREAM_MAX_AGE_HOURS',
+  'EVENTS_STREAM_REPLICAS',
+  'SMTP_URL',
+  'SMTP_FROM',
+  'DELIVERY_RETENTION_DAYS',
+  'RETENTION_INTERVAL_MS',
   'LOG_LEVEL',
   'SHUTDOWN_TIMEOUT_MS',
   'NATS_URL',
@@ -32,6 +40,13 @@ describe('webhook-dispatcher configuration', () => {
       allowPrivateCallbacks: false,
       webhookRetryScheduleMs: [5_000, 30_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000, 2_400_000, 2_700_000],
       webhookPollIntervalMs: 1000,
+      eventRelayIntervalMs: 100,
+      eventsStream: true,
+      eventsStreamMaxAgeHours: 168,
+      eventsStreamReplicas: 1,
+      smtpFrom: 'Coffer <coffer@localhost>',
+      deliveryRetentionDays: 30,
+      retentionIntervalMs: 600_000,
     });
   });
 
@@ -43,6 +58,7 @@ describe('webhook-dispatcher configuration', () => {
   it.each([
     ['ALLOW_PRIVATE_CALLBACKS', 'enabled', 'ALLOW_PRIVATE_CALLBACKS must be true or false, got "enabled"'],
     ['WEBHOOK_POLL_INTERVAL_MS', '1s', 'WEBHOOK_POLL_INTERVAL_MS must be an integer between 10 and 3600000, got "1s"'],
+    ['SMTP_URL', 'http://relay', 'SMTP_URL must use smtp or smtps://'],
     ['WEBHOOK_RETRY_SCHEDULE', '5 seconds', 'WEBHOOK_RETRY_SCHEDULE must be a comma list like 5s,30s,2m — got "5 seconds"'],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;

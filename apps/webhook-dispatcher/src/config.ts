@@ -1,6 +1,6 @@
 import { validateKekConfig } from '@coffer/crypto';
 import { databaseConfig, databasePoolSize } from '@coffer/db';
-import { configOnce, envBool, envInt, envString, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+import { configOnce, envBool, envInt, envString, envUrl, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 import { DEFAULT_SCHEDULE, parseSchedule } from './deliveries/retry-schedule';
 
 /** Everything webhook-dispatcher reads from the environment (docs/operations.md#configuration). */
@@ -15,6 +15,22 @@ export interface WebhookDispatcherConfig extends ProcessConfig {
   readonly webhookRetryScheduleMs: readonly number[];
   /** WEBHOOK_POLL_INTERVAL_MS: 10 ms – 1 h, default 1 000 */
   readonly webhookPollIntervalMs: number;
+  /** EVENT_RELAY_INTERVAL_MS: 10 ms – 1 min, default 100: how often the outbox relay looks for new events */
+  readonly eventRelayIntervalMs: number;
+  /** EVENTS_STREAM: boolean, default true: also publish every event to the JetStream stream COFFER_EVENTS */
+  readonly eventsStream: boolean;
+  /** EVENTS_STREAM_MAX_AGE_HOURS: 1–87 600, default 168 (7 days): how long the stream keeps events */
+  readonly eventsStreamMaxAgeHours: number;
+  /** EVENTS_STREAM_REPLICAS: 1–5, default 1 (3 on the production cluster) */
+  readonly eventsStreamReplicas: number;
+  /** SMTP_URL: smtp:// or smtps:// URL of the relay for webhook notices (unset: notices are only logged) */
+  readonly smtpUrl?: string;
+  /** SMTP_FROM: the notices' sender, default `Coffer <coffer@localhost>` */
+  readonly smtpFrom: string;
+  /** DELIVERY_RETENTION_DAYS: 1–3 650, default 30: finished deliveries, their attempts and finished reactor jobs older than this are pruned */
+  readonly deliveryRetentionDays: number;
+  /** RETENTION_INTERVAL_MS: 1 s – 1 day, default 600 000 (10 min): how often pruning runs */
+  readonly retentionIntervalMs: number;
 }
 
 export const DEFAULT_HEALTH_PORT = 9104;
@@ -28,6 +44,14 @@ export function loadWebhookDispatcherConfig(): WebhookDispatcherConfig {
     allowPrivateCallbacks: envBool('ALLOW_PRIVATE_CALLBACKS', false),
     webhookRetryScheduleMs: Object.freeze(parseSchedule(envString('WEBHOOK_RETRY_SCHEDULE', DEFAULT_SCHEDULE))),
     webhookPollIntervalMs: envInt('WEBHOOK_POLL_INTERVAL_MS', 1_000, 10, 3_600_000),
+    eventRelayIntervalMs: envInt('EVENT_RELAY_INTERVAL_MS', 100, 10, 60_000),
+    eventsStream: envBool('EVENTS_STREAM', true),
+    eventsStreamMaxAgeHours: envInt('EVENTS_STREAM_MAX_AGE_HOURS', 168, 1, 87_600),
+    eventsStreamReplicas: envInt('EVENTS_STREAM_REPLICAS', 1, 1, 5),
+    ...(process.env['SMTP_URL'] ? { smtpUrl: envUrl('SMTP_URL', ['smtp', 'smtps']) } : {}),
+    smtpFrom: envString('SMTP_FROM', 'Coffer <coffer@localhost>'),
+    deliveryRetentionDays: envInt('DELIVERY_RETENTION_DAYS', 30, 1, 3650),
+    retentionIntervalMs: envInt('RETENTION_INTERVAL_MS', 600_000, 1_000, 86_400_000),
   };
 }
 

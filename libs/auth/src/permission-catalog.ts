@@ -20,6 +20,10 @@ const DESCRIPTIONS: Record<string, string> = {
   'tenant:read': 'Read the tenant and its webhook secret',
   'tenant:update': 'Update the tenant settings, rotate the webhook secret',
   'log:read': 'Read the audit log',
+  'webhook:create': 'Create webhooks (event subscriptions)',
+  'webhook:read': 'Read webhooks and their deliveries',
+  'webhook:update': 'Update webhooks, re-send failed deliveries',
+  'webhook:delete': 'Delete webhooks',
 };
 
 export interface PermissionView {

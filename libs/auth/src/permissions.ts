@@ -19,6 +19,10 @@ export const PERMISSIONS: Record<string, { types: ApplicationType[]; transform?:
   'tenant:read': { types: ['management'] },
   'tenant:update': { types: ['management'] },
   'log:read': { types: ['management'] },
+  'webhook:create': { types: ['management'] },
+  'webhook:read': { types: ['management'] },
+  'webhook:update': { types: ['management'] },
+  'webhook:delete': { types: ['management'] },
 };
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -18,6 +18,8 @@ export * from './audit/audit';
 export * from './reactors/code-reactors';
 export * from './reactors/reactor-bodies';
 export * from './webhooks/webhook-deliveries';
+export * from './webhooks/webhooks';
+export * from './events/events';
 export * from './openapi/json-schema';
 export * from './paging/page-views';
 export * from './paging/page-query';

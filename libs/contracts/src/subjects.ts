@@ -77,6 +77,17 @@ export const SUBJECTS = {
   },
   webhook: {
     wake: 'webhook.deliveries.wake.v1',
+    /** the webhooks API (event subscriptions), owned by webhook-dispatcher */
+    webhooks: {
+      create: 'webhook.webhooks.create.v1',
+      list: 'webhook.webhooks.list.v1',
+      get: 'webhook.webhooks.get.v1',
+      update: 'webhook.webhooks.update.v1',
+      delete: 'webhook.webhooks.delete.v1',
+      /** Coffer extensions: a webhook's deliveries, and sending a failed one again */
+      deliveries: 'webhook.webhooks.deliveries.list.v1',
+      resend: 'webhook.webhooks.deliveries.resend.v1',
+    },
   },
   events: {
     /** {applicationId?, sessionId?, tenantId}: drop cached principals at once */

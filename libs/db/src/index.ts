@@ -5,6 +5,7 @@ export * from './db.module';
 export * from './pool-config';
 export * from './sql-pool';
 export * from './keyring-pool';
+export * from './event-outbox';
 export { Prisma } from './generated/prisma/client';
 export type {
   Tenant,

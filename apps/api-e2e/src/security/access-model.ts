@@ -45,6 +45,10 @@ export const MANAGEMENT_PERMISSIONS = [
   'tenant:read',
   'tenant:update',
   'log:read',
+  'webhook:create',
+  'webhook:read',
+  'webhook:update',
+  'webhook:delete',
 ] as const;
 
 export type Transform = 'redact' | 'mask' | 'reveal';

@@ -76,6 +76,7 @@ interface Ctx {
   formulaB: string;
   reactorId: string;
   requestId: string;
+  webhookId: string;
 }
 
 const admin = (ctx: Ctx, cls: Credential) => (cls === 'other-tenant' ? ctx.adminB : ctx.adminA[ctx.turn++ % ctx.adminA.length]);
@@ -98,6 +99,22 @@ const ANY_APPLICATION = Object.fromEntries(
     c,
     [200],
   ]),
+) as Partial<Record<Credential, number[]>>;
+/** GET /ping: any live key, sessions included (the node SDK pings with whatever key it holds) */
+const ANY_APPLICATION_204 = Object.fromEntries(
+  (
+    [
+      'public-with',
+      'public-without',
+      'private-with',
+      'private-without',
+      'management-with',
+      'management-without',
+      'session-pending',
+      'session-authorized',
+      'other-tenant',
+    ] as const
+  ).map((c) => [c, [204]]),
 ) as Partial<Record<Credential, number[]>>;
 const freshToken = (ctx: Ctx) => created(api('POST', '/tokens', { key: ctx.tokenWriter, body: { type: 'token', data: 'matrix victim' } }), 'victim token');
 const freshFormula = (ctx: Ctx, cls: Credential) =>
@@ -253,6 +270,62 @@ const ROUTES: Record<string, Row> = {
     request: async (c) => ({ path: '/detokenize', body: { x: `{{ ${c.tokenId} }}` } }),
   },
   'GET /logs': { kind: 'management', perms: ['log:read'], success: 200, request: async () => ({ path: '/logs' }) },
+  'POST /webhooks': {
+    kind: 'management',
+    perms: ['webhook:create'],
+    success: 201,
+    request: async () => ({ path: '/webhooks', body: { name: 'matrix', url: 'http://127.0.0.1:9/hook', events: ['token.created'] } }),
+  },
+  'GET /webhooks': { kind: 'management', perms: ['webhook:read'], success: 200, request: async () => ({ path: '/webhooks' }) },
+  'GET /webhooks/event-types': { kind: 'management', perms: ['webhook:read'], success: 200, request: async () => ({ path: '/webhooks/event-types' }) },
+  'GET /webhooks/{id}': {
+    kind: 'management',
+    perms: ['webhook:read'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/webhooks/${c.webhookId}` }),
+  },
+  'PUT /webhooks/{id}': {
+    kind: 'management',
+    perms: ['webhook:update'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/webhooks/${c.webhookId}`, body: { name: 'matrix', url: 'http://127.0.0.1:9/hook', events: ['reactor.created'] } }),
+  },
+  'DELETE /webhooks/{id}': {
+    kind: 'management',
+    perms: ['webhook:delete'],
+    success: 204,
+    scoped: true,
+    // a tenant holds at most five webhooks: a victim only for the classes that may delete (the others get 401/403/404
+    // on the shared one, which stays)
+    request: async (c, cls) => ({
+      path: `/webhooks/${
+        cls === 'management-with'
+          ? await created(
+              api('POST', '/webhooks', { key: c.adminA[0], body: { name: 'victim', url: 'http://127.0.0.1:9/v', events: ['token.created'] } }),
+              'victim webhook',
+            )
+          : c.webhookId
+      }`,
+    }),
+  },
+  'GET /webhooks/{id}/deliveries': {
+    kind: 'management',
+    perms: ['webhook:read'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/webhooks/${c.webhookId}/deliveries` }),
+  },
+  // the permission check passes and the (unknown) delivery is a 404; re-sending itself: events/events-delivery.e2e
+  'POST /webhooks/{id}/deliveries/{deliveryId}/resend': {
+    kind: 'management',
+    perms: ['webhook:update'],
+    success: 404,
+    scoped: true,
+    request: async (c) => ({ path: `/webhooks/${c.webhookId}/deliveries/00000000-0000-4000-8000-000000000000/resend` }),
+  },
+  'GET /ping': { kind: 'management', perms: [], success: 204, overrides: ANY_APPLICATION_204, request: async () => ({ path: '/ping' }) },
   'GET /logs/entity-types': { kind: 'management', perms: ['log:read'], success: 200, request: async () => ({ path: '/logs/entity-types' }) },
   'POST /reactor-formulas': {
     kind: 'management',
@@ -556,7 +629,27 @@ describe('route matrix: every registered route × every credential class', () =>
     expect(job.status).toBe(202);
     for (let i = 0; i < 200 && delivered === 0; i++) await new Promise((r) => setTimeout(r, 50));
 
-    ctx = { a, b, adminA, adminB, turn: 0, tokenWriter, nonceMaker, tokenId, targetAppId, targetKeyId, formulaId, formulaB, reactorId, requestId: job.body.id };
+    const webhookId = await created(
+      api('POST', '/webhooks', { key: adminA[0], body: { name: 'matrix', url: 'http://127.0.0.1:9/hook', events: ['reactor.created'] } }),
+      'webhook',
+    );
+    ctx = {
+      a,
+      b,
+      adminA,
+      adminB,
+      turn: 0,
+      tokenWriter,
+      nonceMaker,
+      tokenId,
+      targetAppId,
+      targetKeyId,
+      formulaId,
+      formulaB,
+      reactorId,
+      requestId: job.body.id,
+      webhookId,
+    };
     const doc = await apiRaw('GET', '/docs/openapi.json');
     expect(doc.status).toBe(200);
     openapiRoutes = Object.entries(doc.body.paths as Record<string, Record<string, unknown>>)

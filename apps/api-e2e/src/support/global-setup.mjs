@@ -7,6 +7,8 @@ import { freePort, startEphemeralSystem } from '../../../../tools/dev/system.mjs
 
 export default async function globalSetup() {
   const logDir = path.join(process.cwd(), 'tmp', 'e2e-logs');
+  // events/webhooks.e2e: the notice of a disabled webhook goes to an SMTP server that test starts on this port
+  const smtpPort = await freePort();
   const sys = await startEphemeralSystem({
     logDir,
     env: {
@@ -19,6 +21,9 @@ export default async function globalSetup() {
       HEADER_ALIAS_PREFIXES: 'BT',
       WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,800ms',
       REACTOR_JOB_LEASE_SLACK_MS: '2000',
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      SMTP_FROM: 'Coffer e2e <coffer@example.test>',
+      RETENTION_INTERVAL_MS: '1000',
     },
   });
   globalThis.__COFFER_E2E__ = sys;
@@ -57,6 +62,7 @@ export default async function globalSetup() {
     // the bus the services use (foundation/bus-security): its URL, and the directory with its CA and users.json
     COFFER_E2E_NATS_URL: sys.env.NATS_URL,
     COFFER_E2E_NATS_DIR: sys.bus.dir,
+    COFFER_E2E_SMTP_PORT: String(smtpPort),
   });
 }
 

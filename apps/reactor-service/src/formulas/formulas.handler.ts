@@ -9,7 +9,7 @@ export class FormulasHandler {
 
   @Operation(OPS.reactor.formulas.create)
   create(cmd: Command<ReactorFormulaRequest>) {
-    return this.formulas.create(cmd.principal, cmd.body);
+    return this.formulas.create(cmd.principal, cmd.body, cmd.traceId);
   }
 
   @Operation(OPS.reactor.formulas.list)
@@ -24,12 +24,12 @@ export class FormulasHandler {
 
   @Operation(OPS.reactor.formulas.update)
   update(cmd: Command<ReactorBodyRequest | undefined>) {
-    return this.formulas.update(cmd.principal, cmd.body?.id as string, cmd.body?.body);
+    return this.formulas.update(cmd.principal, cmd.body?.id as string, cmd.body?.body, cmd.traceId);
   }
 
   @Operation(OPS.reactor.formulas.delete)
   async delete(cmd: Command<IdRequest | undefined>) {
-    await this.formulas.delete(cmd.principal, cmd.body?.id as string);
+    await this.formulas.delete(cmd.principal, cmd.body?.id as string, cmd.traceId);
     return { deleted: true };
   }
 }

@@ -16,7 +16,8 @@ import {
   offsetPage,
   parseListWindow,
 } from '@coffer/contracts';
-import { Prisma } from '@coffer/db';
+import { EventOutbox, Prisma, PrismaService } from '@coffer/db';
+import { formulaDeleted, formulaEvent } from '../reactors/reactor-events';
 import { namePattern, positionOf } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
 import { toFormulaView } from './formula.view';
@@ -49,11 +50,19 @@ function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateI
 
 @Injectable()
 export class FormulasService {
-  constructor(private readonly formulas: FormulaRepository) {}
+  constructor(
+    private readonly formulas: FormulaRepository,
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
+  ) {}
 
-  async create(principal: Principal, req: ReactorFormulaRequest): Promise<ReactorFormulaView> {
+  async create(principal: Principal, req: ReactorFormulaRequest, traceId?: string): Promise<ReactorFormulaView> {
     const data = toFormulaData(req);
-    const row = await this.formulas.create(principal.tenantId, { ...data, id: randomUUID(), createdBy: principal.applicationId });
+    const row = await this.prisma.transactional(async () => {
+      const created = await this.formulas.create(principal.tenantId, { ...data, id: randomUUID(), createdBy: principal.applicationId });
+      await this.outbox.record([formulaEvent('reactor-formula.created', principal, traceId, created)]);
+      return created;
+    });
     return toFormulaView(row);
   }
 
@@ -72,21 +81,28 @@ export class FormulasService {
     return toFormulaView(await this.visible(principal, id));
   }
 
-  async update(principal: Principal, id: string, body: unknown): Promise<ReactorFormulaView> {
+  async update(principal: Principal, id: string, body: unknown, traceId?: string): Promise<ReactorFormulaView> {
     const existing = await this.visible(principal, id);
     if (existing.tenantId === null) throw officialIsReadOnly();
     const data = parseFormula(body);
-    const row = await this.formulas.updateOwn(principal.tenantId, id, { ...data, modifiedBy: principal.applicationId, modifiedAt: new Date() });
-    if (!row) throw notFound('reactor formula');
+    const row = await this.prisma.transactional(async () => {
+      const updated = await this.formulas.updateOwn(principal.tenantId, id, { ...data, modifiedBy: principal.applicationId, modifiedAt: new Date() });
+      if (!updated) throw notFound('reactor formula');
+      await this.outbox.record([formulaEvent('reactor-formula.updated', principal, traceId, updated)]);
+      return updated;
+    });
     return toFormulaView(row);
   }
 
-  async delete(principal: Principal, id: string): Promise<void> {
+  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
     const existing = await this.visible(principal, id);
     if (existing.tenantId === null) throw officialIsReadOnly();
-    const outcome = await this.formulas.deleteOwn(principal.tenantId, id);
-    if (outcome === 'missing') throw notFound('reactor formula');
-    if (outcome === 'in_use') throw conflict('The reactor formula is used by a reactor; delete or change those reactors first');
+    await this.prisma.transactional(async () => {
+      const outcome = await this.formulas.deleteOwn(principal.tenantId, id);
+      if (outcome === 'missing') throw notFound('reactor formula');
+      if (outcome === 'in_use') throw conflict('The reactor formula is used by a reactor; delete or change those reactors first');
+      await this.outbox.record([formulaDeleted(principal, traceId, id)]);
+    });
   }
 
   private async visible(principal: Principal, id: string) {

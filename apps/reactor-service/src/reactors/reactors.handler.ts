@@ -41,7 +41,7 @@ export class ReactorsHandler {
 
   @Operation(OPS.reactor.reactors.delete)
   async delete(cmd: Command<IdRequest | undefined>) {
-    await this.reactors.delete(cmd.principal, cmd.body?.id as string);
+    await this.reactors.delete(cmd.principal, cmd.body?.id as string, cmd.traceId);
     return { deleted: true };
   }
 

@@ -19,8 +19,9 @@ import {
   cursorPage,
   offsetPage,
   parseListWindow,
+  type CofferEvent,
 } from '@coffer/contracts';
-import { Prisma } from '@coffer/db';
+import { EventOutbox, Prisma, PrismaService } from '@coffer/db';
 import type { CallContext } from '@coffer/messaging';
 import { many, namePattern, positionOf } from '../shared/list-query';
 import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
@@ -30,6 +31,7 @@ import { ReactorVault } from './reactor-vault';
 import { ApplicationDirectory } from './application-directory';
 import { checkReactorConfiguration } from './configuration-contract';
 import { toReactorView } from './reactor.view';
+import { reactorDeleted, reactorEvent } from './reactor-events';
 
 function requireObject(body: unknown): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
@@ -43,7 +45,18 @@ export class ReactorsService {
     private readonly formulas: FormulaRepository,
     private readonly vault: ReactorVault,
     private readonly applications: ApplicationDirectory,
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
   ) {}
+
+  /** A reactor write and its event commit together (docs/events.md). */
+  private withEvent(work: () => Promise<ReactorRow>, event: (row: ReactorRow) => CofferEvent): Promise<ReactorRow> {
+    return this.prisma.transactional(async () => {
+      const row = await work();
+      await this.outbox.record([event(row)]);
+      return row;
+    });
+  }
 
   /** A formula reactor (`formula`) or a code reactor (`code`): exactly one of the two. */
   async create(ctx: CallContext & { principal: Principal }, body: unknown): Promise<ReactorView> {
@@ -57,16 +70,20 @@ export class ReactorsService {
     await this.checkContract(ctx, formula, configuration, applicationId);
     const id = randomUUID();
     const sealed = await this.vault.seal(tenantId, id, configuration);
-    const row = await this.reactors.create(tenantId, {
-      id,
-      name: req.name,
-      formulaId: formula.id,
-      applicationId,
-      egress: egressColumn(req.egress),
-      configurationCiphertext: sealed.ciphertext,
-      configurationKeyId: sealed.keyId,
-      createdBy: ctx.principal.applicationId,
-    });
+    const row = await this.withEvent(
+      () =>
+        this.reactors.create(tenantId, {
+          id,
+          name: req.name,
+          formulaId: formula.id,
+          applicationId,
+          egress: egressColumn(req.egress),
+          configurationCiphertext: sealed.ciphertext,
+          configurationKeyId: sealed.keyId,
+          createdBy: ctx.principal.applicationId,
+        }),
+      (r) => reactorEvent('reactor.created', ctx.principal, ctx.traceId, r),
+    );
     return toReactorView(row, toFormulaView(formula), configuration);
   }
 
@@ -135,8 +152,12 @@ export class ReactorsService {
     return this.update(ctx, id, mergePatch(structuredClone(current), patch));
   }
 
-  async delete(principal: Principal, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.reactors.delete(principal.tenantId, id))) throw notFound('reactor');
+  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
+    if (!isUuid(id)) throw notFound('reactor');
+    await this.prisma.transactional(async () => {
+      if (!(await this.reactors.delete(principal.tenantId, id))) throw notFound('reactor');
+      await this.outbox.record([reactorDeleted(principal, traceId, id)]);
+    });
   }
 
   private async find(tenantId: string, id: string): Promise<ReactorRow> {
@@ -152,18 +173,22 @@ export class ReactorsService {
     await this.checkApplication(ctx, applicationId);
     const id = randomUUID();
     const sealed = await this.vault.seal(tenantId, id, configuration);
-    const row = await this.reactors.create(tenantId, {
-      id,
-      name: req.name,
-      formulaId: null,
-      code: req.code,
-      runtime: req.runtime ? (req.runtime as Prisma.InputJsonValue) : Prisma.DbNull,
-      applicationId,
-      egress: egressColumn(req.egress),
-      configurationCiphertext: sealed.ciphertext,
-      configurationKeyId: sealed.keyId,
-      createdBy: ctx.principal.applicationId,
-    });
+    const row = await this.withEvent(
+      () =>
+        this.reactors.create(tenantId, {
+          id,
+          name: req.name,
+          formulaId: null,
+          code: req.code,
+          runtime: req.runtime ? (req.runtime as Prisma.InputJsonValue) : Prisma.DbNull,
+          applicationId,
+          egress: egressColumn(req.egress),
+          configurationCiphertext: sealed.ciphertext,
+          configurationKeyId: sealed.keyId,
+          createdBy: ctx.principal.applicationId,
+        }),
+      (r) => reactorEvent('reactor.created', ctx.principal, ctx.traceId, r),
+    );
     return toReactorView(row, undefined, configuration);
   }
 
@@ -196,15 +221,20 @@ export class ReactorsService {
   ): Promise<ReactorRow> {
     const tenantId = ctx.principal.tenantId;
     const sealed = await this.vault.seal(tenantId, id, configuration);
-    const row = await this.reactors.update(tenantId, id, {
-      ...fields,
-      configurationCiphertext: sealed.ciphertext,
-      configurationKeyId: sealed.keyId,
-      modifiedBy: ctx.principal.applicationId,
-      modifiedAt: new Date(),
-    });
-    if (!row) throw notFound('reactor');
-    return row;
+    return this.withEvent(
+      async () => {
+        const row = await this.reactors.update(tenantId, id, {
+          ...fields,
+          configurationCiphertext: sealed.ciphertext,
+          configurationKeyId: sealed.keyId,
+          modifiedBy: ctx.principal.applicationId,
+          modifiedAt: new Date(),
+        });
+        if (!row) throw notFound('reactor');
+        return row;
+      },
+      (r) => reactorEvent('reactor.updated', ctx.principal, ctx.traceId, r),
+    );
   }
 
   private async checkApplication(ctx: CallContext, applicationId: string | null): Promise<void> {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { MAX_KEYS_PER_APPLICATION, ProblemError, SUBJECTS, notFound, type ApplicationKeyView, type Principal } from '@coffer/contracts';
+import { MAX_KEYS_PER_APPLICATION, ProblemError, SUBJECTS, actorOf, newEvent, notFound, type ApplicationKeyView, type Principal } from '@coffer/contracts';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/messaging';
-import type { ApplicationKey } from '@coffer/db';
+import { EventOutbox, PrismaService, type ApplicationKey } from '@coffer/db';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationKeyRepository } from './application-key.repository';
 
@@ -16,6 +16,11 @@ export function toApplicationKeyView(k: ApplicationKey, key?: string): Applicati
   return view;
 }
 
+/** An application key as events show it (never the key, never its hash). */
+export function applicationKeyEventView(k: ApplicationKey) {
+  return { id: k.id, application_id: k.applicationId, created_at: k.createdAt.toISOString(), created_by: k.createdBy ?? undefined };
+}
+
 /**
  * Several API keys per application (`/applications/{id}/keys`): each authenticates as its application, is shown
  * once and stored as its SHA-256 only; deleting one revokes it at once (gateway principal caches are told).
@@ -26,6 +31,8 @@ export class ApplicationKeysService {
     private readonly applications: ApplicationRepository,
     private readonly keys: ApplicationKeyRepository,
     private readonly events: EventBus,
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
   ) {}
 
   /** A new key for an application (also the key made with the application itself). */
@@ -35,15 +42,22 @@ export class ApplicationKeysService {
     return toApplicationKeyView(row, key);
   }
 
-  async create(principal: Principal, applicationId: string): Promise<ApplicationKeyView> {
+  async create(principal: Principal, applicationId: string, traceId?: string): Promise<ApplicationKeyView> {
     await this.requireApplication(principal.tenantId, applicationId);
     const key = generateSecret(API_KEY_PREFIX);
-    const row = await this.keys.createWithin(MAX_KEYS_PER_APPLICATION, {
-      id: randomUUID(),
-      tenantId: principal.tenantId,
-      applicationId,
-      keyHash: sha256Hex(key),
-      createdBy: principal.applicationId,
+    const row = await this.prisma.transactional(async () => {
+      const created = await this.keys.createWithin(MAX_KEYS_PER_APPLICATION, {
+        id: randomUUID(),
+        tenantId: principal.tenantId,
+        applicationId,
+        keyHash: sha256Hex(key),
+        createdBy: principal.applicationId,
+      });
+      if (created)
+        await this.outbox.record([
+          newEvent('application.key.created', principal.tenantId, traceId, actorOf(principal), { application_key: applicationKeyEventView(created) }),
+        ]);
+      return created;
     });
     if (!row) throw new ProblemError(422, `An application holds at most ${MAX_KEYS_PER_APPLICATION} keys: delete one first`);
     return toApplicationKeyView(row, key);
@@ -61,9 +75,14 @@ export class ApplicationKeysService {
     return toApplicationKeyView(key);
   }
 
-  async delete(principal: Principal, applicationId: string, keyId: string): Promise<void> {
+  async delete(principal: Principal, applicationId: string, keyId: string, traceId?: string): Promise<void> {
     await this.requireApplication(principal.tenantId, applicationId);
-    if (!(await this.keys.delete(principal.tenantId, applicationId, keyId))) throw notFound('application key');
+    await this.prisma.transactional(async () => {
+      if (!(await this.keys.delete(principal.tenantId, applicationId, keyId))) throw notFound('application key');
+      await this.outbox.record([
+        newEvent('application.key.deleted', principal.tenantId, traceId, actorOf(principal), { application_key: { id: keyId, application_id: applicationId } }),
+      ]);
+    });
     // the gateway drops the application's cached principals: the deleted key is refused from now on (the
     // application's other keys simply authenticate again)
     await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: principal.tenantId, applicationId });

@@ -13,7 +13,7 @@ export class ApplicationsHandler {
 
   @Operation(OPS.session.applications.create)
   create(cmd: Command<CreateApplicationRequest>) {
-    return this.applications.create(cmd.principal, cmd.body);
+    return this.applications.create(cmd.principal, cmd.body, cmd.traceId);
   }
 
   @Operation(OPS.session.applications.list)
@@ -28,12 +28,12 @@ export class ApplicationsHandler {
 
   @Operation(OPS.session.applications.update)
   update(cmd: Command<IdBodyMessage>) {
-    return this.applications.update(cmd.principal, cmd.body.id, cmd.body.body);
+    return this.applications.update(cmd.principal, cmd.body.id, cmd.body.body, cmd.traceId);
   }
 
   @Operation(OPS.session.applications.delete)
   async delete(cmd: Command<IdRequest>) {
-    await this.applications.delete(cmd.principal, cmd.body.id);
+    await this.applications.delete(cmd.principal, cmd.body.id, cmd.traceId);
     return { deleted: true };
   }
 
@@ -54,7 +54,7 @@ export class ApplicationsHandler {
 
   @Operation(OPS.session.applications.keys.create)
   createKey(cmd: Command<ApplicationKeyRequest>) {
-    return this.keys.create(cmd.principal, cmd.body.applicationId);
+    return this.keys.create(cmd.principal, cmd.body.applicationId, cmd.traceId);
   }
 
   @Operation(OPS.session.applications.keys.list)
@@ -69,7 +69,7 @@ export class ApplicationsHandler {
 
   @Operation(OPS.session.applications.keys.delete)
   async deleteKey(cmd: Command<ApplicationKeyRequest>) {
-    await this.keys.delete(cmd.principal, cmd.body.applicationId, String(cmd.body.keyId));
+    await this.keys.delete(cmd.principal, cmd.body.applicationId, String(cmd.body.keyId), cmd.traceId);
     return { deleted: true };
   }
 }

@@ -14,6 +14,8 @@ import {
   pageOffset,
   parsePageRequest,
   validateContract,
+  actorOf,
+  newEvent,
   type ApplicationView,
   type Page,
   type Principal,
@@ -21,11 +23,11 @@ import {
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/messaging';
-import { Prisma } from '@coffer/db';
+import { EventOutbox, Prisma, PrismaService } from '@coffer/db';
 import { ApplicationRepository, type ApplicationFilter } from './application.repository';
 import { SessionRepository } from '../sessions/session.repository';
 import { toApplicationView } from './application.view';
-import { API_KEY_PREFIX, ApplicationKeysService, toApplicationKeyView } from './application-keys.service';
+import { API_KEY_PREFIX, ApplicationKeysService, applicationKeyEventView, toApplicationKeyView } from './application-keys.service';
 
 @Injectable()
 export class ApplicationsService {
@@ -34,27 +36,38 @@ export class ApplicationsService {
     private readonly sessions: SessionRepository,
     private readonly keys: ApplicationKeysService,
     private readonly events: EventBus,
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
   ) {}
 
   /** `req` was validated against the contract at the edge (the gateway's pipe); the grants are this service's check. */
-  async create(principal: Principal, req: CreateApplicationRequest): Promise<ApplicationView> {
+  async create(principal: Principal, req: CreateApplicationRequest, traceId?: string): Promise<ApplicationView> {
     const errors = new FieldErrors();
     const grants = validateGrants(req.type, req.permissions, req.rules, errors);
     errors.throwIfAny();
     // create_key: false makes an application without a key (keys come from POST /applications/{id}/keys)
     const key = req.create_key === false ? undefined : generateSecret(API_KEY_PREFIX);
-    const app = await this.applications.create(
-      principal.tenantId,
-      {
-        id: randomUUID(),
-        name: req.name,
-        type: req.type,
-        permissions: grants.permissions,
-        rules: grants.rules ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-        createdBy: principal.applicationId,
-      },
-      key ? { id: randomUUID(), keyHash: sha256Hex(key) } : undefined,
-    );
+    // the application and its application.created event commit together (docs/events.md)
+    const app = await this.prisma.transactional(async () => {
+      const created = await this.applications.create(
+        principal.tenantId,
+        {
+          id: randomUUID(),
+          name: req.name,
+          type: req.type,
+          permissions: grants.permissions,
+          rules: grants.rules ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+          createdBy: principal.applicationId,
+        },
+        key ? { id: randomUUID(), keyHash: sha256Hex(key) } : undefined,
+      );
+      const actor = actorOf(principal);
+      await this.outbox.record([
+        newEvent('application.created', principal.tenantId, traceId, actor, { application: toApplicationView(created) }),
+        ...created.keys.map((k) => newEvent('application.key.created', principal.tenantId, traceId, actor, { application_key: applicationKeyEventView(k) })),
+      ]);
+      return created;
+    });
     const view = toApplicationView(app, key);
     if (key) view.keys = app.keys.map((k) => toApplicationKeyView(k, key));
     return view;
@@ -79,27 +92,37 @@ export class ApplicationsService {
     return toApplicationView(app);
   }
 
-  async update(principal: Principal, id: string, body: unknown): Promise<ApplicationView> {
+  async update(principal: Principal, id: string, body: unknown, traceId?: string): Promise<ApplicationView> {
     const existing = await this.applications.find(principal.tenantId, id);
     if (!existing) throw notFound('application');
     const req = validateContract(UpdateApplicationRequest, body);
     const errors = new FieldErrors();
     const grants = validateGrants(existing.type as never, req.permissions, req.rules, errors);
     errors.throwIfAny();
-    const app = await this.applications.update(principal.tenantId, id, {
-      name: req.name,
-      permissions: grants.permissions,
-      rules: grants.rules ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-      modifiedBy: principal.applicationId,
-      modifiedAt: new Date(),
+    const app = await this.prisma.transactional(async () => {
+      const updated = await this.applications.update(principal.tenantId, id, {
+        name: req.name,
+        permissions: grants.permissions,
+        rules: grants.rules ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+        modifiedBy: principal.applicationId,
+        modifiedAt: new Date(),
+      });
+      if (updated)
+        await this.outbox.record([
+          newEvent('application.updated', principal.tenantId, traceId, actorOf(principal), { application: toApplicationView(updated) }),
+        ]);
+      return updated;
     });
     if (!app) throw notFound('application');
     await this.invalidate(principal.tenantId, id);
     return toApplicationView(app);
   }
 
-  async delete(principal: Principal, id: string): Promise<void> {
-    if (!(await this.applications.delete(principal.tenantId, id))) throw notFound('application');
+  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
+    await this.prisma.transactional(async () => {
+      if (!(await this.applications.delete(principal.tenantId, id))) throw notFound('application');
+      await this.outbox.record([newEvent('application.deleted', principal.tenantId, traceId, actorOf(principal), { application: { id } })]);
+    });
     await this.sessions.deleteByApplication(principal.tenantId, id);
     await this.invalidate(principal.tenantId, id);
   }

@@ -3,6 +3,7 @@ import { forbidden, notFound, type Principal } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { AuditRepository } from '../audit/audit.repository';
 import { TokenRepository } from './token.repository';
+import { tokenDeleted } from './token-events';
 
 @Injectable()
 export class DeleteTokenUseCase {
@@ -16,7 +17,7 @@ export class DeleteTokenUseCase {
     if (!row) throw notFound('token');
     if (!decideTokenAccess(principal, 'token:delete', { id: row.id, container: row.container }).allowed)
       throw forbidden('The API key may not delete this token');
-    if (!(await this.tokens.delete(principal.tenantId, id))) throw notFound('token');
+    if (!(await this.tokens.delete(principal.tenantId, id, tokenDeleted(principal, traceId, id)))) throw notFound('token');
     await this.audit.record(principal.tenantId, [
       { actorApplicationId: principal.applicationId, operation: 'delete', entityType: 'token', entityId: id, traceId },
     ]);

@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { tokenServiceConfig } from '../config';
+import { tokenExpired } from './token-events';
 import { TokenRepository } from './token.repository';
 
 const BATCH = 1000;
@@ -27,7 +28,8 @@ export class ExpirySweeper implements OnModuleInit, OnApplicationShutdown {
     let total = 0;
     try {
       for (;;) {
-        const n = await this.tokens.deleteExpired(BATCH);
+        // each swept token's token.expired event commits with its deletion
+        const n = await this.tokens.deleteExpired(BATCH, (gone) => gone.map((g) => tokenExpired(g.tenant_id, g.id)));
         total += n;
         if (n < BATCH) return total;
       }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool, inTransaction } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, inTransaction, outboxInsert, type OutboxEvent } from '@coffer/db';
 import { createEventInsert, readEventInsert } from '../audit/audit.repository';
 
 /** A token row as stored: data only as ciphertext. */
@@ -118,11 +118,11 @@ export class TokenRepository {
    * conflict (id taken, duplicate, or an expired holder to clear) takes the careful path in a transaction. Inside
    * a unit of work (tokenize: several tokens all-or-nothing) both run in the caller's transaction.
    */
-  async insert(tenantId: string, t: TokenWrite, searchDigests: string[], audit?: { traceId: string }): Promise<InsertOutcome> {
+  async insert(tenantId: string, t: TokenWrite, searchDigests: string[], audit?: { traceId: string }, event?: OutboxEvent): Promise<InsertOutcome> {
     // Inside a unit of work with no audit event to carry (a tokenize audits its tokens in one statement at the end),
     // plain statements: a statement in an open transaction goes through Prisma unprepared, so the combined one below
     // would be parsed and planned for every token (a tokenize of 10 values cost PostgreSQL 50 % more CPU).
-    if (!audit && inTransaction()) return this.insertCarefully(tenantId, t, searchDigests);
+    if (!audit && inTransaction()) return this.insertCarefully(tenantId, t, searchDigests, event);
     const digests = [...new Set(searchDigests)];
     // the create's audit event rides in the same statement: one round trip and one commit for the whole create
     const inserted = await this.sql.query<{ id: string }>(
@@ -130,21 +130,23 @@ export class TokenRepository {
       WITH t AS (${insertToken(tenantId, t)}), s AS (
         INSERT INTO token_search_indexes (tenant_id, token_id, digest)
         SELECT ${tenantId}::uuid, t.id, d FROM t, unnest(${digests}::text[]) AS d ON CONFLICT DO NOTHING
-      ), a AS (${createEventInsert(Prisma.raw('t'), tenantId, t.createdBy, audit?.traceId ?? null, audit !== undefined)})
+      ), a AS (${createEventInsert(Prisma.raw('t'), tenantId, t.createdBy, audit?.traceId ?? null, audit !== undefined)}),
+      o AS (${outboxInsert(event ? [event] : [], Prisma.raw('t'))})
       SELECT id FROM t`,
       // every create: its text never changes, so it is parsed and planned once per connection
       'token_insert_audited',
     );
     if (inserted.length) return audit ? 'created-audited' : 'created';
-    return this.prisma.transactional(() => this.insertCarefully(tenantId, t, searchDigests));
+    return this.prisma.transactional(() => this.insertCarefully(tenantId, t, searchDigests, event));
   }
 
-  private async insertCarefully(tenantId: string, t: TokenWrite, searchDigests: string[]): Promise<InsertOutcome> {
+  private async insertCarefully(tenantId: string, t: TokenWrite, searchDigests: string[], event?: OutboxEvent): Promise<InsertOutcome> {
     // bounded: each retry follows a delete of an expired holder; a third conflict in a row is reported as id taken
     for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await this.prisma.$queryRaw<Array<{ id: string }>>(insertToken(tenantId, t));
       if (inserted.length) {
         await this.writeSearchIndexes(tenantId, t.id, searchDigests);
+        if (event) await this.prisma.$executeRaw(outboxInsert([event]));
         return 'created';
       }
       const holder = await this.prisma.$queryRaw<Array<{ live: boolean }>>`
@@ -320,7 +322,13 @@ export class TokenRepository {
 
   /** Replaces the mutable fields; returns false when the token vanished meanwhile. */
   /** The updated row comes back from the statement itself, so it is right inside a caller's uncommitted transaction. */
-  async update(tenantId: string, t: TokenWrite & { modifiedBy: string | null }, searchDigests: string[]): Promise<TokenRow | 'missing' | 'duplicate'> {
+  async update(
+    tenantId: string,
+    t: TokenWrite & { modifiedBy: string | null },
+    searchDigests: string[],
+    /** the token.updated event of the updated row, written in the update's transaction */
+    event?: (row: TokenRow) => OutboxEvent,
+  ): Promise<TokenRow | 'missing' | 'duplicate'> {
     try {
       return await this.prisma.transactional(async () => {
         const updated = await this.prisma.$queryRaw<TokenRow[]>`
@@ -334,6 +342,7 @@ export class TokenRepository {
         if (!updated.length) return 'missing';
         await this.prisma.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
         await this.writeSearchIndexes(tenantId, t.id, searchDigests);
+        if (event) await this.prisma.$executeRaw(outboxInsert([event(updated[0])]));
         return updated[0];
       });
     } catch (err) {
@@ -342,16 +351,17 @@ export class TokenRepository {
     }
   }
 
-  async delete(tenantId: string, id: string): Promise<boolean> {
+  async delete(tenantId: string, id: string, event?: OutboxEvent): Promise<boolean> {
     return this.prisma.transactional(async () => {
       const n = await this.prisma.$executeRaw`DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`;
       await this.prisma.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${id}`;
+      if (n > 0 && event) await this.prisma.$executeRaw(outboxInsert([event]));
       return n > 0;
     });
   }
 
   /** Sweeper: deletes expired tokens in batches; SKIP LOCKED lets several replicas sweep side by side. */
-  async deleteExpired(limit: number): Promise<number> {
+  async deleteExpired(limit: number, events?: (gone: Array<{ tenant_id: string; id: string }>) => OutboxEvent[]): Promise<number> {
     return this.prisma.transactional(async () => {
       const gone = await this.prisma.$queryRaw<Array<{ tenant_id: string; id: string }>>`
         DELETE FROM tokens WHERE (tenant_id, id) IN (
@@ -361,6 +371,7 @@ export class TokenRepository {
         await this.prisma.$executeRaw`
           DELETE FROM token_search_indexes s USING unnest(${gone.map((g) => g.tenant_id)}::uuid[], ${gone.map((g) => g.id)}::text[]) AS g(tenant_id, id)
           WHERE s.tenant_id = g.tenant_id AND s.token_id = g.id`;
+      if (gone.length && events) await this.prisma.$executeRaw(outboxInsert(events(gone)));
       return gone.length;
     });
   }

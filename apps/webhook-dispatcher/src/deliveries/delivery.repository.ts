@@ -1,17 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { webhookBodyAad } from '@coffer/contracts';
+import { webhookBodyAad, type WebhookDeliveryView } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { PrismaService } from '@coffer/db';
 
 export interface ClaimedDelivery {
   id: string;
   tenant_id: string;
-  url: string;
+  /** null: an event delivery whose webhook was deleted since */
+  url: string | null;
   /** the JSON body to send, decrypted for this attempt only (stored sealed) */
   body: string;
   attempts: number;
   created_at: Date;
+  /** an event delivery: its subscription (null: an asynchronous reactor result); `body` is then the event */
+  webhook_id: string | null;
 }
 
 interface StoredDelivery extends Omit<ClaimedDelivery, 'body'> {
@@ -38,14 +41,19 @@ export class DeliveryRepository {
   ) {}
 
   async claim(limit: number): Promise<ClaimedDelivery[]> {
+    // an event delivery goes to its webhook's current URL (an update since the event applies); one whose webhook was
+    // deleted is claimed with no URL and marked failed by the dispatcher
     const rows = await this.prisma.$queryRaw<StoredDelivery[]>`
       UPDATE webhook_deliveries d SET attempts = d.attempts + 1, locked_until = now() + make_interval(secs => ${LEASE_SECONDS})
-      WHERE d.id IN (
+      FROM (
         SELECT id FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
         ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
-      )
-      RETURNING d.id, d.tenant_id, d.url, d.body, d.body_ciphertext, d.body_key_id, d.attempts, d.created_at`;
+      ) due
+      WHERE d.id = due.id
+      RETURNING d.id, d.tenant_id,
+        CASE WHEN d.webhook_id IS NULL THEN d.url ELSE (SELECT w.url FROM webhooks w WHERE w.tenant_id = d.tenant_id AND w.id = d.webhook_id) END AS url,
+        d.body, d.body_ciphertext, d.body_key_id, d.attempts, d.created_at, d.webhook_id`;
     return Promise.all(rows.map((row) => this.opened(row)));
   }
 
@@ -90,7 +98,59 @@ export class DeliveryRepository {
     });
   }
 
+  /** A webhook's deliveries, newest first (GET /webhooks/{id}/deliveries). */
+  async pageOf(
+    tenantId: string,
+    webhookId: string,
+    status: string | undefined,
+    offset: number,
+    size: number,
+  ): Promise<{ rows: WebhookDeliveryView[]; total: number }> {
+    const where = { tenantId, webhookId, ...(status ? { status } : {}) };
+    const [rows, total] = await Promise.all([
+      this.prisma.webhookDelivery.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: size }),
+      this.prisma.webhookDelivery.count({ where }),
+    ]);
+    return { rows: rows.map(toDeliveryView), total };
+  }
+
+  /** Queues a finished delivery again (attempts from zero, due now); `pending` when it has not finished. */
+  async requeue(tenantId: string, webhookId: string, id: string): Promise<WebhookDeliveryView | 'missing' | 'pending'> {
+    const rows = await this.prisma.webhookDelivery.updateManyAndReturn({
+      where: { tenantId, webhookId, id, status: { in: ['failed', 'delivered'] } },
+      data: { status: 'pending', attempts: 0, nextAttemptAt: new Date(), lockedUntil: null, lastError: null, deliveredAt: null },
+    });
+    if (rows.length) return toDeliveryView(rows[0]);
+    const existing = await this.prisma.webhookDelivery.findFirst({ where: { tenantId, webhookId, id }, select: { status: true } });
+    return existing ? 'pending' : 'missing';
+  }
+
   async pendingCount(): Promise<number> {
     return this.prisma.webhookDelivery.count({ where: { status: 'pending' } });
   }
+}
+
+function toDeliveryView(d: {
+  id: string;
+  webhookId: string | null;
+  eventId: string | null;
+  eventType: string | null;
+  status: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}): WebhookDeliveryView {
+  const view: WebhookDeliveryView = {
+    id: d.id,
+    webhook_id: d.webhookId ?? '',
+    event_id: d.eventId ?? '',
+    event_type: d.eventType ?? '',
+    status: d.status,
+    attempts: d.attempts,
+    created_at: d.createdAt.toISOString(),
+  };
+  if (d.lastError) view.last_error = d.lastError;
+  if (d.deliveredAt) view.delivered_at = d.deliveredAt.toISOString();
+  return view;
 }

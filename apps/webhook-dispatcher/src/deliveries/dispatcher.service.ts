@@ -8,6 +8,7 @@ import { webhookDispatcherConfig } from '../config';
 import { RetrySchedule, parseRetryAfter } from './retry-schedule';
 import { signatureHeader } from './signer';
 import { attemptsPerDelivery, deliveryLatency, queueDepth } from './webhook-metrics';
+import { FailingWebhooks } from '../notify/failing-webhooks';
 
 const BATCH = 16;
 const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -28,7 +29,14 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   private readonly loop = new WorkLoop(
     async () => {
       const claimed = await this.deliveries.claim(BATCH);
-      await Promise.all(claimed.map((d) => this.deliver(d)));
+      // one secrets lookup per tenant per round, not one per delivery (a busy tenant's events come in batches)
+      const secrets = new Map<string, Promise<string[]>>();
+      const secretsOf = (tenantId: string) => {
+        let found = secrets.get(tenantId);
+        if (!found) secrets.set(tenantId, (found = this.secrets(tenantId)));
+        return found;
+      };
+      await Promise.all(claimed.map((d) => this.deliver(d, secretsOf)));
       return claimed.length === BATCH;
     },
     this.config.webhookPollIntervalMs,
@@ -40,7 +48,13 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     private readonly deliveries: DeliveryRepository,
     private readonly rpc: RpcClient,
     private readonly events: EventBus,
+    private readonly failing: FailingWebhooks,
   ) {}
+
+  /** Runs a delivery round now (the outbox relay queued new deliveries). */
+  wake(): void {
+    this.loop.wake();
+  }
 
   async onModuleInit(): Promise<void> {
     await this.events.subscribe(SUBJECTS.webhook.wake, () => this.loop.wake());
@@ -61,13 +75,19 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     await this.loop.stop();
   }
 
-  async deliver(d: ClaimedDelivery): Promise<void> {
+  async deliver(d: ClaimedDelivery, secretsOf: (tenantId: string) => Promise<string[]> = (t) => this.secrets(t)): Promise<void> {
+    if (d.url === null) {
+      await this.deliveries.failed(d, 'the webhook was deleted');
+      return;
+    }
     const started = performance.now();
     let statusCode: number | undefined;
     let retryAfter: number | undefined;
     let error: string | undefined;
+    // an event goes out in its envelope, stamped at each attempt (receivers may refuse stale replays by it)
+    const body = d.webhook_id === null ? d.body : `{"event":${d.body},"delivered_at":${JSON.stringify(new Date().toISOString())}}`;
     try {
-      const secrets = await this.secrets(d.tenant_id);
+      const secrets = await secretsOf(d.tenant_id);
       const timestamp = Math.floor(Date.now() / 1000);
       const res = await egressFetch(
         this.policy,
@@ -79,9 +99,9 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
             ['user-agent', 'Coffer-Webhooks/1'],
             ['webhook-id', d.id],
             ['webhook-timestamp', String(timestamp)],
-            ['webhook-signature', signatureHeader(secrets, d.id, timestamp, d.body)],
+            ['webhook-signature', signatureHeader(secrets, d.id, timestamp, body)],
           ],
-          body: Buffer.from(d.body, 'utf8'),
+          body: Buffer.from(body, 'utf8'),
           redirect: 'manual',
         },
         { deadline: Date.now() + ATTEMPT_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES },
@@ -108,13 +128,15 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
       await this.deliveries.failed(d, error);
       attemptsPerDelivery.labels('failed').observe(d.attempts);
       this.logger.warn({ deliveryId: d.id, attempt: d.attempts, statusCode }, 'webhook delivery failed for good');
+      if (d.webhook_id !== null) await this.failing.disable(d.tenant_id, d.webhook_id, error);
     } else {
       await this.deliveries.retryLater(d, delay, error);
       this.logger.info({ deliveryId: d.id, attempt: d.attempts, statusCode, retryInMs: delay }, 'webhook delivery will be retried');
     }
   }
 
-  private async secrets(tenantId: string): Promise<string[]> {
+  /** The tenant's signing secrets (session-service holds them). */
+  private secrets(tenantId: string): Promise<string[]> {
     const principal: Principal = { tenantId, applicationId: NIL, applicationType: 'management', permissions: [] };
     return this.rpc.call<string[]>(OPS.session.tenants.webhookSecret, { signing: true }, { principal, traceId: `webhook-${tenantId}` });
   }

@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal';
  */
 export interface Actor {
   id: string;
-  type: 'application' | 'session' | 'operator' | 'anonymous';
+  type: 'application' | 'session' | 'operator' | 'anonymous' | 'system';
   name?: string;
 }
 
@@ -18,4 +18,9 @@ export function actorOf(principal: Principal, name?: string): Actor {
 
 export function operatorActor(name: string): Actor {
   return { id: name, type: 'operator', name };
+}
+
+/** Coffer itself (the expiry sweeper, the webhook dispatcher disabling a failing subscription). */
+export function systemActor(name: string): Actor {
+  return { id: name, type: 'system', name };
 }

@@ -10,6 +10,7 @@ import { CodeReactorRequest } from '../reactors/code-reactors';
 import { ListApplicationsQuery } from '../applications/application-queries';
 import { ListReactorFormulasQuery, ListReactorsQuery } from '../reactors/reactor-queries';
 import { ListLogsQuery } from '../audit/audit-queries';
+import { CreateWebhookRequest, WebhookDeliveriesMessage, WebhookDeliveryMessage, type WebhookView } from '../webhooks/webhooks';
 import {
   ApplicationKeyMessage,
   AuditRecordMessage,
@@ -453,6 +454,66 @@ export const OPS = {
         access: ['token:use'],
         validate: false,
         idempotency: 'transaction',
+        internal: false,
+      }),
+    },
+  },
+  webhook: {
+    webhooks: {
+      create: op<CreateWebhookRequest, WebhookView>()({
+        subject: SUBJECTS.webhook.webhooks.create,
+        payload: CreateWebhookRequest,
+        access: ['webhook:create'],
+        validate: true,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      list: op<ListQueryMessage, unknown>()({
+        subject: SUBJECTS.webhook.webhooks.list,
+        payload: ListQueryMessage,
+        access: ['webhook:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      get: op<IdMessage, WebhookView>()({
+        subject: SUBJECTS.webhook.webhooks.get,
+        payload: IdMessage,
+        access: ['webhook:read'],
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+      update: op<IdBodyMessage, WebhookView>()({
+        subject: SUBJECTS.webhook.webhooks.update,
+        payload: IdBodyMessage,
+        access: ['webhook:update'],
+        validate: true,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      delete: op<IdMessage, Deleted>()({
+        subject: SUBJECTS.webhook.webhooks.delete,
+        payload: IdMessage,
+        access: ['webhook:delete'],
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+      deliveries: op<WebhookDeliveriesMessage, unknown>()({
+        subject: SUBJECTS.webhook.webhooks.deliveries,
+        payload: WebhookDeliveriesMessage,
+        access: ['webhook:read'],
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+      resend: op<WebhookDeliveryMessage, unknown>()({
+        subject: SUBJECTS.webhook.webhooks.resend,
+        payload: WebhookDeliveryMessage,
+        access: ['webhook:update'],
+        validate: true,
+        idempotency: 'none',
         internal: false,
       }),
     },

@@ -626,6 +626,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description webhook:read. Newest first.
+         */
+        get: operations["Webhooks_list"];
+        put?: never;
+        /**
+         * Create a webhook
+         * @description webhook:create. At most five per tenant (a sixth is a 422). The URL obeys the callback egress policy.
+         */
+        post: operations["Webhooks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event types
+         * @description webhook:read. The values `events` accepts.
+         */
+        get: operations["Webhooks_eventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook
+         * @description webhook:read.
+         */
+        get: operations["Webhooks_get"];
+        /**
+         * Update a webhook
+         * @description webhook:update. Name, URL, notify_email and events are replaced; `status: enabled` re-enables a disabled webhook.
+         */
+        put: operations["Webhooks_update"];
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description webhook:delete. Its pending deliveries are dropped.
+         */
+        delete: operations["Webhooks_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's deliveries (Coffer extension)
+         * @description webhook:read. Newest first; `status` filters.
+         */
+        get: operations["Webhooks_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again (Coffer extension)
+         * @description webhook:update. A failed (or delivered) delivery is queued again with a fresh retry schedule; a pending one is a 409.
+         */
+        post: operations["Webhooks_resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the API key
+         * @description Any valid API key; 401 otherwise. No body.
+         */
+        get: operations["Ping_ping"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1451,6 +1583,95 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             completed_at?: string;
+        };
+        CreateWebhookRequest: {
+            /** @example ledger sync */
+            name: string;
+            /** @example https://hooks.example.com/coffer */
+            url: string;
+            /**
+             * @description told when the webhook is disabled after sustained failure
+             * @example ops@example.com
+             */
+            notify_email?: string;
+            /**
+             * @description event types (GET /webhooks/event-types)
+             * @example [
+             *       "token.created"
+             *     ]
+             */
+            events: string[];
+        };
+        WebhookView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            name: string;
+            url: string;
+            notify_email?: string;
+            events: string[];
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            modified_by?: string;
+            /** Format: date-time */
+            modified_at?: string;
+        };
+        WebhookPage: {
+            pagination: components["schemas"]["AnyPagination"];
+            data: components["schemas"]["WebhookView"][];
+        };
+        UpdateWebhookRequest: {
+            /** @example ledger sync */
+            name: string;
+            /** @example https://hooks.example.com/coffer */
+            url: string;
+            /**
+             * @description told when the webhook is disabled after sustained failure
+             * @example ops@example.com
+             */
+            notify_email?: string;
+            /**
+             * @description event types (GET /webhooks/event-types)
+             * @example [
+             *       "token.created"
+             *     ]
+             */
+            events: string[];
+            /**
+             * @description absent: unchanged
+             * @enum {string}
+             */
+            status?: "enabled" | "disabled";
+        };
+        WebhookDeliveryView: {
+            /**
+             * Format: uuid
+             * @description the webhook-id header of its attempts
+             */
+            id: string;
+            /** Format: uuid */
+            webhook_id: string;
+            /** Format: uuid */
+            event_id: string;
+            event_type: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            last_error?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            delivered_at?: string;
+        };
+        WebhookDeliveryPage: {
+            pagination: components["schemas"]["AnyPagination"];
+            data: components["schemas"]["WebhookDeliveryView"][];
         };
     };
     responses: {
@@ -4854,6 +5075,453 @@ export interface operations {
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
             414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Webhooks_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "status": "enabled",
+                     *           "name": "string",
+                     *           "url": "string",
+                     *           "notify_email": "string",
+                     *           "events": [
+                     *             "string"
+                     *           ],
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Webhooks_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "ledger sync",
+                 *       "url": "https://hooks.example.com/coffer",
+                 *       "notify_email": "ops@example.com",
+                 *       "events": [
+                 *         "token.created"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "status": "enabled",
+                     *       "name": "string",
+                     *       "url": "string",
+                     *       "notify_email": "string",
+                     *       "events": [
+                     *         "string"
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Webhooks_eventTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       "string"
+                     *     ]
+                     */
+                    "application/json": string[];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Webhooks_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "status": "enabled",
+                     *       "name": "string",
+                     *       "url": "string",
+                     *       "notify_email": "string",
+                     *       "events": [
+                     *         "string"
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Webhooks_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "ledger sync",
+                 *       "url": "https://hooks.example.com/coffer",
+                 *       "notify_email": "ops@example.com",
+                 *       "events": [
+                 *         "token.created"
+                 *       ],
+                 *       "status": "enabled"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "status": "enabled",
+                     *       "name": "string",
+                     *       "url": "string",
+                     *       "notify_email": "string",
+                     *       "events": [
+                     *         "string"
+                     *       ],
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Webhooks_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Webhooks_deliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the webhook id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "webhook_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "event_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "event_type": "string",
+                     *           "status": "pending",
+                     *           "attempts": 1,
+                     *           "last_error": "string",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "delivered_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Webhooks_resend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the webhook id */
+                id: string;
+                /** @description the delivery id (its webhook-id header) */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "webhook_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "event_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "event_type": "string",
+                     *       "status": "pending",
+                     *       "attempts": 1,
+                     *       "last_error": "string",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "delivered_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Ping_ping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the key is valid */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];

@@ -11,6 +11,7 @@ import { TokenVault, expressionMessage, renderExpressions, type RenderedExpressi
 import { validateTokenFields, validateTokenId, type TokenFields } from '../token-fields';
 import { toLimitedView, toTokenView, type Premasked } from '../token.view';
 import { checkMaskEvaluates } from '../mask-check';
+import { tokenCreated } from '../token-events';
 import { readBudget, writeBudget } from '../expression-budgets';
 import { TenantSettingsClient } from '@coffer/messaging';
 
@@ -216,7 +217,18 @@ export class CreateTokenUseCase {
         createdBy: principal.applicationId,
         createdAt: new Date(),
       };
-      const outcome = await this.tokens.insert(tenantId, write, searchDigests, audits ? undefined : { traceId });
+      const event = tokenCreated(principal, traceId, {
+        ...write,
+        container: f.container,
+        fingerprint_expression: f.fingerprintExpression,
+        search_indexes: f.searchIndexes,
+        created_by: write.createdBy,
+        created_at: write.createdAt,
+        expires_at: f.expiresAt,
+        modified_by: null,
+        modified_at: null,
+      });
+      const outcome = await this.tokens.insert(tenantId, write, searchDigests, audits ? undefined : { traceId }, event);
       if (outcome === 'created' || outcome === 'created-audited') {
         if (outcome === 'created') {
           const event: AuditEventInput = { actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId };

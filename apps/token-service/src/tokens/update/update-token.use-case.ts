@@ -5,6 +5,7 @@ import type { ReplayCodec } from '@coffer/idempotency';
 import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
 import { validateMask, type ExpressionBudget } from '@coffer/expression';
 import { AuditRepository } from '../../audit/audit.repository';
+import { tokenUpdated } from '../token-events';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault, renderExpressions } from '../token-vault';
 import { readBudget, writeBudget } from '../expression-budgets';
@@ -144,6 +145,7 @@ export class UpdateTokenUseCase {
         modifiedBy: principal.applicationId,
       },
       searchDigests,
+      (updated) => tokenUpdated(principal, cmd.traceId, updated),
     );
     if (outcome === 'missing') throw notFound('token');
     if (outcome === 'duplicate') {

@@ -1,0 +1,315 @@
+/**
+ * Issue 25 items 1, 3 and 5: every implemented event type reaches a local receiver, signed per Standard Webhooks
+ * (checked with an independent verifier) in the mirrored envelope; events survive a kill -9 of the relaying service;
+ * a failing receiver disables its webhook and its notify_email hears of it through a real SMTP server; failed
+ * deliveries are listed and re-sent.
+ */
+import { SMTPServer } from 'smtp-server';
+import { VISA, api, control, createTenant, type TestTenant } from '@coffer/testing';
+import { Receiver, eventually, verifyStandardWebhook, webhookSecret, type Envelope } from './support';
+
+jest.setTimeout(120_000);
+
+const ALL_TYPES = [
+  'token.created',
+  'token.updated',
+  'token.deleted',
+  'token.expired',
+  'application.created',
+  'application.updated',
+  'application.deleted',
+  'application.key.created',
+  'application.key.deleted',
+  'reactor.created',
+  'reactor.updated',
+  'reactor.deleted',
+  'reactor-formula.created',
+  'reactor-formula.updated',
+  'reactor-formula.deleted',
+];
+
+const CODE = 'module.exports = async function (req) { return { raw: {} }; };';
+
+describe('events delivered to webhooks', () => {
+  let tenant: TestTenant;
+  let receiver: Receiver;
+  let secret: string;
+  let writer: { id: string; key: string };
+  let managementAppId: string;
+
+  beforeAll(async () => {
+    tenant = await createTenant('events');
+    receiver = await new Receiver().start();
+    secret = await webhookSecret(tenant.managementKey);
+    const hook = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'all', url: receiver.url, events: ALL_TYPES } });
+    expect(hook.status).toBe(201);
+    writer = await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:delete'] });
+    managementAppId = (await api('GET', '/applications/key', { key: tenant.managementKey })).body.id;
+  });
+
+  afterAll(async () => {
+    await receiver.stop();
+  });
+
+  /** Every delivery: a valid signature, the envelope's fields, this tenant, a stable id per delivery. */
+  function checkEnvelope(e: Envelope & { raw: { headers: Record<string, unknown>; body: string } }, type: string) {
+    expect(verifyStandardWebhook(secret, e.raw as never)).toBe(true);
+    expect(verifyStandardWebhook('whsec_' + Buffer.alloc(32).toString('base64'), e.raw as never)).toBe(false);
+    expect(e.raw.headers['content-type']).toBe('application/json');
+    expect(e.event).toMatchObject({ id: expect.any(String), type, tenant_id: tenant.tenantId });
+    expect(new Date(e.event.timestamp).getTime()).toBeGreaterThan(Date.now() - 120_000);
+    expect(new Date(e.delivered_at).getTime()).toBeGreaterThanOrEqual(new Date(e.event.timestamp).getTime());
+    expect(e.event.data.actor).toEqual(expect.objectContaining({ id: expect.any(String), type: expect.any(String) }));
+  }
+
+  it('token.created, token.updated, token.deleted: the token view and its actor, never the data', async () => {
+    const created = await api('POST', '/tokens', {
+      key: writer.key,
+      body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2030 }, metadata: { order: 'o-1' } },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const e1 = await receiver.waitForEvent('token.created', (e) => e.event.data.token?.id === id);
+    checkEnvelope(e1, 'token.created');
+    expect(e1.event.data.token).toMatchObject({ id, type: 'card', metadata: { order: 'o-1' }, containers: ['/pci/high/'], fingerprint: expect.any(String) });
+    expect(e1.event.data.actor).toEqual({ id: writer.id, type: 'application' });
+    expect(e1.raw.body).not.toContain(VISA);
+    expect(e1.raw.body).not.toContain('"data":{"number"');
+    expect(e1.event.trace_id).toEqual(expect.any(String));
+
+    expect(
+      (await api('PATCH', `/tokens/${id}`, { key: writer.key, body: { metadata: { order: 'o-2' } }, contentType: 'application/merge-patch+json' })).status,
+    ).toBe(200);
+    const e2 = await receiver.waitForEvent('token.updated', (e) => e.event.data.token?.id === id);
+    checkEnvelope(e2, 'token.updated');
+    expect(e2.event.data.token.metadata).toEqual({ order: 'o-2' });
+    expect(e2.raw.body).not.toContain(VISA);
+
+    expect((await api('DELETE', `/tokens/${id}`, { key: writer.key })).status).toBe(204);
+    const e3 = await receiver.waitForEvent('token.deleted', (e) => e.event.data.token?.id === id);
+    checkEnvelope(e3, 'token.deleted');
+    expect(e3.event.data.token).toEqual({ id });
+  });
+
+  it('token.expired when the sweeper removes an expired token (actor: system)', async () => {
+    const created = await api('POST', '/tokens', {
+      key: writer.key,
+      body: { type: 'token', data: 'soon gone', expires_at: new Date(Date.now() + 1500).toISOString() },
+    });
+    expect(created.status).toBe(201);
+    const e = await receiver.waitForEvent('token.expired', (x) => x.event.data.token?.id === created.body.id, 30_000);
+    checkEnvelope(e, 'token.expired');
+    expect(e.event.data.actor).toMatchObject({ type: 'system' });
+  });
+
+  it('application.* and application.key.*: never a key', async () => {
+    const app = await api('POST', '/applications', { key: tenant.managementKey, body: { name: 'evented', type: 'private', permissions: ['token:read'] } });
+    expect(app.status).toBe(201);
+    const id = app.body.id as string;
+    const created = await receiver.waitForEvent('application.created', (e) => e.event.data.application?.id === id);
+    checkEnvelope(created, 'application.created');
+    expect(created.event.data.application).toMatchObject({ id, name: 'evented', type: 'private', permissions: ['token:read'] });
+    expect(created.event.data.actor).toEqual({ id: managementAppId, type: 'application' });
+    const firstKey = await receiver.waitForEvent('application.key.created', (e) => e.event.data.application_key?.application_id === id);
+    checkEnvelope(firstKey, 'application.key.created');
+    expect(created.raw.body).not.toContain(app.body.key);
+    expect(firstKey.raw.body).not.toContain(app.body.key);
+
+    const key = await api('POST', `/applications/${id}/keys`, { key: tenant.managementKey });
+    expect(key.status).toBe(201);
+    const keyCreated = await receiver.waitForEvent('application.key.created', (e) => e.event.data.application_key?.id === key.body.id);
+    expect(keyCreated.event.data.application_key).toMatchObject({ id: key.body.id, application_id: id, created_at: expect.any(String) });
+    expect(keyCreated.raw.body).not.toContain(key.body.key);
+    expect((await api('DELETE', `/applications/${id}/keys/${key.body.id}`, { key: tenant.managementKey })).status).toBe(204);
+    const keyDeleted = await receiver.waitForEvent('application.key.deleted', (e) => e.event.data.application_key?.id === key.body.id);
+    checkEnvelope(keyDeleted, 'application.key.deleted');
+    expect(keyDeleted.event.data.application_key).toEqual({ id: key.body.id, application_id: id });
+
+    expect((await api('PUT', `/applications/${id}`, { key: tenant.managementKey, body: { name: 'evented v2', permissions: ['token:read'] } })).status).toBe(
+      200,
+    );
+    const updated = await receiver.waitForEvent('application.updated', (e) => e.event.data.application?.id === id);
+    checkEnvelope(updated, 'application.updated');
+    expect(updated.event.data.application.name).toBe('evented v2');
+
+    expect((await api('DELETE', `/applications/${id}`, { key: tenant.managementKey })).status).toBe(204);
+    const deleted = await receiver.waitForEvent('application.deleted', (e) => e.event.data.application?.id === id);
+    checkEnvelope(deleted, 'application.deleted');
+    expect(deleted.event.data.application).toEqual({ id });
+  });
+
+  it('reactor-formula.* and reactor.*: never configuration or code', async () => {
+    const formula = await api('POST', '/reactor-formulas', { key: tenant.managementKey, body: { name: 'f-events', type: 'private', code: CODE } });
+    expect(formula.status).toBe(201);
+    const fid = formula.body.id as string;
+    checkEnvelope(await receiver.waitForEvent('reactor-formula.created', (e) => e.event.data.reactor_formula?.id === fid), 'reactor-formula.created');
+    const reactor = await api('POST', '/reactors', {
+      key: tenant.managementKey,
+      body: { name: 'r-events', configuration: { SECRET_CFG: 'do-not-leak' }, formula: { id: fid } },
+    });
+    expect(reactor.status).toBe(201);
+    const rid = reactor.body.id as string;
+    const rc = await receiver.waitForEvent('reactor.created', (e) => e.event.data.reactor?.id === rid);
+    checkEnvelope(rc, 'reactor.created');
+    expect(rc.event.data.reactor).toMatchObject({ id: rid, name: 'r-events', created_at: expect.any(String) });
+    expect(rc.raw.body).not.toContain('do-not-leak');
+
+    expect(
+      (await api('PUT', `/reactors/${rid}`, { key: tenant.managementKey, body: { name: 'r-events 2', configuration: { SECRET_CFG: 'still-secret' } } })).status,
+    ).toBe(200);
+    const ru = await receiver.waitForEvent('reactor.updated', (e) => e.event.data.reactor?.id === rid);
+    checkEnvelope(ru, 'reactor.updated');
+    expect(ru.event.data.reactor.name).toBe('r-events 2');
+    expect(ru.raw.body).not.toContain('still-secret');
+    expect((await api('DELETE', `/reactors/${rid}`, { key: tenant.managementKey })).status).toBe(204);
+    checkEnvelope(await receiver.waitForEvent('reactor.deleted', (e) => e.event.data.reactor?.id === rid), 'reactor.deleted');
+
+    expect(
+      (await api('PUT', `/reactor-formulas/${fid}`, { key: tenant.managementKey, body: { name: 'f-events 2', type: 'private', code: CODE } })).status,
+    ).toBe(200);
+    const fu = await receiver.waitForEvent('reactor-formula.updated', (e) => e.event.data.reactor_formula?.id === fid);
+    checkEnvelope(fu, 'reactor-formula.updated');
+    expect(fu.raw.body).not.toContain('module.exports');
+    expect((await api('DELETE', `/reactor-formulas/${fid}`, { key: tenant.managementKey })).status).toBe(204);
+    checkEnvelope(await receiver.waitForEvent('reactor-formula.deleted', (e) => e.event.data.reactor_formula?.id === fid), 'reactor-formula.deleted');
+  });
+
+  it('a webhook receives only the types it subscribed to, and a refused change sends nothing', async () => {
+    const narrow = await new Receiver().start();
+    try {
+      const hook = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'narrow', url: narrow.url, events: ['token.deleted'] } });
+      const t = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: 'x' } });
+      // a refused write (a literal id that is taken) commits nothing, so no event
+      const dup = await api('POST', '/tokens', { key: writer.key, body: { id: t.body.id, type: 'token', data: 'y' } });
+      expect(dup.status).toBe(409);
+      await api('DELETE', `/tokens/${t.body.id}`, { key: writer.key });
+      await narrow.waitForEvent('token.deleted', (e) => e.event.data.token?.id === t.body.id);
+      await receiver.waitForEvent('token.deleted', (e) => e.event.data.token?.id === t.body.id);
+      expect(narrow.envelopes().map((e) => e.event.type)).toEqual(['token.deleted']);
+      expect(receiver.envelopes().filter((e) => e.event.type === 'token.created' && e.event.data.token?.id === t.body.id)).toHaveLength(1);
+      await api('DELETE', `/webhooks/${hook.body.id}`, { key: tenant.managementKey });
+    } finally {
+      await narrow.stop();
+    }
+  });
+
+  it('an event committed while the relaying service is killed (kill -9) is delivered after it restarts', async () => {
+    await control('stop', 'webhook-dispatcher', 'SIGKILL');
+    let id = '';
+    try {
+      const created = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: 'while down' } });
+      expect(created.status).toBe(201);
+      id = created.body.id;
+      await new Promise((r) => setTimeout(r, 500));
+      expect(receiver.envelopes().some((e) => e.event.data.token?.id === id)).toBe(false);
+    } finally {
+      await control('start', 'webhook-dispatcher');
+    }
+    checkEnvelope(await receiver.waitForEvent('token.created', (e) => e.event.data.token?.id === id, 30_000), 'token.created');
+  });
+});
+
+describe('failing receivers', () => {
+  let tenant: TestTenant;
+  let smtp: SMTPServer;
+  const mails: Array<{ to: string; body: string }> = [];
+
+  beforeAll(async () => {
+    tenant = await createTenant('events-failing');
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      onData(stream, session, callback) {
+        let body = '';
+        stream.on('data', (c: Buffer) => (body += c.toString('utf8')));
+        stream.on('end', () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), body });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((r) => smtp.listen(Number(process.env['COFFER_E2E_SMTP_PORT']), '127.0.0.1', () => r()));
+  });
+
+  afterAll(async () => {
+    await new Promise<void>((r) => smtp.close(() => r()));
+  });
+
+  it('disables the webhook after the last retry, mails notify_email once, lists and re-sends the failed delivery', async () => {
+    const receiver = await new Receiver().start();
+    receiver.status = 500;
+    try {
+      const secret = await webhookSecret(tenant.managementKey);
+      const hook = await api('POST', '/webhooks', {
+        key: tenant.managementKey,
+        body: { name: 'flaky', url: receiver.url, notify_email: 'oncall@example.com', events: ['application.created'] },
+      });
+      expect(hook.status).toBe(201);
+      const app = await api('POST', '/applications', { key: tenant.managementKey, body: { name: 'boom', type: 'private', permissions: ['token:read'] } });
+      expect(app.status).toBe(201);
+
+      // e2e retry schedule: 200ms, 400ms, 800ms → four attempts, then failed
+      const disabled = await eventually(async () => {
+        const w = await api('GET', `/webhooks/${hook.body.id}`, { key: tenant.managementKey });
+        return w.body.status === 'disabled' ? w.body : undefined;
+      }, 30_000);
+      expect(disabled.status).toBe('disabled');
+      expect(receiver.received).toHaveLength(4);
+      expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+      expect(receiver.received.every((r) => verifyStandardWebhook(secret, r))).toBe(true);
+
+      const mail = await eventually(async () => mails.find((m) => m.to === 'oncall@example.com'), 15_000);
+      expect(mail.body).toContain('flaky');
+      expect(mail.body).toContain(hook.body.id);
+      expect(mail.body).toMatch(/Subject: Coffer webhook "flaky" was disabled/);
+
+      // while disabled, new events are not queued for it
+      await api('POST', '/applications', { key: tenant.managementKey, body: { name: 'quiet', type: 'private', permissions: ['token:read'] } });
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(receiver.received).toHaveLength(4);
+
+      const failed = await api('GET', `/webhooks/${hook.body.id}/deliveries?status=failed`, { key: tenant.managementKey });
+      expect(failed.status).toBe(200);
+      expect(failed.body.data).toHaveLength(1);
+      const delivery = failed.body.data[0];
+      expect(delivery).toMatchObject({
+        webhook_id: hook.body.id,
+        event_type: 'application.created',
+        status: 'failed',
+        attempts: 4,
+        last_error: 'receiver answered 500',
+      });
+      expect(delivery.id).toBe(receiver.received[0]?.headers['webhook-id']);
+      expect((await api('GET', `/webhooks/${hook.body.id}/deliveries?status=sideways`, { key: tenant.managementKey })).status).toBe(400);
+
+      receiver.status = 204;
+      const resent = await api('POST', `/webhooks/${hook.body.id}/deliveries/${delivery.id}/resend`, { key: tenant.managementKey });
+      expect(resent.status).toBe(202);
+      expect(resent.body).toMatchObject({ id: delivery.id, status: 'pending', attempts: 0 });
+      await eventually(async () => (receiver.received.length === 5 ? true : undefined));
+      const last = receiver.received[4];
+      expect(last?.headers['webhook-id']).toBe(delivery.id);
+      expect(verifyStandardWebhook(secret, last as never)).toBe(true);
+      expect(JSON.parse(last?.body ?? '{}').event.data.application.id).toBe(app.body.id);
+      const delivered = await eventually(async () => {
+        const d = await api('GET', `/webhooks/${hook.body.id}/deliveries?status=delivered`, { key: tenant.managementKey });
+        return d.body.data.length ? d.body.data[0] : undefined;
+      });
+      expect(delivered.id).toBe(delivery.id);
+      const missing = await api('POST', `/webhooks/${hook.body.id}/deliveries/00000000-0000-4000-8000-000000000000/resend`, { key: tenant.managementKey });
+      expect(missing.status).toBe(404);
+
+      // re-enabled by an update: events flow again
+      const on = await api('PUT', `/webhooks/${hook.body.id}`, {
+        key: tenant.managementKey,
+        body: { name: 'flaky', url: receiver.url, events: ['application.created'], status: 'enabled' },
+      });
+      expect(on.body.status).toBe('enabled');
+      const again = await api('POST', '/applications', { key: tenant.managementKey, body: { name: 'again', type: 'private', permissions: ['token:read'] } });
+      await receiver.waitForEvent('application.created', (e) => e.event.data.application?.id === again.body.id);
+      expect(mails.filter((m) => m.to === 'oncall@example.com')).toHaveLength(1);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});

@@ -1,0 +1,104 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { api } from '@coffer/testing';
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/** The delivered envelope, as the mirrored service documents it. */
+export interface Envelope {
+  event: {
+    id: string;
+    type: string;
+    timestamp: string;
+    tenant_id: string;
+    trace_id: string | null;
+    data: Record<string, any> & { actor: { id: string; type: string; name?: string } };
+  };
+  delivered_at: string;
+}
+
+/** A local webhook receiver: records every POST and answers with `status` (changeable by the test). */
+export class Receiver {
+  readonly received: Received[] = [];
+  status = 204;
+  private server!: http.Server;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        this.received.push({ headers: req.headers, body, at: Date.now() });
+        res.writeHead(this.status).end();
+      });
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/events`;
+    return this;
+  }
+
+  envelopes(): Array<Envelope & { raw: Received }> {
+    return this.received.map((r) => ({ ...(JSON.parse(r.body) as Envelope), raw: r }));
+  }
+
+  /** The first delivery of an event of `type` matching `where`, waited for. */
+  async waitForEvent(type: string, where: (e: Envelope) => boolean = () => true, timeoutMs = 20_000): Promise<Envelope & { raw: Received }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.envelopes().find((e) => e.event?.type === type && where(e));
+      if (found) return found;
+      if (Date.now() > deadline)
+        throw new Error(
+          `no ${type} event arrived; got ${
+            this.envelopes()
+              .map((e) => e.event?.type)
+              .join(', ') || 'nothing'
+          }`,
+        );
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  stop(): Promise<void> {
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+/** Verification written from the Standard Webhooks specification, independently of the dispatcher's signer. */
+export function verifyStandardWebhook(secret: string, r: Received): boolean {
+  const id = String(r.headers['webhook-id']);
+  const ts = String(r.headers['webhook-timestamp']);
+  if (Math.abs(Date.now() / 1000 - Number(ts)) > 300) return false;
+  const expected = createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+    .update(`${id}.${ts}.${r.body}`)
+    .digest();
+  return String(r.headers['webhook-signature'])
+    .split(' ')
+    .some((part) => {
+      const [version, sig] = part.split(',');
+      const given = Buffer.from(sig ?? '', 'base64');
+      return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
+    });
+}
+
+export async function webhookSecret(managementKey: string): Promise<string> {
+  const res = await api('GET', '/tenants/self/webhook-secret', { key: managementKey });
+  if (res.status !== 200) throw new Error(`webhook secret: ${res.status}`);
+  return res.body.secret as string;
+}
+
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  CreateWebhookRequest,
+  FieldErrors,
+  MAX_WEBHOOKS_PER_TENANT,
+  ProblemError,
+  UpdateWebhookRequest,
+  isUuid,
+  notFound,
+  offsetPage,
+  pageOffset,
+  parsePageRequest,
+  validateContract,
+  type Page,
+  type Principal,
+  type WebhookDeliveryView,
+  type WebhookView,
+} from '@coffer/contracts';
+import { EgressPolicy } from '@coffer/egress';
+import { webhookDispatcherConfig } from '../config';
+import { DeliveryRepository } from '../deliveries/delivery.repository';
+import { checkReceiverUrl } from './receiver-url';
+import { WebhookRepository, type WebhookFields } from './webhook.repository';
+import { toWebhookView } from './webhook.view';
+
+/** The webhooks API (event subscriptions; docs/events.md) and its delivery extensions. */
+@Injectable()
+export class WebhooksService {
+  private readonly policy = EgressPolicy.callbacks(webhookDispatcherConfig().allowPrivateCallbacks);
+
+  constructor(
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: DeliveryRepository,
+  ) {}
+
+  async create(principal: Principal, req: CreateWebhookRequest): Promise<WebhookView> {
+    const fields = await this.fields(req);
+    const row = await this.webhooks.createWithin(MAX_WEBHOOKS_PER_TENANT, principal.tenantId, {
+      ...fields,
+      id: randomUUID(),
+      createdBy: principal.applicationId,
+    });
+    if (!row) throw new ProblemError(422, `A tenant holds at most ${MAX_WEBHOOKS_PER_TENANT} webhooks: delete one first`);
+    return toWebhookView(row);
+  }
+
+  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<WebhookView>> {
+    const errors = new FieldErrors();
+    const page = parsePageRequest(query, errors);
+    errors.throwIfAny('The query is invalid');
+    const { rows, total } = await this.webhooks.page(principal.tenantId, pageOffset(page), page.size);
+    return offsetPage(rows.map(toWebhookView), total, page);
+  }
+
+  async get(principal: Principal, id: string): Promise<WebhookView> {
+    return toWebhookView(await this.find(principal, id));
+  }
+
+  async update(principal: Principal, id: string, body: unknown): Promise<WebhookView> {
+    await this.find(principal, id);
+    const req = validateContract(UpdateWebhookRequest, body);
+    const fields = await this.fields(req);
+    const row = await this.webhooks.update(principal.tenantId, id, {
+      ...fields,
+      ...(req.status ? { status: req.status } : {}),
+      modifiedBy: principal.applicationId,
+    });
+    if (!row) throw notFound('webhook');
+    return toWebhookView(row);
+  }
+
+  async delete(principal: Principal, id: string): Promise<void> {
+    if (!isUuid(id) || !(await this.webhooks.delete(principal.tenantId, id))) throw notFound('webhook');
+  }
+
+  async deliveriesOf(principal: Principal, id: string, query: Record<string, unknown>): Promise<Page<WebhookDeliveryView>> {
+    await this.find(principal, id);
+    const errors = new FieldErrors();
+    const page = parsePageRequest(query, errors);
+    const status = query['status'];
+    if (status !== undefined && !['pending', 'delivered', 'failed'].includes(String(status))) errors.add('status', 'must be pending, delivered or failed');
+    errors.throwIfAny('The query is invalid');
+    const { rows, total } = await this.deliveries.pageOf(
+      principal.tenantId,
+      id,
+      status === undefined ? undefined : String(status),
+      pageOffset(page),
+      page.size,
+    );
+    return offsetPage(rows, total, page);
+  }
+
+  /** A delivery (failed, or already delivered) is queued again with a fresh attempt count; a pending one is a 409. */
+  async resend(principal: Principal, webhookId: string, deliveryId: string): Promise<WebhookDeliveryView> {
+    await this.find(principal, webhookId);
+    if (!isUuid(deliveryId)) throw notFound('delivery');
+    const outcome = await this.deliveries.requeue(principal.tenantId, webhookId, deliveryId);
+    if (outcome === 'missing') throw notFound('delivery');
+    if (outcome === 'pending') throw new ProblemError(409, 'The delivery is still pending: it will be attempted again on its own');
+    return outcome;
+  }
+
+  private async find(principal: Principal, id: string) {
+    const row = isUuid(id) ? await this.webhooks.find(principal.tenantId, id) : null;
+    if (!row) throw notFound('webhook');
+    return row;
+  }
+
+  private async fields(req: CreateWebhookRequest): Promise<WebhookFields> {
+    return { name: req.name, url: await checkReceiverUrl(this.policy, req.url), notifyEmail: req.notify_email ?? null, events: [...new Set(req.events)] };
+  }
+}

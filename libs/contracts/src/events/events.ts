@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor } from '../actors/actor';
+
+/**
+ * The event types Coffer publishes (the mirrored service's names). `GET /webhooks/event-types` lists them and a
+ * webhook may subscribe only to these. docs/events.md describes each one's `data`.
+ */
+export const EVENT_TYPES = [
+  'token.created',
+  'token.updated',
+  'token.deleted',
+  'token.expired',
+  'application.created',
+  'application.updated',
+  'application.deleted',
+  'application.key.created',
+  'application.key.deleted',
+  'reactor.created',
+  'reactor.updated',
+  'reactor.deleted',
+  'reactor-formula.created',
+  'reactor-formula.updated',
+  'reactor-formula.deleted',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The `event` member of a delivered envelope (`{event, delivered_at}`): what the outbox stores and the stream carries. */
+export interface CofferEvent {
+  id: string;
+  type: EventType;
+  timestamp: string;
+  tenant_id: string;
+  trace_id: string | null;
+  /** the resource's view under its own name (`token`, `application`, …), never plaintext token data, and `actor` */
+  data: Record<string, unknown> & { actor: Actor };
+}
+
+/** A new event, stamped now with a fresh id. */
+export function newEvent(type: EventType, tenantId: string, traceId: string | undefined, actor: Actor, data: Record<string, unknown>): CofferEvent {
+  return { id: randomUUID(), type, timestamp: new Date().toISOString(), tenant_id: tenantId, trace_id: traceId ?? null, data: { ...data, actor } };
+}
+
+/** The JetStream subject of an event: `coffer.events.<tenant id>.<type>` (dots of the type kept: `token.created`). */
+export const eventSubject = (tenantId: string, type: string): string => `coffer.events.${tenantId}.${type}`;
+
+/** The stream that carries every event (subjects `coffer.events.>`), for SIEMs and data pipelines (docs/events.md). */
+export const EVENTS_STREAM = 'COFFER_EVENTS';

@@ -1,0 +1,137 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { EVENT_TYPES } from '../events/events';
+import { AnyPagination } from '../paging/page-views';
+
+export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
+/** At most this many webhooks per tenant, as the mirrored service allows. */
+export const MAX_WEBHOOKS_PER_TENANT = 5;
+
+const EVENTS_MESSAGE = `each must be one of ${EVENT_TYPES.join(', ')}`;
+
+/** POST /webhooks. The URL obeys the callback egress policy (docs/webhooks.md). */
+export class CreateWebhookRequest {
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'ledger sync' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(200)
+  name!: string;
+
+  @ApiProperty({ maxLength: 2048, example: 'https://hooks.example.com/coffer' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2048)
+  url!: string;
+
+  @ApiPropertyOptional({ maxLength: 320, example: 'ops@example.com', description: 'told when the webhook is disabled after sustained failure' })
+  @IsOptional()
+  @IsEmail({}, { message: 'must be an email address' })
+  @MaxLength(320)
+  notify_email?: string;
+
+  @ApiProperty({ type: [String], example: ['token.created'], description: 'event types (GET /webhooks/event-types)' })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(EVENT_TYPES.length)
+  @IsIn(EVENT_TYPES as unknown as string[], { each: true, message: EVENTS_MESSAGE })
+  events!: string[];
+}
+
+/** PUT /webhooks/{id}: the whole webhook again; `status` re-enables (or disables) it. */
+export class UpdateWebhookRequest extends CreateWebhookRequest {
+  @ApiPropertyOptional({ enum: WEBHOOK_STATUSES, description: 'absent: unchanged' })
+  @IsOptional()
+  @IsIn(WEBHOOK_STATUSES as unknown as string[], { message: 'must be enabled or disabled' })
+  status?: WebhookStatus;
+}
+
+export class WebhookView {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+  @ApiProperty({ format: 'uuid' })
+  tenant_id!: string;
+  @ApiProperty({ enum: WEBHOOK_STATUSES })
+  status!: WebhookStatus;
+  @ApiProperty()
+  name!: string;
+  @ApiProperty()
+  url!: string;
+  @ApiPropertyOptional()
+  notify_email?: string;
+  @ApiProperty({ type: [String] })
+  events!: string[];
+  @ApiProperty({ format: 'uuid' })
+  created_by!: string;
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+  @ApiPropertyOptional({ format: 'uuid' })
+  modified_by?: string;
+  @ApiPropertyOptional({ format: 'date-time' })
+  modified_at?: string;
+}
+
+export class WebhookPage {
+  @ApiProperty({ type: () => AnyPagination })
+  pagination!: AnyPagination;
+  @ApiProperty({ type: [WebhookView] })
+  data!: WebhookView[];
+}
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+/** GET /webhooks/{id}/deliveries (a Coffer extension). */
+export class ListWebhookDeliveriesQuery {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES as unknown as string[], { message: 'must be pending, delivered or failed' })
+  status?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
+  @IsOptional()
+  size?: string;
+}
+
+export class WebhookDeliveryView {
+  @ApiProperty({ format: 'uuid', description: 'the webhook-id header of its attempts' })
+  id!: string;
+  @ApiProperty({ format: 'uuid' })
+  webhook_id!: string;
+  @ApiProperty({ format: 'uuid' })
+  event_id!: string;
+  @ApiProperty()
+  event_type!: string;
+  @ApiProperty({ enum: DELIVERY_STATUSES })
+  status!: string;
+  @ApiProperty()
+  attempts!: number;
+  @ApiPropertyOptional()
+  last_error?: string;
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+  @ApiPropertyOptional({ format: 'date-time' })
+  delivered_at?: string;
+}
+
+export class WebhookDeliveryPage {
+  @ApiProperty({ type: () => AnyPagination })
+  pagination!: AnyPagination;
+  @ApiProperty({ type: [WebhookDeliveryView] })
+  data!: WebhookDeliveryView[];
+}
+
+/** {webhookId, deliveryId} */
+export class WebhookDeliveryMessage {
+  @IsString()
+  webhookId!: string;
+  @IsString()
+  deliveryId!: string;
+}
+
+/** {webhookId, query} */
+export class WebhookDeliveriesMessage {
+  @IsString()
+  webhookId!: string;
+  @IsObject()
+  query!: Record<string, unknown>;
+}

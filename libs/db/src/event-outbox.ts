@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma } from './generated/prisma/client';
+import { inTransaction } from './after-commit';
+import { SqlPool } from './sql-pool';
+
+/** What the outbox stores of an event: its envelope's `event` object (libs/contracts `CofferEvent`). */
+export interface OutboxEvent {
+  id: string;
+  type: string;
+  tenant_id: string;
+}
+
+/**
+ * The transactional outbox (docs/events.md): an event is inserted in the transaction of the change it describes, so
+ * a committed change always has its event and a rolled-back one never does. webhook-dispatcher's relay publishes and
+ * deletes the rows. Every service writes its own events through this; nothing else inserts into event_outbox.
+ */
+@Injectable()
+export class EventOutbox {
+  constructor(private readonly sql: SqlPool) {}
+
+  /** Inserts the events in the open unit of work; outside one there is no change to join, which is a bug. */
+  async record(events: readonly OutboxEvent[]): Promise<void> {
+    if (!events.length) return;
+    if (!inTransaction()) throw new Error('EventOutbox.record must run inside PrismaService.transactional (the change and its event commit together)');
+    await this.sql.query(outboxInsert(events));
+  }
+}
+
+/** The INSERT of events; `from` (a CTE name) makes it conditional: one row per event only when `from` has a row. */
+export function outboxInsert(events: readonly OutboxEvent[], from?: Prisma.Sql): Prisma.Sql {
+  const values = Prisma.sql`
+    SELECT e.id, e.tenant_id, e.type, e.event FROM unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.tenant_id)}::uuid[],
+      ${events.map((e) => e.type)}::text[], ${events.map((e) => JSON.stringify(e))}::jsonb[]) AS e(id, tenant_id, type, event)`;
+  return from
+    ? Prisma.sql`INSERT INTO event_outbox (id, tenant_id, type, event) ${values} WHERE EXISTS (SELECT 1 FROM ${from})`
+    : Prisma.sql`INSERT INTO event_outbox (id, tenant_id, type, event) ${values}`;
+}
