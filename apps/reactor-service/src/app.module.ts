@@ -4,7 +4,7 @@ import { ReactorJobRepository } from './invoke/async/reactor-job.repository';
 import { ReactorJobs } from './invoke/async/reactor-jobs';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { MessagingModule, TenantSettingsClient, OperationDispatcher } from '@coffer/messaging';
+import { AuditTrail, MessagingModule, TenantSettingsClient, OperationDispatcher } from '@coffer/messaging';
 import { PingHandler } from './health/ping.handler';
 import { FormulaRepository } from './formulas/formula.repository';
 import { FormulasService } from './formulas/formulas.service';
@@ -27,6 +27,7 @@ import { AuditRecorder } from './audit/audit-recorder';
   controllers: [PingHandler, FormulasHandler, ReactorsHandler],
   providers: [
     OperationDispatcher,
+    AuditTrail,
     IdempotentWrites,
     FormulaRepository,
     FormulasService,

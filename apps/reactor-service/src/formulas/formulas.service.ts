@@ -16,7 +16,8 @@ import {
   offsetPage,
   parseListWindow,
 } from '@coffer/contracts';
-import { Prisma } from '@coffer/db';
+import { Prisma, changedFields } from '@coffer/db';
+import { AuditTrail } from '@coffer/messaging';
 import { namePattern, positionOf } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
 import { toFormulaView } from './formula.view';
@@ -49,11 +50,15 @@ function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateI
 
 @Injectable()
 export class FormulasService {
-  constructor(private readonly formulas: FormulaRepository) {}
+  constructor(
+    private readonly formulas: FormulaRepository,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async create(principal: Principal, req: ReactorFormulaRequest): Promise<ReactorFormulaView> {
     const data = toFormulaData(req);
     const row = await this.formulas.create(principal.tenantId, { ...data, id: randomUUID(), createdBy: principal.applicationId });
+    await this.audit.record({ operation: 'create', entityType: 'reactor_formula', entityId: row.id, changes: formulaChanges(null, row) });
     return toFormulaView(row);
   }
 
@@ -78,6 +83,7 @@ export class FormulasService {
     const data = parseFormula(body);
     const row = await this.formulas.updateOwn(principal.tenantId, id, { ...data, modifiedBy: principal.applicationId, modifiedAt: new Date() });
     if (!row) throw notFound('reactor formula');
+    await this.audit.record({ operation: 'update', entityType: 'reactor_formula', entityId: id, changes: formulaChanges(existing, row) });
     return toFormulaView(row);
   }
 
@@ -87,6 +93,7 @@ export class FormulasService {
     const outcome = await this.formulas.deleteOwn(principal.tenantId, id);
     if (outcome === 'missing') throw notFound('reactor formula');
     if (outcome === 'in_use') throw conflict('The reactor formula is used by a reactor; delete or change those reactors first');
+    await this.audit.record({ operation: 'delete', entityType: 'reactor_formula', entityId: id });
   }
 
   private async visible(principal: Principal, id: string) {
@@ -99,4 +106,9 @@ export class FormulasService {
 /** Official formulas are visible to every tenant but belong to the operator: 403, not 404 (the caller can read it). */
 function officialIsReadOnly(): ProblemError {
   return new ProblemError(403, 'Official reactor formulas are provisioned by the operator and cannot be changed or deleted');
+}
+
+/** What a formula write changed: its descriptive fields and egress old and new, its code only as changed. */
+function formulaChanges(before: object | null, after: object) {
+  return changedFields(before, after, ['name', 'description', 'icon', 'status', 'egress', 'configuration', 'requestParameters', 'code'], ['code']);
 }

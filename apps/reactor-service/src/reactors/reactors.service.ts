@@ -20,8 +20,8 @@ import {
   offsetPage,
   parseListWindow,
 } from '@coffer/contracts';
-import { Prisma } from '@coffer/db';
-import type { CallContext } from '@coffer/messaging';
+import { Prisma, changedFields } from '@coffer/db';
+import { AuditTrail, type CallContext } from '@coffer/messaging';
 import { many, namePattern, positionOf } from '../shared/list-query';
 import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
 import { toFormulaView } from '../formulas/formula.view';
@@ -43,6 +43,7 @@ export class ReactorsService {
     private readonly formulas: FormulaRepository,
     private readonly vault: ReactorVault,
     private readonly applications: ApplicationDirectory,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** A formula reactor (`formula`) or a code reactor (`code`): exactly one of the two. */
@@ -67,6 +68,7 @@ export class ReactorsService {
       configurationKeyId: sealed.keyId,
       createdBy: ctx.principal.applicationId,
     });
+    await this.audit.record({ operation: 'create', entityType: 'reactor', entityId: id, changes: reactorChanges(null, row) });
     return toReactorView(row, toFormulaView(formula), configuration);
   }
 
@@ -137,6 +139,7 @@ export class ReactorsService {
 
   async delete(principal: Principal, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.reactors.delete(principal.tenantId, id))) throw notFound('reactor');
+    await this.audit.record({ operation: 'delete', entityType: 'reactor', entityId: id });
   }
 
   private async find(tenantId: string, id: string): Promise<ReactorRow> {
@@ -164,6 +167,7 @@ export class ReactorsService {
       configurationKeyId: sealed.keyId,
       createdBy: ctx.principal.applicationId,
     });
+    await this.audit.record({ operation: 'create', entityType: 'reactor', entityId: id, changes: reactorChanges(null, row) });
     return toReactorView(row, undefined, configuration);
   }
 
@@ -196,6 +200,7 @@ export class ReactorsService {
   ): Promise<ReactorRow> {
     const tenantId = ctx.principal.tenantId;
     const sealed = await this.vault.seal(tenantId, id, configuration);
+    const before = await this.reactors.find(tenantId, id);
     const row = await this.reactors.update(tenantId, id, {
       ...fields,
       configurationCiphertext: sealed.ciphertext,
@@ -204,6 +209,10 @@ export class ReactorsService {
       modifiedAt: new Date(),
     });
     if (!row) throw notFound('reactor');
+    const changes = reactorChanges(before, row) ?? {};
+    // the configuration is sealed (it may hold credentials): only that it was stored again
+    changes['configuration'] = { redacted: true };
+    await this.audit.record({ operation: 'update', entityType: 'reactor', entityId: id, changes });
     return row;
   }
 
@@ -245,4 +254,11 @@ export class ReactorsService {
 /** A reactor's egress list as stored (`{allow}`), or SQL NULL when it has none (its tenant's default applies). */
 function egressColumn(egress: ReactorEgressInput | null | undefined): Prisma.InputJsonValue | typeof Prisma.DbNull {
   return egress ? { allow: egress.allow } : Prisma.DbNull;
+}
+
+/** Name, formula, application, runtime and egress old and new; the code only as changed; never the configuration's values. */
+function reactorChanges(before: ReactorRow | null, after: ReactorRow) {
+  const view = (r: ReactorRow | null) =>
+    r && { name: r.name, formula_id: r.formulaId, application_id: r.applicationId, runtime: r.runtime, egress: r.egress, code: r.code };
+  return changedFields(view(before), view(after), ['name', 'formula_id', 'application_id', 'runtime', 'egress', 'code'], ['code']);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { MAX_KEYS_PER_APPLICATION, ProblemError, SUBJECTS, notFound, type ApplicationKeyView, type Principal } from '@coffer/contracts';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
-import { EventBus } from '@coffer/messaging';
+import { AuditTrail, EventBus } from '@coffer/messaging';
 import type { ApplicationKey } from '@coffer/db';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationKeyRepository } from './application-key.repository';
@@ -26,6 +26,7 @@ export class ApplicationKeysService {
     private readonly applications: ApplicationRepository,
     private readonly keys: ApplicationKeyRepository,
     private readonly events: EventBus,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** A new key for an application (also the key made with the application itself). */
@@ -46,6 +47,12 @@ export class ApplicationKeysService {
       createdBy: principal.applicationId,
     });
     if (!row) throw new ProblemError(422, `An application holds at most ${MAX_KEYS_PER_APPLICATION} keys: delete one first`);
+    await this.audit.record({
+      operation: 'create',
+      entityType: 'application_key',
+      entityId: row.id,
+      changes: { application_id: { new: applicationId }, key: { redacted: true } },
+    });
     return toApplicationKeyView(row, key);
   }
 
@@ -64,6 +71,7 @@ export class ApplicationKeysService {
   async delete(principal: Principal, applicationId: string, keyId: string): Promise<void> {
     await this.requireApplication(principal.tenantId, applicationId);
     if (!(await this.keys.delete(principal.tenantId, applicationId, keyId))) throw notFound('application key');
+    await this.audit.record({ operation: 'delete', entityType: 'application_key', entityId: keyId, changes: { application_id: { old: applicationId } } });
     // the gateway drops the application's cached principals: the deleted key is refused from now on (the
     // application's other keys simply authenticate again)
     await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: principal.tenantId, applicationId });

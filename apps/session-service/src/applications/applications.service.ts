@@ -20,8 +20,8 @@ import {
 } from '@coffer/contracts';
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
-import { EventBus } from '@coffer/messaging';
-import { Prisma } from '@coffer/db';
+import { AuditTrail, EventBus } from '@coffer/messaging';
+import { Prisma, changedFields } from '@coffer/db';
 import { ApplicationRepository, type ApplicationFilter } from './application.repository';
 import { SessionRepository } from '../sessions/session.repository';
 import { toApplicationView } from './application.view';
@@ -34,6 +34,7 @@ export class ApplicationsService {
     private readonly sessions: SessionRepository,
     private readonly keys: ApplicationKeysService,
     private readonly events: EventBus,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** `req` was validated against the contract at the edge (the gateway's pipe); the grants are this service's check. */
@@ -55,6 +56,7 @@ export class ApplicationsService {
       },
       key ? { id: randomUUID(), keyHash: sha256Hex(key) } : undefined,
     );
+    await this.audit.record({ operation: 'create', entityType: 'application', entityId: app.id, changes: applicationChanges(null, app, !!key) });
     const view = toApplicationView(app, key);
     if (key) view.keys = app.keys.map((k) => toApplicationKeyView(k, key));
     return view;
@@ -94,6 +96,7 @@ export class ApplicationsService {
       modifiedAt: new Date(),
     });
     if (!app) throw notFound('application');
+    await this.audit.record({ operation: 'update', entityType: 'application', entityId: id, changes: applicationChanges(existing, app, false) });
     await this.invalidate(principal.tenantId, id);
     return toApplicationView(app);
   }
@@ -101,6 +104,7 @@ export class ApplicationsService {
   async delete(principal: Principal, id: string): Promise<void> {
     if (!(await this.applications.delete(principal.tenantId, id))) throw notFound('application');
     await this.sessions.deleteByApplication(principal.tenantId, id);
+    await this.audit.record({ operation: 'delete', entityType: 'application', entityId: id });
     await this.invalidate(principal.tenantId, id);
   }
 
@@ -110,6 +114,7 @@ export class ApplicationsService {
     if (!app) throw notFound('application');
     const key = await this.keys.replaceAll(principal.tenantId, id, principal.applicationId);
     await this.sessions.deleteByApplication(principal.tenantId, id);
+    await this.audit.record({ operation: 'regenerate', entityType: 'application', entityId: id, changes: { key: { redacted: true } } });
     await this.invalidate(principal.tenantId, id);
     const view = toApplicationView(app, key.key);
     view.keys = [key];
@@ -140,6 +145,13 @@ export class ApplicationsService {
   private invalidate(tenantId: string, applicationId: string): Promise<void> {
     return this.events.publish(SUBJECTS.events.authInvalidated, { tenantId, applicationId });
   }
+}
+
+/** What an application write changed: name, type, permissions and rules old and new; a key only as "changed". */
+function applicationChanges(before: { name: string; type: string; permissions: string[]; rules: unknown } | null, after: typeof before, keyIssued: boolean) {
+  const changes = changedFields(before, after, ['name', 'type', 'permissions', 'rules']) ?? {};
+  if (keyIssued) changes['key'] = { redacted: true };
+  return Object.keys(changes).length ? changes : undefined;
 }
 
 /** `id` (repeatable, UUIDs; others cannot exist and match nothing) and `type` (repeatable, an application type). */
