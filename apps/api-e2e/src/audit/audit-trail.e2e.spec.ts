@@ -16,6 +16,9 @@ function admin(...args: string[]) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+// the chain tests run the operator CLI at each step (a node process that loads Prisma): slow on a loaded machine
+jest.setTimeout(180_000);
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A fresh trace id per act: the record is found by it. */
@@ -262,10 +265,18 @@ describe('audit trail', () => {
 
   it('refused authentications are aggregated: 200 bad keys from one address are one row (per minute) with count 200', async () => {
     const source = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
-    const sent = await Promise.all(
-      Array.from({ length: 200 }, () => apiRaw('GET', '/tokens', { key: `key_bad_${randomUUID()}`, headers: { 'x-forwarded-for': source } })),
-    );
-    expect(sent.every((r) => r.status === 401)).toBe(true);
+    // 8 at a time: the gateway admits only a few requests with unresolved keys at once (503 beyond, by design)
+    const sent: number[] = [];
+    for (let i = 0; i < 25; i++)
+      sent.push(
+        ...(await Promise.all(
+          Array.from(
+            { length: 8 },
+            async () => (await apiRaw('GET', '/tokens', { key: `key_bad_${randomUUID()}`, headers: { 'x-forwarded-for': source } })).status,
+          ),
+        )),
+      );
+    expect(sent.filter((s) => s !== 401)).toEqual([]);
     // the tenant's 403s count in its own chain and show in its /logs
     const weak = await tenant.app('private', { permissions: ['token:read'] });
     for (let i = 0; i < 7; i++) expect((await apiRaw('GET', '/applications', { key: weak.key, headers: { 'x-forwarded-for': source } })).status).toBe(403);
@@ -284,7 +295,7 @@ describe('audit trail', () => {
     const mine = forbidden.body.data.filter((l: any) => l.source === source);
     expect(mine.reduce((a: number, l: any) => a + l.count, 0)).toBe(7);
     expect(mine[0]).toMatchObject({ entity_id: 'forbidden', actor_type: 'anonymous', message: 'Authentication refused' });
-  }, 60_000);
+  }, 120_000);
 
   describe('the hash chain', () => {
     let t2: TestTenant;

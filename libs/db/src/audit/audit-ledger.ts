@@ -80,6 +80,10 @@ export class AuditLedger {
    * the lock).
    */
   async seal(limit = 2000): Promise<number> {
+    // idle most of the time: one index probe, no transaction, when there is nothing to seal
+    const [pending] = await this.prisma.$queryRaw<Array<{ one: number }>>`
+      SELECT 1 AS one FROM audit_events WHERE seq IS NULL AND (operation <> 'refuse' OR created_at < now() - ${Prisma.raw(REFUSAL_SEAL_DELAY)}) LIMIT 1`;
+    if (!pending) return 0;
     return this.prisma.transactional(async () => {
       const [lock] = await this.prisma.$queryRaw<Array<{ locked: boolean }>>`SELECT pg_try_advisory_xact_lock(${SEAL_LOCK}::bigint) AS locked`;
       if (!lock?.locked) return 0;
