@@ -17,7 +17,7 @@ function admin(...args: string[]) {
 }
 
 // the chain tests run the operator CLI at each step (a node process that loads Prisma): slow on a loaded machine
-jest.setTimeout(180_000);
+jest.setTimeout(600_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -35,7 +35,10 @@ describe('audit trail', () => {
     await db.connect();
     tenant = await createTenant('audit-trail');
     mk = tenant.managementKey;
-    mgmtId = (await api('GET', '/applications/key', { key: mk })).body.id;
+    // the management application the operator CLI created with the tenant (its create is recorded)
+    const created = await api('GET', '/logs?actor_type=operator&entity_type=application', { key: mk });
+    mgmtId = created.body.data[0].entity_id;
+    expect(mgmtId).toEqual(expect.any(String));
   });
   afterAll(async () => {
     await db.end();
