@@ -1,6 +1,6 @@
 import { SUBJECTS, type ApplicationView, type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { EventBus } from '@coffer/messaging';
+import { AuditTrail, EventBus } from '@coffer/messaging';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { SessionRepository } from '../sessions/session.repository';
@@ -35,6 +35,7 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
           SessionsService,
           AuthenticateService,
           EventBus,
+          AuditTrail,
         ],
       },
       [{ provide: EventBus, useValue: bus }],

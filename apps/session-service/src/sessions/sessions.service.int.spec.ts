@@ -1,6 +1,6 @@
 import { type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { EventBus } from '@coffer/messaging';
+import { AuditTrail, EventBus } from '@coffer/messaging';
 import { insertTenant, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { ApplicationKeyRepository } from '../applications/application-key.repository';
@@ -30,6 +30,7 @@ describe('SessionsService (PostgreSQL)', () => {
           SessionsService,
           AuthenticateService,
           EventBus,
+          AuditTrail,
         ],
       },
       [{ provide: EventBus, useValue: recordingEventBus() }],
