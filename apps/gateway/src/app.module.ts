@@ -7,6 +7,7 @@ import { MessagingModule } from '@coffer/messaging';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { PrincipalCache } from './auth/principal-cache';
 import { PrincipalResolver } from './auth/principal-resolver';
+import { RefusalTally } from './auth/refusal-tally';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { ApplicationsController } from './applications/applications.controller';
@@ -41,6 +42,7 @@ import { PingController } from './webhooks/ping.controller';
   providers: [
     PrincipalCache,
     PrincipalResolver,
+    RefusalTally,
     // Order matters: authenticate (401), rate limit (429), then the route's permission (403; none declared → 403).
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

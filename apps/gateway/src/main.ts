@@ -9,6 +9,7 @@ import { configureFastify } from './http/fastify-setup';
 import { registerBackPressure } from './http/back-pressure';
 import { registerBodyDeadline, serverTimeoutOptions } from './http/request-timeouts';
 import { PrincipalResolver } from './auth/principal-resolver';
+import { RefusalTally } from './auth/refusal-tally';
 import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onClientError, onConnect, onFrameworkError } from './http/framework-errors';
 import { ProblemFilter } from './http/problem.filter';
 import { HeaderNames } from './auth/api-key-headers';
@@ -47,6 +48,8 @@ async function bootstrap() {
   registerBodyDeadline(app.getHttpAdapter().getInstance(), config.requestTimeouts);
   // the API key is resolved as soon as the headers are in, through the path ApiKeyGuard uses (it reuses the principal)
   registerBackPressure(app.getHttpAdapter().getInstance(), config.backPressure, app.get(PrincipalResolver));
+  // every 401 and 403, counted per tenant, reason, client and minute for the audit trail
+  app.get(RefusalTally).register(app.getHttpAdapter().getInstance());
   app.useGlobalFilters(new ProblemFilter(logger));
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.
   app.enableCors({

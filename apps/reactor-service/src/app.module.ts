@@ -4,7 +4,7 @@ import { ReactorJobRepository } from './invoke/async/reactor-job.repository';
 import { ReactorJobs } from './invoke/async/reactor-jobs';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { MessagingModule, TenantSettingsClient, OperationDispatcher } from '@coffer/messaging';
+import { AuditTrail, MessagingModule, TenantSettingsClient, OperationDispatcher } from '@coffer/messaging';
 import { PingHandler } from './health/ping.handler';
 import { FormulaRepository } from './formulas/formula.repository';
 import { FormulasService } from './formulas/formulas.service';
@@ -29,6 +29,7 @@ import { JobPruner } from './invoke/async/job-pruner';
   providers: [
     OperationDispatcher,
     JobPruner,
+    AuditTrail,
     IdempotentWrites,
     FormulaRepository,
     FormulasService,

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { MessagingModule, OperationDispatcher } from '@coffer/messaging';
+import { AuditTrail, MessagingModule, OperationDispatcher } from '@coffer/messaging';
 import { ApplicationRepository } from './applications/application.repository';
 import { ApplicationsService } from './applications/applications.service';
 import { ApplicationsHandler } from './applications/applications.handler';
@@ -24,6 +24,7 @@ import { AuthenticateHandler } from './authenticate/authenticate.handler';
   controllers: [ApplicationsHandler, TenantsHandler, SessionsHandler, AuthenticateHandler],
   providers: [
     OperationDispatcher,
+    AuditTrail,
     IdempotentWrites,
     ApplicationRepository,
     ApplicationsService,

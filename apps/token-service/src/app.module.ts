@@ -4,6 +4,8 @@ import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
 import { MessagingModule, TenantSettingsClient, OperationDispatcher } from '@coffer/messaging';
 import { AuditRepository } from './audit/audit.repository';
+import { AuditChainKeeper } from './audit/audit-chain-keeper';
+import { RefusalsHandler } from './audit/refusals.handler';
 import { TokenRepository } from './tokens/token.repository';
 import { TokenVault } from './tokens/token-vault';
 import { CreateTokenUseCase } from './tokens/create/create-token.use-case';
@@ -24,11 +26,12 @@ import { ReencryptionGauge } from './keys/reencryption-gauge';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
-  controllers: [TokensHandler, TokensV2Handler],
+  controllers: [TokensHandler, TokensV2Handler, RefusalsHandler],
   providers: [
     OperationDispatcher,
     IdempotentWrites,
     AuditRepository,
+    AuditChainKeeper,
     TenantSettingsClient,
     TokenRepository,
     TokenVault,

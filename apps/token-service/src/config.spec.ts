@@ -18,6 +18,9 @@ const VARS = [
   'EXPRESSION_TEMPLATE_MS',
   'EXPRESSION_WRITE_BUDGET_MS',
   'EXPRESSION_READ_BUDGET_MS',
+  'AUDIT_SEAL_INTERVAL_MS',
+  'AUDIT_RETENTION_DAYS',
+  'AUDIT_PRUNE_INTERVAL_MS',
 ];
 
 describe('token-service configuration', () => {
@@ -40,6 +43,9 @@ describe('token-service configuration', () => {
       expressionTemplateMs: 50,
       expressionWriteBudgetMs: 100,
       expressionReadBudgetMs: 100,
+      auditSealIntervalMs: 1000,
+      auditRetentionDays: 365,
+      auditPruneIntervalMs: 3_600_000,
     });
   });
 
@@ -60,6 +66,7 @@ describe('token-service configuration', () => {
 
   it.each([
     ['TOKEN_SWEEP_INTERVAL_MS', '1m', 'TOKEN_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "1m"'],
+    ['AUDIT_RETENTION_DAYS', '0', 'AUDIT_RETENTION_DAYS must be an integer between 1 and 36500, got "0"'],
     ['TOKEN_SWEEP_INTERVAL_MS', '0', 'TOKEN_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "0"'],
     ['DATABASE_POOL_SIZE', 'ten', 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "ten"'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '30s', 'DATABASE_STATEMENT_TIMEOUT_MS must be an integer between 0 and 3600000, got "30s"'],

@@ -28,6 +28,12 @@ export interface TokenServiceConfig extends ProcessConfig {
   readonly expressionWriteBudgetMs: number;
   /** EXPRESSION_READ_BUDGET_MS: 1–10 000, default 100, at least the write budget — all masks of one read */
   readonly expressionReadBudgetMs: number;
+  /** AUDIT_SEAL_INTERVAL_MS: 50 ms – 1 min, default 1000 — how often new audit records are sealed into their chains */
+  readonly auditSealIntervalMs: number;
+  /** AUDIT_RETENTION_DAYS: 1–36 500, default 365 — audit records older are pruned (per-tenant override: admin audit retention) */
+  readonly auditRetentionDays: number;
+  /** AUDIT_PRUNE_INTERVAL_MS: 1 s – 1 day, default 3 600 000 — how often the pruner runs */
+  readonly auditPruneIntervalMs: number;
 }
 
 export const DEFAULT_HEALTH_PORT = 9101;
@@ -47,6 +53,9 @@ export function loadTokenServiceConfig(): TokenServiceConfig {
     expressionTemplateMs: envInt('EXPRESSION_TEMPLATE_MS', 50, 1, 1000),
     expressionWriteBudgetMs,
     expressionReadBudgetMs,
+    auditSealIntervalMs: envInt('AUDIT_SEAL_INTERVAL_MS', 1000, 50, 60_000),
+    auditRetentionDays: envInt('AUDIT_RETENTION_DAYS', 365, 1, 36_500),
+    auditPruneIntervalMs: envInt('AUDIT_PRUNE_INTERVAL_MS', 3_600_000, 1000, 86_400_000),
     databaseTimeouts: databaseTimeouts(),
     databaseKeyringPoolSize: databaseKeyringPoolSize(),
   };

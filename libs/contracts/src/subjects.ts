@@ -51,7 +51,8 @@ export const SUBJECTS = {
     },
     logs: { list: 'token.logs.list.v1' },
     /** other services' audit events (audit_events is owned by token-service): {events: AuditEventInput[]} */
-    audit: { record: 'token.audit.record.v1' },
+    /** refusals: the gateway's refused authentications, counted per (tenant or global, reason, source, minute) */
+    audit: { record: 'token.audit.record.v1', refusals: 'token.audit.refusals.v1' },
   },
   reactor: {
     formulas: {

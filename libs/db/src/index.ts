@@ -17,5 +17,7 @@ export type {
   Token,
   TokenSearchIndex,
   AuditEvent,
+  AuditChain,
   IdempotencyRecord,
 } from './generated/prisma/client';
+export * from './audit';

@@ -10,3 +10,4 @@ export * from './work-loop';
 export * from './tenant-settings.client';
 export * from './request-deadline';
 export * from './operations';
+export * from './audit-trail';

@@ -9,6 +9,7 @@ import { PrismaService } from '@coffer/db';
 import { operatorActor } from '@coffer/contracts';
 import { type Command, type CommandContext, type OptionValues, UsageError } from './cli/command';
 import { COMMANDS } from './commands';
+import { recordOperatorAct } from './cli/operator-audit';
 
 const USAGE = [
   'usage:',
@@ -70,8 +71,10 @@ async function main(): Promise<number> {
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),
     result: (value, text) => process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`),
-    audit: (action, details) =>
-      process.stderr.write(`${JSON.stringify({ audit: { at: new Date().toISOString(), actor: operatorActor(actor), action, ...details } })}\n`),
+    audit: async (action, details) => {
+      process.stderr.write(`${JSON.stringify({ audit: { at: new Date().toISOString(), actor: operatorActor(actor), action, ...details } })}\n`);
+      await recordOperatorAct(prisma, operatorActor(actor), action, details);
+    },
   };
   try {
     return await command.run(ctx);

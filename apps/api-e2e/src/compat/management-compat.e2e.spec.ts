@@ -178,6 +178,16 @@ describe('permissions, tenant settings, logs', () => {
     expect(types.body).toEqual([
       { display_name: 'Token', value: 'token' },
       { display_name: 'Reactor', value: 'reactor' },
+      { display_name: 'Reactor formula', value: 'reactor_formula' },
+      { display_name: 'Application', value: 'application' },
+      { display_name: 'Application key', value: 'application_key' },
+      { display_name: 'Session', value: 'session' },
+      { display_name: 'Tenant', value: 'tenant' },
+      { display_name: 'Webhook secret', value: 'webhook_secret' },
+      { display_name: 'Authentication (refused)', value: 'authentication' },
+      { display_name: 'Data keys (operator)', value: 'data_key' },
+      { display_name: 'Audit log (operator)', value: 'audit_log' },
+      { display_name: 'Audit retention (operator)', value: 'audit_retention' },
     ]);
     expect((await api('GET', '/logs/entity-types', { key: app.key })).status).toBe(403);
   });

@@ -1,3 +1,4 @@
+import { AuditTrail } from '@coffer/messaging';
 import { randomUUID } from 'node:crypto';
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
@@ -11,7 +12,7 @@ describe('FormulasService (PostgreSQL)', () => {
   let p: Principal;
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [FormulaRepository, FormulasService] });
+    ctx = await startIntegration({ providers: [FormulaRepository, FormulasService, AuditTrail] });
     formulas = ctx.get(FormulasService);
     p = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:create', 'reactor:read', 'reactor:update', 'reactor:delete'] });
   });

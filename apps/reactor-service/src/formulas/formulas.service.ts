@@ -16,7 +16,8 @@ import {
   offsetPage,
   parseListWindow,
 } from '@coffer/contracts';
-import { EventOutbox, Prisma, PrismaService } from '@coffer/db';
+import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
+import { AuditTrail } from '@coffer/messaging';
 import { formulaDeleted, formulaEvent } from '../reactors/reactor-events';
 import { namePattern, positionOf } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
@@ -54,6 +55,7 @@ export class FormulasService {
     private readonly formulas: FormulaRepository,
     private readonly prisma: PrismaService,
     private readonly outbox: EventOutbox,
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(principal: Principal, req: ReactorFormulaRequest, traceId?: string): Promise<ReactorFormulaView> {
@@ -61,6 +63,7 @@ export class FormulasService {
     const row = await this.prisma.transactional(async () => {
       const created = await this.formulas.create(principal.tenantId, { ...data, id: randomUUID(), createdBy: principal.applicationId });
       await this.outbox.record([formulaEvent('reactor-formula.created', principal, traceId, created)]);
+      await this.audit.record({ operation: 'create', entityType: 'reactor_formula', entityId: created.id, changes: formulaChanges(null, created) });
       return created;
     });
     return toFormulaView(row);
@@ -89,6 +92,7 @@ export class FormulasService {
       const updated = await this.formulas.updateOwn(principal.tenantId, id, { ...data, modifiedBy: principal.applicationId, modifiedAt: new Date() });
       if (!updated) throw notFound('reactor formula');
       await this.outbox.record([formulaEvent('reactor-formula.updated', principal, traceId, updated)]);
+      await this.audit.record({ operation: 'update', entityType: 'reactor_formula', entityId: id, changes: formulaChanges(existing, updated) });
       return updated;
     });
     return toFormulaView(row);
@@ -102,6 +106,7 @@ export class FormulasService {
       if (outcome === 'missing') throw notFound('reactor formula');
       if (outcome === 'in_use') throw conflict('The reactor formula is used by a reactor; delete or change those reactors first');
       await this.outbox.record([formulaDeleted(principal, traceId, id)]);
+      await this.audit.record({ operation: 'delete', entityType: 'reactor_formula', entityId: id });
     });
   }
 
@@ -115,4 +120,9 @@ export class FormulasService {
 /** Official formulas are visible to every tenant but belong to the operator: 403, not 404 (the caller can read it). */
 function officialIsReadOnly(): ProblemError {
   return new ProblemError(403, 'Official reactor formulas are provisioned by the operator and cannot be changed or deleted');
+}
+
+/** What a formula write changed: its descriptive fields and egress old and new, its code only as changed. */
+function formulaChanges(before: object | null, after: object) {
+  return changedFields(before, after, ['name', 'description', 'icon', 'status', 'egress', 'configuration', 'requestParameters', 'code'], ['code']);
 }

@@ -1,5 +1,5 @@
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
-import { RpcClient, TenantSettingsClient } from '@coffer/messaging';
+import { AuditTrail, RpcClient, TenantSettingsClient } from '@coffer/messaging';
 import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { FormulasService } from '../formulas/formulas.service';
@@ -44,6 +44,7 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
           ApplicationDirectory,
           TokenServiceClient,
           AuditRecorder,
+          AuditTrail,
           RpcClient,
           TenantSettingsClient,
           TenantEgressDefault,

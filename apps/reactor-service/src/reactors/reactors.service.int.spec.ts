@@ -1,3 +1,4 @@
+import { AuditTrail } from '@coffer/messaging';
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { FormulaRepository } from '../formulas/formula.repository';
@@ -20,9 +21,10 @@ describe('ReactorsService (PostgreSQL)', () => {
   let p: Principal;
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [FormulaRepository, FormulasService, ReactorRepository, ReactorVault, ReactorsService, ApplicationDirectory] }, [
-      { provide: ApplicationDirectory, useValue: { principalOf: async () => Promise.reject(new Error('no application in these tests')) } },
-    ]);
+    ctx = await startIntegration(
+      { providers: [FormulaRepository, FormulasService, ReactorRepository, ReactorVault, ReactorsService, ApplicationDirectory, AuditTrail] },
+      [{ provide: ApplicationDirectory, useValue: { principalOf: async () => Promise.reject(new Error('no application in these tests')) } }],
+    );
     formulas = ctx.get(FormulasService);
     reactors = ctx.get(ReactorsService);
     tenant = await insertTenant(ctx.sql);

@@ -21,8 +21,8 @@ import {
   parseListWindow,
   type CofferEvent,
 } from '@coffer/contracts';
-import { EventOutbox, Prisma, PrismaService } from '@coffer/db';
-import type { CallContext } from '@coffer/messaging';
+import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
+import { AuditTrail, type CallContext } from '@coffer/messaging';
 import { many, namePattern, positionOf } from '../shared/list-query';
 import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
 import { toFormulaView } from '../formulas/formula.view';
@@ -47,13 +47,19 @@ export class ReactorsService {
     private readonly applications: ApplicationDirectory,
     private readonly prisma: PrismaService,
     private readonly outbox: EventOutbox,
+    private readonly audit: AuditTrail,
   ) {}
 
-  /** A reactor write and its event commit together (docs/events.md). */
-  private withEvent(work: () => Promise<ReactorRow>, event: (row: ReactorRow) => CofferEvent): Promise<ReactorRow> {
+  /** A reactor write, its event and its audit record commit together (docs/events.md, docs/audit.md). */
+  private withEvent(
+    work: () => Promise<ReactorRow>,
+    event: (row: ReactorRow) => CofferEvent,
+    audit: (row: ReactorRow) => Parameters<AuditTrail['record']>[0],
+  ): Promise<ReactorRow> {
     return this.prisma.transactional(async () => {
       const row = await work();
       await this.outbox.record([event(row)]);
+      await this.audit.record(audit(row));
       return row;
     });
   }
@@ -83,6 +89,7 @@ export class ReactorsService {
           createdBy: ctx.principal.applicationId,
         }),
       (r) => reactorEvent('reactor.created', ctx.principal, ctx.traceId, r),
+      (r) => ({ operation: 'create', entityType: 'reactor', entityId: r.id, changes: reactorChanges(null, r) }),
     );
     return toReactorView(row, toFormulaView(formula), configuration);
   }
@@ -157,6 +164,7 @@ export class ReactorsService {
     await this.prisma.transactional(async () => {
       if (!(await this.reactors.delete(principal.tenantId, id))) throw notFound('reactor');
       await this.outbox.record([reactorDeleted(principal, traceId, id)]);
+      await this.audit.record({ operation: 'delete', entityType: 'reactor', entityId: id });
     });
   }
 
@@ -188,6 +196,7 @@ export class ReactorsService {
           createdBy: ctx.principal.applicationId,
         }),
       (r) => reactorEvent('reactor.created', ctx.principal, ctx.traceId, r),
+      (r) => ({ operation: 'create', entityType: 'reactor', entityId: r.id, changes: reactorChanges(null, r) }),
     );
     return toReactorView(row, undefined, configuration);
   }
@@ -221,6 +230,7 @@ export class ReactorsService {
   ): Promise<ReactorRow> {
     const tenantId = ctx.principal.tenantId;
     const sealed = await this.vault.seal(tenantId, id, configuration);
+    const before = await this.reactors.find(tenantId, id);
     return this.withEvent(
       async () => {
         const row = await this.reactors.update(tenantId, id, {
@@ -234,6 +244,13 @@ export class ReactorsService {
         return row;
       },
       (r) => reactorEvent('reactor.updated', ctx.principal, ctx.traceId, r),
+      (r) => ({
+        operation: 'update',
+        entityType: 'reactor',
+        entityId: id,
+        // the configuration is sealed (it may hold credentials): only that it was stored again
+        changes: { ...(reactorChanges(before, r) ?? {}), configuration: { redacted: true } },
+      }),
     );
   }
 
@@ -275,4 +292,11 @@ export class ReactorsService {
 /** A reactor's egress list as stored (`{allow}`), or SQL NULL when it has none (its tenant's default applies). */
 function egressColumn(egress: ReactorEgressInput | null | undefined): Prisma.InputJsonValue | typeof Prisma.DbNull {
   return egress ? { allow: egress.allow } : Prisma.DbNull;
+}
+
+/** Name, formula, application, runtime and egress old and new; the code only as changed; never the configuration's values. */
+function reactorChanges(before: ReactorRow | null, after: ReactorRow) {
+  const view = (r: ReactorRow | null) =>
+    r && { name: r.name, formula_id: r.formulaId, application_id: r.applicationId, runtime: r.runtime, egress: r.egress, code: r.code };
+  return changedFields(view(before), view(after), ['name', 'formula_id', 'application_id', 'runtime', 'egress', 'code'], ['code']);
 }

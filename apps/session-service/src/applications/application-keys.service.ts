@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { MAX_KEYS_PER_APPLICATION, ProblemError, SUBJECTS, actorOf, newEvent, notFound, type ApplicationKeyView, type Principal } from '@coffer/contracts';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
-import { EventBus } from '@coffer/messaging';
+import { AuditTrail, EventBus } from '@coffer/messaging';
 import { EventOutbox, PrismaService, type ApplicationKey } from '@coffer/db';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationKeyRepository } from './application-key.repository';
@@ -33,6 +33,7 @@ export class ApplicationKeysService {
     private readonly events: EventBus,
     private readonly prisma: PrismaService,
     private readonly outbox: EventOutbox,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** A new key for an application (also the key made with the application itself). */
@@ -60,6 +61,12 @@ export class ApplicationKeysService {
       return created;
     });
     if (!row) throw new ProblemError(422, `An application holds at most ${MAX_KEYS_PER_APPLICATION} keys: delete one first`);
+    await this.audit.record({
+      operation: 'create',
+      entityType: 'application_key',
+      entityId: row.id,
+      changes: { application_id: { new: applicationId }, key: { redacted: true } },
+    });
     return toApplicationKeyView(row, key);
   }
 
@@ -82,6 +89,7 @@ export class ApplicationKeysService {
       await this.outbox.record([
         newEvent('application.key.deleted', principal.tenantId, traceId, actorOf(principal), { application_key: { id: keyId, application_id: applicationId } }),
       ]);
+      await this.audit.record({ operation: 'delete', entityType: 'application_key', entityId: keyId, changes: { application_id: { old: applicationId } } });
     });
     // the gateway drops the application's cached principals: the deleted key is refused from now on (the
     // application's other keys simply authenticate again)

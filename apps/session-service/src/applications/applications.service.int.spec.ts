@@ -1,6 +1,6 @@
 import { SUBJECTS, type ApplicationView, type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { EventBus } from '@coffer/messaging';
+import { AuditTrail, EventBus } from '@coffer/messaging';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -37,6 +37,7 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
           AuthenticateService,
           TenantRepository,
           EventBus,
+          AuditTrail,
         ],
       },
       [{ provide: EventBus, useValue: bus }],

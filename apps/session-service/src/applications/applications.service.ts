@@ -22,8 +22,8 @@ import {
 } from '@coffer/contracts';
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
-import { EventBus } from '@coffer/messaging';
-import { EventOutbox, Prisma, PrismaService } from '@coffer/db';
+import { AuditTrail, EventBus } from '@coffer/messaging';
+import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { ApplicationRepository, type ApplicationFilter } from './application.repository';
 import { SessionRepository } from '../sessions/session.repository';
 import { toApplicationView } from './application.view';
@@ -38,6 +38,7 @@ export class ApplicationsService {
     private readonly events: EventBus,
     private readonly prisma: PrismaService,
     private readonly outbox: EventOutbox,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** `req` was validated against the contract at the edge (the gateway's pipe); the grants are this service's check. */
@@ -66,6 +67,7 @@ export class ApplicationsService {
         newEvent('application.created', principal.tenantId, traceId, actor, { application: toApplicationView(created) }),
         ...created.keys.map((k) => newEvent('application.key.created', principal.tenantId, traceId, actor, { application_key: applicationKeyEventView(k) })),
       ]);
+      await this.audit.record({ operation: 'create', entityType: 'application', entityId: created.id, changes: applicationChanges(null, created, !!key) });
       return created;
     });
     const view = toApplicationView(app, key);
@@ -107,10 +109,12 @@ export class ApplicationsService {
         modifiedBy: principal.applicationId,
         modifiedAt: new Date(),
       });
-      if (updated)
+      if (updated) {
         await this.outbox.record([
           newEvent('application.updated', principal.tenantId, traceId, actorOf(principal), { application: toApplicationView(updated) }),
         ]);
+        await this.audit.record({ operation: 'update', entityType: 'application', entityId: id, changes: applicationChanges(existing, updated, false) });
+      }
       return updated;
     });
     if (!app) throw notFound('application');
@@ -122,6 +126,7 @@ export class ApplicationsService {
     await this.prisma.transactional(async () => {
       if (!(await this.applications.delete(principal.tenantId, id))) throw notFound('application');
       await this.outbox.record([newEvent('application.deleted', principal.tenantId, traceId, actorOf(principal), { application: { id } })]);
+      await this.audit.record({ operation: 'delete', entityType: 'application', entityId: id });
     });
     await this.sessions.deleteByApplication(principal.tenantId, id);
     await this.invalidate(principal.tenantId, id);
@@ -133,6 +138,7 @@ export class ApplicationsService {
     if (!app) throw notFound('application');
     const key = await this.keys.replaceAll(principal.tenantId, id, principal.applicationId);
     await this.sessions.deleteByApplication(principal.tenantId, id);
+    await this.audit.record({ operation: 'regenerate', entityType: 'application', entityId: id, changes: { key: { redacted: true } } });
     await this.invalidate(principal.tenantId, id);
     const view = toApplicationView(app, key.key);
     view.keys = [key];
@@ -163,6 +169,13 @@ export class ApplicationsService {
   private invalidate(tenantId: string, applicationId: string): Promise<void> {
     return this.events.publish(SUBJECTS.events.authInvalidated, { tenantId, applicationId });
   }
+}
+
+/** What an application write changed: name, type, permissions and rules old and new; a key only as "changed". */
+function applicationChanges(before: { name: string; type: string; permissions: string[]; rules: unknown } | null, after: typeof before, keyIssued: boolean) {
+  const changes = changedFields(before, after, ['name', 'type', 'permissions', 'rules']) ?? {};
+  if (keyIssued) changes['key'] = { redacted: true };
+  return Object.keys(changes).length ? changes : undefined;
 }
 
 /** `id` (repeatable, UUIDs; others cannot exist and match nothing) and `type` (repeatable, an application type). */

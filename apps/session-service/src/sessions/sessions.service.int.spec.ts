@@ -1,6 +1,6 @@
 import { type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { EventBus } from '@coffer/messaging';
+import { AuditTrail, EventBus } from '@coffer/messaging';
 import { insertTenant, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -32,6 +32,7 @@ describe('SessionsService (PostgreSQL)', () => {
           AuthenticateService,
           TenantRepository,
           EventBus,
+          AuditTrail,
         ],
       },
       [{ provide: EventBus, useValue: recordingEventBus() }],

@@ -12,8 +12,8 @@ import {
 } from '@coffer/contracts';
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
-import { Prisma } from '@coffer/db';
-import { EventBus } from '@coffer/messaging';
+import { Prisma, changedFields } from '@coffer/db';
+import { AuditTrail, EventBus } from '@coffer/messaging';
 import { sessionServiceConfig } from '../config';
 import { SessionRepository } from './session.repository';
 
@@ -27,6 +27,7 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly sessions: SessionRepository,
     private readonly events: EventBus,
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(principal: Principal): Promise<CreateSessionResponse> {
@@ -34,14 +35,16 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
     const sessionKey = generateSecret('skey');
     const nonce = generateSecret('nonce');
     const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
+    const id = randomUUID();
     await this.sessions.create(principal.tenantId, {
-      id: randomUUID(),
+      id,
       applicationId: principal.applicationId,
       keyHash: sha256Hex(sessionKey),
       nonceHash: sha256Hex(nonce),
       permissions: [],
       expiresAt,
     });
+    await this.audit.record({ operation: 'create', entityType: 'session', entityId: id, changes: { expires_at: { new: expiresAt.toISOString() } } });
     return { session_key: sessionKey, nonce, expires_at: expiresAt.toISOString() };
   }
 
@@ -79,6 +82,20 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
       expiresAt: requestedExpiry ?? session.expiresAt,
     });
     if (!ok) throw conflict('The session has already been authorized');
+    await this.audit.record({
+      operation: 'authorize',
+      entityType: 'session',
+      entityId: session.id,
+      changes: changedFields(
+        {},
+        {
+          permissions: grants.rules?.length ? undefined : grants.permissions,
+          rules: grants.rules,
+          expires_at: (requestedExpiry ?? session.expiresAt).toISOString(),
+        },
+        ['permissions', 'rules', 'expires_at'],
+      ),
+    });
     await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: principal.tenantId, sessionId: session.id });
   }
 

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type UpdateTenantRequest, type WebhookSecretMessage } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { AuditTrail, Operation, type Command } from '@coffer/messaging';
 import { TenantsService } from './tenants.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 
@@ -9,12 +9,17 @@ export class TenantsHandler {
   constructor(
     private readonly tenants: TenantsService,
     private readonly webhookSecrets: WebhookSecretsService,
+    private readonly audit: AuditTrail,
   ) {}
 
   @Operation(OPS.session.tenants.webhookSecret)
-  webhookSecret(cmd: Command<WebhookSecretMessage>) {
+  async webhookSecret(cmd: Command<WebhookSecretMessage>) {
     const tenantId = cmd.principal.tenantId;
-    return cmd.body.signing ? this.webhookSecrets.signing(tenantId) : this.webhookSecrets.current(tenantId);
+    if (cmd.body.signing) return this.webhookSecrets.signing(tenantId);
+    const secret = await this.webhookSecrets.current(tenantId);
+    // a management key read the signing secret: who, when (never the secret)
+    await this.audit.record({ operation: 'read', entityType: 'webhook_secret', entityId: tenantId });
+    return secret;
   }
 
   @Operation(OPS.session.tenants.rotateWebhookSecret)

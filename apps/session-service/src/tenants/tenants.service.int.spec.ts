@@ -1,3 +1,4 @@
+import { AuditTrail } from '@coffer/messaging';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from './tenant.repository';
 import { TenantsService } from './tenants.service';
@@ -8,7 +9,7 @@ describe('TenantsService (PostgreSQL)', () => {
   let tenants: TenantsService;
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [TenantRepository, TenantsService] });
+    ctx = await startIntegration({ providers: [TenantRepository, TenantsService, AuditTrail] });
     tenants = ctx.get(TenantsService);
   });
   afterAll(() => ctx?.close());

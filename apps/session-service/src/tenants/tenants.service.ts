@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_TENANT_SETTINGS, type UpdateTenantRequest, notFound, type Principal, type TenantSettings, type TenantView } from '@coffer/contracts';
-import type { Tenant } from '@coffer/db';
+import { changedFields, type Tenant } from '@coffer/db';
+import { AuditTrail } from '@coffer/messaging';
 import { TenantRepository } from './tenant.repository';
 
 export function toTenantView(t: Tenant): TenantView {
@@ -16,7 +17,10 @@ export function toTenantView(t: Tenant): TenantView {
 
 @Injectable()
 export class TenantsService {
-  constructor(private readonly tenants: TenantRepository) {}
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly audit: AuditTrail,
+  ) {}
 
   async get(tenantId: string): Promise<TenantView> {
     const t = await this.tenants.find(tenantId);
@@ -32,6 +36,17 @@ export class TenantsService {
     if (req.settings?.reactor_egress !== undefined) settings.reactor_egress = req.settings.reactor_egress;
     const t = await this.tenants.update(principal.tenantId, { name: req.name ?? current.name, settings: { ...settings } });
     if (!t) throw notFound('tenant');
-    return toTenantView(t);
+    const view = toTenantView(t);
+    const changes = {
+      ...changedFields(current, view, ['name']),
+      ...Object.fromEntries(
+        Object.entries(changedFields(current.settings, view.settings, Object.keys({ ...current.settings, ...view.settings })) ?? {}).map(([k, v]) => [
+          `settings.${k}`,
+          v,
+        ]),
+      ),
+    };
+    await this.audit.record({ operation: 'update', entityType: 'tenant', entityId: t.id, ...(Object.keys(changes).length ? { changes } : {}) });
+    return view;
   }
 }

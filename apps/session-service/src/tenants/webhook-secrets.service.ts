@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TenantKeyring } from '@coffer/crypto/keyring';
+import { AuditTrail } from '@coffer/messaging';
 import { WebhookSecretRepository } from './webhook-secret.repository';
 
 const OVERLAP_MS = 24 * 3600_000;
@@ -14,6 +15,7 @@ export class WebhookSecretsService {
   constructor(
     private readonly secrets: WebhookSecretRepository,
     private readonly keyring: TenantKeyring,
+    private readonly audit: AuditTrail,
   ) {}
 
   async current(tenantId: string): Promise<{ secret: string }> {
@@ -24,7 +26,9 @@ export class WebhookSecretsService {
 
   async rotate(tenantId: string): Promise<{ secret: string }> {
     await this.secrets.retireCurrent(tenantId, new Date(Date.now() + OVERLAP_MS));
-    return { secret: await this.create(tenantId) };
+    const secret = await this.create(tenantId);
+    await this.audit.record({ operation: 'rotate', entityType: 'webhook_secret', entityId: tenantId, changes: { secret: { redacted: true } } });
+    return { secret };
   }
 
   /** Every secret that signs now: the current one first, then those still inside their overlap. */

@@ -28,6 +28,10 @@ interface Pending {
 export interface AuditEventFilter {
   entityType?: string;
   entityId?: string;
+  actorId?: string;
+  actorType?: string;
+  traceId?: string;
+  operation?: string;
   /** created at or after */
   from?: Date;
   /** created at or before */
@@ -67,6 +71,8 @@ function eventsInsert(rows: Pending['rows']): Prisma.Sql {
       ${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.traceId)}::text[])`;
 }
 
+const isUuidText = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+
 const MAX_BATCH = 500;
 /** INSERTs in flight at once; the token-service pool (DATABASE_POOL_SIZE, 10) keeps connections for the reads */
 const MAX_FLUSHES = 4;
@@ -101,6 +107,17 @@ export class AuditRepository implements OnApplicationShutdown {
       tenantId,
       ...(filter.entityType ? { entityType: filter.entityType } : {}),
       ...(filter.entityId ? { entityId: filter.entityId } : {}),
+      ...(filter.traceId ? { traceId: filter.traceId } : {}),
+      ...(filter.operation ? { operation: filter.operation } : {}),
+      // token rows name their actor by actor_application_id only (an application, or the application of a session)
+      ...(filter.actorId
+        ? { OR: [{ actorId: filter.actorId }, ...(isUuidText(filter.actorId) ? [{ actorId: null, actorApplicationId: filter.actorId }] : [])] }
+        : {}),
+      ...(filter.actorType
+        ? filter.actorType === 'application'
+          ? { AND: [{ OR: [{ actorType: 'application' }, { actorType: null, actorApplicationId: { not: null } }] }] }
+          : { actorType: filter.actorType }
+        : {}),
       ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lte: filter.to } : {}) } } : {}),
     };
     const [rows, total] = await Promise.all([

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, offsetPage, pageOffset, parsePageRequest, type Page, type Principal } from '@coffer/contracts';
+import type { AuditEvent } from '@coffer/db';
 import { AuditRepository } from './audit.repository';
 import { STORABLE_DATE_MESSAGE, storableDate } from '../storable-date';
 
@@ -9,15 +10,23 @@ export interface AuditEventView {
   actor_application_id?: string;
   /** the same application, under the names clients of the mirrored service read */
   actor_id?: string;
-  actor_type?: 'application';
+  actor_type?: 'application' | 'session' | 'operator' | 'anonymous';
+  actor_name?: string;
   /** a sentence for people: "Token read", "Reactor invoked" */
   message: string;
   operation: string;
   entity_type: string;
   entity_id: string;
   trace_id?: string;
+  /** what changed: {field: {old, new}} or {field: {redacted: true}} */
+  changes?: unknown;
+  /** refusals: the client address and how many refusals this window holds */
+  source?: string;
+  count?: number;
   created_at: string;
 }
+
+const ACTOR_TYPES = ['application', 'session', 'operator', 'anonymous'];
 
 const PAST_TENSE: Record<string, string> = {
   create: 'created',
@@ -27,11 +36,16 @@ const PAST_TENSE: Record<string, string> = {
   use: 'used',
   search: 'searched',
   invoke: 'invoked',
+  regenerate: 'key regenerated',
+  authorize: 'authorized',
+  rotate: 'rotated',
+  refuse: 'refused',
 };
 
 /** "Token created" from entity type and operation: never anything of the data. */
 export function logMessage(entityType: string, operation: string): string {
-  const entity = entityType.charAt(0).toUpperCase() + entityType.slice(1);
+  const words = entityType.replace(/_/g, ' ');
+  const entity = words.charAt(0).toUpperCase() + words.slice(1);
   return `${entity} ${PAST_TENSE[operation] ?? operation}`;
 }
 
@@ -56,30 +70,53 @@ export class ListLogsUseCase {
     };
     const start = date('start_date');
     const end = date('end_date');
+    const actorType = one('actor_type');
+    if (actorType !== undefined && !ACTOR_TYPES.includes(actorType)) errors.add('actor_type', `must be one of ${ACTOR_TYPES.join(', ')}`);
+    for (const k of ['entity_type', 'entity_id', 'actor_id', 'trace_id', 'operation'])
+      if ((one(k)?.length ?? 0) > 200) errors.add(k, 'must be at most 200 characters');
     errors.throwIfAny('The query is invalid');
-    const filter = { entityType: one('entity_type'), entityId: one('entity_id'), from: start, to: end };
+    const filter = {
+      entityType: one('entity_type'),
+      entityId: one('entity_id'),
+      actorId: one('actor_id'),
+      actorType,
+      traceId: one('trace_id'),
+      operation: one('operation'),
+      from: start,
+      to: end,
+    };
     const { rows, total } = await this.audit.page(principal.tenantId, filter, pageOffset(page), page.size);
     return offsetPage(
-      rows.map((r) => {
-        const v: AuditEventView = {
-          id: r.id,
-          tenant_id: r.tenantId,
-          operation: r.operation,
-          entity_type: r.entityType,
-          entity_id: r.entityId,
-          message: logMessage(r.entityType, r.operation),
-          created_at: r.createdAt.toISOString(),
-        };
-        if (r.actorApplicationId) {
-          v.actor_application_id = r.actorApplicationId;
-          v.actor_id = r.actorApplicationId;
-          v.actor_type = 'application';
-        }
-        if (r.traceId) v.trace_id = r.traceId;
-        return v;
-      }),
+      rows.map((r) => toAuditEventView(r)),
       total,
       page,
     );
   }
+}
+
+/** One row as GET /logs shows it (the chain's seq and hash are in the export: admin audit export): ids, names and changed settings, never sensitive data. */
+export function toAuditEventView(r: AuditEvent): AuditEventView {
+  const v: AuditEventView = {
+    id: r.id,
+    tenant_id: r.tenantId,
+    operation: r.operation,
+    entity_type: r.entityType,
+    entity_id: r.entityId,
+    message: logMessage(r.entityType, r.operation),
+    created_at: r.createdAt.toISOString(),
+  };
+  if (r.actorApplicationId) v.actor_application_id = r.actorApplicationId;
+  if (r.actorType && r.actorId) {
+    v.actor_id = r.actorId;
+    v.actor_type = r.actorType as NonNullable<AuditEventView['actor_type']>;
+    if (r.actorName) v.actor_name = r.actorName;
+  } else if (r.actorApplicationId) {
+    v.actor_id = r.actorApplicationId;
+    v.actor_type = 'application';
+  }
+  if (r.traceId) v.trace_id = r.traceId;
+  if (r.changes !== null && r.changes !== undefined) v.changes = r.changes;
+  if (r.source) v.source = r.source;
+  if (r.operation === 'refuse') v.count = r.count;
+  return v;
 }

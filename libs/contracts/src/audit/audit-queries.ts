@@ -15,4 +15,16 @@ export class ListLogsQuery extends PageQuery {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'ISO 8601: events at or before' })
   end_date?: string;
+
+  @ApiPropertyOptional({ description: "the actor's id: an application or session id, or the operator's name" })
+  actor_id?: string;
+
+  @ApiPropertyOptional({ enum: ['application', 'session', 'operator', 'anonymous'] })
+  actor_type?: string;
+
+  @ApiPropertyOptional({ description: 'the trace id of the request that did it (the response header of that request)' })
+  trace_id?: string;
+
+  @ApiPropertyOptional({ example: 'update', description: 'the act: create, read, update, delete, use, search, invoke, regenerate, authorize, rotate, refuse' })
+  operation?: string;
 }

@@ -5,6 +5,16 @@ import { AnyPagination } from '../paging/page-views';
 export const AUDIT_ENTITY_TYPES = [
   { value: 'token', display_name: 'Token' },
   { value: 'reactor', display_name: 'Reactor' },
+  { value: 'reactor_formula', display_name: 'Reactor formula' },
+  { value: 'application', display_name: 'Application' },
+  { value: 'application_key', display_name: 'Application key' },
+  { value: 'session', display_name: 'Session' },
+  { value: 'tenant', display_name: 'Tenant' },
+  { value: 'webhook_secret', display_name: 'Webhook secret' },
+  { value: 'authentication', display_name: 'Authentication (refused)' },
+  { value: 'data_key', display_name: 'Data keys (operator)' },
+  { value: 'audit_log', display_name: 'Audit log (operator)' },
+  { value: 'audit_retention', display_name: 'Audit retention (operator)' },
 ] as const;
 
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number]['value'];
@@ -31,8 +41,11 @@ export class AuditEventView {
   @ApiPropertyOptional({ format: 'uuid', description: 'the same application, under the name clients of the mirrored service read' })
   actor_id?: string;
 
-  @ApiPropertyOptional({ enum: ['application'] })
-  actor_type?: 'application';
+  @ApiPropertyOptional({ enum: ['application', 'session', 'operator', 'anonymous'] })
+  actor_type?: 'application' | 'session' | 'operator' | 'anonymous';
+
+  @ApiPropertyOptional({ description: "the actor's name where known (the operator's)" })
+  actor_name?: string;
 
   @ApiProperty({ example: 'Token created' })
   message!: string;
@@ -48,6 +61,20 @@ export class AuditEventView {
 
   @ApiPropertyOptional()
   trace_id?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { name: { old: 'a', new: 'b' }, key: { redacted: true } },
+    description: 'what changed: old and new values of names and settings; secrets only as {redacted: true}',
+  })
+  changes?: unknown;
+
+  @ApiPropertyOptional({ description: 'refused authentications: the client address' })
+  source?: string;
+
+  @ApiPropertyOptional({ description: 'refused authentications: how many this record (one per minute, reason and source) stands for' })
+  count?: number;
 
   @ApiProperty({ format: 'date-time' })
   created_at!: string;

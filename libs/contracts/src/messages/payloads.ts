@@ -1,4 +1,21 @@
-import { Allow, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString } from 'class-validator';
+import { Type } from 'class-transformer';
+import {
+  Allow,
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsISO8601,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 
 /**
  * The payloads of the NATS subjects (libs/contracts subjects), one class per message shape. Each crosses the bus as
@@ -76,6 +93,42 @@ export class AuditEventMessage {
 export class AuditRecordMessage {
   @IsArray()
   events!: AuditEventMessage[];
+}
+
+/** One window of refused authentications the gateway counted (token.audit.refusals). */
+export class RefusalWindowMessage {
+  @IsOptional()
+  @IsUUID()
+  tenantId?: string;
+
+  @IsIn(['missing_key', 'invalid_key', 'forbidden'])
+  reason!: 'missing_key' | 'invalid_key' | 'forbidden';
+
+  @IsString()
+  @MaxLength(100)
+  source!: string;
+
+  /** the window's start (a whole minute), ISO 8601 */
+  @IsISO8601()
+  windowStart!: string;
+
+  @IsInt()
+  @Min(1)
+  @Max(100_000_000)
+  count!: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  traceId?: string;
+}
+
+export class RefusalsMessage {
+  @IsArray()
+  @ArrayMaxSize(10_000)
+  @ValidateNested({ each: true })
+  @Type(() => RefusalWindowMessage)
+  windows!: RefusalWindowMessage[];
 }
 
 /** session.applications.keys.*: the application, and the key for get and delete. */

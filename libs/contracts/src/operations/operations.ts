@@ -22,6 +22,7 @@ import {
   ListQueryMessage,
   PayloadMessage,
   ReactorResultMessage,
+  RefusalsMessage,
   TenantGetMessage,
   TokenPatchMessage,
   WebhookSecretMessage,
@@ -331,6 +332,15 @@ export const OPS = {
         validate: true,
         idempotency: 'none',
         internal: true,
+      }),
+      /** the gateway's counts of refused authentications (no principal: the callers were refused) */
+      refusals: op<RefusalsMessage, { windows: number }>()({
+        subject: SUBJECTS.token.audit.refusals,
+        payload: RefusalsMessage,
+        access: 'none',
+        validate: true,
+        idempotency: 'none',
+        internal: false,
       }),
     },
   },

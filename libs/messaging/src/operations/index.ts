@@ -1,3 +1,4 @@
 export * from './command';
 export * from './operation.decorator';
 export * from './operation-dispatcher';
+export * from './acting-context';

@@ -15,6 +15,7 @@ import { requirePrincipal } from '@coffer/auth';
 import { IdempotentWrites, type ReplayCodec } from '@coffer/idempotency';
 import { currentRequestDeadline } from '../request-deadline';
 import type { Command } from './command';
+import { withActingContext } from './acting-context';
 import type { HandlerInvoker } from '../coffer-nats.server';
 
 /** How a service's handler of an idempotent operation wants its replays and records made (registered by the handler). */
@@ -53,8 +54,13 @@ export class OperationDispatcher {
 
   async dispatch(subject: string, env: RpcEnvelope, call: (data: unknown) => Promise<unknown>): Promise<unknown> {
     const row = this.rows.get(subject);
-    // not an operation of the table (an event): the handler gets what arrived
-    if (!row) return call(env);
+    // who acts and the trace, for the audit records the handler writes (AuditTrail)
+    if (row) return withActingContext({ principal: env?.principal, traceId: env?.traceId }, () => this.run(row, env, call));
+    return call(env);
+  }
+
+  private async run(row: OperationRow, env: RpcEnvelope, call: (data: unknown) => Promise<unknown>): Promise<unknown> {
+    const subject = row.subject;
     const body = env?.body;
     const principal = authorize(row, env);
     checkJsonLimits(row, body);

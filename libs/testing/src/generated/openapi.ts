@@ -1223,7 +1223,9 @@ export interface components {
              */
             actor_id?: string;
             /** @enum {string} */
-            actor_type?: "application";
+            actor_type?: "application" | "session" | "operator" | "anonymous";
+            /** @description the actor's name where known (the operator's) */
+            actor_name?: string;
             /** @example Token created */
             message: string;
             /** @example create */
@@ -1232,6 +1234,25 @@ export interface components {
             entity_type: string;
             entity_id: string;
             trace_id?: string;
+            /**
+             * @description what changed: old and new values of names and settings; secrets only as {redacted: true}
+             * @example {
+             *       "name": {
+             *         "old": "a",
+             *         "new": "b"
+             *       },
+             *       "key": {
+             *         "redacted": true
+             *       }
+             *     }
+             */
+            changes?: {
+                [key: string]: unknown;
+            };
+            /** @description refused authentications: the client address */
+            source?: string;
+            /** @description refused authentications: how many this record (one per minute, reason and source) stands for */
+            count?: number;
             /** Format: date-time */
             created_at: string;
         };
@@ -3409,12 +3430,19 @@ export interface operations {
                 /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
                 start?: string;
                 /** @description values of GET /logs/entity-types */
-                entity_type?: "token" | "reactor";
+                entity_type?: "token" | "reactor" | "reactor_formula" | "application" | "application_key" | "session" | "tenant" | "webhook_secret" | "authentication" | "data_key" | "audit_log" | "audit_retention";
                 entity_id?: string;
                 /** @description ISO 8601: events at or after */
                 start_date?: string;
                 /** @description ISO 8601: events at or before */
                 end_date?: string;
+                /** @description the actor's id: an application or session id, or the operator's name */
+                actor_id?: string;
+                actor_type?: "application" | "session" | "operator" | "anonymous";
+                /** @description the trace id of the request that did it (the response header of that request) */
+                trace_id?: string;
+                /** @description the act: create, read, update, delete, use, search, invoke, regenerate, authorize, rotate, refuse */
+                operation?: string;
             };
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
@@ -3446,11 +3474,23 @@ export interface operations {
                      *           "actor_application_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *           "actor_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *           "actor_type": "application",
+                     *           "actor_name": "string",
                      *           "message": "Token created",
                      *           "operation": "create",
                      *           "entity_type": "token",
                      *           "entity_id": "string",
                      *           "trace_id": "string",
+                     *           "changes": {
+                     *             "name": {
+                     *               "old": "a",
+                     *               "new": "b"
+                     *             },
+                     *             "key": {
+                     *               "redacted": true
+                     *             }
+                     *           },
+                     *           "source": "string",
+                     *           "count": 1,
                      *           "created_at": "2030-01-31T12:00:00.000Z"
                      *         }
                      *       ]

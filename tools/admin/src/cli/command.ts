@@ -15,8 +15,8 @@ export interface CommandContext {
   err: (text: string) => void;
   /** one JSON object (with --json) or the text, on stdout */
   result: (json: unknown, text: string) => void;
-  /** a structured line on stderr naming the operator and what they did to whom */
-  audit: (action: string, details: Record<string, unknown>) => void;
+  /** records the act in the audit trail (actor `operator`) and writes it as a structured line on stderr */
+  audit: (action: string, details: Record<string, unknown>) => Promise<void>;
 }
 
 /**

@@ -87,7 +87,7 @@ export const formulaCommands: Command[] = [
       if (!dir || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
         throw new UsageError('formulas import needs a directory of *.json formula definitions');
       const result = await importFormulas(ctx.prisma, dir);
-      ctx.audit('formulas.import', { created: result.created, updated: result.updated });
+      await ctx.audit('formulas.import', { created: result.created, updated: result.updated });
       ctx.result(result, `official formulas: ${result.created.length} created, ${result.updated.length} updated`);
       return 0;
     },

@@ -35,7 +35,7 @@ export const keyCommands: Command[] = [
         }
         return out;
       });
-      ctx.audit('keys.rotate', { tenants: rotated.length, tenant_id: ctx.values['tenant'] ?? null });
+      await ctx.audit('keys.rotate', { tenants: rotated.length, tenant_id: ctx.values['tenant'] ?? null });
       ctx.result(
         { tenants: rotated.length, rotated },
         `new data keys for ${rotated.length} tenant(s); services pick them up within a minute. Then run "keys reencrypt" to move existing data.`,
@@ -74,7 +74,7 @@ export const keyCommands: Command[] = [
       );
       show(result, true);
       progress.end();
-      ctx.audit('keys.reencrypt', { job_id: result.jobId, tenant_id: tenantId ?? null, state: result.state, rows: result.rowsThisRun });
+      await ctx.audit('keys.reencrypt', { job_id: result.jobId, tenant_id: tenantId ?? null, state: result.state, rows: result.rowsThisRun });
       const json = {
         job_id: result.jobId,
         state: result.state,

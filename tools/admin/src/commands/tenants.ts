@@ -30,7 +30,7 @@ export const tenantCommands: Command[] = [
       const name = ctx.values['name'];
       if (typeof name !== 'string' || !name.trim() || name.length > 200) throw new UsageError('tenants create needs --name <name> (1 to 200 characters)');
       const created = await new TenantAdmin(ctx.prisma).create(name.trim());
-      ctx.audit('tenant.create', { tenant_id: created.tenant_id });
+      await ctx.audit('tenant.create', { tenant_id: created.tenant_id });
       ctx.result(created, `tenant ${created.tenant_id}\nmanagement key (shown once): ${created.management_key}`);
       return 0;
     },
@@ -54,7 +54,7 @@ export const tenantCommands: Command[] = [
     positionals: { required: 1 },
     async run(ctx) {
       const tenant = await new TenantAdmin(ctx.prisma).setSuspended(tenantIdArgument(ctx.positionals[0]), true);
-      ctx.audit('tenant.suspend', { tenant_id: tenant.id });
+      await ctx.audit('tenant.suspend', { tenant_id: tenant.id });
       ctx.result(tenant, `tenant ${tenant.id} suspended (keys cached by the gateway are refused within AUTH_CACHE_TTL_MS)`);
       return 0;
     },
@@ -67,7 +67,7 @@ export const tenantCommands: Command[] = [
     positionals: { required: 1 },
     async run(ctx) {
       const tenant = await new TenantAdmin(ctx.prisma).setSuspended(tenantIdArgument(ctx.positionals[0]), false);
-      ctx.audit('tenant.resume', { tenant_id: tenant.id });
+      await ctx.audit('tenant.resume', { tenant_id: tenant.id });
       ctx.result(tenant, `tenant ${tenant.id} active`);
       return 0;
     },
@@ -80,7 +80,11 @@ export const tenantCommands: Command[] = [
     positionals: { required: 1 },
     async run(ctx) {
       const issued = await new TenantAdmin(ctx.prisma).reissueManagementKey(tenantIdArgument(ctx.positionals[0]));
-      ctx.audit('tenant.management_key.reissue', { tenant_id: issued.tenant_id, application_id: issued.application_id, revoked_keys: issued.revoked_keys });
+      await ctx.audit('tenant.management_key.reissue', {
+        tenant_id: issued.tenant_id,
+        application_id: issued.application_id,
+        revoked_keys: issued.revoked_keys,
+      });
       ctx.result(
         issued,
         `revoked ${issued.revoked_keys} key(s) of application ${issued.application_id}\nnew management key (shown once): ${issued.management_key}`,
@@ -100,7 +104,7 @@ export const tenantCommands: Command[] = [
       if (ctx.values['yes'] !== true) throw new UsageError('deleting a tenant destroys its data for good: confirm with --yes');
       const admin = new TenantAdmin(ctx.prisma);
       const shredded = await admin.shred(tenantId);
-      ctx.audit('tenant.delete', { tenant_id: tenantId, destroyed_keys: shredded.destroyed_keys });
+      await ctx.audit('tenant.delete', { tenant_id: tenantId, destroyed_keys: shredded.destroyed_keys });
       const purged = ctx.values['no-purge'] === true ? null : await purgeWithProgress(admin, [tenantId], batchSize, ctx.json);
       ctx.result(
         { tenant_id: tenantId, ...shredded, purged_rows: purged, state: purged === null ? 'deleting' : 'deleted' },
@@ -121,7 +125,7 @@ export const tenantCommands: Command[] = [
       const batchSize = intOption(ctx.values, 'batch-size', 1000, 1, 10_000);
       const ids = ctx.positionals[0] ? [tenantIdArgument(ctx.positionals[0])] : await admin.deleting();
       const purged = await purgeWithProgress(admin, ids, batchSize, ctx.json);
-      ctx.audit('tenant.purge', { tenants: ids, rows: purged });
+      await ctx.audit('tenant.purge', { tenants: ids, rows: purged });
       ctx.result({ tenants: ids, purged_rows: purged }, `${purged} row(s) of ${ids.length} deleted tenant(s) removed`);
       return 0;
     },

@@ -14,7 +14,11 @@ export const webhookCommands: Command[] = Object.entries(WEBHOOK_COMMANDS).map((
     if (result.out) ctx.out(result.out);
     if (result.err) ctx.err(result.err);
     if (action === 'resend' && result.exit === 0)
-      ctx.audit('webhooks.resend', { tenant_id: ctx.values['tenant'], webhook_id: ctx.values['webhook'], delivery_id: ctx.values['delivery'] ?? 'all-failed' });
+      await ctx.audit('webhooks.resend', {
+        tenant_id: ctx.values['tenant'],
+        webhook_id: ctx.values['webhook'],
+        delivery_id: ctx.values['delivery'] ?? 'all-failed',
+      });
     return result.exit;
   },
 }));

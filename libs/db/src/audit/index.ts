@@ -1,0 +1,4 @@
+export * from './audit-chain';
+export * from './audit-records';
+export * from './audit-ledger';
+export * from './audit-log';
