@@ -7,10 +7,12 @@ import { MessagingModule } from '@coffer/messaging';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { PrincipalCache } from './auth/principal-cache';
 import { PrincipalResolver } from './auth/principal-resolver';
+import { ConsoleSessions } from './console/console-sessions';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { ApplicationsController } from './applications/applications.controller';
 import { ApplicationKeysController } from './applications/application-keys.controller';
+import { AccessPreviewController } from './applications/access-preview.controller';
 import { PermissionsController } from './permissions/permissions.controller';
 import { LogEntityTypesController } from './logs/log-entity-types.controller';
 import { TenantsController } from './tenants/tenants.controller';
@@ -25,6 +27,7 @@ import { ReactorsController } from './reactors/reactors.controller';
   controllers: [
     ApplicationsController,
     ApplicationKeysController,
+    AccessPreviewController,
     PermissionsController,
     LogEntityTypesController,
     TenantsController,
@@ -37,6 +40,8 @@ import { ReactorsController } from './reactors/reactors.controller';
   providers: [
     PrincipalCache,
     PrincipalResolver,
+    // console sign-ins (apps/console): in this process's memory; the factory keeps Nest from injecting its parameters
+    { provide: ConsoleSessions, useFactory: () => new ConsoleSessions() },
     // Order matters: authenticate (401), rate limit (429), then the route's permission (403; none declared → 403).
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },
