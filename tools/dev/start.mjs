@@ -85,7 +85,9 @@ async function main() {
   }
   const port = process.env.PORT ?? '8080';
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
-  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s: http://localhost:${port} (API reference: http://localhost:${port}/docs, console: http://localhost:${port}/console/)`);
+  log(
+    `ready in ${((Date.now() - started) / 1000).toFixed(1)} s: http://localhost:${port} (API reference: http://localhost:${port}/docs, console: http://localhost:${port}/console/)`,
+  );
 }
 
 main().catch((err) => {

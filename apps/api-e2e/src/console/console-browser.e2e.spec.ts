@@ -213,7 +213,10 @@ describe('the web console in Chromium', () => {
     await page.getByRole('alert').getByText('Arguments must be JSON').waitFor();
     await page.getByLabel(/Arguments/).fill('{}');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await page.getByRole('alert').filter({ hasText: /\(4\d\d\)/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /\(4\d\d\)/ })
+      .waitFor();
   });
 
   it('logs: filter by entity type, export CSV', async () => {
@@ -228,7 +231,13 @@ describe('the web console in Chromium', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = fs.readFileSync(await download.path(), 'utf8');
     expect(csv.split('\r\n')[0]).toBe('created_at,operation,entity_type,entity_id,message,actor_application_id,trace_id,id');
-    expect(csv.split('\r\n').filter(Boolean).slice(1).every((line) => line.split(',')[2] === 'reactor')).toBe(true);
+    expect(
+      csv
+        .split('\r\n')
+        .filter(Boolean)
+        .slice(1)
+        .every((line) => line.split(',')[2] === 'reactor'),
+    ).toBe(true);
   });
 
   it('settings: tenant name and the webhook secret (hidden until asked); dark theme', async () => {

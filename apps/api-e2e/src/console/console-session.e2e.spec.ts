@@ -47,7 +47,10 @@ describe('console sessions: cookie, CSRF, CSP, idle timeout, sign-out', () => {
     const viaCookie = await apiRaw('GET', '/tenants/self', { headers: withSession(s) });
     expect(viaCookie.status).toBe(200);
     expect(viaCookie.body.id).toBe(tenant.tenantId);
-    const created = await apiRaw('POST', '/applications', { headers: withSession(s), body: { name: 'from console', type: 'private', permissions: ['token:read'] } });
+    const created = await apiRaw('POST', '/applications', {
+      headers: withSession(s),
+      body: { name: 'from console', type: 'private', permissions: ['token:read'] },
+    });
     expect(created.status).toBe(201);
     const listed = await api('GET', '/applications', { key: tenant.managementKey });
     expect(listed.body.data.map((a: { id: string }) => a.id)).toContain(created.body.id);
@@ -55,7 +58,10 @@ describe('console sessions: cookie, CSRF, CSP, idle timeout, sign-out', () => {
 
   it('a cookie without the CSRF header (or with a wrong one) authenticates nothing: POST, PUT, DELETE and GET are 401', async () => {
     const s = await signIn(tenant.managementKey);
-    const noHeader = await apiRaw('POST', '/applications', { headers: withSession(s, null), body: { name: 'csrf', type: 'private', permissions: ['token:read'] } });
+    const noHeader = await apiRaw('POST', '/applications', {
+      headers: withSession(s, null),
+      body: { name: 'csrf', type: 'private', permissions: ['token:read'] },
+    });
     expect(noHeader.status).toBe(401);
     expect(noHeader.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(noHeader.body.detail).toMatch(/CSRF/);

@@ -44,7 +44,9 @@ export function AccessPreview({ applicationId, version }: { applicationId: strin
   return (
     <section aria-labelledby="preview-title" className="card">
       <h2 id="preview-title">Access preview</h2>
-      <p className="hint">What this application — or a session it authorizes — may do with a token in a container, decided by the gateway exactly as for a real token.</p>
+      <p className="hint">
+        What this application — or a session it authorizes — may do with a token in a container, decided by the gateway exactly as for a real token.
+      </p>
       <form onSubmit={(e) => void ask(e)} className="inline">
         <label>
           Token container

@@ -15,7 +15,12 @@ export default function CodeEditor({ value, onChange, label, readOnly }: { value
         readOnly={readOnly}
         basicSetup={{ foldGutter: false }}
         aria-label={label}
-        theme={document.documentElement.dataset['theme'] === 'dark' || (!document.documentElement.dataset['theme'] && matchMedia('(prefers-color-scheme: dark)').matches) ? 'dark' : 'light'}
+        theme={
+          document.documentElement.dataset['theme'] === 'dark' ||
+          (!document.documentElement.dataset['theme'] && matchMedia('(prefers-color-scheme: dark)').matches)
+            ? 'dark'
+            : 'light'
+        }
       />
     </div>
   );

@@ -13,11 +13,12 @@ export function GrantsEditor({ type, state, dispatch }: { type: string; state: G
       {rulesAllowed ? (
         <div role="radiogroup" aria-label="Grant by" className="inline">
           <label>
-            <input type="radio" name="grant-mode" checked={state.mode === 'permissions'} onChange={() => dispatch({ type: 'mode', mode: 'permissions' })} /> Permissions
-            for every container
+            <input type="radio" name="grant-mode" checked={state.mode === 'permissions'} onChange={() => dispatch({ type: 'mode', mode: 'permissions' })} />{' '}
+            Permissions for every container
           </label>
           <label>
-            <input type="radio" name="grant-mode" checked={state.mode === 'rules'} onChange={() => dispatch({ type: 'mode', mode: 'rules' })} /> Rules by container
+            <input type="radio" name="grant-mode" checked={state.mode === 'rules'} onChange={() => dispatch({ type: 'mode', mode: 'rules' })} /> Rules by
+            container
           </label>
         </div>
       ) : null}
@@ -37,7 +38,12 @@ export function GrantsEditor({ type, state, dispatch }: { type: string; state: G
               <li key={i} className="rule card">
                 <div className="rule-head">
                   <strong>Rule {r.priority}</strong>
-                  <button type="button" aria-label={`Move rule ${r.priority} up`} disabled={i === 0} onClick={() => dispatch({ type: 'moveRule', index: i, by: -1 })}>
+                  <button
+                    type="button"
+                    aria-label={`Move rule ${r.priority} up`}
+                    disabled={i === 0}
+                    onClick={() => dispatch({ type: 'moveRule', index: i, by: -1 })}
+                  >
                     ↑
                   </button>
                   <button
@@ -54,7 +60,11 @@ export function GrantsEditor({ type, state, dispatch }: { type: string; state: G
                 </div>
                 <label>
                   Container prefix
-                  <input value={r.container ?? ''} placeholder="/pci/" onChange={(e) => dispatch({ type: 'updateRule', index: i, patch: { container: e.target.value } })} />
+                  <input
+                    value={r.container ?? ''}
+                    placeholder="/pci/"
+                    onChange={(e) => dispatch({ type: 'updateRule', index: i, patch: { container: e.target.value } })}
+                  />
                 </label>
                 <label>
                   Transform
@@ -71,7 +81,12 @@ export function GrantsEditor({ type, state, dispatch }: { type: string; state: G
                 <div className="checks" role="group" aria-label={`Permissions of rule ${r.priority}`}>
                   {available.map((p) => (
                     <label key={p}>
-                      <input type="checkbox" checked={r.permissions.includes(p)} onChange={() => dispatch({ type: 'toggleRulePermission', index: i, permission: p })} /> {p}
+                      <input
+                        type="checkbox"
+                        checked={r.permissions.includes(p)}
+                        onChange={() => dispatch({ type: 'toggleRulePermission', index: i, permission: p })}
+                      />{' '}
+                      {p}
                     </label>
                   ))}
                 </div>

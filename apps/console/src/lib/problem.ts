@@ -25,5 +25,7 @@ export function toProblem(status: number, body: unknown): Problem {
 
 /** Field errors as lines ("name: is required"), in the order the API gave them. */
 export function fieldErrorLines(problem: Problem): string[] {
-  return Object.entries(problem.errors ?? {}).flatMap(([field, messages]) => (Array.isArray(messages) ? messages : [String(messages)]).map((m) => `${field}: ${m}`));
+  return Object.entries(problem.errors ?? {}).flatMap(([field, messages]) =>
+    (Array.isArray(messages) ? messages : [String(messages)]).map((m) => `${field}: ${m}`),
+  );
 }

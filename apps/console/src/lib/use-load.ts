@@ -13,7 +13,8 @@ export function useLoad<T>(fetcher: () => Promise<T>, deps: unknown[]): [Load<T>
     setLoad((l) => (l.state === 'ready' ? l : { state: 'loading' }));
     fetcher().then(
       (data) => live && setLoad({ state: 'ready', data }),
-      (err: unknown) => live && setLoad({ state: 'error', problem: err instanceof ApiError ? err.problem : { title: 'Error', status: 0, detail: String(err) } }),
+      (err: unknown) =>
+        live && setLoad({ state: 'error', problem: err instanceof ApiError ? err.problem : { title: 'Error', status: 0, detail: String(err) } }),
     );
     return () => {
       live = false;
@@ -26,7 +27,7 @@ export function useLoad<T>(fetcher: () => Promise<T>, deps: unknown[]): [Load<T>
 export function useAction(): { busy: boolean; problem: Problem | null; run: <T>(fn: () => Promise<T>) => Promise<T | undefined>; clear: () => void } {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const run = useCallback(async <T,>(fn: () => Promise<T>) => {
+  const run = useCallback(async <T>(fn: () => Promise<T>) => {
     setBusy(true);
     setProblem(null);
     try {

@@ -120,7 +120,10 @@ export function Logs() {
                   Page {page}
                   {res.pagination.total_pages ? ` of ${res.pagination.total_pages}` : ''}
                 </span>
-                <button disabled={res.pagination.total_pages !== undefined ? page >= res.pagination.total_pages : res.data.length < 50} onClick={() => setPage(page + 1)}>
+                <button
+                  disabled={res.pagination.total_pages !== undefined ? page >= res.pagination.total_pages : res.data.length < 50}
+                  onClick={() => setPage(page + 1)}
+                >
                   Next
                 </button>
               </div>

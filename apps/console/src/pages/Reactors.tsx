@@ -163,7 +163,9 @@ function ReactorView({ reactor }: { reactor: Reactor }) {
   };
   const reactAsync = async () => {
     setResult(null);
-    const res = await runner.run(() => api<{ id: string; asyncReactorRequestId: string }>('POST', `/reactors/${reactor.id}/react-async`, { args: parseJson(args, 'Arguments') }));
+    const res = await runner.run(() =>
+      api<{ id: string; asyncReactorRequestId: string }>('POST', `/reactors/${reactor.id}/react-async`, { args: parseJson(args, 'Arguments') }),
+    );
     if (res) setAccepted(res);
   };
   const remove = async () => {

@@ -45,8 +45,8 @@ function TenantForm({ tenant }: { tenant: Tenant }) {
         <input value={name} onChange={(e) => setName(e.target.value)} required disabled={!writable} />
       </label>
       <label>
-        <input type="checkbox" checked={dedupe} onChange={(e) => setDedupe(e.target.checked)} disabled={!writable} /> Deduplicate tokens (the same data in
-        the same container gives back the existing token)
+        <input type="checkbox" checked={dedupe} onChange={(e) => setDedupe(e.target.checked)} disabled={!writable} /> Deduplicate tokens (the same data in the
+        same container gives back the existing token)
       </label>
       <ProblemView problem={problem} />
       {writable ? (

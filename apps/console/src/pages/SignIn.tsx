@@ -21,7 +21,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (s: ConsoleSession) => void
       <form onSubmit={(e) => void submit(e)} className="card">
         <label htmlFor="api-key">Management key</label>
         <input id="api-key" type="password" autoComplete="off" spellCheck={false} value={key} onChange={(e) => setKey(e.target.value)} required />
-        <p className="hint">The key of a management application (or a private one, for its tokens). It is exchanged for a session that ends after a period without use.</p>
+        <p className="hint">
+          The key of a management application (or a private one, for its tokens). It is exchanged for a session that ends after a period without use.
+        </p>
         <ProblemView problem={problem} />
         <button type="submit" className="primary" disabled={busy || !key}>
           {busy ? 'Signing in…' : 'Sign in'}

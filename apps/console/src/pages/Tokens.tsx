@@ -73,7 +73,11 @@ export function Tokens() {
                             <span aria-label="hidden">••••••</span>
                           )}{' '}
                           {t.data !== undefined ? (
-                            <button aria-pressed={shown.has(t.id)} aria-label={`${shown.has(t.id) ? 'Hide' : 'Show'} data of token ${t.id}`} onClick={() => toggle(t.id)}>
+                            <button
+                              aria-pressed={shown.has(t.id)}
+                              aria-label={`${shown.has(t.id) ? 'Hide' : 'Show'} data of token ${t.id}`}
+                              onClick={() => toggle(t.id)}
+                            >
                               {shown.has(t.id) ? 'Hide' : 'Show'}
                             </button>
                           ) : null}

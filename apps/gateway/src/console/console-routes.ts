@@ -48,7 +48,9 @@ function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
 
 function cookie(name: string, value: string, { httpOnly, clear }: { httpOnly: boolean; clear?: boolean }): string {
   // Secure and SameSite=Strict always (browsers keep Secure cookies of http://localhost too); Path=/ reaches the API
-  return [`${name}=${clear ? '' : value}`, 'Path=/', 'Secure', 'SameSite=Strict', ...(httpOnly ? ['HttpOnly'] : []), ...(clear ? ['Max-Age=0'] : [])].join('; ');
+  return [`${name}=${clear ? '' : value}`, 'Path=/', 'Secure', 'SameSite=Strict', ...(httpOnly ? ['HttpOnly'] : []), ...(clear ? ['Max-Age=0'] : [])].join(
+    '; ',
+  );
 }
 
 function describe(principal: Principal, csrf?: string) {
@@ -151,4 +153,3 @@ export function registerConsole(fastify: FastifyInstance, sessions: ConsoleSessi
   fastify.get('/console/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(index));
   void fastify.register(fastifyStatic, { root: dir, prefix: '/console/', decorateReply: false, index: false, wildcard: true });
 }
-

@@ -25,7 +25,16 @@ describe('ConsoleSessions', () => {
     const { id, csrf } = s.create('hash-of-key');
     expect(s.keyHashOf(withSession(id, csrf))).toBe('hash-of-key');
     expect(status(() => s.keyHashOf(withSession(id)))).toBe(401);
-    expect(status(() => s.keyHashOf(withSession(id, csrf.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')))))).toBe(401);
+    expect(
+      status(() =>
+        s.keyHashOf(
+          withSession(
+            id,
+            csrf.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a')),
+          ),
+        ),
+      ),
+    ).toBe(401);
     expect(status(() => s.keyHashOf(withSession('forged', csrf)))).toBe(401);
     expect(s.keyHashOf(request({}))).toBeUndefined();
   });
