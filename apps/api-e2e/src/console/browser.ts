@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (functions passed to page.evaluate run in the browser)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

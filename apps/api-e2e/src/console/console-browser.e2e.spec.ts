@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (functions passed to page.evaluate run in the browser)
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -16,7 +18,10 @@ module.exports = async function (req) {
   return { raw: { greeting: 'hello ' + req.args.name, answer: req.configuration.answer } };
 };`;
 
+jest.setTimeout(120_000);
+
 describe('the web console in Chromium', () => {
+  let firstPageMs = Infinity;
   let tenant: TestTenant;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let context: BrowserContext;
@@ -40,6 +45,7 @@ describe('the web console in Chromium', () => {
     tenant = await createTenant('console-browser');
     browser = await launchBrowser();
     context = browser.context;
+    context.setDefaultTimeout(60_000);
     page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
@@ -62,7 +68,7 @@ describe('the web console in Chromium', () => {
       return { domInteractive: Math.round(nav.domInteractive), domContentLoaded: Math.round(nav.domContentLoadedEventEnd), load: Math.round(nav.loadEventEnd) };
     });
     process.stdout.write(`console first page: sign-in form usable after ${interactiveMs} ms (navigation timing ${JSON.stringify(timing)})\n`);
-    expect(interactiveMs).toBeLessThan(1000);
+    firstPageMs = interactiveMs;
     await expectAccessible('sign-in');
     await shot('sign-in');
 
@@ -301,6 +307,10 @@ describe('the web console in Chromium', () => {
     expect(shown).not.toContain(VISA);
     await expectAccessible('tokens');
     await shot('tokens');
+  });
+
+  it('was interactive within 1 s of opening (the first page, measured above)', () => {
+    expect(firstPageMs).toBeLessThan(1000);
   });
 
   it('loaded no script that broke the Content-Security-Policy, and threw no page error', () => {
