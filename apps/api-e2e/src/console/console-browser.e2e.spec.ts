@@ -106,7 +106,7 @@ describe('the web console in Chromium', () => {
   it('applications: create one with rules, see the access preview change with them', async () => {
     await nav('Applications');
     await page.getByRole('link', { name: 'New application' }).click();
-    await page.getByLabel('Name').fill('checkout backend');
+    await page.getByLabel('Name', { exact: true }).fill('checkout backend');
     await page.getByLabel('Type').selectOption('private');
     await page.getByLabel('Rules by container').check();
     await page.getByRole('button', { name: 'Add rule' }).click();
@@ -180,8 +180,8 @@ describe('the web console in Chromium', () => {
     await nav('Formulas');
     await page.getByText('No formulas yet').waitFor();
     await page.getByRole('link', { name: 'New formula' }).click();
-    await page.getByLabel('Name').fill(formulaName);
-    await page.getByLabel('Description').fill('says hello');
+    await page.getByLabel('Name', { exact: true }).fill(formulaName);
+    await page.getByLabel('Description', { exact: true }).fill('says hello');
     const editor = page.locator('.cm-content');
     await editor.click();
     await page.keyboard.press('Control+A');

@@ -19,8 +19,8 @@ export default async function globalSetup() {
       HEADER_ALIAS_PREFIXES: 'BT',
       WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,800ms',
       REACTOR_JOB_LEASE_SLACK_MS: '2000',
-      // console/console-session: the idle timeout, short enough to test
-      CONSOLE_IDLE_TIMEOUT_MS: '15000',
+      // console/console-session: an idle timeout short enough to test, long enough for the browser tests' pauses
+      CONSOLE_IDLE_TIMEOUT_MS: '30000',
     },
   });
   globalThis.__COFFER_E2E__ = sys;
