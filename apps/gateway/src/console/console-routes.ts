@@ -10,13 +10,14 @@ import type { GatewayRequest } from '../http/gateway-request';
 import { CONSOLE_COOKIE, CSRF_COOKIE, type ConsoleSessions } from './console-sessions';
 
 /**
- * What a browser may do with the console's pages: scripts, styles and calls from this origin only, no framing, no
- * plugins, no form posts elsewhere. (CodeMirror's styles are constructed style sheets, which style-src allows.)
+ * What a browser may do with the console's pages: scripts and calls from this origin only (no inline script, no
+ * eval), no framing, no plugins, no form posts elsewhere. Styles may also be inline: the code editor (CodeMirror)
+ * writes its theme into a style element at run time.
  */
 export const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
-  "style-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "connect-src 'self'",
   "font-src 'self'",
