@@ -8,7 +8,7 @@ export default [
     ignores: ['**/dist', '**/out-tsc', '**/src/generated/**', '.data/**', 'tmp/**'],
   },
   {
-    files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs', '**/*.cts'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js', '**/*.mjs', '**/*.cjs', '**/*.cts', '**/*.mts'],
     rules: {
       // Apps never import apps; libs never import apps. Everything shared between services goes through a lib,
       // and what services say to each other goes through libs/contracts.
@@ -27,6 +27,8 @@ export default [
             { sourceTag: 'scope:session', onlyDependOnLibsWithTags: ['scope:shared', 'scope:session'] },
             { sourceTag: 'scope:reactor', onlyDependOnLibsWithTags: ['scope:shared', 'scope:reactor'] },
             { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook'] },
+            // the web console runs in the browser and speaks only the public HTTP API: it imports no workspace project
+            { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:console'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },

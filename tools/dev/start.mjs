@@ -44,7 +44,7 @@ process.on('SIGTERM', () => void stop(0));
 async function main() {
   fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
   ensureInstalled();
-  build([...SERVICES.map((s) => s.name), 'admin']);
+  build([...SERVICES.map((s) => s.name), 'admin', 'console']);
   const kek = ensureKeyEncryptionKeys();
 
   let databaseUrl = process.env.DATABASE_URL;
@@ -85,7 +85,9 @@ async function main() {
   }
   const port = process.env.PORT ?? '8080';
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
-  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s: http://localhost:${port} (API reference: http://localhost:${port}/docs)`);
+  log(
+    `ready in ${((Date.now() - started) / 1000).toFixed(1)} s: http://localhost:${port} (API reference: http://localhost:${port}/docs, console: http://localhost:${port}/console/)`,
+  );
 }
 
 main().catch((err) => {

@@ -8,10 +8,12 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { PrincipalCache } from './auth/principal-cache';
 import { PrincipalResolver } from './auth/principal-resolver';
 import { RefusalTally } from './auth/refusal-tally';
+import { ConsoleSessions } from './console/console-sessions';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { ApplicationsController } from './applications/applications.controller';
 import { ApplicationKeysController } from './applications/application-keys.controller';
+import { AccessPreviewController } from './applications/access-preview.controller';
 import { PermissionsController } from './permissions/permissions.controller';
 import { LogEntityTypesController } from './logs/log-entity-types.controller';
 import { TenantsController } from './tenants/tenants.controller';
@@ -28,6 +30,7 @@ import { PingController } from './webhooks/ping.controller';
   controllers: [
     ApplicationsController,
     ApplicationKeysController,
+    AccessPreviewController,
     PermissionsController,
     LogEntityTypesController,
     TenantsController,
@@ -43,6 +46,8 @@ import { PingController } from './webhooks/ping.controller';
     PrincipalCache,
     PrincipalResolver,
     RefusalTally,
+    // console sign-ins (apps/console): in this process's memory; the factory keeps Nest from injecting its parameters
+    { provide: ConsoleSessions, useFactory: () => new ConsoleSessions() },
     // Order matters: authenticate (401), rate limit (429), then the route's permission (403; none declared → 403).
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -31,6 +31,8 @@ export interface GatewayConfig extends ProcessConfig {
    * HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_CONNECTIONS_CHECK_INTERVAL_MS
    */
   readonly requestTimeouts: Readonly<RequestTimeouts>;
+  /** CONSOLE_IDLE_TIMEOUT_MS (1 s – 24 h, default 15 min), CONSOLE_SESSION_MAX_AGE_MS (1 s – 7 d, default 8 h) */
+  readonly console: Readonly<{ idleTimeoutMs: number; maxAgeMs: number }>;
 }
 
 function originProblem(entry: string): string | null {
@@ -60,6 +62,10 @@ export function loadGatewayConfig(): GatewayConfig {
     rateLimits: Object.freeze(limitsFromEnv()),
     backPressure: Object.freeze(backPressureFromEnv()),
     requestTimeouts: Object.freeze(requestTimeoutsFromEnv()),
+    console: Object.freeze({
+      idleTimeoutMs: envInt('CONSOLE_IDLE_TIMEOUT_MS', 900_000, 1_000, 86_400_000),
+      maxAgeMs: envInt('CONSOLE_SESSION_MAX_AGE_MS', 28_800_000, 1_000, 604_800_000),
+    }),
   };
 }
 

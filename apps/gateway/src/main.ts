@@ -14,6 +14,8 @@ import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onClientError, onConnect, onFramewo
 import { ProblemFilter } from './http/problem.filter';
 import { HeaderNames } from './auth/api-key-headers';
 import { setupOpenApi } from './docs/openapi';
+import { registerConsole } from './console/console-routes';
+import { ConsoleSessions } from './console/console-sessions';
 
 async function bootstrap() {
   // every variable is read and checked here, once: a bad value stops the gateway (exit 78) naming the variable
@@ -63,6 +65,8 @@ async function bootstrap() {
 
   // the API reference: Swagger UI at /docs, the document at /docs/openapi.json (snapshot: docs/openapi.json)
   setupOpenApi(app);
+  // the web console at /console (apps/console), signed in with a session cookie instead of a key header
+  registerConsole(app.getHttpAdapter().getInstance(), app.get(ConsoleSessions), app.get(PrincipalResolver), logger);
 
   // Graceful shutdown: readiness turns red, the server stops accepting, in-flight requests finish, then exit.
   const stop = async (signal: string) => {

@@ -26,6 +26,7 @@ export * from './paging/page-query';
 export * from './auth/access-rule.view';
 export * from './tokens/token-queries';
 export * from './applications/application-queries';
+export * from './applications/access-preview';
 export * from './reactors/reactor-queries';
 export * from './audit/audit-queries';
 export * from './validation/token-data';

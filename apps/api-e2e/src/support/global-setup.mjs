@@ -24,6 +24,8 @@ export default async function globalSetup() {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       SMTP_FROM: 'Coffer e2e <coffer@example.test>',
       RETENTION_INTERVAL_MS: '1000',
+      // console/console-session: an idle timeout short enough to test, long enough for the browser tests' pauses
+      CONSOLE_IDLE_TIMEOUT_MS: '30000',
     },
   });
   globalThis.__COFFER_E2E__ = sys;

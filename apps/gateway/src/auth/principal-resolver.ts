@@ -5,6 +5,7 @@ import { sha256Hex } from '@coffer/crypto';
 import { RpcClient } from '@coffer/messaging';
 import { HeaderNames } from './api-key-headers';
 import { PrincipalCache } from './principal-cache';
+import { ConsoleSessions } from '../console/console-sessions';
 import type { EarlyAuthenticator } from '../http/back-pressure';
 import type { GatewayRequest } from '../http/gateway-request';
 
@@ -21,14 +22,36 @@ export class PrincipalResolver implements EarlyAuthenticator {
   constructor(
     private readonly rpc: RpcClient,
     private readonly cache: PrincipalCache,
+    private readonly consoleSessions: ConsoleSessions,
   ) {}
 
-  /** Throws 401 for a missing or over-long key; the key's hash otherwise. */
+  /**
+   * Throws 401 for a missing or over-long key; the key's hash otherwise. Without the header, a console session
+   * (cookie plus CSRF header) stands for the key it was signed in with.
+   */
   private keyHash(request: FastifyRequest): string {
     const key = HeaderNames.first(request.headers, this.headers.apiKey);
-    if (!key) throw new ProblemError(401, 'The SVC-API-KEY header is required');
+    if (!key) {
+      const req = request as GatewayRequest;
+      req.consoleKeyHash ??= this.consoleSessions.keyHashOf(request);
+      if (req.consoleKeyHash) return req.consoleKeyHash;
+      throw new ProblemError(401, 'The SVC-API-KEY header is required');
+    }
     if (key.length > 512) throw new ProblemError(401, 'The API key is invalid');
     return sha256Hex(key);
+  }
+
+  /** The principal of a key hash (console sign-in), through the same lookup and cache as a request's key. */
+  async principalOf(keyHash: string, traceId: string): Promise<Principal | null> {
+    const result = await this.rpc.call<{ principal: Principal | null; expiresAt?: string }>(
+      OPS.session.authenticate,
+      { keyHash },
+      { traceId },
+      RPC_DEADLINE_MS.authenticate,
+    );
+    if (!result?.principal) return null;
+    this.cache.set(keyHash, { principal: result.principal, expiresAt: result.expiresAt ? Date.parse(result.expiresAt) : undefined });
+    return result.principal;
   }
 
   cached(request: FastifyRequest): Principal | undefined {

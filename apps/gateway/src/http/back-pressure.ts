@@ -65,9 +65,9 @@ const EXEMPT_ROUTES = new Set(['/healthz', '/readyz']);
 /** The synchronous react route: the one that may legitimately take seconds. By route, never the raw path (`%72eact`). */
 const SYNC_REACT_ROUTE = '/reactors/:id/react';
 
-/** Routes Fastify serves outside Nest without a key (the API reference); everything else Nest serves needs one. */
+/** Routes Fastify serves outside Nest without a key (the API reference, the console); everything else Nest serves needs one. */
 function isKeylessRoute(url: string | undefined): boolean {
-  return url === undefined || url === '/docs' || url.startsWith('/docs/');
+  return url === undefined || url === '/docs' || url.startsWith('/docs/') || url === '/console' || url.startsWith('/console/');
 }
 
 function overloaded(reply: FastifyReply, retryAfterSeconds: number): Problem {

@@ -142,6 +142,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/applications/{id}/access-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview what an application may do with a token (Coffer extension)
+         * @description application:read. For each token permission: allowed or not, and the transform (redact, mask, reveal) the data comes back with, decided exactly as the token routes decide for a token in `container` (and `token_id`). With `session`, the decision for a session this application authorizes with those grants (never more than the application itself). Reads no token.
+         */
+        post: operations["AccessPreview_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/permissions": {
         parameters: {
             query?: never;
@@ -951,6 +971,47 @@ export interface components {
             errors?: {
                 [key: string]: string[];
             };
+        };
+        AccessPreviewSessionGrants: {
+            /**
+             * @example [
+             *       "token:read"
+             *     ]
+             */
+            permissions?: string[];
+            rules?: components["schemas"]["AccessRuleView"][];
+        };
+        AccessPreviewRequest: {
+            /**
+             * @description the token's container (compared lower-case, as tokens store it)
+             * @example /pci/high/
+             */
+            container: string;
+            /** @description a token id, for rules with an `id` condition */
+            token_id?: string;
+            /** @description preview a session this application authorizes with these grants (capped by the application) instead of the application itself */
+            session?: components["schemas"]["AccessPreviewSessionGrants"];
+        };
+        AccessPreviewDecision: {
+            /** @example token:read */
+            permission: string;
+            allowed: boolean;
+            /**
+             * @description what the caller sees of the data when allowed
+             * @enum {string}
+             */
+            transform?: "redact" | "mask" | "reveal";
+        };
+        AccessPreviewView: {
+            /** Format: uuid */
+            application_id: string;
+            /** @example /pci/high/ */
+            container: string;
+            /** @enum {string} */
+            subject: "application" | "session";
+            /** @description the application's rule that decides for this token (when it has rules) */
+            matched_rule?: components["schemas"]["AccessRuleView"];
+            decisions: components["schemas"]["AccessPreviewDecision"][];
         };
         PermissionView: {
             /** @example token:read */
@@ -2644,6 +2705,108 @@ export interface operations {
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
             414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    AccessPreview_preview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the application id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "container": "/pci/high/",
+                 *       "token_id": "string",
+                 *       "session": {
+                 *         "permissions": [
+                 *           "token:read"
+                 *         ],
+                 *         "rules": [
+                 *           {
+                 *             "description": "string",
+                 *             "priority": 1,
+                 *             "container": "/pci/",
+                 *             "conditions": [
+                 *               {
+                 *                 "attribute": "id",
+                 *                 "operator": "equals",
+                 *                 "value": "/pci/"
+                 *               }
+                 *             ],
+                 *             "transform": "mask",
+                 *             "permissions": [
+                 *               "token:read"
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccessPreviewRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "application_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "container": "/pci/high/",
+                     *       "subject": "application",
+                     *       "matched_rule": {
+                     *         "description": "string",
+                     *         "priority": 1,
+                     *         "container": "/pci/",
+                     *         "conditions": [
+                     *           {
+                     *             "attribute": "id",
+                     *             "operator": "equals",
+                     *             "value": "/pci/"
+                     *           }
+                     *         ],
+                     *         "transform": "mask",
+                     *         "permissions": [
+                     *           "token:read"
+                     *         ]
+                     *       },
+                     *       "decisions": [
+                     *         {
+                     *           "permission": "token:read",
+                     *           "allowed": true,
+                     *           "transform": "redact"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccessPreviewView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];

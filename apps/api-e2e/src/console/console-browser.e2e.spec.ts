@@ -1,0 +1,320 @@
+/// <reference lib="dom" />
+// (functions passed to page.evaluate run in the browser)
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { apiRaw, createTenant, gatewayUrl, VISA, type TestTenant } from '@coffer/testing';
+import { axeViolations, launchBrowser } from './browser';
+
+/**
+ * The console in a real browser (Debian's Chromium through playwright-core) against the running system. Screenshots
+ * of every page go to tmp/console-screenshots, and into docs/console when UPDATE_CONSOLE_SCREENSHOTS=1.
+ */
+const SHOTS = process.env['UPDATE_CONSOLE_SCREENSHOTS'] === '1' ? path.resolve(__dirname, '../../../../docs/console') : path.resolve('tmp/console-screenshots');
+
+const FORMULA_CODE = `const { BadRequestError } = require('@coffer/reactor-runtime');
+module.exports = async function (req) {
+  if (!req.args.name) throw new BadRequestError('name is required');
+  return { raw: { greeting: 'hello ' + req.args.name, answer: req.configuration.answer } };
+};`;
+
+jest.setTimeout(120_000);
+
+describe('the web console in Chromium', () => {
+  let firstPageMs = Infinity;
+  let tenant: TestTenant;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let context: BrowserContext;
+  let page: Page;
+  const cspViolations: string[] = [];
+  const pageErrors: string[] = [];
+
+  const shot = async (name: string) => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  };
+  const expectAccessible = async (where: string) => {
+    expect({ where, violations: await axeViolations(page) }).toEqual({ where, violations: [] });
+  };
+  const nav = async (label: string) => {
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: label, exact: true }).click();
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+  };
+
+  beforeAll(async () => {
+    tenant = await createTenant('console-browser');
+    browser = await launchBrowser();
+    context = browser.context;
+    context.setDefaultTimeout(60_000);
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+    });
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('opens fast and signs in with a management key; no page script can read the session or the key', async () => {
+    const started = Date.now();
+    await page.goto(`${gatewayUrl()}/console/`);
+    const button = page.getByRole('button', { name: 'Sign in' });
+    await page.getByLabel('Management key').waitFor();
+    const interactiveMs = Date.now() - started;
+    const timing = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      return { domInteractive: Math.round(nav.domInteractive), domContentLoaded: Math.round(nav.domContentLoadedEventEnd), load: Math.round(nav.loadEventEnd) };
+    });
+    process.stdout.write(`console first page: sign-in form usable after ${interactiveMs} ms (navigation timing ${JSON.stringify(timing)})\n`);
+    firstPageMs = interactiveMs;
+    await expectAccessible('sign-in');
+    await shot('sign-in');
+
+    await page.getByLabel('Management key').fill('key_wrong');
+    await button.click();
+    await page.getByRole('alert').filter({ hasText: '(401)' }).waitFor();
+
+    await page.getByLabel('Management key').fill(tenant.managementKey);
+    await button.click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === 'coffer_console');
+    expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+    const visible = await page.evaluate(() => ({ cookie: document.cookie, local: JSON.stringify(localStorage), session: JSON.stringify(sessionStorage) }));
+    expect(visible.cookie).not.toContain('coffer_console=');
+    expect(JSON.stringify(visible)).not.toContain(tenant.managementKey);
+    expect(await page.getByLabel('Management key').count()).toBe(0);
+  });
+
+  it('overview: counts and recent activity, accessible, at 1280 px and on a phone', async () => {
+    await page.getByRole('list', { name: 'Counts' }).waitFor();
+    await page.getByRole('heading', { name: 'Recent activity' }).waitFor();
+    await expectAccessible('overview');
+    await shot('overview');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Logs' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await expectAccessible('overview on a phone');
+    await shot('overview-phone');
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  let applicationId = '';
+  it('applications: create one with rules, see the access preview change with them', async () => {
+    await nav('Applications');
+    await page.getByRole('link', { name: 'New application' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('checkout backend');
+    await page.getByLabel('Type').selectOption('private');
+    await page.getByLabel('Rules by container').check();
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const rules = page.locator('li.rule');
+    await rules.nth(0).getByLabel('Container prefix').fill('/pci/');
+    await rules.nth(0).getByLabel('Transform').selectOption('mask');
+    await rules.nth(1).getByLabel('Container prefix').fill('/');
+    await rules.nth(1).getByLabel('Transform').selectOption('reveal');
+    await rules.nth(1).getByRole('checkbox', { name: 'token:use' }).check();
+    await expectAccessible('new application');
+    await shot('application-new');
+    await page.getByRole('button', { name: 'Create application' }).click();
+    const secret = await page.getByLabel('New key').inputValue();
+    expect(secret.length).toBeGreaterThan(20);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('heading', { name: 'checkout backend' }).waitFor();
+    applicationId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
+    const app = await apiRaw('GET', `/applications/${applicationId}`, { key: tenant.managementKey });
+    expect(app.body.rules).toEqual([
+      expect.objectContaining({ priority: 1, container: '/pci/', transform: 'mask', permissions: ['token:read'] }),
+      expect.objectContaining({ priority: 2, container: '/', transform: 'reveal', permissions: ['token:read', 'token:use'] }),
+    ]);
+
+    await page.getByLabel('Token container').fill('/pci/high/');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByTestId('decision-token:read').getByText('allowed (mask)').waitFor();
+    await page.getByTestId('decision-token:use').getByText('denied').waitFor();
+    await page.getByLabel('Token container').fill('/general/');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByTestId('decision-token:use').getByText('allowed (reveal)').waitFor();
+
+    // give rule 1 token:use with reveal: the preview for /pci/ changes with the saved rules
+    const rule1 = page.locator('li.rule').nth(0);
+    await rule1.getByLabel('Transform').selectOption('reveal');
+    await rule1.getByRole('checkbox', { name: 'token:use' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved.').waitFor();
+    await page.getByLabel('Token container').fill('/pci/high/');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByTestId('decision-token:use').getByText('allowed (reveal)').waitFor();
+    await page.getByTestId('decision-token:read').getByText('allowed (reveal)').waitFor();
+    await expectAccessible('application');
+    await shot('application');
+  });
+
+  it('keys: create one (shown once), list, revoke it (the API refuses it at once)', async () => {
+    const keys = page.locator('ul.keys > li');
+    await keys.first().waitFor();
+    const before = await keys.count();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = await page.getByLabel('New key').inputValue();
+    expect((await apiRaw('GET', '/applications/key', { key: secret })).status).toBe(200);
+    await page.waitForFunction((n) => document.querySelectorAll('ul.keys > li').length === n, before + 1);
+    page.once('dialog', (d) => void d.accept());
+    const listed = await apiRaw('GET', `/applications/${applicationId}/keys`, { key: tenant.managementKey });
+    const newest = (listed.body as { id: string; created_at: string }[]).sort((a, b) => b.created_at.localeCompare(a.created_at))[0];
+    await page.getByRole('button', { name: `Revoke key ${newest.id}` }).click();
+    await page.waitForFunction((n) => document.querySelectorAll('ul.keys > li').length === n, before);
+    const deadline = Date.now() + 10_000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      status = (await apiRaw('GET', '/applications/key', { key: secret })).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe(401);
+  });
+
+  let formulaName = 'greeter';
+  it('formulas: write one in the code editor', async () => {
+    await nav('Formulas');
+    await page.getByText('No formulas yet').waitFor();
+    await page.getByRole('link', { name: 'New formula' }).click();
+    await page.getByLabel('Name', { exact: true }).fill(formulaName);
+    await page.getByLabel('Description', { exact: true }).fill('says hello');
+    const editor = page.locator('.cm-content');
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText(FORMULA_CODE);
+    await page.getByLabel(/Configuration \(JSON/).fill(JSON.stringify([{ name: 'answer', type: 'string' }]));
+    await page.getByLabel(/Request parameters/).fill(JSON.stringify([{ name: 'name', type: 'string', optional: false }]));
+    await expectAccessible('new formula');
+    await page.getByRole('button', { name: 'Create formula' }).click();
+    await page.getByRole('heading', { name: formulaName }).waitFor();
+    await page.locator('.cm-content').getByText("hello '").waitFor();
+    await shot('formula');
+    const list = await apiRaw('GET', '/reactor-formulas', { key: tenant.managementKey });
+    expect(list.body.data.find((f: { name: string }) => f.name === formulaName)?.code).toBe(FORMULA_CODE);
+    formulaName = list.body.data[0].name;
+  });
+
+  it('reactors: create one from the formula, run it with arguments and see the result and errors', async () => {
+    await nav('Reactors');
+    await page.getByRole('link', { name: 'New reactor' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('greeter reactor');
+    await page.getByLabel('Formula', { exact: true }).selectOption({ label: formulaName });
+    await page.getByLabel(/Configuration \(JSON object/).fill('{"answer":"42"}');
+    await page.getByRole('button', { name: 'Create reactor' }).click();
+    await page.getByRole('heading', { name: 'greeter reactor' }).waitFor();
+    await page.getByLabel(/Arguments/).fill('{"name":"operator"}');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const result = page.getByLabel('Reactor result');
+    await result.waitFor();
+    expect(JSON.parse(await result.innerText())).toMatchObject({ raw: { greeting: 'hello operator', answer: '42' } });
+    await expectAccessible('reactor');
+    await shot('reactor');
+    await page.getByLabel(/Arguments/).fill('{"name": ');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByRole('alert').getByText('Arguments must be JSON').waitFor();
+    await page.getByLabel(/Arguments/).fill('{}');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /\(4\d\d\)/ })
+      .waitFor();
+  });
+
+  it('logs: filter by entity type, export CSV', async () => {
+    await nav('Logs');
+    await page.locator('tbody tr').first().waitFor();
+    await page.getByLabel('Entity type').selectOption('reactor');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('tbody tr td:nth-child(3)')].every((td) => td.textContent?.startsWith('reactor ')));
+    expect(await page.locator('tbody tr').count()).toBeGreaterThan(0);
+    await expectAccessible('logs');
+    await shot('logs');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = fs.readFileSync(await download.path(), 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('created_at,operation,entity_type,entity_id,message,actor_application_id,trace_id,id');
+    expect(
+      csv
+        .split('\r\n')
+        .filter(Boolean)
+        .slice(1)
+        .every((line) => line.split(',')[2] === 'reactor'),
+    ).toBe(true);
+  });
+
+  it('settings: tenant name and the webhook secret (hidden until asked); dark theme', async () => {
+    await nav('Settings');
+    await page.getByRole('button', { name: 'Show secret' }).click();
+    expect(await page.getByLabel('Webhook secret').inputValue()).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Hide' }).click();
+    await expectAccessible('settings');
+    await shot('settings');
+    await page.getByLabel('Theme').first().selectOption('dark');
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    await expectAccessible('settings, dark');
+    await shot('settings-dark');
+    await page.getByLabel('Theme').first().selectOption('system');
+  });
+
+  it('async results page', async () => {
+    await nav('Async results');
+    await expectAccessible('async results');
+    await shot('results');
+  });
+
+  it('signs out: the old cookie is refused by the gateway', async () => {
+    const cookies = await context.cookies();
+    const header = cookies
+      .filter((c) => c.name.startsWith('coffer_console'))
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
+    const csrf = cookies.find((c) => c.name === 'coffer_console_csrf')?.value ?? '';
+    expect((await apiRaw('GET', '/tenants/self', { headers: { cookie: header, 'x-coffer-csrf': csrf } })).status).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect((await apiRaw('GET', '/tenants/self', { headers: { cookie: header, 'x-coffer-csrf': csrf } })).status).toBe(401);
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+
+  it('tokens explorer: a private key sees exactly what its rules allow, masked on screen until shown', async () => {
+    const reader = await tenant.app('private', {
+      rules: [
+        { priority: 1, container: '/pci/', transform: 'mask', permissions: ['token:read'] },
+        { priority: 2, container: '/', transform: 'reveal', permissions: ['token:read'] },
+      ],
+    });
+    const writer = await tenant.app('private', { permissions: ['token:create'] });
+    const card = await apiRaw('POST', '/tokens', { key: writer.key, body: { type: 'card_number', data: VISA } });
+    expect({ status: card.status, body: card.body }).toMatchObject({ status: 201 });
+    await page.getByLabel('Management key').fill(reader.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    // a private key sees no management pages
+    const links = await page.getByRole('navigation', { name: 'Console' }).getByRole('link').allInnerTexts();
+    expect(links).toEqual(['Overview', 'Tokens']);
+    await nav('Tokens');
+    const row = page.locator('tbody tr', { hasText: card.body.id });
+    await row.waitFor();
+    expect(await row.innerText()).not.toContain(VISA.slice(0, 6));
+    await row.getByRole('button', { name: /Show data/ }).click();
+    const shown = await row.getByLabel(/Data of token/).innerText();
+    expect(shown).toContain(VISA.slice(-4));
+    expect(shown).not.toContain(VISA);
+    await expectAccessible('tokens');
+    await shot('tokens');
+  });
+
+  it('was interactive within 1 s of opening (the first page, measured above)', () => {
+    expect(firstPageMs).toBeLessThan(1000);
+  });
+
+  it('loaded no script that broke the Content-Security-Policy, and threw no page error', () => {
+    expect(cspViolations).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,90 @@
+import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType } from 'react';
+import { api, setUnauthorizedHandler } from './lib/api';
+import { SessionContext, heldPermissions, type ConsoleSession } from './lib/session';
+import { ApiError } from './lib/problem';
+import { PAGES, useRoute } from './routes';
+import { Loading } from './components/ui';
+import { ThemeToggle } from './components/theme';
+import { SignIn } from './pages/SignIn';
+import { Overview } from './pages/Overview';
+
+// pages load on first visit: the sign-in and overview pages carry no editor code
+const PAGE_COMPONENTS: Record<string, ComponentType<{ id?: string }>> = {
+  overview: Overview,
+  applications: lazy(() => import('./pages/Applications').then((m) => ({ default: m.Applications }))),
+  formulas: lazy(() => import('./pages/Formulas').then((m) => ({ default: m.Formulas }))),
+  reactors: lazy(() => import('./pages/Reactors').then((m) => ({ default: m.Reactors }))),
+  results: lazy(() => import('./pages/Results').then((m) => ({ default: m.Results }))),
+  tokens: lazy(() => import('./pages/Tokens').then((m) => ({ default: m.Tokens }))),
+  logs: lazy(() => import('./pages/Logs').then((m) => ({ default: m.Logs }))),
+  settings: lazy(() => import('./pages/Settings').then((m) => ({ default: m.Settings }))),
+};
+
+export function App() {
+  const [session, setSession] = useState<ConsoleSession | null | undefined>(undefined);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const route = useRoute();
+
+  const check = useCallback(() => {
+    api<ConsoleSession>('GET', '/console/session').then(setSession, (err: unknown) => {
+      if (err instanceof ApiError && err.problem.status === 401) setSession(null);
+      else setSession(null);
+    });
+  }, []);
+  useEffect(() => {
+    setUnauthorizedHandler(() => setSession(null));
+    check();
+  }, [check]);
+  useEffect(() => setMenuOpen(false), [route.page]);
+
+  if (session === undefined) return <Loading label="Opening the console…" />;
+  if (session === null) return <SignIn onSignedIn={setSession} />;
+
+  const held = heldPermissions(session);
+  const visible = PAGES.filter((p) => p.anyOf.length === 0 || p.anyOf.some((perm) => held.has(perm)));
+  const current = visible.find((p) => p.path === route.page) ?? visible[0];
+  const Page = PAGE_COMPONENTS[current.path];
+
+  const signOut = async () => {
+    await api('DELETE', '/console/session').catch(() => undefined);
+    setSession(null);
+    window.location.hash = '';
+  };
+
+  return (
+    <SessionContext.Provider value={session}>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <div className="shell">
+        <header className="topbar">
+          <button className="menu-button" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen((o) => !o)}>
+            Menu
+          </button>
+          <span className="brand">Coffer console</span>
+          <span className="who" title={session.application_id}>
+            {session.application_type} key · tenant {session.tenant_id.slice(0, 8)}
+          </span>
+          <ThemeToggle />
+          <button onClick={() => void signOut()}>Sign out</button>
+        </header>
+        <nav id="nav" aria-label="Console" className={menuOpen ? 'open' : ''}>
+          <ul>
+            {visible.map((p) => (
+              <li key={p.path}>
+                <a href={`#/${p.path}`} aria-current={p.path === current.path ? 'page' : undefined}>
+                  {p.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          <Suspense fallback={<Loading />}>
+            <Page key={current.path} id={current.path === route.page ? route.id : undefined} />
+          </Suspense>
+        </main>
+      </div>
+    </SessionContext.Provider>
+  );
+}

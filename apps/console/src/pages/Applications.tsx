@@ -1,0 +1,272 @@
+import { useReducer, useState, type FormEvent } from 'react';
+import { api, query, type Page } from '../lib/api';
+import { grantsBody, grantsReducer, initialGrants, type Rule } from '../lib/rules';
+import { useCan } from '../lib/session';
+import { useAction, useLoad } from '../lib/use-load';
+import { go } from '../routes';
+import { Empty, Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
+import { GrantsEditor } from '../components/GrantsEditor';
+import { AccessPreview } from '../components/AccessPreview';
+
+interface Application {
+  id: string;
+  name: string;
+  type: 'management' | 'private' | 'public';
+  permissions?: string[];
+  rules?: Rule[];
+  key?: string;
+  created_at: string;
+}
+interface Key {
+  id: string;
+  key?: string;
+  created_at: string;
+}
+
+export function Applications({ id }: { id?: string }) {
+  if (id === 'new') return <ApplicationForm />;
+  if (id) return <ApplicationDetail id={id} />;
+  return <ApplicationList />;
+}
+
+function ApplicationList() {
+  const can = useCan();
+  const [page, setPage] = useState(1);
+  const [apps] = useLoad(() => api<Page<Application>>('GET', `/applications${query({ page, size: 25 })}`), [page]);
+  return (
+    <>
+      <PageHeader title="Applications">
+        {can('application:create') ? (
+          <a className="button primary" href="#/applications/new">
+            New application
+          </a>
+        ) : null}
+      </PageHeader>
+      <Loaded load={apps}>
+        {(res) =>
+          res.data.length ? (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="sr-only">Applications</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">Type</th>
+                      <th scope="col">Access</th>
+                      <th scope="col">Created</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {res.data.map((a) => (
+                      <tr key={a.id}>
+                        <td>
+                          <a href={`#/applications/${a.id}`}>{a.name}</a>
+                        </td>
+                        <td>{a.type}</td>
+                        <td>{a.rules?.length ? `${a.rules.length} rule(s)` : (a.permissions ?? []).join(', ') || 'none'}</td>
+                        <td>{formatDate(a.created_at)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <div className="pager">
+                <button disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                  Previous
+                </button>
+                <span>Page {page}</span>
+                <button disabled={page >= (res.pagination.total_pages ?? 1)} onClick={() => setPage(page + 1)}>
+                  Next
+                </button>
+              </div>
+            </>
+          ) : (
+            <Empty>No applications yet.</Empty>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
+
+/** A new key's secret, shown once: the API never shows it again. */
+function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
+  return (
+    <div className="secret card" role="status">
+      <p>
+        <strong>Copy this key now: it is not shown again.</strong>
+      </p>
+      <input aria-label="New key" readOnly value={secret} onFocus={(e) => e.target.select()} />
+      <button onClick={() => void navigator.clipboard?.writeText(secret)}>Copy</button>
+      <button onClick={onDone}>Done</button>
+    </div>
+  );
+}
+
+function ApplicationForm() {
+  const [name, setName] = useState('');
+  const [type, setType] = useState<Application['type']>('private');
+  const [grants, dispatch] = useReducer(grantsReducer, undefined, () => initialGrants());
+  const [created, setCreated] = useState<Application | null>(null);
+  const { busy, problem, run } = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const body = type === 'management' ? { name, type, permissions: grants.permissions } : { name, type, ...grantsBody(grants) };
+    const app = await run(() => api<Application>('POST', '/applications', body));
+    if (app) setCreated(app);
+  };
+  if (created)
+    return (
+      <>
+        <PageHeader title={`Application “${created.name}” created`} />
+        {created.key ? <SecretOnce secret={created.key} onDone={() => go('applications', created.id)} /> : null}
+      </>
+    );
+  return (
+    <>
+      <PageHeader title="New application" />
+      <form className="card form" onSubmit={(e) => void submit(e)}>
+        <label>
+          Name
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+        </label>
+        <label>
+          Type
+          <select value={type} onChange={(e) => setType(e.target.value as Application['type'])}>
+            <option value="private">private (servers: tokens)</option>
+            <option value="public">public (browsers: create tokens, sessions)</option>
+            <option value="management">management (this console, automation)</option>
+          </select>
+        </label>
+        <GrantsEditor type={type} state={grants} dispatch={dispatch} />
+        <ProblemView problem={problem} />
+        <div className="actions">
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Creating…' : 'Create application'}
+          </button>
+          <a className="button" href="#/applications">
+            Cancel
+          </a>
+        </div>
+      </form>
+    </>
+  );
+}
+
+function ApplicationDetail({ id }: { id: string }) {
+  const [app, reload] = useLoad(() => api<Application>('GET', `/applications/${id}`), [id]);
+  return <Loaded load={app}>{(a) => <ApplicationEditor key={a.id + (a.rules?.length ?? 0)} app={a} reload={reload} />}</Loaded>;
+}
+
+function ApplicationEditor({ app, reload }: { app: Application; reload: () => void }) {
+  const can = useCan();
+  const [name, setName] = useState(app.name);
+  const [grants, dispatch] = useReducer(grantsReducer, app, initialGrants);
+  const [version, setVersion] = useState(0);
+  const [secret, setSecret] = useState<string | null>(null);
+  const save = useAction();
+  const danger = useAction();
+  const writable = can('application:update');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const updated = await save.run(() => api<Application>('PUT', `/applications/${app.id}`, { name, ...grantsBody(grants) }));
+    if (updated) setVersion((v) => v + 1);
+  };
+  const remove = async () => {
+    if (!window.confirm(`Delete “${app.name}”? Its keys stop working at once.`)) return;
+    const ok = await danger.run(() => api('DELETE', `/applications/${app.id}`).then(() => true));
+    if (ok) go('applications');
+  };
+  const regenerate = async () => {
+    if (!window.confirm('Regenerate the key? Every existing key of this application stops working.')) return;
+    const res = await danger.run(() => api<Application>('POST', `/applications/${app.id}/regenerate`));
+    if (res?.key) setSecret(res.key);
+  };
+  return (
+    <>
+      <PageHeader title={app.name}>
+        <a className="button" href="#/applications">
+          All applications
+        </a>
+        {writable ? <button onClick={() => void regenerate()}>Regenerate key</button> : null}
+        {can('application:delete') ? (
+          <button className="danger" onClick={() => void remove()}>
+            Delete
+          </button>
+        ) : null}
+      </PageHeader>
+      <p className="muted">
+        {app.type} application · <code>{app.id}</code> · created {formatDate(app.created_at)}
+      </p>
+      <ProblemView problem={danger.problem} />
+      {secret ? <SecretOnce secret={secret} onDone={() => setSecret(null)} /> : null}
+      <form className="card form" onSubmit={(e) => void submit(e)}>
+        <label>
+          Name
+          <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} disabled={!writable} />
+        </label>
+        <GrantsEditor type={app.type} state={grants} dispatch={dispatch} />
+        <ProblemView problem={save.problem} />
+        {writable ? (
+          <button type="submit" className="primary" disabled={save.busy}>
+            {save.busy ? 'Saving…' : 'Save'}
+          </button>
+        ) : null}
+        {version > 0 && !save.busy && !save.problem ? <span role="status"> Saved.</span> : null}
+      </form>
+      {app.type !== 'management' ? <AccessPreview applicationId={app.id} version={version} /> : null}
+      <Keys applicationId={app.id} writable={writable} onChange={reload} />
+    </>
+  );
+}
+
+function Keys({ applicationId, writable }: { applicationId: string; writable: boolean; onChange: () => void }) {
+  const [keys, reload] = useLoad(() => api<Key[]>('GET', `/applications/${applicationId}/keys`), [applicationId]);
+  const [secret, setSecret] = useState<string | null>(null);
+  const { busy, problem, run } = useAction();
+  const create = async () => {
+    const key = await run(() => api<Key>('POST', `/applications/${applicationId}/keys`));
+    if (key?.key) setSecret(key.key);
+    reload();
+  };
+  const revoke = async (keyId: string) => {
+    if (!window.confirm('Revoke this key? Calls with it fail at once.')) return;
+    await run(() => api('DELETE', `/applications/${applicationId}/keys/${keyId}`));
+    reload();
+  };
+  return (
+    <section aria-labelledby="keys-title" className="card">
+      <div className="page-header">
+        <h2 id="keys-title">Keys</h2>
+        {writable ? (
+          <button onClick={() => void create()} disabled={busy}>
+            Create key
+          </button>
+        ) : null}
+      </div>
+      {secret ? <SecretOnce secret={secret} onDone={() => setSecret(null)} /> : null}
+      <ProblemView problem={problem} />
+      <Loaded load={keys}>
+        {(list) =>
+          list.length ? (
+            <ul className="keys">
+              {list.map((k) => (
+                <li key={k.id}>
+                  <code>{k.id}</code> <span className="muted">created {formatDate(k.created_at)}</span>{' '}
+                  {writable ? (
+                    <button className="danger" aria-label={`Revoke key ${k.id}`} onClick={() => void revoke(k.id)}>
+                      Revoke
+                    </button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <Empty>No keys: create one to call the API as this application.</Empty>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}

@@ -1,0 +1,154 @@
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { api, query, type Page } from '../lib/api';
+import { useCan } from '../lib/session';
+import { useAction, useLoad } from '../lib/use-load';
+import { go } from '../routes';
+import { Empty, Loaded, Loading, PageHeader, ProblemView, formatDate } from '../components/ui';
+
+const CodeEditor = lazy(() => import('../components/CodeEditor'));
+
+export interface Formula {
+  id: string;
+  name: string;
+  description?: string;
+  type: string;
+  code: string;
+  configuration: { name: string; description?: string; type: string }[];
+  request_parameters: { name: string; description?: string; type: string; optional: boolean }[];
+  created_at: string;
+}
+
+export const STARTER_CODE = `module.exports = async function (req) {
+  const { args, configuration } = req;
+  return { raw: { echoed: args } };
+};
+`;
+
+export function Formulas({ id }: { id?: string }) {
+  if (id) return <FormulaEditor id={id === 'new' ? undefined : id} />;
+  return <FormulaList />;
+}
+
+function FormulaList() {
+  const can = useCan();
+  const [formulas] = useLoad(() => api<Page<Formula>>('GET', `/reactor-formulas${query({ size: 100 })}`), []);
+  return (
+    <>
+      <PageHeader title="Formulas">
+        {can('reactor:create') ? (
+          <a className="button primary" href="#/formulas/new">
+            New formula
+          </a>
+        ) : null}
+      </PageHeader>
+      <Loaded load={formulas}>
+        {(res) =>
+          res.data.length ? (
+            <ul className="list">
+              {res.data.map((f) => (
+                <li key={f.id} className="card">
+                  <a href={`#/formulas/${f.id}`}>{f.name}</a> <span className="badge">{f.type}</span>
+                  <span className="muted"> {f.description}</span>
+                  <span className="muted"> · {formatDate(f.created_at)}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <Empty>No formulas yet: a formula is reusable reactor code with declared configuration and parameters.</Empty>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
+
+function FormulaEditor({ id }: { id?: string }) {
+  const [existing] = useLoad(() => (id ? api<Formula>('GET', `/reactor-formulas/${id}`) : Promise.resolve(null)), [id]);
+  return <Loaded load={existing}>{(f) => <FormulaForm formula={f} />}</Loaded>;
+}
+
+function FormulaForm({ formula }: { formula: Formula | null }) {
+  const can = useCan();
+  const [name, setName] = useState(formula?.name ?? '');
+  const [description, setDescription] = useState(formula?.description ?? '');
+  const [code, setCode] = useState(formula?.code ?? STARTER_CODE);
+  const [configuration, setConfiguration] = useState(JSON.stringify(formula?.configuration ?? [], null, 2));
+  const [parameters, setParameters] = useState(JSON.stringify(formula?.request_parameters ?? [], null, 2));
+  const [saved, setSaved] = useState(false);
+  const { busy, problem, run } = useAction();
+  const writable = formula ? can('reactor:update') : can('reactor:create');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    const body = () => ({
+      name,
+      description: description || undefined,
+      type: 'private',
+      code,
+      configuration: JSON.parse(configuration) as unknown,
+      request_parameters: JSON.parse(parameters) as unknown,
+    });
+    const res = await run(async () => {
+      let parsed: ReturnType<typeof body>;
+      try {
+        parsed = body();
+      } catch {
+        throw new Error('Configuration and request parameters must be JSON arrays');
+      }
+      return formula ? api<Formula>('PUT', `/reactor-formulas/${formula.id}`, parsed) : api<Formula>('POST', '/reactor-formulas', parsed);
+    });
+    if (res) {
+      setSaved(true);
+      if (!formula) go('formulas', res.id);
+    }
+  };
+  const remove = async () => {
+    if (!formula || !window.confirm(`Delete the formula “${formula.name}”?`)) return;
+    if (await run(() => api('DELETE', `/reactor-formulas/${formula.id}`).then(() => true))) go('formulas');
+  };
+  return (
+    <>
+      <PageHeader title={formula ? formula.name : 'New formula'}>
+        <a className="button" href="#/formulas">
+          All formulas
+        </a>
+        {formula && can('reactor:delete') ? (
+          <button className="danger" onClick={() => void remove()}>
+            Delete
+          </button>
+        ) : null}
+      </PageHeader>
+      <form className="card form" onSubmit={(e) => void submit(e)}>
+        <label>
+          Name
+          <input value={name} onChange={(e) => setName(e.target.value)} required disabled={!writable} />
+        </label>
+        <label>
+          Description
+          <input value={description} onChange={(e) => setDescription(e.target.value)} disabled={!writable} />
+        </label>
+        <span className="label" id="code-label">
+          Code
+        </span>
+        <Suspense fallback={<Loading label="Loading the editor…" />}>
+          <CodeEditor value={code} onChange={setCode} label="Formula code" readOnly={!writable} />
+        </Suspense>
+        <label>
+          Configuration (JSON: name, description, type)
+          <textarea rows={4} value={configuration} onChange={(e) => setConfiguration(e.target.value)} disabled={!writable} spellCheck={false} />
+        </label>
+        <label>
+          Request parameters (JSON: name, description, type, optional)
+          <textarea rows={4} value={parameters} onChange={(e) => setParameters(e.target.value)} disabled={!writable} spellCheck={false} />
+        </label>
+        <ProblemView problem={problem} />
+        {writable ? (
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Saving…' : formula ? 'Save formula' : 'Create formula'}
+          </button>
+        ) : null}
+        {saved ? <span role="status"> Saved.</span> : null}
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,138 @@
+import { useState, type FormEvent } from 'react';
+import { api, query, type Page } from '../lib/api';
+import { download, toCsv } from '../lib/csv';
+import { useLoad } from '../lib/use-load';
+import { Empty, Loaded, PageHeader, formatDate } from '../components/ui';
+
+export interface LogEvent {
+  id: string;
+  tenant_id: string;
+  actor_application_id?: string;
+  message: string;
+  operation: string;
+  entity_type: string;
+  entity_id: string;
+  trace_id?: string;
+  created_at: string;
+}
+interface Filters {
+  entity_type: string;
+  entity_id: string;
+  start_date: string;
+  end_date: string;
+}
+const COLUMNS = ['created_at', 'operation', 'entity_type', 'entity_id', 'message', 'actor_application_id', 'trace_id', 'id'];
+const EMPTY: Filters = { entity_type: '', entity_id: '', start_date: '', end_date: '' };
+const iso = (local: string) => (local ? new Date(local).toISOString() : '');
+
+export function Logs() {
+  const [draft, setDraft] = useState<Filters>(EMPTY);
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [page, setPage] = useState(1);
+  const [types] = useLoad(() => api<{ value: string; display_name: string }[]>('GET', '/logs/entity-types'), []);
+  const params = { ...filters, start_date: iso(filters.start_date), end_date: iso(filters.end_date) };
+  const [logs] = useLoad(() => api<Page<LogEvent>>('GET', `/logs${query({ ...params, page, size: 50 })}`), [JSON.stringify(filters), page]);
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    setPage(1);
+    setFilters(draft);
+  };
+  const exportCsv = async () => {
+    // every page of the current filters, not only the one shown
+    const rows: LogEvent[] = [];
+    for (let p = 1; p <= 200; p++) {
+      const res = await api<Page<LogEvent>>('GET', `/logs${query({ ...params, page: p, size: 100 })}`);
+      rows.push(...res.data);
+      if (res.data.length < 100) break;
+    }
+    download(`coffer-logs-${new Date().toISOString().slice(0, 19)}.csv`, toCsv(COLUMNS, rows as unknown as Record<string, unknown>[]));
+  };
+  const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
+  return (
+    <>
+      <PageHeader title="Logs">
+        <button onClick={() => void exportCsv()}>Export CSV</button>
+      </PageHeader>
+      <form className="filters card" onSubmit={apply} aria-label="Log filters">
+        <label>
+          Entity type
+          <select value={draft.entity_type} onChange={set('entity_type')}>
+            <option value="">Any</option>
+            {types.state === 'ready'
+              ? types.data.map((t) => (
+                  <option key={t.value} value={t.value}>
+                    {t.display_name}
+                  </option>
+                ))
+              : null}
+          </select>
+        </label>
+        <label>
+          Entity id
+          <input value={draft.entity_id} onChange={set('entity_id')} />
+        </label>
+        <label>
+          From
+          <input type="datetime-local" value={draft.start_date} onChange={set('start_date')} />
+        </label>
+        <label>
+          To
+          <input type="datetime-local" value={draft.end_date} onChange={set('end_date')} />
+        </label>
+        <button type="submit" className="primary">
+          Apply filters
+        </button>
+      </form>
+      <Loaded load={logs}>
+        {(res) =>
+          res.data.length ? (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="sr-only">Audit log</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">Operation</th>
+                      <th scope="col">Entity</th>
+                      <th scope="col">Message</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {res.data.map((e) => (
+                      <tr key={e.id}>
+                        <td>{formatDate(e.created_at)}</td>
+                        <td>{e.operation}</td>
+                        <td>
+                          {e.entity_type} <code>{e.entity_id}</code>
+                        </td>
+                        <td>{e.message}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <div className="pager">
+                <button disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                  Previous
+                </button>
+                <span>
+                  Page {page}
+                  {res.pagination.total_pages ? ` of ${res.pagination.total_pages}` : ''}
+                </span>
+                <button
+                  disabled={res.pagination.total_pages !== undefined ? page >= res.pagination.total_pages : res.data.length < 50}
+                  onClick={() => setPage(page + 1)}
+                >
+                  Next
+                </button>
+              </div>
+            </>
+          ) : (
+            <Empty>No events match these filters.</Empty>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}

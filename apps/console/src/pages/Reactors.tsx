@@ -1,0 +1,234 @@
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { api, query, type Page } from '../lib/api';
+import { useCan } from '../lib/session';
+import { useAction, useLoad } from '../lib/use-load';
+import { go } from '../routes';
+import { Empty, Json, Loaded, Loading, PageHeader, ProblemView, formatDate } from '../components/ui';
+import { STARTER_CODE, type Formula } from './Formulas';
+
+const CodeEditor = lazy(() => import('../components/CodeEditor'));
+
+interface Reactor {
+  id: string;
+  name: string;
+  formula?: Formula;
+  code?: string;
+  application?: { id: string };
+  configuration: Record<string, unknown>;
+  created_at: string;
+}
+
+export function Reactors({ id }: { id?: string }) {
+  if (id === 'new') return <NewReactor />;
+  if (id) return <ReactorDetail id={id} />;
+  return <ReactorList />;
+}
+
+function ReactorList() {
+  const can = useCan();
+  const [reactors] = useLoad(() => api<Page<Reactor>>('GET', `/reactors${query({ size: 100 })}`), []);
+  return (
+    <>
+      <PageHeader title="Reactors">
+        {can('reactor:create') ? (
+          <a className="button primary" href="#/reactors/new">
+            New reactor
+          </a>
+        ) : null}
+      </PageHeader>
+      <Loaded load={reactors}>
+        {(res) =>
+          res.data.length ? (
+            <ul className="list">
+              {res.data.map((r) => (
+                <li key={r.id} className="card">
+                  <a href={`#/reactors/${r.id}`}>{r.name}</a> <span className="badge">{r.formula ? `formula ${r.formula.name}` : 'code'}</span>
+                  <span className="muted"> · {formatDate(r.created_at)}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <Empty>No reactors yet: a reactor runs a formula (or its own code) with its configuration, on tokens the caller may use.</Empty>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return text.trim() ? JSON.parse(text) : {};
+  } catch {
+    throw new Error(`${what} must be JSON`);
+  }
+}
+
+function NewReactor() {
+  const [formulas] = useLoad(() => api<Page<Formula>>('GET', `/reactor-formulas${query({ size: 100 })}`), []);
+  const [name, setName] = useState('');
+  const [source, setSource] = useState<'formula' | 'code'>('formula');
+  const [formulaId, setFormulaId] = useState('');
+  const [code, setCode] = useState(STARTER_CODE);
+  const [configuration, setConfiguration] = useState('{}');
+  const [applicationId, setApplicationId] = useState('');
+  const { busy, problem, run } = useAction();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const res = await run(() => {
+      const config = parseJson(configuration, 'Configuration');
+      const body = {
+        name,
+        configuration: config,
+        ...(source === 'formula' ? { formula: { id: formulaId } } : { code }),
+        ...(applicationId ? { application: { id: applicationId } } : {}),
+      };
+      return api<Reactor>('POST', '/reactors', body);
+    });
+    if (res) go('reactors', res.id);
+  };
+  return (
+    <>
+      <PageHeader title="New reactor" />
+      <form className="card form" onSubmit={(e) => void submit(e)}>
+        <label>
+          Name
+          <input value={name} onChange={(e) => setName(e.target.value)} required />
+        </label>
+        <div role="radiogroup" aria-label="Reactor source" className="inline">
+          <label>
+            <input type="radio" name="source" checked={source === 'formula'} onChange={() => setSource('formula')} /> From a formula
+          </label>
+          <label>
+            <input type="radio" name="source" checked={source === 'code'} onChange={() => setSource('code')} /> Its own code
+          </label>
+        </div>
+        {source === 'formula' ? (
+          <label>
+            Formula
+            <select value={formulaId} onChange={(e) => setFormulaId(e.target.value)} required>
+              <option value="">Choose a formula</option>
+              {formulas.state === 'ready'
+                ? formulas.data.data.map((f) => (
+                    <option key={f.id} value={f.id}>
+                      {f.name}
+                    </option>
+                  ))
+                : null}
+            </select>
+          </label>
+        ) : (
+          <Suspense fallback={<Loading label="Loading the editor…" />}>
+            <CodeEditor value={code} onChange={setCode} label="Reactor code" />
+          </Suspense>
+        )}
+        <label>
+          Configuration (JSON object)
+          <textarea rows={4} value={configuration} onChange={(e) => setConfiguration(e.target.value)} spellCheck={false} />
+        </label>
+        <label>
+          Application id (optional: the private application whose token access the reactor uses)
+          <input value={applicationId} onChange={(e) => setApplicationId(e.target.value)} />
+        </label>
+        <ProblemView problem={problem} />
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create reactor'}
+        </button>
+      </form>
+    </>
+  );
+}
+
+function ReactorDetail({ id }: { id: string }) {
+  const [reactor] = useLoad(() => api<Reactor>('GET', `/reactors/${id}`), [id]);
+  return <Loaded load={reactor}>{(r) => <ReactorView reactor={r} />}</Loaded>;
+}
+
+function ReactorView({ reactor }: { reactor: Reactor }) {
+  const can = useCan();
+  const [args, setArgs] = useState('{}');
+  const [result, setResult] = useState<unknown>(null);
+  const [accepted, setAccepted] = useState<{ id: string; asyncReactorRequestId: string } | null>(null);
+  const [elapsed, setElapsed] = useState<number | null>(null);
+  const runner = useAction();
+  const other = useAction();
+  const react = async (e: FormEvent) => {
+    e.preventDefault();
+    setResult(null);
+    setAccepted(null);
+    const started = performance.now();
+    const res = await runner.run(() => api<unknown>('POST', `/reactors/${reactor.id}/react`, { args: parseJson(args, 'Arguments') }));
+    setElapsed(Math.round(performance.now() - started));
+    if (res !== undefined) setResult(res);
+  };
+  const reactAsync = async () => {
+    setResult(null);
+    const res = await runner.run(() =>
+      api<{ id: string; asyncReactorRequestId: string }>('POST', `/reactors/${reactor.id}/react-async`, { args: parseJson(args, 'Arguments') }),
+    );
+    if (res) setAccepted(res);
+  };
+  const remove = async () => {
+    if (!window.confirm(`Delete the reactor “${reactor.name}”?`)) return;
+    if (await other.run(() => api('DELETE', `/reactors/${reactor.id}`).then(() => true))) go('reactors');
+  };
+  return (
+    <>
+      <PageHeader title={reactor.name}>
+        <a className="button" href="#/reactors">
+          All reactors
+        </a>
+        {can('reactor:delete') ? (
+          <button className="danger" onClick={() => void remove()}>
+            Delete
+          </button>
+        ) : null}
+      </PageHeader>
+      <ProblemView problem={other.problem} />
+      <p className="muted">
+        <code>{reactor.id}</code> · {reactor.formula ? `formula ${reactor.formula.name}` : 'code reactor'}
+        {reactor.application ? ` · application ${reactor.application.id}` : ''}
+      </p>
+      <section className="card" aria-labelledby="config-title">
+        <h2 id="config-title">Configuration</h2>
+        <Json value={reactor.configuration} label="Reactor configuration" />
+        {reactor.code ? (
+          <Suspense fallback={<Loading />}>
+            <CodeEditor value={reactor.code} onChange={() => undefined} label="Reactor code" readOnly />
+          </Suspense>
+        ) : null}
+      </section>
+      <section className="card" aria-labelledby="run-title">
+        <h2 id="run-title">Test run</h2>
+        <form onSubmit={(e) => void react(e)} className="form">
+          <label>
+            Arguments (JSON object; token ids in {'{{ }}'} are detokenized for the run)
+            <textarea rows={4} value={args} onChange={(e) => setArgs(e.target.value)} spellCheck={false} />
+          </label>
+          <div className="actions">
+            <button type="submit" className="primary" disabled={runner.busy}>
+              {runner.busy ? 'Running…' : 'Run'}
+            </button>
+            <button type="button" onClick={() => void reactAsync()} disabled={runner.busy}>
+              Run asynchronously
+            </button>
+          </div>
+        </form>
+        {runner.busy ? <p role="status">Running…</p> : null}
+        <ProblemView problem={runner.problem} />
+        {result !== null ? (
+          <div aria-live="polite">
+            <h3>Result{elapsed !== null ? ` (${elapsed} ms)` : ''}</h3>
+            <Json value={result} label="Reactor result" />
+          </div>
+        ) : null}
+        {accepted ? (
+          <p role="status">
+            Accepted: request <code>{accepted.asyncReactorRequestId}</code>.{' '}
+            <a href={`#/results/${encodeURIComponent(`${reactor.id}:${accepted.asyncReactorRequestId}`)}`}>Follow the result</a>
+          </p>
+        ) : null}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+import { useState, type FormEvent } from 'react';
+import { api } from '../lib/api';
+import { useCan } from '../lib/session';
+import { useAction, useLoad } from '../lib/use-load';
+import { Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
+
+interface Tenant {
+  id: string;
+  name: string;
+  settings: { deduplicate_tokens: boolean };
+  created_at: string;
+}
+
+export function Settings() {
+  const [tenant] = useLoad(() => api<Tenant>('GET', '/tenants/self'), []);
+  return (
+    <>
+      <PageHeader title="Settings" />
+      <Loaded load={tenant}>{(t) => <TenantForm tenant={t} />}</Loaded>
+      <WebhookSecret />
+    </>
+  );
+}
+
+function TenantForm({ tenant }: { tenant: Tenant }) {
+  const can = useCan();
+  const [name, setName] = useState(tenant.name);
+  const [dedupe, setDedupe] = useState(tenant.settings.deduplicate_tokens);
+  const [saved, setSaved] = useState(false);
+  const { busy, problem, run } = useAction();
+  const writable = can('tenant:update');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    if (await run(() => api<Tenant>('PUT', '/tenants/self', { name, settings: { deduplicate_tokens: dedupe } }))) setSaved(true);
+  };
+  return (
+    <form className="card form" onSubmit={(e) => void submit(e)} aria-labelledby="tenant-title">
+      <h2 id="tenant-title">Tenant</h2>
+      <p className="muted">
+        <code>{tenant.id}</code> · created {formatDate(tenant.created_at)}
+      </p>
+      <label>
+        Name
+        <input value={name} onChange={(e) => setName(e.target.value)} required disabled={!writable} />
+      </label>
+      <label>
+        <input type="checkbox" checked={dedupe} onChange={(e) => setDedupe(e.target.checked)} disabled={!writable} /> Deduplicate tokens (the same data in the
+        same container gives back the existing token)
+      </label>
+      <ProblemView problem={problem} />
+      {writable ? (
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save settings'}
+        </button>
+      ) : null}
+      {saved ? <span role="status"> Saved.</span> : null}
+    </form>
+  );
+}
+
+/** The secret webhook deliveries are signed with: hidden until asked for, rotated on demand. */
+function WebhookSecret() {
+  const can = useCan();
+  const [secret, setSecret] = useState<string | null>(null);
+  const { busy, problem, run } = useAction();
+  const reveal = async () => {
+    const res = await run(() => api<{ secret: string }>('GET', '/tenants/self/webhook-secret'));
+    if (res) setSecret(res.secret);
+  };
+  const rotate = async () => {
+    if (!window.confirm('Rotate the webhook secret? Receivers must switch to the new one.')) return;
+    const res = await run(() => api<{ secret: string }>('POST', '/tenants/self/webhook-secret/rotate'));
+    if (res) setSecret(res.secret);
+  };
+  return (
+    <section className="card" aria-labelledby="secret-title">
+      <h2 id="secret-title">Webhook signing secret</h2>
+      {secret ? <input aria-label="Webhook secret" readOnly value={secret} onFocus={(e) => e.target.select()} /> : <p className="muted">Hidden.</p>}
+      <div className="actions">
+        {secret ? <button onClick={() => setSecret(null)}>Hide</button> : <button onClick={() => void reveal()}>Show secret</button>}
+        {can('tenant:update') ? (
+          <button className="danger" onClick={() => void rotate()} disabled={busy}>
+            Rotate secret
+          </button>
+        ) : null}
+      </div>
+      <ProblemView problem={problem} />
+    </section>
+  );
+}
