@@ -27,6 +27,7 @@ export default [
             { sourceTag: 'scope:session', onlyDependOnLibsWithTags: ['scope:shared', 'scope:session'] },
             { sourceTag: 'scope:reactor', onlyDependOnLibsWithTags: ['scope:shared', 'scope:reactor'] },
             { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook'] },
+            { sourceTag: 'scope:proxy', onlyDependOnLibsWithTags: ['scope:shared', 'scope:proxy'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },

@@ -19,6 +19,7 @@ import { TokensController } from './tokens/tokens.controller';
 import { TokensV2Controller } from './tokens/tokens-v2.controller';
 import { ReactorFormulasController } from './reactors/reactor-formulas.controller';
 import { ReactorsController } from './reactors/reactors.controller';
+import { ProxyController } from './proxy/proxy.controller';
 
 @Module({
   imports: [MessagingModule],
@@ -33,6 +34,7 @@ import { ReactorsController } from './reactors/reactors.controller';
     TokensV2Controller,
     ReactorFormulasController,
     ReactorsController,
+    ProxyController,
   ],
   providers: [
     PrincipalCache,

@@ -18,6 +18,7 @@ export * from './audit/audit';
 export * from './reactors/code-reactors';
 export * from './reactors/reactor-bodies';
 export * from './webhooks/webhook-deliveries';
+export * from './proxies/proxy-invocation';
 export * from './openapi/json-schema';
 export * from './paging/page-views';
 export * from './paging/page-query';

@@ -1,12 +1,18 @@
 // Starts the whole system once for the end-to-end run (tools/dev/system.mjs: a throwaway database dropped in
 // teardown, a private nats-server with JetStream, the five built services). Tests talk to it only over HTTP, plus a
 // small loopback control endpoint to stop and start services (outage tests).
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { freePort, startEphemeralSystem } from '../../../../tools/dev/system.mjs';
+import { createTestCa } from './test-ca.mjs';
 
 export default async function globalSetup() {
   const logDir = path.join(process.cwd(), 'tmp', 'e2e-logs');
+  // the proxy's test destinations: local HTTPS servers with a certificate of this CA, which the services trust
+  const proxyTlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-ca-'));
+  const testCa = createTestCa(proxyTlsDir);
   const sys = await startEphemeralSystem({
     logDir,
     env: {
@@ -15,13 +21,16 @@ export default async function globalSetup() {
       TOKEN_SWEEP_INTERVAL_MS: '1000',
       ALLOW_PRIVATE_CALLBACKS: 'true',
       // reactor egress e2e (reactors/egress-policy): the loopback test server stands for an operator-exempted host
-      EGRESS_ALLOW_HOSTS: '127.0.0.1',
+      // the proxy's destinations (proxy/*): `localhost`, a DNS name (the proxy refuses IP literals) exempted the same way
+      EGRESS_ALLOW_HOSTS: '127.0.0.1,localhost',
+      NODE_EXTRA_CA_CERTS: testCa.caCert,
       HEADER_ALIAS_PREFIXES: 'BT',
       WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,800ms',
       REACTOR_JOB_LEASE_SLACK_MS: '2000',
     },
   });
   globalThis.__COFFER_E2E__ = sys;
+  sys.proxyTlsDir = proxyTlsDir;
 
   // POST /stop/<service>[?signal=SIGKILL], POST /start/<service>, POST /replica/<service> (a second instance,
   // stopped again by POST /stop-replicas/<service>), POST /pause/<service> and /resume/<service> (SIGSTOP/SIGCONT)
@@ -57,6 +66,8 @@ export default async function globalSetup() {
     // the bus the services use (foundation/bus-security): its URL, and the directory with its CA and users.json
     COFFER_E2E_NATS_URL: sys.env.NATS_URL,
     COFFER_E2E_NATS_DIR: sys.bus.dir,
+    // ca.pem, server.pem and server.key of the proxy's test destinations (support/test-ca.mjs)
+    COFFER_E2E_PROXY_TLS_DIR: proxyTlsDir,
   });
 }
 
@@ -65,4 +76,5 @@ export async function stopAll() {
   if (!sys) return;
   sys.control?.close();
   await sys.stop();
+  if (sys.proxyTlsDir) fs.rmSync(sys.proxyTlsDir, { recursive: true, force: true });
 }
