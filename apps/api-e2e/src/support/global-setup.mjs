@@ -24,6 +24,8 @@ export default async function globalSetup() {
       // the proxy's destinations (proxy/*): `localhost`, a DNS name (the proxy refuses IP literals) exempted the same way
       EGRESS_ALLOW_HOSTS: '127.0.0.1,localhost',
       NODE_EXTRA_CA_CERTS: testCa.caCert,
+      // hostile destinations (proxy/hostile-destinations): a slow one answers 408 in 2 s, not the default 25 s
+      PROXY_DESTINATION_TIMEOUT_MS: '2000',
       HEADER_ALIAS_PREFIXES: 'BT',
       WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,800ms',
       REACTOR_JOB_LEASE_SLACK_MS: '2000',

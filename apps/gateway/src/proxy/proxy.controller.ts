@@ -16,7 +16,7 @@ const NOT_RETURNED = new Set(['content-length', 'transfer-encoding', 'connection
 
 const DOCS = {
   description:
-    'proxy:invoke or token:use (the mirrored service\'s older name), and token:use for every token an expression detokenizes. ' +
+    "proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. " +
     'The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. ' +
     '`{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. ' +
     "The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. " +
@@ -92,9 +92,10 @@ function ProxyDocs(method: string): MethodDecorator {
     ApiOperation({ summary: `Proxy a ${method} request`, ...DOCS })(target, key, descriptor);
     ApiHeader({ name: 'BT-PROXY-URL', required: true, description: 'the destination base URL (https, DNS name)' })(target, key, descriptor);
     ApiResponse({
-      status: 'default',
-      description: "The destination's answer: its status, headers and body as given",
-      content: { '*/*': { schema: {} } },
+      status: 200,
+      description: "The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given",
+      headers: { 'BT-PROXY-DESTINATION-STATUS': { description: "the destination's status code", schema: { type: 'integer' } } },
+      content: { '*/*': { schema: {}, example: { id: 'ch_1', status: 'succeeded' } } },
     })(target, key, descriptor);
     ApiProblems({
       400: 'The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token',
