@@ -6,7 +6,7 @@
 import { api, createTenant, type TestTenant } from '@coffer/testing';
 import { Destination, proxy } from './support';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 describe('ephemeral proxy', () => {
   let tenant: TestTenant;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { api, createTenant } from '@coffer/testing';
 import { Destination, proxy } from './support';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const PAN = '4111111111111111';
 

@@ -85,6 +85,8 @@ export async function proxy(method: string, p: string, call: ProxyCall): Promise
     method,
     headers: { ...(call.key ? { 'SVC-API-KEY': call.key } : {}), ...headers },
     body: call.body,
+    // the caller sees what the proxy answered: a redirect is a 302 here, not followed by the test client either
+    redirect: 'manual',
   });
   const text = await res.text();
   let body: unknown;
