@@ -14,7 +14,7 @@ export interface Received {
   body: Buffer;
 }
 
-export type Behaviour = (req: Received, res: ServerResponse, raw: IncomingMessage) => void | Promise<void>;
+export type Behaviour = (req: Received, res: ServerResponse, raw: IncomingMessage) => unknown;
 
 /**
  * A local HTTPS destination at https://localhost:<port> with a certificate of the run's test CA (which
