@@ -349,7 +349,7 @@ const ROUTES: Record<string, Row> = {
     ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((m) =>
       [
         ['/proxy', '/proxy'],
-        ['/proxy/{path}', '/proxy/matrix/x'],
+        ['/proxy/{path}', '/proxy/matrix'],
       ].map(([route, p]): [string, Row] => [
         `${m} ${route}`,
         { kind: 'tokens', perms: ['proxy:invoke', 'token:use'], success: 400, request: async () => ({ path: p }) },
