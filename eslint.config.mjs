@@ -29,6 +29,7 @@ export default [
             { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook'] },
             // the web console runs in the browser and speaks only the public HTTP API: it imports no workspace project
             { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:console'] },
+            { sourceTag: 'scope:proxy', onlyDependOnLibsWithTags: ['scope:shared', 'scope:proxy'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },

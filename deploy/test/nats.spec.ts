@@ -60,12 +60,15 @@ const SUBJECT = {
   reactor: 'reactor.reactors.react.v1',
   reactorJobsWake: 'reactor.jobs.wake.v1',
   webhook: 'webhook.deliveries.wake.v1',
+  proxy: 'proxy.requests.invoke.v1',
+  detokenize: 'token.tokens.detokenize.v1',
   event: 'events.auth.invalidated.v1',
   inbox: '_INBOX.probe.reply',
   gatewayInbox: '_INBOX.gateway.probe.reply',
   tokenInbox: '_INBOX.token-service.probe.reply',
   reactorInbox: '_INBOX.reactor-service.probe.reply',
   webhookInbox: '_INBOX.webhook-dispatcher.probe.reply',
+  proxyInbox: '_INBOX.proxy-service.probe.reply',
   other: 'billing.invoices.create.v1',
   jetstream: '$JS.API.INFO',
 } as const;
@@ -73,30 +76,34 @@ type Probe = keyof typeof SUBJECT;
 const PROBES = Object.keys(SUBJECT) as Probe[];
 
 const MAY_PUBLISH: Record<AppName, Probe[]> = {
-  gateway: ['token', 'sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'reactor', 'reactorJobsWake'],
+  gateway: ['token', 'detokenize', 'sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'reactor', 'reactorJobsWake', 'proxy'],
   // session.tenants.get.v1: the tenant's settings (deduplication) through TenantSettingsClient
   'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event'],
   'session-service': ['event'],
   // reactor.jobs.wake.v1: an EventBus wake-up of the job workers of every reactor-service replica
   // session.tenants.get.v1: the tenant's default egress rule (TenantSettingsClient)
-  'reactor-service': ['token', 'sessionPrincipal', 'sessionTenant', 'webhook', 'reactorJobsWake'],
+  'reactor-service': ['token', 'detokenize', 'sessionPrincipal', 'sessionTenant', 'webhook', 'reactorJobsWake'],
   // the signing secret of a tenant's webhooks (dispatcher.service.ts)
   'webhook-dispatcher': ['sessionWebhookSecret'],
+  // a proxy request's expressions, detokenized as its caller (proxy-service detokenizer.ts)
+  'proxy-service': ['detokenize'],
 };
 /** A caller reads only its own replies: RpcClient's inbox prefix is _INBOX.<service> (libs/messaging). */
 const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
   gateway: ['gatewayInbox', 'event'],
-  'token-service': ['token', 'tokenInbox'],
+  'token-service': ['token', 'detokenize', 'tokenInbox'],
   'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
   'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox'],
   'webhook-dispatcher': ['webhook', 'webhookInbox'],
+  'proxy-service': ['proxy', 'proxyInbox'],
 };
 /** Services that answer requests on their own prefix (queue group = service name). */
 const SERVES: Partial<Record<AppName, Probe[]>> = {
-  'token-service': ['token'],
+  'token-service': ['token', 'detokenize'],
   'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
   'reactor-service': ['reactor'],
   'webhook-dispatcher': ['webhook'],
+  'proxy-service': ['proxy'],
 };
 
 describe('deploy/nats/values.yaml', () => {
@@ -380,6 +387,8 @@ describeLive('NATS permissions, live (nats-server with the values’ accounts)',
       ['token-service', 'sessionTenant', 'session-service'],
       ['reactor-service', 'webhook', 'webhook-dispatcher'],
       ['webhook-dispatcher', 'sessionWebhookSecret', 'session-service'],
+      ['gateway', 'proxy', 'proxy-service'],
+      ['proxy-service', 'detokenize', 'token-service'],
     ];
     it.each(calls)('%s calls %s and %s answers', async (caller, probe, responder) => {
       const reply = await conn(caller).request(SUBJECT[probe], sc.encode('ping'), { timeout: 2000 });
@@ -393,6 +402,9 @@ describeLive('NATS permissions, live (nats-server with the values’ accounts)',
       ['gateway', 'webhook'],
       ['reactor-service', 'sessionAuth'],
       ['webhook-dispatcher', 'sessionAuth'],
+      ['proxy-service', 'token'],
+      ['proxy-service', 'sessionAuth'],
+      ['reactor-service', 'proxy'],
     ];
     it.each(refused)('%s cannot call %s', async (caller, probe) => {
       await expect(conn(caller).request(SUBJECT[probe], sc.encode('ping'), { timeout: 300 })).rejects.toThrow();

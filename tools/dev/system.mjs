@@ -1,4 +1,4 @@
-// Starting the pieces of a local Coffer: install, build, database, NATS, migrations, the five services.
+// Starting the pieces of a local Coffer: install, build, database, NATS, migrations, the six services.
 // Used by `npm start` (tools/dev/start.mjs), `npm run admin` and the end-to-end test harness.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -18,6 +18,7 @@ export const SERVICES = [
   { name: 'token-service', healthEnv: 'HEALTH_PORT', port: 9101 },
   { name: 'reactor-service', healthEnv: 'HEALTH_PORT', port: 9103, nodeArgs: ['--no-node-snapshot'] },
   { name: 'webhook-dispatcher', healthEnv: 'HEALTH_PORT', port: 9104 },
+  { name: 'proxy-service', healthEnv: 'HEALTH_PORT', port: 9106 },
   // the gateway's probes answer on its API port too; its /metrics only on HEALTH_PORT (9105), like every service's
   { name: 'gateway', healthEnv: 'PORT', port: 8080, metricsEnv: 'HEALTH_PORT', metricsPort: 9105 },
 ];

@@ -24,6 +24,7 @@ import { ReactorFormulasController } from './reactors/reactor-formulas.controlle
 import { ReactorsController } from './reactors/reactors.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { PingController } from './webhooks/ping.controller';
+import { ProxyController } from './proxy/proxy.controller';
 
 @Module({
   imports: [MessagingModule],
@@ -41,6 +42,7 @@ import { PingController } from './webhooks/ping.controller';
     ReactorsController,
     WebhooksController,
     PingController,
+    ProxyController,
   ],
   providers: [
     PrincipalCache,

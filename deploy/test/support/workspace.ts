@@ -11,7 +11,7 @@ export const DEPLOY = path.join(WORKSPACE, 'deploy');
 export const K8S = path.join(DEPLOY, 'k8s');
 export const OVERLAYS = ['dev', 'production'] as const;
 
-export type AppName = 'gateway' | 'token-service' | 'session-service' | 'reactor-service' | 'webhook-dispatcher';
+export type AppName = 'gateway' | 'token-service' | 'session-service' | 'reactor-service' | 'webhook-dispatcher' | 'proxy-service';
 
 export interface AppFacts {
   /** env variable that sets the port serving /healthz, /readyz and /metrics */
@@ -82,6 +82,17 @@ export const APPS: Record<AppName, AppFacts> = {
     internetEgress: true,
     publicIngress: false,
     egressFlags: ['ALLOW_PRIVATE_CALLBACKS'],
+    nodeArgs: [],
+  },
+  // the proxy: holds plaintext in flight, needs no database and no key (token-service detokenizes)
+  'proxy-service': {
+    portEnv: 'HEALTH_PORT',
+    port: 9106,
+    needsKeyEncryptionKeys: false,
+    needsDatabase: false,
+    internetEgress: true,
+    publicIngress: false,
+    egressFlags: ['ALLOW_PRIVATE_EGRESS'],
     nodeArgs: [],
   },
 };

@@ -9,6 +9,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'token:search': 'Search tokens, masked',
   'token:use': 'Use token data: read revealed, detokenize, invoke reactors',
   'token:delete': 'Delete tokens',
+  'proxy:invoke': 'Send requests through the proxy (detokenizing also needs token:use on the tokens)',
   'reactor:create': 'Create reactors and reactor formulas',
   'reactor:read': 'Read reactors, reactor formulas and asynchronous reactor results',
   'reactor:update': 'Update reactors and reactor formulas',

@@ -8,6 +8,7 @@ export const PERMISSIONS: Record<string, { types: ApplicationType[]; transform?:
   'token:search': { types: ['private'], transform: 'mask' },
   'token:use': { types: ['private'], transform: 'reveal' },
   'token:delete': { types: ['private'] },
+  'proxy:invoke': { types: ['private'] },
   'reactor:create': { types: ['management'] },
   'reactor:read': { types: ['management'] },
   'reactor:update': { types: ['management'] },

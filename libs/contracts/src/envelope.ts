@@ -50,4 +50,6 @@ export const RPC_DEADLINE_MS = {
   authenticate: 2_000,
   /** synchronous reactor runs are bounded at 10 s by the sandbox; leave room for detokenize + tokenize */
   react: 15_000,
+  /** a proxy request: the destination's 25 s (PROXY_DESTINATION_TIMEOUT_MS), detokenization before it, transforms after */
+  proxy: 30_000,
 } as const;

@@ -20,6 +20,7 @@ export * from './reactors/reactor-bodies';
 export * from './webhooks/webhook-deliveries';
 export * from './webhooks/webhooks';
 export * from './events/events';
+export * from './proxies/proxy-invocation';
 export * from './openapi/json-schema';
 export * from './paging/page-views';
 export * from './paging/page-query';

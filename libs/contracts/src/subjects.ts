@@ -90,10 +90,14 @@ export const SUBJECTS = {
       resend: 'webhook.webhooks.deliveries.resend.v1',
     },
   },
+  proxy: {
+    /** one request through the proxy (/proxy, /proxy/**): ProxyInvocationMessage → ProxyReply */
+    invoke: 'proxy.requests.invoke.v1',
+  },
   events: {
     /** {applicationId?, sessionId?, tenantId}: drop cached principals at once */
     authInvalidated: 'events.auth.invalidated.v1',
   },
   /** every service answers this for readiness of the bus path (`<prefix>.health.ping.v1`) */
-  ping: (service: 'token' | 'session' | 'reactor' | 'webhook') => `${service}.health.ping.v1`,
+  ping: (service: 'token' | 'session' | 'reactor' | 'webhook' | 'proxy') => `${service}.health.ping.v1`,
 } as const;

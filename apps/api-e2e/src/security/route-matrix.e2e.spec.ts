@@ -417,6 +417,18 @@ const ROUTES: Record<string, Row> = {
     overrides: { 'session-authorized': [403, 404] },
     request: async (c) => ({ path: `/reactors/${c.reactorId}/results/${c.requestId}` }),
   },
+  // the proxy: past authentication and permission, a request without BT-PROXY-URL is the caller's 400 (nothing is sent)
+  ...Object.fromEntries(
+    ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].flatMap((m) =>
+      [
+        ['/proxy', '/proxy'],
+        ['/proxy/{path}', '/proxy/matrix'],
+      ].map(([route, p]): [string, Row] => [
+        `${m} ${route}`,
+        { kind: 'tokens', perms: ['proxy:invoke', 'token:use'], success: 400, request: async () => ({ path: p }) },
+      ]),
+    ),
+  ),
 };
 
 /** Served by Fastify outside Nest (not in the OpenAPI document): no key needed, the same answer for everyone. */

@@ -1,14 +1,20 @@
 // Starts the whole system once for the end-to-end run (tools/dev/system.mjs: a throwaway database dropped in
 // teardown, a private nats-server with JetStream, the five built services). Tests talk to it only over HTTP, plus a
 // small loopback control endpoint to stop and start services (outage tests).
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { freePort, startEphemeralSystem } from '../../../../tools/dev/system.mjs';
+import { createTestCa } from './test-ca.mjs';
 
 export default async function globalSetup() {
   const logDir = path.join(process.cwd(), 'tmp', 'e2e-logs');
   // events/webhooks.e2e: the notice of a disabled webhook goes to an SMTP server that test starts on this port
   const smtpPort = await freePort();
+  // the proxy's test destinations: local HTTPS servers with a certificate of this CA, which the services trust
+  const proxyTlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-e2e-ca-'));
+  const testCa = createTestCa(proxyTlsDir);
   const sys = await startEphemeralSystem({
     logDir,
     env: {
@@ -17,7 +23,11 @@ export default async function globalSetup() {
       TOKEN_SWEEP_INTERVAL_MS: '1000',
       ALLOW_PRIVATE_CALLBACKS: 'true',
       // reactor egress e2e (reactors/egress-policy): the loopback test server stands for an operator-exempted host
-      EGRESS_ALLOW_HOSTS: '127.0.0.1',
+      // the proxy's destinations (proxy/*): `localhost`, a DNS name (the proxy refuses IP literals) exempted the same way
+      EGRESS_ALLOW_HOSTS: '127.0.0.1,localhost',
+      NODE_EXTRA_CA_CERTS: testCa.caCert,
+      // hostile destinations (proxy/hostile-destinations): a slow one answers 408 in 2 s, not the default 25 s
+      PROXY_DESTINATION_TIMEOUT_MS: '2000',
       HEADER_ALIAS_PREFIXES: 'BT',
       WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,800ms',
       REACTOR_JOB_LEASE_SLACK_MS: '2000',
@@ -29,6 +39,7 @@ export default async function globalSetup() {
     },
   });
   globalThis.__COFFER_E2E__ = sys;
+  sys.proxyTlsDir = proxyTlsDir;
 
   // POST /stop/<service>[?signal=SIGKILL], POST /start/<service>, POST /replica/<service> (a second instance,
   // stopped again by POST /stop-replicas/<service>), POST /pause/<service> and /resume/<service> (SIGSTOP/SIGCONT)
@@ -65,6 +76,8 @@ export default async function globalSetup() {
     COFFER_E2E_NATS_URL: sys.env.NATS_URL,
     COFFER_E2E_NATS_DIR: sys.bus.dir,
     COFFER_E2E_SMTP_PORT: String(smtpPort),
+    // ca.pem, server.pem and server.key of the proxy's test destinations (support/test-ca.mjs)
+    COFFER_E2E_PROXY_TLS_DIR: proxyTlsDir,
   });
 }
 
@@ -73,4 +86,5 @@ export async function stopAll() {
   if (!sys) return;
   sys.control?.close();
   await sys.stop();
+  if (sys.proxyTlsDir) fs.rmSync(sys.proxyTlsDir, { recursive: true, force: true });
 }

@@ -33,7 +33,8 @@ export async function gatewayWithoutServices(): Promise<{ app: NestFastifyApplic
   const fastify = app.getHttpAdapter().getInstance();
   const routes: RegisteredRoute[] = [];
   fastify.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routes.push({ method: method.toLowerCase(), path: route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}') });
+    for (const method of [route.method].flat())
+      routes.push({ method: method.toLowerCase(), path: route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/\*$/, '/{path}') });
   });
   configureFastify(fastify, createLogger('gateway'), {}, () => false);
   return { app, routes };

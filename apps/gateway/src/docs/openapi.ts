@@ -151,6 +151,18 @@ export function buildOpenApiDocument(app: INestApplication, names = new HeaderNa
       if (!op) continue;
       addShared(op, method, path, names);
       addExamples(op, document);
+      // a wildcard route (/proxy/*, documented as /proxy/{path}): the rest of the path, slashes included
+      if (path.includes('{path}') && !(op.parameters ?? []).some((p) => 'name' in p && p.name === 'path' && p.in === 'path'))
+        op.parameters = [
+          {
+            name: 'path',
+            in: 'path',
+            required: true,
+            description: 'the rest of the path, slashes included, appended to the destination',
+            schema: { type: 'string' },
+          },
+          ...(op.parameters ?? []),
+        ];
     }
   }
   Object.assign(document.paths, operationalPaths());

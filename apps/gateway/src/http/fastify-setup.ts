@@ -14,7 +14,8 @@ const TRACE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * JSON limits of libs/contracts (nested over 64 levels, a number JSON.parse turned into ±Infinity): no route ever
  * sees one. JSON.parse itself is iterative, so any depth within 1 MiB parses; the check is a cheap iterative walk.
  */
-export function parseJson(_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) {
+export function parseJson(req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) {
+  if (isProxyRoute(req)) return done(null, typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
   const text = typeof body === 'string' ? body : body.toString('utf8');
   if (text.trim() === '') return done(null, undefined);
   let value: unknown;
@@ -29,11 +30,21 @@ export function parseJson(_req: FastifyRequest, body: string | Buffer, done: (er
 }
 
 /**
+ * The proxy's routes (/proxy, /proxy/**) take any body and keep its bytes: what they mean is the destination's
+ * business, and detokenization reads them as they came (proxy-service).
+ */
+export function isProxyRoute(req: FastifyRequest): boolean {
+  const route = req.routeOptions?.url;
+  return route === '/proxy' || (route?.startsWith('/proxy/') ?? false);
+}
+
+/**
  * Any content type other than JSON: a POST without a body is a POST without a body, whatever it claims to be
  * (clients of the mirrored service send `application/x-www-form-urlencoded` with no body for POST /sessions and
  * POST /applications/{id}/regenerate). A body that is there, or any other method, stays a 415.
  */
 export function parseOtherContentType(req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) {
+  if (isProxyRoute(req)) return done(null, typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
   if (req.method === 'POST' && body.length === 0) return done(null, undefined);
   done(ProblemError.fromProblem(frameworkProblem(415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE')));
 }
@@ -52,8 +63,9 @@ export function configureFastify(fastify: FastifyInstance, logger: Logger, readi
   const headers = new HeaderNames();
   // JSON only: any other content type (text/plain included) is a 415, unless a POST has no body at all.
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
-  fastify.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, parseJson);
+  // as bytes: the proxy's routes keep them (parseJson decodes them as UTF-8 for every other route)
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJson);
+  fastify.addContentTypeParser('application/merge-patch+json', { parseAs: 'buffer' }, parseJson);
   fastify.addContentTypeParser('*', { parseAs: 'buffer' }, parseOtherContentType);
 
   fastify.addHook('onRequest', async (request, reply) => {

@@ -9,7 +9,7 @@ function subjects(node: unknown): string[] {
 }
 
 const rows = operationRows(OPS);
-const pings = (['token', 'session', 'reactor', 'webhook'] as const).map((s) => SUBJECTS.ping(s));
+const pings = (['token', 'session', 'reactor', 'webhook', 'proxy'] as const).map((s) => SUBJECTS.ping(s));
 
 describe('the operation table', () => {
   it('has a row (or an event payload) for every subject, and for every ping', () => {

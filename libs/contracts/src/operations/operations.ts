@@ -11,6 +11,7 @@ import { ListApplicationsQuery } from '../applications/application-queries';
 import { ListReactorFormulasQuery, ListReactorsQuery } from '../reactors/reactor-queries';
 import { ListLogsQuery } from '../audit/audit-queries';
 import { CreateWebhookRequest, WebhookDeliveriesMessage, WebhookDeliveryMessage, type WebhookView } from '../webhooks/webhooks';
+import { ProxyInvocationMessage, type ProxyReply } from '../proxies/proxy-invocation';
 import {
   ApplicationKeyMessage,
   AuditRecordMessage,
@@ -50,7 +51,7 @@ const tenantRead = (body: unknown): Access => ((body as TenantGetMessage | undef
 /** `signing: true` is the webhook dispatcher asking for every signing secret, as the tenant's own service principal. */
 const webhookSecretRead = (body: unknown): Access => ((body as WebhookSecretMessage | undefined)?.signing ? 'principal' : ['tenant:read']);
 
-const ping = (service: 'token' | 'session' | 'reactor' | 'webhook') =>
+const ping = (service: 'token' | 'session' | 'reactor' | 'webhook' | 'proxy') =>
   op<EmptyMessage, Ok>()({ subject: SUBJECTS.ping(service), payload: EmptyMessage, access: 'none', validate: false, idempotency: 'none', internal: true });
 
 /**
@@ -527,9 +528,22 @@ export const OPS = {
         internal: false,
       }),
     },
+  proxy: {
+    /**
+     * /proxy and /proxy/**: the ephemeral proxy (destination given). The mirrored service accepts proxy:invoke or its
+     * older name token:use; detokenizing a token also needs the caller's access to it, as POST /detokenize does.
+     */
+    invoke: op<ProxyInvocationMessage, ProxyReply>()({
+      subject: SUBJECTS.proxy.invoke,
+      payload: ProxyInvocationMessage,
+      access: ['proxy:invoke', 'token:use'],
+      validate: true,
+      idempotency: 'none',
+      internal: false,
+    }),
   },
   /** every service answers these for readiness of the bus path */
-  ping: { token: ping('token'), session: ping('session'), reactor: ping('reactor'), webhook: ping('webhook') },
+  ping: { token: ping('token'), session: ping('session'), reactor: ping('reactor'), webhook: ping('webhook'), proxy: ping('proxy') },
 } as const;
 
 /** The events of the bus (published, never answered): their payload classes. */

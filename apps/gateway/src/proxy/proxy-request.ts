@@ -1,0 +1,72 @@
+import type { ProxyInvocationMessage, ProxyMethod } from '@coffer/contracts';
+import type { HeaderNames } from '../auth/api-key-headers';
+import type { GatewayRequest } from '../http/gateway-request';
+
+/**
+ * Request headers that are the hop's, not the caller's message to the destination: connection management, the
+ * framing (the proxy frames the body again), and what Coffer's edge or a load balancer in front of it added.
+ */
+const NOT_FORWARDED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'expect',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-real-ip',
+]);
+
+/** The prefixes of Coffer's own headers: SVC, BT (what clients of the mirrored service send) and the configured aliases. */
+export function proxyHeaderPrefixes(names: HeaderNames): string[] {
+  return [...new Set([...names.apiKey.map((n) => n.slice(0, -'-api-key'.length)), 'bt'])];
+}
+
+/** The header carrying the destination, under any of its spellings (`SVC-PROXY-URL`, `BT-PROXY-URL`, ...). */
+export function destinationOf(req: GatewayRequest, prefixes: string[]): string | undefined {
+  for (const p of prefixes) {
+    const v = req.headers[`${p}-proxy-url`];
+    const s = Array.isArray(v) ? v[0] : v;
+    if (s !== undefined) return s;
+  }
+  return undefined;
+}
+
+/**
+ * What the proxy-service gets: the request as the destination should see it. Coffer's own headers (the API key,
+ * trace and idempotency ids, every `<prefix>-PROXY-*` header) stay here; everything else — `Authorization` included,
+ * which is the destination's, since Coffer's key travels in its own header — is forwarded in arrival order.
+ */
+export function invocationOf(req: GatewayRequest, names: HeaderNames, prefixes: string[], body: Buffer | undefined): ProxyInvocationMessage {
+  const own = new Set(names.all);
+  const reserved = prefixes.map((p) => `${p}-proxy-`);
+  const headers: [string, string][] = [];
+  const raw = req.raw.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i].toLowerCase();
+    if (NOT_FORWARDED.has(name) || own.has(name) || reserved.some((r) => name.startsWith(r))) continue;
+    headers.push([name, raw[i + 1]]);
+  }
+  const url = req.raw.url ?? '/proxy';
+  const q = url.indexOf('?');
+  const pathname = q === -1 ? url : url.slice(0, q);
+  const rest = pathname.replace(/^\/proxy/, '');
+  const message: ProxyInvocationMessage = {
+    method: req.method as ProxyMethod,
+    destination: destinationOf(req, prefixes),
+    path: rest === '/' ? '' : rest,
+    query: q === -1 ? '' : url.slice(q + 1),
+    headers,
+  };
+  if (body && body.length) message.body = body.toString('base64');
+  return message;
+}

@@ -1,0 +1,106 @@
+import { Controller, Delete, Get, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { OPS, RPC_DEADLINE_MS, type ProxyReply } from '@coffer/contracts';
+import { RequirePermission } from '@coffer/auth';
+import { RpcClient } from '@coffer/messaging';
+import { callContext, type GatewayRequest } from '../http/gateway-request';
+import { HeaderNames } from '../auth/api-key-headers';
+import { ApiProblems } from '../docs/api-problems.decorator';
+import { invocationOf, proxyHeaderPrefixes } from './proxy-request';
+
+const PATHS = ['proxy', 'proxy/*'];
+
+/** Answer headers the gateway sets itself (framing, and the trace id it already sent under the caller's spelling). */
+const NOT_RETURNED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+const DOCS = {
+  description:
+    "proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. " +
+    'The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. ' +
+    '`{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. ' +
+    "The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. " +
+    'A destination slower than 25 s gets a 408 problem.',
+};
+
+/**
+ * The ephemeral proxy: any of the five methods on /proxy and /proxy/**. The body arrives here as raw bytes whatever
+ * its content type (fastify-setup's parsers leave proxy bodies alone), and proxy-service does the rest.
+ */
+@ApiTags('proxy')
+@Controller()
+export class ProxyController {
+  private readonly names = new HeaderNames();
+  private readonly prefixes = proxyHeaderPrefixes(this.names);
+
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get(PATHS)
+  @RequirePermission('proxy:invoke', 'token:use')
+  @ProxyDocs('GET')
+  get(@Req() req: GatewayRequest, @Res() reply: FastifyReply) {
+    return this.invoke(req, reply);
+  }
+
+  @Post(PATHS)
+  @RequirePermission('proxy:invoke', 'token:use')
+  @ProxyDocs('POST')
+  post(@Req() req: GatewayRequest, @Res() reply: FastifyReply) {
+    return this.invoke(req, reply);
+  }
+
+  @Put(PATHS)
+  @RequirePermission('proxy:invoke', 'token:use')
+  @ProxyDocs('PUT')
+  put(@Req() req: GatewayRequest, @Res() reply: FastifyReply) {
+    return this.invoke(req, reply);
+  }
+
+  @Patch(PATHS)
+  @RequirePermission('proxy:invoke', 'token:use')
+  @ProxyDocs('PATCH')
+  patch(@Req() req: GatewayRequest, @Res() reply: FastifyReply) {
+    return this.invoke(req, reply);
+  }
+
+  @Delete(PATHS)
+  @RequirePermission('proxy:invoke', 'token:use')
+  @ProxyDocs('DELETE')
+  delete(@Req() req: GatewayRequest, @Res() reply: FastifyReply) {
+    return this.invoke(req, reply);
+  }
+
+  private async invoke(req: GatewayRequest, reply: FastifyReply): Promise<void> {
+    const body = Buffer.isBuffer(req.body) ? req.body : undefined;
+    const message = invocationOf(req, this.names, this.prefixes, body);
+    const answer = await this.rpc.call<ProxyReply>(OPS.proxy.invoke, message, callContext(req), RPC_DEADLINE_MS.proxy);
+    const own = new Set(this.names.traceId);
+    const grouped = new Map<string, string[]>();
+    for (const [name, value] of answer.headers) {
+      if (NOT_RETURNED.has(name) || own.has(name)) continue;
+      grouped.set(name, [...(grouped.get(name) ?? []), value]);
+    }
+    for (const [name, values] of grouped) void reply.header(name, values.length === 1 ? values[0] : values);
+    for (const p of ['svc', 'bt']) void reply.header(`${p}-proxy-destination-status`, String(answer.status));
+    void reply.status(answer.status);
+    await reply.send(answer.body === '' ? undefined : Buffer.from(answer.body, 'base64'));
+  }
+}
+
+function ProxyDocs(method: string): MethodDecorator {
+  return (target, key, descriptor) => {
+    ApiOperation({ summary: `Proxy a ${method} request`, ...DOCS })(target, key, descriptor);
+    ApiHeader({ name: 'BT-PROXY-URL', required: true, description: 'the destination base URL (https, DNS name)' })(target, key, descriptor);
+    ApiResponse({
+      status: 200,
+      description: "The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given",
+      headers: { 'BT-PROXY-DESTINATION-STATUS': { description: "the destination's status code", schema: { type: 'integer' } } },
+      content: { '*/*': { schema: {}, example: { id: 'ch_1', status: 'succeeded' } } },
+    })(target, key, descriptor);
+    ApiProblems({
+      400: 'The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token',
+      408: 'The destination did not answer within 25 s',
+      502: 'The destination could not be reached, reset the connection, or answered with more than the proxy accepts',
+    })(target, key, descriptor);
+  };
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { MessagingModule, OperationDispatcher } from '@coffer/messaging';
+import { PingHandler } from './health/ping.handler';
+import { ProxyHandler } from './invoke/proxy.handler';
+import { Detokenizer } from './invoke/detokenizer';
+import { Forwarder } from './invoke/forwarder';
+
+@Module({
+  imports: [MessagingModule],
+  controllers: [PingHandler, ProxyHandler],
+  providers: [OperationDispatcher, Detokenizer, Forwarder],
+})
+export class AppModule {}

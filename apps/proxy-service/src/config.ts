@@ -1,0 +1,36 @@
+import { configOnce, envBool, envInt, envList, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+import { PROXY_DESTINATION_TIMEOUT_MS } from '@coffer/contracts';
+
+/** Everything proxy-service reads from the environment (docs/operations.md#configuration, docs/proxy.md). */
+export interface ProxyServiceConfig extends ProcessConfig {
+  /** HEALTH_PORT: 1–65535, default 9106 */
+  readonly healthPort: number;
+  /** ALLOW_PRIVATE_EGRESS: boolean, default false: destinations may resolve to loopback/private/link-local addresses */
+  readonly allowPrivateEgress: boolean;
+  /** EGRESS_ALLOW_HOSTS: comma list of exact host names exempt from the address check (the reactors' list), default none */
+  readonly egressAllowHosts: readonly string[];
+  /** PROXY_DESTINATION_TIMEOUT_MS: 100 ms – 25 s, default 25 000: a destination slower than this gets the caller a 408 */
+  readonly destinationTimeoutMs: number;
+  /** PROXY_MAX_RESPONSE_BYTES: 1 KiB – 5 MiB, default 4 MiB: a larger destination response is refused with 502 */
+  readonly maxResponseBytes: number;
+}
+
+export const DEFAULT_HEALTH_PORT = 9106;
+export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+
+export function loadProxyServiceConfig(): ProxyServiceConfig {
+  return {
+    ...loadProcessConfig(),
+    healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
+    allowPrivateEgress: envBool('ALLOW_PRIVATE_EGRESS', false),
+    egressAllowHosts: envList('EGRESS_ALLOW_HOSTS', '', (host) =>
+      /^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/.test(host) ? null : `"${host}" is not a host name or IP literal (no scheme, port or path)`,
+    ),
+    destinationTimeoutMs: envInt('PROXY_DESTINATION_TIMEOUT_MS', PROXY_DESTINATION_TIMEOUT_MS, 100, PROXY_DESTINATION_TIMEOUT_MS),
+    maxResponseBytes: envInt('PROXY_MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 1024, MAX_RESPONSE_BYTES),
+  };
+}
+
+const config = configOnce(loadProxyServiceConfig);
+/** proxy-service's configuration, read once (main.ts reads it first, inside validateConfig). */
+export const proxyServiceConfig = config.get;

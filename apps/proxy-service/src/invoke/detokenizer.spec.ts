@@ -1,0 +1,70 @@
+import type { RpcClient } from '@coffer/messaging';
+import { ProblemError } from '@coffer/contracts';
+import { Detokenizer } from './detokenizer';
+
+/** token-service stood in for by a function that replaces `{{ tok1 }}` the way detokenize would. */
+function detokenizerWith(replace: (payload: unknown) => unknown) {
+  const calls: unknown[] = [];
+  const rpc = {
+    call: async (_op: unknown, body: { payload: unknown }) => {
+      calls.push(body.payload);
+      return replace(body.payload);
+    },
+  } as unknown as RpcClient;
+  return { detokenizer: new Detokenizer(rpc), calls };
+}
+
+const swap = (v: unknown): unknown =>
+  typeof v === 'string'
+    ? v.trim() === '{{ tok1 }}'
+      ? 'SECRET'
+      : v.replace('{{ tok1 }}', 'SECRET')
+    : Array.isArray(v)
+      ? v.map(swap)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)]))
+        : v;
+const ctx = { traceId: 't' };
+
+describe('Detokenizer', () => {
+  it('makes no call when nothing is to be replaced, and passes the request through as it is', async () => {
+    const { detokenizer, calls } = detokenizerWith(swap);
+    const req = { headers: [['x-a', 'b']] as [string, string][], body: Buffer.from('{ "a" : "{{ bad id }}" }'), contentType: 'text/plain' };
+    await expect(detokenizer.detokenize(ctx, { ...req, body: Buffer.from('{"a": 1}'), contentType: 'application/json' })).resolves.toMatchObject({
+      body: Buffer.from('{"a": 1}'),
+    });
+    await expect(detokenizer.detokenize(ctx, req)).rejects.toBeInstanceOf(ProblemError);
+    expect(calls).toEqual([]);
+  });
+
+  it('replaces header values in one call, leaving a body without expressions byte for byte', async () => {
+    const { detokenizer, calls } = detokenizerWith(swap);
+    const body = Buffer.from('{ "keep" :  1.50 }');
+    const out = await detokenizer.detokenize(ctx, {
+      headers: [
+        ['authorization', 'Basic {{ tok1 }}'],
+        ['x-b', 'plain'],
+      ],
+      body,
+      contentType: 'application/json',
+    });
+    expect(out.headers).toEqual([
+      ['authorization', 'Basic SECRET'],
+      ['x-b', 'plain'],
+    ]);
+    expect(out.body.equals(body)).toBe(true);
+    expect(calls).toEqual([{ headers: ['Basic {{ tok1 }}'] }]);
+  });
+
+  it('replaces body and headers together in a single call', async () => {
+    const { detokenizer, calls } = detokenizerWith(swap);
+    const out = await detokenizer.detokenize(ctx, {
+      headers: [['x-card', '{{ tok1 }}']],
+      body: Buffer.from('{"n":"{{ tok1 }}","m":2}'),
+      contentType: 'application/json',
+    });
+    expect(out.body.toString()).toBe('{"n":"SECRET","m":2}');
+    expect(out.headers).toEqual([['x-card', 'SECRET']]);
+    expect(calls).toHaveLength(1);
+  });
+});
