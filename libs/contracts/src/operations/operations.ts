@@ -528,6 +528,7 @@ export const OPS = {
         internal: false,
       }),
     },
+  },
   proxy: {
     /**
      * /proxy and /proxy/**: the ephemeral proxy (destination given). The mirrored service accepts proxy:invoke or its

@@ -778,6 +778,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/proxy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Proxy a GET request
+         * @description proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. `{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. A destination slower than 25 s gets a 408 problem.
+         */
+        get: operations["Proxy_get[0]"];
+        /**
+         * Proxy a PUT request
+         * @description proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. `{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. A destination slower than 25 s gets a 408 problem.
+         */
+        put: operations["Proxy_put[0]"];
+        /**
+         * Proxy a POST request
+         * @description proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. `{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. A destination slower than 25 s gets a 408 problem.
+         */
+        post: operations["Proxy_post[0]"];
+        /**
+         * Proxy a DELETE request
+         * @description proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. `{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. A destination slower than 25 s gets a 408 problem.
+         */
+        delete: operations["Proxy_delete[0]"];
+        options?: never;
+        head?: never;
+        /**
+         * Proxy a PATCH request
+         * @description proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. `{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. A destination slower than 25 s gets a 408 problem.
+         */
+        patch: operations["Proxy_patch[0]"];
+        trace?: never;
+    };
+    "/proxy/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Proxy a GET request
+         * @description proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. `{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. A destination slower than 25 s gets a 408 problem.
+         */
+        get: operations["Proxy_get[1]"];
+        /**
+         * Proxy a PUT request
+         * @description proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. `{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. A destination slower than 25 s gets a 408 problem.
+         */
+        put: operations["Proxy_put[1]"];
+        /**
+         * Proxy a POST request
+         * @description proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. `{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. A destination slower than 25 s gets a 408 problem.
+         */
+        post: operations["Proxy_post[1]"];
+        /**
+         * Proxy a DELETE request
+         * @description proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. `{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. A destination slower than 25 s gets a 408 problem.
+         */
+        delete: operations["Proxy_delete[1]"];
+        options?: never;
+        head?: never;
+        /**
+         * Proxy a PATCH request
+         * @description proxy:invoke or token:use (the mirrored service's older name), and token:use for every token an expression detokenizes. The destination is BT-PROXY-URL (or SVC-PROXY-URL): https with a DNS name only; what follows /proxy in the path and the query are appended to it. `{{ token_id | filters }}` expressions in a JSON, form or text body and in header values are replaced with token data, as POST /detokenize does. The destination's status, headers (hop-by-hop ones removed) and body come back unchanged, with BT-PROXY-DESTINATION-STATUS; redirects are returned, not followed. A destination slower than 25 s gets a 408 problem.
+         */
+        patch: operations["Proxy_patch[1]"];
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -5726,6 +5798,927 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    "Proxy_get[0]": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the destination base URL (https, DNS name) */
+                "BT-PROXY-URL": string;
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given */
+            200: {
+                headers: {
+                    /** @description the destination's status code */
+                    "BT-PROXY-DESTINATION-STATUS"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_1",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+            /** @description The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description The destination did not answer within 25 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The destination did not answer within 25 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            429: components["responses"]["Problem429"];
+            /** @description The destination could not be reached, reset the connection, or answered with more than the proxy accepts */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The destination could not be reached, reset the connection, or answered with more than the proxy accepts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    "Proxy_put[0]": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the destination base URL (https, DNS name) */
+                "BT-PROXY-URL": string;
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given */
+            200: {
+                headers: {
+                    /** @description the destination's status code */
+                    "BT-PROXY-DESTINATION-STATUS"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_1",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+            /** @description The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description The destination did not answer within 25 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The destination did not answer within 25 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            /** @description The destination could not be reached, reset the connection, or answered with more than the proxy accepts */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The destination could not be reached, reset the connection, or answered with more than the proxy accepts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    "Proxy_post[0]": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the destination base URL (https, DNS name) */
+                "BT-PROXY-URL": string;
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given */
+            200: {
+                headers: {
+                    /** @description the destination's status code */
+                    "BT-PROXY-DESTINATION-STATUS"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_1",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+            /** @description The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description The destination did not answer within 25 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The destination did not answer within 25 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            /** @description The destination could not be reached, reset the connection, or answered with more than the proxy accepts */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The destination could not be reached, reset the connection, or answered with more than the proxy accepts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    "Proxy_delete[0]": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the destination base URL (https, DNS name) */
+                "BT-PROXY-URL": string;
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given */
+            200: {
+                headers: {
+                    /** @description the destination's status code */
+                    "BT-PROXY-DESTINATION-STATUS"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_1",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+            /** @description The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description The destination did not answer within 25 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The destination did not answer within 25 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            429: components["responses"]["Problem429"];
+            /** @description The destination could not be reached, reset the connection, or answered with more than the proxy accepts */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The destination could not be reached, reset the connection, or answered with more than the proxy accepts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    "Proxy_patch[0]": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the destination base URL (https, DNS name) */
+                "BT-PROXY-URL": string;
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given */
+            200: {
+                headers: {
+                    /** @description the destination's status code */
+                    "BT-PROXY-DESTINATION-STATUS"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_1",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+            /** @description The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description The destination did not answer within 25 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The destination did not answer within 25 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            /** @description The destination could not be reached, reset the connection, or answered with more than the proxy accepts */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The destination could not be reached, reset the connection, or answered with more than the proxy accepts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    "Proxy_get[1]": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the destination base URL (https, DNS name) */
+                "BT-PROXY-URL": string;
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the rest of the path, slashes included, appended to the destination */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given */
+            200: {
+                headers: {
+                    /** @description the destination's status code */
+                    "BT-PROXY-DESTINATION-STATUS"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_1",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+            /** @description The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            /** @description The destination did not answer within 25 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The destination did not answer within 25 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            /** @description The destination could not be reached, reset the connection, or answered with more than the proxy accepts */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The destination could not be reached, reset the connection, or answered with more than the proxy accepts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    "Proxy_put[1]": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the destination base URL (https, DNS name) */
+                "BT-PROXY-URL": string;
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the rest of the path, slashes included, appended to the destination */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given */
+            200: {
+                headers: {
+                    /** @description the destination's status code */
+                    "BT-PROXY-DESTINATION-STATUS"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_1",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+            /** @description The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            /** @description The destination did not answer within 25 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The destination did not answer within 25 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            /** @description The destination could not be reached, reset the connection, or answered with more than the proxy accepts */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The destination could not be reached, reset the connection, or answered with more than the proxy accepts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    "Proxy_post[1]": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the destination base URL (https, DNS name) */
+                "BT-PROXY-URL": string;
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the rest of the path, slashes included, appended to the destination */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given */
+            200: {
+                headers: {
+                    /** @description the destination's status code */
+                    "BT-PROXY-DESTINATION-STATUS"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_1",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+            /** @description The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            /** @description The destination did not answer within 25 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The destination did not answer within 25 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            /** @description The destination could not be reached, reset the connection, or answered with more than the proxy accepts */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The destination could not be reached, reset the connection, or answered with more than the proxy accepts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    "Proxy_delete[1]": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the destination base URL (https, DNS name) */
+                "BT-PROXY-URL": string;
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the rest of the path, slashes included, appended to the destination */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given */
+            200: {
+                headers: {
+                    /** @description the destination's status code */
+                    "BT-PROXY-DESTINATION-STATUS"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_1",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+            /** @description The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            /** @description The destination did not answer within 25 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The destination did not answer within 25 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            /** @description The destination could not be reached, reset the connection, or answered with more than the proxy accepts */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The destination could not be reached, reset the connection, or answered with more than the proxy accepts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    "Proxy_patch[1]": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the destination base URL (https, DNS name) */
+                "BT-PROXY-URL": string;
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the rest of the path, slashes included, appended to the destination */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The destination's answer — its status (200 here, any other as the destination gave it), headers and body as given */
+            200: {
+                headers: {
+                    /** @description the destination's status code */
+                    "BT-PROXY-DESTINATION-STATUS"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ch_1",
+                     *       "status": "succeeded"
+                     *     }
+                     */
+                    "*/*": unknown;
+                };
+            };
+            /** @description The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Request",
+                     *       "status": 400,
+                     *       "detail": "The destination is missing, not https, an IP address, not reachable or not public; or an expression is invalid or names an unknown token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            /** @description The destination did not answer within 25 s */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Request Timeout",
+                     *       "status": 408,
+                     *       "detail": "The destination did not answer within 25 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            /** @description The destination could not be reached, reset the connection, or answered with more than the proxy accepts */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Bad Gateway",
+                     *       "status": 502,
+                     *       "detail": "The destination could not be reached, reset the connection, or answered with more than the proxy accepts"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
         };
