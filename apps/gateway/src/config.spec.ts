@@ -46,6 +46,7 @@ describe('gateway configuration', () => {
       port: 8080,
       healthPort: 9105,
       corsOrigins: true,
+      console: { idleTimeoutMs: 900_000, maxAgeMs: 28_800_000 },
       headerAliasPrefixes: [],
       authCacheTtlMs: 5_000,
       rateLimits: {

@@ -113,7 +113,8 @@ export function workspaceApplications(): string[] {
         projectType?: string;
         tags?: string[];
       };
-      return project.projectType === 'application' && !(project.tags ?? []).includes('type:e2e');
+      // the console is a static bundle inside the gateway's image: it has no deployment of its own
+      return project.projectType === 'application' && !(project.tags ?? []).includes('type:e2e') && !(project.tags ?? []).includes('scope:console');
     })
     .map((d) => d.name)
     .sort();

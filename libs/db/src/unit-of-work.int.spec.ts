@@ -38,7 +38,7 @@ beforeAll(async () => {
   await admin((c) => c.query(`CREATE DATABASE "${dbName}"`));
   await admin(async (c) => {
     await c.query(`CREATE TABLE tenants (id uuid PRIMARY KEY, name text NOT NULL, settings jsonb NOT NULL DEFAULT '{}',
-      created_at timestamptz(3) NOT NULL DEFAULT now(), modified_at timestamptz(3))`);
+      created_at timestamptz(3) NOT NULL DEFAULT now(), modified_at timestamptz(3), suspended_at timestamptz(3), deleted_at timestamptz(3))`);
     await c.query(`CREATE TABLE notes (id text PRIMARY KEY, body text NOT NULL)`);
   }, databaseUrl);
   process.env['DATABASE_URL'] = databaseUrl;
