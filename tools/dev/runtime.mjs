@@ -114,7 +114,13 @@ if (invokedAsLauncher) {
   }
   if (onPinnedNode()) {
     process.argv = [process.argv[0], path.resolve(script), ...args];
-    await import(pathToFileURL(path.resolve(script)).href);
+    // not awaited: the script imports this module, which must finish evaluating first (an await here would leave the
+    // two waiting on each other, and Node would exit with "unsettled top-level await" whenever the pinned Node runs
+    // the launcher directly)
+    import(pathToFileURL(path.resolve(script)).href).catch((err) => {
+      process.stderr.write(`${err?.stack ?? err}\n`);
+      process.exit(1);
+    });
   } else await reexec(path.resolve(script), args);
 } else if (!onPinnedNode() && process.argv[1]) {
   // imported by an entry script: nothing of it runs on the wrong runtime (reexec exits; this await never returns)
