@@ -25,7 +25,9 @@ function readinessChecks(def: ServiceDefinition, app: INestMicroservice): Record
   const checks: Record<string, ReadinessCheck> = {};
   if (def.usesDatabase) checks['database'] = () => app.get(PrismaService).ping();
   checks['nats'] = () => app.get(EventBus).ping();
-  const kek = keyEncryptionKeyProvider(app);
+  // the keyring keeps its wrapped keys in PostgreSQL, so only a service with a database has one; asking Nest for an
+  // absent provider would not just throw but abort the process (proxy-service has neither)
+  const kek = def.usesDatabase ? keyEncryptionKeyProvider(app) : undefined;
   if (kek) checks['key_encryption_key'] = () => kek.ready();
   return checks;
 }
