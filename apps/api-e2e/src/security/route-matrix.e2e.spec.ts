@@ -152,6 +152,13 @@ const ROUTES: Record<string, Row> = {
     scoped: true,
     request: async (c) => ({ path: `/applications/${await freshApp(c, 'private-with')}` }),
   },
+  'POST /applications/{id}/access-preview': {
+    kind: 'management',
+    perms: ['application:read'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/applications/${c.targetAppId}/access-preview`, body: { container: '/', permission: 'token:read' } }),
+  },
   'POST /applications/{id}/regenerate': {
     kind: 'management',
     perms: ['application:update'],

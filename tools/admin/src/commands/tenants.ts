@@ -31,6 +31,7 @@ export const tenantCommands: Command[] = [
       if (typeof name !== 'string' || !name.trim() || name.length > 200) throw new UsageError('tenants create needs --name <name> (1 to 200 characters)');
       const created = await new TenantAdmin(ctx.prisma).create(name.trim());
       await ctx.audit('tenant.create', { tenant_id: created.tenant_id });
+      await ctx.audit('application.create', { tenant_id: created.tenant_id, entity_id: created.application_id, type: 'management' });
       ctx.result(created, `tenant ${created.tenant_id}\nmanagement key (shown once): ${created.management_key}`);
       return 0;
     },

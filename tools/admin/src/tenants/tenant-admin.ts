@@ -61,14 +61,15 @@ export class TenantAdmin {
     return (await this.prisma.tenant.findMany({ orderBy: { createdAt: 'asc' } })).map(view);
   }
 
-  async create(name: string): Promise<{ tenant_id: string; management_key: string }> {
+  async create(name: string): Promise<{ tenant_id: string; application_id: string; management_key: string }> {
     const tenantId = randomUUID();
+    const applicationId = randomUUID();
     const managementKey = generateSecret('key');
     await this.prisma.$transaction([
       this.prisma.tenant.create({ data: { id: tenantId, name, settings: { deduplicate_tokens: false } } }),
       this.prisma.application.create({
         data: {
-          id: randomUUID(),
+          id: applicationId,
           tenantId,
           name: `${name} management`,
           type: 'management',
@@ -77,7 +78,7 @@ export class TenantAdmin {
         },
       }),
     ]);
-    return { tenant_id: tenantId, management_key: managementKey };
+    return { tenant_id: tenantId, application_id: applicationId, management_key: managementKey };
   }
 
   /** Suspends (or resumes) a tenant: authentication refuses every key of a suspended tenant (403). */
