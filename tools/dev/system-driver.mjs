@@ -18,24 +18,18 @@ function admin(sys, args) {
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-let partial;
 const sys = await startEphemeralSystem({
   logDir: options.logDir,
   env: { ...(token ? { ...token.env, KEY_ENCRYPTION_KEYS: '', PKCS11_RETRY_MS: '500', PKCS11_TIMEOUT_MS: '3000' } : {}), ...(options.env ?? {}) },
   beforeServices: async (s) => {
-    partial = s;
     if (token) {
       Object.assign(process.env, { SOFTHSM2_CONF: token.conf });
       const r = admin(s, ['keys', 'init', '--json']);
       if (r.status !== 0) throw new Error(`keys init failed: ${r.stderr}`);
     }
   },
-}).catch(async (err) => {
-  // a service that never got ready: startEphemeralSystem leaves what it started running, so stop it here
-  for (const child of partial?.children?.values() ?? []) child.kill('SIGKILL');
-  partial?.nats?.kill();
-  if (partial) await dropDatabase(partial.adminUrl, partial.dbName).catch(() => undefined);
-  if (partial) fs.rmSync(partial.tmp, { recursive: true, force: true });
+}).catch((err) => {
+  // startEphemeralSystem has stopped what it started; the SoftHSM token is this driver's own
   token?.remove();
   throw err;
 });

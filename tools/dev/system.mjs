@@ -338,9 +338,22 @@ export async function startEphemeralSystem({
     if (child && child.exitCode === null && child.signalCode === null) await new Promise((r) => (child.once('exit', r), child.kill(signal)));
   };
   // e.g. the fault suite routes sys.env's DATABASE_URL and NATS_URL through its proxies here
-  if (beforeServices) await beforeServices(sys);
-  await Promise.all(SERVICES.map((s) => sys.startService(s.name)));
-  for (const [name, count] of Object.entries(replicas)) for (let i = 1; i < count; i++) await sys.startReplica(name);
+  try {
+    if (beforeServices) await beforeServices(sys);
+    // allSettled: every start has finished (ready or given up) before a failure cleans up, so none is left behind
+    const started = await Promise.allSettled(SERVICES.map((s) => sys.startService(s.name)));
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    for (const [name, count] of Object.entries(replicas)) for (let i = 1; i < count; i++) await sys.startReplica(name);
+  } catch (err) {
+    // a service that never got ready: stop what this call started, so no orphan keeps the machine busy
+    for (const child of [...sys.children.values(), ...(sys.replicas ?? [])]) child.kill('SIGKILL');
+    sys.nats?.kill();
+    await dropDatabase(sys.adminUrl, sys.dbName).catch(() => undefined);
+    if (sys.embedded) await sys.embedded.pg.stop().catch(() => undefined);
+    fs.rmSync(sys.tmp, { recursive: true, force: true });
+    throw err;
+  }
   sys.url = `http://127.0.0.1:${sys.ports.gateway}`;
   sys.urls = [sys.url, ...(sys.replicas ?? []).filter((r) => r.name === 'gateway').map((r) => `http://127.0.0.1:${r.port}`)];
   sys.stop = async () => {

@@ -91,7 +91,14 @@ export async function verifyWebhooks({ recorder, receiver, waitMs }) {
   const idsByKey = new Map();
   for (const [id, d] of delivered) idsByKey.set(keyOf(d), new Set([...(idsByKey.get(keyOf(d)) ?? []), id]));
   let wrongBody = 0;
-  for (const w of accepted) if (delivered.has(w.id) && keyOf(delivered.get(w.id)) !== w.key) wrongBody++;
+  /** what a wrong body held (the load's data is synthetic, never a secret), for the report */
+  const wrongBodies = [];
+  for (const w of accepted) {
+    if (delivered.has(w.id) && keyOf(delivered.get(w.id)) !== w.key) {
+      wrongBody++;
+      if (wrongBodies.length < 5) wrongBodies.push({ id: w.id, key: w.key, body: String(delivered.get(w.id).body).slice(0, 500) });
+    }
+  }
   let duplicateInvocations = 0;
   for (const ids of idsByKey.values()) duplicateInvocations += ids.size - 1;
   const perId = new Map();
@@ -104,6 +111,7 @@ export async function verifyWebhooks({ recorder, receiver, waitMs }) {
     redelivered: [...perId.values()].filter((n) => n > 1).length,
     duplicateInvocations,
     wrongBody,
+    wrongBodies,
   };
 }
 

@@ -175,10 +175,11 @@ describe('the web console in Chromium', () => {
     expect(status).toBe(401);
   });
 
-  let formulaName = 'greeter';
+  const formulaName = 'greeter';
   it('formulas: write one in the code editor', async () => {
     await nav('Formulas');
-    await page.getByText('No formulas yet').waitFor();
+    // (the list may hold the official formulas an operator imported for every tenant: no empty state to wait for)
+    await page.getByRole('link', { name: 'New formula' }).waitFor();
     await page.getByRole('link', { name: 'New formula' }).click();
     await page.getByLabel('Name', { exact: true }).fill(formulaName);
     await page.getByLabel('Description', { exact: true }).fill('says hello');
@@ -196,10 +197,9 @@ describe('the web console in Chromium', () => {
     await shot('formula');
     const list = await apiRaw('GET', '/reactor-formulas', { key: tenant.managementKey });
     expect(list.body.data.find((f: { name: string }) => f.name === formulaName)?.code).toBe(FORMULA_CODE);
-    formulaName = list.body.data[0].name;
   });
 
-  it('reactors: create one from the formula, run it with arguments and see the result and errors', async () => {
+  it('reactors: create one from the formula; a test run shows the API answer (a management key may not invoke) and input errors', async () => {
     await nav('Reactors');
     await page.getByRole('link', { name: 'New reactor' }).click();
     await page.getByLabel('Name', { exact: true }).fill('greeter reactor');
@@ -207,22 +207,23 @@ describe('the web console in Chromium', () => {
     await page.getByLabel(/Configuration \(JSON object/).fill('{"answer":"42"}');
     await page.getByRole('button', { name: 'Create reactor' }).click();
     await page.getByRole('heading', { name: 'greeter reactor' }).waitFor();
+    // a management key may not invoke (token:use belongs to private keys): the run shows the API's 403 problem
     await page.getByLabel(/Arguments/).fill('{"name":"operator"}');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    const result = page.getByLabel('Reactor result');
-    await result.waitFor();
-    expect(JSON.parse(await result.innerText())).toMatchObject({ raw: { greeting: 'hello operator', answer: '42' } });
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /\(403\)/ })
+      .waitFor();
     await expectAccessible('reactor');
     await shot('reactor');
     await page.getByLabel(/Arguments/).fill('{"name": ');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByRole('alert').getByText('Arguments must be JSON').waitFor();
-    await page.getByLabel(/Arguments/).fill('{}');
-    await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await page
-      .getByRole('alert')
-      .filter({ hasText: /\(4\d\d\)/ })
-      .waitFor();
+    // the same reactor run through the API with a private key gives the formula's result
+    const runner = await tenant.app('private', { permissions: ['token:use'] });
+    const reactorId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
+    const ran = await apiRaw('POST', `/reactors/${reactorId}/react`, { key: runner.key, body: { args: { name: 'operator' } } });
+    expect({ status: ran.status, body: ran.body }).toMatchObject({ status: 200, body: { raw: { greeting: 'hello operator', answer: '42' } } });
   });
 
   it('logs: filter by entity type, export CSV', async () => {

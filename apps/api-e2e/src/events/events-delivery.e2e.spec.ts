@@ -139,7 +139,16 @@ describe('events delivered to webhooks', () => {
   });
 
   it('reactor-formula.* and reactor.*: never configuration or code', async () => {
-    const formula = await api('POST', '/reactor-formulas', { key: tenant.managementKey, body: { name: 'f-events', type: 'private', code: CODE } });
+    const formula = await api('POST', '/reactor-formulas', {
+      key: tenant.managementKey,
+      body: {
+        name: 'f-events',
+        type: 'private',
+        code: CODE,
+        // a reactor's configuration holds only what its formula declares
+        configuration: [{ name: 'SECRET_CFG', type: 'string' }],
+      },
+    });
     expect(formula.status).toBe(201);
     const fid = formula.body.id as string;
     checkEnvelope(await receiver.waitForEvent('reactor-formula.created', (e) => e.event.data.reactor_formula?.id === fid), 'reactor-formula.created');

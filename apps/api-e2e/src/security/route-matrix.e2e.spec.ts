@@ -502,7 +502,7 @@ describe('route matrix: every registered route × every credential class', () =>
   /** route → the status each class got, printed at the end */
   const grid = new Map<string, number[]>();
 
-  /** public applications may make 50 requests a minute: the rows take turns among three */
+  /** public applications and sessions may make 50 requests a minute: the rows take turns among three of each */
   const PUBLIC_TURNS = 3;
   const key = (row: Row, cls: Credential, index: number): string | undefined => {
     const kind = row.kind === 'management' || (row.kind === 'tokens' && !row.perms.some((p) => p.startsWith('token:'))) ? 'management' : 'private';
@@ -532,6 +532,7 @@ describe('route matrix: every registered route × every credential class', () =>
         return keys.get(`management-minus-${without}`) ?? keys.get('management-all');
       case 'session-pending':
       case 'session-authorized':
+        return keys.get(`${cls}-${index % PUBLIC_TURNS}`);
       case 'session-expired':
         return keys.get(cls);
       case 'other-tenant':
@@ -600,14 +601,16 @@ describe('route matrix: every registered route × every credential class', () =>
     const sessionMaker = (await a.app('public', { permissions: [] })).key;
 
     const session = async () => (await api('POST', '/sessions', { key: sessionMaker })).body as { session_key: string; nonce: string };
-    const pending = await session();
-    keys.set('session-pending', pending.session_key);
-    const authorized = await session();
-    expect(
-      (await api('POST', '/sessions/authorize', { key: keys.get('private-all'), body: { nonce: authorized.nonce, permissions: [...TOKEN_PERMISSIONS] } }))
-        .status,
-    ).toBe(200);
-    keys.set('session-authorized', authorized.session_key);
+    for (let i = 0; i < PUBLIC_TURNS; i++) {
+      const pending = await session();
+      keys.set(`session-pending-${i}`, pending.session_key);
+      const authorized = await session();
+      expect(
+        (await api('POST', '/sessions/authorize', { key: keys.get('private-all'), body: { nonce: authorized.nonce, permissions: [...TOKEN_PERMISSIONS] } }))
+          .status,
+      ).toBe(200);
+      keys.set(`session-authorized-${i}`, authorized.session_key);
+    }
     const expiring = await session();
     const expiresAt = new Date(Date.now() + 1000).toISOString();
     expect(
@@ -698,7 +701,7 @@ describe('route matrix: every registered route × every credential class', () =>
     const failures: string[] = [];
     for (const [route, status] of Object.entries(OPEN_ROUTES)) {
       const [method, p] = route.split(' ');
-      for (const k of [undefined, 'not a key', keys.get('private-all'), keys.get('session-pending')]) {
+      for (const k of [undefined, 'not a key', keys.get('private-all'), keys.get('session-pending-0')]) {
         const res = await apiRaw(method, p, { key: k });
         if (res.status !== status) failures.push(`${route} with ${k ? 'a key' : 'no key'}: ${res.status}`);
       }

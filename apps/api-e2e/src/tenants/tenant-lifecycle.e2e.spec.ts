@@ -26,7 +26,7 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
   it('suspend refuses every key of the tenant with a 403 problem (other tenants unaffected) until resume', async () => {
     const tenant = await createTenant('suspend');
     const other = await createTenant('bystander');
-    const key = (await tenant.app('private', { permissions: ['token:create', 'token:read'] })).key;
+    const key = (await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:use'] })).key; // token:use: read revealed
     const token = await api('POST', '/tokens', { key, body: { type: 'token', data: 'kept' } });
     expect(token.status).toBe(201);
     const suspended = await admin('tenants', 'suspend', tenant.tenantId, '--json');
@@ -68,7 +68,7 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
     const bystanderKey = (await bystander.app('private', { permissions: ['token:create'] })).key;
     expect((await api('POST', '/tokens', { key: bystanderKey, body: { type: 'token', data: 'other' } })).status).toBe(201);
     const tenant: TestTenant = await createTenant('shredded');
-    const key = (await tenant.app('private', { permissions: ['token:create', 'token:read'] })).key;
+    const key = (await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:use'] })).key; // token:use: read revealed
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) ids.push((await api('POST', '/tokens', { key, body: { type: 'token', data: `secret ${i}` } })).body.id);
     const rows = await db.query('SELECT id, data_ciphertext FROM tokens WHERE tenant_id = $1', [tenant.tenantId]);

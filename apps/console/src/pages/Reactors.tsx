@@ -106,7 +106,8 @@ function NewReactor() {
         {source === 'formula' ? (
           <label>
             Formula
-            <select value={formulaId} onChange={(e) => setFormulaId(e.target.value)} required>
+            {/* named explicitly: a wrapping label would name it "Formula" plus the chosen option's text */}
+            <select aria-label="Formula" value={formulaId} onChange={(e) => setFormulaId(e.target.value)} required>
               <option value="">Choose a formula</option>
               {formulas.state === 'ready'
                 ? formulas.data.data.map((f) => (

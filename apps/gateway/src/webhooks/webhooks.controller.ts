@@ -1,5 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiAcceptedResponse,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import {
   CreateWebhookRequest,
   DELIVERY_STATUSES,
@@ -105,7 +115,7 @@ export class WebhooksController {
   })
   @ApiParam(WEBHOOK_ID)
   @ApiParam({ name: 'deliveryId', format: 'uuid', description: 'the delivery id (its webhook-id header)' })
-  @ApiOkResponse({ type: WebhookDeliveryView })
+  @ApiAcceptedResponse({ type: WebhookDeliveryView, description: 'queued again: the delivery, pending with no attempts yet' })
   resend(@Req() req: GatewayRequest, @Param('id') webhookId: string, @Param('deliveryId') deliveryId: string) {
     return this.rpc.call<WebhookDeliveryView>(OPS.webhook.webhooks.resend, { webhookId, deliveryId }, callContext(req));
   }

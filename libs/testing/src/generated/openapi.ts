@@ -5740,7 +5740,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: {
+            /** @description queued again: the delivery, pending with no attempts yet */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -56,6 +56,9 @@ export async function startIntegration(
     throw err;
   }
   const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  // pool.end() resolves before its idle connections have closed; the DROP ... WITH (FORCE) that follows may end one
+  // first, and an 'error' event without a listener would fail the file after all its tests passed
+  sql.on('error', () => undefined);
   return {
     db,
     module,
