@@ -90,13 +90,33 @@ export async function verifyWebhooks({ recorder, receiver, waitMs }) {
   };
   const idsByKey = new Map();
   for (const [id, d] of delivered) idsByKey.set(keyOf(d), new Set([...(idsByKey.get(keyOf(d)) ?? []), id]));
+  const problemOf = (d) => {
+    try {
+      const body = JSON.parse(d.body);
+      return typeof body?.status === 'number' && typeof body?.title === 'string' ? body : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   let wrongBody = 0;
   /** what a wrong body held (the load's data is synthetic, never a secret), for the report */
   const wrongBodies = [];
+  /**
+   * Invocations whose run itself failed under the faults (a formula that started is not run again: at most once):
+   * their own failure, delivered as a problem document. Counted and shown, not a wrong body.
+   */
+  const failedRuns = [];
   for (const w of accepted) {
-    if (delivered.has(w.id) && keyOf(delivered.get(w.id)) !== w.key) {
+    if (!delivered.has(w.id)) continue;
+    const d = delivered.get(w.id);
+    if (keyOf(d) === w.key) continue;
+    const problem = keyOf(d) === undefined ? problemOf(d) : undefined;
+    // a backing service unavailable or too slow while the formula ran; anything else (a 500) is a bug
+    if (problem && [502, 503, 504].includes(problem.status))
+      failedRuns.push({ id: w.id, status: problem.status, title: problem.title, detail: problem.detail });
+    else {
       wrongBody++;
-      if (wrongBodies.length < 5) wrongBodies.push({ id: w.id, key: w.key, body: String(delivered.get(w.id).body).slice(0, 500) });
+      if (wrongBodies.length < 5) wrongBodies.push({ id: w.id, key: w.key, body: String(d.body).slice(0, 500) });
     }
   }
   let duplicateInvocations = 0;
@@ -112,6 +132,7 @@ export async function verifyWebhooks({ recorder, receiver, waitMs }) {
     duplicateInvocations,
     wrongBody,
     wrongBodies,
+    failedRuns,
   };
 }
 

@@ -219,9 +219,13 @@ async function main() {
     const hooks = await verifyWebhooks({ recorder, receiver, waitMs: ci ? 30_000 : 60_000 });
     if (hooks.accepted) {
       check(
-        'async invocations complete and their webhooks arrive',
+        'async invocations: every webhook arrives, with its own outcome',
         hooks.missing.length === 0 && hooks.wrongBody === 0,
-        `${hooks.delivered} of ${hooks.accepted} delivered, ${hooks.rawDeliveries} deliveries (${hooks.redelivered} ids redelivered), ${hooks.wrongBody} with a wrong body`,
+        `${hooks.delivered} of ${hooks.accepted} delivered, ${hooks.rawDeliveries} deliveries (${hooks.redelivered} ids redelivered), ${hooks.wrongBody} with a wrong body${
+          hooks.wrongBodies.length ? ` ${JSON.stringify(hooks.wrongBodies)}` : ''
+        }; ${hooks.failedRuns.length} runs failed under the faults and delivered their own failure${
+          hooks.failedRuns.length ? ` ${JSON.stringify(hooks.failedRuns.slice(0, 5))}` : ''
+        }`,
       );
       check(
         'retries with an idempotency key never run an invocation twice (one webhook-id per key)',
