@@ -150,6 +150,11 @@ export class SandboxPool {
     });
   }
 
+  /** true once close() began: a 503 from then on is this process stopping, not the invocation's own outcome */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** Stops every worker; queued and running invocations end with 503. */
   async close(): Promise<void> {
     if (this.closed) return;

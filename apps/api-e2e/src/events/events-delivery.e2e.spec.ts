@@ -20,12 +20,15 @@ const ALL_TYPES = [
   'application.deleted',
   'application.key.created',
   'application.key.deleted',
+  'session.created',
+  'session.authorized',
   'reactor.created',
   'reactor.updated',
   'reactor.deleted',
   'reactor-formula.created',
   'reactor-formula.updated',
   'reactor-formula.deleted',
+  'tenant.updated',
 ];
 
 const CODE = 'module.exports = async function (req) { return { raw: {} }; };';
@@ -136,6 +139,33 @@ describe('events delivered to webhooks', () => {
     const deleted = await receiver.waitForEvent('application.deleted', (e) => e.event.data.application?.id === id);
     checkEnvelope(deleted, 'application.deleted');
     expect(deleted.event.data.application).toEqual({ id });
+  });
+
+  it('session.created and session.authorized: never the session key or nonce; tenant.updated: the tenant view', async () => {
+    const web = await tenant.app('public', { permissions: ['token:create'] });
+    const backend = await tenant.app('private', { permissions: ['token:create', 'token:read'] });
+    const session = await api('POST', '/sessions', { key: web.key });
+    expect(session.status).toBe(201);
+    const created = await receiver.waitForEvent('session.created', (e) => e.event.data.actor?.id === web.id);
+    checkEnvelope(created, 'session.created');
+    expect(created.event.data.session).toMatchObject({ id: expect.any(String), application_id: web.id, expires_at: session.body.expires_at });
+    expect(created.raw.body).not.toContain(session.body.session_key);
+    expect(created.raw.body).not.toContain(session.body.nonce);
+
+    const authorized = await api('POST', '/sessions/authorize', { key: backend.key, body: { nonce: session.body.nonce, permissions: ['token:read'] } });
+    expect(authorized.status).toBe(200);
+    const e = await receiver.waitForEvent('session.authorized', (x) => x.event.data.session?.id === created.event.data.session.id);
+    checkEnvelope(e, 'session.authorized');
+    expect(e.event.data.session).toMatchObject({ application_id: web.id, authorized_by: backend.id, permissions: ['token:read'] });
+    expect(e.event.data.actor).toEqual({ id: backend.id, type: 'application' });
+    expect(e.raw.body).not.toContain(session.body.session_key);
+    expect(e.raw.body).not.toContain(session.body.nonce);
+
+    expect((await api('PUT', '/tenants/self', { key: tenant.managementKey, body: { name: 'events tenant, renamed' } })).status).toBe(200);
+    const updated = await receiver.waitForEvent('tenant.updated', (x) => x.event.data.tenant?.name === 'events tenant, renamed');
+    checkEnvelope(updated, 'tenant.updated');
+    expect(updated.event.data.tenant).toMatchObject({ id: tenant.tenantId, settings: expect.any(Object) });
+    expect(updated.event.data.actor).toEqual({ id: managementAppId, type: 'application' });
   });
 
   it('reactor-formula.* and reactor.*: never configuration or code', async () => {

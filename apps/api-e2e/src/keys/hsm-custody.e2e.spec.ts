@@ -210,6 +210,57 @@ describe('KEK_PROVIDER=pkcs11 (SoftHSM2)', () => {
     expect((await admin(['keys', 'rewrap', '--to', 'env'])).status).toBe(2);
   });
 
+  it('under the HSM key: rotate, re-encrypt online under traffic (no failed request), then delete the tenant: its keys are destroyed', async () => {
+    const d = await tenantWithToken('hsm-d', 'rotated under the HSM');
+    const ids = [d.tokenId];
+    for (let i = 0; i < 40; i++) {
+      const r = await http('POST', '/tokens', d.key, { type: 'token', data: `row ${i}` });
+      expect(r.status).toBe(201);
+      ids.push(r.body.id);
+    }
+    const rotated = await admin(['keys', 'rotate', '--tenant', d.tenantId, '--json']);
+    expect(rotated.status).toBe(0);
+    let stop = false;
+    const statuses: number[] = [];
+    const traffic = (async () => {
+      for (let n = 0; !stop; n++) {
+        statuses.push((await http('GET', `/tokens/${ids[n % ids.length]}`, d.key)).status);
+        if (n % 3 === 0) statuses.push((await http('POST', '/tokens', d.key, { type: 'token', data: `during ${n}` })).status);
+        await new Promise((r) => setTimeout(r, 20)); // a client's pace, under the application's rate limit
+      }
+    })();
+    const job = await admin(['keys', 'reencrypt', '--tenant', d.tenantId, '--batch-size', '10', '--json']);
+    stop = true;
+    await traffic;
+    expect(job.status).toBe(0);
+    expect(JSON.parse(job.stdout)).toMatchObject({ state: 'done', remaining: 0 });
+    expect(statuses.length).toBeGreaterThan(0);
+    const failed = statuses.filter((s) => s < 200 || s >= 300);
+    expect({ requests: statuses.length, failed: failed.length, first: failed.slice(0, 5) }).toEqual({ requests: statuses.length, failed: 0, first: [] });
+    const status = JSON.parse((await admin(['keys', 'status', '--tenant', d.tenantId, '--json'])).stdout);
+    expect(status.rows_under_older_keys).toBe(0);
+    expect(await kekIds()).toEqual(['pkcs11:coffer-e2e-kek']);
+    for (const id of ids.slice(0, 5)) expect((await http('GET', `/tokens/${id}`, d.key)).status).toBe(200);
+
+    const deleted = await admin(['tenants', 'delete', d.tenantId, '--yes', '--no-purge', '--json']);
+    expect(deleted.status).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toMatchObject({ state: 'deleting' });
+    const db = new Client({ connectionString: env['DATABASE_URL'] });
+    await db.connect();
+    try {
+      expect((await db.query('SELECT count(*)::int AS n FROM tenant_keys WHERE tenant_id = $1', [d.tenantId])).rows[0].n).toBe(0);
+      expect((await db.query('SELECT count(*)::int AS n FROM tokens WHERE tenant_id = $1', [d.tenantId])).rows[0].n).toBeGreaterThan(40);
+    } finally {
+      await db.end();
+    }
+    // once the gateway's key cache (5 s) has passed, the tenant's keys are refused
+    const refused = await eventually(
+      () => http('GET', `/tokens/${d.tokenId}`, d.key),
+      (r) => r.status === 401,
+    );
+    expect(refused.status).toBe(401);
+  });
+
   it('backup-and-restore drill: pg_dump, restore into a new database, start on it with the same HSM key, read the tokens back', async () => {
     const restored = await sys.call<{ databaseUrl: string; bytes: number }>('backupRestore');
     expect(restored.bytes).toBeGreaterThan(0);

@@ -41,6 +41,11 @@ export class ReactorSandbox implements OnApplicationShutdown {
     return this.pool.run(inv, svc);
   }
 
+  /** the process is stopping: the pool no longer runs anything */
+  get closed(): boolean {
+    return this.pool.isClosed;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.pool.close();
   }

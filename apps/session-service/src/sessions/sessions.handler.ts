@@ -9,12 +9,12 @@ export class SessionsHandler {
 
   @Operation(OPS.session.sessions.create)
   create(cmd: Command) {
-    return this.sessions.create(cmd.principal);
+    return this.sessions.create(cmd.principal, cmd.traceId);
   }
 
   @Operation(OPS.session.sessions.authorize)
   async authorize(cmd: Command) {
-    await this.sessions.authorize(cmd.principal, cmd.body);
+    await this.sessions.authorize(cmd.principal, cmd.body, cmd.traceId);
     return {};
   }
 }

@@ -5,14 +5,16 @@ import {
   FieldErrors,
   ProblemError,
   SUBJECTS,
+  actorOf,
   conflict,
+  newEvent,
   validateContract,
   type CreateSessionResponse,
   type Principal,
 } from '@coffer/contracts';
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
-import { Prisma, changedFields } from '@coffer/db';
+import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { AuditTrail, EventBus } from '@coffer/messaging';
 import { sessionServiceConfig } from '../config';
 import { SessionRepository } from './session.repository';
@@ -28,27 +30,37 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
     private readonly sessions: SessionRepository,
     private readonly events: EventBus,
     private readonly audit: AuditTrail,
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
   ) {}
 
-  async create(principal: Principal): Promise<CreateSessionResponse> {
+  /** The session, its audit record and its session.created event commit together (never the key or the nonce). */
+  async create(principal: Principal, traceId?: string): Promise<CreateSessionResponse> {
     if (principal.sessionId || principal.applicationType !== 'public') throw new ProblemError(403, 'Sessions are created with a public application key');
     const sessionKey = generateSecret('skey');
     const nonce = generateSecret('nonce');
     const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
     const id = randomUUID();
-    await this.sessions.create(principal.tenantId, {
-      id,
-      applicationId: principal.applicationId,
-      keyHash: sha256Hex(sessionKey),
-      nonceHash: sha256Hex(nonce),
-      permissions: [],
-      expiresAt,
+    await this.prisma.transactional(async () => {
+      await this.sessions.create(principal.tenantId, {
+        id,
+        applicationId: principal.applicationId,
+        keyHash: sha256Hex(sessionKey),
+        nonceHash: sha256Hex(nonce),
+        permissions: [],
+        expiresAt,
+      });
+      await this.outbox.record([
+        newEvent('session.created', principal.tenantId, traceId, actorOf(principal), {
+          session: { id, application_id: principal.applicationId, expires_at: expiresAt.toISOString() },
+        }),
+      ]);
+      await this.audit.record({ operation: 'create', entityType: 'session', entityId: id, changes: { expires_at: { new: expiresAt.toISOString() } } });
     });
-    await this.audit.record({ operation: 'create', entityType: 'session', entityId: id, changes: { expires_at: { new: expiresAt.toISOString() } } });
     return { session_key: sessionKey, nonce, expires_at: expiresAt.toISOString() };
   }
 
-  async authorize(principal: Principal, body: unknown): Promise<void> {
+  async authorize(principal: Principal, body: unknown, traceId?: string): Promise<void> {
     if (principal.sessionId || principal.applicationType !== 'private') throw new ProblemError(403, 'Sessions are authorized with a private application key');
     const req = validateContract(AuthorizeSessionRequest, body);
     const errors = new FieldErrors();
@@ -75,26 +87,40 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
         errors.add('expires_at', 'must be at most 24 hours after the session was created');
       errors.throwIfAny();
     }
-    const ok = await this.sessions.authorize(principal.tenantId, session.id, {
-      permissions: grants.rules?.length ? [] : grants.permissions,
-      rules: grants.rules?.length ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-      authorizedBy: principal.applicationId,
-      expiresAt: requestedExpiry ?? session.expiresAt,
-    });
-    if (!ok) throw conflict('The session has already been authorized');
-    await this.audit.record({
-      operation: 'authorize',
-      entityType: 'session',
-      entityId: session.id,
-      changes: changedFields(
-        {},
-        {
-          permissions: grants.rules?.length ? undefined : grants.permissions,
-          rules: grants.rules,
-          expires_at: (requestedExpiry ?? session.expiresAt).toISOString(),
-        },
-        ['permissions', 'rules', 'expires_at'],
-      ),
+    const expiresAt = (requestedExpiry ?? session.expiresAt).toISOString();
+    await this.prisma.transactional(async () => {
+      const ok = await this.sessions.authorize(principal.tenantId, session.id, {
+        permissions: grants.rules?.length ? [] : grants.permissions,
+        rules: grants.rules?.length ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+        authorizedBy: principal.applicationId,
+        expiresAt: requestedExpiry ?? session.expiresAt,
+      });
+      if (!ok) throw conflict('The session has already been authorized');
+      await this.outbox.record([
+        newEvent('session.authorized', principal.tenantId, traceId, actorOf(principal), {
+          session: {
+            id: session.id,
+            application_id: session.applicationId,
+            authorized_by: principal.applicationId,
+            ...(grants.rules?.length ? { rules: grants.rules } : { permissions: grants.permissions }),
+            expires_at: expiresAt,
+          },
+        }),
+      ]);
+      await this.audit.record({
+        operation: 'authorize',
+        entityType: 'session',
+        entityId: session.id,
+        changes: changedFields(
+          {},
+          {
+            permissions: grants.rules?.length ? undefined : grants.permissions,
+            rules: grants.rules,
+            expires_at: expiresAt,
+          },
+          ['permissions', 'rules', 'expires_at'],
+        ),
+      });
     });
     await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: principal.tenantId, sessionId: session.id });
   }

@@ -35,6 +35,6 @@ export class TenantsHandler {
 
   @Operation(OPS.session.tenants.update)
   update(cmd: Command<UpdateTenantRequest>) {
-    return this.tenants.update(cmd.principal, cmd.body);
+    return this.tenants.update(cmd.principal, cmd.body, cmd.traceId);
   }
 }

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_TENANT_SETTINGS, type UpdateTenantRequest, notFound, type Principal, type TenantSettings, type TenantView } from '@coffer/contracts';
-import { changedFields, type Tenant } from '@coffer/db';
+import {
+  DEFAULT_TENANT_SETTINGS,
+  type UpdateTenantRequest,
+  actorOf,
+  newEvent,
+  notFound,
+  type Principal,
+  type TenantSettings,
+  type TenantView,
+} from '@coffer/contracts';
+import { EventOutbox, PrismaService, changedFields, type Tenant } from '@coffer/db';
 import { AuditTrail } from '@coffer/messaging';
 import { TenantRepository } from './tenant.repository';
 
@@ -20,6 +29,8 @@ export class TenantsService {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly audit: AuditTrail,
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async get(tenantId: string): Promise<TenantView> {
@@ -28,25 +39,31 @@ export class TenantsService {
     return toTenantView(t);
   }
 
-  /** `req` was validated against the contract at the edge (the gateway's pipe). */
-  async update(principal: Principal, req: UpdateTenantRequest): Promise<TenantView> {
-    const current = await this.get(principal.tenantId);
-    const settings = { ...current.settings };
-    if (req.settings?.deduplicate_tokens !== undefined) settings.deduplicate_tokens = req.settings.deduplicate_tokens;
-    if (req.settings?.reactor_egress !== undefined) settings.reactor_egress = req.settings.reactor_egress;
-    const t = await this.tenants.update(principal.tenantId, { name: req.name ?? current.name, settings: { ...settings } });
-    if (!t) throw notFound('tenant');
-    const view = toTenantView(t);
-    const changes = {
-      ...changedFields(current, view, ['name']),
-      ...Object.fromEntries(
-        Object.entries(changedFields(current.settings, view.settings, Object.keys({ ...current.settings, ...view.settings })) ?? {}).map(([k, v]) => [
-          `settings.${k}`,
-          v,
-        ]),
-      ),
-    };
-    await this.audit.record({ operation: 'update', entityType: 'tenant', entityId: t.id, ...(Object.keys(changes).length ? { changes } : {}) });
-    return view;
+  /**
+   * `req` was validated against the contract at the edge (the gateway's pipe). The change, its audit record and its
+   * tenant.updated event commit together.
+   */
+  async update(principal: Principal, req: UpdateTenantRequest, traceId?: string): Promise<TenantView> {
+    return this.prisma.transactional(async () => {
+      const current = await this.get(principal.tenantId);
+      const settings = { ...current.settings };
+      if (req.settings?.deduplicate_tokens !== undefined) settings.deduplicate_tokens = req.settings.deduplicate_tokens;
+      if (req.settings?.reactor_egress !== undefined) settings.reactor_egress = req.settings.reactor_egress;
+      const t = await this.tenants.update(principal.tenantId, { name: req.name ?? current.name, settings: { ...settings } });
+      if (!t) throw notFound('tenant');
+      const view = toTenantView(t);
+      const changes = {
+        ...changedFields(current, view, ['name']),
+        ...Object.fromEntries(
+          Object.entries(changedFields(current.settings, view.settings, Object.keys({ ...current.settings, ...view.settings })) ?? {}).map(([k, v]) => [
+            `settings.${k}`,
+            v,
+          ]),
+        ),
+      };
+      await this.outbox.record([newEvent('tenant.updated', principal.tenantId, traceId, actorOf(principal), { tenant: view })]);
+      await this.audit.record({ operation: 'update', entityType: 'tenant', entityId: t.id, ...(Object.keys(changes).length ? { changes } : {}) });
+      return view;
+    });
   }
 }

@@ -15,12 +15,15 @@ export const EVENT_TYPES = [
   'application.deleted',
   'application.key.created',
   'application.key.deleted',
+  'session.created',
+  'session.authorized',
   'reactor.created',
   'reactor.updated',
   'reactor.deleted',
   'reactor-formula.created',
   'reactor-formula.updated',
   'reactor-formula.deleted',
+  'tenant.updated',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

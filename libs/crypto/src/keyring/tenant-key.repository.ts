@@ -34,10 +34,19 @@ export class TenantKeyRepository {
     return this.db.query<TenantKey>(Prisma.sql`SELECT ${COLUMNS} FROM tenant_keys WHERE tenant_id = ${tenantId}::uuid`);
   }
 
-  async create(tenantId: string, key: { id: string; purpose: TenantKeyPurpose; kekId: string; wrappedKey: Uint8Array }): Promise<void> {
-    await this.db.query(Prisma.sql`
+  /**
+   * Stores a new key, only for a tenant that exists and is not deleted; false otherwise. FOR SHARE orders it against
+   * `tenants delete` (which marks the tenant and destroys its keys in one transaction): a key is either created before
+   * the delete, and destroyed with the others, or refused after it. A caller whose key the gateway still caches for a
+   * few seconds after the delete can therefore not give the shredded tenant a fresh key.
+   */
+  async create(tenantId: string, key: { id: string; purpose: TenantKeyPurpose; kekId: string; wrappedKey: Uint8Array }): Promise<boolean> {
+    const rows = await this.db.query<{ id: string }>(Prisma.sql`
       INSERT INTO tenant_keys (id, tenant_id, purpose, kek_id, wrapped_key)
-      VALUES (${key.id}::uuid, ${tenantId}::uuid, ${key.purpose}, ${key.kekId}, ${Buffer.from(key.wrappedKey)})`);
+      SELECT ${key.id}::uuid, ${tenantId}::uuid, ${key.purpose}, ${key.kekId}, ${Buffer.from(key.wrappedKey)}
+      FROM tenants WHERE id = ${tenantId}::uuid AND deleted_at IS NULL FOR SHARE
+      RETURNING id`);
+    return rows.length === 1;
   }
 
   /** Retires the tenant's active data keys (they stay readable by id). */

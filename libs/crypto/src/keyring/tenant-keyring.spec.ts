@@ -27,6 +27,7 @@ class MemoryTenantKeys {
   async create(tenantId: string, key: { id: string; purpose: TenantKeyPurpose; kekId: string; wrappedKey: Uint8Array }) {
     this.calls.create++;
     this.rows.push({ ...key, tenantId, active: true, createdAt: new Date(Date.now() + this.rows.length) } as TenantKey);
+    return true;
   }
   async retireDataKeys(tenantId: string) {
     for (const r of this.rows) if (r.tenantId === tenantId && r.purpose === 'data') r.active = false;

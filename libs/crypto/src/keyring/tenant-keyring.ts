@@ -162,7 +162,7 @@ export class TenantKeyring {
       // Two processes may create a key at the same moment; both rows are valid and the oldest wins from then on.
       const id = randomUUID();
       const { kekId, wrapped } = await this.custody(() => this.keks.wrap(newDataKey(), this.context(tenantId, purpose, id)));
-      await this.keys.create(tenantId, { id, purpose, kekId, wrappedKey: wrapped });
+      if (!(await this.keys.create(tenantId, { id, purpose, kekId, wrappedKey: wrapped }))) throw new ProblemError(401, 'The tenant has been deleted');
       row = await this.keys.findActive(tenantId, purpose);
     }
     if (!row) throw new Error('tenant key could not be created');

@@ -141,11 +141,13 @@ export class ReencryptionJob {
     for (;;) {
       const batch = await this.rows.nextBatch(kind, p.tenantId, p.targetKeyId, cursor, this.batchSize());
       if (!batch.length) {
+        // services keep sealing under the previous key until their cache of the active key expires: the count that
+        // ends the job waits that out (at once when the rotation is older), or a row written just after would stay
+        await this.settle(p);
         const remaining = await this.rows.countNotUnder(kind, p.tenantId, p.targetKeyId);
         if (remaining === 0) return this.jobs.markDone(job.id, p);
         if (pass >= MAX_PASSES) return;
         // rows sealed under an older key behind the cursor: services that had not yet seen the rotation wrote them
-        await this.settle(p);
         await this.jobs.startPass(job.id, p, remaining);
         this.snapshot.rowsTotal = sum(await this.jobs.progress(job.id), 'rowsTotal');
         cursor = null;

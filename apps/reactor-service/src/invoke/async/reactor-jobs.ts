@@ -18,6 +18,7 @@ import { createLogger, metricsRegistry } from '@coffer/observability';
 import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { reactorServiceConfig } from '../../config';
 import { ReactorRunner, type InvokeContext, type PreparedInvocation } from '../reactor-runner';
+import { ReactorSandbox } from '../reactor-sandbox';
 import { ReactReplies } from '../react-replies';
 import { ApplicationDirectory } from '../../reactors/application-directory';
 import type { ShownView } from '../reply-ceiling';
@@ -88,6 +89,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     private readonly keyring: TenantKeyring,
     private readonly replies: ReactReplies,
     private readonly applications: ApplicationDirectory,
+    private readonly sandbox: ReactorSandbox,
   ) {}
 
   /** `callbackUrl` null: a react-async job, whose result is only read back (no webhook delivery). */
@@ -217,6 +219,12 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
       const recorded = await this.runner.runRecorded(ctx, prepared, job.timeout_ms);
       outcome = { status: 'succeeded', result: recorded.response, shown: recorded.shown, writer: recorded.writer };
     } catch (err) {
+      // this process is shutting down (a rolling restart) and stopped the sandbox under the run: that is not the
+      // invocation's outcome, so the job runs again, here after the restart or on another replica, as after a kill -9
+      if (this.sandbox.closed && err instanceof ProblemError && err.problem.status === 503) {
+        await this.jobs.postpone(job, 0).catch(() => undefined);
+        return;
+      }
       const problem: Problem =
         err instanceof ProblemError ? err.problem : { title: 'Internal Server Error', status: 500, detail: 'The reactor could not be run' };
       if (!(err instanceof ProblemError)) this.logger.error({ jobId: job.id, err: { message: (err as Error).message } }, 'job failed unexpectedly');

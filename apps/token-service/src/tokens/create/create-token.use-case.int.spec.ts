@@ -179,4 +179,13 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     await ctx.sql.query(`UPDATE tokens SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND id = $2`, [tenant, view.id]);
     expect(await ctx.get(TokenRepository).find(tenant, view.id)).toBeNull();
   });
+  it('gives a deleted tenant no new key: a write (a caller the gateway still caches) is a 401, no key and no row are created', async () => {
+    const shredded = await insertTenant(ctx.sql);
+    await ctx.sql.query('UPDATE tenants SET deleted_at = now() WHERE id = $1', [shredded]);
+    const late = principalOf(shredded, { permissions: ['token:create'] });
+    const refused = await problemOf(create.execute({ principal: late, traceId: 't', body: { type: 'token', data: 'after the delete' } }));
+    expect(refused.status).toBe(401);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM tenant_keys WHERE tenant_id = $1', [shredded])).rows[0].n).toBe(0);
+    expect(await rowsOf(shredded)).toEqual([]);
+  });
 });
