@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DbModule } from '@coffer/db';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { MessagingModule, OperationDispatcher } from '@coffer/messaging';
+import { AuditTrail, MessagingModule, OperationDispatcher } from '@coffer/messaging';
 import { PingHandler } from './health/ping.handler';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { DispatcherService } from './deliveries/dispatcher.service';
@@ -20,6 +20,7 @@ import { DeliveryPruner } from './retention/delivery-pruner';
   controllers: [PingHandler, WebhooksHandler],
   providers: [
     OperationDispatcher,
+    AuditTrail,
     // POST and PUT /webhooks under SVC-IDEMPOTENCY-KEY: the key is recorded in the write's transaction
     IdempotentWrites,
     DeliveryRepository,

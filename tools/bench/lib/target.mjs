@@ -8,7 +8,7 @@ import { APPS, build, startEphemeralSystem } from '../../dev/system.mjs';
  * ("gateway=123,token-service=456,...") names its processes for the CPU columns.
  * Otherwise a throwaway system whose rate limit is raised out of the way and whose expiry sweep runs every 2 s.
  */
-export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = false }) {
+export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = false, env: extraEnv = {} }) {
   if (process.env.BASE_URL) {
     const managementKey = process.env.BENCH_MANAGEMENT_KEY;
     if (!managementKey) throw new Error('BASE_URL needs BENCH_MANAGEMENT_KEY (a management key of the tenant to load)');
@@ -46,6 +46,7 @@ export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = fa
       RATE_LIMIT_PUBLIC: '100000000/10s',
       RATE_LIMIT_MANAGEMENT: '100000000/10s',
       TOKEN_SWEEP_INTERVAL_MS: String(sweepIntervalMs),
+      ...extraEnv,
     },
   });
   const { management_key: managementKey, tenant_id: tenantId } = sys.createTenant('bench');

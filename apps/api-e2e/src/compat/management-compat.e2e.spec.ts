@@ -184,6 +184,8 @@ describe('permissions, tenant settings, logs', () => {
       { display_name: 'Session', value: 'session' },
       { display_name: 'Tenant', value: 'tenant' },
       { display_name: 'Webhook secret', value: 'webhook_secret' },
+      { display_name: 'Webhook', value: 'webhook' },
+      { display_name: 'Webhook delivery', value: 'webhook_delivery' },
       { display_name: 'Authentication (refused)', value: 'authentication' },
       { display_name: 'Data keys (operator)', value: 'data_key' },
       { display_name: 'Audit log (operator)', value: 'audit_log' },

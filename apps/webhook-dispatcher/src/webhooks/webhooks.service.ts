@@ -17,7 +17,9 @@ import {
   type WebhookDeliveryView,
   type WebhookView,
 } from '@coffer/contracts';
+import { changedFields } from '@coffer/db';
 import { EgressPolicy } from '@coffer/egress';
+import { AuditTrail } from '@coffer/messaging';
 import { webhookDispatcherConfig } from '../config';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { checkReceiverUrl } from './receiver-url';
@@ -32,6 +34,7 @@ export class WebhooksService {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: DeliveryRepository,
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(principal: Principal, req: CreateWebhookRequest): Promise<WebhookView> {
@@ -42,7 +45,9 @@ export class WebhooksService {
       createdBy: principal.applicationId,
     });
     if (!row) throw new ProblemError(422, `A tenant holds at most ${MAX_WEBHOOKS_PER_TENANT} webhooks: delete one first`);
-    return toWebhookView(row);
+    const view = toWebhookView(row);
+    await this.audit.record({ operation: 'create', entityType: 'webhook', entityId: row.id, changes: webhookChanges(null, view) });
+    return view;
   }
 
   async list(principal: Principal, query: Record<string, unknown>): Promise<Page<WebhookView>> {
@@ -58,7 +63,7 @@ export class WebhooksService {
   }
 
   async update(principal: Principal, id: string, body: unknown): Promise<WebhookView> {
-    await this.find(principal, id);
+    const before = toWebhookView(await this.find(principal, id));
     const req = validateContract(UpdateWebhookRequest, body);
     const fields = await this.fields(req);
     const row = await this.webhooks.update(principal.tenantId, id, {
@@ -67,11 +72,15 @@ export class WebhooksService {
       modifiedBy: principal.applicationId,
     });
     if (!row) throw notFound('webhook');
-    return toWebhookView(row);
+    const view = toWebhookView(row);
+    const changes = webhookChanges(before, view);
+    await this.audit.record({ operation: 'update', entityType: 'webhook', entityId: id, ...(changes ? { changes } : {}) });
+    return view;
   }
 
   async delete(principal: Principal, id: string): Promise<void> {
     if (!isUuid(id) || !(await this.webhooks.delete(principal.tenantId, id))) throw notFound('webhook');
+    await this.audit.record({ operation: 'delete', entityType: 'webhook', entityId: id });
   }
 
   async deliveriesOf(principal: Principal, id: string, query: Record<string, unknown>): Promise<Page<WebhookDeliveryView>> {
@@ -98,6 +107,7 @@ export class WebhooksService {
     const outcome = await this.deliveries.requeue(principal.tenantId, webhookId, deliveryId);
     if (outcome === 'missing') throw notFound('delivery');
     if (outcome === 'pending') throw new ProblemError(409, 'The delivery is still pending: it will be attempted again on its own');
+    await this.audit.record({ operation: 'resend', entityType: 'webhook_delivery', entityId: deliveryId });
     return outcome;
   }
 
@@ -109,5 +119,23 @@ export class WebhooksService {
 
   private async fields(req: CreateWebhookRequest): Promise<WebhookFields> {
     return { name: req.name, url: await checkReceiverUrl(this.policy, req.url), notifyEmail: req.notify_email ?? null, events: [...new Set(req.events)] };
+  }
+}
+
+/**
+ * What an audit record says changed in a webhook. A receiver URL may carry a credential (user info, a token in the
+ * query): only its origin and path are recorded.
+ */
+function webhookChanges(before: WebhookView | null, after: WebhookView) {
+  const shown = (v: WebhookView | null) => v && { ...v, url: safeUrl(v.url) };
+  return changedFields(shown(before), shown(after), ['name', 'url', 'events', 'status', 'notify_email']);
+}
+
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(unparsable)';
   }
 }
