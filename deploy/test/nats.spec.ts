@@ -62,6 +62,7 @@ const SUBJECT = {
   webhook: 'webhook.deliveries.wake.v1',
   proxy: 'proxy.requests.invoke.v1',
   detokenize: 'token.tokens.detokenize.v1',
+  auditRecord: 'token.audit.record.v1',
   event: 'events.auth.invalidated.v1',
   inbox: '_INBOX.probe.reply',
   gatewayInbox: '_INBOX.gateway.probe.reply',
@@ -76,22 +77,33 @@ type Probe = keyof typeof SUBJECT;
 const PROBES = Object.keys(SUBJECT) as Probe[];
 
 const MAY_PUBLISH: Record<AppName, Probe[]> = {
-  gateway: ['token', 'detokenize', 'sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'reactor', 'reactorJobsWake', 'proxy'],
+  gateway: [
+    'token',
+    'detokenize',
+    'auditRecord',
+    'sessionAuth',
+    'sessionPrincipal',
+    'sessionWebhookSecret',
+    'sessionTenant',
+    'reactor',
+    'reactorJobsWake',
+    'proxy',
+  ],
   // session.tenants.get.v1: the tenant's settings (deduplication) through TenantSettingsClient
   'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event'],
   'session-service': ['event'],
   // reactor.jobs.wake.v1: an EventBus wake-up of the job workers of every reactor-service replica
   // session.tenants.get.v1: the tenant's default egress rule (TenantSettingsClient)
-  'reactor-service': ['token', 'detokenize', 'sessionPrincipal', 'sessionTenant', 'webhook', 'reactorJobsWake'],
+  'reactor-service': ['token', 'detokenize', 'auditRecord', 'sessionPrincipal', 'sessionTenant', 'webhook', 'reactorJobsWake'],
   // the signing secret of a tenant's webhooks (dispatcher.service.ts)
   'webhook-dispatcher': ['sessionWebhookSecret'],
-  // a proxy request's expressions, detokenized as its caller (proxy-service detokenizer.ts)
-  'proxy-service': ['detokenize'],
+  // a proxy request's expressions, detokenized as its caller (proxy-service detokenizer.ts), and each call's audit event
+  'proxy-service': ['detokenize', 'auditRecord'],
 };
 /** A caller reads only its own replies: RpcClient's inbox prefix is _INBOX.<service> (libs/messaging). */
 const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
   gateway: ['gatewayInbox', 'event'],
-  'token-service': ['token', 'detokenize', 'tokenInbox'],
+  'token-service': ['token', 'detokenize', 'auditRecord', 'tokenInbox'],
   'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
   'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox'],
   'webhook-dispatcher': ['webhook', 'webhookInbox'],

@@ -17,6 +17,7 @@ const PAGE_COMPONENTS: Record<string, ComponentType<{ id?: string }>> = {
   results: lazy(() => import('./pages/Results').then((m) => ({ default: m.Results }))),
   tokens: lazy(() => import('./pages/Tokens').then((m) => ({ default: m.Tokens }))),
   logs: lazy(() => import('./pages/Logs').then((m) => ({ default: m.Logs }))),
+  webhooks: lazy(() => import('./pages/Webhooks').then((m) => ({ default: m.Webhooks }))),
   settings: lazy(() => import('./pages/Settings').then((m) => ({ default: m.Settings }))),
 };
 

@@ -16,9 +16,10 @@ export const PAGES: PageEntry[] = [
   { path: 'results', label: 'Async results', anyOf: ['reactor:read', 'token:use'] },
   { path: 'tokens', label: 'Tokens', anyOf: ['token:read'] },
   { path: 'logs', label: 'Logs', anyOf: ['log:read'] },
+  { path: 'webhooks', label: 'Webhooks', anyOf: ['webhook:read'] },
   { path: 'settings', label: 'Settings', anyOf: ['tenant:read'] },
-  // Webhooks, proxies and key status get their entries here (and a component in App's PAGE_COMPONENTS) as their
-  // API lands: one line each, with the permission their routes require.
+  // Proxies and key status get their entries here (and a component in App's PAGE_COMPONENTS) when their HTTP API
+  // lands (today pre-configured proxies do not exist and key status is the operator CLI's `keys status`).
 ];
 
 /** The route is the location's hash (#/applications/<id>): the gateway serves one page, and no server route changes. */

@@ -186,6 +186,7 @@ describe('permissions, tenant settings, logs', () => {
       { display_name: 'Webhook secret', value: 'webhook_secret' },
       { display_name: 'Webhook', value: 'webhook' },
       { display_name: 'Webhook delivery', value: 'webhook_delivery' },
+      { display_name: 'Proxy request', value: 'proxy' },
       { display_name: 'Authentication (refused)', value: 'authentication' },
       { display_name: 'Data keys (operator)', value: 'data_key' },
       { display_name: 'Audit log (operator)', value: 'audit_log' },

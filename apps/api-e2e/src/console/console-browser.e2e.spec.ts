@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { apiRaw, createTenant, gatewayUrl, VISA, type TestTenant } from '@coffer/testing';
 import { axeViolations, launchBrowser } from './browser';
+import { Receiver } from '../events/support';
 
 /**
  * The console in a real browser (Debian's Chromium through playwright-core) against the running system. Screenshots
@@ -199,7 +200,7 @@ describe('the web console in Chromium', () => {
     expect(list.body.data.find((f: { name: string }) => f.name === formulaName)?.code).toBe(FORMULA_CODE);
   });
 
-  it('reactors: create one from the formula; a test run shows the API answer (a management key may not invoke) and input errors', async () => {
+  it('reactors: create one from the formula, run it with a private key and arguments, see the result and errors', async () => {
     await nav('Reactors');
     await page.getByRole('link', { name: 'New reactor' }).click();
     await page.getByLabel('Name', { exact: true }).fill('greeter reactor');
@@ -214,16 +215,33 @@ describe('the web console in Chromium', () => {
       .getByRole('alert')
       .filter({ hasText: /\(403\)/ })
       .waitFor();
+    // with a private application's key typed for the run: the formula's result (and the console session stays)
+    const runner = await tenant.app('private', { permissions: ['token:use'] });
+    await page.getByLabel(/Run with the key of a private application/).fill(runner.key);
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    const result = page.getByLabel('Reactor result');
+    await result.waitFor();
+    expect(JSON.parse(await result.innerText())).toMatchObject({ raw: { greeting: 'hello operator', answer: '42' } });
     await expectAccessible('reactor');
     await shot('reactor');
     await page.getByLabel(/Arguments/).fill('{"name": ');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByRole('alert').getByText('Arguments must be JSON').waitFor();
-    // the same reactor run through the API with a private key gives the formula's result
-    const runner = await tenant.app('private', { permissions: ['token:use'] });
-    const reactorId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
-    const ran = await apiRaw('POST', `/reactors/${reactorId}/react`, { key: runner.key, body: { args: { name: 'operator' } } });
-    expect({ status: ran.status, body: ran.body }).toMatchObject({ status: 200, body: { raw: { greeting: 'hello operator', answer: '42' } } });
+    // a missing required argument (the formula's request parameters), as a problem document
+    await page.getByLabel(/Arguments/).fill('{}');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /\(400\)/ })
+      .waitFor();
+    // a wrong run key is the run's 401, not the end of the console session
+    await page.getByLabel(/Run with the key of a private application/).fill('key_not_a_key');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /\(401\)/ })
+      .waitFor();
+    await page.getByRole('heading', { name: 'greeter reactor' }).waitFor();
   });
 
   it('logs: filter by entity type, export CSV', async () => {
@@ -259,6 +277,40 @@ describe('the web console in Chromium', () => {
     await expectAccessible('settings, dark');
     await shot('settings-dark');
     await page.getByLabel('Theme').first().selectOption('system');
+  });
+
+  it('webhooks: subscribe a receiver to an event, see the delivery, send it again', async () => {
+    const receiver = await new Receiver().start();
+    try {
+      await nav('Webhooks');
+      await page.getByRole('link', { name: 'New webhook' }).click();
+      await page.getByLabel('Name', { exact: true }).fill('console hook');
+      await page.getByLabel(/Receiver URL/).fill(receiver.url);
+      await page.getByRole('checkbox', { name: 'application.created' }).check();
+      await expectAccessible('new webhook');
+      await page.getByRole('button', { name: 'Create webhook' }).click();
+      await page.getByRole('heading', { name: 'console hook' }).waitFor();
+      const webhookId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
+      await tenant.app('private', { permissions: ['token:read'] });
+      await receiver.waitForEvent('application.created');
+      let delivered: Array<{ id: string }> = [];
+      for (let i = 0; i < 50 && !delivered.length; i++) {
+        delivered = (await apiRaw('GET', `/webhooks/${webhookId}/deliveries?status=delivered`, { key: tenant.managementKey })).body.data ?? [];
+        if (!delivered.length) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(delivered.length).toBe(1);
+      await page.getByLabel('Status').selectOption('delivered');
+      const row = page.locator('tbody tr', { hasText: 'application.created' });
+      await row.waitFor();
+      expect(await row.innerText()).toContain('delivered');
+      await expectAccessible('webhook');
+      await shot('webhook');
+      await row.getByRole('button', { name: `Send again: delivery ${delivered[0].id}` }).click();
+      await page.getByRole('status').filter({ hasText: 'queued again' }).waitFor();
+      await receiver.waitForEvent('application.created', () => receiver.received.length >= 2);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('async results page', async () => {

@@ -25,6 +25,9 @@ const ALL_TYPES = [
   'reactor.created',
   'reactor.updated',
   'reactor.deleted',
+  'reactor.invoked',
+  'reactor.completed',
+  'reactor.failed',
   'reactor-formula.created',
   'reactor-formula.updated',
   'reactor-formula.deleted',
@@ -166,6 +169,46 @@ describe('events delivered to webhooks', () => {
     checkEnvelope(updated, 'tenant.updated');
     expect(updated.event.data.tenant).toMatchObject({ id: tenant.tenantId, settings: expect.any(Object) });
     expect(updated.event.data.actor).toEqual({ id: managementAppId, type: 'application' });
+  });
+
+  it('reactor.invoked, reactor.completed, reactor.failed: the reactor and the invocation, never arguments or results', async () => {
+    const user = await tenant.app('private', { permissions: ['token:use'] });
+    const make = async (name: string, code: string) => {
+      const r = await api('POST', '/reactors', { key: tenant.managementKey, body: { name, code } });
+      expect(r.status).toBe(201);
+      return r.body.id as string;
+    };
+    const echo = await make('r-echo', 'module.exports = async function (req) { return { raw: { echoed: req.args.value } }; };');
+    const sync = await api('POST', `/reactors/${echo}/react`, { key: user.key, body: { args: { value: 'argument-do-not-leak' } } });
+    expect(sync.status).toBe(200);
+    const isSync = (id: string) => (e: Envelope) => e.event.data.reactor?.id === id && e.event.data.invocation?.mode === 'sync';
+    const invoked = await receiver.waitForEvent('reactor.invoked', isSync(echo));
+    checkEnvelope(invoked, 'reactor.invoked');
+    expect(invoked.event.data.actor).toEqual({ id: user.id, type: 'application' });
+    const completed = await receiver.waitForEvent('reactor.completed', isSync(echo));
+    checkEnvelope(completed, 'reactor.completed');
+    expect(completed.event.data).toMatchObject({ reactor: { id: echo }, invocation: { mode: 'sync' } });
+    for (const e of [invoked, completed]) expect(e.raw.body).not.toContain('argument-do-not-leak');
+
+    const failing = await make(
+      'r-failing',
+      "const { BadRequestError } = require('@coffer/reactor-runtime'); module.exports = async function () { throw new BadRequestError('no'); };",
+    );
+    expect((await api('POST', `/reactors/${failing}/react`, { key: user.key, body: { args: {} } })).status).toBe(400);
+    const failed = await receiver.waitForEvent('reactor.failed', isSync(failing));
+    checkEnvelope(failed, 'reactor.failed');
+    expect(failed.event.data.error).toEqual({ status: 400, title: expect.any(String) });
+
+    const accepted = await api('POST', `/reactors/${echo}/react-async`, { key: user.key, body: { args: { value: 'async-argument-do-not-leak' } } });
+    expect(accepted.status).toBe(202);
+    const jobId = accepted.body.id as string;
+    const ofJob = (e: Envelope) => e.event.data.invocation?.id === jobId;
+    const asyncInvoked = await receiver.waitForEvent('reactor.invoked', ofJob);
+    checkEnvelope(asyncInvoked, 'reactor.invoked');
+    expect(asyncInvoked.event.data).toMatchObject({ reactor: { id: echo }, invocation: { id: jobId, mode: 'async' } });
+    const asyncDone = await receiver.waitForEvent('reactor.completed', ofJob);
+    checkEnvelope(asyncDone, 'reactor.completed');
+    for (const e of [asyncInvoked, asyncDone]) expect(e.raw.body).not.toContain('async-argument-do-not-leak');
   });
 
   it('reactor-formula.* and reactor.*: never configuration or code', async () => {

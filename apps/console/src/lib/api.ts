@@ -18,10 +18,15 @@ export function setUnauthorizedHandler(fn: () => void): void {
   onUnauthorized = fn;
 }
 
-/** One call to the API of this origin with the console session (cookie plus CSRF header); problems become ApiError. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * One call to the API of this origin with the console session (cookie plus CSRF header); problems become ApiError.
+ * `asKey`: this one call is made with that API key instead (the gateway prefers the header to the session), e.g. a
+ * private application's key for a reactor's test run; its 401 does not end the console session.
+ */
+export async function api<T>(method: string, path: string, body?: unknown, asKey?: string): Promise<T> {
   const headers: Record<string, string> = { [CSRF_HEADER]: csrfToken(), accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (asKey) headers['svc-api-key'] = asKey;
   let res: Response;
   try {
     res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
@@ -36,7 +41,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     json = undefined;
   }
   if (!res.ok) {
-    if (res.status === 401 && path !== '/console/session') onUnauthorized();
+    if (res.status === 401 && path !== '/console/session' && !asKey) onUnauthorized();
     throw new ApiError(toProblem(res.status, json));
   }
   return json as T;

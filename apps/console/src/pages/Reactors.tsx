@@ -148,6 +148,9 @@ function ReactorDetail({ id }: { id: string }) {
 function ReactorView({ reactor }: { reactor: Reactor }) {
   const can = useCan();
   const [args, setArgs] = useState('{}');
+  // a management key may not invoke (token:use belongs to private applications): a run is made with a private key,
+  // typed for the runs on this page and kept only in this page's memory
+  const [runKey, setRunKey] = useState('');
   const [result, setResult] = useState<unknown>(null);
   const [accepted, setAccepted] = useState<{ id: string; asyncReactorRequestId: string } | null>(null);
   const [elapsed, setElapsed] = useState<number | null>(null);
@@ -158,14 +161,19 @@ function ReactorView({ reactor }: { reactor: Reactor }) {
     setResult(null);
     setAccepted(null);
     const started = performance.now();
-    const res = await runner.run(() => api<unknown>('POST', `/reactors/${reactor.id}/react`, { args: parseJson(args, 'Arguments') }));
+    const res = await runner.run(() => api<unknown>('POST', `/reactors/${reactor.id}/react`, { args: parseJson(args, 'Arguments') }, runKey || undefined));
     setElapsed(Math.round(performance.now() - started));
     if (res !== undefined) setResult(res);
   };
   const reactAsync = async () => {
     setResult(null);
     const res = await runner.run(() =>
-      api<{ id: string; asyncReactorRequestId: string }>('POST', `/reactors/${reactor.id}/react-async`, { args: parseJson(args, 'Arguments') }),
+      api<{ id: string; asyncReactorRequestId: string }>(
+        'POST',
+        `/reactors/${reactor.id}/react-async`,
+        { args: parseJson(args, 'Arguments') },
+        runKey || undefined,
+      ),
     );
     if (res) setAccepted(res);
   };
@@ -202,6 +210,10 @@ function ReactorView({ reactor }: { reactor: Reactor }) {
       <section className="card" aria-labelledby="run-title">
         <h2 id="run-title">Test run</h2>
         <form onSubmit={(e) => void react(e)} className="form">
+          <label>
+            Run with the key of a private application holding token:use (not stored; a management key may not invoke)
+            <input type="password" autoComplete="off" value={runKey} onChange={(e) => setRunKey(e.target.value)} spellCheck={false} />
+          </label>
           <label>
             Arguments (JSON object; token ids in {'{{ }}'} are detokenized for the run)
             <textarea rows={4} value={args} onChange={(e) => setArgs(e.target.value)} spellCheck={false} />

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, ProblemError, type ProxyInvocationMessage, type ProxyReply } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, RpcClient, type Command } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
 import { destinationUrl } from './destination';
 import { Detokenizer } from './detokenizer';
@@ -9,8 +9,8 @@ import { hostLabel, proxyDuration, proxyRequests } from './proxy-metrics';
 
 /**
  * proxy.invoke: one request through the ephemeral proxy — destination checked, expressions replaced as the caller,
- * sent, and the destination's answer returned as it came (hop-by-hop headers aside). Each call is counted and
- * logged with its host, status and duration only: never its path, query, headers or body.
+ * sent, and the destination's answer returned as it came (hop-by-hop headers aside). Each call is counted, logged and
+ * audited with its host, method, status and duration only: never its path, query, headers or body.
  */
 @Controller()
 export class ProxyHandler {
@@ -19,6 +19,7 @@ export class ProxyHandler {
   constructor(
     private readonly detokenizer: Detokenizer,
     private readonly forwarder: Forwarder,
+    private readonly rpc: RpcClient,
   ) {}
 
   @Operation(OPS.proxy.invoke)
@@ -44,18 +45,30 @@ export class ProxyHandler {
       if (err instanceof ProblemError) status = err.status;
       throw err;
     } finally {
+      const ms = Math.round(performance.now() - started);
       proxyRequests.labels(hostLabel(host), String(status)).inc();
       this.logger.info(
-        {
-          traceId: cmd.traceId,
-          tenantId: cmd.principal.tenantId,
-          applicationId: cmd.principal.applicationId,
-          host,
-          status,
-          ms: Math.round(performance.now() - started),
-        },
+        { traceId: cmd.traceId, tenantId: cmd.principal.tenantId, applicationId: cmd.principal.applicationId, host, status, ms },
         'proxy request',
       );
+      this.audit(cmd, host, msg.method, status, ms);
     }
+  }
+
+  /**
+   * The call's audit record, written by token-service (audit_events is its table). Sent once the answer is known and
+   * not waited for: the caller does not pay a round trip for it; a record that cannot be written is logged.
+   */
+  private audit(cmd: Command<ProxyInvocationMessage>, host: string, method: string, status: number, ms: number): void {
+    const event = {
+      operation: 'proxy' as const,
+      entityType: 'proxy' as const,
+      entityId: host,
+      traceId: cmd.traceId,
+      changes: { method: { new: method }, status: { new: status }, duration_ms: { new: ms } },
+    };
+    this.rpc
+      .call(OPS.token.audit.record, { events: [event] }, { principal: cmd.principal, traceId: cmd.traceId })
+      .catch((err: Error) => this.logger.error({ traceId: cmd.traceId, host, err: { message: err.message } }, 'recording the proxy call failed'));
   }
 }

@@ -1,6 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { EgressPolicy } from '@coffer/egress';
-import { REACTOR_LIMITS, ReactAsyncRequest, ReactRequest, validateContract, type ReactResponse } from '@coffer/contracts';
+import {
+  ProblemError,
+  REACTOR_LIMITS,
+  ReactAsyncRequest,
+  ReactRequest,
+  actorOf,
+  invocationEventData,
+  newEvent,
+  validateContract,
+  type CofferEvent,
+  type ReactResponse,
+} from '@coffer/contracts';
+import { EventOutbox, PrismaService } from '@coffer/db';
+import { createLogger } from '@coffer/observability';
 import { ReactorJobs, type AcceptedInvocation } from './async/reactor-jobs';
 import { checkCallbackUrl } from './async/callback-url';
 import { ReactorRunner, type InvokeContext, type RecordedReact } from './reactor-runner';
@@ -28,7 +41,11 @@ export class InvokeReactorUseCase {
     private readonly runner: ReactorRunner,
     private readonly jobs: ReactorJobs,
     private readonly replies: ReactReplies,
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
   ) {}
+
+  private readonly logger = createLogger('reactor-service');
 
   /** ALLOW_PRIVATE_CALLBACKS */
   private readonly callbackPolicy = EgressPolicy.callbacks(reactorServiceConfig().allowPrivateCallbacks);
@@ -48,7 +65,30 @@ export class InvokeReactorUseCase {
     const checkedUrl = callbackUrl !== undefined ? await checkCallbackUrl(this.callbackPolicy, callbackUrl) : undefined;
     const prepared = await this.runner.prepare(ctx, reactorId, ((plain as Record<string, unknown>)['args'] ?? {}) as Record<string, unknown>);
     if (checkedUrl !== undefined) return this.jobs.accept(ctx, prepared.reactor.id, prepared.args, checkedUrl, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
-    return this.runner.runRecorded(ctx, prepared, REACTOR_LIMITS.syncTimeoutMs);
+    const event = (type: 'reactor.invoked' | 'reactor.completed' | 'reactor.failed', error?: { status: number; title: string }) =>
+      newEvent(type, ctx.principal.tenantId, ctx.traceId, actorOf(ctx.principal), invocationEventData(prepared.reactor.id, { mode: 'sync' }, error));
+    const invoked = event('reactor.invoked');
+    let out: RecordedReact;
+    try {
+      out = await this.runner.runRecorded(ctx, prepared, REACTOR_LIMITS.syncTimeoutMs);
+    } catch (err) {
+      // the formula's own error or the sandbox's: the invocation happened and failed (a problem's status and title only)
+      if (err instanceof ProblemError) await this.publish([invoked, event('reactor.failed', err.problem)]);
+      throw err;
+    }
+    await this.publish([invoked, event('reactor.completed')]);
+    return out;
+  }
+
+  /**
+   * A synchronous invocation changes no row of its own: its events are the whole write (one transaction, both at
+   * once after the run, the invoked event stamped when it began). A failure to record them is logged and does not
+   * turn a finished run into an error.
+   */
+  private async publish(events: CofferEvent[]): Promise<void> {
+    await this.prisma
+      .transactional(() => this.outbox.record(events))
+      .catch((err: Error) => this.logger.error({ err: { message: err.message }, types: events.map((e) => e.type) }, 'recording invocation events failed'));
   }
 
   /**

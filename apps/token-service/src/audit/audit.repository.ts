@@ -4,10 +4,12 @@ import { Prisma, PrismaService, SqlPool, inTransaction, type AuditEvent } from '
 
 export interface AuditEventInput {
   actorApplicationId?: string;
-  operation: 'create' | 'read' | 'update' | 'delete' | 'use' | 'search' | 'invoke';
-  entityType: 'token' | 'reactor';
+  operation: 'create' | 'read' | 'update' | 'delete' | 'use' | 'search' | 'invoke' | 'proxy';
+  entityType: 'token' | 'reactor' | 'proxy';
   entityId: string;
   traceId?: string;
+  /** `{field: {old?, new?}}`; never data */
+  changes?: Record<string, { old?: unknown; new?: unknown }>;
 }
 
 interface Pending {
@@ -19,6 +21,7 @@ interface Pending {
     entityType: string;
     entityId: string;
     traceId: string | null;
+    changes: string | null;
   }>;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -65,10 +68,10 @@ export function createEventInsert(rows: Prisma.Sql, tenantId: string, actorAppli
 /** The multi-row INSERT of recorded events (a group-committed batch, or the events of one unit of work). */
 function eventsInsert(rows: Pending['rows']): Prisma.Sql {
   return Prisma.sql`
-    INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
+    INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, changes, created_at)
     SELECT * , now() FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.tenantId)}::uuid[],
       ${rows.map((r) => r.actorApplicationId)}::uuid[], ${rows.map((r) => r.operation)}::text[], ${rows.map((r) => r.entityType)}::text[],
-      ${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.traceId)}::text[])`;
+      ${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.traceId)}::text[], ${rows.map((r) => r.changes)}::jsonb[])`;
 }
 
 const isUuidText = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
@@ -141,6 +144,7 @@ export class AuditRepository implements OnApplicationShutdown {
       entityType: e.entityType,
       entityId: e.entityId,
       traceId: e.traceId ?? null,
+      changes: e.changes ? JSON.stringify(e.changes) : null,
     }));
     if (inTransaction()) return this.sql.query(eventsInsert(rows)).then(() => undefined);
     const done = new Promise<void>((resolve, reject) => this.queue.push({ rows, resolve, reject }));

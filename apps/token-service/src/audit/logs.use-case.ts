@@ -40,6 +40,8 @@ const PAST_TENSE: Record<string, string> = {
   authorize: 'authorized',
   rotate: 'rotated',
   refuse: 'refused',
+  resend: 'sent again',
+  proxy: 'sent',
 };
 
 /** "Token created" from entity type and operation: never anything of the data. */

@@ -13,6 +13,7 @@ export const AUDIT_ENTITY_TYPES = [
   { value: 'webhook_secret', display_name: 'Webhook secret' },
   { value: 'webhook', display_name: 'Webhook' },
   { value: 'webhook_delivery', display_name: 'Webhook delivery' },
+  { value: 'proxy', display_name: 'Proxy request' },
   { value: 'authentication', display_name: 'Authentication (refused)' },
   { value: 'data_key', display_name: 'Data keys (operator)' },
   { value: 'audit_log', display_name: 'Audit log (operator)' },

@@ -20,6 +20,9 @@ export const EVENT_TYPES = [
   'reactor.created',
   'reactor.updated',
   'reactor.deleted',
+  'reactor.invoked',
+  'reactor.completed',
+  'reactor.failed',
   'reactor-formula.created',
   'reactor-formula.updated',
   'reactor-formula.deleted',
@@ -49,3 +52,16 @@ export const eventSubject = (tenantId: string, type: string): string => `coffer.
 
 /** The stream that carries every event (subjects `coffer.events.>`), for SIEMs and data pipelines (docs/events.md). */
 export const EVENTS_STREAM = 'COFFER_EVENTS';
+
+/**
+ * The `data` of reactor.invoked, reactor.completed and reactor.failed: the reactor, the invocation (its request id for
+ * an asynchronous one) and, for a failure, the problem's status and title. Never the arguments, the configuration or
+ * the result: they may hold detokenized data.
+ */
+export function invocationEventData(
+  reactorId: string,
+  invocation: { id?: string; mode: 'sync' | 'async' },
+  error?: { status: number; title: string },
+): Record<string, unknown> {
+  return { reactor: { id: reactorId }, invocation, ...(error ? { error: { status: error.status, title: error.title } } : {}) };
+}

@@ -76,11 +76,12 @@ export class AuditEventMessage {
   @IsString()
   actorApplicationId?: string;
 
-  @IsIn(['create', 'read', 'update', 'delete', 'use', 'search', 'invoke'])
-  operation!: 'create' | 'read' | 'update' | 'delete' | 'use' | 'search' | 'invoke';
+  @IsIn(['create', 'read', 'update', 'delete', 'use', 'search', 'invoke', 'proxy'])
+  operation!: 'create' | 'read' | 'update' | 'delete' | 'use' | 'search' | 'invoke' | 'proxy';
 
-  @IsIn(['token', 'reactor'])
-  entityType!: 'token' | 'reactor';
+  /** proxy: one call through the proxy (entityId: the destination's host) */
+  @IsIn(['token', 'reactor', 'proxy'])
+  entityType!: 'token' | 'reactor' | 'proxy';
 
   @IsString()
   entityId!: string;
@@ -88,6 +89,11 @@ export class AuditEventMessage {
   @IsOptional()
   @IsString()
   traceId?: string;
+
+  /** what the act was, `{field: {new}}` as other records' changes (a proxy call: method, status, duration_ms); never data */
+  @IsOptional()
+  @IsObject()
+  changes?: Record<string, { old?: unknown; new?: unknown }>;
 }
 
 export class AuditRecordMessage {

@@ -3665,7 +3665,7 @@ export interface operations {
                 /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
                 start?: string;
                 /** @description values of GET /logs/entity-types */
-                entity_type?: "token" | "reactor" | "reactor_formula" | "application" | "application_key" | "session" | "tenant" | "webhook_secret" | "webhook" | "webhook_delivery" | "authentication" | "data_key" | "audit_log" | "audit_retention";
+                entity_type?: "token" | "reactor" | "reactor_formula" | "application" | "application_key" | "session" | "tenant" | "webhook_secret" | "webhook" | "webhook_delivery" | "proxy" | "authentication" | "data_key" | "audit_log" | "audit_retention";
                 entity_id?: string;
                 /** @description ISO 8601: events at or after */
                 start_date?: string;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService } from '@coffer/db';
-import type { Principal } from '@coffer/contracts';
+import { EventOutbox, Prisma, PrismaService } from '@coffer/db';
+import type { CofferEvent, Principal } from '@coffer/contracts';
 import { reactorServiceConfig } from '../../config';
 
 export interface ReactorJobRow {
@@ -53,9 +53,20 @@ export class ReactorJobRepository {
   /** REACTOR_JOB_LEASE_SLACK_MS: how long past its timeout a running job stays leased before another worker may take it over */
   private readonly leaseSlackMs = reactorServiceConfig().reactorJobLeaseSlackMs;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
+  ) {}
 
-  async insert(tenantId: string, j: NewJob): Promise<void> {
+  /** The job and its reactor.invoked event, in one transaction. */
+  async insert(tenantId: string, j: NewJob, events: CofferEvent[] = []): Promise<void> {
+    await this.prisma.transactional(async () => {
+      await this.insertJob(tenantId, j);
+      await this.outbox.record(events);
+    });
+  }
+
+  private async insertJob(tenantId: string, j: NewJob): Promise<void> {
     await this.prisma.reactorJob.create({
       data: {
         id: j.id,
@@ -89,13 +100,15 @@ export class ReactorJobRepository {
    * complete twice. True when a delivery was queued. Outcome and body arrive sealed (tenant data key): formula
    * output never lands in plaintext.
    */
-  async complete(job: ReactorJobRow, status: 'succeeded' | 'failed', outcome: Sealed, deliveryBody: Sealed): Promise<boolean> {
+  /** The outcome, its events (reactor.completed or reactor.failed) and the callback's delivery, in one transaction. */
+  async complete(job: ReactorJobRow, status: 'succeeded' | 'failed', outcome: Sealed, deliveryBody: Sealed, events: CofferEvent[] = []): Promise<boolean> {
     return this.prisma.transactional(async () => {
       const n = await this.prisma.$executeRaw`
         UPDATE reactor_jobs SET status = ${status}, result = NULL, error = NULL,
           outcome_ciphertext = ${outcome.ciphertext}, outcome_key_id = ${outcome.keyId}::uuid, completed_at = now(), locked_until = NULL
         WHERE id = ${job.id}::uuid AND tenant_id = ${job.tenant_id}::uuid AND status = 'running' AND runs = ${job.runs}`;
       if (n !== 1) return false;
+      await this.outbox.record(events);
       if (job.callback_url === null) return false;
       await this.prisma.$executeRaw`
         INSERT INTO webhook_deliveries (id, tenant_id, url, body_ciphertext, body_key_id, status, attempts, next_attempt_at, created_at)

@@ -5,8 +5,11 @@ import {
   JSON_LIMIT_MESSAGES,
   ProblemError,
   SUBJECTS,
+  actorOf,
   findJsonLimitViolation,
+  invocationEventData,
   isUuid,
+  newEvent,
   notFound,
   webhookBodyAad,
   type Principal,
@@ -102,16 +105,20 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   ): Promise<AcceptedInvocation> {
     const id = randomUUID();
     const sealed = await this.keyring.encryptJson(ctx.principal.tenantId, `reactor-job:${id}`, args);
-    await this.jobs.insert(ctx.principal.tenantId, {
-      id,
-      reactorId,
-      principal: ctx.principal,
-      argsCiphertext: sealed.ciphertext,
-      argsKeyId: sealed.keyId,
-      callbackUrl,
-      timeoutMs,
-      traceId: ctx.traceId,
-    });
+    await this.jobs.insert(
+      ctx.principal.tenantId,
+      {
+        id,
+        reactorId,
+        principal: ctx.principal,
+        argsCiphertext: sealed.ciphertext,
+        argsKeyId: sealed.keyId,
+        callbackUrl,
+        timeoutMs,
+        traceId: ctx.traceId,
+      },
+      [newEvent('reactor.invoked', ctx.principal.tenantId, ctx.traceId, actorOf(ctx.principal), invocationEventData(reactorId, { id, mode: 'async' }))],
+    );
     await this.events.publish(JOBS_WAKE_SUBJECT, {});
     return { id, status: 'pending' };
   }
@@ -244,7 +251,14 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
         writer: outcome.writer,
       } satisfies SealedOutcome);
       const sealedBody = await this.keyring.encryptJson(job.tenant_id, webhookBodyAad(job.id), body);
-      if (await this.jobs.complete(job, outcome.status, sealedOutcome, sealedBody)) await this.events.publish(SUBJECTS.webhook.wake, {});
+      const event = newEvent(
+        outcome.status === 'succeeded' ? 'reactor.completed' : 'reactor.failed',
+        job.tenant_id,
+        job.trace_id ?? undefined,
+        actorOf(job.principal),
+        invocationEventData(job.reactor_id, { id: job.id, mode: 'async' }, outcome.error),
+      );
+      if (await this.jobs.complete(job, outcome.status, sealedOutcome, sealedBody, [event])) await this.events.publish(SUBJECTS.webhook.wake, {});
     } catch (err) {
       // the lease expires and another worker runs the job again
       this.logger.error({ jobId: job.id, err: { message: (err as Error).message } }, 'storing the job result failed');

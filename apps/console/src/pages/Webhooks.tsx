@@ -1,0 +1,244 @@
+import { useState, type FormEvent } from 'react';
+import { api, query, type Page } from '../lib/api';
+import { useCan } from '../lib/session';
+import { useAction, useLoad } from '../lib/use-load';
+import { go } from '../routes';
+import { Empty, Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
+
+export interface Webhook {
+  id: string;
+  name: string;
+  url: string;
+  events: string[];
+  status: 'enabled' | 'disabled';
+  notify_email?: string;
+  created_at: string;
+  modified_at?: string;
+}
+
+interface Delivery {
+  id: string;
+  event_id?: string;
+  event_type?: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_error?: string;
+  created_at: string;
+  delivered_at?: string;
+}
+
+/** Event subscriptions (the webhooks API): list, create, edit, enable or disable, delete, and the deliveries. */
+export function Webhooks({ id }: { id?: string }) {
+  if (id === 'new') return <WebhookForm webhook={null} />;
+  if (id) return <WebhookDetail id={id} />;
+  return <WebhookList />;
+}
+
+function WebhookList() {
+  const can = useCan();
+  const [hooks] = useLoad(() => api<Page<Webhook>>('GET', `/webhooks${query({ size: 100 })}`), []);
+  return (
+    <>
+      <PageHeader title="Webhooks">
+        {can('webhook:create') ? (
+          <a className="button primary" href="#/webhooks/new">
+            New webhook
+          </a>
+        ) : null}
+      </PageHeader>
+      <Loaded load={hooks}>
+        {(res) =>
+          res.data.length ? (
+            <ul className="list">
+              {res.data.map((w) => (
+                <li key={w.id} className="card">
+                  <a href={`#/webhooks/${w.id}`}>{w.name}</a> <span className="badge">{w.status}</span>
+                  <span className="muted"> {w.url}</span>
+                  <span className="muted"> · {w.events.length} event types</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <Empty>No webhooks yet: a webhook receives the tenant&apos;s events (token.created, application.updated, …), signed.</Empty>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
+
+function WebhookDetail({ id }: { id: string }) {
+  const [hook] = useLoad(() => api<Webhook>('GET', `/webhooks/${encodeURIComponent(id)}`), [id]);
+  return (
+    <Loaded load={hook}>
+      {(w) => (
+        <>
+          <WebhookForm webhook={w} />
+          <Deliveries webhook={w} />
+        </>
+      )}
+    </Loaded>
+  );
+}
+
+function WebhookForm({ webhook }: { webhook: Webhook | null }) {
+  const can = useCan();
+  const [types] = useLoad(() => api<string[]>('GET', '/webhooks/event-types'), []);
+  const [name, setName] = useState(webhook?.name ?? '');
+  const [url, setUrl] = useState(webhook?.url ?? '');
+  const [email, setEmail] = useState(webhook?.notify_email ?? '');
+  const [events, setEvents] = useState<string[]>(webhook?.events ?? []);
+  const [enabled, setEnabled] = useState((webhook?.status ?? 'enabled') === 'enabled');
+  const [saved, setSaved] = useState(false);
+  const { busy, problem, run } = useAction();
+  const remover = useAction();
+  const writable = webhook ? can('webhook:update') : can('webhook:create');
+  const toggle = (type: string, on: boolean) => setEvents((list) => (on ? [...list, type] : list.filter((t) => t !== type)));
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    const body = { name, url, events, ...(email ? { notify_email: email } : {}) };
+    const res = webhook
+      ? await run(() => api<Webhook>('PUT', `/webhooks/${webhook.id}`, { ...body, status: enabled ? 'enabled' : 'disabled' }))
+      : await run(() => api<Webhook>('POST', '/webhooks', body));
+    if (!res) return;
+    if (webhook) setSaved(true);
+    else go('webhooks', res.id);
+  };
+  const remove = async () => {
+    if (!webhook || !window.confirm(`Delete the webhook “${webhook.name}”? Its pending deliveries are dropped.`)) return;
+    if (await remover.run(() => api('DELETE', `/webhooks/${webhook.id}`).then(() => true))) go('webhooks');
+  };
+  return (
+    <>
+      <PageHeader title={webhook ? webhook.name : 'New webhook'}>
+        <a className="button" href="#/webhooks">
+          All webhooks
+        </a>
+        {webhook && can('webhook:delete') ? (
+          <button className="danger" onClick={() => void remove()}>
+            Delete
+          </button>
+        ) : null}
+      </PageHeader>
+      <ProblemView problem={remover.problem} />
+      <form className="card form" onSubmit={(e) => void submit(e)} aria-label="Webhook">
+        {webhook ? (
+          <p className="muted">
+            <code>{webhook.id}</code> · created {formatDate(webhook.created_at)}
+          </p>
+        ) : null}
+        <label>
+          Name
+          <input value={name} onChange={(e) => setName(e.target.value)} required disabled={!writable} />
+        </label>
+        <label>
+          Receiver URL (HTTPS)
+          <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required disabled={!writable} />
+        </label>
+        <label>
+          Notify email (told when the webhook is disabled after failing)
+          <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} disabled={!writable} />
+        </label>
+        {webhook ? (
+          <label>
+            <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} disabled={!writable} /> Enabled
+          </label>
+        ) : null}
+        <fieldset>
+          <legend>Events</legend>
+          <Loaded load={types}>
+            {(list) => (
+              <div className="checks">
+                {list.map((t) => (
+                  <label key={t}>
+                    <input type="checkbox" checked={events.includes(t)} onChange={(e) => toggle(t, e.target.checked)} disabled={!writable} /> {t}
+                  </label>
+                ))}
+              </div>
+            )}
+          </Loaded>
+        </fieldset>
+        <ProblemView problem={problem} />
+        {writable ? (
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Saving…' : webhook ? 'Save webhook' : 'Create webhook'}
+          </button>
+        ) : null}
+        {saved ? <span role="status"> Saved.</span> : null}
+      </form>
+    </>
+  );
+}
+
+function Deliveries({ webhook }: { webhook: Webhook }) {
+  const can = useCan();
+  const [status, setStatus] = useState('');
+  const [deliveries, reload] = useLoad(
+    () => api<Page<Delivery>>('GET', `/webhooks/${webhook.id}/deliveries${query({ status: status || undefined, size: 50 })}`),
+    [webhook.id, status],
+  );
+  const { problem, run } = useAction();
+  const [resent, setResent] = useState<string | null>(null);
+  const resend = async (d: Delivery) => {
+    setResent(null);
+    if (await run(() => api('POST', `/webhooks/${webhook.id}/deliveries/${d.id}/resend`))) {
+      setResent(d.id);
+      reload();
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">Deliveries</h2>
+      <label>
+        Status
+        <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <option value="">any</option>
+          <option value="pending">pending</option>
+          <option value="delivered">delivered</option>
+          <option value="failed">failed</option>
+        </select>
+      </label>
+      <ProblemView problem={problem} />
+      {resent ? <p role="status">Delivery {resent} queued again.</p> : null}
+      <Loaded load={deliveries}>
+        {(res) =>
+          res.data.length ? (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Created</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Last error</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {res.data.map((d) => (
+                  <tr key={d.id}>
+                    <td>{formatDate(d.created_at)}</td>
+                    <td>{d.event_type ?? '—'}</td>
+                    <td>{d.status}</td>
+                    <td>{d.attempts}</td>
+                    <td>{d.last_error ?? ''}</td>
+                    <td>
+                      {can('webhook:update') && d.status !== 'pending' ? (
+                        <button onClick={() => void resend(d)} aria-label={`Send again: delivery ${d.id}`}>
+                          Send again
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <Empty>No deliveries{status ? ` with status ${status}` : ''} yet.</Empty>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
