@@ -24,6 +24,9 @@ interface StoredDelivery extends Omit<ClaimedDelivery, 'body'> {
   body_key_id: string | null;
 }
 
+/** What an attempt leaves: delivered, pending again (retried after `retryInMs`) or failed for good. */
+export type DeliveryOutcome = { status: 'delivered' } | { status: 'pending'; retryInMs: number; error: string } | { status: 'failed'; error: string };
+
 /** How long a claimed delivery is leased: longer than one attempt (10 s timeout), so two replicas never overlap. */
 const LEASE_SECONDS = 60;
 
@@ -63,32 +66,23 @@ export class DeliveryRepository {
     return { ...row, body };
   }
 
-  async recordAttempt(d: ClaimedDelivery, a: { statusCode?: number; durationMs: number; error?: string }): Promise<void> {
-    await this.prisma.webhookAttempt.create({
-      data: {
-        id: randomUUID(),
-        deliveryId: d.id,
-        tenantId: d.tenant_id,
-        attempt: d.attempts,
-        statusCode: a.statusCode ?? null,
-        durationMs: Math.round(a.durationMs),
-        error: a.error?.slice(0, 500) ?? null,
-      },
-    });
-  }
-
-  async delivered(d: ClaimedDelivery): Promise<void> {
-    await this.prisma.webhookDelivery.updateMany({
-      where: { id: d.id, tenantId: d.tenant_id },
-      data: { status: 'delivered', deliveredAt: new Date(), lockedUntil: null, lastError: null },
-    });
-  }
-
-  async retryLater(d: ClaimedDelivery, delayMs: number, error: string): Promise<void> {
-    await this.prisma.webhookDelivery.updateMany({
-      where: { id: d.id, tenantId: d.tenant_id },
-      data: { nextAttemptAt: new Date(Date.now() + delayMs), lockedUntil: null, lastError: error.slice(0, 500) },
-    });
+  /**
+   * An attempt's row and the delivery's new state in one statement: one round trip per attempt, where an ORM insert
+   * then an update took two (the dispatcher's share of the database is most of its cost under a stream of events).
+   */
+  async settle(d: ClaimedDelivery, a: { statusCode?: number; durationMs: number; error?: string }, outcome: DeliveryOutcome): Promise<void> {
+    const lastError = outcome.status === 'delivered' ? null : outcome.error.slice(0, 500);
+    const retryInSeconds = outcome.status === 'pending' ? outcome.retryInMs / 1000 : 0;
+    await this.prisma.$executeRaw`
+      WITH attempt AS (
+        INSERT INTO webhook_attempts (id, delivery_id, tenant_id, attempt, status_code, duration_ms, error)
+        VALUES (${randomUUID()}::uuid, ${d.id}::uuid, ${d.tenant_id}::uuid, ${d.attempts}::int, ${a.statusCode ?? null}::int,
+          ${Math.round(a.durationMs)}::int, ${a.error?.slice(0, 500) ?? null}::text)
+      )
+      UPDATE webhook_deliveries SET status = ${outcome.status}::text, locked_until = NULL, last_error = ${lastError}::text,
+        delivered_at = CASE WHEN ${outcome.status}::text = 'delivered' THEN now() ELSE delivered_at END,
+        next_attempt_at = CASE WHEN ${outcome.status}::text = 'pending' THEN now() + make_interval(secs => ${retryInSeconds}::float8) ELSE next_attempt_at END
+      WHERE id = ${d.id}::uuid AND tenant_id = ${d.tenant_id}::uuid`;
   }
 
   async failed(d: ClaimedDelivery, error: string): Promise<void> {

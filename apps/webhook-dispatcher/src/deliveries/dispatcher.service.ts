@@ -10,7 +10,8 @@ import { signatureHeader } from './signer';
 import { attemptsPerDelivery, deliveryLatency, queueDepth } from './webhook-metrics';
 import { FailingWebhooks } from '../notify/failing-webhooks';
 
-const BATCH = 16;
+/** deliveries per round: one claim and one secrets lookup per tenant serve them all */
+const BATCH = 64;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 4096;
 const NIL = '00000000-0000-0000-0000-000000000000';
@@ -114,23 +115,22 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
     }
-    const durationMs = performance.now() - started;
-    await this.deliveries.recordAttempt(d, { statusCode, durationMs, error });
+    const attempt = { statusCode, durationMs: performance.now() - started, error };
     if (!error) {
-      await this.deliveries.delivered(d);
+      await this.deliveries.settle(d, attempt, { status: 'delivered' });
       deliveryLatency.observe((Date.now() - d.created_at.getTime()) / 1000);
       attemptsPerDelivery.labels('delivered').observe(d.attempts);
-      this.logger.info({ deliveryId: d.id, attempt: d.attempts, statusCode, ms: Math.round(durationMs) }, 'webhook delivered');
+      this.logger.info({ deliveryId: d.id, attempt: d.attempts, statusCode, ms: Math.round(attempt.durationMs) }, 'webhook delivered');
       return;
     }
     const delay = this.schedule.nextDelay(d.attempts, retryAfter);
     if (delay === null) {
-      await this.deliveries.failed(d, error);
+      await this.deliveries.settle(d, attempt, { status: 'failed', error });
       attemptsPerDelivery.labels('failed').observe(d.attempts);
       this.logger.warn({ deliveryId: d.id, attempt: d.attempts, statusCode }, 'webhook delivery failed for good');
       if (d.webhook_id !== null) await this.failing.disable(d.tenant_id, d.webhook_id, error);
     } else {
-      await this.deliveries.retryLater(d, delay, error);
+      await this.deliveries.settle(d, attempt, { status: 'pending', retryInMs: delay, error });
       this.logger.info({ deliveryId: d.id, attempt: d.attempts, statusCode, retryInMs: delay }, 'webhook delivery will be retried');
     }
   }
