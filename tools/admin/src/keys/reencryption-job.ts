@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrismaService } from '@coffer/db';
 import type { TenantKeyring } from '@coffer/crypto/keyring';
+import { RowPace } from './row-pace';
 import { KeyJobRepository, type KeyJob, type KindProgress } from './key-job.repository';
 import { SEALED_KINDS, packWebhookSecret, sealedKind, type SealedKind } from './sealed-kinds';
 import { SealedRowsRepository, type Resealed, type SealedRow } from './sealed-rows.repository';
@@ -57,6 +58,7 @@ export class ReencryptionJob {
   private readonly rows: SealedRowsRepository;
   private readonly jobs: KeyJobRepository;
   private readonly started = Date.now();
+  private readonly pace: RowPace;
   private rowsThisRun = 0;
   private conflicts = 0;
   private snapshot!: ReencryptionSnapshot;
@@ -68,6 +70,7 @@ export class ReencryptionJob {
   ) {
     this.rows = new SealedRowsRepository(prisma);
     this.jobs = new KeyJobRepository(prisma);
+    this.pace = new RowPace(options.rate);
   }
 
   async run(): Promise<ReencryptionResult> {
@@ -159,7 +162,7 @@ export class ReencryptionJob {
       this.rowsThisRun += written;
       this.snapshot.rowsDone += written;
       this.report(kind.kind, p.tenantId);
-      await this.throttle();
+      await this.pace.wrote(written);
     }
   }
 
@@ -199,13 +202,6 @@ export class ReencryptionJob {
   private batchSize(): number {
     const { batchSize, rate } = this.options;
     return rate > 0 ? Math.max(1, Math.min(batchSize, rate)) : batchSize;
-  }
-
-  /** Keeps the rows written by this process at or under `rate` per second. */
-  private async throttle(): Promise<void> {
-    if (this.options.rate <= 0) return;
-    const due = (this.rowsThisRun / this.options.rate) * 1000 - (Date.now() - this.started);
-    if (due > 0) await sleep(due);
   }
 
   private async settle(p: KindProgress): Promise<void> {
