@@ -63,6 +63,8 @@ const SUBJECT = {
   proxy: 'proxy.requests.invoke.v1',
   detokenize: 'token.tokens.detokenize.v1',
   auditRecord: 'token.audit.record.v1',
+  proxyResolve: 'reactor.proxies.resolve.v1',
+  proxyTransform: 'reactor.proxies.transform.v1',
   event: 'events.auth.invalidated.v1',
   inbox: '_INBOX.probe.reply',
   gatewayInbox: '_INBOX.gateway.probe.reply',
@@ -88,6 +90,8 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
     'reactor',
     'reactorJobsWake',
     'proxy',
+    'proxyResolve',
+    'proxyTransform',
   ],
   // session.tenants.get.v1: the tenant's settings (deduplication) through TenantSettingsClient
   'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event'],
@@ -97,15 +101,16 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
   'reactor-service': ['token', 'detokenize', 'auditRecord', 'sessionPrincipal', 'sessionTenant', 'webhook', 'reactorJobsWake'],
   // the signing secret of a tenant's webhooks (dispatcher.service.ts)
   'webhook-dispatcher': ['sessionWebhookSecret'],
-  // a proxy request's expressions, detokenized as its caller (proxy-service detokenizer.ts), and each call's audit event
-  'proxy-service': ['detokenize', 'auditRecord'],
+  // a proxy request's expressions, detokenized as its caller (proxy-service detokenizer.ts), each call's audit event,
+  // and a pre-configured proxy's lookup and transforms (reactor-service)
+  'proxy-service': ['detokenize', 'auditRecord', 'proxyResolve', 'proxyTransform'],
 };
 /** A caller reads only its own replies: RpcClient's inbox prefix is _INBOX.<service> (libs/messaging). */
 const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
   gateway: ['gatewayInbox', 'event'],
   'token-service': ['token', 'detokenize', 'auditRecord', 'tokenInbox'],
   'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
-  'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox'],
+  'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox', 'proxyResolve', 'proxyTransform'],
   'webhook-dispatcher': ['webhook', 'webhookInbox'],
   'proxy-service': ['proxy', 'proxyInbox'],
 };
@@ -113,7 +118,7 @@ const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
 const SERVES: Partial<Record<AppName, Probe[]>> = {
   'token-service': ['token', 'detokenize'],
   'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
-  'reactor-service': ['reactor'],
+  'reactor-service': ['reactor', 'proxyResolve', 'proxyTransform'],
   'webhook-dispatcher': ['webhook'],
   'proxy-service': ['proxy'],
 };

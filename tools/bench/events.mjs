@@ -1,11 +1,22 @@
 // Events benchmark (docs/events.md, docs/benchmarks.md): on a throwaway system,
-//   1. token create throughput at 32 clients, alternating windows with no webhook subscribed and with one webhook
-//      subscribed to token.created whose local receiver answers 204 (each window's events relayed and delivered);
+//   1. token create throughput at 32 clients, windows with no webhook subscribed and with one webhook subscribed to
+//      token.created whose local receiver (its own process) answers 204. The windows come in ABBA order (off, on,
+//      on, off, ...) after an unmeasured warm-up with the webhook on, each preceded by its own warm-up second; an
+//      "on" window ends when the receiver has every event it created (so nothing it queued is dropped by the
+//      webhook's delete, and its backlog does not spill into the next window). Per window: CPU per create of each
+//      process (PostgreSQL's backends of the database together) and PostgreSQL commits per create.
 //   2. delivery lag at a fixed 500 creates/s: receiver arrival − event.timestamp, p50/p99/max over every event.
 //
-//   node tools/dev/runtime.mjs tools/bench/events.mjs [--seconds 10] [--clients 32] [--rate 500] [--no-build]
-import http from 'node:http';
+//   node tools/dev/runtime.mjs tools/bench/events.mjs [--seconds 10] [--clients 32] [--rate 500] [--rounds 2]
+//     [--no-build] [--cpu-prof]   (--cpu-prof: every service writes tmp/cpu-prof/events-<date>/<name>-0.cpuprofile;
+//                                  node tools/bench/profile-summary.mjs <dir> --window 'webhook subscribed')
+import fs from 'node:fs';
+import path from 'node:path';
+import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { ROOT } from '../dev/system.mjs';
+import { CpuSampler, postgresBackends } from './lib/cpu.mjs';
 import { startTarget } from './lib/target.mjs';
 import { httpClient } from './lib/http.mjs';
 import { load, percentile } from './lib/load.mjs';
@@ -16,47 +27,65 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '32' },
     rate: { type: 'string', default: '500' },
     rounds: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '5' },
     'no-build': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
 const CLIENTS = Number(values.clients);
 const RATE = Number(values.rate);
 const ROUNDS = Number(values.rounds);
+const WARMUP = Number(values.warmup);
 const log = (m) => process.stderr.write(`[bench:events] ${m}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 
-/** A receiver that stamps each event's arrival. */
-function receiver() {
-  const lags = [];
-  let count = 0;
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const arrived = Date.now();
-      try {
-        lags.push(arrived - Date.parse(JSON.parse(body).event.timestamp));
-      } catch {
-        /* not an event */
-      }
-      count++;
-      res.writeHead(204).end();
-    });
+/** The receiver process (lib/event-receiver.mjs): `url`, `count()`, `lags({reset})`, `pid`, `close()`. */
+async function receiver() {
+  const child = fork(path.join(import.meta.dirname, 'lib/event-receiver.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', (m) => resolve(m.port));
+    child.once('exit', () => reject(new Error('the receiver exited')));
   });
+  let asked = 0;
+  const ask = (opts = {}) =>
+    new Promise((resolve) => {
+      const id = ++asked;
+      const on = (m) => {
+        if (m.id !== id) return;
+        child.off('message', on);
+        resolve(m);
+      };
+      child.on('message', on);
+      child.send({ ask: id, ...opts });
+    });
   return {
-    lags,
-    count: () => count,
-    listen: () => new Promise((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${server.address().port}/events`))),
-    close: () => new Promise((r) => server.close(() => r())),
+    url: `http://127.0.0.1:${port}/events`,
+    pid: child.pid,
+    count: async () => (await ask()).count,
+    lags: async ({ reset = false } = {}) => (await ask({ lags: true, reset })).lags,
+    close: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM')))),
   };
 }
 
 async function main() {
+  const cpuProfDir = values['cpu-prof'] ? path.join(ROOT, 'tmp/cpu-prof', `events-${new Date().toISOString().replace(/[:.]/g, '-')}`) : undefined;
+  if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
   // the receiver listens on 127.0.0.1: the throwaway system lets webhooks reach private addresses
-  const target = await startTarget({ log, noBuild: values['no-build'], env: { ALLOW_PRIVATE_CALLBACKS: 'true' } });
+  const target = await startTarget({ log, cpuProfDir, noBuild: values['no-build'], env: { ALLOW_PRIVATE_CALLBACKS: 'true' } });
   const client = httpClient(target.url, CLIENTS + 8);
-  const rx = receiver();
-  const url = await rx.listen();
+  const rx = await receiver();
+  const db = target.databaseUrl ? new pg.Pool({ connectionString: target.databaseUrl, max: 2, application_name: 'coffer-bench' }) : null;
+  const sampler = new CpuSampler(async () => ({
+    ...target.processPids(),
+    ...(db ? { postgres: await postgresBackends(db, target.databaseName) } : {}),
+    receiver: [rx.pid],
+    bench: [process.pid],
+  }));
+  const commits = async () =>
+    db ? Number((await db.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit) : NaN;
+  const windows = [];
   try {
     const app = await client.call('POST', '/applications', {
       key: target.managementKey,
@@ -65,36 +94,82 @@ async function main() {
     });
     const create = () => client.call('POST', '/tokens', { key: app.key, body: { type: 'token', data: 'bench' }, expect: 201 });
 
-    // 1. throughput, alternating: no subscription / a subscribed webhook
+    /** One window: its warm-up second and measured seconds; with the webhook on, until every event has arrived. */
+    const runWindow = async (mode, seconds) => {
+      const hook =
+        mode === 'on'
+          ? await client.call('POST', '/webhooks', { key: target.managementKey, body: { name: 'bench', url: rx.url, events: ['token.created'] }, expect: 201 })
+          : undefined;
+      const received = await rx.count();
+      const warm = await load({ clients: CLIENTS, seconds: 1, op: create });
+      const before = await sampler.snapshot();
+      const commitsBefore = await commits();
+      const startUs = monotonicMicros();
+      const r = await load({ clients: CLIENTS, seconds, op: create });
+      const endUs = monotonicMicros();
+      // stats reach pg_stat_database at a backend's next report (at most a second later)
+      await sleep(1100);
+      const cpu = CpuSampler.diff(before, await sampler.snapshot());
+      r.commitsPerCreate = (await commits()) - commitsBefore;
+      r.cpu = cpu;
+      let drainMs = 0;
+      if (hook) {
+        const expected = warm.count + r.count;
+        const ended = performance.now();
+        while ((await rx.count()) - received < expected && performance.now() - ended < 60_000) await sleep(20);
+        drainMs = performance.now() - ended;
+        r.delivered = (await rx.count()) - received;
+        r.expected = expected;
+        await client.call('DELETE', `/webhooks/${hook.id}`, { key: target.managementKey, expect: 204 });
+      }
+      r.drainMs = drainMs;
+      r.commitsPerCreate /= r.count;
+      windows.push({ scenario: mode === 'on' ? 'webhook subscribed' : 'no webhook', clients: CLIENTS, startUs, endUs });
+      return r;
+    };
+
+    // 0. an unmeasured warm-up of every path (the dispatcher's included)
+    if (WARMUP > 0) await runWindow('on', WARMUP);
+    await rx.lags({ reset: true });
+    await sleep(2000);
+
+    // 1. throughput in ABBA order: off, on | on, off | ...
     const results = { off: [], on: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const mode of ['off', 'on']) {
-        let hook;
-        if (mode === 'on')
-          hook = await client.call('POST', '/webhooks', { key: target.managementKey, body: { name: 'bench', url, events: ['token.created'] }, expect: 201 });
-        const r = await load({ clients: CLIENTS, seconds: SECONDS, warmup: 1, op: create });
+      for (const mode of round % 2 === 0 ? ['off', 'on'] : ['on', 'off']) {
+        const r = await runWindow(mode, SECONDS);
         results[mode].push(r);
-        log(`creates, ${mode === 'on' ? 'webhook subscribed' : 'no webhook'}: ${r.ops.toFixed(0)}/s p99 ${r.p99.toFixed(1)} ms (${r.errors} errors)`);
-        if (hook) await client.call('DELETE', `/webhooks/${hook.id}`, { key: target.managementKey, expect: 204 });
-        // let the relay and the deliveries catch up before the next window
-        await new Promise((r) => setTimeout(r, 3000));
+        const cpuPerCreate = Object.entries(r.cpu)
+          .filter(([, s]) => s > 0)
+          .map(([k, s]) => `${k} ${((s * 1000) / r.count).toFixed(2)}`)
+          .join(', ');
+        log(
+          `creates, ${mode === 'on' ? 'webhook subscribed' : 'no webhook'}: ${r.ops.toFixed(0)}/s p99 ${r.p99.toFixed(1)} ms (${r.errors} errors)` +
+            `${mode === 'on' ? `; ${r.delivered}/${r.expected} delivered, the last ${(r.drainMs / 1000).toFixed(1)} s after the window` : ''}`,
+        );
+        log(`  CPU ms per create: ${cpuPerCreate}; PostgreSQL commits per create ${r.commitsPerCreate.toFixed(2)}`);
+        await sleep(2000);
       }
     }
 
     // 2. delivery lag at a fixed rate
-    const hook = await client.call('POST', '/webhooks', { key: target.managementKey, body: { name: 'lag', url, events: ['token.created'] }, expect: 201 });
-    await new Promise((r) => setTimeout(r, 1000));
-    rx.lags.length = 0;
+    const hook = await client.call('POST', '/webhooks', { key: target.managementKey, body: { name: 'lag', url: rx.url, events: ['token.created'] }, expect: 201 });
+    await sleep(1000);
+    await rx.lags({ reset: true });
     const total = RATE * SECONDS;
     const start = performance.now();
     let sent = 0;
     let failed = 0;
+    let firstError;
     const inFlight = new Set();
     while (sent < total) {
       const due = start + (sent * 1000) / RATE;
       const wait = due - performance.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const p = create().catch(() => failed++);
+      if (wait > 0) await sleep(wait);
+      const p = create().catch((err) => {
+        failed++;
+        firstError ??= String(err?.message ?? err).slice(0, 200);
+      });
       inFlight.add(p);
       p.finally(() => inFlight.delete(p));
       sent++;
@@ -102,17 +177,31 @@ async function main() {
     await Promise.all(inFlight);
     const achieved = sent / ((performance.now() - start) / 1000);
     const deadline = Date.now() + 60_000;
-    while (rx.lags.length < sent - failed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const lags = Float64Array.from(rx.lags).sort();
+    let received = [];
+    while ((received = await rx.lags()).length < sent - failed && Date.now() < deadline) await sleep(100);
+    const lags = Float64Array.from(received).sort();
     await client.call('DELETE', `/webhooks/${hook.id}`, { key: target.managementKey, expect: 204 });
+    if (failed) log(`lag phase: ${failed} creates failed, the first: ${firstError}`);
 
-    const mean = (xs) => xs.reduce((a, b) => a + b.ops, 0) / xs.length;
+    const mean = (xs, f) => xs.reduce((a, b) => a + f(b), 0) / xs.length;
+    const cpuPerCreate = (xs) => {
+      const out = {};
+      for (const k of Object.keys(xs[0].cpu)) out[k] = Number(mean(xs, (r) => (r.cpu[k] * 1000) / r.count).toFixed(3));
+      out.total = Number(mean(xs, (r) => (Object.values(r.cpu).reduce((a, b) => a + b, 0) * 1000) / r.count).toFixed(3));
+      return out;
+    };
     const summary = {
       clients: CLIENTS,
       seconds: SECONDS,
-      creates_per_s_no_webhook: Math.round(mean(results.off)),
-      creates_per_s_webhook_subscribed: Math.round(mean(results.on)),
-      ratio: Number((mean(results.on) / mean(results.off)).toFixed(3)),
+      creates_per_s_no_webhook: Math.round(mean(results.off, (r) => r.ops)),
+      creates_per_s_webhook_subscribed: Math.round(mean(results.on, (r) => r.ops)),
+      ratio: Number((mean(results.on, (r) => r.ops) / mean(results.off, (r) => r.ops)).toFixed(3)),
+      windows: { no_webhook: results.off.map((r) => Math.round(r.ops)), webhook_subscribed: results.on.map((r) => Math.round(r.ops)) },
+      cpu_ms_per_create: { no_webhook: cpuPerCreate(results.off), webhook_subscribed: cpuPerCreate(results.on) },
+      pg_commits_per_create: {
+        no_webhook: Number(mean(results.off, (r) => r.commitsPerCreate).toFixed(2)),
+        webhook_subscribed: Number(mean(results.on, (r) => r.commitsPerCreate).toFixed(2)),
+      },
       lag: {
         target_rate: RATE,
         achieved_rate: Math.round(achieved),
@@ -128,7 +217,12 @@ async function main() {
   } finally {
     await rx.close();
     await client.close();
+    await db?.end();
     await target.stop();
+    if (cpuProfDir) {
+      fs.writeFileSync(path.join(cpuProfDir, 'windows.json'), `${JSON.stringify(windows, null, 2)}\n`);
+      log(`CPU profiles in ${path.relative(ROOT, cpuProfDir)}: node tools/bench/profile-summary.mjs ${path.relative(ROOT, cpuProfDir)} --window 'webhook subscribed'`);
+    }
   }
 }
 

@@ -25,6 +25,7 @@ import { ReactorsController } from './reactors/reactors.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { PingController } from './webhooks/ping.controller';
 import { ProxyController } from './proxy/proxy.controller';
+import { ProxiesController } from './proxy/proxies.controller';
 
 @Module({
   imports: [MessagingModule],
@@ -42,6 +43,7 @@ import { ProxyController } from './proxy/proxy.controller';
     ReactorsController,
     WebhooksController,
     PingController,
+    ProxiesController,
     ProxyController,
   ],
   providers: [

@@ -22,10 +22,15 @@ import { ReactorRunner } from './invoke/reactor-runner';
 import { ReactReplies } from './invoke/react-replies';
 import { AuditRecorder } from './audit/audit-recorder';
 import { JobPruner } from './invoke/async/job-pruner';
+import { ProxyRepository } from './proxies/proxy.repository';
+import { ProxyVault } from './proxies/proxy-vault';
+import { ProxiesService } from './proxies/proxies.service';
+import { ProxiesHandler } from './proxies/proxies.handler';
+import { ProxyTransforms } from './proxies/transforms/proxy-transforms';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
-  controllers: [PingHandler, FormulasHandler, ReactorsHandler],
+  controllers: [PingHandler, FormulasHandler, ReactorsHandler, ProxiesHandler],
   providers: [
     OperationDispatcher,
     JobPruner,
@@ -47,6 +52,10 @@ import { JobPruner } from './invoke/async/job-pruner';
     InvokeReactorUseCase,
     ReactorJobRepository,
     ReactorJobs,
+    ProxyRepository,
+    ProxyVault,
+    ProxiesService,
+    ProxyTransforms,
   ],
 })
 export class AppModule {}

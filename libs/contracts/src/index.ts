@@ -21,6 +21,7 @@ export * from './webhooks/webhook-deliveries';
 export * from './webhooks/webhooks';
 export * from './events/events';
 export * from './proxies/proxy-invocation';
+export * from './proxies/proxies';
 export * from './openapi/json-schema';
 export * from './paging/page-views';
 export * from './paging/page-query';

@@ -75,6 +75,19 @@ export const SUBJECTS = {
       /** POST /reactors/{id}/react-async: {id, body}; answers {id, status: "pending"} */
       reactAsync: 'reactor.reactors.react-async.v1',
     },
+    /** pre-configured proxies (/proxies), owned by reactor-service: it holds their secrets and runs their transforms */
+    proxies: {
+      create: 'reactor.proxies.create.v1',
+      list: 'reactor.proxies.list.v1',
+      get: 'reactor.proxies.get.v1',
+      update: 'reactor.proxies.update.v1',
+      patch: 'reactor.proxies.patch.v1',
+      delete: 'reactor.proxies.delete.v1',
+      /** a proxy by its key, for an invocation (the gateway for anonymous calls, proxy-service): ResolvedProxy */
+      resolve: 'reactor.proxies.resolve.v1',
+      /** one direction's transforms run on a proxied message (proxy-service) */
+      transform: 'reactor.proxies.transform.v1',
+    },
   },
   webhook: {
     wake: 'webhook.deliveries.wake.v1',

@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { OPS, ProblemError, RPC_DEADLINE_MS, type Principal } from '@coffer/contracts';
+import { OPS, ProblemError, RPC_DEADLINE_MS, type Principal, type ResolvedProxy } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { RpcClient } from '@coffer/messaging';
 import { HeaderNames } from './api-key-headers';
+import { proxyHeaderPrefixes, proxyKeyOf } from '../proxy/proxy-request';
 import { PrincipalCache } from './principal-cache';
 import { ConsoleSessions } from '../console/console-sessions';
 import type { EarlyAuthenticator } from '../http/back-pressure';
 import type { GatewayRequest } from '../http/gateway-request';
+
+const PROXY_ROUTES = new Set(['/proxy', '/proxy/*']);
+/** the cache key prefix of anonymous proxy principals (never a key hash: those are bare hex) */
+const ANONYMOUS_PROXY = 'proxy:';
 
 /**
  * SVC-API-KEY (or an alias) to its principal, through session-service with a short-lived cache; 401 otherwise. One
@@ -16,6 +21,7 @@ import type { GatewayRequest } from '../http/gateway-request';
 @Injectable()
 export class PrincipalResolver implements EarlyAuthenticator {
   private readonly headers = new HeaderNames();
+  private readonly proxyPrefixes = proxyHeaderPrefixes(this.headers);
   /** Lookups in flight by key hash: a burst of requests with one new key asks session-service once. */
   private readonly inFlight = new Map<string, Promise<{ principal: Principal | null; expiresAt?: string }>>();
 
@@ -35,6 +41,9 @@ export class PrincipalResolver implements EarlyAuthenticator {
       const req = request as GatewayRequest;
       req.consoleKeyHash ??= this.consoleSessions.keyHashOf(request);
       if (req.consoleKeyHash) return req.consoleKeyHash;
+      // /proxy without a key: a pre-configured proxy that does not require auth may be called with its own key
+      const proxyKey = PROXY_ROUTES.has(request.routeOptions?.url ?? '') ? proxyKeyOf(req, this.proxyPrefixes).key : undefined;
+      if (proxyKey && proxyKey.length <= 512) return `${ANONYMOUS_PROXY}${sha256Hex(proxyKey)}`;
       throw new ProblemError(401, 'The SVC-API-KEY header is required');
     }
     if (key.length > 512) throw new ProblemError(401, 'The API key is invalid');
@@ -75,6 +84,10 @@ export class PrincipalResolver implements EarlyAuthenticator {
     const req = request as GatewayRequest;
     const keyHash = this.keyHash(request);
     let asking = this.inFlight.get(keyHash);
+    if (!asking && keyHash.startsWith(ANONYMOUS_PROXY)) {
+      asking = this.anonymousProxy(keyHash.slice(ANONYMOUS_PROXY.length), req.traceId).finally(() => this.inFlight.delete(keyHash));
+      this.inFlight.set(keyHash, asking);
+    }
     if (!asking) {
       asking = this.rpc
         .call<{
@@ -90,6 +103,18 @@ export class PrincipalResolver implements EarlyAuthenticator {
     this.cache.set(keyHash, { principal: result.principal, expiresAt });
     req.principal = result.principal;
     return result.principal;
+  }
+
+  /**
+   * The principal of an anonymous call to a pre-configured proxy: only for a proxy with require_auth false. Any other
+   * key (unknown, or a proxy that requires auth) is a missing API key, so the answer tells nothing of proxies.
+   */
+  private async anonymousProxy(keyHash: string, traceId: string): Promise<{ principal: Principal | null }> {
+    const proxy: ResolvedProxy | null = await this.rpc.call(OPS.reactor.proxies.resolve, { keyHash }, { traceId }, RPC_DEADLINE_MS.authenticate);
+    if (!proxy || proxy.requireAuth) throw new ProblemError(401, 'The SVC-API-KEY header is required');
+    return {
+      principal: { tenantId: proxy.tenantId, applicationId: proxy.id, applicationType: 'private', permissions: ['proxy:invoke'], anonymousProxyId: proxy.id },
+    };
   }
 
   /** The request's principal: already resolved (by the admission hook), cached, or looked up now. */

@@ -41,6 +41,44 @@ export function destinationOf(req: GatewayRequest, prefixes: string[]): string |
   return undefined;
 }
 
+/** The header carrying a pre-configured proxy's key, under any of its spellings (`BT-PROXY-KEY`, `SVC-PROXY-KEY`, ...). */
+export function proxyKeyHeader(req: GatewayRequest, prefixes: string[]): string | undefined {
+  for (const p of prefixes) {
+    const v = req.headers[`${p}-proxy-key`];
+    const s = Array.isArray(v) ? v[0] : v;
+    if (s !== undefined) return s;
+  }
+  return undefined;
+}
+
+/**
+ * A pre-configured proxy's key from its header or, as the mirrored service also takes it, the `bt-proxy-key` (or
+ * `<prefix>-proxy-key`) query parameter; and the query without that parameter, which is Coffer's and never forwarded.
+ */
+export function proxyKeyOf(req: GatewayRequest, prefixes: string[]): { key: string | undefined; query: string } {
+  const url = req.raw.url ?? '/proxy';
+  const q = url.indexOf('?');
+  const query = q === -1 ? '' : url.slice(q + 1);
+  const names = new Set(prefixes.map((p) => `${p}-proxy-key`));
+  let fromQuery: string | undefined;
+  const kept: string[] = [];
+  for (const part of query === '' ? [] : query.split('&')) {
+    const eq = part.indexOf('=');
+    const name = decodeQueryPart(eq === -1 ? part : part.slice(0, eq)).toLowerCase();
+    if (names.has(name)) fromQuery ??= decodeQueryPart(eq === -1 ? '' : part.slice(eq + 1));
+    else kept.push(part);
+  }
+  return { key: proxyKeyHeader(req, prefixes) ?? fromQuery, query: kept.join('&') };
+}
+
+function decodeQueryPart(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+}
+
 /**
  * What the proxy-service gets: the request as the destination should see it. Coffer's own headers (the API key,
  * trace and idempotency ids, every `<prefix>-PROXY-*` header) stay here; everything else — `Authorization` included,
@@ -60,13 +98,15 @@ export function invocationOf(req: GatewayRequest, names: HeaderNames, prefixes: 
   const q = url.indexOf('?');
   const pathname = q === -1 ? url : url.slice(0, q);
   const rest = pathname.replace(/^\/proxy/, '');
+  const { key, query } = proxyKeyOf(req, prefixes);
   const message: ProxyInvocationMessage = {
     method: req.method as ProxyMethod,
     destination: destinationOf(req, prefixes),
     path: rest === '/' ? '' : rest,
-    query: q === -1 ? '' : url.slice(q + 1),
+    query,
     headers,
   };
+  if (key !== undefined) message.proxyKey = key;
   if (body && body.length) message.body = body.toString('base64');
   return message;
 }

@@ -1,5 +1,4 @@
-import { isIP } from 'node:net';
-import { badRequest } from '@coffer/contracts';
+import { badRequest, destinationUrlError } from '@coffer/contracts';
 
 /** The header that names the destination, as errors name it (clients of the mirrored service send this spelling). */
 export const DESTINATION_HEADER = 'BT-PROXY-URL';
@@ -8,22 +7,13 @@ const refuse = (message: string) => badRequest('The proxy destination is not all
 
 /**
  * The URL a proxy request goes to: the destination's base URL (trailing slashes removed), then what followed
- * `/proxy` in the request path, then the query — the base URL's own parameters first, the request's after. Only
- * https URLs with a DNS name: IP literals (any spelling Node's URL parser turns into an address), credentials and
- * other schemes are refused before anything is resolved. The address check itself happens at connect time.
+ * `/proxy` in the request path, then the query — the base URL's own parameters first, the request's after. The
+ * base URL must pass destinationUrlError (https, a DNS name, no credentials); the address is checked at connect time.
  */
 export function destinationUrl(base: string | undefined, path: string, query: string): URL {
-  if (base === undefined || base.trim() === '') throw refuse('is required');
-  let url: URL;
-  try {
-    url = new URL(base.trim());
-  } catch {
-    throw refuse('must be an absolute https URL');
-  }
-  if (url.protocol !== 'https:') throw refuse('must use https');
-  if (url.username || url.password) throw refuse('must not carry credentials');
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  if (host === '' || isIP(host) !== 0) throw refuse('must name the host by DNS name, not by IP address');
+  const wrong = destinationUrlError(base);
+  if (wrong) throw refuse(wrong);
+  const url = new URL((base as string).trim());
   url.hash = '';
   if (path !== '' && !path.startsWith('/')) throw badRequest('The proxy path is invalid');
   url.pathname = url.pathname.replace(/\/+$/, '') + path;

@@ -1,6 +1,17 @@
 import { Controller } from '@nestjs/common';
-import { OPS, ProblemError, type ProxyInvocationMessage, type ProxyReply } from '@coffer/contracts';
-import { Operation, RpcClient, type Command } from '@coffer/messaging';
+import {
+  OPS,
+  ProblemError,
+  RPC_DEADLINE_MS,
+  badRequest,
+  type ProxyInvocationMessage,
+  type ProxyReply,
+  type ProxyTransformResult,
+  type ProxyTransformSubject,
+  type ResolvedProxy,
+} from '@coffer/contracts';
+import { sha256Hex } from '@coffer/crypto';
+import { Operation, RpcClient, type CallContext, type Command } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
 import { destinationUrl } from './destination';
 import { Detokenizer } from './detokenizer';
@@ -25,22 +36,31 @@ export class ProxyHandler {
   @Operation(OPS.proxy.invoke)
   async invoke(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply> {
     const msg = cmd.body;
-    const url = destinationUrl(msg.destination, msg.path, msg.query);
+    const ctx = { principal: cmd.principal, traceId: cmd.traceId };
+    const proxy = await this.preConfigured(cmd);
+    // a pre-configured proxy's destination is its own: BT-PROXY-URL is ignored, as the mirrored service does
+    const url = destinationUrl(proxy ? proxy.destinationUrl : msg.destination, msg.path, msg.query);
     const host = url.hostname;
     const started = performance.now();
     let status = 500;
     try {
-      const contentType = msg.headers.find(([k]) => k === 'content-type')?.[1];
-      const ctx = { principal: cmd.principal, traceId: cmd.traceId };
-      const given = { headers: msg.headers, body: msg.body ? Buffer.from(msg.body, 'base64') : Buffer.alloc(0), contentType };
-      const out = await this.detokenizer.detokenize(ctx, given);
+      let request = { headers: msg.headers, body: msg.body ?? '' };
+      if (proxy?.requestTransforms) request = await this.transform(ctx, proxy, 'request', { method: msg.method, path: msg.path, query: msg.query, ...request });
+      const contentType = request.headers.find(([k]) => k === 'content-type')?.[1];
+      const given = { headers: request.headers, body: Buffer.from(request.body, 'base64'), contentType };
+      // an anonymous caller has no access to any token: what it sends is never read as expressions
+      const detokenize = !proxy?.disableDetokenization && !cmd.principal.anonymousProxyId;
+      const out = detokenize ? await this.detokenizer.detokenize(ctx, given) : given;
       const headers = out.headers.some(([k]) => k === 'user-agent') ? out.headers : [...out.headers, ['user-agent', 'coffer-proxy/1.0'] as [string, string]];
       const deadline = cmd.deadline === undefined ? undefined : Date.now() + (cmd.deadline - performance.now());
       const sentAt = performance.now();
       const answer = await this.forwarder.send(url, msg.method, headers, out.body, deadline);
       proxyDuration.labels(hostLabel(host)).observe((performance.now() - sentAt) / 1000);
       status = answer.status;
-      return { status: answer.status, headers: answer.headers, body: answer.body.toString('base64') };
+      let reply = { headers: answer.headers, body: answer.body.toString('base64') };
+      if (proxy?.responseTransforms)
+        reply = await this.transform(ctx, proxy, 'response', { method: msg.method, path: msg.path, query: msg.query, status: answer.status, ...reply });
+      return { status: answer.status, headers: reply.headers, body: reply.body };
     } catch (err) {
       if (err instanceof ProblemError) status = err.status;
       throw err;
@@ -53,6 +73,33 @@ export class ProxyHandler {
       );
       this.audit(cmd, host, msg.method, status, ms);
     }
+  }
+
+  /**
+   * The pre-configured proxy named by the call's key, of the caller's tenant; none for an ephemeral call. An
+   * anonymous principal (require_auth false) stands for exactly one proxy, looked up again on every call so that a
+   * deleted proxy, or one that now requires auth, refuses at once.
+   */
+  private async preConfigured(cmd: Command<ProxyInvocationMessage>): Promise<ResolvedProxy | null> {
+    const anonymous = cmd.principal.anonymousProxyId;
+    const key = cmd.body.proxyKey;
+    if (key === undefined) {
+      if (anonymous) throw new ProblemError(401, 'The SVC-API-KEY header is required');
+      return null;
+    }
+    const proxy = await this.rpc.call<ResolvedProxy | null>(
+      OPS.reactor.proxies.resolve,
+      { keyHash: sha256Hex(key) },
+      { principal: cmd.principal, traceId: cmd.traceId },
+    );
+    if (anonymous && (!proxy || proxy.id !== anonymous || proxy.requireAuth)) throw new ProblemError(401, 'The SVC-API-KEY header is required');
+    if (!proxy) throw badRequest('The proxy key is invalid', { 'BT-PROXY-KEY': ['is not the key of a proxy of this tenant'] });
+    return proxy;
+  }
+
+  /** One direction's transforms, run by reactor-service (it holds the proxy's secrets and the sandbox). */
+  private transform(ctx: CallContext, proxy: ResolvedProxy, direction: 'request' | 'response', message: ProxyTransformSubject): Promise<ProxyTransformResult> {
+    return this.rpc.call<ProxyTransformResult>(OPS.reactor.proxies.transform, { proxyId: proxy.id, direction, message }, ctx, RPC_DEADLINE_MS.react);
   }
 
   /**

@@ -130,7 +130,7 @@ export class ReactorRunner {
       { code: p.code, args: p.args, configuration: p.configuration, svc: p.application !== null, timeoutMs, tenant: ctx.principal.tenantId, egress },
       p.application ? new TokenSvcBridge(this.rpc, p.application, ctx.traceId) : null,
     );
-    if (!outcome.ok) throw failure(outcome);
+    if (!outcome.ok) throw sandboxFailure(outcome);
     checkResultLimits(outcome.result);
     const response: ReactResponse = {};
     const shown: ShownView[] = [];
@@ -215,7 +215,7 @@ function resultTooDeep(message: string): ProblemError {
  * A failed run as the problem to answer with. A `CustomHttpResponseError` travels as a problem with a `custom`
  * member (status, headers, body), which the gateway returns verbatim.
  */
-function failure(outcome: Extract<SandboxOutcome, { ok: false }>): ProblemError {
+export function sandboxFailure(outcome: Extract<SandboxOutcome, { ok: false }>): ProblemError {
   const err = ProblemError.fromProblem({ ...outcome.problem });
   if (outcome.custom) {
     const deep = outcome.custom.body === undefined ? null : findJsonLimitViolation(outcome.custom.body, {}, 'body');

@@ -35,6 +35,11 @@ export interface Principal {
    * by the authorizer's decision for the same token (security invariant 3). Absent on a session → it may do nothing.
    */
   authorizer?: Grants & { applicationId: string };
+  /**
+   * An anonymous call to a pre-configured proxy that does not require auth: the proxy's id (also `applicationId`).
+   * Such a principal holds `proxy:invoke` only, may invoke that proxy only, and detokenizes nothing.
+   */
+  anonymousProxyId?: string;
 }
 
 /** What an application (or session) holds: permissions for every container, or rules. */

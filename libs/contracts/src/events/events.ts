@@ -27,6 +27,9 @@ export const EVENT_TYPES = [
   'reactor-formula.updated',
   'reactor-formula.deleted',
   'tenant.updated',
+  'proxy.created',
+  'proxy.updated',
+  'proxy.deleted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

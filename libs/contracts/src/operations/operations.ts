@@ -12,6 +12,7 @@ import { ListReactorFormulasQuery, ListReactorsQuery } from '../reactors/reactor
 import { ListLogsQuery } from '../audit/audit-queries';
 import { CreateWebhookRequest, WebhookDeliveriesMessage, WebhookDeliveryMessage, type WebhookView } from '../webhooks/webhooks';
 import { ProxyInvocationMessage, type ProxyReply } from '../proxies/proxy-invocation';
+import { CreateProxyRequest, ProxyTransformMessage, ResolveProxyMessage, type ProxyTransformResult, type ProxyView, type ResolvedProxy } from '../proxies/proxies';
 import {
   ApplicationKeyMessage,
   AuditRecordMessage,
@@ -466,6 +467,77 @@ export const OPS = {
         validate: false,
         idempotency: 'transaction',
         internal: false,
+      }),
+    },
+    proxies: {
+      create: op<CreateProxyRequest, ProxyView>()({
+        subject: SUBJECTS.reactor.proxies.create,
+        payload: CreateProxyRequest,
+        access: ['proxy:create'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      list: op<ListQueryMessage, unknown>()({
+        subject: SUBJECTS.reactor.proxies.list,
+        payload: ListQueryMessage,
+        access: ['proxy:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      get: op<IdMessage, ProxyView>()({
+        subject: SUBJECTS.reactor.proxies.get,
+        payload: IdMessage,
+        access: ['proxy:read'],
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+      update: op<IdBodyMessage, ProxyView>()({
+        subject: SUBJECTS.reactor.proxies.update,
+        payload: IdBodyMessage,
+        access: ['proxy:update'],
+        validate: true,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      patch: op<IdBodyMessage, ProxyView>()({
+        subject: SUBJECTS.reactor.proxies.patch,
+        payload: IdBodyMessage,
+        access: ['proxy:update'],
+        validate: true,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      delete: op<IdMessage, Deleted>()({
+        subject: SUBJECTS.reactor.proxies.delete,
+        payload: IdMessage,
+        access: ['proxy:delete'],
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+      /**
+       * A proxy by its key. Asked by the gateway before authentication (an anonymous call to a proxy that does not
+       * require auth) and by proxy-service: no principal needed; with one, only its tenant's proxies are found.
+       */
+      resolve: op<ResolveProxyMessage, ResolvedProxy | null>()({
+        subject: SUBJECTS.reactor.proxies.resolve,
+        payload: ResolveProxyMessage,
+        access: 'none',
+        validate: true,
+        idempotency: 'none',
+        internal: true,
+      }),
+      /** the caller's principal (proxy-service forwards the invoker's): the proxy must be of its tenant */
+      transform: op<ProxyTransformMessage, ProxyTransformResult>()({
+        subject: SUBJECTS.reactor.proxies.transform,
+        payload: ProxyTransformMessage,
+        access: 'principal',
+        validate: true,
+        idempotency: 'none',
+        internal: true,
       }),
     },
   },

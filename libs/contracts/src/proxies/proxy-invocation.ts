@@ -22,6 +22,12 @@ export class ProxyInvocationMessage {
   @MaxLength(4096)
   destination?: string;
 
+  /** BT-PROXY-KEY (or the `bt-proxy-key` query parameter): a pre-configured proxy, whose destination is used */
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  proxyKey?: string;
+
   /** what followed /proxy in the request path, as sent (percent-encoded), '' or starting with '/' */
   @IsString()
   @MaxLength(8192)

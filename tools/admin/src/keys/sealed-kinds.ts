@@ -45,6 +45,14 @@ export const SEALED_KINDS: readonly SealedKind[] = [
     aad: (r) => `reactor:${r['id']}`,
   },
   {
+    kind: 'proxy_secrets',
+    table: 'proxies',
+    keyset: [{ name: 'id', type: 'uuid' }],
+    ciphertext: 'secrets_ciphertext',
+    keyIdColumn: 'secrets_key_id',
+    aad: (r) => `proxy:${r['id']}`,
+  },
+  {
     kind: 'job_arguments',
     table: 'reactor_jobs',
     keyset: [{ name: 'id', type: 'uuid' }],

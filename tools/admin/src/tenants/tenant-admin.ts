@@ -27,6 +27,7 @@ const TENANT_TABLES = [
   'webhook_deliveries',
   'reactor_jobs',
   'reactors',
+  'proxies',
   'reactor_formulas',
   'webhook_secrets',
   'sessions',

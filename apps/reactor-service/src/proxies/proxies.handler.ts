@@ -1,0 +1,57 @@
+import { Controller } from '@nestjs/common';
+import { OPS, type IdRequest, type ProxyTransformMessage, type ReactorBodyRequest, type ResolveProxyMessage } from '@coffer/contracts';
+import { Operation, type Command } from '@coffer/messaging';
+import { ProxiesService } from './proxies.service';
+import { ProxyTransforms } from './transforms/proxy-transforms';
+
+const context = (cmd: Command) => ({ principal: cmd.principal, traceId: cmd.traceId });
+
+@Controller()
+export class ProxiesHandler {
+  constructor(
+    private readonly proxies: ProxiesService,
+    private readonly transforms: ProxyTransforms,
+  ) {}
+
+  @Operation(OPS.reactor.proxies.create)
+  create(cmd: Command) {
+    return this.proxies.create(context(cmd), cmd.body);
+  }
+
+  @Operation(OPS.reactor.proxies.list)
+  list(cmd: Command<{ query?: Record<string, unknown> } | undefined>) {
+    return this.proxies.list(cmd.principal, cmd.body?.query ?? {});
+  }
+
+  @Operation(OPS.reactor.proxies.get)
+  get(cmd: Command<IdRequest>) {
+    return this.proxies.get(cmd.principal, cmd.body.id);
+  }
+
+  @Operation(OPS.reactor.proxies.update)
+  update(cmd: Command<ReactorBodyRequest>) {
+    return this.proxies.update(context(cmd), cmd.body.id, cmd.body.body);
+  }
+
+  @Operation(OPS.reactor.proxies.patch)
+  patch(cmd: Command<ReactorBodyRequest>) {
+    return this.proxies.patch(context(cmd), cmd.body.id, cmd.body.body);
+  }
+
+  @Operation(OPS.reactor.proxies.delete)
+  async delete(cmd: Command<IdRequest>) {
+    await this.proxies.delete(cmd.principal, cmd.body.id, cmd.traceId);
+    return { deleted: true };
+  }
+
+  /** No principal when the gateway asks for an anonymous call; proxy-service forwards the invoker's. */
+  @Operation(OPS.reactor.proxies.resolve)
+  resolve(cmd: Command<ResolveProxyMessage>) {
+    return this.proxies.resolve(cmd.principal ?? undefined, cmd.body.keyHash);
+  }
+
+  @Operation(OPS.reactor.proxies.transform)
+  transform(cmd: Command<ProxyTransformMessage>) {
+    return this.transforms.run(context(cmd), cmd.body);
+  }
+}

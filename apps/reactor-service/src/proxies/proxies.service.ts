@@ -1,0 +1,242 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { apply as mergePatch } from 'json-merge-patch';
+import {
+  CreateProxyRequest,
+  FieldErrors,
+  badRequest,
+  cursorPage,
+  isUuid,
+  normalizeProxyTransforms,
+  notFound,
+  offsetPage,
+  parseListWindow,
+  validateContract,
+  type CofferEvent,
+  type Page,
+  type Principal,
+  type ProxyView,
+  type ResolvedProxy,
+} from '@coffer/contracts';
+import { mayEver } from '@coffer/auth';
+import { sha256Hex } from '@coffer/crypto';
+import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
+import { AuditTrail, type CallContext } from '@coffer/messaging';
+import { many, namePattern, positionOf } from '../shared/list-query';
+import { ApplicationDirectory } from '../reactors/application-directory';
+import { ProxyRepository, type ProxyListFilter, type ProxyRow } from './proxy.repository';
+import { ProxyVault, type ProxySecrets } from './proxy-vault';
+import { toProxyView } from './proxy.view';
+import { proxyDeleted, proxyEvent } from './proxy-events';
+
+type Ctx = CallContext & { principal: Principal };
+
+/** What PUT (and a merged PATCH) stores besides the sealed secrets. */
+interface ProxyFields {
+  name: string;
+  destinationUrl: string;
+  requestTransforms: Prisma.InputJsonValue;
+  responseTransforms: Prisma.InputJsonValue;
+  applicationId: string | null;
+  requireAuth: boolean;
+  disableDetokenization: boolean;
+}
+
+/** Pre-configured proxies: their writes, each with its event and audit record in one transaction. */
+@Injectable()
+export class ProxiesService {
+  constructor(
+    private readonly proxies: ProxyRepository,
+    private readonly vault: ProxyVault,
+    private readonly applications: ApplicationDirectory,
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  private withEvent(work: () => Promise<ProxyRow>, event: (row: ProxyRow) => CofferEvent, audit: (row: ProxyRow) => Parameters<AuditTrail['record']>[0]) {
+    return this.prisma.transactional(async () => {
+      const row = await work();
+      await this.outbox.record([event(row)]);
+      await this.audit.record(audit(row));
+      return row;
+    });
+  }
+
+  async create(ctx: Ctx, body: unknown): Promise<ProxyView> {
+    const tenantId = ctx.principal.tenantId;
+    const { fields, configuration } = await this.validated(ctx, body);
+    const id = randomUUID();
+    // 128 random bits: the key alone lets anyone call a proxy that does not require auth
+    const key = randomBytes(16).toString('hex');
+    const secrets: ProxySecrets = { key, configuration };
+    const sealed = await this.vault.seal(tenantId, id, secrets);
+    const row = await this.withEvent(
+      () =>
+        this.proxies.create(tenantId, {
+          id,
+          ...fields,
+          keyHash: sha256Hex(key),
+          secretsCiphertext: sealed.ciphertext,
+          secretsKeyId: sealed.keyId,
+          createdBy: ctx.principal.applicationId,
+        }),
+      (r) => proxyEvent('proxy.created', ctx.principal, ctx.traceId, r),
+      (r) => ({ operation: 'create', entityType: 'proxy', entityId: r.id, changes: proxyChanges(null, r) }),
+    );
+    return toProxyView(row, secrets);
+  }
+
+  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ProxyView>> {
+    const window = parseListWindow(query, isUuid);
+    const filter: ProxyListFilter = { name: namePattern(query) };
+    const ids = many(query['id']);
+    if (ids.length) filter.ids = ids.filter(isUuid);
+    if (window.kind === 'cursor') {
+      const page = cursorPage(await this.proxies.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
+      return { pagination: page.pagination, data: await this.views(page.data) };
+    }
+    const { rows, total } = await this.proxies.page(principal.tenantId, filter, window.offset, window.req.size);
+    return offsetPage(await this.views(rows), total, window.req);
+  }
+
+  async get(principal: Principal, id: string): Promise<ProxyView> {
+    const row = await this.find(principal.tenantId, id);
+    return toProxyView(row, await this.secretsOf(row));
+  }
+
+  /** PUT: everything but the key is replaced (absent optional members: their defaults). */
+  async update(ctx: Ctx, id: string, body: unknown): Promise<ProxyView> {
+    const tenantId = ctx.principal.tenantId;
+    const before = await this.find(tenantId, id);
+    const { fields, configuration } = await this.validated(ctx, body);
+    const secrets: ProxySecrets = { key: (await this.secretsOf(before)).key, configuration };
+    const sealed = await this.vault.seal(tenantId, id, secrets);
+    const row = await this.withEvent(
+      async () => {
+        const updated = await this.proxies.update(tenantId, id, {
+          ...fields,
+          secretsCiphertext: sealed.ciphertext,
+          secretsKeyId: sealed.keyId,
+          modifiedBy: ctx.principal.applicationId,
+          modifiedAt: new Date(),
+        });
+        if (!updated) throw notFound('proxy');
+        return updated;
+      },
+      (r) => proxyEvent('proxy.updated', ctx.principal, ctx.traceId, r),
+      (r) => ({ operation: 'update', entityType: 'proxy', entityId: id, changes: { ...(proxyChanges(before, r) ?? {}), configuration: { redacted: true } } }),
+    );
+    return toProxyView(row, secrets);
+  }
+
+  /** PATCH: an RFC 7386 merge patch of the proxy as PUT takes it, validated as a PUT once merged. */
+  async patch(ctx: Ctx, id: string, body: unknown): Promise<ProxyView> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
+    const patch = CreateProxyRequest.normalize(body as Record<string, unknown>, new FieldErrors());
+    const current = await this.get(ctx.principal, id);
+    const merged = mergePatch(
+      structuredClone({
+        name: current.name,
+        destination_url: current.destination_url,
+        request_transforms: current.request_transforms,
+        response_transforms: current.response_transforms,
+        ...(current.application_id ? { application: { id: current.application_id } } : {}),
+        configuration: current.configuration,
+        require_auth: current.require_auth,
+        disable_detokenization: current.disable_detokenization,
+      }),
+      patch,
+    );
+    return this.update(ctx, id, merged);
+  }
+
+  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
+    if (!isUuid(id)) throw notFound('proxy');
+    await this.prisma.transactional(async () => {
+      if (!(await this.proxies.delete(principal.tenantId, id))) throw notFound('proxy');
+      await this.outbox.record([proxyDeleted(principal, traceId, id)]);
+      await this.audit.record({ operation: 'delete', entityType: 'proxy', entityId: id });
+    });
+  }
+
+  /**
+   * A proxy by its key, for an invocation. With a principal (an authenticated caller, or proxy-service forwarding
+   * one) only a proxy of its tenant is found: another tenant's key is as unknown as a wrong one.
+   */
+  async resolve(principal: Principal | undefined, keyHash: string): Promise<ResolvedProxy | null> {
+    const row = await this.proxies.byKeyHash(keyHash);
+    if (!row || (principal && principal.tenantId !== row.tenantId)) return null;
+    return {
+      id: row.id,
+      tenantId: row.tenantId,
+      destinationUrl: row.destinationUrl,
+      requireAuth: row.requireAuth,
+      disableDetokenization: row.disableDetokenization,
+      requestTransforms: (row.requestTransforms as unknown[]).length,
+      responseTransforms: (row.responseTransforms as unknown[]).length,
+    };
+  }
+
+  async find(tenantId: string, id: string): Promise<ProxyRow> {
+    const row = isUuid(id) ? await this.proxies.find(tenantId, id) : null;
+    if (!row) throw notFound('proxy');
+    return row;
+  }
+
+  secretsOf(row: ProxyRow): Promise<ProxySecrets> {
+    return this.vault.open(row.tenantId, row.id, row.secretsKeyId, row.secretsCiphertext);
+  }
+
+  private async views(rows: ProxyRow[]): Promise<ProxyView[]> {
+    return Promise.all(rows.map(async (r) => toProxyView(r, await this.secretsOf(r))));
+  }
+
+  /**
+   * The body as PUT and POST take it. The application must be public or private and of the tenant; tokenize
+   * transforms create tokens as it, so it must hold token:create.
+   */
+  private async validated(ctx: Ctx, body: unknown): Promise<{ fields: ProxyFields; configuration: Record<string, string | null> }> {
+    const req = validateContract(CreateProxyRequest, body);
+    const request = normalizeProxyTransforms(req.request_transforms);
+    const response = normalizeProxyTransforms(req.response_transforms);
+    const applicationId = req.application?.id ?? null;
+    const errors = new FieldErrors();
+    const tokenizes = [...request, ...response].some((t) => t.type === 'tokenize');
+    if (applicationId) {
+      const app = await this.applications.principalOf(ctx, applicationId);
+      if (app.applicationType !== 'public' && app.applicationType !== 'private') errors.add('application.id', 'must be a public or private application');
+      else if (tokenizes && !mayEver(app, 'token:create')) errors.add('application.id', 'must hold token:create: tokenize transforms create tokens as it');
+    } else if (tokenizes) errors.add('application', 'is required by tokenize transforms: they create tokens as this application');
+    errors.throwIfAny();
+    return {
+      fields: {
+        name: req.name,
+        destinationUrl: req.destination_url.trim(),
+        requestTransforms: request as unknown as Prisma.InputJsonValue,
+        responseTransforms: response as unknown as Prisma.InputJsonValue,
+        applicationId,
+        requireAuth: req.require_auth ?? true,
+        disableDetokenization: req.disable_detokenization ?? false,
+      },
+      configuration: (req.configuration ?? {}) as Record<string, string | null>,
+    };
+  }
+}
+
+/** Name, destination, application, flags and transforms (code as changed only); never the key or configuration. */
+function proxyChanges(before: ProxyRow | null, after: ProxyRow) {
+  const view = (r: ProxyRow | null) =>
+    r && {
+      name: r.name,
+      destination_url: r.destinationUrl,
+      application_id: r.applicationId,
+      require_auth: r.requireAuth,
+      disable_detokenization: r.disableDetokenization,
+      request_transforms: r.requestTransforms,
+      response_transforms: r.responseTransforms,
+    };
+  const fields = ['name', 'destination_url', 'application_id', 'require_auth', 'disable_detokenization', 'request_transforms', 'response_transforms'];
+  // transforms may carry code and literal header values: recorded as changed, never shown
+  return changedFields(view(before), view(after), fields, ['request_transforms', 'response_transforms']);
+}
