@@ -2,6 +2,8 @@ module.exports = {
   displayName: 'webhook-dispatcher',
   preset: '../../jest.preset.js',
   testEnvironment: 'node',
+  // the medium tier runs on its own (jest.int.config.cts): it needs PostgreSQL
+  testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$'],
   transform: {
     '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
   },

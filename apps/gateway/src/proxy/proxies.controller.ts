@@ -60,19 +60,23 @@ export class ProxiesController {
   }
 
   @Patch(':id')
+  @HttpCode(204)
   @RequirePermission('proxy:update')
-  @ApiOperation({ summary: 'Patch a proxy (JSON merge patch)', description: 'proxy:update. The merged proxy is validated as a PUT.' })
+  @ApiOperation({
+    summary: 'Patch a proxy (JSON merge patch)',
+    description: 'proxy:update. The merged proxy is validated as a PUT. Answers 204, as the mirrored service does: GET the proxy to read it.',
+  })
   @ApiParam(PROXY_ID)
   @ApiConsumes('application/merge-patch+json', 'application/json')
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
-  @ApiOkResponse({ type: ProxyView })
+  @ApiNoContentResponse({ description: 'patched' })
   @ApiProblems({ 415: 'The Content-Type is neither application/merge-patch+json nor application/json' })
   @AcceptsContentType(
     ['application/merge-patch+json', 'application/json'],
     'PATCH /proxies/{id} takes Content-Type: application/merge-patch+json (or application/json)',
   )
-  patch(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: Record<string, unknown>) {
-    return this.rpc.call<ProxyView>(OPS.reactor.proxies.patch, { id, body }, callContext(req));
+  async patch(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: Record<string, unknown>): Promise<void> {
+    await this.rpc.call<ProxyView>(OPS.reactor.proxies.patch, { id, body }, callContext(req));
   }
 
   @Delete(':id')

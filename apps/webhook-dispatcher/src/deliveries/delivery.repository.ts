@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { webhookBodyAad, type WebhookDeliveryView } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto/keyring';
-import { PrismaService } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool } from '@coffer/db';
 
 export interface ClaimedDelivery {
   id: string;
@@ -28,36 +27,106 @@ interface StoredDelivery extends Omit<ClaimedDelivery, 'body'> {
 export type DeliveryOutcome = { status: 'delivered' } | { status: 'pending'; retryInMs: number; error: string } | { status: 'failed'; error: string };
 
 /** How long a claimed delivery is leased: longer than one attempt (10 s timeout), so two replicas never overlap. */
-const LEASE_SECONDS = 60;
+export const LEASE_SECONDS = 60;
+/** Attempts' outcomes written in one statement: at most this many, at most SETTLE_GATHER_MS after the first one. */
+const SETTLE_BATCH = 256;
+const SETTLE_GATHER_MS = 20;
+
+/** One attempt: its HTTP status (none when the exchange failed), how long it took, what went wrong. */
+export interface AttemptRecord {
+  statusCode?: number;
+  durationMs: number;
+  error?: string;
+}
+
+interface Settling {
+  d: ClaimedDelivery;
+  a: AttemptRecord;
+  outcome: DeliveryOutcome;
+  done: () => void;
+  fail: (err: unknown) => void;
+}
+
+/** An event row the relay takes from the outbox (the `event` object as JSON). */
+export interface RelayedEvent {
+  id: string;
+  event: string;
+}
 
 /**
  * webhook_deliveries and webhook_attempts (owned by webhook-dispatcher; reactor-service only inserts new
  * deliveries, in the transaction that stores a job's result). A claim takes the row with FOR UPDATE SKIP LOCKED,
  * counts the attempt and leases it; a process that dies mid-delivery loses its lease and the delivery is retried
- * with the same webhook-id (at least once).
+ * with the same webhook-id (at least once). The statements of the delivery path run on the plain pg pool
+ * (SqlPool: a fraction of Prisma's CPU per statement), prepared.
  */
 @Injectable()
 export class DeliveryRepository {
+  private settling: Settling[] = [];
+  private settleTimer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+
   constructor(
     private readonly prisma: PrismaService,
+    private readonly sql: SqlPool,
     private readonly keyring: TenantKeyring,
   ) {}
 
   async claim(limit: number): Promise<ClaimedDelivery[]> {
     // an event delivery goes to its webhook's current URL (an update since the event applies); one whose webhook was
     // deleted is claimed with no URL and marked failed by the dispatcher
-    const rows = await this.prisma.$queryRaw<StoredDelivery[]>`
-      UPDATE webhook_deliveries d SET attempts = d.attempts + 1, locked_until = now() + make_interval(secs => ${LEASE_SECONDS})
+    const rows = await this.sql.query<StoredDelivery>(
+      Prisma.sql`
+      UPDATE webhook_deliveries d SET attempts = d.attempts + 1, locked_until = now() + make_interval(secs => ${LEASE_SECONDS}::int)
       FROM (
         SELECT id FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-        ORDER BY next_attempt_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+        ORDER BY next_attempt_at LIMIT ${limit}::int FOR UPDATE SKIP LOCKED
       ) due
       WHERE d.id = due.id
       RETURNING d.id, d.tenant_id,
         CASE WHEN d.webhook_id IS NULL THEN d.url ELSE (SELECT w.url FROM webhooks w WHERE w.tenant_id = d.tenant_id AND w.id = d.webhook_id) END AS url,
-        d.body, d.body_ciphertext, d.body_key_id, d.attempts, d.created_at, d.webhook_id`;
+        d.body, d.body_ciphertext, d.body_key_id, d.attempts, d.created_at, d.webhook_id`,
+      'webhook_deliveries_claim',
+    );
     return Promise.all(rows.map((row) => this.opened(row)));
+  }
+
+  /**
+   * The relay's part, in its transaction: one delivery per enabled webhook subscribed to each event's type. `leased`:
+   * the deliveries are claimed as they are queued (first attempt counted, leased as a claim leases), and returned
+   * for this process to attempt at once, with no claim statement and no second row version for it; otherwise they
+   * wait, due now, for the delivery loop's next claim.
+   */
+  async queueEvents(events: readonly RelayedEvent[], leased: boolean): Promise<ClaimedDelivery[]> {
+    const ids = events.map((e) => e.id);
+    if (!leased) {
+      await this.prisma.$executeRaw`
+        INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at)
+        SELECT gen_random_uuid(), w.tenant_id, w.url, o.event::text, w.id, o.id, o.type, now()
+        FROM event_outbox o JOIN webhooks w ON w.tenant_id = o.tenant_id AND w.status = 'enabled' AND o.type = ANY (w.events)
+        WHERE o.id = ANY (${ids}::uuid[])
+        ORDER BY o.seq`;
+      return [];
+    }
+    const rows = await this.prisma.$queryRaw<Array<Omit<ClaimedDelivery, 'body'> & { event_id: string }>>`
+      INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at, attempts, locked_until)
+      SELECT gen_random_uuid(), w.tenant_id, w.url, o.event::text, w.id, o.id, o.type, now(), 1, now() + make_interval(secs => ${LEASE_SECONDS}::int)
+      FROM event_outbox o JOIN webhooks w ON w.tenant_id = o.tenant_id AND w.status = 'enabled' AND o.type = ANY (w.events)
+      WHERE o.id = ANY (${ids}::uuid[])
+      ORDER BY o.seq
+      RETURNING id, tenant_id, url, attempts, created_at, webhook_id, event_id`;
+    // the body is the outbox row's event as the relay read it (the same jsonb, the same text)
+    const bodies = new Map(events.map((e) => [e.id, e.event]));
+    return rows.map(({ event_id, ...row }) => ({ ...row, body: bodies.get(event_id) ?? 'null' }));
+  }
+
+  /** Gives back leased deliveries this process will not attempt (shutting down): due again now, their attempt uncounted. */
+  async release(ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.sql.query(Prisma.sql`
+      UPDATE webhook_deliveries SET attempts = greatest(attempts - 1, 0), locked_until = NULL
+      WHERE id = ANY (${ids}::uuid[]) AND status = 'pending'`);
   }
 
   private async opened({ body_ciphertext, body_key_id, ...row }: StoredDelivery): Promise<ClaimedDelivery> {
@@ -67,22 +136,71 @@ export class DeliveryRepository {
   }
 
   /**
-   * An attempt's row and the delivery's new state in one statement: one round trip per attempt, where an ORM insert
-   * then an update took two (the dispatcher's share of the database is most of its cost under a stream of events).
+   * Records an attempt and the delivery's new state; resolves once both are stored. The attempts that end close
+   * together are written together, in one statement (their attempt rows and their deliveries' states): one round
+   * trip and one commit for a whole round, where a statement per attempt made the dispatcher's share of the
+   * database most of its cost under a stream of events. Until it is stored the delivery stays leased: a process
+   * that dies first attempts it again (at least once).
    */
-  async settle(d: ClaimedDelivery, a: { statusCode?: number; durationMs: number; error?: string }, outcome: DeliveryOutcome): Promise<void> {
-    const lastError = outcome.status === 'delivered' ? null : outcome.error.slice(0, 500);
-    const retryInSeconds = outcome.status === 'pending' ? outcome.retryInMs / 1000 : 0;
-    await this.prisma.$executeRaw`
-      WITH attempt AS (
+  settle(d: ClaimedDelivery, a: AttemptRecord, outcome: DeliveryOutcome): Promise<void> {
+    return new Promise((done, fail) => {
+      this.settling.push({ d, a, outcome, done, fail });
+      if (this.flushing) return; // the running write takes it next
+      if (this.settling.length >= SETTLE_BATCH) {
+        clearTimeout(this.settleTimer);
+        this.settleTimer = undefined;
+        this.flushing = this.flush();
+      } else {
+        this.settleTimer ??= setTimeout(() => {
+          this.settleTimer = undefined;
+          this.flushing = this.flush();
+        }, SETTLE_GATHER_MS);
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.settling.length) {
+        const batch = this.settling.splice(0, SETTLE_BATCH);
+        try {
+          await this.writeSettled(batch);
+          for (const s of batch) s.done();
+        } catch (err) {
+          for (const s of batch) s.fail(err);
+        }
+      }
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  private async writeSettled(batch: readonly Settling[]): Promise<void> {
+    const ids = batch.map((s) => s.d.id);
+    const tenants = batch.map((s) => s.d.tenant_id);
+    const attempts = batch.map((s) => s.d.attempts);
+    const statusCodes = batch.map((s) => s.a.statusCode ?? null);
+    const durations = batch.map((s) => Math.round(s.a.durationMs));
+    const errors = batch.map((s) => s.a.error?.slice(0, 500) ?? null);
+    const statuses = batch.map((s) => s.outcome.status);
+    const lastErrors = batch.map((s) => (s.outcome.status === 'delivered' ? null : s.outcome.error.slice(0, 500)));
+    const retryInSeconds = batch.map((s) => (s.outcome.status === 'pending' ? s.outcome.retryInMs / 1000 : 0));
+    await this.sql.query(
+      Prisma.sql`
+      WITH v AS (
+        SELECT * FROM unnest(${ids}::uuid[], ${tenants}::uuid[], ${attempts}::int[], ${statusCodes}::int[], ${durations}::int[],
+          ${errors}::text[], ${statuses}::text[], ${lastErrors}::text[], ${retryInSeconds}::float8[])
+          AS v(id, tenant_id, attempt, status_code, duration_ms, error, status, last_error, retry_s)
+      ), attempt AS (
         INSERT INTO webhook_attempts (id, delivery_id, tenant_id, attempt, status_code, duration_ms, error)
-        VALUES (${randomUUID()}::uuid, ${d.id}::uuid, ${d.tenant_id}::uuid, ${d.attempts}::int, ${a.statusCode ?? null}::int,
-          ${Math.round(a.durationMs)}::int, ${a.error?.slice(0, 500) ?? null}::text)
+        SELECT gen_random_uuid(), v.id, v.tenant_id, v.attempt, v.status_code, v.duration_ms, v.error FROM v
       )
-      UPDATE webhook_deliveries SET status = ${outcome.status}::text, locked_until = NULL, last_error = ${lastError}::text,
-        delivered_at = CASE WHEN ${outcome.status}::text = 'delivered' THEN now() ELSE delivered_at END,
-        next_attempt_at = CASE WHEN ${outcome.status}::text = 'pending' THEN now() + make_interval(secs => ${retryInSeconds}::float8) ELSE next_attempt_at END
-      WHERE id = ${d.id}::uuid AND tenant_id = ${d.tenant_id}::uuid`;
+      UPDATE webhook_deliveries d SET status = v.status, locked_until = NULL, last_error = v.last_error,
+        delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE d.delivered_at END,
+        next_attempt_at = CASE WHEN v.status = 'pending' THEN now() + make_interval(secs => v.retry_s) ELSE d.next_attempt_at END
+      FROM v WHERE d.id = v.id AND d.tenant_id = v.tenant_id`,
+      'webhook_deliveries_settle',
+    );
   }
 
   async failed(d: ClaimedDelivery, error: string): Promise<void> {

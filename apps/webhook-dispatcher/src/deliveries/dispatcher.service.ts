@@ -3,7 +3,7 @@ import { OPS, SUBJECTS, type Principal } from '@coffer/contracts';
 import { EgressPolicy, egressFetch } from '@coffer/egress';
 import { EventBus, RpcClient, WorkLoop } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
-import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
+import { DeliveryRepository, LEASE_SECONDS, type ClaimedDelivery } from './delivery.repository';
 import { webhookDispatcherConfig } from '../config';
 import { RetrySchedule, parseRetryAfter } from './retry-schedule';
 import { signatureHeader } from './signer';
@@ -15,6 +15,21 @@ const BATCH = 64;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 4096;
 const NIL = '00000000-0000-0000-0000-000000000000';
+/** the relay hands deliveries off (queued already leased to this process) while fewer than this wait or run */
+const HANDOFF_LIMIT = 256;
+/** handed-off deliveries attempted at once */
+const HANDOFF_CONCURRENCY = 64;
+/**
+ * A handed-off delivery is attempted only while its lease has this much left (an attempt's timeout and a margin),
+ * so no claim elsewhere can take it while it is under way; one that waited longer is released to the claims.
+ */
+const HANDOFF_MIN_LEASE_LEFT_MS = ATTEMPT_TIMEOUT_MS + 10_000;
+
+interface HandedOff {
+  d: ClaimedDelivery;
+  secretsOf: (tenantId: string) => Promise<string[]>;
+  leasedUntil: number;
+}
 
 /**
  * Delivers asynchronous reactor results: claims due deliveries from PostgreSQL (NATS only wakes it early), POSTs
@@ -44,6 +59,10 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     (err) => this.logger.error({ err: { message: (err as Error).message } }, 'delivery loop error'),
   );
   private gauge?: NodeJS.Timeout;
+  private readonly handedOff: HandedOff[] = [];
+  private handOffsRunning = 0;
+  private accepting = false;
+  private drained?: () => void;
 
   constructor(
     private readonly deliveries: DeliveryRepository,
@@ -59,6 +78,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await this.events.subscribe(SUBJECTS.webhook.wake, () => this.loop.wake());
+    this.accepting = true;
     this.loop.start();
     this.gauge = setInterval(
       () =>
@@ -73,7 +93,68 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     if (this.gauge) clearInterval(this.gauge);
+    this.accepting = false;
+    // what waits is given back to the claims (due now, the attempt uncounted); what runs ends first
+    const waiting = this.handedOff.splice(0).map((h) => h.d.id);
+    await this.deliveries.release(waiting).catch(() => undefined);
+    if (this.handOffsRunning) await new Promise<void>((r) => (this.drained = r));
     await this.loop.stop();
+  }
+
+  /**
+   * Whether the relay may hand deliveries off: it then queues them leased to this process
+   * ({@link DeliveryRepository.queueEvents}) and hands them over once committed. Not while this many wait or run
+   * (slow receivers): the relay then queues them for the claims. Whatever the backlog, a handed-off delivery is only
+   * attempted while its lease has time left for it ({@link HANDOFF_MIN_LEASE_LEFT_MS}).
+   */
+  acceptsHandOffs(): boolean {
+    return this.accepting && this.handedOff.length + this.handOffsRunning < HANDOFF_LIMIT;
+  }
+
+  /**
+   * Attempts deliveries the relay queued leased to this process, as a claim would have returned them: no claim
+   * statement and no wait for the next round. One secrets lookup per tenant for the whole batch.
+   */
+  handOff(deliveries: readonly ClaimedDelivery[]): void {
+    if (!deliveries.length) return;
+    if (!this.accepting) {
+      // queued while this process began to shut down: the claims take them (here or in another replica)
+      void this.deliveries.release(deliveries.map((d) => d.id)).catch(() => undefined);
+      return;
+    }
+    const secrets = new Map<string, Promise<string[]>>();
+    const secretsOf = (tenantId: string) => {
+      let found = secrets.get(tenantId);
+      if (!found) secrets.set(tenantId, (found = this.secrets(tenantId)));
+      return found;
+    };
+    const leasedUntil = Date.now() + LEASE_SECONDS * 1000;
+    for (const d of deliveries) this.handedOff.push({ d, secretsOf, leasedUntil });
+    this.pumpHandOffs();
+  }
+
+  private pumpHandOffs(): void {
+    const stale: string[] = [];
+    while (this.handOffsRunning < HANDOFF_CONCURRENCY && this.handedOff.length) {
+      const h = this.handedOff.shift() as HandedOff;
+      if (h.leasedUntil - Date.now() < HANDOFF_MIN_LEASE_LEFT_MS) {
+        stale.push(h.d.id);
+        continue;
+      }
+      this.handOffsRunning++;
+      void this.deliver(h.d, h.secretsOf)
+        .catch((err: unknown) => this.logger.error({ err: { message: (err as Error).message }, deliveryId: h.d.id }, 'delivery error'))
+        .finally(() => {
+          this.handOffsRunning--;
+          if (this.accepting) this.pumpHandOffs();
+          else if (!this.handOffsRunning) this.drained?.();
+        });
+    }
+    if (stale.length)
+      void this.deliveries.release(stale).then(
+        () => this.loop.wake(),
+        (err: unknown) => this.logger.error({ err: { message: (err as Error).message } }, 'releasing deliveries failed'),
+      );
   }
 
   async deliver(d: ClaimedDelivery, secretsOf: (tenantId: string) => Promise<string[]> = (t) => this.secrets(t)): Promise<void> {

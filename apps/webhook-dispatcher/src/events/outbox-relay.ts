@@ -3,6 +3,7 @@ import { PrismaService } from '@coffer/db';
 import { WorkLoop } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
 import { webhookDispatcherConfig } from '../config';
+import { DeliveryRepository, type ClaimedDelivery } from '../deliveries/delivery.repository';
 import { DispatcherService } from '../deliveries/dispatcher.service';
 import { EventStream, type StreamedEvent } from './event-stream';
 
@@ -27,6 +28,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     private readonly prisma: PrismaService,
     private readonly stream: EventStream,
     private readonly dispatcher: DispatcherService,
+    private readonly deliveries: DeliveryRepository,
   ) {}
 
   onModuleInit(): void {
@@ -44,22 +46,20 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     if (!waiting) return false;
     const relayed = await this.prisma.transactional(async () => {
       const [{ locked }] = await this.prisma.$queryRaw<Array<{ locked: boolean }>>`SELECT pg_try_advisory_xact_lock(hashtext('coffer.event_outbox')) AS locked`;
-      if (!locked) return 0;
+      if (!locked) return { count: 0, handOff: [] as ClaimedDelivery[] };
       const rows = await this.prisma.$queryRaw<Array<StreamedEvent & { seq: bigint | string }>>`
         SELECT seq, id, tenant_id, type, event::text AS event FROM event_outbox ORDER BY seq LIMIT ${BATCH}`;
-      if (!rows.length) return 0;
+      if (!rows.length) return { count: 0, handOff: [] as ClaimedDelivery[] };
       await this.stream.publish(rows);
+      // the deliveries are leased to this process's dispatcher as they are queued, unless it is behind already
+      const handOff = await this.deliveries.queueEvents(rows, this.dispatcher.acceptsHandOffs());
       const seqs = rows.map((r) => String(r.seq));
-      await this.prisma.$executeRaw`
-        INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at)
-        SELECT gen_random_uuid(), w.tenant_id, w.url, o.event::text, w.id, o.id, o.type, now()
-        FROM event_outbox o JOIN webhooks w ON w.tenant_id = o.tenant_id AND w.status = 'enabled' AND o.type = ANY (w.events)
-        WHERE o.seq = ANY (${seqs}::bigint[])
-        ORDER BY o.seq`;
       await this.prisma.$executeRaw`DELETE FROM event_outbox WHERE seq = ANY (${seqs}::bigint[])`;
-      return rows.length;
+      return { count: rows.length, handOff };
     });
-    if (relayed) this.dispatcher.wake();
-    return relayed === BATCH;
+    // committed: the leased deliveries are attempted now; the others wait for the delivery loop, woken
+    if (relayed.handOff.length) this.dispatcher.handOff(relayed.handOff);
+    else if (relayed.count) this.dispatcher.wake();
+    return relayed.count === BATCH;
   }
 }

@@ -12,7 +12,14 @@ import { ListReactorFormulasQuery, ListReactorsQuery } from '../reactors/reactor
 import { ListLogsQuery } from '../audit/audit-queries';
 import { CreateWebhookRequest, WebhookDeliveriesMessage, WebhookDeliveryMessage, type WebhookView } from '../webhooks/webhooks';
 import { ProxyInvocationMessage, type ProxyReply } from '../proxies/proxy-invocation';
-import { CreateProxyRequest, ProxyTransformMessage, ResolveProxyMessage, type ProxyTransformResult, type ProxyView, type ResolvedProxy } from '../proxies/proxies';
+import {
+  CreateProxyRequest,
+  ProxyTransformMessage,
+  ResolveProxyMessage,
+  type ProxyTransformResult,
+  type ProxyView,
+  type ResolvedProxy,
+} from '../proxies/proxies';
 import {
   ApplicationKeyMessage,
   AuditRecordMessage,

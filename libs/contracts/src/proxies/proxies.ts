@@ -91,7 +91,8 @@ function checkTransform(t: unknown, at: string, errors: FieldErrors): void {
     append_text: ['type', 'options'],
     append_header: ['type', 'options'],
   };
-  for (const k of Object.keys(t)) if (!allowed[type as ProxyTransformType].includes(k)) errors.add(`${at}.${k}`, `is not a member of a ${String(type)} transform`);
+  for (const k of Object.keys(t))
+    if (!allowed[type as ProxyTransformType].includes(k)) errors.add(`${at}.${k}`, `is not a member of a ${String(type)} transform`);
   const options = t['options'];
   if (options !== undefined && !isObject(options)) errors.add(`${at}.options`, 'must be an object');
   const opts = isObject(options) ? options : {};
@@ -107,7 +108,8 @@ function checkTransform(t: unknown, at: string, errors: FieldErrors): void {
       text(t['expression'], `${at}.expression`, PROXY_LIMITS.expressionLength);
       if (typeof t['expression'] === 'string' && !t['expression'].startsWith('$')) errors.add(`${at}.expression`, 'must be a JSONPath starting with $');
       if (opts['token'] !== undefined && !isObject(opts['token'])) errors.add(`${at}.options.token`, 'must be an object (the fields of the tokens created)');
-      if (isObject(opts['token']) && opts['token']['data'] !== undefined) errors.add(`${at}.options.token.data`, 'is the value found at the expression: it cannot be given');
+      if (isObject(opts['token']) && opts['token']['data'] !== undefined)
+        errors.add(`${at}.options.token.data`, 'is the value found at the expression: it cannot be given');
       for (const k of Object.keys(opts)) if (k !== 'token') errors.add(`${at}.options.${k}`, 'is not an option of a tokenize transform');
       break;
     case 'mask': {
@@ -127,7 +129,8 @@ function checkTransform(t: unknown, at: string, errors: FieldErrors): void {
       if (opts['value'] === undefined) errors.add(`${at}.options.value`, 'is required');
       if (typeof opts['location'] !== 'string' || !JSON_LOCATION.test(opts['location']))
         errors.add(`${at}.options.location`, "must be a JSONPath of names and indexes, such as $.card or $['billing'].zip");
-      else if (/__proto__|constructor|prototype/.test(opts['location'])) errors.add(`${at}.options.location`, 'must not name __proto__, constructor or prototype');
+      else if (/__proto__|constructor|prototype/.test(opts['location']))
+        errors.add(`${at}.options.location`, 'must not name __proto__, constructor or prototype');
       break;
     case 'append_text':
       text(opts['value'], `${at}.options.value`, PROXY_LIMITS.valueLength);
@@ -187,7 +190,8 @@ export class CreateProxyRequest {
         if (entries.length > PROXY_LIMITS.configurationEntries) errors.add('configuration', `must hold at most ${PROXY_LIMITS.configurationEntries} entries`);
         for (const [k, v] of entries) {
           if (v !== null && typeof v !== 'string') errors.add(`configuration.${k}`, 'must be a string');
-          else if (typeof v === 'string' && v.length > PROXY_LIMITS.valueLength) errors.add(`configuration.${k}`, `must be at most ${PROXY_LIMITS.valueLength} characters`);
+          else if (typeof v === 'string' && v.length > PROXY_LIMITS.valueLength)
+            errors.add(`configuration.${k}`, `must be at most ${PROXY_LIMITS.valueLength} characters`);
         }
       }
     }
@@ -213,14 +217,23 @@ export class CreateProxyRequest {
   @IsOptional()
   response_transforms?: ProxyTransformView[] | null;
 
-  @ApiPropertyOptional({ type: () => ReactorRef, nullable: true, description: 'a public or private application: code transforms get it as `req.bt`; tokenize transforms create tokens as it' })
+  @ApiPropertyOptional({
+    type: () => ReactorRef,
+    nullable: true,
+    description: 'a public or private application: code transforms get it as `req.bt`; tokenize transforms create tokens as it',
+  })
   @IsOptional()
   @IsObject({ message: 'must be an object with an id' })
   @ValidateNested()
   @Type(() => ReactorRef)
   application?: ReactorRef | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: { type: 'string' }, nullable: true, description: 'secrets for the transforms, stored encrypted' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    nullable: true,
+    description: 'secrets for the transforms, stored encrypted',
+  })
   @IsOptional()
   configuration?: Record<string, string | null> | null;
 

@@ -778,6 +778,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/proxies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List proxies
+         * @description proxy:read. Newest first; `id` (repeatable) and `name` (wildcard `*`) filter.
+         */
+        get: operations["Proxies_list"];
+        put?: never;
+        /**
+         * Create a proxy
+         * @description proxy:create. The reply carries the generated `key` that invokes it (BT-PROXY-KEY). `configuration` is stored encrypted; tokenize transforms need an `application` with token:create.
+         */
+        post: operations["Proxies_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/proxies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a proxy
+         * @description proxy:read.
+         */
+        get: operations["Proxies_get"];
+        /**
+         * Update a proxy
+         * @description proxy:update. Everything but the key is replaced; absent optional members take their defaults.
+         */
+        put: operations["Proxies_update"];
+        post?: never;
+        /**
+         * Delete a proxy
+         * @description proxy:delete. Its key stops working at once.
+         */
+        delete: operations["Proxies_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Patch a proxy (JSON merge patch)
+         * @description proxy:update. The merged proxy is validated as a PUT. Answers 204, as the mirrored service does: GET the proxy to read it.
+         */
+        patch: operations["Proxies_patch"];
+        trace?: never;
+    };
     "/proxy": {
         parameters: {
             query?: never;
@@ -1826,6 +1882,76 @@ export interface components {
         WebhookDeliveryPage: {
             pagination: components["schemas"]["AnyPagination"];
             data: components["schemas"]["WebhookDeliveryView"][];
+        };
+        CreateProxyRequest: {
+            /** @example Card processor */
+            name: string;
+            /**
+             * @description https, a DNS name
+             * @example https://api.processor.example/v1
+             */
+            destination_url: string;
+            /** @description run in order on the request (docs/proxy.md) */
+            request_transforms?: Record<string, never>[] | null;
+            /** @description run in order on the destination's answer */
+            response_transforms?: Record<string, never>[] | null;
+            /** @description a public or private application: code transforms get it as `req.bt`; tokenize transforms create tokens as it */
+            application?: components["schemas"]["ReactorRef"] | null;
+            /** @description secrets for the transforms, stored encrypted */
+            configuration?: {
+                [key: string]: string;
+            } | null;
+            /**
+             * @description false: anyone with the proxy key may call it without an API key (inbound)
+             * @default true
+             */
+            require_auth: Record<string, never>;
+            /**
+             * @description true: expressions in requests are sent as they are
+             * @default false
+             */
+            disable_detokenization: Record<string, never>;
+        };
+        ProxyView: {
+            /** Format: uuid */
+            id: string;
+            /** @description invokes the proxy: BT-PROXY-KEY header or bt-proxy-key query parameter */
+            key: string;
+            /** Format: uuid */
+            tenant_id: string;
+            name: string;
+            destination_url: string;
+            /** @enum {string} */
+            state: "active";
+            request_transforms: Record<string, never>[];
+            response_transforms: Record<string, never>[];
+            /** @description the first request transform (older clients read it) */
+            request_transform?: {
+                [key: string]: unknown;
+            };
+            /** @description the first response transform (older clients read it) */
+            response_transform?: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            application_id?: string;
+            configuration: {
+                [key: string]: string;
+            };
+            require_auth: boolean;
+            disable_detokenization: boolean;
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            modified_by?: string;
+            /** Format: date-time */
+            modified_at?: string;
+        };
+        ProxyPage: {
+            pagination: components["schemas"]["AnyPagination"];
+            data: components["schemas"]["ProxyView"][];
         };
     };
     responses: {
@@ -5798,6 +5924,414 @@ export interface operations {
             400: components["responses"]["Problem400"];
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Proxies_list: {
+        parameters: {
+            query?: {
+                name?: unknown;
+                id?: string[];
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "key": "string",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "name": "string",
+                     *           "destination_url": "string",
+                     *           "state": "active",
+                     *           "request_transforms": [
+                     *             {}
+                     *           ],
+                     *           "response_transforms": [
+                     *             {}
+                     *           ],
+                     *           "request_transform": {},
+                     *           "response_transform": {},
+                     *           "application_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "configuration": {},
+                     *           "require_auth": true,
+                     *           "disable_detokenization": true,
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProxyPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Proxies_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Card processor",
+                 *       "destination_url": "https://api.processor.example/v1",
+                 *       "request_transforms": [
+                 *         {}
+                 *       ],
+                 *       "response_transforms": [
+                 *         {}
+                 *       ],
+                 *       "application": {
+                 *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                 *       },
+                 *       "configuration": {},
+                 *       "require_auth": true,
+                 *       "disable_detokenization": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateProxyRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "key": "string",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "string",
+                     *       "destination_url": "string",
+                     *       "state": "active",
+                     *       "request_transforms": [
+                     *         {}
+                     *       ],
+                     *       "response_transforms": [
+                     *         {}
+                     *       ],
+                     *       "request_transform": {},
+                     *       "response_transform": {},
+                     *       "application_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "configuration": {},
+                     *       "require_auth": true,
+                     *       "disable_detokenization": true,
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProxyView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description The application does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "The application does not exist"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Proxies_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the proxy id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "key": "string",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "string",
+                     *       "destination_url": "string",
+                     *       "state": "active",
+                     *       "request_transforms": [
+                     *         {}
+                     *       ],
+                     *       "response_transforms": [
+                     *         {}
+                     *       ],
+                     *       "request_transform": {},
+                     *       "response_transform": {},
+                     *       "application_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "configuration": {},
+                     *       "require_auth": true,
+                     *       "disable_detokenization": true,
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProxyView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Proxies_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the proxy id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Card processor",
+                 *       "destination_url": "https://api.processor.example/v1",
+                 *       "request_transforms": [
+                 *         {}
+                 *       ],
+                 *       "response_transforms": [
+                 *         {}
+                 *       ],
+                 *       "application": {
+                 *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                 *       },
+                 *       "configuration": {},
+                 *       "require_auth": true,
+                 *       "disable_detokenization": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateProxyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "key": "string",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "name": "string",
+                     *       "destination_url": "string",
+                     *       "state": "active",
+                     *       "request_transforms": [
+                     *         {}
+                     *       ],
+                     *       "response_transforms": [
+                     *         {}
+                     *       ],
+                     *       "request_transform": {},
+                     *       "response_transform": {},
+                     *       "application_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "configuration": {},
+                     *       "require_auth": true,
+                     *       "disable_detokenization": true,
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProxyView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Proxies_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the proxy id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Proxies_patch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the proxy id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/merge-patch+json": {
+                    [key: string]: unknown;
+                };
+                /** @example {} */
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description patched */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            /** @description The Content-Type is neither application/merge-patch+json nor application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Unsupported Media Type",
+                     *       "status": 415,
+                     *       "detail": "The Content-Type is neither application/merge-patch+json nor application/json"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            422: components["responses"]["Problem422"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];

@@ -95,7 +95,10 @@ export class ProxyTransforms {
         return { ...m, body: { kind: 'text', value: text + withConfiguration(String(t.options?.value ?? ''), s.secrets.configuration) } };
       }
       case 'append_header':
-        return { ...m, headers: setHeader(m.headers, t.options?.location as string, withConfiguration(String(t.options?.value ?? ''), s.secrets.configuration)) };
+        return {
+          ...m,
+          headers: setHeader(m.headers, t.options?.location as string, withConfiguration(String(t.options?.value ?? ''), s.secrets.configuration)),
+        };
     }
   }
 
@@ -128,7 +131,13 @@ export class ProxyTransforms {
     const application = await s.application();
     const args =
       s.direction === 'request'
-        ? { body: argBody(m), headers: headerObject(m.headers), method: s.subject.method, path: s.subject.path, query: s.subject.query ? `?${s.subject.query}` : '' }
+        ? {
+            body: argBody(m),
+            headers: headerObject(m.headers),
+            method: s.subject.method,
+            path: s.subject.path,
+            query: s.subject.query ? `?${s.subject.query}` : '',
+          }
         : { body: argBody(m), headers: headerObject(m.headers), status: s.subject.status };
     const outcome = await this.sandbox.run(
       {
@@ -152,7 +161,8 @@ export class ProxyTransforms {
       const pairs = Object.entries(headers as Record<string, unknown>)
         .filter(([, v]) => v !== undefined && v !== null)
         .map(([k, v]) => [k.toLowerCase(), String(v)] as [string, string]);
-      if (pairs.some(([k, v]) => !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(k) || /[\0\r\n]/.test(v))) throw transformFailure('headers must be valid HTTP header names and values');
+      if (pairs.some(([k, v]) => !/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(k) || /[\0\r\n]/.test(v)))
+        throw transformFailure('headers must be valid HTTP header names and values');
       out = { ...out, headers: pairs };
     }
     if (body !== undefined) out = { ...out, body: typeof body === 'string' ? { kind: 'text', value: body } : { kind: 'json', value: body } };
