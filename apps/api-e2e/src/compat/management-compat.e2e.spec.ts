@@ -131,7 +131,7 @@ describe('permissions, tenant settings, logs', () => {
     expect(all.status).toBe(200);
     expect(all.body).toContainEqual({ type: 'token:use', description: expect.any(String), application_types: ['private'] });
     expect(all.body).toContainEqual({ type: 'token:create', description: expect.any(String), application_types: ['public', 'private'] });
-    expect(all.body).toHaveLength(22); // token 6, proxy 1, reactor 4, application 4, tenant 2, log 1, webhook 4
+    expect(all.body).toHaveLength(26); // token 6, proxy 5, reactor 4, application 4, tenant 2, log 1, webhook 4
     const pub = await api('GET', '/permissions?application_type=public', { key: tenant.managementKey });
     expect(pub.body.map((p: { type: string }) => p.type).sort()).toEqual(['token:create', 'token:update']);
     const web = await tenant.app('public', { permissions: ['token:create'] });

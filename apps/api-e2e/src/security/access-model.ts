@@ -49,6 +49,10 @@ export const MANAGEMENT_PERMISSIONS = [
   'webhook:read',
   'webhook:update',
   'webhook:delete',
+  'proxy:create',
+  'proxy:read',
+  'proxy:update',
+  'proxy:delete',
 ] as const;
 
 export type Transform = 'redact' | 'mask' | 'reveal';

@@ -77,9 +77,11 @@ interface Ctx {
   reactorId: string;
   requestId: string;
   webhookId: string;
+  proxyId: string;
 }
 
 const admin = (ctx: Ctx, cls: Credential) => (cls === 'other-tenant' ? ctx.adminB : ctx.adminA[ctx.turn++ % ctx.adminA.length]);
+const PROXY = { name: 'matrix', destination_url: 'https://proxy.example.com/api' };
 const FORMULA = { type: 'private', code: 'module.exports = async function () { return { raw: { ok: true } }; };' };
 
 async function created(res: Promise<ApiResponse>, what: string): Promise<string> {
@@ -284,6 +286,31 @@ const ROUTES: Record<string, Row> = {
     request: async () => ({ path: '/webhooks', body: { name: 'matrix', url: 'http://127.0.0.1:9/hook', events: ['token.created'] } }),
   },
   'GET /webhooks': { kind: 'management', perms: ['webhook:read'], success: 200, request: async () => ({ path: '/webhooks' }) },
+  'POST /proxies': { kind: 'management', perms: ['proxy:create'], success: 201, request: async () => ({ path: '/proxies', body: PROXY }) },
+  'GET /proxies': { kind: 'management', perms: ['proxy:read'], success: 200, request: async () => ({ path: '/proxies' }) },
+  'GET /proxies/{id}': { kind: 'management', perms: ['proxy:read'], success: 200, scoped: true, request: async (c) => ({ path: `/proxies/${c.proxyId}` }) },
+  'PUT /proxies/{id}': {
+    kind: 'management',
+    perms: ['proxy:update'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/proxies/${c.proxyId}`, body: { ...PROXY, name: 'matrix updated' } }),
+  },
+  'PATCH /proxies/{id}': {
+    kind: 'management',
+    perms: ['proxy:update'],
+    success: 204,
+    scoped: true,
+    request: async (c) => ({ path: `/proxies/${c.proxyId}`, body: { name: 'matrix patched' }, contentType: 'application/merge-patch+json' }),
+  },
+  'DELETE /proxies/{id}': {
+    kind: 'management',
+    perms: ['proxy:delete'],
+    success: 204,
+    scoped: true,
+    // a victim of tenant A per call (the shared one stays for the other rows)
+    request: async (c) => ({ path: `/proxies/${await created(api('POST', '/proxies', { key: admin(c, 'management-with'), body: PROXY }), 'victim proxy')}` }),
+  },
   'GET /webhooks/event-types': { kind: 'management', perms: ['webhook:read'], success: 200, request: async () => ({ path: '/webhooks/event-types' }) },
   'GET /webhooks/{id}': {
     kind: 'management',
@@ -671,6 +698,7 @@ describe('route matrix: every registered route × every credential class', () =>
       reactorId,
       requestId: job.body.id,
       webhookId,
+      proxyId: await created(api('POST', '/proxies', { key: adminA[0], body: PROXY }), 'proxy'),
     };
     const doc = await apiRaw('GET', '/docs/openapi.json');
     expect(doc.status).toBe(200);

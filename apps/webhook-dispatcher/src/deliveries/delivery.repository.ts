@@ -49,6 +49,7 @@ interface Settling {
 
 /** An event row the relay takes from the outbox (the `event` object as JSON). */
 export interface RelayedEvent {
+  seq: bigint | string;
   id: string;
   event: string;
 }
@@ -99,13 +100,13 @@ export class DeliveryRepository {
    * wait, due now, for the delivery loop's next claim.
    */
   async queueEvents(events: readonly RelayedEvent[], leased: boolean): Promise<ClaimedDelivery[]> {
-    const ids = events.map((e) => e.id);
+    const seqs = events.map((e) => String(e.seq));
     if (!leased) {
       await this.prisma.$executeRaw`
         INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at)
         SELECT gen_random_uuid(), w.tenant_id, w.url, o.event::text, w.id, o.id, o.type, now()
         FROM event_outbox o JOIN webhooks w ON w.tenant_id = o.tenant_id AND w.status = 'enabled' AND o.type = ANY (w.events)
-        WHERE o.id = ANY (${ids}::uuid[])
+        WHERE o.seq = ANY (${seqs}::bigint[])
         ORDER BY o.seq`;
       return [];
     }
@@ -113,7 +114,7 @@ export class DeliveryRepository {
       INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at, attempts, locked_until)
       SELECT gen_random_uuid(), w.tenant_id, w.url, o.event::text, w.id, o.id, o.type, now(), 1, now() + make_interval(secs => ${LEASE_SECONDS}::int)
       FROM event_outbox o JOIN webhooks w ON w.tenant_id = o.tenant_id AND w.status = 'enabled' AND o.type = ANY (w.events)
-      WHERE o.id = ANY (${ids}::uuid[])
+      WHERE o.seq = ANY (${seqs}::bigint[])
       ORDER BY o.seq
       RETURNING id, tenant_id, url, attempts, created_at, webhook_id, event_id`;
     // the body is the outbox row's event as the relay read it (the same jsonb, the same text)

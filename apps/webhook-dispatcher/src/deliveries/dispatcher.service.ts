@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { OPS, SUBJECTS, type Principal } from '@coffer/contracts';
 import { EgressPolicy, egressFetch } from '@coffer/egress';
@@ -6,7 +7,7 @@ import { createLogger } from '@coffer/observability';
 import { DeliveryRepository, LEASE_SECONDS, type ClaimedDelivery } from './delivery.repository';
 import { webhookDispatcherConfig } from '../config';
 import { RetrySchedule, parseRetryAfter } from './retry-schedule';
-import { signatureHeader } from './signer';
+import { signatureHeader, signingKeys } from './signer';
 import { attemptsPerDelivery, deliveryLatency, queueDepth } from './webhook-metrics';
 import { FailingWebhooks } from '../notify/failing-webhooks';
 
@@ -25,15 +26,20 @@ const HANDOFF_CONCURRENCY = 64;
  */
 const HANDOFF_MIN_LEASE_LEFT_MS = ATTEMPT_TIMEOUT_MS + 10_000;
 
+/** A batch's signing keys per tenant */
+type KeysOf = (tenantId: string) => Promise<KeyObject[]>;
+
 interface HandedOff {
   d: ClaimedDelivery;
-  secretsOf: (tenantId: string) => Promise<string[]>;
+  keysOf: KeysOf;
   leasedUntil: number;
 }
 
 /**
- * Delivers asynchronous reactor results: claims due deliveries from PostgreSQL (NATS only wakes it early), POSTs
- * them signed per Standard Webhooks, records every attempt and schedules retries. Safe with several replicas.
+ * Delivers events and asynchronous reactor results: attempts the deliveries the outbox relay hands off (queued
+ * leased to this process) and claims due ones from PostgreSQL (retries, reactor results; NATS only wakes it early),
+ * POSTs them signed per Standard Webhooks, records every attempt (attempts that end together in one statement) and
+ * schedules retries. Safe with several replicas.
  */
 @Injectable()
 export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
@@ -45,14 +51,8 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   private readonly loop = new WorkLoop(
     async () => {
       const claimed = await this.deliveries.claim(BATCH);
-      // one secrets lookup per tenant per round, not one per delivery (a busy tenant's events come in batches)
-      const secrets = new Map<string, Promise<string[]>>();
-      const secretsOf = (tenantId: string) => {
-        let found = secrets.get(tenantId);
-        if (!found) secrets.set(tenantId, (found = this.secrets(tenantId)));
-        return found;
-      };
-      await Promise.all(claimed.map((d) => this.deliver(d, secretsOf)));
+      const keysOf = this.batchKeys();
+      await Promise.all(claimed.map((d) => this.deliver(d, keysOf)));
       return claimed.length === BATCH;
     },
     this.config.webhookPollIntervalMs,
@@ -122,14 +122,9 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
       void this.deliveries.release(deliveries.map((d) => d.id)).catch(() => undefined);
       return;
     }
-    const secrets = new Map<string, Promise<string[]>>();
-    const secretsOf = (tenantId: string) => {
-      let found = secrets.get(tenantId);
-      if (!found) secrets.set(tenantId, (found = this.secrets(tenantId)));
-      return found;
-    };
+    const keysOf = this.batchKeys();
     const leasedUntil = Date.now() + LEASE_SECONDS * 1000;
-    for (const d of deliveries) this.handedOff.push({ d, secretsOf, leasedUntil });
+    for (const d of deliveries) this.handedOff.push({ d, keysOf, leasedUntil });
     this.pumpHandOffs();
   }
 
@@ -142,7 +137,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
         continue;
       }
       this.handOffsRunning++;
-      void this.deliver(h.d, h.secretsOf)
+      void this.deliver(h.d, h.keysOf)
         .catch((err: unknown) => this.logger.error({ err: { message: (err as Error).message }, deliveryId: h.d.id }, 'delivery error'))
         .finally(() => {
           this.handOffsRunning--;
@@ -157,7 +152,20 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
       );
   }
 
-  async deliver(d: ClaimedDelivery, secretsOf: (tenantId: string) => Promise<string[]> = (t) => this.secrets(t)): Promise<void> {
+  /**
+   * The signing keys of a batch of deliveries (a round, a hand-off): one secrets lookup and one key import per tenant
+   * for the whole batch, not one per delivery (a busy tenant's events come in batches); nothing outlives the batch.
+   */
+  private batchKeys(): KeysOf {
+    const keys = new Map<string, Promise<KeyObject[]>>();
+    return (tenantId) => {
+      let found = keys.get(tenantId);
+      if (!found) keys.set(tenantId, (found = this.secrets(tenantId).then(signingKeys)));
+      return found;
+    };
+  }
+
+  async deliver(d: ClaimedDelivery, keysOf: KeysOf = this.batchKeys()): Promise<void> {
     if (d.url === null) {
       await this.deliveries.failed(d, 'the webhook was deleted');
       return;
@@ -169,7 +177,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     // an event goes out in its envelope, stamped at each attempt (receivers may refuse stale replays by it)
     const body = d.webhook_id === null ? d.body : `{"event":${d.body},"delivered_at":${JSON.stringify(new Date().toISOString())}}`;
     try {
-      const secrets = await secretsOf(d.tenant_id);
+      const keys = await keysOf(d.tenant_id);
       const timestamp = Math.floor(Date.now() / 1000);
       const res = await egressFetch(
         this.policy,
@@ -181,7 +189,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
             ['user-agent', 'Coffer-Webhooks/1'],
             ['webhook-id', d.id],
             ['webhook-timestamp', String(timestamp)],
-            ['webhook-signature', signatureHeader(secrets, d.id, timestamp, body)],
+            ['webhook-signature', signatureHeader(keys, d.id, timestamp, body)],
           ],
           body: Buffer.from(body, 'utf8'),
           redirect: 'manual',

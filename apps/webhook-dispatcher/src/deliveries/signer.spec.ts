@@ -1,9 +1,20 @@
-import { signatureHeader } from './signer';
+import { signatureHeader, signingKeys } from './signer';
 import { RetrySchedule, parseRetryAfter, parseSchedule } from './retry-schedule';
 
 describe('signatureHeader (Standard Webhooks)', () => {
   it('matches the specification test vector', () => {
     expect(signatureHeader(['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
+  });
+
+  it('signs alike with keys imported once for a batch', () => {
+    const secrets = ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'whsec_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA='];
+    const keys = signingKeys(secrets);
+    expect(signatureHeader(keys, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      signatureHeader(secrets, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}'),
+    );
+    expect(signatureHeader(keys.slice(0, 1), 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
       'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
     );
   });

@@ -12,7 +12,9 @@ const BATCH = 500;
 /**
  * Relays the transactional outbox (docs/events.md): takes the oldest events, publishes them to the JetStream stream,
  * queues one delivery per enabled webhook subscribed to each, and deletes them — the queueing and the delete in one
- * transaction, so a crash at any point re-relays (at least once; the stream drops re-published ids). One relay runs
+ * transaction, so a crash at any point re-relays (at least once; the stream drops re-published ids). The deliveries
+ * are queued leased to this process's dispatcher, which attempts them as soon as the transaction committed (no claim);
+ * a process that dies first loses the lease and the claims attempt them (at least once). One relay runs
  * at a time across replicas (a transaction-scoped advisory lock), so events leave in the order they were written.
  */
 @Injectable()
@@ -46,19 +48,20 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     if (!waiting) return false;
     const relayed = await this.prisma.transactional(async () => {
       const [{ locked }] = await this.prisma.$queryRaw<Array<{ locked: boolean }>>`SELECT pg_try_advisory_xact_lock(hashtext('coffer.event_outbox')) AS locked`;
-      if (!locked) return { count: 0, handOff: [] as ClaimedDelivery[] };
+      if (!locked) return { count: 0, leased: false, handOff: [] as ClaimedDelivery[] };
       const rows = await this.prisma.$queryRaw<Array<StreamedEvent & { seq: bigint | string }>>`
         SELECT seq, id, tenant_id, type, event::text AS event FROM event_outbox ORDER BY seq LIMIT ${BATCH}`;
-      if (!rows.length) return { count: 0, handOff: [] as ClaimedDelivery[] };
+      if (!rows.length) return { count: 0, leased: false, handOff: [] as ClaimedDelivery[] };
       await this.stream.publish(rows);
       // the deliveries are leased to this process's dispatcher as they are queued, unless it is behind already
-      const handOff = await this.deliveries.queueEvents(rows, this.dispatcher.acceptsHandOffs());
+      const leased = this.dispatcher.acceptsHandOffs();
+      const handOff = await this.deliveries.queueEvents(rows, leased);
       const seqs = rows.map((r) => String(r.seq));
       await this.prisma.$executeRaw`DELETE FROM event_outbox WHERE seq = ANY (${seqs}::bigint[])`;
-      return { count: rows.length, handOff };
+      return { count: rows.length, leased, handOff };
     });
-    // committed: the leased deliveries are attempted now; the others wait for the delivery loop, woken
-    if (relayed.handOff.length) this.dispatcher.handOff(relayed.handOff);
+    // committed: leased deliveries are attempted now; unleased ones wait for the delivery loop, woken
+    if (relayed.leased) this.dispatcher.handOff(relayed.handOff);
     else if (relayed.count) this.dispatcher.wake();
     return relayed.count === BATCH;
   }

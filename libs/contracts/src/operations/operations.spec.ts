@@ -35,6 +35,8 @@ describe('the operation table', () => {
     expect(rows.filter((r) => r.internal && !r.subject.includes('.health.ping.')).map((r) => r.subject)).toEqual([
       SUBJECTS.session.applications.principal,
       SUBJECTS.token.audit.record,
+      SUBJECTS.reactor.proxies.resolve,
+      SUBJECTS.reactor.proxies.transform,
     ]);
   });
 

@@ -237,12 +237,12 @@ export class CreateProxyRequest {
   @IsOptional()
   configuration?: Record<string, string | null> | null;
 
-  @ApiPropertyOptional({ default: true, description: 'false: anyone with the proxy key may call it without an API key (inbound)' })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: true, description: 'false: anyone with the proxy key may call it without an API key (inbound)' })
   @IsOptional()
   @IsBoolean({ message: 'must be a boolean' })
   require_auth?: boolean | null;
 
-  @ApiPropertyOptional({ default: false, description: 'true: expressions in requests are sent as they are' })
+  @ApiPropertyOptional({ type: Boolean, nullable: true, default: false, description: 'true: expressions in requests are sent as they are' })
   @IsOptional()
   @IsBoolean({ message: 'must be a boolean' })
   disable_detokenization?: boolean | null;

@@ -1905,12 +1905,12 @@ export interface components {
              * @description false: anyone with the proxy key may call it without an API key (inbound)
              * @default true
              */
-            require_auth: Record<string, never>;
+            require_auth: boolean | null;
             /**
              * @description true: expressions in requests are sent as they are
              * @default false
              */
-            disable_detokenization: Record<string, never>;
+            disable_detokenization: boolean | null;
         };
         ProxyView: {
             /** Format: uuid */
