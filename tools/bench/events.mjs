@@ -153,7 +153,11 @@ async function main() {
     }
 
     // 2. delivery lag at a fixed rate
-    const hook = await client.call('POST', '/webhooks', { key: target.managementKey, body: { name: 'lag', url: rx.url, events: ['token.created'] }, expect: 201 });
+    const hook = await client.call('POST', '/webhooks', {
+      key: target.managementKey,
+      body: { name: 'lag', url: rx.url, events: ['token.created'] },
+      expect: 201,
+    });
     await sleep(1000);
     await rx.lags({ reset: true });
     const total = RATE * SECONDS;
@@ -221,7 +225,9 @@ async function main() {
     await target.stop();
     if (cpuProfDir) {
       fs.writeFileSync(path.join(cpuProfDir, 'windows.json'), `${JSON.stringify(windows, null, 2)}\n`);
-      log(`CPU profiles in ${path.relative(ROOT, cpuProfDir)}: node tools/bench/profile-summary.mjs ${path.relative(ROOT, cpuProfDir)} --window 'webhook subscribed'`);
+      log(
+        `CPU profiles in ${path.relative(ROOT, cpuProfDir)}: node tools/bench/profile-summary.mjs ${path.relative(ROOT, cpuProfDir)} --window 'webhook subscribed'`,
+      );
     }
   }
 }

@@ -353,6 +353,47 @@ describe('audit trail', () => {
         },
         expect: { operation: 'delete', entity_type: 'webhook' },
       },
+      {
+        name: 'POST /proxies',
+        run: async (t) => {
+          const r = await call('POST', '/proxies', mk, t, {
+            name: 'audited proxy',
+            destination_url: 'https://psp.example.com/v1',
+            configuration: { API_KEY: 'proxy-configuration-secret' },
+          });
+          ctx['proxy'] = r.body;
+          return { ...r, secrets: ['proxy-configuration-secret', r.body.key] };
+        },
+        expect: {
+          operation: 'create',
+          entity_type: 'proxy',
+          changes: { name: { new: 'audited proxy' }, destination_url: { new: 'https://psp.example.com/v1' }, require_auth: { new: true } },
+        },
+      },
+      {
+        name: 'PUT /proxies/{id}',
+        run: (t) =>
+          call('PUT', `/proxies/${ctx['proxy'].id}`, mk, t, {
+            name: 'renamed proxy',
+            destination_url: 'https://psp.example.com/v1',
+            configuration: { API_KEY: 'proxy-configuration-secret-2' },
+          }),
+        expect: {
+          operation: 'update',
+          entity_type: 'proxy',
+          changes: { name: { old: 'audited proxy', new: 'renamed proxy' }, configuration: { redacted: true } },
+        },
+      },
+      {
+        name: 'PATCH /proxies/{id}',
+        run: (t) => patch(`/proxies/${ctx['proxy'].id}`, mk, t, { require_auth: false }),
+        expect: { operation: 'update', entity_type: 'proxy', changes: { require_auth: { old: true, new: false } } },
+      },
+      {
+        name: 'DELETE /proxies/{id}',
+        run: (t) => call('DELETE', `/proxies/${ctx['proxy'].id}`, mk, t),
+        expect: { operation: 'delete', entity_type: 'proxy' },
+      },
     ];
 
     /**

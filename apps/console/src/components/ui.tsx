@@ -61,3 +61,20 @@ export function Json({ value, label }: { value: unknown; label: string }) {
 export function formatDate(s: string | undefined): string {
   return s ? new Date(s).toLocaleString() : '';
 }
+
+/** A field's own errors, under it (the field names them with `describedBy`); every error also shows in the form's ProblemView. */
+export function FieldErrors({ id, messages }: { id: string; messages: string[] }) {
+  if (!messages.length) return null;
+  return (
+    <ul id={id} className="field-errors">
+      {messages.map((m) => (
+        <li key={m}>{m}</li>
+      ))}
+    </ul>
+  );
+}
+
+/** aria-invalid and aria-describedby for a field with errors shown by FieldErrors under `id`. */
+export function describedBy(id: string, messages: string[]): { 'aria-invalid'?: true; 'aria-describedby'?: string } {
+  return messages.length ? { 'aria-invalid': true, 'aria-describedby': id } : {};
+}

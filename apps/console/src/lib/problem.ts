@@ -29,3 +29,14 @@ export function fieldErrorLines(problem: Problem): string[] {
     (Array.isArray(messages) ? messages : [String(messages)]).map((m) => `${field}: ${m}`),
   );
 }
+
+/** A problem's messages for one field and its members (`configuration.API_KEY`, `request_transforms[1].type`). */
+export function errorsFor(problem: Problem | null, field: string): string[] {
+  if (!problem?.errors) return [];
+  return Object.entries(problem.errors).flatMap(([name, messages]) => {
+    const list = Array.isArray(messages) ? messages : [String(messages)];
+    if (name === field) return list;
+    if (name.startsWith(`${field}.`) || name.startsWith(`${field}[`)) return list.map((m) => `${name.slice(field.length).replace(/^\./, '')}: ${m}`);
+    return [];
+  });
+}

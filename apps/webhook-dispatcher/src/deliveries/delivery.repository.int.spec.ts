@@ -86,7 +86,11 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     const [a, b, c] = await prisma.transactional(() => repo.queueEvents([created, deleted], true));
     await Promise.all([
       repo.settle(a, { statusCode: 204, durationMs: 12.4 }, { status: 'delivered' }),
-      repo.settle(b, { statusCode: 503, durationMs: 7, error: 'receiver answered 503' }, { status: 'pending', retryInMs: 5000, error: 'receiver answered 503' }),
+      repo.settle(
+        b,
+        { statusCode: 503, durationMs: 7, error: 'receiver answered 503' },
+        { status: 'pending', retryInMs: 5000, error: 'receiver answered 503' },
+      ),
       repo.settle(c, { durationMs: 3, error: 'connect ECONNREFUSED' }, { status: 'failed', error: 'connect ECONNREFUSED' }),
     ]);
     expect(await row(a.id)).toMatchObject({ status: 'delivered', leased: false, last_error: null, delivered: true, later: false });
