@@ -65,6 +65,7 @@ const SUBJECT = {
   auditRecord: 'token.audit.record.v1',
   proxyResolve: 'reactor.proxies.resolve.v1',
   proxyTransform: 'reactor.proxies.transform.v1',
+  proxyIdempotency: 'reactor.proxies.idempotency.v1',
   event: 'events.auth.invalidated.v1',
   inbox: '_INBOX.probe.reply',
   gatewayInbox: '_INBOX.gateway.probe.reply',
@@ -92,6 +93,7 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
     'proxy',
     'proxyResolve',
     'proxyTransform',
+    'proxyIdempotency',
   ],
   // session.tenants.get.v1: the tenant's settings (deduplication) through TenantSettingsClient
   'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event'],
@@ -103,14 +105,14 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
   'webhook-dispatcher': ['sessionWebhookSecret'],
   // a proxy request's expressions, detokenized as its caller (proxy-service detokenizer.ts), each call's audit event,
   // and a pre-configured proxy's lookup and transforms (reactor-service)
-  'proxy-service': ['detokenize', 'auditRecord', 'proxyResolve', 'proxyTransform'],
+  'proxy-service': ['detokenize', 'auditRecord', 'proxyResolve', 'proxyTransform', 'proxyIdempotency'],
 };
 /** A caller reads only its own replies: RpcClient's inbox prefix is _INBOX.<service> (libs/messaging). */
 const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
   gateway: ['gatewayInbox', 'event'],
   'token-service': ['token', 'detokenize', 'auditRecord', 'tokenInbox'],
   'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
-  'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox', 'proxyResolve', 'proxyTransform'],
+  'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox', 'proxyResolve', 'proxyTransform', 'proxyIdempotency'],
   'webhook-dispatcher': ['webhook', 'webhookInbox'],
   'proxy-service': ['proxy', 'proxyInbox'],
 };
@@ -118,7 +120,7 @@ const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
 const SERVES: Partial<Record<AppName, Probe[]>> = {
   'token-service': ['token', 'detokenize'],
   'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
-  'reactor-service': ['reactor', 'proxyResolve', 'proxyTransform'],
+  'reactor-service': ['reactor', 'proxyResolve', 'proxyTransform', 'proxyIdempotency'],
   'webhook-dispatcher': ['webhook'],
   'proxy-service': ['proxy'],
 };

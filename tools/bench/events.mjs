@@ -40,6 +40,16 @@ const WARMUP = Number(values.warmup);
 const log = (m) => process.stderr.write(`[bench:events] ${m}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+/** busy CPU seconds of the whole machine (/proc/stat: all but idle and iowait), to show what else ran */
+function machineBusySeconds() {
+  try {
+    const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const busy = ticks.reduce((a, b) => a + b, 0) - ticks[3] - ticks[4];
+    return busy / 100;
+  } catch {
+    return NaN;
+  }
+}
 
 /** The receiver process (lib/event-receiver.mjs): `url`, `count()`, `lags({reset})`, `pid`, `close()`. */
 async function receiver() {
@@ -103,6 +113,7 @@ async function main() {
       const received = await rx.count();
       const warm = await load({ clients: CLIENTS, seconds: 1, op: create });
       const before = await sampler.snapshot();
+      const machineBefore = machineBusySeconds();
       const commitsBefore = await commits();
       const startUs = monotonicMicros();
       const r = await load({ clients: CLIENTS, seconds, op: create });
@@ -110,6 +121,8 @@ async function main() {
       // stats reach pg_stat_database at a backend's next report (at most a second later)
       await sleep(1100);
       const cpu = CpuSampler.diff(before, await sampler.snapshot());
+      // what the machine did besides this system, the load and the receiver (another job skews a window)
+      r.otherCpuSeconds = Math.max(0, machineBusySeconds() - machineBefore - Object.values(cpu).reduce((a, b) => a + b, 0));
       r.commitsPerCreate = (await commits()) - commitsBefore;
       r.cpu = cpu;
       let drainMs = 0;
@@ -147,7 +160,7 @@ async function main() {
           `creates, ${mode === 'on' ? 'webhook subscribed' : 'no webhook'}: ${r.ops.toFixed(0)}/s p99 ${r.p99.toFixed(1)} ms (${r.errors} errors)` +
             `${mode === 'on' ? `; ${r.delivered}/${r.expected} delivered, the last ${(r.drainMs / 1000).toFixed(1)} s after the window` : ''}`,
         );
-        log(`  CPU ms per create: ${cpuPerCreate}; PostgreSQL commits per create ${r.commitsPerCreate.toFixed(2)}`);
+        log(`  CPU ms per create: ${cpuPerCreate}; PostgreSQL commits per create ${r.commitsPerCreate.toFixed(2)}; other processes ${r.otherCpuSeconds.toFixed(1)} CPU s`);
         await sleep(2000);
       }
     }
@@ -201,6 +214,8 @@ async function main() {
       creates_per_s_webhook_subscribed: Math.round(mean(results.on, (r) => r.ops)),
       ratio: Number((mean(results.on, (r) => r.ops) / mean(results.off, (r) => r.ops)).toFixed(3)),
       windows: { no_webhook: results.off.map((r) => Math.round(r.ops)), webhook_subscribed: results.on.map((r) => Math.round(r.ops)) },
+      // CPU seconds of other processes in each window: a window that ran beside another job is not comparable
+      other_cpu_s: { no_webhook: results.off.map((r) => Number(r.otherCpuSeconds.toFixed(1))), webhook_subscribed: results.on.map((r) => Number(r.otherCpuSeconds.toFixed(1))) },
       cpu_ms_per_create: { no_webhook: cpuPerCreate(results.off), webhook_subscribed: cpuPerCreate(results.on) },
       pg_commits_per_create: {
         no_webhook: Number(mean(results.off, (r) => r.commitsPerCreate).toFixed(2)),

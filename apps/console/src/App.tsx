@@ -18,6 +18,7 @@ const PAGE_COMPONENTS: Record<string, ComponentType<{ id?: string }>> = {
   tokens: lazy(() => import('./pages/Tokens').then((m) => ({ default: m.Tokens }))),
   logs: lazy(() => import('./pages/Logs').then((m) => ({ default: m.Logs }))),
   webhooks: lazy(() => import('./pages/Webhooks').then((m) => ({ default: m.Webhooks }))),
+  proxies: lazy(() => import('./pages/Proxies').then((m) => ({ default: m.Proxies }))),
   settings: lazy(() => import('./pages/Settings').then((m) => ({ default: m.Settings }))),
 };
 

@@ -17,9 +17,10 @@ export const PAGES: PageEntry[] = [
   { path: 'tokens', label: 'Tokens', anyOf: ['token:read'] },
   { path: 'logs', label: 'Logs', anyOf: ['log:read'] },
   { path: 'webhooks', label: 'Webhooks', anyOf: ['webhook:read'] },
+  { path: 'proxies', label: 'Proxies', anyOf: ['proxy:read'] },
   { path: 'settings', label: 'Settings', anyOf: ['tenant:read'] },
-  // Proxies and key status get their entries here (and a component in App's PAGE_COMPONENTS) when their HTTP API
-  // lands (today pre-configured proxies do not exist and key status is the operator CLI's `keys status`).
+  // Key status gets its entry here (and a component in App's PAGE_COMPONENTS) when it has an HTTP API (today it is
+  // the operator CLI's `keys status`).
 ];
 
 /** The route is the location's hash (#/applications/<id>): the gateway serves one page, and no server route changes. */

@@ -27,6 +27,7 @@ import { ProxyVault } from './proxies/proxy-vault';
 import { ProxiesService } from './proxies/proxies.service';
 import { ProxiesHandler } from './proxies/proxies.handler';
 import { ProxyTransforms } from './proxies/transforms/proxy-transforms';
+import { ProxyIdempotency } from './proxies/proxy-idempotency';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
@@ -56,6 +57,7 @@ import { ProxyTransforms } from './proxies/transforms/proxy-transforms';
     ProxyVault,
     ProxiesService,
     ProxyTransforms,
+    ProxyIdempotency,
   ],
 })
 export class AppModule {}

@@ -87,6 +87,8 @@ export const SUBJECTS = {
       resolve: 'reactor.proxies.resolve.v1',
       /** one direction's transforms run on a proxied message (proxy-service) */
       transform: 'reactor.proxies.transform.v1',
+      /** a proxy request's idempotency key, kept in reactor-service's ledger for proxy-service (which stores nothing) */
+      idempotency: 'reactor.proxies.idempotency.v1',
     },
   },
   webhook: {

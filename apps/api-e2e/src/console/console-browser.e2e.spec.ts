@@ -313,6 +313,107 @@ describe('the web console in Chromium', () => {
     }
   });
 
+  it('proxies: create one (its key shown once), a 400 shown by field, listed, key masked until revealed, edited, deleted', async () => {
+    await nav('Proxies');
+    await page.getByText(/No proxies yet/).waitFor();
+    await expectAccessible('proxies, empty');
+    await page.getByRole('link', { name: 'New proxy' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('card processor');
+    const destination = page.getByLabel(/^Destination URL/);
+    await destination.fill('http://x');
+    await page.getByLabel('Configuration name 1').fill('API_KEY');
+    await page.getByLabel('Configuration value 1').fill('sk_test_console');
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    await page.getByLabel('Configuration name 2').fill('MERCHANT');
+    await page.getByLabel('Configuration value 2').fill('m-42');
+    await page.getByLabel(/^Disable detokenization/).check();
+    // the transforms are checked as a JSON array before anything is sent
+    const transforms = page.getByLabel(/^Request transforms/);
+    await transforms.fill('{"type": "append_header"}');
+    await page.getByRole('button', { name: 'Create proxy' }).click();
+    await page
+      .locator('#proxy-request-transforms-errors')
+      .getByText(/must be a JSON array/)
+      .waitFor();
+    expect(await transforms.getAttribute('aria-invalid')).toBe('true');
+    const header = { type: 'append_header', options: { location: 'Authorization', value: 'Bearer {{ configuration.API_KEY }}' } };
+    await transforms.fill(JSON.stringify([header]));
+    // the server refuses an http destination: its 400 is shown at the field (and in the form's problem)
+    await page.getByRole('button', { name: 'Create proxy' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /\(400\)/ })
+      .waitFor();
+    await page.locator('#proxy-destination-errors').getByText('must use https').waitFor();
+    expect(await destination.getAttribute('aria-invalid')).toBe('true');
+    expect(await destination.getAttribute('aria-describedby')).toBe('proxy-destination-errors');
+    expect(await page.locator('#proxy-request-transforms-errors').count()).toBe(0);
+    await expectAccessible('new proxy, with errors');
+    expect((await apiRaw('GET', '/proxies', { key: tenant.managementKey })).body.data).toEqual([]);
+
+    await destination.fill('https://api.processor.example/v1');
+    await page.getByRole('button', { name: 'Create proxy' }).click();
+    const key = await page.getByLabel('New proxy key').inputValue();
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gatewayUrl() });
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('heading', { name: 'card processor' }).waitFor();
+    const proxyId = decodeURIComponent(new URL(page.url()).hash.split('/')[2]);
+    const stored = await apiRaw('GET', `/proxies/${proxyId}`, { key: tenant.managementKey });
+    expect(stored.body).toMatchObject({
+      key,
+      name: 'card processor',
+      destination_url: 'https://api.processor.example/v1',
+      require_auth: true,
+      disable_detokenization: true,
+      configuration: { API_KEY: 'sk_test_console', MERCHANT: 'm-42' },
+      request_transforms: [header],
+      response_transforms: [],
+    });
+
+    // the detail: the key masked until revealed
+    const shown = page.getByLabel('Proxy key', { exact: true });
+    expect(await shown.inputValue()).not.toContain(key.slice(0, 8));
+    expect((await shown.inputValue()).endsWith(key.slice(-4))).toBe(true);
+    await expectAccessible('proxy');
+    await shot('proxies');
+    await page.getByRole('button', { name: 'Reveal key' }).click();
+    expect(await shown.inputValue()).toBe(key);
+    await page.getByRole('button', { name: 'Hide key' }).click();
+    expect(await shown.inputValue()).not.toBe(key);
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.setViewportSize({ width: 1280, height: 860 });
+
+    // edit (PUT: everything but the key replaced)
+    await page.getByLabel('Name', { exact: true }).fill('card processor v2');
+    await page.getByRole('button', { name: 'Remove configuration entry 2' }).click();
+    await page.getByRole('button', { name: 'Save proxy' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.getByRole('heading', { name: 'card processor v2' }).waitFor();
+    const updated = await apiRaw('GET', `/proxies/${proxyId}`, { key: tenant.managementKey });
+    expect(updated.body).toMatchObject({ key, name: 'card processor v2', configuration: { API_KEY: 'sk_test_console' }, request_transforms: [header] });
+    expect(updated.body.configuration.MERCHANT).toBeUndefined();
+
+    // listed
+    await page.getByRole('link', { name: 'All proxies' }).click();
+    const row = page.locator('tbody tr', { hasText: 'card processor v2' });
+    await row.waitFor();
+    expect((await row.locator('td').allInnerTexts()).slice(0, 4)).toEqual(['card processor v2', 'https://api.processor.example/v1', 'yes', '1']);
+    await expectAccessible('proxies');
+
+    // deleted, after a confirmation
+    await row.getByRole('link', { name: 'card processor v2' }).click();
+    await page.getByRole('heading', { name: 'card processor v2' }).waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(/No proxies yet/).waitFor();
+    expect((await apiRaw('GET', `/proxies/${proxyId}`, { key: tenant.managementKey })).status).toBe(404);
+  });
+
   it('async results page', async () => {
     await nav('Async results');
     await expectAccessible('async results');

@@ -307,6 +307,45 @@ describe('pre-configured proxies', () => {
     expect(dest.last.url).toBe('/inbound/sdk');
   });
 
+  it('SVC-IDEMPOTENCY-KEY: a repeat gets the first answer and the destination is called once; another request under the key is a 422', async () => {
+    let n = 0;
+    dest.behave = (_req, res) => {
+      n++;
+      res.statusCode = 201;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ charge: n }));
+    };
+    const body = JSON.stringify({ number: `{{ ${cardId} | json: '$.number' }}`, amount: 7 });
+    const send = (key: string, b = body) =>
+      proxy('POST', '/proxy/charges', {
+        key: caller,
+        destination: dest.url(),
+        headers: { 'SVC-IDEMPOTENCY-KEY': key },
+        contentType: 'application/json',
+        body: b,
+      });
+    const first = await send('charge-1');
+    const again = await send('charge-1');
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(JSON.parse(again.text)).toEqual({ charge: 1 });
+    expect(again.headers.get('svc-idempotent-replay')).toBe('true');
+    expect(n).toBe(1);
+    expect((await send('charge-1', JSON.stringify({ amount: 8 }))).status).toBe(422);
+    // a failure before an answer releases the key: the retry is sent
+    const failing = await created({ request_transforms: [{ type: 'code', code: "module.exports = async () => { throw new Error('no'); };" }] });
+    const viaFailing = () =>
+      proxy('POST', '/proxy', {
+        key: caller,
+        headers: { 'BT-PROXY-KEY': failing.key, 'SVC-IDEMPOTENCY-KEY': 'charge-2' },
+        contentType: 'application/json',
+        body: '{}',
+      });
+    expect((await viaFailing()).status).toBe(500);
+    expect((await viaFailing()).status).toBe(500);
+    expect((await send('charge-2')).status).toBe(201);
+  });
+
   it('writes are audited and published as proxy events', async () => {
     const p = await created({ name: 'audited' });
     const logs = await api('GET', `/logs?entity_type=proxy&entity_id=${p.id}`, { key: tenant.managementKey });

@@ -6,7 +6,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, startEphemeralSystem } from '../../../../tools/dev/system.mjs';
-import { createTestCa } from './test-ca.mjs';
+import { createTestCa } from '../../../../tools/dev/test-ca.mjs';
 
 export default async function globalSetup() {
   const logDir = path.join(process.cwd(), 'tmp', 'e2e-logs');
@@ -76,7 +76,7 @@ export default async function globalSetup() {
     COFFER_E2E_NATS_URL: sys.env.NATS_URL,
     COFFER_E2E_NATS_DIR: sys.bus.dir,
     COFFER_E2E_SMTP_PORT: String(smtpPort),
-    // ca.pem, server.pem and server.key of the proxy's test destinations (support/test-ca.mjs)
+    // ca.pem, server.pem and server.key of the proxy's test destinations (tools/dev/test-ca.mjs)
     COFFER_E2E_PROXY_TLS_DIR: proxyTlsDir,
   });
 }

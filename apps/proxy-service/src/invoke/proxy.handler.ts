@@ -4,6 +4,9 @@ import {
   ProblemError,
   RPC_DEADLINE_MS,
   badRequest,
+  idempotentReplay,
+  type IdempotentReplay,
+  type ProxyIdempotencyReply,
   type ProxyInvocationMessage,
   type ProxyReply,
   type ProxyTransformResult,
@@ -33,8 +36,33 @@ export class ProxyHandler {
     private readonly rpc: RpcClient,
   ) {}
 
+  /**
+   * With SVC-IDEMPOTENCY-KEY (POST, PUT, PATCH) the key is claimed before anything is sent: a repeat gets the first
+   * answer as it was (409 while the first is still running), a failure before an answer releases the key.
+   */
   @Operation(OPS.proxy.invoke)
-  async invoke(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply> {
+  async invoke(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
+    const key = cmd.idempotencyKey;
+    if (key === undefined) return this.send(cmd);
+    const ctx = { principal: cmd.principal, traceId: cmd.traceId };
+    const ledger = (action: 'begin' | 'complete' | 'release', reply?: ProxyReply) =>
+      this.rpc.call<ProxyIdempotencyReply>(OPS.reactor.proxies.idempotency, { action, key, request: cmd.body, ...(reply ? { reply } : {}) }, ctx);
+    const begun = await ledger('begin');
+    if ('replay' in begun) return idempotentReplay(begun.replay);
+    let answer: ProxyReply;
+    try {
+      answer = await this.send(cmd);
+    } catch (err) {
+      await ledger('release').catch(() => undefined);
+      throw err;
+    }
+    await ledger('complete', answer).catch((err: Error) =>
+      this.logger.error({ traceId: cmd.traceId, err: { message: err.message } }, 'recording a proxy request under its idempotency key failed'),
+    );
+    return answer;
+  }
+
+  private async send(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply> {
     const msg = cmd.body;
     const ctx = { principal: cmd.principal, traceId: cmd.traceId };
     const proxy = await this.preConfigured(cmd);

@@ -1,8 +1,16 @@
 import { Controller } from '@nestjs/common';
-import { OPS, type IdRequest, type ProxyTransformMessage, type ReactorBodyRequest, type ResolveProxyMessage } from '@coffer/contracts';
+import {
+  OPS,
+  type IdRequest,
+  type ProxyIdempotencyMessage,
+  type ProxyTransformMessage,
+  type ReactorBodyRequest,
+  type ResolveProxyMessage,
+} from '@coffer/contracts';
 import { Operation, type Command } from '@coffer/messaging';
 import { ProxiesService } from './proxies.service';
 import { ProxyTransforms } from './transforms/proxy-transforms';
+import { ProxyIdempotency } from './proxy-idempotency';
 
 const context = (cmd: Command) => ({ principal: cmd.principal, traceId: cmd.traceId });
 
@@ -11,6 +19,7 @@ export class ProxiesHandler {
   constructor(
     private readonly proxies: ProxiesService,
     private readonly transforms: ProxyTransforms,
+    private readonly idempotency: ProxyIdempotency,
   ) {}
 
   @Operation(OPS.reactor.proxies.create)
@@ -53,5 +62,10 @@ export class ProxiesHandler {
   @Operation(OPS.reactor.proxies.transform)
   transform(cmd: Command<ProxyTransformMessage>) {
     return this.transforms.run(context(cmd), cmd.body);
+  }
+
+  @Operation(OPS.reactor.proxies.idempotency)
+  idempotent(cmd: Command<ProxyIdempotencyMessage>) {
+    return this.idempotency.handle(cmd.principal, cmd.traceId, cmd.body);
   }
 }

@@ -37,6 +37,7 @@ describe('the operation table', () => {
       SUBJECTS.token.audit.record,
       SUBJECTS.reactor.proxies.resolve,
       SUBJECTS.reactor.proxies.transform,
+      SUBJECTS.reactor.proxies.idempotency,
     ]);
   });
 

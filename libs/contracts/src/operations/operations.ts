@@ -14,8 +14,10 @@ import { CreateWebhookRequest, WebhookDeliveriesMessage, WebhookDeliveryMessage,
 import { ProxyInvocationMessage, type ProxyReply } from '../proxies/proxy-invocation';
 import {
   CreateProxyRequest,
+  ProxyIdempotencyMessage,
   ProxyTransformMessage,
   ResolveProxyMessage,
+  type ProxyIdempotencyReply,
   type ProxyTransformResult,
   type ProxyView,
   type ResolvedProxy,
@@ -541,6 +543,15 @@ export const OPS = {
       transform: op<ProxyTransformMessage, ProxyTransformResult>()({
         subject: SUBJECTS.reactor.proxies.transform,
         payload: ProxyTransformMessage,
+        access: 'principal',
+        validate: true,
+        idempotency: 'none',
+        internal: true,
+      }),
+      /** the invoker's principal (proxy-service forwards it): keys are per caller, as for every idempotent request */
+      idempotency: op<ProxyIdempotencyMessage, ProxyIdempotencyReply>()({
+        subject: SUBJECTS.reactor.proxies.idempotency,
+        payload: ProxyIdempotencyMessage,
         access: 'principal',
         validate: true,
         idempotency: 'none',

@@ -237,7 +237,12 @@ export class CreateProxyRequest {
   @IsOptional()
   configuration?: Record<string, string | null> | null;
 
-  @ApiPropertyOptional({ type: Boolean, nullable: true, default: true, description: 'false: anyone with the proxy key may call it without an API key (inbound)' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    default: true,
+    description: 'false: anyone with the proxy key may call it without an API key (inbound)',
+  })
   @IsOptional()
   @IsBoolean({ message: 'must be a boolean' })
   require_auth?: boolean | null;
@@ -340,3 +345,28 @@ export interface ProxyTransformResult {
   headers: [string, string][];
   body: string;
 }
+
+/**
+ * reactor.proxies.idempotency: a proxy request with SVC-IDEMPOTENCY-KEY, claimed before it is sent (`begin`: the
+ * recorded reply of a completed one, a 409 while one runs, a 422 for another request under the key), then
+ * `complete`d with the destination's answer (stored sealed) or `release`d when it failed.
+ */
+export class ProxyIdempotencyMessage {
+  @IsIn(['begin', 'complete', 'release'])
+  action!: 'begin' | 'complete' | 'release';
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  key!: string;
+
+  /** the invocation as proxy-service received it: what makes a repeat the same request */
+  @IsObject()
+  request!: Record<string, unknown>;
+
+  @IsOptional()
+  @IsObject()
+  reply?: { status: number; headers: [string, string][]; body: string };
+}
+
+export type ProxyIdempotencyReply = { claimed: true } | { replay: { status: number; headers: [string, string][]; body: string } } | { done: true };

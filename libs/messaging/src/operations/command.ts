@@ -15,4 +15,9 @@ export interface Command<B = unknown> {
   idempotency?: IdempotentWrite;
   /** when the caller stops waiting (performance.now() scale), if it said */
   deadline?: number;
+  /**
+   * The caller's SVC-IDEMPOTENCY-KEY as it arrived: for a handler that applies it through another service's ledger
+   * (proxy-service, which stores nothing). Rows with an idempotency mode get `idempotency` instead.
+   */
+  idempotencyKey?: string;
 }

@@ -70,6 +70,7 @@ export class OperationDispatcher {
       body: row.validate ? validateContract(payloadClass(row), body ?? {}) : body,
       deadline: currentRequestDeadline() ?? deadlineOf(env),
     };
+    if (typeof env?.idempotencyKey === 'string') cmd.idempotencyKey = env.idempotencyKey;
     const mode = typeof row.idempotency === 'function' ? row.idempotency(body) : row.idempotency;
     if (mode === 'none') return call(cmd);
     if (!this.writes) throw new Error(`${subject} is idempotent: the service must provide IdempotentWrites`);

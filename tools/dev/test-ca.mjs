@@ -1,6 +1,6 @@
-// A throwaway certificate authority for the proxy's destinations in the end-to-end run: the CA certificate is what
-// proxy-service trusts through NODE_EXTRA_CA_CERTS (as an operator would add a private CA), and the server
-// certificate (localhost) is what the tests' local HTTPS destinations present. Made with openssl, like the local bus.
+// A throwaway certificate authority for the proxy's destinations (the end-to-end run, the proxy benchmark): the CA
+// certificate is what proxy-service trusts through NODE_EXTRA_CA_CERTS (as an operator would add a private CA), and
+// the server certificate (localhost) is what the local HTTPS destinations present. Made with openssl, like the local bus.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
