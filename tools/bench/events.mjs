@@ -160,7 +160,9 @@ async function main() {
           `creates, ${mode === 'on' ? 'webhook subscribed' : 'no webhook'}: ${r.ops.toFixed(0)}/s p99 ${r.p99.toFixed(1)} ms (${r.errors} errors)` +
             `${mode === 'on' ? `; ${r.delivered}/${r.expected} delivered, the last ${(r.drainMs / 1000).toFixed(1)} s after the window` : ''}`,
         );
-        log(`  CPU ms per create: ${cpuPerCreate}; PostgreSQL commits per create ${r.commitsPerCreate.toFixed(2)}; other processes ${r.otherCpuSeconds.toFixed(1)} CPU s`);
+        log(
+          `  CPU ms per create: ${cpuPerCreate}; PostgreSQL commits per create ${r.commitsPerCreate.toFixed(2)}; other processes ${r.otherCpuSeconds.toFixed(1)} CPU s`,
+        );
         await sleep(2000);
       }
     }
@@ -215,7 +217,10 @@ async function main() {
       ratio: Number((mean(results.on, (r) => r.ops) / mean(results.off, (r) => r.ops)).toFixed(3)),
       windows: { no_webhook: results.off.map((r) => Math.round(r.ops)), webhook_subscribed: results.on.map((r) => Math.round(r.ops)) },
       // CPU seconds of other processes in each window: a window that ran beside another job is not comparable
-      other_cpu_s: { no_webhook: results.off.map((r) => Number(r.otherCpuSeconds.toFixed(1))), webhook_subscribed: results.on.map((r) => Number(r.otherCpuSeconds.toFixed(1))) },
+      other_cpu_s: {
+        no_webhook: results.off.map((r) => Number(r.otherCpuSeconds.toFixed(1))),
+        webhook_subscribed: results.on.map((r) => Number(r.otherCpuSeconds.toFixed(1))),
+      },
       cpu_ms_per_create: { no_webhook: cpuPerCreate(results.off), webhook_subscribed: cpuPerCreate(results.on) },
       pg_commits_per_create: {
         no_webhook: Number(mean(results.off, (r) => r.commitsPerCreate).toFixed(2)),

@@ -25,6 +25,12 @@ const HANDOFF_CONCURRENCY = 64;
  * so no claim elsewhere can take it while it is under way; one that waited longer is released to the claims.
  */
 const HANDOFF_MIN_LEASE_LEFT_MS = ATTEMPT_TIMEOUT_MS + 10_000;
+/**
+ * Hand-offs (one per relay batch, every EVENT_RELAY_INTERVAL_MS) share a tenant's signing keys for this long: a
+ * lookup costs session-service a few milliseconds. After a rotation the previous secret signs for another 24 hours,
+ * so a delivery signed with keys up to this old still verifies; the new secret's signature joins within it.
+ */
+const HANDOFF_KEYS_MS = 1000;
 
 /** A batch's signing keys per tenant */
 type KeysOf = (tenantId: string) => Promise<KeyObject[]>;
@@ -63,6 +69,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   private handOffsRunning = 0;
   private accepting = false;
   private drained?: () => void;
+  private handOffKeys?: { keysOf: KeysOf; until: number };
 
   constructor(
     private readonly deliveries: DeliveryRepository,
@@ -113,7 +120,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Attempts deliveries the relay queued leased to this process, as a claim would have returned them: no claim
-   * statement and no wait for the next round. One secrets lookup per tenant for the whole batch.
+   * statement and no wait for the next round. One secrets lookup per tenant for the hand-offs of a second.
    */
   handOff(deliveries: readonly ClaimedDelivery[]): void {
     if (!deliveries.length) return;
@@ -122,8 +129,10 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
       void this.deliveries.release(deliveries.map((d) => d.id)).catch(() => undefined);
       return;
     }
-    const keysOf = this.batchKeys();
-    const leasedUntil = Date.now() + LEASE_SECONDS * 1000;
+    const now = Date.now();
+    if (!this.handOffKeys || this.handOffKeys.until <= now) this.handOffKeys = { keysOf: this.batchKeys(), until: now + HANDOFF_KEYS_MS };
+    const { keysOf } = this.handOffKeys;
+    const leasedUntil = now + LEASE_SECONDS * 1000;
     for (const d of deliveries) this.handedOff.push({ d, keysOf, leasedUntil });
     this.pumpHandOffs();
   }
@@ -153,14 +162,18 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * The signing keys of a batch of deliveries (a round, a hand-off): one secrets lookup and one key import per tenant
-   * for the whole batch, not one per delivery (a busy tenant's events come in batches); nothing outlives the batch.
+   * The signing keys of a batch of deliveries (a round; the hand-offs of a second): one secrets lookup and one key
+   * import per tenant for the whole batch, not one per delivery (a busy tenant's events come in batches).
    */
   private batchKeys(): KeysOf {
     const keys = new Map<string, Promise<KeyObject[]>>();
     return (tenantId) => {
       let found = keys.get(tenantId);
-      if (!found) keys.set(tenantId, (found = this.secrets(tenantId).then(signingKeys)));
+      if (!found) {
+        keys.set(tenantId, (found = this.secrets(tenantId).then(signingKeys)));
+        // a failed lookup is not kept: the next delivery asks again
+        found.catch(() => keys.delete(tenantId));
+      }
       return found;
     };
   }
