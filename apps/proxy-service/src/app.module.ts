@@ -4,10 +4,11 @@ import { PingHandler } from './health/ping.handler';
 import { ProxyHandler } from './invoke/proxy.handler';
 import { Detokenizer } from './invoke/detokenizer';
 import { Forwarder } from './invoke/forwarder';
+import { AuditBatches } from './invoke/audit-batches';
 
 @Module({
   imports: [MessagingModule],
   controllers: [PingHandler, ProxyHandler],
-  providers: [OperationDispatcher, Detokenizer, Forwarder],
+  providers: [OperationDispatcher, Detokenizer, Forwarder, AuditBatches],
 })
 export class AppModule {}

@@ -19,6 +19,7 @@ import { createLogger } from '@coffer/observability';
 import { destinationUrl } from './destination';
 import { Detokenizer } from './detokenizer';
 import { Forwarder } from './forwarder';
+import { AuditBatches } from './audit-batches';
 import { hostLabel, proxyDuration, proxyRequests } from './proxy-metrics';
 
 /**
@@ -34,6 +35,7 @@ export class ProxyHandler {
     private readonly detokenizer: Detokenizer,
     private readonly forwarder: Forwarder,
     private readonly rpc: RpcClient,
+    private readonly audits: AuditBatches,
   ) {}
 
   /**
@@ -130,20 +132,14 @@ export class ProxyHandler {
     return this.rpc.call<ProxyTransformResult>(OPS.reactor.proxies.transform, { proxyId: proxy.id, direction, message }, ctx, RPC_DEADLINE_MS.react);
   }
 
-  /**
-   * The call's audit record, written by token-service (audit_events is its table). Sent once the answer is known and
-   * not waited for: the caller does not pay a round trip for it; a record that cannot be written is logged.
-   */
+  /** The call's audit record (AuditBatches sends it, batched per caller): host, method, status and duration only. */
   private audit(cmd: Command<ProxyInvocationMessage>, host: string, method: string, status: number, ms: number): void {
-    const event = {
-      operation: 'proxy' as const,
-      entityType: 'proxy' as const,
+    this.audits.add(cmd.principal, {
+      operation: 'proxy',
+      entityType: 'proxy',
       entityId: host,
       traceId: cmd.traceId,
       changes: { method: { new: method }, status: { new: status }, duration_ms: { new: ms } },
-    };
-    this.rpc
-      .call(OPS.token.audit.record, { events: [event] }, { principal: cmd.principal, traceId: cmd.traceId })
-      .catch((err: Error) => this.logger.error({ traceId: cmd.traceId, host, err: { message: err.message } }, 'recording the proxy call failed'));
+    });
   }
 }
