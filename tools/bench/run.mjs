@@ -13,6 +13,8 @@
 //   BENCH_REPLICAS=gateway=2,token-service=2   more processes of a service (gateways take requests in turn)
 //   BENCH_KEK=1                    also compare KEK_PROVIDER=pkcs11 (SoftHSM2) with env (tools/bench/kek.mjs);
 //                                  BENCH_ONLY=kek runs only that comparison
+//   BENCH_PROXY=1                  also the proxy's overhead and throughput against local HTTPS destinations
+//                                  (tools/bench/proxy.mjs); BENCH_ONLY=proxy runs only that
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,6 +52,7 @@ const CONFIG = {
   contracts: process.env.BENCH_CONTRACTS !== undefined ? process.env.BENCH_CONTRACTS === '1' : !process.env.BENCH_ONLY,
   cpuProf: args.has('--cpu-prof'),
   kek: process.env.BENCH_KEK === '1' || process.env.BENCH_ONLY === 'kek',
+  proxy: process.env.BENCH_PROXY === '1' || process.env.BENCH_ONLY === 'proxy',
   replicas: Object.fromEntries(
     (process.env.BENCH_REPLICAS ?? '')
       .split(',')
@@ -105,6 +108,15 @@ async function main() {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `kek-${startedAt.toISOString().slice(0, 19).replace(/:/g, '-')}.json`), `${JSON.stringify(kekRows, null, 2)}\n`);
     if (CONFIG.only === 'kek') return;
+  }
+  if (CONFIG.proxy) {
+    console.log('\n== proxy: through /proxy vs straight to the destination, alternating windows ==');
+    if (!args.has('--no-build')) build([...APPS, 'admin']);
+    spawnSync(process.execPath, [path.join(ROOT, 'tools/bench/proxy.mjs'), '--no-build', '--seconds', String(CONFIG.seconds), '--warmup', String(CONFIG.warmup)], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    if (CONFIG.only === 'proxy') return;
   }
   const stamp = startedAt.toISOString().slice(0, 19).replace(/:/g, '-');
   const cpuProfDir = CONFIG.cpuProf ? path.join(ROOT, 'tmp/cpu-prof', stamp) : undefined;

@@ -326,7 +326,7 @@ describe('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Add entry' }).click();
     await page.getByLabel('Configuration name 2').fill('MERCHANT');
     await page.getByLabel('Configuration value 2').fill('m-42');
-    await page.getByLabel(/^Disable detokenization/).check();
+    await page.getByRole('checkbox', { name: /Disable detokenization/ }).check();
     // the transforms are checked as a JSON array before anything is sent
     const transforms = page.getByLabel(/^Request transforms/);
     await transforms.fill('{"type": "append_header"}');
