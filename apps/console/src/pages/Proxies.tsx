@@ -197,6 +197,9 @@ const TRANSFORMS_HINT =
   'Types: code, tokenize, mask, append_json, append_text, append_header (docs/proxy.md). In append_* values, {{ configuration.NAME }} is the configuration entry.';
 const TRANSFORMS_EXAMPLE = '[{"type": "append_header", "options": {"location": "Authorization", "value": "Bearer {{ configuration.API_KEY }}"}}]';
 
+/** As many rows as the text has lines, within [min, 16]. */
+const textRows = (text: string, min: number) => Math.min(16, Math.max(min, text.split('\n').length));
+
 /** Create (POST) or edit (PUT: everything but the key is replaced, so the form always sends every member). */
 function ProxyForm({ proxy, onSaved }: { proxy: ProxyView | null; onSaved: (p: ProxyView) => void }) {
   const can = useCan();
@@ -325,7 +328,7 @@ function ProxyForm({ proxy, onSaved }: { proxy: ProxyView | null; onSaved: (p: P
       <label>
         Request transforms (a JSON array, run in order on the request)
         <textarea
-          rows={5}
+          rows={textRows(form.requestTransforms, 5)}
           value={form.requestTransforms}
           onChange={(e) => set('requestTransforms', e.target.value)}
           disabled={!writable}
@@ -338,7 +341,7 @@ function ProxyForm({ proxy, onSaved }: { proxy: ProxyView | null; onSaved: (p: P
       <label>
         Response transforms (a JSON array, run in order on the destination&apos;s answer)
         <textarea
-          rows={3}
+          rows={textRows(form.responseTransforms, 3)}
           value={form.responseTransforms}
           onChange={(e) => set('responseTransforms', e.target.value)}
           disabled={!writable}
