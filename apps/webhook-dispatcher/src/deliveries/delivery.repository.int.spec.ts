@@ -120,13 +120,19 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     expect(counts.rows[0]).toEqual({ delivered: 300, attempts: 300 });
   });
 
-  it('gives leases back: the attempt uncounted, claimable at once; a finished delivery is left alone', async () => {
+  it('gives leases back: the attempt uncounted, claimable at once; a finished delivery or another claim’s lease is left alone', async () => {
     const created = await outbox('token.created');
-    const [a, b] = await prisma.transactional(() => repo.queueEvents([created], true));
+    const deleted = await outbox('token.deleted');
+    const [a, b, c] = await prisma.transactional(() => repo.queueEvents([created, deleted], true));
     await repo.settle(b, { statusCode: 204, durationMs: 1 }, { status: 'delivered' });
-    await repo.release([a.id, b.id]);
+    // c's lease ran out and another replica claimed it (its second attempt)
+    await ctx.sql.query(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = $1`, [c.id]);
+    const [again] = await repo.claim(10);
+    expect([again.id, again.attempts]).toEqual([c.id, 2]);
+    await repo.release([a, b, c]);
     expect(await row(a.id)).toMatchObject({ status: 'pending', attempts: 0, leased: false });
     expect(await row(b.id)).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(await row(c.id)).toMatchObject({ status: 'pending', attempts: 2, leased: true });
     expect((await repo.claim(10)).map((d) => [d.id, d.attempts])).toEqual([[a.id, 1]]);
   });
 });

@@ -122,12 +122,17 @@ export class DeliveryRepository {
     return rows.map(({ event_id, ...row }) => ({ ...row, body: bodies.get(event_id) ?? 'null' }));
   }
 
-  /** Gives back leased deliveries this process will not attempt (shutting down): due again now, their attempt uncounted. */
-  async release(ids: readonly string[]): Promise<void> {
-    if (!ids.length) return;
+  /**
+   * Gives back leased deliveries this process will not attempt (shutting down, or waited too long): due again now,
+   * their attempt uncounted. Only while the lease is still this process's (the attempt count it claimed): a delivery
+   * another replica claimed since keeps its lease.
+   */
+  async release(deliveries: ReadonlyArray<Pick<ClaimedDelivery, 'id' | 'attempts'>>): Promise<void> {
+    if (!deliveries.length) return;
     await this.sql.query(Prisma.sql`
-      UPDATE webhook_deliveries SET attempts = greatest(attempts - 1, 0), locked_until = NULL
-      WHERE id = ANY (${ids}::uuid[]) AND status = 'pending'`);
+      UPDATE webhook_deliveries d SET attempts = greatest(d.attempts - 1, 0), locked_until = NULL
+      FROM unnest(${deliveries.map((x) => x.id)}::uuid[], ${deliveries.map((x) => x.attempts)}::int[]) AS v(id, attempts)
+      WHERE d.id = v.id AND d.attempts = v.attempts AND d.status = 'pending'`);
   }
 
   private async opened({ body_ciphertext, body_key_id, ...row }: StoredDelivery): Promise<ClaimedDelivery> {

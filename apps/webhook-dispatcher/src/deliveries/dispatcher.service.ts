@@ -102,7 +102,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     if (this.gauge) clearInterval(this.gauge);
     this.accepting = false;
     // what waits is given back to the claims (due now, the attempt uncounted); what runs ends first
-    const waiting = this.handedOff.splice(0).map((h) => h.d.id);
+    const waiting = this.handedOff.splice(0).map((h) => h.d);
     await this.deliveries.release(waiting).catch(() => undefined);
     if (this.handOffsRunning) await new Promise<void>((r) => (this.drained = r));
     await this.loop.stop();
@@ -126,7 +126,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     if (!deliveries.length) return;
     if (!this.accepting) {
       // queued while this process began to shut down: the claims take them (here or in another replica)
-      void this.deliveries.release(deliveries.map((d) => d.id)).catch(() => undefined);
+      void this.deliveries.release(deliveries).catch(() => undefined);
       return;
     }
     const now = Date.now();
@@ -138,11 +138,11 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private pumpHandOffs(): void {
-    const stale: string[] = [];
+    const stale: ClaimedDelivery[] = [];
     while (this.handOffsRunning < HANDOFF_CONCURRENCY && this.handedOff.length) {
       const h = this.handedOff.shift() as HandedOff;
       if (h.leasedUntil - Date.now() < HANDOFF_MIN_LEASE_LEFT_MS) {
-        stale.push(h.d.id);
+        stale.push(h.d);
         continue;
       }
       this.handOffsRunning++;
