@@ -3,7 +3,16 @@ import { api, createTenant, type TestTenant } from '@coffer/testing';
 import type { Client } from 'pg';
 import { adminChild, adminJson, database, expectAllReadable, inParallel, seed, type SeededTenant } from './support';
 
-const KINDS = ['tokens', 'reactor_configurations', 'job_arguments', 'job_outcomes', 'webhook_bodies', 'webhook_secrets', 'idempotency_replies'];
+const KINDS = [
+  'tokens',
+  'reactor_configurations',
+  'proxy_secrets',
+  'job_arguments',
+  'job_outcomes',
+  'webhook_bodies',
+  'webhook_secrets',
+  'idempotency_replies',
+];
 
 interface Status {
   kinds: Record<string, Array<{ tenant_id: string; key_id: string; key_version: number | null; active: boolean; rows: number }>>;

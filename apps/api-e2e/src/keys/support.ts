@@ -65,11 +65,13 @@ export interface SeededTenant {
   jobId: string;
   webhookSecret: string;
   idempotent: { key: string; body: unknown; id: string };
+  proxy: { id: string; key: string };
 }
 
 /**
  * A tenant with a value of every sealed kind: `tokens` tokens, a reactor (configuration), an asynchronous job with
- * a callback nobody answers (arguments, outcome, webhook body), its webhook secret and an idempotency reply.
+ * a callback nobody answers (arguments, outcome, webhook body), its webhook secret, an idempotency reply and a
+ * pre-configured proxy (its key and configuration).
  */
 export async function seed(tenant: TestTenant, tokens: number): Promise<SeededTenant> {
   const key = (await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:use'] })).key;
@@ -98,6 +100,11 @@ export async function seed(tenant: TestTenant, tokens: number): Promise<SeededTe
   if (secret.status !== 200) throw new Error(`webhook secret: ${secret.status} ${secret.text}`);
   const idemKey = `idem-${Math.random().toString(36).slice(2)}`;
   const idem = await api('POST', '/tokens', { key, body: { type: 'token', data: 'idempotent' }, headers: { 'SVC-IDEMPOTENCY-KEY': idemKey } });
+  const proxy = await api('POST', '/proxies', {
+    key: tenant.managementKey,
+    body: { name: 'sealed', destination_url: 'https://psp.example.com', configuration: { API_KEY: 'proxy-secret-value' } },
+  });
+  if (proxy.status !== 201) throw new Error(`proxy: ${proxy.status} ${proxy.text}`);
   return {
     key,
     tokens: created,
@@ -105,6 +112,7 @@ export async function seed(tenant: TestTenant, tokens: number): Promise<SeededTe
     jobId: job.body.id,
     webhookSecret: secret.body.secret,
     idempotent: { key: idemKey, body: idem.body, id: idem.body.id },
+    proxy: { id: proxy.body.id, key: proxy.body.key },
   };
 }
 
@@ -127,4 +135,6 @@ export async function expectAllReadable(tenant: TestTenant, s: SeededTenant): Pr
     headers: { 'SVC-IDEMPOTENCY-KEY': s.idempotent.key },
   });
   expect(replay.body).toEqual(s.idempotent.body);
+  const proxy = await api('GET', `/proxies/${s.proxy.id}`, { key: tenant.managementKey });
+  expect(proxy.body).toMatchObject({ key: s.proxy.key, configuration: { API_KEY: 'proxy-secret-value' } });
 }
