@@ -1,14 +1,16 @@
 // Events benchmark (docs/events.md, docs/benchmarks.md): on a throwaway system,
 //   1. token create throughput at 32 clients, windows with no webhook subscribed and with one webhook subscribed to
-//      token.created whose local receiver (its own process) answers 204. The windows come in ABBA order (off, on,
-//      on, off, ...) after an unmeasured warm-up with the webhook on, each preceded by its own warm-up second; an
+//      token.created whose local receiver (its own process, a bare keep-alive HTTP/1.1 endpoint) answers 204. The
+//      windows come in ABBA order (off, on, on, off, ...) after an unmeasured warm-up of 10 s with the webhook on
+//      (the services' CPU per create still falls for a while after start), each preceded by its own warm-up second; an
 //      "on" window ends when the receiver has every event it created (so nothing it queued is dropped by the
 //      webhook's delete, and its backlog does not spill into the next window). Per window: CPU per create of each
-//      process (PostgreSQL's backends of the database together) and PostgreSQL commits per create.
+//      process (PostgreSQL's backends of the database together), PostgreSQL commits per create, and the CPU seconds
+//      other processes of the machine used meanwhile (a window beside another job is not comparable).
 //   2. delivery lag at a fixed 500 creates/s: receiver arrival − event.timestamp, p50/p99/max over every event.
 //
 //   node tools/dev/runtime.mjs tools/bench/events.mjs [--seconds 10] [--clients 32] [--rate 500] [--rounds 2]
-//     [--no-build] [--cpu-prof]   (--cpu-prof: every service writes tmp/cpu-prof/events-<date>/<name>-0.cpuprofile;
+//     [--warmup 10] [--no-build] [--cpu-prof]   (--cpu-prof: every service writes tmp/cpu-prof/events-<date>/<name>-0.cpuprofile;
 //                                  node tools/bench/profile-summary.mjs <dir> --window 'webhook subscribed')
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +29,7 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '32' },
     rate: { type: 'string', default: '500' },
     rounds: { type: 'string', default: '2' },
-    warmup: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '10' },
     'no-build': { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
   },
