@@ -23,10 +23,11 @@ import { TokensV2Handler } from './tokens/v2/tokens-v2.handler';
 import { CursorTokensUseCase } from './tokens/v2/cursor-tokens.use-case';
 import { TokenCursors } from './tokens/v2/token-cursor';
 import { ReencryptionGauge } from './keys/reencryption-gauge';
+import { KeyStatusHandler, ReencryptionProgressReader } from './keys/key-status.handler';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
-  controllers: [TokensHandler, TokensV2Handler, RefusalsHandler],
+  controllers: [TokensHandler, TokensV2Handler, RefusalsHandler, KeyStatusHandler],
   providers: [
     OperationDispatcher,
     IdempotentWrites,
@@ -48,6 +49,7 @@ import { ReencryptionGauge } from './keys/reencryption-gauge';
     CursorTokensUseCase,
     TokenCursors,
     ReencryptionGauge,
+    ReencryptionProgressReader,
   ],
 })
 export class AppModule {}

@@ -8,6 +8,7 @@ export * from './validation';
 export * from './pagination';
 export * from './applications/applications';
 export * from './tenants/tenants';
+export * from './tenants/tenant-keys';
 export * from './sessions/sessions';
 export * from './tokens/tokens';
 export * from './reactors/formulas';

@@ -50,6 +50,8 @@ export const SUBJECTS = {
       /** service-to-service: load tokens for detokenization with per-token access decisions */
     },
     logs: { list: 'token.logs.list.v1' },
+    /** GET /tenants/self/keys: the tenant's data key versions and a running re-encryption job's progress (no key material) */
+    keys: { status: 'token.keys.status.v1' },
     /** other services' audit events (audit_events is owned by token-service): {events: AuditEventInput[]} */
     /** refusals: the gateway's refused authentications, counted per (tenant or global, reason, source, minute) */
     audit: { record: 'token.audit.record.v1', refusals: 'token.audit.refusals.v1' },

@@ -211,6 +211,7 @@ const ROUTES: Record<string, Row> = {
     success: 200,
     request: async () => ({ path: '/tenants/self/webhook-secret' }),
   },
+  'GET /tenants/self/keys': { kind: 'management', perms: ['tenant:read'], success: 200, request: async () => ({ path: '/tenants/self/keys' }) },
   'POST /tenants/self/webhook-secret/rotate': {
     kind: 'management',
     perms: ['tenant:update'],

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { OPS, TenantView, UpdateTenantRequest, WebhookSecretView } from '@coffer/contracts';
+import { OPS, TenantKeysView, TenantView, UpdateTenantRequest, WebhookSecretView } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
@@ -36,6 +36,20 @@ export class TenantsController {
   @ApiOkResponse({ type: WebhookSecretView })
   webhookSecret(@Req() req: GatewayRequest) {
     return this.rpc.call<{ secret: string }>(OPS.session.tenants.webhookSecret, {}, callContext(req));
+  }
+
+  @Get('keys')
+  @RequirePermission('tenant:read')
+  @ApiOperation({
+    summary: "The tenant's data key versions",
+    description:
+      'tenant:read. Every version of the data key (id, version, whether active, created, the key-encryption key provider ' +
+      'it is wrapped under), oldest first, and while a re-encryption job (admin keys reencrypt) runs for the tenant, its ' +
+      'progress per kind of sealed value. Never key material.',
+  })
+  @ApiOkResponse({ type: TenantKeysView })
+  keys(@Req() req: GatewayRequest) {
+    return this.rpc.call<TenantKeysView>(OPS.token.keys.status, {}, callContext(req));
   }
 
   @Post('webhook-secret/rotate')

@@ -2,6 +2,7 @@ import { SUBJECTS } from '../subjects';
 import { RPC_DEADLINE_MS } from '../envelope';
 import { CreateApplicationRequest, type ApplicationView } from '../applications/applications';
 import { UpdateTenantRequest, type TenantView } from '../tenants/tenants';
+import type { TenantKeysView } from '../tenants/tenant-keys';
 import { AuthorizeSessionRequest, type CreateSessionResponse } from '../sessions/sessions';
 import { CreateTokenRequest, SearchTokensRequest, SearchTokensV2Request, type TokenView } from '../tokens/tokens';
 import { ReactorFormulaRequest } from '../reactors/formulas';
@@ -329,6 +330,17 @@ export const OPS = {
         subject: SUBJECTS.token.logs.list,
         payload: ListLogsQuery,
         access: ['log:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+    },
+    keys: {
+      /** GET /tenants/self/keys: the calling tenant's data key versions and re-encryption progress (never key material) */
+      status: op<EmptyMessage, TenantKeysView>()({
+        subject: SUBJECTS.token.keys.status,
+        payload: EmptyMessage,
+        access: ['tenant:read'],
         validate: false,
         idempotency: 'none',
         internal: false,

@@ -3,6 +3,15 @@ import { KeyringPool, Prisma, type TenantKey } from '@coffer/db';
 
 export type TenantKeyPurpose = 'data' | 'index';
 
+/** A data key's metadata: never its wrapped bytes. */
+export interface DataKeyVersion {
+  id: string;
+  kekId: string;
+  active: boolean;
+  createdAt: Date;
+  version: number;
+}
+
 const COLUMNS = Prisma.sql`id, tenant_id AS "tenantId", purpose, kek_id AS "kekId", wrapped_key AS "wrappedKey", active, created_at AS "createdAt"`;
 
 /**
@@ -47,6 +56,17 @@ export class TenantKeyRepository {
       FROM tenants WHERE id = ${tenantId}::uuid AND deleted_at IS NULL FOR SHARE
       RETURNING id`);
     return rows.length === 1;
+  }
+
+  /**
+   * The tenant's data keys without their wrapped bytes (GET /tenants/self/keys): id, KEK id, whether active, when made,
+   * and the version (1 for the first, counting up with each rotation, as `admin keys status` numbers them).
+   */
+  listDataKeys(tenantId: string): Promise<DataKeyVersion[]> {
+    return this.db.query<DataKeyVersion>(Prisma.sql`
+      SELECT id::text, kek_id AS "kekId", active, created_at AS "createdAt",
+             (rank() OVER (ORDER BY created_at, id))::int AS version
+      FROM tenant_keys WHERE tenant_id = ${tenantId}::uuid AND purpose = 'data' ORDER BY created_at, id`);
   }
 
   /** Retires the tenant's active data keys (they stay readable by id). */

@@ -29,6 +29,12 @@ class MemoryTenantKeys {
     this.rows.push({ ...key, tenantId, active: true, createdAt: new Date(Date.now() + this.rows.length) } as TenantKey);
     return true;
   }
+  async listDataKeys(tenantId: string) {
+    return this.rows
+      .filter((r) => r.tenantId === tenantId && r.purpose === 'data')
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .map((r, i) => ({ id: r.id, kekId: r.kekId, active: r.active, createdAt: r.createdAt, version: i + 1 }));
+  }
   async retireDataKeys(tenantId: string) {
     for (const r of this.rows) if (r.tenantId === tenantId && r.purpose === 'data') r.active = false;
   }
@@ -51,6 +57,21 @@ describe('TenantKeyring', () => {
     const reads = store.calls.findActive + store.calls.find;
     for (const [i, s] of sealed.entries()) expect(await k.decryptJson(TENANT, s.keyId, s.ciphertext, `token:${i + 1}`)).toEqual({ n: i + 1 });
     expect(store.calls.findActive + store.calls.find).toBe(reads);
+  });
+
+  it('lists data key versions without key material, creating the first key of a tenant that has none', async () => {
+    const { store, keyring: k } = keyring();
+    const first = await k.dataKeyVersions(TENANT);
+    expect(first).toEqual([{ id: expect.any(String), version: 1, active: true, createdAt: expect.any(Date), kekProvider: 'env' }]);
+    await k.rotateDataKeys(TENANT);
+    await k.activeDataKeyId(TENANT);
+    const second = await k.dataKeyVersions(TENANT);
+    expect(second.map((v) => [v.version, v.active])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(store.rows.filter((r) => r.purpose === 'data')).toHaveLength(2);
+    for (const v of second) expect(Object.keys(v).sort()).toEqual(['active', 'createdAt', 'id', 'kekProvider', 'version']);
   });
 
   it('binds ciphertext to the tenant and the associated data', async () => {

@@ -130,6 +130,24 @@ export class TenantKeyring {
     await Promise.all([this.activeKey(tenantId, 'data'), this.activeKey(tenantId, 'index')]);
   }
 
+  /**
+   * The tenant's data key versions, oldest first, without key material: what `GET /tenants/self/keys` shows. The active
+   * key is created first when the tenant has none yet (as its first write would), and only the one the keyring seals
+   * under (the oldest active row, should two processes have created one at once) is reported active.
+   */
+  async dataKeyVersions(tenantId: string): Promise<Array<{ id: string; version: number; active: boolean; createdAt: Date; kekProvider: 'env' | 'pkcs11' }>> {
+    await this.activeKey(tenantId, 'data');
+    const rows = await this.keys.listDataKeys(tenantId);
+    const active = rows.find((r) => r.active)?.id;
+    return rows.map((r) => ({
+      id: r.id,
+      version: r.version,
+      active: r.id === active,
+      createdAt: r.createdAt,
+      kekProvider: r.kekId.startsWith('pkcs11:') ? 'pkcs11' : 'env',
+    }));
+  }
+
   async activeDataKeyId(tenantId: string): Promise<string> {
     return (await this.activeKey(tenantId, 'data')).id;
   }

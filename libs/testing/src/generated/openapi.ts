@@ -246,6 +246,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/self/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's data key versions
+         * @description tenant:read. Every version of the data key (id, version, whether active, created, the key-encryption key provider it is wrapped under), oldest first, and while a re-encryption job (admin keys reencrypt) runs for the tenant, its progress per kind of sealed value. Never key material.
+         */
+        get: operations["Tenants_keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tenants/self/webhook-secret/rotate": {
         parameters: {
             query?: never;
@@ -1202,6 +1222,62 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret: string;
+        };
+        TenantKeyVersionView: {
+            /**
+             * Format: uuid
+             * @description the key id every sealed value records
+             */
+            id: string;
+            /**
+             * @description 1 for the tenant's first data key, counting up with each rotation
+             * @example 2
+             */
+            version: number;
+            /**
+             * @description new values are sealed under this version (one version is active)
+             * @example true
+             */
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description the key-encryption key it is wrapped under: env (KEY_ENCRYPTION_KEYS) or pkcs11 (an HSM)
+             * @enum {string}
+             */
+            kek_provider: "env" | "pkcs11";
+        };
+        ReencryptionKindProgressView: {
+            /**
+             * @description the kind of sealed value: tokens, reactor_configurations, proxy_secrets, job_arguments, job_outcomes, webhook_bodies, webhook_secrets, idempotency_replies
+             * @example tokens
+             */
+            kind: string;
+            /**
+             * @description values of this kind the job has to move
+             * @example 1200
+             */
+            rows_total: number;
+            /**
+             * @description values moved so far
+             * @example 450
+             */
+            rows_done: number;
+        };
+        ReencryptionProgressView: {
+            /**
+             * Format: date-time
+             * @description when the job started
+             */
+            started_at: string;
+            /** @description per kind of sealed value; kinds the job has not reached yet are absent */
+            kinds: components["schemas"]["ReencryptionKindProgressView"][];
+        };
+        TenantKeysView: {
+            /** @description every data key version of the tenant, oldest first */
+            data: components["schemas"]["TenantKeyVersionView"][];
+            /** @description present while a re-encryption job runs for this tenant (or for every tenant), absent otherwise */
+            reencryption?: components["schemas"]["ReencryptionProgressView"];
         };
         CreateSessionResponse: {
             /** @description the session's API key: no access until the session is authorized */
@@ -3210,6 +3286,57 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookSecretView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tenants_keys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "version": 2,
+                     *           "active": true,
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "kek_provider": "env"
+                     *         }
+                     *       ],
+                     *       "reencryption": {
+                     *         "started_at": "2030-01-31T12:00:00.000Z",
+                     *         "kinds": [
+                     *           {
+                     *             "kind": "tokens",
+                     *             "rows_total": 1200,
+                     *             "rows_done": 450
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TenantKeysView"];
                 };
             };
             400: components["responses"]["Problem400"];
