@@ -19,6 +19,7 @@ const PAGE_COMPONENTS: Record<string, ComponentType<{ id?: string }>> = {
   logs: lazy(() => import('./pages/Logs').then((m) => ({ default: m.Logs }))),
   webhooks: lazy(() => import('./pages/Webhooks').then((m) => ({ default: m.Webhooks }))),
   proxies: lazy(() => import('./pages/Proxies').then((m) => ({ default: m.Proxies }))),
+  keys: lazy(() => import('./pages/Keys').then((m) => ({ default: m.Keys }))),
   settings: lazy(() => import('./pages/Settings').then((m) => ({ default: m.Settings }))),
 };
 

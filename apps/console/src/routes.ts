@@ -18,9 +18,8 @@ export const PAGES: PageEntry[] = [
   { path: 'logs', label: 'Logs', anyOf: ['log:read'] },
   { path: 'webhooks', label: 'Webhooks', anyOf: ['webhook:read'] },
   { path: 'proxies', label: 'Proxies', anyOf: ['proxy:read'] },
+  { path: 'keys', label: 'Keys', anyOf: ['tenant:read'] },
   { path: 'settings', label: 'Settings', anyOf: ['tenant:read'] },
-  // Key status gets its entry here (and a component in App's PAGE_COMPONENTS) when it has an HTTP API (today it is
-  // the operator CLI's `keys status`).
 ];
 
 /** The route is the location's hash (#/applications/<id>): the gateway serves one page, and no server route changes. */

@@ -1,11 +1,13 @@
 /// <reference lib="dom" />
 // (functions passed to page.evaluate run in the browser)
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { apiRaw, createTenant, gatewayUrl, VISA, type TestTenant } from '@coffer/testing';
 import { axeViolations, launchBrowser } from './browser';
 import { Receiver } from '../events/support';
+import { adminJson, database } from '../keys/support';
 
 /**
  * The console in a real browser (Debian's Chromium through playwright-core) against the running system. Screenshots
@@ -277,6 +279,51 @@ describe('the web console in Chromium', () => {
     await expectAccessible('settings, dark');
     await shot('settings-dark');
     await page.getByLabel('Theme').first().selectOption('system');
+  });
+
+  it('keys: the data key versions with the active one marked; a re-encryption shown with a progress bar per kind', async () => {
+    await nav('Keys');
+    const table = page.getByRole('table', { name: 'Data key versions' });
+    await table.waitFor();
+    const first = (await apiRaw('GET', '/tenants/self/keys', { key: tenant.managementKey })).body.data as Array<{ id: string; active: boolean }>;
+    expect(first).toHaveLength(1);
+    const active = table.locator('tr[aria-current="true"]');
+    expect(await active.innerText()).toContain(first[0].id);
+    expect(await active.getByText('active', { exact: true }).count()).toBe(1);
+    await expectAccessible('keys');
+
+    // after a rotation, with a re-encryption job standing at a known point (its persisted rows, written directly)
+    const rotated = await adminJson<{ rotated: Array<{ key_id: string }> }>('keys', 'rotate', '--tenant', tenant.tenantId);
+    const keyId = rotated.rotated[0].key_id;
+    const db = await database();
+    const jobId = randomUUID();
+    try {
+      await db.query(`INSERT INTO key_jobs (id, kind, tenant_id, created_by) VALUES ($1, 'reencrypt', $2, 'e2e')`, [jobId, tenant.tenantId]);
+      await db.query(
+        `INSERT INTO reencryption_progress (job_id, tenant_id, kind, target_key_id, rows_total, rows_done) VALUES
+         ($1, $2, 'tokens', $3, 1200, 450), ($1, $2, 'reactor_configurations', $3, 3, 3), ($1, $2, 'webhook_bodies', $3, 40, 12)`,
+        [jobId, tenant.tenantId, keyId],
+      );
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      const tokens = page.getByRole('progressbar', { name: 'Tokens' });
+      await tokens.waitFor();
+      expect(await tokens.getAttribute('value')).toBe('450');
+      expect(await active.innerText()).toContain(keyId);
+      expect(await table.locator('tbody tr').count()).toBe(2);
+      await expectAccessible('keys, re-encrypting');
+      await shot('keys');
+      await page.setViewportSize({ width: 375, height: 800 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await page.setViewportSize({ width: 1280, height: 860 });
+      // the page polls while the job runs: it sees the job end by itself
+      await db.query(`UPDATE key_jobs SET state = 'done', finished_at = now() WHERE id = $1`, [jobId]);
+      await page.getByRole('status').filter({ hasText: 'The re-encryption finished' }).waitFor({ timeout: 15_000 });
+      expect(await page.getByRole('progressbar').count()).toBe(0);
+    } finally {
+      await db.query('DELETE FROM reencryption_progress WHERE job_id = $1', [jobId]);
+      await db.query('DELETE FROM key_jobs WHERE id = $1', [jobId]);
+      await db.end();
+    }
   });
 
   it('webhooks: subscribe a receiver to an event, see the delivery, send it again', async () => {
