@@ -18,6 +18,7 @@ const SHOTS = process.env['UPDATE_CONSOLE_SCREENSHOTS'] === '1' ? path.resolve(_
 const FORMULA_CODE = `const { BadRequestError } = require('@coffer/reactor-runtime');
 module.exports = async function (req) {
   if (!req.args.name) throw new BadRequestError('name is required');
+  console.log('greeting ' + req.args.name);
   return { raw: { greeting: 'hello ' + req.args.name, answer: req.configuration.answer } };
 };`;
 
@@ -224,6 +225,8 @@ describe('the web console in Chromium', () => {
     const result = page.getByLabel('Reactor result');
     await result.waitFor();
     expect(JSON.parse(await result.innerText())).toMatchObject({ raw: { greeting: 'hello operator', answer: '42' } });
+    // the formula's console output of the run (capture_logs)
+    expect(await page.getByLabel('Logs').innerText()).toBe('[log] greeting operator');
     await expectAccessible('reactor');
     await shot('reactor');
     await page.getByLabel(/Arguments/).fill('{"name": ');

@@ -4,6 +4,8 @@ export interface Problem {
   status: number;
   detail?: string;
   errors?: Record<string, string[]>;
+  /** a reactor test run's console output (`capture_logs`), when the formula failed */
+  logs?: string[];
 }
 
 export class ApiError extends Error {
@@ -17,7 +19,14 @@ export function toProblem(status: number, body: unknown): Problem {
   if (typeof body === 'object' && body !== null && typeof (body as Problem).title === 'string') {
     const p = body as Problem;
     const errors = p.errors && typeof p.errors === 'object' ? p.errors : undefined;
-    return { title: p.title, status: typeof p.status === 'number' ? p.status : status, detail: typeof p.detail === 'string' ? p.detail : undefined, errors };
+    const logs = Array.isArray(p.logs) ? p.logs.filter((l): l is string => typeof l === 'string') : undefined;
+    return {
+      title: p.title,
+      status: typeof p.status === 'number' ? p.status : status,
+      detail: typeof p.detail === 'string' ? p.detail : undefined,
+      errors,
+      ...(logs ? { logs } : {}),
+    };
   }
   if (status === 0) return { title: 'Network error', status: 0, detail: 'The gateway could not be reached' };
   return { title: `Request failed (${status})`, status };

@@ -152,6 +152,7 @@ function ReactorView({ reactor }: { reactor: Reactor }) {
   // typed for the runs on this page and kept only in this page's memory
   const [runKey, setRunKey] = useState('');
   const [result, setResult] = useState<unknown>(null);
+  const [logs, setLogs] = useState<string[]>([]);
   const [accepted, setAccepted] = useState<{ id: string; asyncReactorRequestId: string } | null>(null);
   const [elapsed, setElapsed] = useState<number | null>(null);
   const runner = useAction();
@@ -159,11 +160,19 @@ function ReactorView({ reactor }: { reactor: Reactor }) {
   const react = async (e: FormEvent) => {
     e.preventDefault();
     setResult(null);
+    setLogs([]);
     setAccepted(null);
     const started = performance.now();
-    const res = await runner.run(() => api<unknown>('POST', `/reactors/${reactor.id}/react`, { args: parseJson(args, 'Arguments') }, runKey || undefined));
+    // capture_logs: the formula's console output comes back with the result (or with the problem when it fails)
+    const res = await runner.run(() =>
+      api<{ logs?: string[] }>('POST', `/reactors/${reactor.id}/react`, { args: parseJson(args, 'Arguments'), capture_logs: true }, runKey || undefined),
+    );
     setElapsed(Math.round(performance.now() - started));
-    if (res !== undefined) setResult(res);
+    if (res !== undefined) {
+      const { logs: runLogs, ...rest } = res;
+      setLogs(runLogs ?? []);
+      setResult(rest);
+    }
   };
   const reactAsync = async () => {
     setResult(null);
@@ -235,6 +244,7 @@ function ReactorView({ reactor }: { reactor: Reactor }) {
             <Json value={result} label="Reactor result" />
           </div>
         ) : null}
+        <RunLogs lines={runner.problem?.logs ?? (result !== null ? logs : [])} />
         {accepted ? (
           <p role="status">
             Accepted: request <code>{accepted.asyncReactorRequestId}</code>.{' '}
@@ -243,5 +253,18 @@ function ReactorView({ reactor }: { reactor: Reactor }) {
         ) : null}
       </section>
     </>
+  );
+}
+
+/** A test run's console output (what the formula printed), as the API returned it with the result or the problem. */
+function RunLogs({ lines }: { lines: string[] }) {
+  if (!lines.length) return null;
+  return (
+    <div>
+      <h3 id="run-logs-title">Logs</h3>
+      <pre className="logs" aria-labelledby="run-logs-title" tabIndex={0}>
+        {lines.join('\n')}
+      </pre>
+    </div>
   );
 }

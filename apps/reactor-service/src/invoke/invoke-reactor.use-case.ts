@@ -3,6 +3,7 @@ import { EgressPolicy } from '@coffer/egress';
 import {
   ProblemError,
   REACTOR_LIMITS,
+  badRequest,
   ReactAsyncRequest,
   ReactRequest,
   actorOf,
@@ -61,6 +62,8 @@ export class InvokeReactorUseCase {
     const plain = body === undefined || body === null ? {} : body;
     const req = validateContract(ReactRequest, plain);
     const callbackUrl = req.callback_url ?? undefined;
+    if (req.capture_logs && callbackUrl !== undefined)
+      throw badRequest('The request is invalid', { capture_logs: ['is for synchronous runs only: an asynchronous result carries no logs'] });
     // the callback is checked first: a refused URL must not cost a detokenization
     const checkedUrl = callbackUrl !== undefined ? await checkCallbackUrl(this.callbackPolicy, callbackUrl) : undefined;
     const prepared = await this.runner.prepare(ctx, reactorId, ((plain as Record<string, unknown>)['args'] ?? {}) as Record<string, unknown>);
@@ -70,7 +73,7 @@ export class InvokeReactorUseCase {
     const invoked = event('reactor.invoked');
     let out: RecordedReact;
     try {
-      out = await this.runner.runRecorded(ctx, prepared, REACTOR_LIMITS.syncTimeoutMs);
+      out = await this.runner.runRecorded(ctx, prepared, REACTOR_LIMITS.syncTimeoutMs, { captureLogs: req.capture_logs === true });
     } catch (err) {
       // the formula's own error or the sandbox's: the invocation happened and failed (a problem's status and title only)
       if (err instanceof ProblemError) await this.publish([invoked, event('reactor.failed', err.problem)]);

@@ -21,8 +21,10 @@ export function isStoredReact(value: unknown): value is StoredReact {
   return typeof v['response'] === 'object' && v['response'] !== null && Array.isArray(v['shown']) && (v['writer'] === null || typeof v['writer'] === 'string');
 }
 
+/** What a repeat needs; a run's console output (`capture_logs`) is its own and never stored. */
 export function storedReact(r: RecordedReact): StoredReact {
-  return { response: r.response, shown: r.shown, writer: r.writer, usedTokenIds: r.usedTokenIds };
+  const { logs: _logs, ...response } = r.response;
+  return { response, shown: r.shown, writer: r.writer, usedTokenIds: r.usedTokenIds };
 }
 
 /**

@@ -121,16 +121,25 @@ export class ReactorRunner {
    * tenant is the sandbox's isolation key: its code never runs in an isolate that ran another tenant's. Returns the
    * reply with the record of what it showed (see RecordedReact).
    */
-  async runRecorded(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number): Promise<RecordedReact> {
+  async runRecorded(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number, options: { captureLogs?: boolean } = {}): Promise<RecordedReact> {
     // the reactor's list, else its tenant's default - looked up only if the formula fetches
     const egress = p.egress
       ? effectiveEgressRule(p.egress.allow, undefined)
       : () => this.egressDefaults.get(ctx.principal, ctx.traceId).then((d) => effectiveEgressRule(null, d));
     const outcome = await this.sandbox.run(
-      { code: p.code, args: p.args, configuration: p.configuration, svc: p.application !== null, timeoutMs, tenant: ctx.principal.tenantId, egress },
+      {
+        code: p.code,
+        args: p.args,
+        configuration: p.configuration,
+        svc: p.application !== null,
+        timeoutMs,
+        tenant: ctx.principal.tenantId,
+        egress,
+        captureConsole: options.captureLogs === true,
+      },
       p.application ? new TokenSvcBridge(this.rpc, p.application, ctx.traceId) : null,
     );
-    if (!outcome.ok) throw sandboxFailure(outcome);
+    if (!outcome.ok) throw withLogs(sandboxFailure(outcome), options.captureLogs ? outcome.logs : undefined);
     checkResultLimits(outcome.result);
     const response: ReactResponse = {};
     const shown: ShownView[] = [];
@@ -141,6 +150,7 @@ export class ReactorRunner {
       response.tokens = capTokenizeReply(outcome.result.tokenize, created, writer, p.application ? ctx.principal : null, shown);
     }
     if (outcome.result.raw !== undefined) response.raw = outcome.result.raw;
+    if (options.captureLogs) response.logs = outcome.logs ?? [];
     return { response, shown, writer: p.application?.applicationId ?? null, usedTokenIds: p.usedTokenIds };
   }
 
@@ -209,6 +219,12 @@ function checkResultLimits(result: { raw?: unknown; tokenize?: unknown }): void 
 function resultTooDeep(message: string): ProblemError {
   const { status, title } = REACTOR_ERRORS['ReactorRuntimeError'];
   return new ProblemError(status, title, { error: [`Reactor result: ${message}`] }, title);
+}
+
+/** The run's console output on its problem (`capture_logs`), as the caller asked for it. */
+function withLogs(err: ProblemError, logs: string[] | undefined): ProblemError {
+  if (logs) (err.problem as ReactorCustomProblem & { logs?: string[] }).logs = logs;
+  return err;
 }
 
 /**

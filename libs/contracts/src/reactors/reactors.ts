@@ -1,6 +1,6 @@
 import type { IdBodyMessage } from '../messages/payloads';
 import { Type } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { isDeepStrictEqual } from 'node:util';
 import { FieldErrors, isProblem, type Problem } from '../problem/problem';
@@ -121,6 +121,17 @@ export class ReactRequest {
   @Min(REACTOR_LIMITS.minTimeoutMs, { message: `must be an integer between ${REACTOR_LIMITS.minTimeoutMs} and ${REACTOR_LIMITS.maxTimeoutMs}` })
   @Max(REACTOR_LIMITS.maxTimeoutMs, { message: `must be an integer between ${REACTOR_LIMITS.minTimeoutMs} and ${REACTOR_LIMITS.maxTimeoutMs}` })
   timeout_ms?: number | null;
+
+  @ApiPropertyOptional({
+    type: Boolean,
+    nullable: true,
+    default: false,
+    description:
+      "Coffer extension, synchronous runs only: the formula's console output in `logs` of the answer (or of the problem when it fails); at most 200 lines and 64 KiB; never stored",
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'must be a boolean' })
+  capture_logs?: boolean | null;
 }
 
 export class ReactorView {
@@ -180,6 +191,9 @@ export class ReactResponse {
 
   @ApiAnyJson({ description: 'the `raw` part of the result, as returned', example: { charged: true } })
   raw?: unknown;
+
+  @ApiPropertyOptional({ type: [String], description: "with `capture_logs`: the formula's console output, one line per call (`[log] …`)" })
+  logs?: string[];
 }
 
 /** 202 of POST /reactors/{id}/react with `callback_url`: accepted, not run yet. */

@@ -1727,6 +1727,8 @@ export interface components {
              *     }
              */
             raw?: Record<string, never> | unknown[] | string | number | boolean;
+            /** @description with `capture_logs`: the formula's console output, one line per call (`[log] …`) */
+            logs?: string[];
         };
         ReactAccepted: {
             /**
@@ -1806,6 +1808,11 @@ export interface components {
              * @default 10000
              */
             timeout_ms: number | null;
+            /**
+             * @description Coffer extension, synchronous runs only: the formula's console output in `logs` of the answer (or of the problem when it fails); at most 200 lines and 64 KiB; never stored
+             * @default false
+             */
+            capture_logs: boolean | null;
         };
         ReactorMergePatch: {
             /** @example Hello reactor */
@@ -5389,7 +5396,8 @@ export interface operations {
                  *         "amount": 1200
                  *       },
                  *       "callback_url": {},
-                 *       "timeout_ms": 10000
+                 *       "timeout_ms": 10000,
+                 *       "capture_logs": false
                  *     }
                  */
                 "application/json": components["schemas"]["ReactRequest"];
@@ -5407,7 +5415,10 @@ export interface operations {
                      *       "tokens": {},
                      *       "raw": {
                      *         "charged": true
-                     *       }
+                     *       },
+                     *       "logs": [
+                     *         "string"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["ReactResponse"];
