@@ -12,13 +12,15 @@
 // machine's cores (gateway, proxy-service, TLS) with a bare server's: it shows the proxy's CPU cost, not a latency.
 //
 //   node tools/dev/runtime.mjs tools/bench/proxy.mjs [--seconds 5] [--rounds 2] [--destination-ms 20] [--no-build]
+//     [--cpu-prof]   (every service writes tmp/cpu-prof/proxy-<date>/<name>-0.cpuprofile;
+//                     node tools/bench/profile-summary.mjs <dir> --window proxied --clients 32)
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { APPS, build, startEphemeralSystem } from '../dev/system.mjs';
+import { APPS, ROOT, build, startEphemeralSystem } from '../dev/system.mjs';
 import { createTestCa } from '../dev/test-ca.mjs';
 import { httpClient } from './lib/http.mjs';
 import { load } from './lib/load.mjs';
@@ -30,12 +32,16 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     'destination-ms': { type: 'string', default: '20' },
     'no-build': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
 const WARMUP = Number(values.warmup);
 const ROUNDS = Number(values.rounds);
 const log = (m) => process.stderr.write(`[bench:proxy] ${m}\n`);
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+/** measured windows, for profile-summary's --window (V8 stamps samples with the same monotonic clock) */
+const windows = [];
 const BODY = JSON.stringify({ amount: 100, currency: 'usd', description: 'bench' });
 
 async function destination(ca, delayMs) {
@@ -62,7 +68,9 @@ async function measure(label, clients, ops) {
   for (let r = 0; r < ROUNDS; r++) {
     const order = r % 2 ? Object.keys(ops).reverse() : Object.keys(ops);
     for (const name of order) {
+      const startUs = monotonicMicros() + WARMUP * 1e6;
       const res = await load({ clients, seconds: SECONDS, warmup: WARMUP, op: ops[name] });
+      windows.push({ scenario: `${label}: ${name}`, clients, startUs, endUs: monotonicMicros() });
       if (res.errors) throw new Error(`${name}: ${res.errors} errors, first: ${res.firstError}`);
       totals[name].count += res.count;
       totals[name].p50.push(res.p50);
@@ -89,11 +97,14 @@ async function main() {
   const tlsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-bench-ca-'));
   const ca = createTestCa(tlsDir);
   const DELAY = Number(values['destination-ms']);
+  const cpuProfDir = values['cpu-prof'] ? path.join(ROOT, 'tmp/cpu-prof', `proxy-${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}`) : undefined;
+  if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
   const destinations = [
     { label: 'immediate destination', ...(await destination(ca, 0)) },
     { label: `destination answering in ${DELAY} ms`, ...(await destination(ca, DELAY)) },
   ];
   const sys = await startEphemeralSystem({
+    nodeArgs: cpuProfDir ? (name, replica) => ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${name}-${replica}.cpuprofile`] : undefined,
     env: {
       RATE_LIMIT_PRIVATE: '100000000/10s',
       RATE_LIMIT_PUBLIC: '100000000/10s',
@@ -144,6 +155,10 @@ async function main() {
   } finally {
     await Promise.all(pools.map((p) => p.close().catch(() => undefined)));
     await sys.stop();
+    if (cpuProfDir) {
+      fs.writeFileSync(path.join(cpuProfDir, 'windows.json'), `${JSON.stringify(windows, null, 2)}\n`);
+      log(`profiles: ${cpuProfDir}`);
+    }
     for (const d of destinations) d.close();
     fs.rmSync(tlsDir, { recursive: true, force: true });
   }
