@@ -112,10 +112,14 @@ async function main() {
   if (CONFIG.proxy) {
     console.log('\n== proxy: through /proxy vs straight to the destination, alternating windows ==');
     if (!args.has('--no-build')) build([...APPS, 'admin']);
-    spawnSync(process.execPath, [path.join(ROOT, 'tools/bench/proxy.mjs'), '--no-build', '--seconds', String(CONFIG.seconds), '--warmup', String(CONFIG.warmup)], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
+    spawnSync(
+      process.execPath,
+      [path.join(ROOT, 'tools/bench/proxy.mjs'), '--no-build', '--seconds', String(CONFIG.seconds), '--warmup', String(CONFIG.warmup)],
+      {
+        cwd: ROOT,
+        stdio: 'inherit',
+      },
+    );
     if (CONFIG.only === 'proxy') return;
   }
   const stamp = startedAt.toISOString().slice(0, 19).replace(/:/g, '-');
