@@ -67,6 +67,7 @@ const SUBJECT = {
   proxyTransform: 'reactor.proxies.transform.v1',
   proxyIdempotency: 'reactor.proxies.idempotency.v1',
   event: 'events.auth.invalidated.v1',
+  proxyChanged: 'events.proxies.changed.v1',
   inbox: '_INBOX.probe.reply',
   gatewayInbox: '_INBOX.gateway.probe.reply',
   tokenInbox: '_INBOX.token-service.probe.reply',
@@ -96,11 +97,12 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
     'proxyIdempotency',
   ],
   // session.tenants.get.v1: the tenant's settings (deduplication) through TenantSettingsClient
-  'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event'],
-  'session-service': ['event'],
+  'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event', 'proxyChanged'],
+  'session-service': ['event', 'proxyChanged'],
   // reactor.jobs.wake.v1: an EventBus wake-up of the job workers of every reactor-service replica
   // session.tenants.get.v1: the tenant's default egress rule (TenantSettingsClient)
-  'reactor-service': ['token', 'detokenize', 'auditRecord', 'sessionPrincipal', 'sessionTenant', 'webhook', 'reactorJobsWake'],
+  // events.proxies.changed.v1: a pre-configured proxy written (proxy-service drops its cached lookup)
+  'reactor-service': ['token', 'detokenize', 'auditRecord', 'sessionPrincipal', 'sessionTenant', 'webhook', 'reactorJobsWake', 'proxyChanged'],
   // the signing secret of a tenant's webhooks (dispatcher.service.ts)
   'webhook-dispatcher': ['sessionWebhookSecret'],
   // a proxy request's expressions, detokenized as its caller (proxy-service detokenizer.ts), each call's audit event,
@@ -109,12 +111,12 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
 };
 /** A caller reads only its own replies: RpcClient's inbox prefix is _INBOX.<service> (libs/messaging). */
 const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
-  gateway: ['gatewayInbox', 'event'],
+  gateway: ['gatewayInbox', 'event', 'proxyChanged'],
   'token-service': ['token', 'detokenize', 'auditRecord', 'tokenInbox'],
   'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
   'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox', 'proxyResolve', 'proxyTransform', 'proxyIdempotency'],
   'webhook-dispatcher': ['webhook', 'webhookInbox'],
-  'proxy-service': ['proxy', 'proxyInbox'],
+  'proxy-service': ['proxy', 'proxyInbox', 'proxyChanged'],
 };
 /** Services that answer requests on their own prefix (queue group = service name). */
 const SERVES: Partial<Record<AppName, Probe[]>> = {

@@ -5,10 +5,11 @@ import { ProxyHandler } from './invoke/proxy.handler';
 import { Detokenizer } from './invoke/detokenizer';
 import { Forwarder } from './invoke/forwarder';
 import { AuditBatches } from './invoke/audit-batches';
+import { ProxyDirectory } from './invoke/proxy-directory';
 
 @Module({
   imports: [MessagingModule],
   controllers: [PingHandler, ProxyHandler],
-  providers: [OperationDispatcher, Detokenizer, Forwarder, AuditBatches],
+  providers: [OperationDispatcher, Detokenizer, Forwarder, AuditBatches, ProxyDirectory],
 })
 export class AppModule {}

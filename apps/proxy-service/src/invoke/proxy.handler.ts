@@ -13,13 +13,13 @@ import {
   type ProxyTransformSubject,
   type ResolvedProxy,
 } from '@coffer/contracts';
-import { sha256Hex } from '@coffer/crypto';
 import { Operation, RpcClient, type CallContext, type Command } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
 import { destinationUrl } from './destination';
 import { Detokenizer } from './detokenizer';
 import { Forwarder } from './forwarder';
 import { AuditBatches } from './audit-batches';
+import { ProxyDirectory } from './proxy-directory';
 import { hostLabel, proxyDuration, proxyRequests } from './proxy-metrics';
 
 /**
@@ -36,6 +36,7 @@ export class ProxyHandler {
     private readonly forwarder: Forwarder,
     private readonly rpc: RpcClient,
     private readonly audits: AuditBatches,
+    private readonly directory: ProxyDirectory,
   ) {}
 
   /**
@@ -107,8 +108,9 @@ export class ProxyHandler {
 
   /**
    * The pre-configured proxy named by the call's key, of the caller's tenant; none for an ephemeral call. An
-   * anonymous principal (require_auth false) stands for exactly one proxy, looked up again on every call so that a
-   * deleted proxy, or one that now requires auth, refuses at once.
+   * anonymous principal (require_auth false) stands for exactly one proxy, checked against the proxy on every call
+   * (ProxyDirectory drops a proxy's entry when it changes) so that a deleted proxy, or one that now requires auth,
+   * refuses at once.
    */
   private async preConfigured(cmd: Command<ProxyInvocationMessage>): Promise<ResolvedProxy | null> {
     const anonymous = cmd.principal.anonymousProxyId;
@@ -117,11 +119,7 @@ export class ProxyHandler {
       if (anonymous) throw new ProblemError(401, 'The SVC-API-KEY header is required');
       return null;
     }
-    const proxy = await this.rpc.call<ResolvedProxy | null>(
-      OPS.reactor.proxies.resolve,
-      { keyHash: sha256Hex(key) },
-      { principal: cmd.principal, traceId: cmd.traceId },
-    );
+    const proxy = await this.directory.resolve(key, { principal: cmd.principal, traceId: cmd.traceId });
     if (anonymous && (!proxy || proxy.id !== anonymous || proxy.requireAuth)) throw new ProblemError(401, 'The SVC-API-KEY header is required');
     if (!proxy) throw badRequest('The proxy key is invalid', { 'BT-PROXY-KEY': ['is not the key of a proxy of this tenant'] });
     return proxy;

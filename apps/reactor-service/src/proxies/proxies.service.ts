@@ -17,11 +17,12 @@ import {
   type Principal,
   type ProxyView,
   type ResolvedProxy,
+  SUBJECTS,
 } from '@coffer/contracts';
 import { mayEver } from '@coffer/auth';
 import { sha256Hex } from '@coffer/crypto';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
-import { AuditTrail, type CallContext } from '@coffer/messaging';
+import { AuditTrail, EventBus, type CallContext } from '@coffer/messaging';
 import { many, namePattern, positionOf } from '../shared/list-query';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { ProxyRepository, type ProxyListFilter, type ProxyRow } from './proxy.repository';
@@ -52,7 +53,13 @@ export class ProxiesService {
     private readonly prisma: PrismaService,
     private readonly outbox: EventOutbox,
     private readonly audit: AuditTrail,
+    private readonly bus: EventBus,
   ) {}
+
+  /** Who caches a proxy by its key (proxy-service) drops it at once; published when the write commits. */
+  private changed(tenantId: string, proxyId: string): Promise<void> {
+    return this.bus.publish(SUBJECTS.events.proxyChanged, { tenantId, proxyId });
+  }
 
   private withEvent(work: () => Promise<ProxyRow>, event: (row: ProxyRow) => CofferEvent, audit: (row: ProxyRow) => Parameters<AuditTrail['record']>[0]) {
     return this.prisma.transactional(async () => {
@@ -122,6 +129,7 @@ export class ProxiesService {
           modifiedAt: new Date(),
         });
         if (!updated) throw notFound('proxy');
+        await this.changed(tenantId, id);
         return updated;
       },
       (r) => proxyEvent('proxy.updated', ctx.principal, ctx.traceId, r),
@@ -155,6 +163,7 @@ export class ProxiesService {
     if (!isUuid(id)) throw notFound('proxy');
     await this.prisma.transactional(async () => {
       if (!(await this.proxies.delete(principal.tenantId, id))) throw notFound('proxy');
+      await this.changed(principal.tenantId, id);
       await this.outbox.record([proxyDeleted(principal, traceId, id)]);
       await this.audit.record({ operation: 'delete', entityType: 'proxy', entityId: id });
     });

@@ -1,0 +1,43 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { OPS, SUBJECTS, type ResolvedProxy } from '@coffer/contracts';
+import { sha256Hex } from '@coffer/crypto';
+import { EventBus, RpcClient, type CallContext } from '@coffer/messaging';
+
+/** How long a lookup is kept without news of the proxy (a write announces itself at once; this bounds a lost event). */
+const TTL_MS = 5_000;
+
+/**
+ * Pre-configured proxies by key, as reactor-service resolves them, kept a few seconds: a busy proxy costs one lookup
+ * per key and TTL instead of one per call. reactor-service announces every update and deletion
+ * (`events.proxies.changed.v1`, after the write commits) and the entries of that proxy are dropped at once, so a
+ * deleted proxy, or one that now requires auth, refuses its next call. Unknown keys are not kept.
+ */
+@Injectable()
+export class ProxyDirectory implements OnModuleInit {
+  private readonly byKey = new LRUCache<string, ResolvedProxy>({ max: 10_000, ttl: TTL_MS });
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly events: EventBus,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.events.subscribe<{ proxyId?: string }>(SUBJECTS.events.proxyChanged, (e) => this.forget(e.proxyId));
+  }
+
+  /** The proxy of `key` among the caller's tenant's (null: none); the caller's tenant is checked on cached ones too. */
+  async resolve(key: string, ctx: CallContext): Promise<ResolvedProxy | null> {
+    const keyHash = sha256Hex(key);
+    const cached = this.byKey.get(keyHash);
+    if (cached) return ctx.principal && cached.tenantId !== ctx.principal.tenantId ? null : cached;
+    const proxy = await this.rpc.call<ResolvedProxy | null>(OPS.reactor.proxies.resolve, { keyHash }, ctx);
+    if (proxy) this.byKey.set(keyHash, proxy);
+    return proxy;
+  }
+
+  private forget(proxyId: string | undefined): void {
+    if (!proxyId) return;
+    for (const [keyHash, proxy] of this.byKey.entries()) if (proxy.id === proxyId) this.byKey.delete(keyHash);
+  }
+}
