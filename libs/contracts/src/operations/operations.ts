@@ -15,6 +15,7 @@ import { CreateWebhookRequest, WebhookDeliveriesMessage, WebhookDeliveryMessage,
 import { ProxyInvocationMessage, type ProxyReply } from '../proxies/proxy-invocation';
 import {
   CreateProxyRequest,
+  ProxyChangedEvent,
   ProxyIdempotencyMessage,
   ProxyTransformMessage,
   ResolveProxyMessage,
@@ -653,4 +654,5 @@ export const OPS = {
 export const EVENT_PAYLOADS = {
   [SUBJECTS.webhook.wake]: EmptyMessage,
   [SUBJECTS.events.authInvalidated]: AuthInvalidatedEvent,
+  [SUBJECTS.events.proxyChanged]: ProxyChangedEvent,
 } as const;

@@ -370,3 +370,12 @@ export class ProxyIdempotencyMessage {
 }
 
 export type ProxyIdempotencyReply = { claimed: true } | { replay: { status: number; headers: [string, string][]; body: string } } | { done: true };
+
+/** events.proxies.changed: a pre-configured proxy was updated or deleted (drop what is cached of it). */
+export class ProxyChangedEvent {
+  @IsString()
+  tenantId!: string;
+
+  @IsString()
+  proxyId!: string;
+}
