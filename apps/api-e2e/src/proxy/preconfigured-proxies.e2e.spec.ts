@@ -120,7 +120,14 @@ describe('pre-configured proxies', () => {
     const mgmt = await tenant.app('management', { permissions: ['proxy:read'] });
     const res = await create({ name: 'bad', destination_url: dest.url(), application: { id: mgmt.id } });
     expect(res.status).toBe(400);
-    expect((await create({ name: 'ok', destination_url: dest.url(), application: { id: publicApp.id } })).status).toBe(201);
+    const ok = await create({ name: 'ok', destination_url: dest.url(), application: { id: publicApp.id } });
+    expect(ok.status).toBe(201);
+    // the legacy single transform and the list at once: a 400 naming it, on a patch as on a create
+    const both = { request_transform: { code: 'module.exports = async (r) => r.args;' }, request_transforms: [] };
+    expect((await create({ name: 'both', destination_url: dest.url(), ...both })).status).toBe(400);
+    const patched = await api('PATCH', `/proxies/${ok.body.id}`, { key: tenant.managementKey, body: both, contentType: 'application/merge-patch+json' });
+    expect(patched.status).toBe(400);
+    expect(Object.keys(patched.body.errors)).toContain('request_transform');
   });
 
   it('invoked with BT-PROXY-KEY: its destination (BT-PROXY-URL ignored), path and query appended, expressions detokenized as the caller', async () => {

@@ -141,7 +141,9 @@ export class ProxiesService {
   /** PATCH: an RFC 7386 merge patch of the proxy as PUT takes it, validated as a PUT once merged. */
   async patch(ctx: Ctx, id: string, body: unknown): Promise<ProxyView> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
-    const patch = CreateProxyRequest.normalize(body as Record<string, unknown>, new FieldErrors());
+    const spelled = new FieldErrors();
+    const patch = CreateProxyRequest.normalize(body as Record<string, unknown>, spelled);
+    spelled.throwIfAny();
     const current = await this.get(ctx.principal, id);
     const merged = mergePatch(
       structuredClone({
