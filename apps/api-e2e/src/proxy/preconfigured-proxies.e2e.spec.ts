@@ -314,6 +314,20 @@ describe('pre-configured proxies', () => {
     expect(dest.last.url).toBe('/inbound/sdk');
   });
 
+  it('a code transform sees a binary body as base64 and what it returns as base64 is sent as the same bytes', async () => {
+    echo();
+    const p = await created({
+      request_transforms: [
+        { type: 'code', code: "module.exports = async (req) => ({ body: req.args.body, headers: { ...req.args.headers, 'x-seen': req.args.body } });" },
+      ],
+    });
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x10]);
+    const res = await proxy('POST', '/proxy', { key: caller, headers: { 'BT-PROXY-KEY': p.key }, contentType: 'image/png', body: bytes });
+    expect(res.status).toBe(200);
+    expect(dest.last.body.equals(bytes)).toBe(true);
+    expect(dest.last.headers['x-seen']).toBe(bytes.toString('base64'));
+  });
+
   it('SVC-IDEMPOTENCY-KEY: a repeat gets the first answer and the destination is called once; another request under the key is a 422', async () => {
     let n = 0;
     dest.behave = (_req, res) => {

@@ -165,7 +165,7 @@ export class ProxyTransforms {
         throw transformFailure('headers must be valid HTTP header names and values');
       out = { ...out, headers: pairs };
     }
-    if (body !== undefined) out = { ...out, body: typeof body === 'string' ? { kind: 'text', value: body } : { kind: 'json', value: body } };
+    if (body !== undefined) out = { ...out, body: returnedBody(m, body) };
     return out;
   }
 }
@@ -173,6 +173,12 @@ export class ProxyTransforms {
 /** The body as code sees it: parsed JSON, text, or (bytes) base64 text. */
 function argBody(m: ProxyMessage): unknown {
   return m.body.kind === 'bytes' ? m.body.value.toString('base64') : m.body.value;
+}
+
+/** What code returned as the body: a string stands for bytes (base64) where the body was bytes, as code was given it. */
+function returnedBody(m: ProxyMessage, body: unknown): ProxyMessage['body'] {
+  if (typeof body !== 'string') return { kind: 'json', value: body };
+  return m.body.kind === 'bytes' ? { kind: 'bytes', value: Buffer.from(body, 'base64') } : { kind: 'text', value: body };
 }
 
 /** Masked text goes back to JSON when the body was JSON and still parses. */
