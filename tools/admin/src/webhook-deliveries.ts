@@ -51,6 +51,8 @@ export async function runWebhookCommand(prisma: PrismaService, command: string, 
       event_type: d.eventType,
       status: d.status,
       attempts: d.attempts,
+      last_status_code: d.lastStatusCode ?? undefined,
+      last_duration_ms: d.lastDurationMs ?? undefined,
       last_error: d.lastError ?? undefined,
       created_at: d.createdAt.toISOString(),
     }));
@@ -58,7 +60,11 @@ export async function runWebhookCommand(prisma: PrismaService, command: string, 
     return {
       exit: 0,
       out: data
-        .map((d) => `${d.id}  ${d.event_type}  ${d.status}  attempts=${d.attempts}  ${d.created_at}${d.last_error ? `  ${d.last_error}` : ''}`)
+        .map(
+          (d) =>
+            `${d.id}  ${d.event_type}  ${d.status}  attempts=${d.attempts}  ${d.created_at}` +
+            `${d.last_status_code !== undefined ? `  last=${d.last_status_code}` : ''}${d.last_error ? `  ${d.last_error}` : ''}`,
+        )
         .join('\n'),
     };
   }
@@ -72,7 +78,16 @@ export async function runWebhookCommand(prisma: PrismaService, command: string, 
       webhookId: webhook,
       ...(typeof delivery === 'string' ? { id: delivery, status: { in: ['failed', 'delivered'] } } : { status: 'failed' }),
     },
-    data: { status: 'pending', attempts: 0, nextAttemptAt: new Date(), lockedUntil: null, lastError: null, deliveredAt: null },
+    data: {
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: new Date(),
+      lockedUntil: null,
+      lastError: null,
+      lastStatusCode: null,
+      lastDurationMs: null,
+      deliveredAt: null,
+    },
   });
   if (typeof delivery === 'string' && count === 0) return { exit: 1, err: 'no finished delivery with that id for this webhook and tenant' };
   return { exit: 0, out: json ? JSON.stringify({ requeued: count }) : `${count} deliver${count === 1 ? 'y' : 'ies'} queued again` };

@@ -2,8 +2,11 @@
  * Issue 25 items 1, 3 and 5: every implemented event type reaches a local receiver, signed per Standard Webhooks
  * (checked with an independent verifier) in the mirrored envelope; events survive a kill -9 of the relaying service;
  * a failing receiver disables its webhook and its notify_email hears of it through a real SMTP server; failed
- * deliveries are listed and re-sent.
+ * deliveries are listed and re-sent (by API and by the operator CLI).
  */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { SMTPServer } from 'smtp-server';
 import { VISA, api, control, createTenant, type TestTenant } from '@coffer/testing';
 import { Receiver, eventually, verifyStandardWebhook, webhookSecret, type Envelope } from './support';
@@ -361,7 +364,9 @@ describe('failing receivers', () => {
         status: 'failed',
         attempts: 4,
         last_error: 'receiver answered 500',
+        last_status_code: 500,
       });
+      expect(typeof delivery.last_duration_ms).toBe('number');
       expect(delivery.id).toBe(receiver.received[0]?.headers['webhook-id']);
       expect((await api('GET', `/webhooks/${hook.body.id}/deliveries?status=sideways`, { key: tenant.managementKey })).status).toBe(400);
 
@@ -369,6 +374,7 @@ describe('failing receivers', () => {
       const resent = await api('POST', `/webhooks/${hook.body.id}/deliveries/${delivery.id}/resend`, { key: tenant.managementKey });
       expect(resent.status).toBe(202);
       expect(resent.body).toMatchObject({ id: delivery.id, status: 'pending', attempts: 0 });
+      expect(resent.body.last_status_code).toBeUndefined();
       await eventually(async () => (receiver.received.length === 5 ? true : undefined));
       const last = receiver.received[4];
       expect(last?.headers['webhook-id']).toBe(delivery.id);
@@ -378,7 +384,8 @@ describe('failing receivers', () => {
         const d = await api('GET', `/webhooks/${hook.body.id}/deliveries?status=delivered`, { key: tenant.managementKey });
         return d.body.data.length ? d.body.data[0] : undefined;
       });
-      expect(delivered.id).toBe(delivery.id);
+      expect(delivered).toMatchObject({ id: delivery.id, status: 'delivered', attempts: 1, last_status_code: 204 });
+      expect(delivered.last_error).toBeUndefined();
       const missing = await api('POST', `/webhooks/${hook.body.id}/deliveries/00000000-0000-4000-8000-000000000000/resend`, { key: tenant.managementKey });
       expect(missing.status).toBe(404);
 
@@ -391,8 +398,32 @@ describe('failing receivers', () => {
       const again = await api('POST', '/applications', { key: tenant.managementKey, body: { name: 'again', type: 'private', permissions: ['token:read'] } });
       await receiver.waitForEvent('application.created', (e) => e.event.data.application?.id === again.body.id);
       expect(mails.filter((m) => m.to === 'oncall@example.com')).toHaveLength(1);
+
+      // the operator CLI lists the same deliveries and sends one again
+      const listed = JSON.parse(
+        await adminCli('webhooks', 'deliveries', '--tenant', tenant.tenantId, '--webhook', hook.body.id, '--status', 'delivered', '--json'),
+      );
+      expect(listed.data).toEqual(
+        expect.arrayContaining([expect.objectContaining({ id: delivery.id, status: 'delivered', attempts: 1, last_status_code: 204 })]),
+      );
+      expect(
+        JSON.parse(await adminCli('webhooks', 'resend', '--tenant', tenant.tenantId, '--webhook', hook.body.id, '--delivery', delivery.id, '--json')),
+      ).toEqual({
+        requeued: 1,
+      });
+      // four failed attempts, the API's resend, the CLI's
+      await eventually(async () => (receiver.received.filter((r) => r.headers['webhook-id'] === delivery.id).length === 6 ? true : undefined), 15_000);
     } finally {
       await receiver.stop();
     }
   });
 });
+
+/** The built operator CLI against the suite's database (asynchronous: keep-alive connections stay served meanwhile). */
+async function adminCli(...args: string[]): Promise<string> {
+  const root = path.resolve(__dirname, '../../../..');
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(root, 'dist/tools/admin/main.js'), ...args], {
+    env: { ...process.env, DATABASE_URL: process.env['COFFER_E2E_DATABASE_URL'], KEY_ENCRYPTION_KEYS: process.env['COFFER_E2E_KEK'] },
+  });
+  return stdout;
+}

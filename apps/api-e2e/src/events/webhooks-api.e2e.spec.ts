@@ -3,7 +3,7 @@
  * create, list, get, update, delete, ping and `webhooks.events.list`), and its refusals as problem documents.
  */
 import { BasisTheory, BasisTheoryClient } from '@basis-theory/node-sdk';
-import { api, createTenant, type TestTenant } from '@coffer/testing';
+import { api, apiDynamic, createTenant, type TestTenant } from '@coffer/testing';
 import { nodeSdk } from '../compat/support';
 
 jest.setTimeout(60_000);
@@ -118,7 +118,7 @@ describe('the webhooks API through @basis-theory/node-sdk', () => {
       ['PUT', `/webhooks/${created.id}`, { name: 'x', url: HOOK, events: ['token.created'] }],
       ['DELETE', `/webhooks/${created.id}`, undefined],
     ] as const) {
-      const res = await api(method, path, { key: reader.key, body });
+      const res = await apiDynamic(method, path, { key: reader.key, body });
       expect({ method, status: res.status }).toEqual({ method, status: 403 });
     }
     const privateApp = await tenant.app('private', { permissions: ['token:create'] });

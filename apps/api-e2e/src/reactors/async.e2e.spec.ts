@@ -204,8 +204,14 @@ describe('asynchronous invocations and webhooks', () => {
     const db = new Client({ connectionString: process.env['COFFER_E2E_DATABASE_URL'] });
     await db.connect();
     try {
+      // the attempts that did not deliver have their rows; the one that delivered is on the delivery
       const attempts = await db.query('SELECT attempt, status_code FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [res.body.id]);
-      expect(attempts.rows.map((r) => r.status_code)).toEqual([500, 503, 200]);
+      expect(attempts.rows.map((r) => [r.attempt, r.status_code])).toEqual([
+        [1, 500],
+        [2, 503],
+      ]);
+      const delivery = await db.query('SELECT status, attempts, last_status_code FROM webhook_deliveries WHERE id = $1', [res.body.id]);
+      expect(delivery.rows).toEqual([{ status: 'delivered', attempts: 3, last_status_code: 200 }]);
     } finally {
       await db.end();
     }

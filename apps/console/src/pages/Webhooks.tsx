@@ -22,6 +22,8 @@ interface Delivery {
   event_type?: string;
   status: 'pending' | 'delivered' | 'failed';
   attempts: number;
+  last_status_code?: number;
+  last_duration_ms?: number;
   last_error?: string;
   created_at: string;
   delivered_at?: string;
@@ -211,6 +213,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                   <th scope="col">Event</th>
                   <th scope="col">Status</th>
                   <th scope="col">Attempts</th>
+                  <th scope="col">Last answer</th>
                   <th scope="col">Last error</th>
                   <th scope="col">Actions</th>
                 </tr>
@@ -222,6 +225,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
                     <td>{d.event_type ?? '—'}</td>
                     <td>{d.status}</td>
                     <td>{d.attempts}</td>
+                    <td>{d.last_status_code !== undefined ? `${d.last_status_code} in ${d.last_duration_ms ?? '?'} ms` : ''}</td>
                     <td>{d.last_error ?? ''}</td>
                     <td>
                       {can('webhook:update') && d.status !== 'pending' ? (

@@ -36,7 +36,7 @@ describe('DeliveryRepository (PostgreSQL)', () => {
   const row = async (id: string) =>
     (
       await ctx.sql.query(
-        'SELECT status, attempts, locked_until IS NOT NULL AS leased, last_error, delivered_at IS NOT NULL AS delivered, next_attempt_at > now() AS later FROM webhook_deliveries WHERE id = $1',
+        'SELECT status, attempts, locked_until IS NOT NULL AS leased, last_error, last_status_code, last_duration_ms, delivered_at IS NOT NULL AS delivered, next_attempt_at > now() AS later FROM webhook_deliveries WHERE id = $1',
         [id],
       )
     ).rows[0];
@@ -80,7 +80,7 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     expect(claimed.every((d) => d.attempts === 1 && d.body === created.event)).toBe(true);
   });
 
-  it('settles attempts that end together in one write: each its attempt row and its state', async () => {
+  it('settles attempts that end together in one write: their states, and an attempt row for each that did not deliver', async () => {
     const created = await outbox('token.created');
     const deleted = await outbox('token.deleted');
     const [a, b, c] = await prisma.transactional(() => repo.queueEvents([created, deleted], true));
@@ -93,14 +93,36 @@ describe('DeliveryRepository (PostgreSQL)', () => {
       ),
       repo.settle(c, { durationMs: 3, error: 'connect ECONNREFUSED' }, { status: 'failed', error: 'connect ECONNREFUSED' }),
     ]);
-    expect(await row(a.id)).toMatchObject({ status: 'delivered', leased: false, last_error: null, delivered: true, later: false });
-    expect(await row(b.id)).toMatchObject({ status: 'pending', leased: false, last_error: 'receiver answered 503', delivered: false, later: true });
-    expect(await row(c.id)).toMatchObject({ status: 'failed', leased: false, last_error: 'connect ECONNREFUSED', delivered: false });
+    expect(await row(a.id)).toMatchObject({
+      status: 'delivered',
+      leased: false,
+      last_error: null,
+      last_status_code: 204,
+      last_duration_ms: 12,
+      delivered: true,
+      later: false,
+    });
+    expect(await row(b.id)).toMatchObject({
+      status: 'pending',
+      leased: false,
+      last_error: 'receiver answered 503',
+      last_status_code: 503,
+      delivered: false,
+      later: true,
+    });
+    expect(await row(c.id)).toMatchObject({
+      status: 'failed',
+      leased: false,
+      last_error: 'connect ECONNREFUSED',
+      last_status_code: null,
+      last_duration_ms: 3,
+      delivered: false,
+    });
     const attempts = await ctx.sql.query(
       'SELECT delivery_id, tenant_id, attempt, status_code, duration_ms, error FROM webhook_attempts ORDER BY duration_ms DESC',
     );
+    // the attempt that delivered is on its delivery only; those that did not deliver have their rows
     expect(attempts.rows).toEqual([
-      { delivery_id: a.id, tenant_id: tenant, attempt: 1, status_code: 204, duration_ms: 12, error: null },
       { delivery_id: b.id, tenant_id: tenant, attempt: 1, status_code: 503, duration_ms: 7, error: 'receiver answered 503' },
       { delivery_id: c.id, tenant_id: tenant, attempt: 1, status_code: null, duration_ms: 3, error: 'connect ECONNREFUSED' },
     ]);
@@ -117,7 +139,7 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     const counts = await ctx.sql.query(
       `SELECT (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'delivered') AS delivered, (SELECT count(*)::int FROM webhook_attempts) AS attempts`,
     );
-    expect(counts.rows[0]).toEqual({ delivered: 300, attempts: 300 });
+    expect(counts.rows[0]).toEqual({ delivered: 300, attempts: 0 });
   });
 
   it('gives leases back: the attempt uncounted, claimable at once; a finished delivery or another claim’s lease is left alone', async () => {

@@ -142,7 +142,10 @@ export class DeliveryRepository {
   }
 
   /**
-   * Records an attempt and the delivery's new state; resolves once both are stored. The attempts that end close
+   * Records an attempt and the delivery's new state; resolves once both are stored. An attempt that did not deliver
+   * gets its row in webhook_attempts; the one that delivers is recorded on the delivery only (its number `attempts`,
+   * `last_status_code`, `last_duration_ms`, `delivered_at`: nothing lost, and most events' deliveries write no attempt
+   * row and its three index entries). The attempts that end close
    * together are written together, in one statement (their attempt rows and their deliveries' states): one round
    * trip and one commit for a whole round, where a statement per attempt made the dispatcher's share of the
    * database most of its cost under a stream of events. Until it is stored the delivery stays leased: a process
@@ -199,9 +202,10 @@ export class DeliveryRepository {
           AS v(id, tenant_id, attempt, status_code, duration_ms, error, status, last_error, retry_s)
       ), attempt AS (
         INSERT INTO webhook_attempts (id, delivery_id, tenant_id, attempt, status_code, duration_ms, error)
-        SELECT gen_random_uuid(), v.id, v.tenant_id, v.attempt, v.status_code, v.duration_ms, v.error FROM v
+        SELECT gen_random_uuid(), v.id, v.tenant_id, v.attempt, v.status_code, v.duration_ms, v.error FROM v WHERE v.status <> 'delivered'
       )
       UPDATE webhook_deliveries d SET status = v.status, locked_until = NULL, last_error = v.last_error,
+        last_status_code = v.status_code, last_duration_ms = v.duration_ms,
         delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE d.delivered_at END,
         next_attempt_at = CASE WHEN v.status = 'pending' THEN now() + make_interval(secs => v.retry_s) ELSE d.next_attempt_at END
       FROM v WHERE d.id = v.id AND d.tenant_id = v.tenant_id`,
@@ -236,7 +240,16 @@ export class DeliveryRepository {
   async requeue(tenantId: string, webhookId: string, id: string): Promise<WebhookDeliveryView | 'missing' | 'pending'> {
     const rows = await this.prisma.webhookDelivery.updateManyAndReturn({
       where: { tenantId, webhookId, id, status: { in: ['failed', 'delivered'] } },
-      data: { status: 'pending', attempts: 0, nextAttemptAt: new Date(), lockedUntil: null, lastError: null, deliveredAt: null },
+      data: {
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: new Date(),
+        lockedUntil: null,
+        lastError: null,
+        lastStatusCode: null,
+        lastDurationMs: null,
+        deliveredAt: null,
+      },
     });
     if (rows.length) return toDeliveryView(rows[0]);
     const existing = await this.prisma.webhookDelivery.findFirst({ where: { tenantId, webhookId, id }, select: { status: true } });
@@ -256,6 +269,8 @@ function toDeliveryView(d: {
   status: string;
   attempts: number;
   lastError: string | null;
+  lastStatusCode: number | null;
+  lastDurationMs: number | null;
   createdAt: Date;
   deliveredAt: Date | null;
 }): WebhookDeliveryView {
@@ -269,6 +284,8 @@ function toDeliveryView(d: {
     created_at: d.createdAt.toISOString(),
   };
   if (d.lastError) view.last_error = d.lastError;
+  if (d.lastStatusCode !== null) view.last_status_code = d.lastStatusCode;
+  if (d.lastDurationMs !== null) view.last_duration_ms = d.lastDurationMs;
   if (d.deliveredAt) view.delivered_at = d.deliveredAt.toISOString();
   return view;
 }

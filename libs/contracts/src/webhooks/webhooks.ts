@@ -107,6 +107,10 @@ export class WebhookDeliveryView {
   attempts!: number;
   @ApiPropertyOptional()
   last_error?: string;
+  @ApiPropertyOptional({ description: "the latest attempt's HTTP status; absent before the first attempt or when no answer came" })
+  last_status_code?: number;
+  @ApiPropertyOptional({ description: "the latest attempt's duration in milliseconds" })
+  last_duration_ms?: number;
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
   @ApiPropertyOptional({ format: 'date-time' })

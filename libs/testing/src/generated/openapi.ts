@@ -1957,6 +1957,10 @@ export interface components {
             status: "pending" | "delivered" | "failed";
             attempts: number;
             last_error?: string;
+            /** @description the latest attempt's HTTP status; absent before the first attempt or when no answer came */
+            last_status_code?: number;
+            /** @description the latest attempt's duration in milliseconds */
+            last_duration_ms?: number;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -5966,6 +5970,8 @@ export interface operations {
                      *           "status": "pending",
                      *           "attempts": 1,
                      *           "last_error": "string",
+                     *           "last_status_code": 1,
+                     *           "last_duration_ms": 1,
                      *           "created_at": "2030-01-31T12:00:00.000Z",
                      *           "delivered_at": "2030-01-31T12:00:00.000Z"
                      *         }
@@ -6019,6 +6025,8 @@ export interface operations {
                      *       "status": "pending",
                      *       "attempts": 1,
                      *       "last_error": "string",
+                     *       "last_status_code": 1,
+                     *       "last_duration_ms": 1,
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "delivered_at": "2030-01-31T12:00:00.000Z"
                      *     }
