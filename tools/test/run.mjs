@@ -18,6 +18,8 @@ try {
   step('format (Prettier), lint, type checks, unit tests');
   run(path.join(ROOT, 'node_modules/.bin/prettier'), ['--check', '--log-level=warn', '.']);
   nx(['run-many', '-t', 'lint', 'typecheck', 'test', '--exclude=api-e2e', '--parallel=2']);
+  // the end-to-end suite's own code is linted and type-checked too (its `test` is the end-to-end run below)
+  nx(['run-many', '-t', 'lint', 'typecheck', '-p', 'api-e2e']);
   step('medium tier: repositories and use cases on PostgreSQL (npm run test:int)');
   nx(['run-many', '-t', 'int-test', '--parallel=2']);
   step('build');
