@@ -5,7 +5,9 @@
 //   direct          from the load generator (HTTPS, keep-alive): the baseline, measured in the same run;
 //   proxied         through POST /proxy with BT-PROXY-URL, a body without expressions (the proxy's own overhead);
 //   detokenized     the same with one `{{ token | json: '$.number' }}` expression (one detokenize call);
-//   pre-configured  through a pre-configured proxy's BT-PROXY-KEY (one lookup of the key in reactor-service).
+//   pre-configured  through a pre-configured proxy's BT-PROXY-KEY (one lookup of the key in reactor-service);
+//   bare forwarder  through lib/bare-forwarder.mjs, a process that only forwards (no auth, policy, audit): the
+//                   ceiling of any one-hop Node proxy on this machine, beside which Coffer's figures are read.
 // Windows alternate (ABBA) so machine noise hits all alike. Reported: the p50 overhead at 1 client against the
 // immediate destination (proxied p50 − direct p50; target ≤ 2 ms), and the throughput ratio at 32 clients against
 // both destinations (target ≥ 0.5). Against the immediate one the ratio compares three processes' work on the
@@ -44,15 +46,31 @@ const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 const windows = [];
 const BODY = JSON.stringify({ amount: 100, currency: 'usd', description: 'bench' });
 
-async function destination(ca, delayMs) {
-  const child = fork(path.join(import.meta.dirname, 'lib/https-destination.mjs'), [ca.cert, ca.key, String(delayMs)], {
+/** Forks one of lib/'s servers (it tells its port over IPC); `env` adds to this process's environment. */
+async function server(script, args, env = {}) {
+  const child = fork(path.join(import.meta.dirname, 'lib', script), args, {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
   });
   const port = await new Promise((resolve, reject) => {
     child.once('message', (m) => resolve(m.port));
-    child.once('exit', () => reject(new Error('the destination exited')));
+    child.once('exit', () => reject(new Error(`${script} exited`)));
   });
-  return { url: `https://localhost:${port}`, close: () => child.kill() };
+  return { port, close: () => child.kill() };
+}
+
+async function destination(ca, delayMs) {
+  const { port, close } = await server('https-destination.mjs', [ca.cert, ca.key, String(delayMs)]);
+  const url = `https://localhost:${port}`;
+  const forwarder = await server('bare-forwarder.mjs', [url], { NODE_EXTRA_CA_CERTS: ca.caCert });
+  return {
+    url,
+    forwarderUrl: `http://127.0.0.1:${forwarder.port}`,
+    close: () => {
+      forwarder.close();
+      close();
+    },
+  };
 }
 
 /** One POST, failing on any status but 200 (a fast error must not pass for a fast answer). */
@@ -134,23 +152,30 @@ async function main() {
     for (const dest of destinations) {
       const proxyKey = (await http.call('POST', '/proxies', { key: management_key, body: { name: 'bench', destination_url: `${dest.url}/v1` } })).key;
       const direct = new Pool(dest.url, { connections: 64, pipelining: 1, keepAliveTimeout: 60_000, connect: { ca: fs.readFileSync(ca.caCert) } });
-      pools.push(direct);
+      const forwarder = new Pool(dest.forwarderUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 60_000 });
+      pools.push(direct, forwarder);
       const ops = {
         direct: () => post(direct, '/v1/charges', {}, BODY),
         proxied: () => post(gateway, '/proxy/charges', { 'svc-api-key': app.key, 'bt-proxy-url': `${dest.url}/v1` }, BODY),
         detokenized: () => post(gateway, '/proxy/charges', { 'svc-api-key': app.key, 'bt-proxy-url': `${dest.url}/v1` }, detokenizing),
         'pre-configured': () => post(gateway, '/proxy/charges', { 'svc-api-key': app.key, 'bt-proxy-key': proxyKey }, BODY),
+        'bare forwarder': () => post(forwarder, '/v1/charges', {}, BODY),
       };
       // the overhead at one client is read against the immediate destination only (its own time adds nothing)
       if (dest === destinations[0]) rows.push(...(await measure(dest.label, 1, ops)));
       rows.push(...(await measure(dest.label, 32, ops)));
     }
     console.log(JSON.stringify(rows, null, 2));
-    const pick = (d, c) => rows.find((r) => r.destination === destinations[d].label && r.clients === c && r.scenario === 'proxied');
+    const pick = (d, c, scenario = 'proxied') => rows.find((r) => r.destination === destinations[d].label && r.clients === c && r.scenario === scenario);
     console.log(`proxy overhead at 1 client (immediate destination): p50 +${pick(0, 1).p50_overhead_ms} ms (target <= 2 ms)`);
     console.log(
       `throughput at 32 clients: ${pick(1, 32).throughput_ratio} x direct with a destination answering in ${DELAY} ms, ` +
         `${pick(0, 32).throughput_ratio} x with an immediate one (target >= 0.5)`,
+    );
+    console.log(
+      `a bare forwarder (no auth, policy or audit) at 32 clients: ${pick(1, 32, 'bare forwarder').throughput_ratio} x and ` +
+        `${pick(0, 32, 'bare forwarder').throughput_ratio} x direct; Coffer's proxied throughput is ` +
+        `${(pick(0, 32).ops_per_s / pick(0, 32, 'bare forwarder').ops_per_s).toFixed(3)} x the bare forwarder's with the immediate destination`,
     );
   } finally {
     await Promise.all(pools.map((p) => p.close().catch(() => undefined)));
