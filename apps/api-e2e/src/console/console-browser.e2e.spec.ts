@@ -353,6 +353,8 @@ describe('the web console in Chromium', () => {
       const row = page.locator('tbody tr', { hasText: 'application.created' });
       await row.waitFor();
       expect(await row.innerText()).toContain('delivered');
+      // the latest attempt's answer: the receiver's status and how long it took
+      expect(await row.innerText()).toMatch(/\b2\d\d in \d+ ms/);
       await expectAccessible('webhook');
       await shot('webhook');
       await row.getByRole('button', { name: `Send again: delivery ${delivered[0].id}` }).click();
