@@ -7,7 +7,12 @@
 //      webhook's delete, and its backlog does not spill into the next window). Per window: CPU per create of each
 //      process (PostgreSQL's backends of the database together), PostgreSQL commits per create, and the CPU seconds
 //      other processes of the machine used meanwhile (a window beside another job is not comparable).
-//   2. delivery lag at a fixed 500 creates/s: receiver arrival − event.timestamp, p50/p99/max over every event.
+//   2. at a fixed 500 creates/s (below saturation, so every window does the same work), windows in ABBA order again:
+//      the delivery lag of the "on" windows (receiver arrival − event.timestamp, p50/p99/max over every event), and
+//      each process's CPU per create in both — a window's CPU is counted until its last event arrived. Unlike a
+//      saturated window's throughput, which moves with whatever else the machine does, this measures what a
+//      delivery costs: `delivery_cpu_ms` (on − off), and `cpu_ratio` = CPU per create off / on, the throughput ratio a
+//      CPU-bound machine would show if nothing else changed.
 //
 //   node tools/dev/runtime.mjs tools/bench/events.mjs [--seconds 10] [--clients 32] [--rate 500] [--rounds 2]
 //     [--warmup 10] [--no-build] [--cpu-prof]   (--cpu-prof: every service writes tmp/cpu-prof/events-<date>/<name>-0.cpuprofile;
@@ -169,40 +174,74 @@ async function main() {
       }
     }
 
-    // 2. delivery lag at a fixed rate
-    const hook = await client.call('POST', '/webhooks', {
-      key: target.managementKey,
-      body: { name: 'lag', url: rx.url, events: ['token.created'] },
-      expect: 201,
-    });
-    await sleep(1000);
-    await rx.lags({ reset: true });
-    const total = RATE * SECONDS;
-    const start = performance.now();
-    let sent = 0;
-    let failed = 0;
-    let firstError;
-    const inFlight = new Set();
-    while (sent < total) {
-      const due = start + (sent * 1000) / RATE;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait);
-      const p = create().catch((err) => {
-        failed++;
-        firstError ??= String(err?.message ?? err).slice(0, 200);
-      });
-      inFlight.add(p);
-      p.finally(() => inFlight.delete(p));
-      sent++;
+    // 2. fixed-rate windows: the delivery lag, and each process's CPU per create with and without the webhook
+    const fixedRateWindow = async (mode) => {
+      const hook =
+        mode === 'on'
+          ? await client.call('POST', '/webhooks', { key: target.managementKey, body: { name: 'lag', url: rx.url, events: ['token.created'] }, expect: 201 })
+          : undefined;
+      await sleep(1000);
+      await rx.lags({ reset: true });
+      const before = await sampler.snapshot();
+      const total = RATE * SECONDS;
+      const start = performance.now();
+      let sent = 0;
+      let failed = 0;
+      let firstError;
+      const inFlight = new Set();
+      while (sent < total) {
+        const due = start + (sent * 1000) / RATE;
+        const wait = due - performance.now();
+        if (wait > 0) await sleep(wait);
+        const p = create().catch((err) => {
+          failed++;
+          firstError ??= String(err?.message ?? err).slice(0, 200);
+        });
+        inFlight.add(p);
+        p.finally(() => inFlight.delete(p));
+        sent++;
+      }
+      await Promise.all(inFlight);
+      const achieved = sent / ((performance.now() - start) / 1000);
+      let received = [];
+      if (hook) {
+        const deadline = Date.now() + 60_000;
+        while ((received = await rx.lags()).length < sent - failed && Date.now() < deadline) await sleep(100);
+      }
+      // the last deliveries' settling, and the stats of both windows taken over the same quiet tail
+      await sleep(1100);
+      const cpu = CpuSampler.diff(before, await sampler.snapshot());
+      if (hook) await client.call('DELETE', `/webhooks/${hook.id}`, { key: target.managementKey, expect: 204 });
+      if (failed) log(`fixed rate, ${mode}: ${failed} creates failed, the first: ${firstError}`);
+      const created = sent - failed;
+      const cpuMs = Object.values(cpu).reduce((a, b) => a + b, 0) * 1000;
+      log(
+        `fixed ${RATE}/s, ${mode === 'on' ? 'webhook subscribed' : 'no webhook'}: CPU ms per create ${(cpuMs / created).toFixed(3)} (` +
+          `${Object.entries(cpu)
+            .filter(([, v]) => v > 0)
+            .map(([k, v]) => `${k} ${((v * 1000) / created).toFixed(3)}`)
+            .join(', ')})${hook ? `; ${received.length}/${created} delivered` : ''}`,
+      );
+      return { mode, sent, failed, achieved, received, cpu, created };
+    };
+    const fixed = { off: [], on: [] };
+    for (const mode of ['off', 'on', 'on', 'off']) {
+      fixed[mode].push(await fixedRateWindow(mode));
+      await sleep(2000);
     }
-    await Promise.all(inFlight);
-    const achieved = sent / ((performance.now() - start) / 1000);
-    const deadline = Date.now() + 60_000;
-    let received = [];
-    while ((received = await rx.lags()).length < sent - failed && Date.now() < deadline) await sleep(100);
-    const lags = Float64Array.from(received).sort();
-    await client.call('DELETE', `/webhooks/${hook.id}`, { key: target.managementKey, expect: 204 });
-    if (failed) log(`lag phase: ${failed} creates failed, the first: ${firstError}`);
+    const lags = Float64Array.from(fixed.on.flatMap((w) => w.received)).sort();
+    const sent = fixed.on.reduce((a, w) => a + w.sent, 0);
+    const failed = fixed.on.reduce((a, w) => a + w.failed, 0);
+    const achieved = Math.min(...fixed.on.map((w) => w.achieved));
+    const fixedCpuPerCreate = (ws) => {
+      const out = {};
+      const created = ws.reduce((a, w) => a + w.created, 0);
+      for (const k of Object.keys(ws[0].cpu)) out[k] = Number(((ws.reduce((a, w) => a + w.cpu[k], 0) * 1000) / created).toFixed(3));
+      out.total = Number(((ws.reduce((a, w) => a + Object.values(w.cpu).reduce((x, y) => x + y, 0), 0) * 1000) / created).toFixed(3));
+      return out;
+    };
+    const fixedOff = fixedCpuPerCreate(fixed.off);
+    const fixedOn = fixedCpuPerCreate(fixed.on);
 
     const mean = (xs, f) => xs.reduce((a, b) => a + f(b), 0) / xs.length;
     const cpuPerCreate = (xs) => {
@@ -228,6 +267,12 @@ async function main() {
         no_webhook: Number(mean(results.off, (r) => r.commitsPerCreate).toFixed(2)),
         webhook_subscribed: Number(mean(results.on, (r) => r.commitsPerCreate).toFixed(2)),
       },
+      fixed_rate: {
+        rate: RATE,
+        cpu_ms_per_create: { no_webhook: fixedOff, webhook_subscribed: fixedOn },
+        delivery_cpu_ms: Number((fixedOn.total - fixedOff.total).toFixed(3)),
+        cpu_ratio: Number((fixedOff.total / fixedOn.total).toFixed(3)),
+      },
       lag: {
         target_rate: RATE,
         achieved_rate: Math.round(achieved),
@@ -240,6 +285,11 @@ async function main() {
       },
     };
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    log(
+      `throughput ratio at ${CLIENTS} clients (same run): ${summary.ratio} (target >= 0.9); at ${RATE}/s a delivery costs ` +
+        `${summary.fixed_rate.delivery_cpu_ms} ms of CPU on a create's ${fixedOff.total} ms: CPU ratio ${summary.fixed_rate.cpu_ratio}; ` +
+        `delivery lag p50 ${summary.lag.p50_ms} ms p99 ${summary.lag.p99_ms} ms (target p99 < 1000 ms)`,
+    );
   } finally {
     await rx.close();
     await client.close();
