@@ -6,6 +6,7 @@ export * from './pool-config';
 export * from './sql-pool';
 export * from './keyring-pool';
 export * from './event-outbox';
+export * from './webhook-deliveries';
 export { Prisma } from './generated/prisma/client';
 export type {
   Tenant,

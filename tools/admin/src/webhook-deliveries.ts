@@ -6,7 +6,7 @@
  *   webhooks resend --tenant <id> --webhook <id> (--delivery <id> | --all-failed) [--json]
  */
 import type { ParseArgsConfig } from 'node:util';
-import type { PrismaService } from '@coffer/db';
+import { deliveryQueuedAgain, type PrismaService } from '@coffer/db';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STATUSES = ['pending', 'delivered', 'failed'];
@@ -78,16 +78,7 @@ export async function runWebhookCommand(prisma: PrismaService, command: string, 
       webhookId: webhook,
       ...(typeof delivery === 'string' ? { id: delivery, status: { in: ['failed', 'delivered'] } } : { status: 'failed' }),
     },
-    data: {
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: new Date(),
-      lockedUntil: null,
-      lastError: null,
-      lastStatusCode: null,
-      lastDurationMs: null,
-      deliveredAt: null,
-    },
+    data: deliveryQueuedAgain(),
   });
   if (typeof delivery === 'string' && count === 0) return { exit: 1, err: 'no finished delivery with that id for this webhook and tenant' };
   return { exit: 0, out: json ? JSON.stringify({ requeued: count }) : `${count} deliver${count === 1 ? 'y' : 'ies'} queued again` };

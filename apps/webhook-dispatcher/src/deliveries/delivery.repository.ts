@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { webhookBodyAad, type WebhookDeliveryView } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto/keyring';
-import { Prisma, PrismaService, SqlPool } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, deliveryQueuedAgain } from '@coffer/db';
 
 export interface ClaimedDelivery {
   id: string;
@@ -240,16 +240,7 @@ export class DeliveryRepository {
   async requeue(tenantId: string, webhookId: string, id: string): Promise<WebhookDeliveryView | 'missing' | 'pending'> {
     const rows = await this.prisma.webhookDelivery.updateManyAndReturn({
       where: { tenantId, webhookId, id, status: { in: ['failed', 'delivered'] } },
-      data: {
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: new Date(),
-        lockedUntil: null,
-        lastError: null,
-        lastStatusCode: null,
-        lastDurationMs: null,
-        deliveredAt: null,
-      },
+      data: deliveryQueuedAgain(),
     });
     if (rows.length) return toDeliveryView(rows[0]);
     const existing = await this.prisma.webhookDelivery.findFirst({ where: { tenantId, webhookId, id }, select: { status: true } });
