@@ -16,6 +16,11 @@ const TTL_MS = 5_000;
 @Injectable()
 export class ProxyDirectory implements OnModuleInit {
   private readonly byKey = new LRUCache<string, ResolvedProxy>({ max: 10_000, ttl: TTL_MS });
+  /**
+   * Counts the changes heard of. A lookup's answer is kept only if none came while it was under way: it may have read
+   * the proxy before the change committed, and would otherwise outlive the announcement for a whole TTL.
+   */
+  private changes = 0;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -31,12 +36,14 @@ export class ProxyDirectory implements OnModuleInit {
     const keyHash = sha256Hex(key);
     const cached = this.byKey.get(keyHash);
     if (cached) return ctx.principal && cached.tenantId !== ctx.principal.tenantId ? null : cached;
+    const changesBefore = this.changes;
     const proxy = await this.rpc.call<ResolvedProxy | null>(OPS.reactor.proxies.resolve, { keyHash }, ctx);
-    if (proxy) this.byKey.set(keyHash, proxy);
+    if (proxy && this.changes === changesBefore) this.byKey.set(keyHash, proxy);
     return proxy;
   }
 
   private forget(proxyId: string | undefined): void {
+    this.changes++;
     if (!proxyId) return;
     for (const [keyHash, proxy] of this.byKey.entries()) if (proxy.id === proxyId) this.byKey.delete(keyHash);
   }
