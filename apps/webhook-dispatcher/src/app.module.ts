@@ -11,6 +11,7 @@ import { WebhookRepository } from './webhooks/webhook.repository';
 import { WebhooksService } from './webhooks/webhooks.service';
 import { EventStream } from './events/event-stream';
 import { OutboxRelay } from './events/outbox-relay';
+import { RelayLeadership } from './events/relay-leadership';
 import { Mailer } from './notify/mailer';
 import { FailingWebhooks } from './notify/failing-webhooks';
 import { DeliveryPruner } from './retention/delivery-pruner';
@@ -28,6 +29,7 @@ import { DeliveryPruner } from './retention/delivery-pruner';
     WebhookRepository,
     WebhooksService,
     EventStream,
+    RelayLeadership,
     OutboxRelay,
     Mailer,
     FailingWebhooks,

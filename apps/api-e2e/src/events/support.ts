@@ -26,6 +26,8 @@ export interface Envelope {
 export class Receiver {
   readonly received: Received[] = [];
   status = 204;
+  /** while set, requests are recorded but not answered (a delivery stays under way) */
+  holding = false;
   private server!: http.Server;
   url = '';
 
@@ -35,7 +37,7 @@ export class Receiver {
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         this.received.push({ headers: req.headers, body, at: Date.now() });
-        res.writeHead(this.status).end();
+        if (!this.holding) res.writeHead(this.status).end();
       });
     });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
@@ -66,7 +68,10 @@ export class Receiver {
   }
 
   stop(): Promise<void> {
-    return new Promise((r) => this.server.close(() => r()));
+    return new Promise((r) => {
+      this.server.close(() => r());
+      this.server.closeAllConnections();
+    });
   }
 }
 

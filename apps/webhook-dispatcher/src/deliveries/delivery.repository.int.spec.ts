@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { PrismaService } from '@coffer/db';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
-import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
+import { DeliveryRepository, type ClaimedDelivery, type OutboxHold, type RelayedEvent } from './delivery.repository';
+import { eventDeliveryId } from './delivery-id';
 
 /**
- * webhook_deliveries and webhook_attempts against PostgreSQL: the relay's queueing (leased to the relaying process or
- * left for the claims), attempts settled together in one statement, leases given back.
+ * webhook_deliveries and webhook_attempts against PostgreSQL: an event's deliveries as the relay finds them, queued
+ * for the claims or handed off (first attempts recorded whole, with the event's outbox row), attempts settled together
+ * in one statement.
  */
 describe('DeliveryRepository (PostgreSQL)', () => {
   let ctx: IntegrationContext;
   let repo: DeliveryRepository;
-  let prisma: PrismaService;
   let tenant: string;
   let hookA: string;
   let hookB: string;
@@ -30,13 +30,13 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     const id = randomUUID();
     const event = JSON.stringify({ id, type, tenant_id: tenant, data: { n: 1 } });
     await ctx.sql.query('INSERT INTO event_outbox (id, tenant_id, type, event) VALUES ($1, $2, $3, $4::jsonb)', [id, tenant, type, event]);
-    const { rows } = await ctx.sql.query('SELECT seq, id, event::text AS event FROM event_outbox WHERE id = $1', [id]);
-    return rows[0] as { seq: string; id: string; event: string };
+    const { rows } = await ctx.sql.query('SELECT seq, id, tenant_id, type, event::text AS event FROM event_outbox WHERE id = $1', [id]);
+    return rows[0] as RelayedEvent & { seq: string };
   };
   const row = async (id: string) =>
     (
       await ctx.sql.query(
-        'SELECT status, attempts, locked_until IS NOT NULL AS leased, last_error, last_status_code, last_duration_ms, delivered_at IS NOT NULL AS delivered, next_attempt_at > now() AS later FROM webhook_deliveries WHERE id = $1',
+        'SELECT status, attempts, locked_until IS NOT NULL AS leased, next_attempt_at <= now() AS due, last_error, last_status_code, last_duration_ms, delivered_at IS NOT NULL AS delivered, next_attempt_at > now() AS later FROM webhook_deliveries WHERE id = $1',
         [id],
       )
     ).rows[0];
@@ -44,7 +44,6 @@ describe('DeliveryRepository (PostgreSQL)', () => {
   beforeAll(async () => {
     ctx = await startIntegration({ providers: [DeliveryRepository] });
     repo = ctx.get(DeliveryRepository);
-    prisma = ctx.get(PrismaService);
     tenant = await insertTenant(ctx.sql);
     hookA = await webhook(['token.created', 'token.deleted']);
     hookB = await webhook(['token.created']);
@@ -55,37 +54,67 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     await ctx.sql.query('DELETE FROM webhook_attempts; DELETE FROM webhook_deliveries; DELETE FROM event_outbox');
   });
 
-  it('queues leased deliveries: one per enabled webhook subscribed to the type, the first attempt counted, returned with the event as body', async () => {
-    const created = await outbox('token.created');
-    const deleted = await outbox('token.deleted');
-    const queued = await prisma.transactional(() => repo.queueEvents([created, deleted], true));
-    expect(queued).toHaveLength(3);
-    expect(new Set(queued.map((d) => `${d.webhook_id} ${d.body}`))).toEqual(
-      new Set([`${hookA} ${created.event}`, `${hookB} ${created.event}`, `${hookA} ${deleted.event}`]),
-    );
-    for (const d of queued) {
-      expect(d).toMatchObject({ tenant_id: tenant, attempts: 1 });
-      expect(d.url).toBe(`https://hooks.example.com/${d.webhook_id}`);
-      expect(await row(d.id)).toMatchObject({ status: 'pending', attempts: 1, leased: true });
+  /** What the relay hands off: each event's deliveries as first attempts, holding the event's outbox row. */
+  const handedOff = async (events: RelayedEvent[]) => {
+    const released: string[] = [];
+    const out: ClaimedDelivery[] = [];
+    for (const { event, deliveries } of await repo.deliveriesOf(events)) {
+      const hold: OutboxHold = { seq: String(event.seq), remaining: deliveries.length, release: () => released.push(String(event.seq)) };
+      for (const d of deliveries) out.push({ ...d, attempts: 1, created_at: new Date(), handedOff: { hold, event_id: d.event_id, event_type: d.event_type } });
     }
-    // leased: no claim takes them while the lease runs
-    expect(await repo.claim(10)).toEqual([]);
-  });
+    return { deliveries: out, released };
+  };
+  const inOutbox = async () => (await ctx.sql.query('SELECT id FROM event_outbox ORDER BY seq')).rows.map((r) => r.id as string);
 
-  it('queues unleased deliveries for the claims when the dispatcher has no room', async () => {
-    const created = await outbox('token.created');
-    expect(await prisma.transactional(() => repo.queueEvents([created], false))).toEqual([]);
-    const claimed = await repo.claim(10);
-    expect(claimed.map((d) => d.webhook_id).sort()).toEqual([hookA, hookB].sort());
-    expect(claimed.every((d) => d.attempts === 1 && d.body === created.event)).toBe(true);
-  });
-
-  it('settles attempts that end together in one write: their states, and an attempt row for each that did not deliver', async () => {
+  it("finds an event's deliveries: one per enabled webhook subscribed to its type, with ids derived from the event and the webhook", async () => {
     const created = await outbox('token.created');
     const deleted = await outbox('token.deleted');
-    const [a, b, c] = await prisma.transactional(() => repo.queueEvents([created, deleted], true));
+    const found = await repo.deliveriesOf([created, deleted]);
+    expect(found.map((f) => f.event.id)).toEqual([created.id, deleted.id]);
+    expect(new Set(found[0].deliveries.map((d) => d.webhook_id))).toEqual(new Set([hookA, hookB]));
+    expect(found[1].deliveries.map((d) => d.webhook_id)).toEqual([hookA]);
+    for (const { event, deliveries } of found)
+      for (const d of deliveries) {
+        expect(d).toEqual({
+          id: eventDeliveryId(event.id, d.webhook_id),
+          tenant_id: tenant,
+          url: `https://hooks.example.com/${d.webhook_id}`,
+          body: event.event,
+          webhook_id: d.webhook_id,
+          event_id: event.id,
+          event_type: event.type,
+        });
+        expect(d.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      }
+    // the same event and webhook always give the same id (a relay that reads the event again after a crash)
+    expect((await repo.deliveriesOf([created]))[0].deliveries.map((d) => d.id)).toEqual(found[0].deliveries.map((d) => d.id));
+    expect(eventDeliveryId(created.id, hookA)).not.toBe(eventDeliveryId(created.id, hookB));
+  });
+
+  it('queues deliveries for the claims: due now, unattempted; one already recorded keeps its row', async () => {
+    const created = await outbox('token.created');
+    const [{ deliveries }] = await repo.deliveriesOf([created]);
+    await repo.queue(deliveries);
+    await repo.queue(deliveries);
+    const claimed = await repo.claim(10);
+    expect(claimed.map((d) => d.id).sort()).toEqual(deliveries.map((d) => d.id).sort());
+    expect(claimed.every((d) => d.attempts === 1 && d.body === created.event && d.url?.startsWith('https://hooks.example.com/'))).toBe(true);
+  });
+
+  it('records handed-off first attempts whole, and deletes the event from the outbox with the last of its deliveries', async () => {
+    const created = await outbox('token.created');
+    const deleted = await outbox('token.deleted');
+    const { deliveries, released } = await handedOff([created, deleted]);
+    const [a, b, c] = deliveries;
+    expect([a, b, c].map((d) => d.handedOff?.event_id)).toEqual([created.id, created.id, deleted.id]);
+    // nothing is written before an attempt ends: no claim can take them
+    expect(await repo.claim(10)).toEqual([]);
+    await repo.settle(a, { statusCode: 204, durationMs: 12.4 }, { status: 'delivered' });
+    expect(await row(a.id)).toMatchObject({ status: 'delivered', attempts: 1, leased: false, last_status_code: 204, last_duration_ms: 12, delivered: true });
+    // created has a delivery still under way: it stays in the outbox (a crash now would relay it again)
+    expect(await inOutbox()).toEqual([created.id, deleted.id]);
+    expect(released).toEqual([]);
     await Promise.all([
-      repo.settle(a, { statusCode: 204, durationMs: 12.4 }, { status: 'delivered' }),
       repo.settle(
         b,
         { statusCode: 503, durationMs: 7, error: 'receiver answered 503' },
@@ -93,68 +122,85 @@ describe('DeliveryRepository (PostgreSQL)', () => {
       ),
       repo.settle(c, { durationMs: 3, error: 'connect ECONNREFUSED' }, { status: 'failed', error: 'connect ECONNREFUSED' }),
     ]);
-    expect(await row(a.id)).toMatchObject({
-      status: 'delivered',
-      leased: false,
-      last_error: null,
-      last_status_code: 204,
-      last_duration_ms: 12,
-      delivered: true,
-      later: false,
-    });
+    expect(await inOutbox()).toEqual([]);
+    expect(released.sort()).toEqual([created.seq, deleted.seq].sort());
     expect(await row(b.id)).toMatchObject({
       status: 'pending',
+      attempts: 1,
       leased: false,
       last_error: 'receiver answered 503',
       last_status_code: 503,
-      delivered: false,
       later: true,
     });
-    expect(await row(c.id)).toMatchObject({
-      status: 'failed',
-      leased: false,
-      last_error: 'connect ECONNREFUSED',
-      last_status_code: null,
-      last_duration_ms: 3,
-      delivered: false,
-    });
-    const attempts = await ctx.sql.query(
-      'SELECT delivery_id, tenant_id, attempt, status_code, duration_ms, error FROM webhook_attempts ORDER BY duration_ms DESC',
-    );
-    // the attempt that delivered is on its delivery only; those that did not deliver have their rows
+    expect(await row(c.id)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'connect ECONNREFUSED', last_status_code: null, last_duration_ms: 3 });
+    const attempts = await ctx.sql.query('SELECT delivery_id, attempt, status_code, error FROM webhook_attempts ORDER BY duration_ms DESC');
     expect(attempts.rows).toEqual([
-      { delivery_id: b.id, tenant_id: tenant, attempt: 1, status_code: 503, duration_ms: 7, error: 'receiver answered 503' },
-      { delivery_id: c.id, tenant_id: tenant, attempt: 1, status_code: null, duration_ms: 3, error: 'connect ECONNREFUSED' },
+      { delivery_id: b.id, attempt: 1, status_code: 503, error: 'receiver answered 503' },
+      { delivery_id: c.id, attempt: 1, status_code: null, error: 'connect ECONNREFUSED' },
     ]);
-    // the retried one comes back to a claim once due, its second attempt counted
+    // the retried one is the claims' now, its second attempt counted
     await ctx.sql.query('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [b.id]);
-    expect((await repo.claim(10)).map((d: ClaimedDelivery) => [d.id, d.attempts])).toEqual([[b.id, 2]]);
+    const [again] = await repo.claim(10);
+    expect([again.id, again.attempts, again.body, again.handedOff]).toEqual([b.id, 2, created.event, undefined]);
+    await repo.settle(again, { statusCode: 200, durationMs: 2 }, { status: 'delivered' });
+    expect(await row(b.id)).toMatchObject({ status: 'delivered', attempts: 2, last_status_code: 200, last_error: null, delivered: true });
+  });
+
+  it('after a crash the event is handed off again with the same ids: a delivery recorded before keeps its first record', async () => {
+    const created = await outbox('token.created');
+    const before = await handedOff([created]);
+    await repo.settle(before.deliveries[0], { statusCode: 204, durationMs: 5 }, { status: 'delivered' });
+    // the process died before the second delivery was recorded; its successor reads the event again
+    const after = await handedOff([created]);
+    expect(after.deliveries.map((d) => d.id)).toEqual(before.deliveries.map((d) => d.id));
+    await Promise.all(
+      after.deliveries.map((d) =>
+        repo.settle(
+          d,
+          { statusCode: 500, durationMs: 9, error: 'receiver answered 500' },
+          { status: 'pending', retryInMs: 1000, error: 'receiver answered 500' },
+        ),
+      ),
+    );
+    expect(await row(before.deliveries[0].id)).toMatchObject({ status: 'delivered', last_status_code: 204 });
+    expect(await row(before.deliveries[1].id)).toMatchObject({ status: 'pending', last_status_code: 500 });
+    // an attempt row only for the delivery this record inserted
+    expect((await ctx.sql.query('SELECT delivery_id FROM webhook_attempts')).rows).toEqual([{ delivery_id: before.deliveries[1].id }]);
+    expect(await inOutbox()).toEqual([]);
+    expect(after.released).toEqual([created.seq]);
+  });
+
+  it('records handed-off deliveries given back unattempted as the claims’ work: due now, attempt 0, no attempt row', async () => {
+    const created = await outbox('token.created');
+    const { deliveries, released } = await handedOff([created]);
+    await repo.recordUnattempted(deliveries);
+    for (const d of deliveries) expect(await row(d.id)).toMatchObject({ status: 'pending', attempts: 0, leased: false, due: true, last_error: null });
+    expect(released).toEqual([created.seq]);
+    expect(await inOutbox()).toEqual([]);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM webhook_attempts')).rows[0].n).toBe(0);
+    expect((await repo.claim(10)).map((d) => d.attempts)).toEqual([1, 1]);
+  });
+
+  it('a failed record gives the events back to the relay, and leaves them in the outbox', async () => {
+    const created = await outbox('token.created');
+    const { deliveries, released } = await handedOff([created]);
+    // a body PostgreSQL refuses (a NUL byte in text) makes the whole statement fail
+    const broken = { ...deliveries[0], body: 'x\u0000y' };
+    await expect(repo.settle(broken, { statusCode: 204, durationMs: 1 }, { status: 'delivered' })).rejects.toThrow();
+    expect(released).toEqual([created.seq]);
+    expect(await inOutbox()).toEqual([created.id]);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM webhook_deliveries')).rows[0].n).toBe(0);
   });
 
   it('settles many attempts at once, beyond one write’s batch', async () => {
     const events = await Promise.all(Array.from({ length: 150 }, () => outbox('token.created')));
-    const queued = await prisma.transactional(() => repo.queueEvents(events, true));
-    expect(queued).toHaveLength(300);
-    await Promise.all(queued.map((d) => repo.settle(d, { statusCode: 200, durationMs: 1 }, { status: 'delivered' })));
+    const { deliveries, released } = await handedOff(events);
+    expect(deliveries).toHaveLength(300);
+    await Promise.all(deliveries.map((d) => repo.settle(d, { statusCode: 200, durationMs: 1 }, { status: 'delivered' })));
     const counts = await ctx.sql.query(
-      `SELECT (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'delivered') AS delivered, (SELECT count(*)::int FROM webhook_attempts) AS attempts`,
+      `SELECT (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'delivered') AS delivered, (SELECT count(*)::int FROM webhook_attempts) AS attempts, (SELECT count(*)::int FROM event_outbox) AS outbox`,
     );
-    expect(counts.rows[0]).toEqual({ delivered: 300, attempts: 0 });
-  });
-
-  it('gives leases back: the attempt uncounted, claimable at once; a finished delivery or another claim’s lease is left alone', async () => {
-    const created = await outbox('token.created');
-    const deleted = await outbox('token.deleted');
-    const [a, b, c] = await prisma.transactional(() => repo.queueEvents([created, deleted], true));
-    await repo.settle(b, { statusCode: 204, durationMs: 1 }, { status: 'delivered' });
-    // c's lease ran out and another replica claimed it (its second attempt)
-    await ctx.sql.query(`UPDATE webhook_deliveries SET locked_until = now() - interval '1 second' WHERE id = $1`, [c.id]);
-    const [again] = await repo.claim(10);
-    expect([again.id, again.attempts]).toEqual([c.id, 2]);
-    await repo.release([a, b, c]);
-    expect(await row(a.id)).toMatchObject({ status: 'pending', attempts: 0, leased: false });
-    expect(await row(b.id)).toMatchObject({ status: 'delivered', attempts: 1 });
-    expect(await row(c.id)).toMatchObject({ status: 'pending', attempts: 2, leased: true });
-    expect((await repo.claim(10)).map((d) => [d.id, d.attempts])).toEqual([[a.id, 1]]);
+    expect(counts.rows[0]).toEqual({ delivered: 300, attempts: 0, outbox: 0 });
+    expect(released).toHaveLength(150);
   });
 });

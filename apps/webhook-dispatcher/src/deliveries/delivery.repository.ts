@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { webhookBodyAad, type WebhookDeliveryView } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { Prisma, PrismaService, SqlPool, deliveryQueuedAgain } from '@coffer/db';
+import { eventDeliveryId } from './delivery-id';
 
 export interface ClaimedDelivery {
   id: string;
@@ -14,6 +15,38 @@ export interface ClaimedDelivery {
   created_at: Date;
   /** an event delivery: its subscription (null: an asynchronous reactor result); `body` is then the event */
   webhook_id: string | null;
+  /**
+   * A first attempt the relay handed off: no row exists for it yet. Its outcome is recorded by an INSERT of the
+   * whole row, and its event leaves the outbox once every delivery of it is recorded.
+   */
+  handedOff?: { hold: OutboxHold; event_id: string; event_type: string };
+}
+
+/**
+ * An outbox row kept while the first attempts of its event's deliveries run (OutboxRelay): until they are recorded
+ * the event itself is what would deliver them again after a crash.
+ */
+export interface OutboxHold {
+  readonly seq: string;
+  /** deliveries of the event not yet recorded */
+  remaining: number;
+  /**
+   * The relay may read the row again: it was deleted with the record of the event's last delivery, or a record
+   * failed and the event must deliver again (with the same ids).
+   */
+  release(): void;
+}
+
+/** An event's delivery to one webhook, as the relay finds it. */
+export interface EventDelivery {
+  id: string;
+  tenant_id: string;
+  url: string;
+  /** the event object as JSON */
+  body: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
 }
 
 interface StoredDelivery extends Omit<ClaimedDelivery, 'body'> {
@@ -41,7 +74,8 @@ export interface AttemptRecord {
 
 interface Settling {
   d: ClaimedDelivery;
-  a: AttemptRecord;
+  /** null: a handed-off delivery given back unattempted */
+  a: AttemptRecord | null;
   outcome: DeliveryOutcome;
   done: () => void;
   fail: (err: unknown) => void;
@@ -51,6 +85,8 @@ interface Settling {
 export interface RelayedEvent {
   seq: bigint | string;
   id: string;
+  tenant_id: string;
+  type: string;
   event: string;
 }
 
@@ -93,46 +129,49 @@ export class DeliveryRepository {
     return Promise.all(rows.map((row) => this.opened(row)));
   }
 
-  /**
-   * The relay's part, in its transaction: one delivery per enabled webhook subscribed to each event's type. `leased`:
-   * the deliveries are claimed as they are queued (first attempt counted, leased as a claim leases), and returned
-   * for this process to attempt at once, with no claim statement and no second row version for it; otherwise they
-   * wait, due now, for the delivery loop's next claim.
-   */
-  async queueEvents(events: readonly RelayedEvent[], leased: boolean): Promise<ClaimedDelivery[]> {
-    const seqs = events.map((e) => String(e.seq));
-    if (!leased) {
-      await this.prisma.$executeRaw`
-        INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at)
-        SELECT gen_random_uuid(), w.tenant_id, w.url, o.event::text, w.id, o.id, o.type, now()
-        FROM event_outbox o JOIN webhooks w ON w.tenant_id = o.tenant_id AND w.status = 'enabled' AND o.type = ANY (w.events)
-        WHERE o.seq = ANY (${seqs}::bigint[])
-        ORDER BY o.seq`;
-      return [];
-    }
-    const rows = await this.prisma.$queryRaw<Array<Omit<ClaimedDelivery, 'body'> & { event_id: string }>>`
-      INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at, attempts, locked_until)
-      SELECT gen_random_uuid(), w.tenant_id, w.url, o.event::text, w.id, o.id, o.type, now(), 1, now() + make_interval(secs => ${LEASE_SECONDS}::int)
-      FROM event_outbox o JOIN webhooks w ON w.tenant_id = o.tenant_id AND w.status = 'enabled' AND o.type = ANY (w.events)
-      WHERE o.seq = ANY (${seqs}::bigint[])
-      ORDER BY o.seq
-      RETURNING id, tenant_id, url, attempts, created_at, webhook_id, event_id`;
-    // the body is the outbox row's event as the relay read it (the same jsonb, the same text)
-    const bodies = new Map(events.map((e) => [e.id, e.event]));
-    return rows.map(({ event_id, ...row }) => ({ ...row, body: bodies.get(event_id) ?? 'null' }));
+  /** Each event's deliveries: one per enabled webhook of its tenant subscribed to its type. */
+  async deliveriesOf(events: readonly RelayedEvent[]): Promise<Array<{ event: RelayedEvent; deliveries: EventDelivery[] }>> {
+    const tenants = [...new Set(events.map((e) => e.tenant_id))];
+    const hooks = await this.sql.query<{ id: string; tenant_id: string; url: string; events: string[] }>(
+      Prisma.sql`SELECT id, tenant_id, url, events FROM webhooks WHERE status = 'enabled' AND tenant_id = ANY (${tenants}::uuid[])`,
+    );
+    return events.map((event) => ({
+      event,
+      deliveries: hooks
+        .filter((w) => w.tenant_id === event.tenant_id && w.events.includes(event.type))
+        .map((w) => ({
+          id: eventDeliveryId(event.id, w.id),
+          tenant_id: w.tenant_id,
+          url: w.url,
+          body: event.event,
+          webhook_id: w.id,
+          event_id: event.id,
+          event_type: event.type,
+        })),
+    }));
   }
 
   /**
-   * Gives back leased deliveries this process will not attempt (shutting down, or waited too long): due again now,
-   * their attempt uncounted. Only while the lease is still this process's (the attempt count it claimed): a delivery
-   * another replica claimed since keeps its lease.
+   * Queues deliveries for the claims (the relay, in its transaction, when this process has no room for hand-offs):
+   * due now, unattempted. One the relay had recorded before a crash keeps its row.
    */
-  async release(deliveries: ReadonlyArray<Pick<ClaimedDelivery, 'id' | 'attempts'>>): Promise<void> {
+  async queue(deliveries: readonly EventDelivery[]): Promise<void> {
     if (!deliveries.length) return;
     await this.sql.query(Prisma.sql`
-      UPDATE webhook_deliveries d SET attempts = greatest(d.attempts - 1, 0), locked_until = NULL
-      FROM unnest(${deliveries.map((x) => x.id)}::uuid[], ${deliveries.map((x) => x.attempts)}::int[]) AS v(id, attempts)
-      WHERE d.id = v.id AND d.attempts = v.attempts AND d.status = 'pending'`);
+      INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at)
+      SELECT v.*, now() FROM unnest(${deliveries.map((d) => d.id)}::uuid[], ${deliveries.map((d) => d.tenant_id)}::uuid[],
+        ${deliveries.map((d) => d.url)}::text[], ${deliveries.map((d) => d.body)}::text[], ${deliveries.map((d) => d.webhook_id)}::uuid[],
+        ${deliveries.map((d) => d.event_id)}::uuid[], ${deliveries.map((d) => d.event_type)}::text[])
+        AS v(id, tenant_id, url, body, webhook_id, event_id, event_type)
+      ON CONFLICT (id) DO NOTHING`);
+  }
+
+  /**
+   * Records handed-off deliveries this process will not attempt (it is shutting down) as the claims' work: due now,
+   * unattempted.
+   */
+  recordUnattempted(deliveries: readonly ClaimedDelivery[]): Promise<void> {
+    return Promise.all(deliveries.map((d) => this.settle(d, null, { status: 'pending', retryInMs: 0, error: '' }))).then(() => undefined);
   }
 
   private async opened({ body_ciphertext, body_key_id, ...row }: StoredDelivery): Promise<ClaimedDelivery> {
@@ -149,9 +188,11 @@ export class DeliveryRepository {
    * together are written together, in one statement (their attempt rows and their deliveries' states): one round
    * trip and one commit for a whole round, where a statement per attempt made the dispatcher's share of the
    * database most of its cost under a stream of events. Until it is stored the delivery stays leased: a process
-   * that dies first attempts it again (at least once).
+   * that dies first attempts it again (at least once). A handed-off first attempt has no row to update: its row is
+   * inserted whole, already settled, and its event's outbox row deleted in the same statement once the last of the
+   * event's deliveries is recorded; until then the outbox row is what delivers it again after a crash.
    */
-  settle(d: ClaimedDelivery, a: AttemptRecord, outcome: DeliveryOutcome): Promise<void> {
+  settle(d: ClaimedDelivery, a: AttemptRecord | null, outcome: DeliveryOutcome): Promise<void> {
     return new Promise((done, fail) => {
       this.settling.push({ d, a, outcome, done, fail });
       if (this.flushing) return; // the running write takes it next
@@ -172,33 +213,32 @@ export class DeliveryRepository {
     try {
       while (this.settling.length) {
         const batch = this.settling.splice(0, SETTLE_BATCH);
-        try {
-          await this.writeSettled(batch);
-          for (const s of batch) s.done();
-        } catch (err) {
-          for (const s of batch) s.fail(err);
-        }
+        const claimed = batch.filter((s) => !s.d.handedOff);
+        const first = batch.filter((s) => s.d.handedOff);
+        await Promise.all([this.written(claimed, () => this.writeSettled(claimed)), this.written(first, () => this.writeFirstAttempts(first))]);
       }
     } finally {
       this.flushing = undefined;
     }
   }
 
+  private async written(batch: readonly Settling[], write: () => Promise<void>): Promise<void> {
+    if (!batch.length) return;
+    try {
+      await write();
+      for (const s of batch) s.done();
+    } catch (err) {
+      for (const s of batch) s.fail(err);
+    }
+  }
+
   private async writeSettled(batch: readonly Settling[]): Promise<void> {
-    const ids = batch.map((s) => s.d.id);
-    const tenants = batch.map((s) => s.d.tenant_id);
-    const attempts = batch.map((s) => s.d.attempts);
-    const statusCodes = batch.map((s) => s.a.statusCode ?? null);
-    const durations = batch.map((s) => Math.round(s.a.durationMs));
-    const errors = batch.map((s) => s.a.error?.slice(0, 500) ?? null);
-    const statuses = batch.map((s) => s.outcome.status);
-    const lastErrors = batch.map((s) => (s.outcome.status === 'delivered' ? null : s.outcome.error.slice(0, 500)));
-    const retryInSeconds = batch.map((s) => (s.outcome.status === 'pending' ? s.outcome.retryInMs / 1000 : 0));
+    const v = settledValues(batch);
     await this.sql.query(
       Prisma.sql`
       WITH v AS (
-        SELECT * FROM unnest(${ids}::uuid[], ${tenants}::uuid[], ${attempts}::int[], ${statusCodes}::int[], ${durations}::int[],
-          ${errors}::text[], ${statuses}::text[], ${lastErrors}::text[], ${retryInSeconds}::float8[])
+        SELECT * FROM unnest(${v.ids}::uuid[], ${v.tenants}::uuid[], ${v.attempts}::int[], ${v.statusCodes}::int[], ${v.durations}::int[],
+          ${v.errors}::text[], ${v.statuses}::text[], ${v.lastErrors}::text[], ${v.retryInSeconds}::float8[])
           AS v(id, tenant_id, attempt, status_code, duration_ms, error, status, last_error, retry_s)
       ), attempt AS (
         INSERT INTO webhook_attempts (id, delivery_id, tenant_id, attempt, status_code, duration_ms, error)
@@ -211,6 +251,51 @@ export class DeliveryRepository {
       FROM v WHERE d.id = v.id AND d.tenant_id = v.tenant_id`,
       'webhook_deliveries_settle',
     );
+  }
+
+  /**
+   * Handed-off first attempts: each delivery's row inserted as it now stands (one recorded before a crash keeps its
+   * row), an attempt row for each attempt that did not deliver, and the outbox rows of the events whose deliveries
+   * are all recorded now deleted — one statement, so a crash leaves either all of it or the event to relay again.
+   */
+  private async writeFirstAttempts(batch: readonly Settling[]): Promise<void> {
+    const holds = batch.map((s) => s.d.handedOff?.hold as OutboxHold);
+    const recorded = holds.filter((h) => --h.remaining === 0);
+    const v = settledValues(batch);
+    const first = batch.map((s) => s.d.handedOff as NonNullable<ClaimedDelivery['handedOff']>);
+    try {
+      await this.sql.query(
+        Prisma.sql`
+        WITH v AS (
+          SELECT * FROM unnest(${v.ids}::uuid[], ${v.tenants}::uuid[], ${batch.map((s) => s.d.url)}::text[], ${batch.map((s) => s.d.body)}::text[],
+            ${batch.map((s) => s.d.webhook_id)}::uuid[], ${first.map((f) => f.event_id)}::uuid[], ${first.map((f) => f.event_type)}::text[],
+            ${batch.map((s) => s.d.created_at)}::timestamptz[], ${v.attempts}::int[], ${v.statusCodes}::int[], ${v.durations}::int[],
+            ${v.errors}::text[], ${v.statuses}::text[], ${v.lastErrors}::text[], ${v.retryInSeconds}::float8[])
+            AS v(id, tenant_id, url, body, webhook_id, event_id, event_type, created_at, attempt, status_code, duration_ms, error, status, last_error, retry_s)
+        ), delivery AS (
+          INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at, attempts, status,
+            next_attempt_at, last_error, last_status_code, last_duration_ms, delivered_at)
+          SELECT id, tenant_id, url, body, webhook_id, event_id, event_type, created_at, attempt, status,
+            CASE WHEN status = 'pending' THEN now() + make_interval(secs => retry_s) ELSE now() END,
+            last_error, status_code, duration_ms, CASE WHEN status = 'delivered' THEN now() END
+          FROM v
+          ON CONFLICT (id) DO NOTHING
+          RETURNING id
+        ), attempt AS (
+          INSERT INTO webhook_attempts (id, delivery_id, tenant_id, attempt, status_code, duration_ms, error)
+          SELECT gen_random_uuid(), v.id, v.tenant_id, v.attempt, v.status_code, v.duration_ms, v.error
+          FROM v JOIN delivery USING (id) WHERE v.status <> 'delivered' AND v.attempt > 0
+        ), relayed AS (
+          DELETE FROM event_outbox WHERE seq = ANY (${recorded.map((h) => h.seq)}::bigint[])
+        )
+        SELECT count(*)::int AS n FROM delivery`,
+        'webhook_deliveries_record_first',
+      );
+    } catch (err) {
+      for (const h of new Set(holds)) h.release();
+      throw err;
+    }
+    for (const h of recorded) h.release();
   }
 
   async failed(d: ClaimedDelivery, error: string): Promise<void> {
@@ -250,6 +335,21 @@ export class DeliveryRepository {
   async pendingCount(): Promise<number> {
     return this.prisma.webhookDelivery.count({ where: { status: 'pending' } });
   }
+}
+
+/** A batch's columns, one array each (unattempted hand-offs: attempt 0, no status code, duration or error). */
+function settledValues(batch: readonly Settling[]) {
+  return {
+    ids: batch.map((s) => s.d.id),
+    tenants: batch.map((s) => s.d.tenant_id),
+    attempts: batch.map((s) => (s.a ? s.d.attempts : 0)),
+    statusCodes: batch.map((s) => s.a?.statusCode ?? null),
+    durations: batch.map((s) => (s.a ? Math.round(s.a.durationMs) : null)),
+    errors: batch.map((s) => s.a?.error?.slice(0, 500) ?? null),
+    statuses: batch.map((s) => s.outcome.status),
+    lastErrors: batch.map((s) => (s.outcome.status === 'delivered' || !s.outcome.error ? null : s.outcome.error.slice(0, 500))),
+    retryInSeconds: batch.map((s) => (s.outcome.status === 'pending' ? s.outcome.retryInMs / 1000 : 0)),
+  };
 }
 
 function toDeliveryView(d: {

@@ -4,7 +4,7 @@ import { OPS, SUBJECTS, type Principal } from '@coffer/contracts';
 import { EgressPolicy, egressFetch } from '@coffer/egress';
 import { EventBus, RpcClient, WorkLoop } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
-import { DeliveryRepository, LEASE_SECONDS, type ClaimedDelivery } from './delivery.repository';
+import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
 import { webhookDispatcherConfig } from '../config';
 import { RetrySchedule, parseRetryAfter } from './retry-schedule';
 import { signatureHeader, signingKeys } from './signer';
@@ -16,15 +16,10 @@ const BATCH = 64;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 4096;
 const NIL = '00000000-0000-0000-0000-000000000000';
-/** the relay hands deliveries off (queued already leased to this process) while fewer than this wait or run */
+/** the relay hands deliveries off (first attempts, no row yet) while fewer than this wait or run */
 const HANDOFF_LIMIT = 256;
 /** handed-off deliveries attempted at once */
 const HANDOFF_CONCURRENCY = 64;
-/**
- * A handed-off delivery is attempted only while its lease has this much left (an attempt's timeout and a margin),
- * so no claim elsewhere can take it while it is under way; one that waited longer is released to the claims.
- */
-const HANDOFF_MIN_LEASE_LEFT_MS = ATTEMPT_TIMEOUT_MS + 10_000;
 /**
  * Hand-offs (one per relay batch, every EVENT_RELAY_INTERVAL_MS) share a tenant's signing keys for this long: a
  * lookup costs session-service a few milliseconds. After a rotation the previous secret signs for another 24 hours,
@@ -38,12 +33,11 @@ type KeysOf = (tenantId: string) => Promise<KeyObject[]>;
 interface HandedOff {
   d: ClaimedDelivery;
   keysOf: KeysOf;
-  leasedUntil: number;
 }
 
 /**
- * Delivers events and asynchronous reactor results: attempts the deliveries the outbox relay hands off (queued
- * leased to this process) and claims due ones from PostgreSQL (retries, reactor results; NATS only wakes it early),
+ * Delivers events and asynchronous reactor results: attempts the deliveries the outbox relay hands off (first
+ * attempts, recorded when they end) and claims due ones from PostgreSQL (retries, reactor results; NATS only wakes it early),
  * POSTs them signed per Standard Webhooks, records every attempt (attempts that end together in one statement) and
  * schedules retries. Safe with several replicas.
  */
@@ -101,50 +95,44 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (this.gauge) clearInterval(this.gauge);
     this.accepting = false;
-    // what waits is given back to the claims (due now, the attempt uncounted); what runs ends first
+    // what waits is recorded for the claims (due now, unattempted); what runs ends first
     const waiting = this.handedOff.splice(0).map((h) => h.d);
-    await this.deliveries.release(waiting).catch(() => undefined);
+    await this.deliveries.recordUnattempted(waiting).catch(() => undefined);
     if (this.handOffsRunning) await new Promise<void>((r) => (this.drained = r));
     await this.loop.stop();
   }
 
   /**
-   * Whether the relay may hand deliveries off: it then queues them leased to this process
-   * ({@link DeliveryRepository.queueEvents}) and hands them over once committed. Not while this many wait or run
-   * (slow receivers): the relay then queues them for the claims. Whatever the backlog, a handed-off delivery is only
-   * attempted while its lease has time left for it ({@link HANDOFF_MIN_LEASE_LEFT_MS}).
+   * Whether the relay may hand deliveries off: it then writes no row for them and hands them over once its
+   * transaction committed ({@link OutboxRelay}). Not while this many wait or run (slow receivers): the relay then
+   * queues them for the claims.
    */
   acceptsHandOffs(): boolean {
     return this.accepting && this.handedOff.length + this.handOffsRunning < HANDOFF_LIMIT;
   }
 
   /**
-   * Attempts deliveries the relay queued leased to this process, as a claim would have returned them: no claim
-   * statement and no wait for the next round. One secrets lookup per tenant for the hand-offs of a second.
+   * Attempts the first attempts of event deliveries the relay found, as a claim would have returned them: no row
+   * written before, no claim statement, no wait for the next round. One secrets lookup per tenant for the hand-offs
+   * of a second.
    */
   handOff(deliveries: readonly ClaimedDelivery[]): void {
     if (!deliveries.length) return;
     if (!this.accepting) {
-      // queued while this process began to shut down: the claims take them (here or in another replica)
-      void this.deliveries.release(deliveries).catch(() => undefined);
+      // handed off while this process began to shut down: the claims take them (here or in another replica)
+      void this.deliveries.recordUnattempted(deliveries).catch(() => undefined);
       return;
     }
     const now = Date.now();
     if (!this.handOffKeys || this.handOffKeys.until <= now) this.handOffKeys = { keysOf: this.batchKeys(), until: now + HANDOFF_KEYS_MS };
     const { keysOf } = this.handOffKeys;
-    const leasedUntil = now + LEASE_SECONDS * 1000;
-    for (const d of deliveries) this.handedOff.push({ d, keysOf, leasedUntil });
+    for (const d of deliveries) this.handedOff.push({ d, keysOf });
     this.pumpHandOffs();
   }
 
   private pumpHandOffs(): void {
-    const stale: ClaimedDelivery[] = [];
     while (this.handOffsRunning < HANDOFF_CONCURRENCY && this.handedOff.length) {
       const h = this.handedOff.shift() as HandedOff;
-      if (h.leasedUntil - Date.now() < HANDOFF_MIN_LEASE_LEFT_MS) {
-        stale.push(h.d);
-        continue;
-      }
       this.handOffsRunning++;
       void this.deliver(h.d, h.keysOf)
         .catch((err: unknown) => this.logger.error({ err: { message: (err as Error).message }, deliveryId: h.d.id }, 'delivery error'))
@@ -154,11 +142,6 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
           else if (!this.handOffsRunning) this.drained?.();
         });
     }
-    if (stale.length)
-      void this.deliveries.release(stale).then(
-        () => this.loop.wake(),
-        (err: unknown) => this.logger.error({ err: { message: (err as Error).message } }, 'releasing deliveries failed'),
-      );
   }
 
   /**

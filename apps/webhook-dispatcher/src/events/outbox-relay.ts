@@ -1,21 +1,24 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { PrismaService } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool } from '@coffer/db';
 import { WorkLoop } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
 import { webhookDispatcherConfig } from '../config';
-import { DeliveryRepository, type ClaimedDelivery } from '../deliveries/delivery.repository';
+import { DeliveryRepository, type ClaimedDelivery, type OutboxHold, type RelayedEvent } from '../deliveries/delivery.repository';
 import { DispatcherService } from '../deliveries/dispatcher.service';
-import { EventStream, type StreamedEvent } from './event-stream';
+import { EventStream } from './event-stream';
+import { RelayLeadership } from './relay-leadership';
 
 const BATCH = 500;
 
 /**
- * Relays the transactional outbox (docs/events.md): takes the oldest events, publishes them to the JetStream stream,
- * queues one delivery per enabled webhook subscribed to each, and deletes them — the queueing and the delete in one
- * transaction, so a crash at any point re-relays (at least once; the stream drops re-published ids). The deliveries
- * are queued leased to this process's dispatcher, which attempts them as soon as the transaction committed (no claim);
- * a process that dies first loses the lease and the claims attempt them (at least once). One relay runs
- * at a time across replicas (a transaction-scoped advisory lock), so events leave in the order they were written.
+ * Relays the transactional outbox (docs/events.md): takes the oldest events, publishes them to the JetStream stream
+ * and finds each one's deliveries (one per enabled webhook subscribed to its type). An event nobody subscribed to is
+ * deleted at once. The deliveries of the others are handed off to this process's dispatcher, which attempts them as
+ * soon as the transaction committed and writes each delivery's row only when its first attempt ended, already
+ * settled; the event's outbox row stays until all of them are recorded, and is deleted in the statement that
+ * records the last (so a crash at any point relays it again: at least once, with the same delivery ids). When the
+ * dispatcher has no room, the deliveries are queued as rows for the claims and the event deleted, in one
+ * transaction. One replica relays at a time ({@link RelayLeadership}), so events leave in the order they were written.
  */
 @Injectable()
 export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
@@ -25,12 +28,16 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     webhookDispatcherConfig().eventRelayIntervalMs,
     (err) => this.logger.error({ err: { message: (err as Error).message } }, 'event relay error'),
   );
+  /** outbox rows (by seq) whose handed-off deliveries are not all recorded yet: not read again meanwhile */
+  private readonly held = new Map<string, OutboxHold>();
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly sql: SqlPool,
     private readonly stream: EventStream,
     private readonly dispatcher: DispatcherService,
     private readonly deliveries: DeliveryRepository,
+    private readonly leadership: RelayLeadership,
   ) {}
 
   onModuleInit(): void {
@@ -43,26 +50,67 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
 
   /** One batch; true when more may be waiting. */
   async relayOnce(): Promise<boolean> {
+    if (!(await this.leadership.held())) return false;
+    const held = [...this.held.keys()];
     // the idle case (every EVENT_RELAY_INTERVAL_MS) costs one index probe, not a transaction
-    const [{ waiting }] = await this.prisma.$queryRaw<Array<{ waiting: boolean }>>`SELECT EXISTS (SELECT 1 FROM event_outbox) AS waiting`;
+    const [{ waiting }] = await this.sql.query<{ waiting: boolean }>(
+      Prisma.sql`SELECT EXISTS (SELECT 1 FROM event_outbox WHERE seq <> ALL (${held}::bigint[])) AS waiting`,
+    );
     if (!waiting) return false;
     const relayed = await this.prisma.transactional(async () => {
-      const [{ locked }] = await this.prisma.$queryRaw<Array<{ locked: boolean }>>`SELECT pg_try_advisory_xact_lock(hashtext('coffer.event_outbox')) AS locked`;
-      if (!locked) return { count: 0, leased: false, handOff: [] as ClaimedDelivery[] };
-      const rows = await this.prisma.$queryRaw<Array<StreamedEvent & { seq: bigint | string }>>`
-        SELECT seq, id, tenant_id, type, event::text AS event FROM event_outbox ORDER BY seq LIMIT ${BATCH}`;
-      if (!rows.length) return { count: 0, leased: false, handOff: [] as ClaimedDelivery[] };
+      const rows = await this.sql.query<RelayedEvent>(Prisma.sql`
+        SELECT seq, id, tenant_id, type, event::text AS event FROM event_outbox WHERE seq <> ALL (${held}::bigint[]) ORDER BY seq LIMIT ${BATCH}`);
+      if (!rows.length) return { count: 0, queued: false, handOff: [] as ClaimedDelivery[] };
       await this.stream.publish(rows);
-      // the deliveries are leased to this process's dispatcher as they are queued, unless it is behind already
-      const leased = this.dispatcher.acceptsHandOffs();
-      const handOff = await this.deliveries.queueEvents(rows, leased);
-      const seqs = rows.map((r) => String(r.seq));
-      await this.prisma.$executeRaw`DELETE FROM event_outbox WHERE seq = ANY (${seqs}::bigint[])`;
-      return { count: rows.length, leased, handOff };
+      const found = await this.deliveries.deliveriesOf(rows);
+      const handOff: ClaimedDelivery[] = [];
+      let done = found.filter((f) => !f.deliveries.length).map((f) => f.event);
+      let queued = false;
+      if (this.dispatcher.acceptsHandOffs()) {
+        const now = new Date();
+        for (const { event, deliveries } of found) {
+          if (!deliveries.length) continue;
+          const hold = this.hold(String(event.seq), deliveries.length);
+          for (const d of deliveries) {
+            handOff.push({
+              id: d.id,
+              tenant_id: d.tenant_id,
+              url: d.url,
+              body: d.body,
+              attempts: 1,
+              created_at: now,
+              webhook_id: d.webhook_id,
+              handedOff: { hold, event_id: d.event_id, event_type: d.event_type },
+            });
+          }
+        }
+      } else {
+        const waiting = found.flatMap((f) => f.deliveries);
+        await this.deliveries.queue(waiting);
+        queued = waiting.length > 0;
+        done = rows;
+      }
+      if (done.length) await this.sql.query(Prisma.sql`DELETE FROM event_outbox WHERE seq = ANY (${done.map((e) => String(e.seq))}::bigint[])`);
+      return { count: rows.length, queued, handOff };
     });
-    // committed: leased deliveries are attempted now; unleased ones wait for the delivery loop, woken
-    if (relayed.leased) this.dispatcher.handOff(relayed.handOff);
-    else if (relayed.count) this.dispatcher.wake();
+    // committed: the handed-off deliveries are attempted now, their events kept out of the next reads until recorded
+    for (const d of relayed.handOff) {
+      const hold = d.handedOff?.hold as OutboxHold;
+      this.held.set(hold.seq, hold);
+    }
+    this.dispatcher.handOff(relayed.handOff);
+    if (relayed.queued) this.dispatcher.wake();
     return relayed.count === BATCH;
+  }
+
+  private hold(seq: string, deliveries: number): OutboxHold {
+    const hold: OutboxHold = {
+      seq,
+      remaining: deliveries,
+      release: () => {
+        if (this.held.get(seq) === hold) this.held.delete(seq);
+      },
+    };
+    return hold;
   }
 }
