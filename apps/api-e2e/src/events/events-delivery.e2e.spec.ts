@@ -293,6 +293,36 @@ describe('events delivered to webhooks', () => {
     checkEnvelope(await receiver.waitForEvent('token.created', (e) => e.event.data.token?.id === id, 30_000), 'token.created');
   });
 
+  it('with two replicas one relays; when it is killed (kill -9) the other takes over, and every event arrives once', async () => {
+    await control('replica', 'webhook-dispatcher');
+    const ids: string[] = [];
+    const create = async (data: string) => {
+      const created = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data } });
+      expect(created.status).toBe(201);
+      ids.push(created.body.id);
+    };
+    try {
+      const arrived = () => ids.every((id) => receiver.envelopes().some((e) => e.event.data.token?.id === id));
+      for (let n = 0; n < 5; n++) await create(`replicas ${n}`);
+      await eventually(async () => (arrived() ? true : undefined), 20_000);
+      // their records are written within about 20 ms of their answers; one not yet recorded would go out again
+      await new Promise((r) => setTimeout(r, 500));
+      await control('stop', 'webhook-dispatcher', 'SIGKILL');
+      try {
+        for (let n = 5; n < 10; n++) await create(`replicas ${n}`);
+        // the replica relays now: the first service (which held the relay) is down
+        await eventually(async () => (arrived() ? true : undefined), 30_000);
+      } finally {
+        await control('start', 'webhook-dispatcher');
+      }
+      await new Promise((r) => setTimeout(r, 1500)); // a duplicate would arrive now
+      const created = receiver.envelopes().filter((e) => e.event.type === 'token.created' && ids.includes(e.event.data.token?.id as string));
+      expect(created.map((e) => e.event.data.token?.id).sort()).toEqual([...ids].sort());
+    } finally {
+      await control('stop-replicas', 'webhook-dispatcher');
+    }
+  });
+
   it('a delivery under way when the relaying service is killed (kill -9) goes out again at its restart, with the same webhook-id, and is recorded once', async () => {
     // the first attempt of an event's delivery leaves no row until it ends: the event stays in the outbox meanwhile
     const held = await new Receiver().start();
