@@ -4,6 +4,7 @@ import { bootstrapService } from '@coffer/messaging/service-bootstrap';
 import { OperationDispatcher } from '@coffer/messaging';
 import { validateConfig } from '@coffer/observability';
 import { AppModule } from './app.module';
+import { OutboxRelay } from './events/outbox-relay';
 import { startupConfig } from './config';
 
 // every variable is read and checked here, once: a bad value stops the process (exit 78) naming the variable
@@ -16,4 +17,6 @@ void bootstrapService({
   defaultHealthPort: config.healthPort,
   usesDatabase: true,
   invoker: (app) => app.get(OperationDispatcher).invoker(),
+  // deliveries under way are attempted and recorded while the database pools are still open
+  drain: (app) => app.get(OutboxRelay).drain(),
 });

@@ -18,6 +18,12 @@ export interface ServiceDefinition {
   validateConfig?: () => void;
   /** The operation dispatcher, built from the initialized application; by default a handler receives the envelope. */
   invoker?: (app: INestMicroservice) => HandlerInvoker;
+  /**
+   * Work of the service's own to finish on SIGTERM after the requests drained and before the application closes:
+   * Nest's destroy hooks close the database pools before any provider's shutdown hook runs, so whatever must still
+   * write (deliveries under way) ends here.
+   */
+  drain?: (app: INestMicroservice) => Promise<void>;
 }
 
 /** Ready when the database (if the service has one), the bus and the key-encryption key (if it has a keyring) answer. */
@@ -71,8 +77,10 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
     const force = setTimeout(() => process.exit(1), Number(process.env['SHUTDOWN_TIMEOUT_MS'] ?? 25_000));
     force.unref();
     try {
-      // no new requests, the ones held or running finish (CofferNatsServer.drainRequests), then the app closes
+      // no new requests, the ones held or running finish (CofferNatsServer.drainRequests), the service's own work
+      // ends (def.drain), then the app closes
       await server.drainRequests();
+      await def.drain?.(app);
       await app.close();
     } finally {
       health.close();

@@ -26,8 +26,9 @@ export interface Envelope {
 export class Receiver {
   readonly received: Received[] = [];
   status = 204;
-  /** while set, requests are recorded but not answered (a delivery stays under way) */
+  /** while set, requests are recorded but not answered (a delivery stays under way) until {@link release} */
   holding = false;
+  private held: http.ServerResponse[] = [];
   private server!: http.Server;
   url = '';
 
@@ -37,7 +38,8 @@ export class Receiver {
       req.on('data', (c) => (body += c));
       req.on('end', () => {
         this.received.push({ headers: req.headers, body, at: Date.now() });
-        if (!this.holding) res.writeHead(this.status).end();
+        if (this.holding) this.held.push(res);
+        else res.writeHead(this.status).end();
       });
     });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
@@ -65,6 +67,12 @@ export class Receiver {
         );
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  /** Stops holding, and answers the requests held so far. */
+  release(): void {
+    this.holding = false;
+    for (const res of this.held.splice(0)) if (!res.destroyed) res.writeHead(this.status).end();
   }
 
   stop(): Promise<void> {

@@ -64,6 +64,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   private accepting = false;
   private drained?: () => void;
   private handOffKeys?: { keysOf: KeysOf; until: number };
+  private draining?: Promise<void>;
 
   constructor(
     private readonly deliveries: DeliveryRepository,
@@ -92,14 +93,24 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     this.gauge.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.gauge) clearInterval(this.gauge);
-    this.accepting = false;
-    // what waits is recorded for the claims (due now, unattempted); what runs ends first
-    const waiting = this.handedOff.splice(0).map((h) => h.d);
-    await this.deliveries.recordUnattempted(waiting).catch(() => undefined);
-    if (this.handOffsRunning) await new Promise<void>((r) => (this.drained = r));
-    await this.loop.stop();
+  /**
+   * Stops taking work: what waits is recorded for the claims (due now, unattempted), what runs ends and is recorded.
+   * Run on SIGTERM while the database pools are open (OutboxRelay.drain); again, as a no-op, at shutdown.
+   */
+  drain(): Promise<void> {
+    this.draining ??= (async () => {
+      if (this.gauge) clearInterval(this.gauge);
+      this.accepting = false;
+      const waiting = this.handedOff.splice(0).map((h) => h.d);
+      await this.deliveries.recordUnattempted(waiting).catch(() => undefined);
+      if (this.handOffsRunning) await new Promise<void>((r) => (this.drained = r));
+      await this.loop.stop();
+    })();
+    return this.draining;
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.drain();
   }
 
   /**

@@ -30,6 +30,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
   );
   /** outbox rows (by seq) whose handed-off deliveries are not all recorded yet: not read again meanwhile */
   private readonly held = new Map<string, OutboxHold>();
+  private draining?: Promise<void>;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -44,8 +45,22 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     this.loop.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.loop.stop();
+  /**
+   * Stops relaying, lets the dispatcher finish (or record for the claims) what it was given, and only then gives the
+   * lock up: the held events are its deliveries under way, and a successor reading them earlier would send them
+   * twice. Run on SIGTERM while the database pools are open (main.ts); again, as a no-op, at shutdown.
+   */
+  drain(): Promise<void> {
+    this.draining ??= (async () => {
+      await this.loop.stop();
+      await this.dispatcher.drain();
+      await this.leadership.release();
+    })();
+    return this.draining;
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.drain();
   }
 
   /** One batch; true when more may be waiting. */

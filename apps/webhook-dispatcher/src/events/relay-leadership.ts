@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import pg from 'pg';
 import { poolConfig } from '@coffer/db';
 
@@ -8,10 +8,11 @@ import { poolConfig } from '@coffer/db';
  * one process must relay for as long as it remembers; a transaction-scoped lock per batch would let replicas take
  * turns and deliver those events twice. The lock ends with its session: a leader that dies or loses its connection
  * gives way within the connection's timeout, and its successor relays every event still in the outbox (at least
- * once, with the same delivery ids).
+ * once, with the same delivery ids). A process that shuts down gives the lock up only once its deliveries under way
+ * are recorded ({@link OutboxRelay}), so its successor does not send them again.
  */
 @Injectable()
-export class RelayLeadership implements OnApplicationShutdown {
+export class RelayLeadership {
   private client?: pg.Client;
   private connecting?: Promise<pg.Client>;
   private leading = false;
@@ -50,7 +51,8 @@ export class RelayLeadership implements OnApplicationShutdown {
     return this.connecting;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Gives the lock up for good (the process is shutting down). */
+  async release(): Promise<void> {
     this.closed = true;
     const client = this.client;
     this.client = undefined;
