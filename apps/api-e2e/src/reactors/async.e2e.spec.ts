@@ -274,6 +274,31 @@ describe('asynchronous invocations and webhooks', () => {
     }
   }, 90_000);
 
+  it('a job running when reactor-service is stopped (SIGTERM) is finished and recorded before it exits; its result is delivered once', async () => {
+    const { reactorId } = await makeReactor(tenant.managementKey, {
+      code: formulaCode('await new Promise((r) => setTimeout(r, 1500)); return { raw: { count: req.args.count } };'),
+    });
+    const res = await api('POST', `/reactors/${reactorId}/react`, { key, body: { args: { count: 7 }, callback_url: receiver.url } });
+    expect(res.status).toBe(202);
+    const db = new Client({ connectionString: process.env['COFFER_E2E_DATABASE_URL'] });
+    await db.connect();
+    try {
+      const status = async () => (await db.query('SELECT status FROM reactor_jobs WHERE id = $1', [res.body.id])).rows[0]?.status as string;
+      const until = Date.now() + 10_000;
+      while ((await status()) !== 'running' && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(await status()).toBe('running');
+      await control('stop', 'reactor-service', 'SIGTERM');
+      // the process has exited: the job it was running ended first, and its outcome is stored
+      expect(await status()).toBe('succeeded');
+    } finally {
+      await control('start', 'reactor-service');
+      await db.end();
+    }
+    await receiver.waitFor(1);
+    await new Promise((r) => setTimeout(r, 1500)); // a second run would deliver again now
+    expect(receiver.received.map((r) => [String(r.headers['webhook-id']), JSON.parse(r.body)])).toEqual([[res.body.id, { raw: { count: 7 } }]]);
+  }, 60_000);
+
   it('kill -9 of reactor-service and webhook-dispatcher loses no accepted invocation', async () => {
     const { reactorId } = await makeReactor(tenant.managementKey, {
       code: formulaCode('await new Promise((r) => setTimeout(r, 300)); return { raw: { count: req.args.count } };'),

@@ -84,6 +84,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     (err) => this.logger.error({ err: { message: (err as Error).message } }, 'claiming jobs failed'),
   );
   private gauge?: NodeJS.Timeout;
+  private draining?: Promise<void>;
 
   constructor(
     private readonly jobs: ReactorJobRepository,
@@ -165,10 +166,22 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     this.gauge.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (this.gauge) clearInterval(this.gauge);
-    await this.loop.stop();
-    await Promise.allSettled([...this.active]);
+  /**
+   * Takes no new jobs and lets the running ones end and store their outcome. Run on SIGTERM while the database pools
+   * are open (main.ts): at the shutdown hooks they are closed already, and a job's outcome could not be stored (it
+   * would run again once its lease ran out). Again, as a no-op, at shutdown.
+   */
+  drain(): Promise<void> {
+    this.draining ??= (async () => {
+      if (this.gauge) clearInterval(this.gauge);
+      await this.loop.stop();
+      await Promise.allSettled([...this.active]);
+    })();
+    return this.draining;
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.drain();
   }
 
   /**
