@@ -7,6 +7,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { VISA, api, control, createTenant, type TestTenant } from '@coffer/testing';
 import { Receiver, eventually, verifyStandardWebhook, webhookSecret, type Envelope } from './support';
@@ -319,6 +320,43 @@ describe('events delivered to webhooks', () => {
       const created = receiver.envelopes().filter((e) => e.event.type === 'token.created' && ids.includes(e.event.data.token?.id as string));
       expect(created.map((e) => e.event.data.token?.id).sort()).toEqual([...ids].sort());
     } finally {
+      await control('stop-replicas', 'webhook-dispatcher');
+    }
+  });
+
+  it('when the relay lock’s database connection is cut, one replica relays again and every event arrives once', async () => {
+    await control('replica', 'webhook-dispatcher');
+    const db = new Client({ connectionString: process.env['COFFER_E2E_DATABASE_URL'] });
+    await db.connect();
+    const ids: string[] = [];
+    const arrived = () => ids.every((id) => receiver.envelopes().some((e) => e.event.data.token?.id === id));
+    try {
+      const cut = await db.query(
+        `SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher relay' AND datname = current_database()`,
+      );
+      // both replicas keep such a connection (the follower to try the lock); the leader's is among them
+      expect(cut.rows.length).toBeGreaterThanOrEqual(1);
+      for (let n = 0; n < 5; n++) {
+        const created = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: `cut ${n}` } });
+        expect(created.status).toBe(201);
+        ids.push(created.body.id);
+      }
+      await eventually(async () => (arrived() ? true : undefined), 30_000);
+      await new Promise((r) => setTimeout(r, 1500)); // a second relay would deliver again now
+      const created = receiver.envelopes().filter((e) => e.event.type === 'token.created' && ids.includes(e.event.data.token?.id as string));
+      expect(created.map((e) => e.event.data.token?.id).sort()).toEqual([...ids].sort());
+      // and a relay holds the lock again, on a new connection
+      const holders = await db.query(
+        `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' AND l.granted AND a.application_name = 'webhook-dispatcher relay'`,
+      );
+      expect(holders.rows[0].n).toBe(1);
+      // neither process went down with its connection: both hold a new one (the leader's and the follower's)
+      const relays = await db.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'webhook-dispatcher relay' AND datname = current_database()`,
+      );
+      expect(relays.rows[0].n).toBe(2);
+    } finally {
+      await db.end();
       await control('stop-replicas', 'webhook-dispatcher');
     }
   });
