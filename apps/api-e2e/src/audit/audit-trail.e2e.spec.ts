@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Client } from 'pg';
-import { api, apiRaw, createTenant, type TestTenant } from '@coffer/testing';
+import { api, apiRaw, control, createTenant, type TestTenant } from '@coffer/testing';
 import { Receiver } from '../events/support';
 import { Destination, proxy } from '../proxy/support';
 
@@ -492,6 +492,21 @@ describe('audit trail', () => {
     expect(mine.reduce((a: number, l: any) => a + l.count, 0)).toBe(7);
     expect(mine[0]).toMatchObject({ entity_id: 'forbidden', actor_type: 'anonymous', message: 'Authentication refused' });
   }, 120_000);
+
+  it('refusals counted just before the gateway stops (SIGTERM) are recorded, not lost with the process', async () => {
+    const source = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    for (let i = 0; i < 5; i++)
+      expect((await apiRaw('GET', '/tokens', { key: `key_bad_${randomUUID()}`, headers: { 'x-forwarded-for': source } })).status).toBe(401);
+    // at once: the counts are sent every 5 s, so these are still in the gateway's memory
+    await control('stop', 'gateway', 'SIGTERM');
+    await control('start', 'gateway');
+    let total = 0;
+    for (let i = 0; i < 40 && total < 5; i++) {
+      total = (await db.query(`SELECT coalesce(sum(count), 0)::int AS n FROM audit_events WHERE operation = 'refuse' AND source = $1`, [source])).rows[0].n;
+      if (total < 5) await sleep(250);
+    }
+    expect(total).toBe(5);
+  }, 60_000);
 
   describe('the hash chain', () => {
     let t2: TestTenant;

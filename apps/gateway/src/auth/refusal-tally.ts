@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OPS, type RefusalWindowMessage } from '@coffer/contracts';
 import { RpcClient } from '@coffer/messaging';
@@ -21,7 +21,7 @@ type Reason = RefusalWindowMessage['reason'];
  * revoked); unknown keys count in the global bucket.
  */
 @Injectable()
-export class RefusalTally implements OnModuleInit, OnApplicationShutdown {
+export class RefusalTally implements OnModuleInit, OnModuleDestroy {
   private readonly headers = new HeaderNames();
   private counts = new Map<string, RefusalWindowMessage>();
   private timer?: NodeJS.Timeout;
@@ -36,7 +36,11 @@ export class RefusalTally implements OnModuleInit, OnApplicationShutdown {
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * The last counts go out while the bus is still open: Nest destroys this module before the messaging module it
+   * imports (whose connection drains there), whereas every shutdown hook runs after all of that.
+   */
+  async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.flush();
   }
