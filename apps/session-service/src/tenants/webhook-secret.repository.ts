@@ -24,7 +24,15 @@ export class WebhookSecretRepository {
     await this.prisma.webhookSecret.updateMany({ where: { tenantId, retiresAt: null }, data: { retiresAt } });
   }
 
-  async create(tenantId: string, id: string, ciphertext: Uint8Array): Promise<void> {
-    await this.prisma.webhookSecret.create({ data: { id, tenantId, ciphertext: new Uint8Array(ciphertext) } });
+  /**
+   * Stores a new current secret unless the tenant has one already (one current secret per tenant: a unique index);
+   * false when another caller's came first.
+   */
+  async createCurrent(tenantId: string, id: string, ciphertext: Uint8Array): Promise<boolean> {
+    const rows = await this.prisma.$queryRaw<Array<{ id: string }>>`
+      INSERT INTO webhook_secrets (id, tenant_id, ciphertext) VALUES (${id}::uuid, ${tenantId}::uuid, ${new Uint8Array(ciphertext)})
+      ON CONFLICT (tenant_id) WHERE retires_at IS NULL DO NOTHING
+      RETURNING id`;
+    return rows.length > 0;
   }
 }

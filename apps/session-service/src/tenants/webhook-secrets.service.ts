@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TenantKeyring } from '@coffer/crypto/keyring';
+import { PrismaService } from '@coffer/db';
 import { AuditTrail } from '@coffer/messaging';
 import { WebhookSecretRepository } from './webhook-secret.repository';
 
@@ -13,20 +14,30 @@ const OVERLAP_MS = 24 * 3600_000;
 @Injectable()
 export class WebhookSecretsService {
   constructor(
+    private readonly prisma: PrismaService,
     private readonly secrets: WebhookSecretRepository,
     private readonly keyring: TenantKeyring,
     private readonly audit: AuditTrail,
   ) {}
 
+  /** The current secret, created at the first ask (by whichever caller comes first: the others read it). */
   async current(tenantId: string): Promise<{ secret: string }> {
-    const row = await this.secrets.findCurrent(tenantId);
-    if (row) return { secret: await this.open(tenantId, row.id, row.ciphertext) };
-    return { secret: await this.create(tenantId) };
+    for (;;) {
+      const row = await this.secrets.findCurrent(tenantId);
+      if (row) return { secret: await this.open(tenantId, row.id, row.ciphertext) };
+      const created = await this.create(tenantId);
+      if (created) return { secret: created };
+    }
   }
 
   async rotate(tenantId: string): Promise<{ secret: string }> {
-    await this.secrets.retireCurrent(tenantId, new Date(Date.now() + OVERLAP_MS));
-    const secret = await this.create(tenantId);
+    // one transaction: a first read meanwhile waits for it, then finds the new secret rather than adding its own
+    const secret = await this.prisma.transactional(async () => {
+      await this.secrets.retireCurrent(tenantId, new Date(Date.now() + OVERLAP_MS));
+      const created = await this.create(tenantId);
+      if (!created) throw new Error('a current webhook secret appeared inside the rotation');
+      return created;
+    });
     await this.audit.record({ operation: 'rotate', entityType: 'webhook_secret', entityId: tenantId, changes: { secret: { redacted: true } } });
     return { secret };
   }
@@ -38,14 +49,14 @@ export class WebhookSecretsService {
     return Promise.all(rows.map((r) => this.open(tenantId, r.id, r.ciphertext)));
   }
 
-  private async create(tenantId: string): Promise<string> {
+  /** A new current secret, or undefined when the tenant has one already (another caller's, just made). */
+  private async create(tenantId: string): Promise<string | undefined> {
     const id = randomUUID();
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     const { keyId, ciphertext } = await this.keyring.encryptJson(tenantId, `webhook-secret:${id}`, secret);
     // the row stores [data key id (16 bytes)][ciphertext], so the secret stays readable after key rotation
     const stored = Buffer.concat([Buffer.from(keyId.replace(/-/g, ''), 'hex'), ciphertext]);
-    await this.secrets.create(tenantId, id, stored);
-    return secret;
+    return (await this.secrets.createCurrent(tenantId, id, stored)) ? secret : undefined;
   }
 
   private async open(tenantId: string, id: string, stored: Uint8Array): Promise<string> {

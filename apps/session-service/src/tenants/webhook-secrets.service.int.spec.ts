@@ -1,0 +1,40 @@
+import { AuditTrail } from '@coffer/messaging';
+import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { WebhookSecretRepository } from './webhook-secret.repository';
+import { WebhookSecretsService } from './webhook-secrets.service';
+
+/** A tenant's webhook signing secret against PostgreSQL: created once however many ask first, rotated with overlap. */
+describe('WebhookSecretsService (PostgreSQL)', () => {
+  let ctx: IntegrationContext;
+  let secrets: WebhookSecretsService;
+  const current = async (tenantId: string) =>
+    (await ctx.sql.query('SELECT count(*)::int AS n FROM webhook_secrets WHERE tenant_id = $1 AND retires_at IS NULL', [tenantId])).rows[0].n as number;
+
+  beforeAll(async () => {
+    ctx = await startIntegration({ providers: [WebhookSecretRepository, WebhookSecretsService, AuditTrail] });
+    secrets = ctx.get(WebhookSecretsService);
+  });
+  afterAll(() => ctx?.close());
+
+  it('creates one secret when several callers ask for the first time at once (the API and the dispatcher signing)', async () => {
+    const tenant = await insertTenant(ctx.sql);
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, () => secrets.current(tenant).then((s) => s.secret)),
+      ...Array.from({ length: 6 }, () => secrets.signing(tenant).then((s) => s[0])),
+    ]);
+    expect(new Set(answers).size).toBe(1);
+    expect(answers[0]).toMatch(/^whsec_/);
+    expect(await current(tenant)).toBe(1);
+    expect((await secrets.current(tenant)).secret).toBe(answers[0]);
+  });
+
+  it('rotates: a new current secret, the previous one signing beside it; rotations and first reads never leave two current', async () => {
+    const tenant = await insertTenant(ctx.sql);
+    const first = (await secrets.current(tenant)).secret;
+    const [rotated] = await Promise.all([secrets.rotate(tenant), secrets.current(tenant), secrets.signing(tenant)]);
+    expect(rotated.secret).not.toBe(first);
+    expect((await secrets.current(tenant)).secret).toBe(rotated.secret);
+    expect(await secrets.signing(tenant)).toEqual([rotated.secret, first]);
+    expect(await current(tenant)).toBe(1);
+  });
+});
