@@ -80,7 +80,8 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
       // no new requests, the ones held or running finish (CofferNatsServer.drainRequests), the service's own work
       // ends (def.drain), then the app closes
       await server.drainRequests();
-      await def.drain?.(app);
+      // a drain that fails must not keep the pools and the bus from closing
+      await def.drain?.(app).catch((err: unknown) => logger.error({ err: { message: (err as Error).message } }, 'draining failed'));
       await app.close();
     } finally {
       health.close();
