@@ -15,6 +15,8 @@
 //                                  BENCH_ONLY=kek runs only that comparison
 //   BENCH_PROXY=1                  also the proxy's overhead and throughput against local HTTPS destinations
 //                                  (tools/bench/proxy.mjs); BENCH_ONLY=proxy runs only that
+//   BENCH_CONSOLE=0                skip the web console's first-page time in Chromium (tools/bench/console.mjs, on
+//                                  by default unless BENCH_ONLY names something else); BENCH_ONLY=console runs only that
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,6 +55,7 @@ const CONFIG = {
   cpuProf: args.has('--cpu-prof'),
   kek: process.env.BENCH_KEK === '1' || process.env.BENCH_ONLY === 'kek',
   proxy: process.env.BENCH_PROXY === '1' || process.env.BENCH_ONLY === 'proxy',
+  console: process.env.BENCH_CONSOLE !== undefined ? process.env.BENCH_CONSOLE === '1' : !process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'console',
   replicas: Object.fromEntries(
     (process.env.BENCH_REPLICAS ?? '')
       .split(',')
@@ -121,6 +124,12 @@ async function main() {
       },
     );
     if (CONFIG.only === 'proxy') return;
+  }
+  if (CONFIG.console) {
+    console.log("\n== web console: the first page's time until usable in Chromium, against a bare page ==");
+    if (!args.has('--no-build')) build([...APPS, 'admin']);
+    spawnSync(process.execPath, [path.join(ROOT, 'tools/bench/console.mjs'), '--no-build', '--samples', QUICK ? '5' : '20'], { cwd: ROOT, stdio: 'inherit' });
+    if (CONFIG.only === 'console') return;
   }
   const stamp = startedAt.toISOString().slice(0, 19).replace(/:/g, '-');
   const cpuProfDir = CONFIG.cpuProf ? path.join(ROOT, 'tmp/cpu-prof', stamp) : undefined;
