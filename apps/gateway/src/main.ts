@@ -31,7 +31,9 @@ async function bootstrap() {
       // header, body and idle timeouts: a client that stops sending holds a connection for a bounded time only
       ...serverTimeoutOptions(config.requestTimeouts),
       trustProxy: true,
-      return503OnClosing: true,
+      // a request that arrives on an open connection while the gateway stops is still answered (the bus is up until
+      // the HTTP server has closed), with `Connection: close` so the client's next request goes to another replica
+      return503OnClosing: false,
       // `/tokens/` is `/tokens`: clients of the mirrored service send collection calls with a trailing slash
       routerOptions: { maxParamLength: MAX_PARAM_LENGTH, ignoreTrailingSlash: true },
       // errors raised before any route runs are problem documents too, and never quote the request
@@ -74,6 +76,10 @@ async function bootstrap() {
     shuttingDown = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
+    // The HTTP server closes first and waits for the requests it is answering (each answer closes its connection).
+    // Nest's own close would drain the bus before closing the server, and an answer still waiting on a service's
+    // reply was lost (a 503).
+    await app.getHttpAdapter().close();
     await app.close();
     health.close();
     process.exit(0);

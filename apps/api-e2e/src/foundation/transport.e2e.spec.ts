@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { api, control, createTenant, type TestTenant, apiRaw, apiDynamic } from '@coffer/testing';
+import { formulaCode, makeReactor } from '../reactors/support';
 
 describe('transport, errors and operability', () => {
   let tenant: TestTenant;
@@ -122,6 +123,26 @@ describe('transport, errors and operability', () => {
       await control('start', 'token-service');
     }
     expect((await api('GET', `/tokens/${created.body.id}`, { key })).status).toBe(200);
+  }, 90_000);
+
+  it('SIGTERM drains the gateway: requests it is answering are answered (200) before it exits, then it starts again', async () => {
+    // a formula that takes 2 s: its requests are in flight at the gateway (waiting on reactor-service's reply) at the signal
+    const { reactorId } = await makeReactor(tenant.managementKey, {
+      code: formulaCode('await new Promise((r) => setTimeout(r, 2000)); return { raw: { waited: true } };'),
+    });
+    const invoker = (await tenant.app('private', { permissions: ['token:use'] })).key;
+    const inflight = Array.from({ length: 5 }, () => api('POST', `/reactors/${reactorId}/react`, { key: invoker, body: { args: {} } }));
+    await new Promise((r) => setTimeout(r, 700));
+    try {
+      await control('stop', 'gateway', 'SIGTERM');
+      const results = await Promise.all(inflight);
+      expect(results.map((r) => ({ status: r.status, raw: r.body?.raw, connection: r.headers.get('connection') }))).toEqual(
+        Array.from({ length: 5 }, () => ({ status: 200, raw: { waited: true }, connection: 'close' })),
+      );
+    } finally {
+      await control('start', 'gateway');
+    }
+    expect((await api('GET', '/tenants/self', { key: tenant.managementKey })).status).toBe(200);
   }, 90_000);
 
   it('never logs API keys or token data', async () => {

@@ -79,6 +79,8 @@ export function configureFastify(fastify: FastifyInstance, logger: Logger, readi
   // the owning service answered from its idempotency record (callContext's onReplay)
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if ((request as GatewayRequest).idempotentReplay) void reply.header('svc-idempotent-replay', 'true');
+    // stopping: the connection ends with this answer, so the server's close does not wait out an idle keep-alive
+    if (isShuttingDown()) void reply.header('connection', 'close');
     done(null, payload);
   });
 
