@@ -16,6 +16,7 @@ import { HeaderNames } from './auth/api-key-headers';
 import { setupOpenApi } from './docs/openapi';
 import { registerConsole } from './console/console-routes';
 import { ConsoleSessions } from './console/console-sessions';
+import { cutAfterMs, drainHttp } from './http/http-drain';
 
 async function bootstrap() {
   // every variable is read and checked here, once: a bad value stops the gateway (exit 78) naming the variable
@@ -76,10 +77,9 @@ async function bootstrap() {
     shuttingDown = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
-    // The HTTP server closes first and waits for the requests it is answering (each answer closes its connection).
-    // Nest's own close would drain the bus before closing the server, and an answer still waiting on a service's
-    // reply was lost (a 503).
-    await app.getHttpAdapter().close();
+    // the HTTP server first (http-drain.ts): Nest's own close drains the bus before it closes the server, and an
+    // answer still waiting on a service's reply was lost (a 503)
+    await drainHttp(app.getHttpAdapter().getInstance(), cutAfterMs(config.shutdownTimeoutMs));
     await app.close();
     health.close();
     process.exit(0);

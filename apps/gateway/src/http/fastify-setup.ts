@@ -5,6 +5,7 @@ import { frameworkProblem } from './framework-errors';
 import { httpDuration, httpRequests, runChecks, type Logger, type ReadinessCheck } from '@coffer/observability';
 import { HeaderNames } from '../auth/api-key-headers';
 import type { GatewayRequest } from './gateway-request';
+import { closeConnectionsWhenStopping } from './http-drain';
 
 export { BODY_LIMIT_BYTES } from './framework-errors';
 const TRACE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -79,10 +80,10 @@ export function configureFastify(fastify: FastifyInstance, logger: Logger, readi
   // the owning service answered from its idempotency record (callContext's onReplay)
   fastify.addHook('onSend', (request, reply, payload, done) => {
     if ((request as GatewayRequest).idempotentReplay) void reply.header('svc-idempotent-replay', 'true');
-    // stopping: the connection ends with this answer, so the server's close does not wait out an idle keep-alive
-    if (isShuttingDown()) void reply.header('connection', 'close');
     done(null, payload);
   });
+
+  closeConnectionsWhenStopping(fastify, isShuttingDown);
 
   // One line per request: never headers or bodies (keys and token data live there).
   fastify.addHook('onResponse', async (request, reply) => {
