@@ -5,6 +5,8 @@
 export const SUBJECTS = {
   session: {
     authenticate: 'session.auth.authenticate.v1',
+    /** {tenantId} → {active}, 403 when suspended: whether a tenant may act (an anonymous proxy call carries no key) */
+    tenantStanding: 'session.auth.tenant-standing.v1',
     applications: {
       create: 'session.applications.create.v1',
       list: 'session.applications.list.v1',

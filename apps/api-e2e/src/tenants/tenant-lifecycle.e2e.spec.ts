@@ -2,6 +2,7 @@ import { KeyEncryptionKeys, open } from '@coffer/crypto';
 import { api, createTenant, type TestTenant } from '@coffer/testing';
 import type { Client } from 'pg';
 import { admin, adminJson, database } from '../keys/support';
+import { Destination, proxy } from '../proxy/support';
 
 /** The gateway caches a resolved key for AUTH_CACHE_TTL_MS (5 s by default): operator changes apply after it. */
 const AUTH_CACHE_MS = 5_500;
@@ -46,6 +47,48 @@ describe('operator CLI: tenants list | create | suspend | resume | reissue-key |
     const back = await api('GET', `/tokens/${token.body.id}`, { key });
     expect(back.status).toBe(200);
     expect(back.body.data).toBe('kept');
+  }, 300_000);
+
+  it('an anonymous call to a pre-configured proxy of a suspended tenant is refused (403) until resume, of a deleted tenant (401); its destination hears nothing', async () => {
+    const dest = await new Destination().start();
+    try {
+      const tenant = await createTenant('proxy-standing');
+      const made = await api('POST', '/proxies', {
+        key: tenant.managementKey,
+        body: {
+          name: 'partner intake',
+          destination_url: dest.url('/in'),
+          require_auth: false,
+          configuration: { API_KEY: 'sk_live_standing' },
+          request_transforms: [{ type: 'append_header', options: { location: 'Authorization', value: 'Bearer {{ configuration.API_KEY }}' } }],
+        },
+      });
+      expect(made.status).toBe(201);
+      const call = () => proxy('POST', '/proxy', { headers: { 'BT-PROXY-KEY': made.body.key }, contentType: 'application/json', body: '{}' });
+      expect((await call()).status).toBe(200);
+      const heard = dest.received.length;
+
+      expect((await admin('tenants', 'suspend', tenant.tenantId)).status).toBe(0);
+      await afterAuthCache();
+      const refused = await call();
+      expect({ status: refused.status, body: refused.body }).toMatchObject({
+        status: 403,
+        body: { status: 403, detail: expect.stringContaining('suspended') },
+      });
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(dest.received.length).toBe(heard);
+
+      expect((await adminJson<{ status: string }>('tenants', 'resume', tenant.tenantId)).status).toBe('active');
+      expect((await call()).status).toBe(200);
+
+      expect((await adminJson<{ state: string }>('tenants', 'delete', tenant.tenantId, '--yes', '--no-purge')).state).toBe('deleting');
+      await afterAuthCache();
+      const gone = await call();
+      expect({ status: gone.status, body: gone.body }).toMatchObject({ status: 401, body: { status: 401 } });
+      expect(dest.received.length).toBe(heard + 1);
+    } finally {
+      await dest.stop();
+    }
   }, 300_000);
 
   it('reissue-key revokes the management key and prints a new one once; the new key works, the old is refused', async () => {

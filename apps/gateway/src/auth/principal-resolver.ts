@@ -112,6 +112,10 @@ export class PrincipalResolver implements EarlyAuthenticator {
   private async anonymousProxy(keyHash: string, traceId: string): Promise<{ principal: Principal | null }> {
     const proxy: ResolvedProxy | null = await this.rpc.call(OPS.reactor.proxies.resolve, { keyHash }, { traceId }, RPC_DEADLINE_MS.authenticate);
     if (!proxy || proxy.requireAuth) throw new ProblemError(401, 'The SVC-API-KEY header is required');
+    // the proxy acts for its tenant: a suspended tenant's is refused (403, from session-service), a deleted one's is
+    // as unknown as any other key
+    const { active } = await this.rpc.call(OPS.session.tenantStanding, { tenantId: proxy.tenantId }, { traceId }, RPC_DEADLINE_MS.authenticate);
+    if (!active) throw new ProblemError(401, 'The SVC-API-KEY header is required');
     return {
       principal: { tenantId: proxy.tenantId, applicationId: proxy.id, applicationType: 'private', permissions: ['proxy:invoke'], anonymousProxyId: proxy.id },
     };

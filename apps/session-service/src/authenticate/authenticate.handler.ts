@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { OPS, type AuthenticateRequest } from '@coffer/contracts';
+import { OPS, type AuthenticateRequest, type TenantStandingMessage } from '@coffer/contracts';
 import { Operation, type Command } from '@coffer/messaging';
 import { AuthenticateService } from './authenticate.service';
 
@@ -10,6 +10,11 @@ export class AuthenticateHandler {
   @Operation(OPS.session.authenticate)
   authenticate(cmd: Command<AuthenticateRequest>) {
     return this.auth.authenticate(cmd.body.keyHash);
+  }
+
+  @Operation(OPS.session.tenantStanding)
+  standing(cmd: Command<TenantStandingMessage>) {
+    return this.auth.standing(cmd.body.tenantId);
   }
 
   @Operation(OPS.ping.session)

@@ -5,6 +5,9 @@ import { ApplicationKeyRepository } from '../applications/application-key.reposi
 import { SessionRepository } from '../sessions/session.repository';
 import { TenantRepository } from '../tenants/tenant.repository';
 
+/** The detail of every refusal of a suspended tenant's calls (its keys, and anonymous calls to its proxies). */
+const TENANT_SUSPENDED = 'The tenant is suspended: its keys are refused until the operator resumes it';
+
 export interface AuthenticateResult {
   principal: Principal | null;
   /** the gateway never caches a principal past this instant (sessions) */
@@ -29,9 +32,21 @@ export class AuthenticateService {
     if (result.principal) {
       const tenant = await this.tenants.find(result.principal.tenantId);
       if (!tenant || tenant.deletedAt) return { principal: null };
-      if (tenant.suspendedAt) throw new ProblemError(403, 'The tenant is suspended: its keys are refused until the operator resumes it');
+      if (tenant.suspendedAt) throw new ProblemError(403, TENANT_SUSPENDED);
     }
     return result;
+  }
+
+  /**
+   * Whether a tenant may act, for an anonymous call to one of its pre-configured proxies (require_auth false): such a
+   * call carries no key, so authenticate() never ran for it. Refused like the tenant's keys: suspended → 403 (thrown),
+   * deleted or unknown → not active (the gateway answers 401).
+   */
+  async standing(tenantId: string): Promise<{ active: boolean }> {
+    const tenant = await this.tenants.find(tenantId);
+    if (!tenant || tenant.deletedAt) return { active: false };
+    if (tenant.suspendedAt) throw new ProblemError(403, TENANT_SUSPENDED);
+    return { active: true };
   }
 
   private async resolve(keyHash: string): Promise<AuthenticateResult> {

@@ -153,6 +153,12 @@ export class AuthenticateMessage {
   keyHash!: string;
 }
 
+/** session.auth.tenant-standing: the tenant of an anonymous proxy call, which carries no key of its own to check. */
+export class TenantStandingMessage {
+  @IsUUID()
+  tenantId!: string;
+}
+
 /** session.tenants.get: `internal` asks for what only services may read. */
 export class TenantGetMessage {
   @IsOptional()

@@ -37,6 +37,7 @@ import {
   ReactorResultMessage,
   RefusalsMessage,
   TenantGetMessage,
+  TenantStandingMessage,
   TokenPatchMessage,
   WebhookSecretMessage,
 } from '../messages/payloads';
@@ -76,6 +77,14 @@ export const OPS = {
     authenticate: op<AuthenticateMessage, unknown>()({
       subject: SUBJECTS.session.authenticate,
       payload: AuthenticateMessage,
+      access: 'none',
+      validate: true,
+      idempotency: 'none',
+      internal: false,
+    }),
+    tenantStanding: op<TenantStandingMessage, { active: boolean }>()({
+      subject: SUBJECTS.session.tenantStanding,
+      payload: TenantStandingMessage,
       access: 'none',
       validate: true,
       idempotency: 'none',
