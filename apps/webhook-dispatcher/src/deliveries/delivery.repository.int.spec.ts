@@ -184,8 +184,8 @@ describe('DeliveryRepository (PostgreSQL)', () => {
   it('a failed record gives the events back to the relay, and leaves them in the outbox', async () => {
     const created = await outbox('token.created');
     const { deliveries, released } = await handedOff([created]);
-    // a body PostgreSQL refuses (a NUL byte in text) makes the whole statement fail
-    const broken = { ...deliveries[0], body: 'x\u0000y' };
+    // a value PostgreSQL refuses (a NUL byte in text) makes the whole statement fail
+    const broken = { ...deliveries[0], url: 'https://x\u0000y' };
     await expect(repo.settle(broken, { statusCode: 204, durationMs: 1 }, { status: 'delivered' })).rejects.toThrow();
     expect(released).toEqual([created.seq]);
     expect(await inOutbox()).toEqual([created.id]);

@@ -267,18 +267,20 @@ export class DeliveryRepository {
       await this.sql.query(
         Prisma.sql`
         WITH v AS (
-          SELECT * FROM unnest(${v.ids}::uuid[], ${v.tenants}::uuid[], ${batch.map((s) => s.d.url)}::text[], ${batch.map((s) => s.d.body)}::text[],
+          SELECT * FROM unnest(${v.ids}::uuid[], ${v.tenants}::uuid[], ${batch.map((s) => s.d.url)}::text[], ${holds.map((h) => h.seq)}::bigint[],
             ${batch.map((s) => s.d.webhook_id)}::uuid[], ${first.map((f) => f.event_id)}::uuid[], ${first.map((f) => f.event_type)}::text[],
             ${batch.map((s) => s.d.created_at)}::timestamptz[], ${v.attempts}::int[], ${v.statusCodes}::int[], ${v.durations}::int[],
             ${v.errors}::text[], ${v.statuses}::text[], ${v.lastErrors}::text[], ${v.retryInSeconds}::float8[])
-            AS v(id, tenant_id, url, body, webhook_id, event_id, event_type, created_at, attempt, status_code, duration_ms, error, status, last_error, retry_s)
+            AS v(id, tenant_id, url, seq, webhook_id, event_id, event_type, created_at, attempt, status_code, duration_ms, error, status, last_error, retry_s)
         ), delivery AS (
+          -- the body is the event as the outbox holds it (what was sent), not sent back over the wire; a row already
+          -- gone from the outbox means every delivery of its event was recorded before (by a replica, before a crash)
           INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at, attempts, status,
             next_attempt_at, last_error, last_status_code, last_duration_ms, delivered_at)
-          SELECT id, tenant_id, url, body, webhook_id, event_id, event_type, created_at, attempt, status,
-            CASE WHEN status = 'pending' THEN now() + make_interval(secs => retry_s) ELSE now() END,
-            last_error, status_code, duration_ms, CASE WHEN status = 'delivered' THEN now() END
-          FROM v
+          SELECT v.id, v.tenant_id, v.url, o.event::text, v.webhook_id, v.event_id, v.event_type, v.created_at, v.attempt, v.status,
+            CASE WHEN v.status = 'pending' THEN now() + make_interval(secs => v.retry_s) ELSE now() END,
+            v.last_error, v.status_code, v.duration_ms, CASE WHEN v.status = 'delivered' THEN now() END
+          FROM v JOIN event_outbox o ON o.seq = v.seq
           ON CONFLICT (id) DO NOTHING
           RETURNING id
         ), attempt AS (
