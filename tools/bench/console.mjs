@@ -9,9 +9,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { APPS, build, startEphemeralSystem } from '../dev/system.mjs';
+import { APPS, ROOT, build, startEphemeralSystem } from '../dev/system.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -71,15 +72,7 @@ async function main() {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: JSON.parse(fs.readFileSync(path.join(ROOT, 'tools/dev/chromium-args.json'), 'utf8')).args,
   });
   try {
     // the browser's own first navigation (its renderer and network service starting) is not the console's cost

@@ -17,15 +17,7 @@ export function ensureChromium(): string {
   return CHROMIUM;
 }
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export const CHROMIUM_ARGS: string[] = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../../tools/dev/chromium-args.json'), 'utf8')).args;
 
 export async function launchBrowser(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-chromium-'));
