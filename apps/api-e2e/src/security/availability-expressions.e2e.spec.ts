@@ -9,8 +9,12 @@ import { api, createTenant, type TestTenant } from '@coffer/testing';
 
 /** Allowed alone (well under the 50 ms template limit), expensive two hundred times over. */
 const LOOP_80K = '{% for i in (1..80000) %}{% endfor %}';
-/** A few ms: a mask of five of these fits a write's budget alone (10–40 ms here), a hundred such masks do not. */
-const LOOP_4K = '{% for i in (1..4000) %}{% endfor %}';
+/**
+ * A few ms: a mask of five of these costs 2.5–20 ms here, which fits a write's budget alone even at several times
+ * that (the budget is wall-clock time, so a loaded machine stretches it), while a hundred such masks never fit one
+ * request's 100 ms.
+ */
+const LOOP_2K = '{% for i in (1..2000) %}{% endfor %}';
 
 const leaves = (n: number, leaf: string) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, leaf]));
 
@@ -76,7 +80,7 @@ describe('availability: the expression engine has one CPU budget per request', (
 
   it('a tokenize of 100 tokens shares one budget: individually allowed masks together are a 400, nothing written', async () => {
     const b = batch();
-    const mask = leaves(5, `${LOOP_4K}{{ data }}`);
+    const mask = leaves(5, `${LOOP_2K}{{ data }}`);
     const alone = await api('POST', '/tokens', { key, body: { type: 'token', data: 'v', mask, metadata: { batch: `${b}-alone` } } });
     expect(alone.status).toBe(201);
     const body = Array.from({ length: 100 }, () => ({ type: 'token', data: 'v', mask, metadata: { batch: b } }));
@@ -94,14 +98,14 @@ describe('availability: the expression engine has one CPU budget per request', (
 
   it('a page whose masks together exceed the read budget is a 200 with the later tokens redacted', async () => {
     const b = batch();
-    // 5–40 ms each here: each fits a write, fifty do not fit one read
-    const mask = leaves(5, `${LOOP_4K}{{ data }}`);
-    const body = Array.from({ length: 50 }, (_, i) => ({ type: 'token', data: `v${i}`, mask, metadata: { batch: b } }));
+    // 2.5–20 ms each here: each fits a write with room to spare, a hundred do not fit one read
+    const mask = leaves(5, `${LOOP_2K}{{ data }}`);
+    const body = Array.from({ length: 100 }, (_, i) => ({ type: 'token', data: `v${i}`, mask, metadata: { batch: b } }));
     for (const token of body) expect((await api('POST', '/tokens', { key, body: token })).status).toBe(201);
-    const { ms, result: page } = await timed(() => api('GET', `/tokens?metadata.batch=${b}&size=50`, { key }));
+    const { ms, result: page } = await timed(() => api('GET', `/tokens?metadata.batch=${b}&size=100`, { key }));
     expect(page.status).toBe(200);
     const data = page.body.data as Array<{ data?: unknown; mask?: unknown }>;
-    expect(data).toHaveLength(50);
+    expect(data).toHaveLength(100);
     const shown = data.map((t) => t.data !== undefined);
     const firstRedacted = shown.indexOf(false);
     expect(firstRedacted).toBeGreaterThan(0); // the budget covers the first ones…
