@@ -37,4 +37,15 @@ describe('WebhookSecretsService (PostgreSQL)', () => {
     expect(await secrets.signing(tenant)).toEqual([rotated.secret, first]);
     expect(await current(tenant)).toBe(1);
   });
+
+  it('two rotations at once both succeed, one after the other: one current secret, the others signing beside it', async () => {
+    const tenant = await insertTenant(ctx.sql);
+    const first = (await secrets.current(tenant)).secret;
+    const [a, b] = await Promise.all([secrets.rotate(tenant), secrets.rotate(tenant)]);
+    expect(a.secret).not.toBe(b.secret);
+    const now = (await secrets.current(tenant)).secret;
+    expect([a.secret, b.secret]).toContain(now);
+    expect(new Set(await secrets.signing(tenant))).toEqual(new Set([first, a.secret, b.secret]));
+    expect(await current(tenant)).toBe(1);
+  });
 });

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { PrismaService } from '@coffer/db';
+import { ProblemError } from '@coffer/contracts';
 import { AuditTrail } from '@coffer/messaging';
 import { WebhookSecretRepository } from './webhook-secret.repository';
 
@@ -31,13 +32,17 @@ export class WebhookSecretsService {
   }
 
   async rotate(tenantId: string): Promise<{ secret: string }> {
-    // one transaction: a first read meanwhile waits for it, then finds the new secret rather than adding its own
-    const secret = await this.prisma.transactional(async () => {
-      await this.secrets.retireCurrent(tenantId, new Date(Date.now() + OVERLAP_MS));
-      const created = await this.create(tenantId);
-      if (!created) throw new Error('a current webhook secret appeared inside the rotation');
-      return created;
-    });
+    // one transaction: a first read meanwhile waits for it, then finds the new secret rather than adding its own. A
+    // rotation at the same moment commits its secret after this one's retire looked: the insert then finds it, and the
+    // rotation runs again (retiring that one in turn), so concurrent rotations take turns instead of failing
+    let secret: string | undefined;
+    for (let attempt = 0; !secret; attempt++) {
+      if (attempt === 5) throw new ProblemError(409, 'The webhook secret is being rotated by another request; try again');
+      secret = await this.prisma.transactional(async () => {
+        await this.secrets.retireCurrent(tenantId, new Date(Date.now() + OVERLAP_MS));
+        return this.create(tenantId);
+      });
+    }
     await this.audit.record({ operation: 'rotate', entityType: 'webhook_secret', entityId: tenantId, changes: { secret: { redacted: true } } });
     return { secret };
   }
