@@ -66,7 +66,7 @@ async function main() {
   else {
     if (!values['no-build']) build([...APPS, 'admin']);
     sys = await startEphemeralSystem({ env: { LOG_LEVEL: 'warn' } });
-    consoleUrl = `${sys.url}/console/`;
+    consoleUrl = `${sys.consoleUrl}/console/`;
   }
   const bare = await bareServer();
   const browser = await chromium.launch({

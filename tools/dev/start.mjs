@@ -84,10 +84,13 @@ async function main() {
     children.push(child);
   }
   const port = process.env.PORT ?? '8080';
+  const consolePort = process.env.CONSOLE_PORT ?? '8081';
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
-  log(
-    `ready in ${((Date.now() - started) / 1000).toFixed(1)} s: http://localhost:${port} (API reference: http://localhost:${port}/docs, console: http://localhost:${port}/console/)`,
-  );
+  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s:`);
+  log(`  API            http://localhost:${port}`);
+  log(`  API reference  http://localhost:${port}/docs`);
+  // the console on an origin of its own (another port): nothing the API origin serves can read its pages
+  if (consolePort !== '0') log(`  console        ${process.env.CONSOLE_URL ?? `http://localhost:${consolePort}`}/console/`);
 }
 
 main().catch((err) => {

@@ -20,7 +20,8 @@ export const SERVICES = [
   { name: 'webhook-dispatcher', healthEnv: 'HEALTH_PORT', port: 9104 },
   { name: 'proxy-service', healthEnv: 'HEALTH_PORT', port: 9106 },
   // the gateway's probes answer on its API port too; its /metrics only on HEALTH_PORT (9105), like every service's
-  { name: 'gateway', healthEnv: 'PORT', port: 8080, metricsEnv: 'HEALTH_PORT', metricsPort: 9105 },
+  // and the console on an origin of its own: CONSOLE_PORT (8081)
+  { name: 'gateway', healthEnv: 'PORT', port: 8080, metricsEnv: 'HEALTH_PORT', metricsPort: 9105, consoleEnv: 'CONSOLE_PORT', consolePort: 8081 },
 ];
 export const APPS = SERVICES.map((s) => s.name);
 
@@ -297,6 +298,9 @@ export async function startEphemeralSystem({
   sys.metricsPorts = { ...sys.ports };
   for (const s of SERVICES) if (s.metricsEnv) sys.metricsPorts[s.name] = await freePort();
   const metricsEnv = (s, port) => (s.metricsEnv ? { [s.metricsEnv]: String(port) } : {});
+  /** the gateway's console listener: a port of its own per instance, with the origin its /console redirects to */
+  sys.consolePort = await freePort();
+  const consoleEnv = (s, port) => (s.consoleEnv ? { [s.consoleEnv]: String(port), CONSOLE_URL: `http://127.0.0.1:${port}` } : {});
   // each service connects as its own NATS user, to whatever NATS_URL sys.env holds by then (a fault proxy, say)
   const busEnv = (name) => serviceBusEnv(sys.bus, sys.env.NATS_URL, name);
   if (logDir) fs.mkdirSync(logDir, { recursive: true });
@@ -304,7 +308,7 @@ export async function startEphemeralSystem({
     const s = SERVICES.find((x) => x.name === name);
     const child = startService(
       s,
-      { ...sys.env, ...busEnv(name), [s.healthEnv]: String(sys.ports[name]), ...metricsEnv(s, sys.metricsPorts[name]) },
+      { ...sys.env, ...busEnv(name), [s.healthEnv]: String(sys.ports[name]), ...metricsEnv(s, sys.metricsPorts[name]), ...consoleEnv(s, sys.consolePort) },
       { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined, nodeArgs: nodeArgs?.(name, 0) },
     );
     sys.children.set(name, child);
@@ -318,7 +322,13 @@ export async function startEphemeralSystem({
     const n = (sys.replicas ?? []).filter((r) => r.name === name).length + 1;
     const child = startService(
       s,
-      { ...sys.env, ...busEnv(name), [s.healthEnv]: String(port), ...metricsEnv(s, s.metricsEnv ? await freePort() : 0) },
+      {
+        ...sys.env,
+        ...busEnv(name),
+        [s.healthEnv]: String(port),
+        ...metricsEnv(s, s.metricsEnv ? await freePort() : 0),
+        ...consoleEnv(s, s.consoleEnv ? await freePort() : 0),
+      },
       { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) },
     );
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
@@ -355,6 +365,7 @@ export async function startEphemeralSystem({
     throw err;
   }
   sys.url = `http://127.0.0.1:${sys.ports.gateway}`;
+  sys.consoleUrl = `http://127.0.0.1:${sys.consolePort}`;
   sys.urls = [sys.url, ...(sys.replicas ?? []).filter((r) => r.name === 'gateway').map((r) => `http://127.0.0.1:${r.port}`)];
   sys.stop = async () => {
     // replicas too are awaited: a process writes its --cpu-prof profile as it exits

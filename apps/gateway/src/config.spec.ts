@@ -29,6 +29,11 @@ const VARS = [
   'NATS_USER',
   'NATS_PASSWORD',
   'NATS_TOKEN',
+  'CONSOLE_PORT',
+  'CONSOLE_URL',
+  'CONSOLE_SIGN_IN_LIMIT',
+  'CONSOLE_MAX_SESSIONS',
+  'CONSOLE_MAX_SESSIONS_PER_KEY',
 ];
 
 describe('gateway configuration', () => {
@@ -46,7 +51,15 @@ describe('gateway configuration', () => {
       port: 8080,
       healthPort: 9105,
       corsOrigins: true,
-      console: { idleTimeoutMs: 900_000, maxAgeMs: 28_800_000 },
+      console: {
+        port: 8081,
+        url: 'http://localhost:8081',
+        idleTimeoutMs: 900_000,
+        maxAgeMs: 28_800_000,
+        signInLimit: { requests: 10, windowMs: 60_000 },
+        maxSessions: 10_000,
+        maxSessionsPerKey: 20,
+      },
       headerAliasPrefixes: [],
       authCacheTtlMs: 5_000,
       rateLimits: {
@@ -83,6 +96,13 @@ describe('gateway configuration', () => {
     });
   });
 
+  it('serves the console on the port and public origin given, or not at all with CONSOLE_PORT=0', () => {
+    Object.assign(process.env, { CONSOLE_PORT: '9443', CONSOLE_URL: 'https://console.example.com' });
+    expect(loadGatewayConfig().console).toMatchObject({ port: 9443, url: 'https://console.example.com' });
+    process.env['CONSOLE_PORT'] = '0';
+    expect(loadGatewayConfig().console.port).toBe(0);
+  });
+
   it.each([
     ['AUTH_CACHE_TTL_MS', '5s', 'AUTH_CACHE_TTL_MS must be an integer between 1 and 3600000, got "5s"'],
     // 0 would mean "never expires" to the cache, not "off"
@@ -111,6 +131,14 @@ describe('gateway configuration', () => {
       'HTTP_REQUEST_TIMEOUT_MS must be at least 84000 (HTTP_HEADERS_TIMEOUT_MS + HTTP_BODY_TIMEOUT_MS + 1 MiB at HTTP_BODY_MIN_BYTES_PER_S), got "60000"',
     ],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    // the console's pages and the proxy's answers must never share an origin
+    ['CONSOLE_PORT', '8080', 'CONSOLE_PORT must differ from PORT and HEALTH_PORT (the console is served on an origin of its own), got 8080'],
+    [
+      'CONSOLE_URL',
+      'https://console.example.com/console',
+      'CONSOLE_URL must be an origin like https://console.example.com (scheme, host, optional port; no path), got "https://console.example.com/console"',
+    ],
+    ['CONSOLE_SIGN_IN_LIMIT', 'ten', 'CONSOLE_SIGN_IN_LIMIT must look like 2000/10s or 50/min, got "ten"'],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;
     expect(() => loadGatewayConfig()).toThrow(new ConfigError(message));

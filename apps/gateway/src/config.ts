@@ -1,7 +1,7 @@
 import type { ApplicationType } from '@coffer/contracts';
-import { configOnce, envInt, envList, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+import { ConfigError, configOnce, envInt, envList, envString, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 import { backPressureFromEnv, type BackPressureLimits } from './http/back-pressure';
-import { limitsFromEnv, type Limit } from './rate-limit/rate-limits';
+import { limitsFromEnv, parseLimit, type Limit } from './rate-limit/rate-limits';
 import { requestTimeoutsFromEnv, type RequestTimeouts } from './http/request-timeouts';
 
 /** Everything the gateway reads from the environment (docs/operations.md#configuration), checked at start-up. */
@@ -31,8 +31,25 @@ export interface GatewayConfig extends ProcessConfig {
    * HTTP_KEEP_ALIVE_TIMEOUT_MS, HTTP_CONNECTIONS_CHECK_INTERVAL_MS
    */
   readonly requestTimeouts: Readonly<RequestTimeouts>;
-  /** CONSOLE_IDLE_TIMEOUT_MS (1 s – 24 h, default 15 min), CONSOLE_SESSION_MAX_AGE_MS (1 s – 7 d, default 8 h) */
-  readonly console: Readonly<{ idleTimeoutMs: number; maxAgeMs: number }>;
+  /**
+   * CONSOLE_PORT (0–65535, default 8081; 0: no console), CONSOLE_URL (the console's public origin, default
+   * http://localhost:<CONSOLE_PORT>), CONSOLE_IDLE_TIMEOUT_MS (1 s – 24 h, default 15 min), CONSOLE_SESSION_MAX_AGE_MS
+   * (1 s – 7 d, default 8 h), CONSOLE_SIGN_IN_LIMIT (per client address and per key, default 10/min),
+   * CONSOLE_MAX_SESSIONS (live sessions in all, default 10 000) and CONSOLE_MAX_SESSIONS_PER_KEY (default 20)
+   */
+  readonly console: Readonly<ConsoleConfig>;
+}
+
+export interface ConsoleConfig {
+  /** the console's own listener: its origin serves the console and the API calls it makes, nothing else */
+  port: number;
+  /** where the API origin's /console redirects (scheme, host and port, no path) */
+  url: string;
+  idleTimeoutMs: number;
+  maxAgeMs: number;
+  signInLimit: Limit;
+  maxSessions: number;
+  maxSessionsPerKey: number;
 }
 
 function originProblem(entry: string): string | null {
@@ -47,13 +64,38 @@ function originProblem(entry: string): string | null {
   return null;
 }
 
+/**
+ * The console on an origin of its own: another port than the API's (so a proxied answer on the API origin is another
+ * origin than the console's pages) and, in production, its own host name.
+ */
+function consoleFromEnv(port: number, healthPort: number): ConsoleConfig {
+  const consolePort = envInt('CONSOLE_PORT', 8081, 0, 65535);
+  if (consolePort !== 0 && (consolePort === port || consolePort === healthPort)) {
+    throw new ConfigError(`CONSOLE_PORT must differ from PORT and HEALTH_PORT (the console is served on an origin of its own), got ${consolePort}`);
+  }
+  const url = envString('CONSOLE_URL', `http://localhost:${consolePort}`);
+  if (originProblem(url))
+    throw new ConfigError(`CONSOLE_URL must be an origin like https://console.example.com (scheme, host, optional port; no path), got "${url}"`);
+  return {
+    port: consolePort,
+    url,
+    idleTimeoutMs: envInt('CONSOLE_IDLE_TIMEOUT_MS', 900_000, 1_000, 86_400_000),
+    maxAgeMs: envInt('CONSOLE_SESSION_MAX_AGE_MS', 28_800_000, 1_000, 604_800_000),
+    signInLimit: parseLimit('CONSOLE_SIGN_IN_LIMIT', envString('CONSOLE_SIGN_IN_LIMIT', '10/min')),
+    maxSessions: envInt('CONSOLE_MAX_SESSIONS', 10_000, 1, 1_000_000),
+    maxSessionsPerKey: envInt('CONSOLE_MAX_SESSIONS_PER_KEY', 20, 1, 10_000),
+  };
+}
+
 /** Throws ConfigError naming the first bad variable. */
 export function loadGatewayConfig(): GatewayConfig {
   const cors = envList('CORS_ORIGINS', '*', (e) => (e === '*' ? null : originProblem(e)));
+  const port = envInt('PORT', 8080, 1, 65535);
+  const healthPort = envInt('HEALTH_PORT', 9105, 1, 65535);
   return {
     ...loadProcessConfig(),
-    port: envInt('PORT', 8080, 1, 65535),
-    healthPort: envInt('HEALTH_PORT', 9105, 1, 65535),
+    port,
+    healthPort,
     corsOrigins: cors.includes('*') ? true : cors,
     headerAliasPrefixes: envList('HEADER_ALIAS_PREFIXES', '', (p) =>
       /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(p) ? null : `every prefix must be letters, digits and "-", got "${p}"`,
@@ -62,10 +104,7 @@ export function loadGatewayConfig(): GatewayConfig {
     rateLimits: Object.freeze(limitsFromEnv()),
     backPressure: Object.freeze(backPressureFromEnv()),
     requestTimeouts: Object.freeze(requestTimeoutsFromEnv()),
-    console: Object.freeze({
-      idleTimeoutMs: envInt('CONSOLE_IDLE_TIMEOUT_MS', 900_000, 1_000, 86_400_000),
-      maxAgeMs: envInt('CONSOLE_SESSION_MAX_AGE_MS', 28_800_000, 1_000, 604_800_000),
-    }),
+    console: Object.freeze(consoleFromEnv(port, healthPort)),
   };
 }
 

@@ -16,6 +16,9 @@ import { HeaderNames } from './auth/api-key-headers';
 import { setupOpenApi } from './docs/openapi';
 import { registerConsole } from './console/console-routes';
 import { ConsoleSessions } from './console/console-sessions';
+import { closeConsoleListener, listenForConsole, separateConsoleOrigin } from './console/console-origin';
+import { SignInLimiter } from './console/sign-in-limiter';
+import type { Server } from 'node:http';
 import { cutAfterMs, drainHttp } from './http/http-drain';
 
 async function bootstrap() {
@@ -48,6 +51,8 @@ async function bootstrap() {
   app.getHttpServer().on('connect', onConnect);
   const readiness = { nats: () => events.ping() };
   configureFastify(app.getHttpAdapter().getInstance(), logger, readiness, () => shuttingDown);
+  // first of the request hooks: the console's origin serves the console only, the API's redirects /console there
+  separateConsoleOrigin(app.getHttpAdapter().getInstance(), config.console.port ? config.console.url : undefined);
   // metrics only on the health port, like every service: the API's port (what the internet reaches) never serves them
   const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown);
   registerBodyDeadline(app.getHttpAdapter().getInstance(), config.requestTimeouts);
@@ -68,8 +73,15 @@ async function bootstrap() {
 
   // the API reference: Swagger UI at /docs, the document at /docs/openapi.json (snapshot: docs/openapi.json)
   setupOpenApi(app);
-  // the web console at /console (apps/console), signed in with a session cookie instead of a key header
-  registerConsole(app.getHttpAdapter().getInstance(), app.get(ConsoleSessions), app.get(PrincipalResolver), logger);
+  // the web console at /console (apps/console) on its own port, signed in with a session cookie instead of a key header
+  registerConsole(
+    app.getHttpAdapter().getInstance(),
+    app.get(ConsoleSessions),
+    app.get(PrincipalResolver),
+    new SignInLimiter(config.console.signInLimit),
+    logger,
+  );
+  let consoleServer: Server | undefined;
 
   // Graceful shutdown: readiness turns red, the server stops accepting, in-flight requests finish, then exit.
   const stop = async (signal: string) => {
@@ -79,7 +91,10 @@ async function bootstrap() {
     setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
     // the HTTP server first (http-drain.ts): Nest's own close drains the bus before it closes the server, and an
     // answer still waiting on a service's reply was lost (a 503)
-    await drainHttp(app.getHttpAdapter().getInstance(), cutAfterMs(config.shutdownTimeoutMs));
+    await Promise.all([
+      drainHttp(app.getHttpAdapter().getInstance(), cutAfterMs(config.shutdownTimeoutMs)),
+      consoleServer ? closeConsoleListener(consoleServer, cutAfterMs(config.shutdownTimeoutMs)) : undefined,
+    ]);
     await app.close();
     health.close();
     process.exit(0);
@@ -92,7 +107,11 @@ async function bootstrap() {
     if (err.code !== 'EAFNOSUPPORT' && err.code !== 'EADDRNOTAVAIL') throw err;
     return app.listen(port, '0.0.0.0');
   });
-  logger.info({ port, healthPort: config.healthPort }, 'gateway listening');
+  if (config.console.port) consoleServer = await listenForConsole(app.getHttpAdapter().getInstance(), config.console.port, config.requestTimeouts);
+  logger.info(
+    { port, healthPort: config.healthPort, consolePort: config.console.port || undefined, consoleUrl: config.console.port ? config.console.url : undefined },
+    'gateway listening',
+  );
 }
 
 void bootstrap();

@@ -3,6 +3,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { EgressDeniedError, EgressPolicy, unreachable } from './egress-policy';
 import { normalizeHostName } from './host-allow-list';
+import { HOP_BY_HOP, connectionNamed } from './hop-by-hop';
 
 export interface EgressRequest {
   url: string;
@@ -57,21 +58,8 @@ export class EgressFetchError extends Error {
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const DROP_REQUEST_HEADERS = new Set([
-  'host',
-  'connection',
-  'content-length',
-  'transfer-encoding',
-  'keep-alive',
-  'upgrade',
-  'te',
-  'trailer',
-  'expect',
-  'proxy-authorization',
-  'proxy-connection',
-  'accept-encoding',
-  'http2-settings',
-]);
+/** besides the hop-by-hop headers: what the client sets itself (framing, host, its own content coding) */
+const DROP_REQUEST_HEADERS = new Set([...HOP_BY_HOP, 'host', 'content-length', 'expect', 'accept-encoding']);
 const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 const agents = new WeakMap<EgressPolicy, Agent>();
@@ -261,13 +249,14 @@ async function readBody(stream: RawResponse['body'], max: number, headers: [stri
 function sanitizeHeaders(input: ReadonlyArray<readonly [string, string]>): [string, string][] {
   const out: [string, string][] = [];
   let size = 0;
+  const named = connectionNamed(input.filter((pair) => Array.isArray(pair) && pair.length === 2));
   for (const pair of input) {
     if (!Array.isArray(pair) || pair.length !== 2) continue;
     const name = String(pair[0]).toLowerCase();
     const value = String(pair[1]).trim();
     if (!TOKEN.test(name)) throw new EgressFetchError(`${name} is not a legal HTTP header name`, 'invalid');
     if (/[\0\r\n]/.test(value)) throw new EgressFetchError(`Invalid header value for ${name}`, 'invalid');
-    if (DROP_REQUEST_HEADERS.has(name) || name.startsWith('proxy-') || name.startsWith('sec-')) continue;
+    if (DROP_REQUEST_HEADERS.has(name) || named.has(name) || name.startsWith('proxy-') || name.startsWith('sec-')) continue;
     size += name.length + value.length + 4;
     if (out.length >= 100 || size > 64 * 1024) throw new EgressFetchError('Too many or too large request headers', 'invalid');
     out.push([name, value]);

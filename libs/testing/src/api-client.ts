@@ -20,11 +20,22 @@ export interface RequestOptions {
   rawBody?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /** the origin to call: the API's (default) or the console's own (the gateway's CONSOLE_PORT) */
+  origin?: 'api' | 'console';
+  /** redirects are returned, not followed (the API origin's /console) */
+  redirect?: 'manual';
 }
 
 export function gatewayUrl(): string {
   const url = process.env['COFFER_E2E_URL'];
   if (!url) throw new Error('COFFER_E2E_URL is not set: run the end-to-end tests through `npm test`');
+  return url;
+}
+
+/** The console's origin (the gateway's second listener), where the console's pages and cookie sessions live. */
+export function consoleUrl(): string {
+  const url = process.env['COFFER_E2E_CONSOLE_URL'];
+  if (!url) throw new Error('COFFER_E2E_CONSOLE_URL is not set: run the end-to-end tests through `npm test`');
   return url;
 }
 
@@ -60,7 +71,8 @@ export async function apiRaw<T = any>(method: string, path: string, opts: Reques
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
-  const res = await fetch(`${gatewayUrl()}${path}`, { method, headers, body });
+  const base = opts.origin === 'console' ? consoleUrl() : gatewayUrl();
+  const res = await fetch(`${base}${path}`, { method, headers, body, redirect: opts.redirect ?? 'follow' });
   const text = await res.text();
   let parsed: unknown = undefined;
   try {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { apiRaw, createTenant, gatewayUrl, VISA, type TestTenant } from '@coffer/testing';
+import { apiRaw, consoleUrl, createTenant, VISA, type TestTenant } from '@coffer/testing';
 import { axeViolations, launchBrowser } from './browser';
 import { Receiver } from '../events/support';
 import { adminJson, database } from '../keys/support';
@@ -62,7 +62,7 @@ describe('the web console in Chromium', () => {
 
   it('opens and signs in with a management key; no page script can read the session or the key', async () => {
     const started = Date.now();
-    await page.goto(`${gatewayUrl()}/console/`);
+    await page.goto(`${consoleUrl()}/console/`);
     const button = page.getByRole('button', { name: 'Sign in' });
     await page.getByLabel('Management key').waitFor();
     const interactiveMs = Date.now() - started;
@@ -406,7 +406,7 @@ describe('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Create proxy' }).click();
     const key = await page.getByLabel('New proxy key').inputValue();
     expect(key).toMatch(/^[0-9a-f]{32}$/);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gatewayUrl() });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: consoleUrl() });
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Copied.' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
@@ -478,10 +478,12 @@ describe('the web console in Chromium', () => {
       .map((c) => `${c.name}=${c.value}`)
       .join('; ');
     const csrf = cookies.find((c) => c.name === 'coffer_console_csrf')?.value ?? '';
-    expect((await apiRaw('GET', '/tenants/self', { headers: { cookie: header, 'x-coffer-csrf': csrf } })).status).toBe(200);
+    // (on the console's origin: on the API's, the cookie authenticates nothing)
+    const onConsole = { origin: 'console' as const, headers: { cookie: header, 'x-coffer-csrf': csrf } };
+    expect((await apiRaw('GET', '/tenants/self', onConsole)).status).toBe(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    expect((await apiRaw('GET', '/tenants/self', { headers: { cookie: header, 'x-coffer-csrf': csrf } })).status).toBe(401);
+    expect((await apiRaw('GET', '/tenants/self', onConsole)).status).toBe(401);
     await page.reload();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
   });

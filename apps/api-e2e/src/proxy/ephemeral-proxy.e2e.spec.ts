@@ -63,7 +63,8 @@ describe('ephemeral proxy', () => {
     expect(res.text).toBe('{"charged" : true}');
     expect(res.headers.get('content-type')).toBe('application/vnd.processor+json');
     expect(res.headers.get('x-processor-id')).toBe('p-1');
-    expect(res.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    // a destination's cookies would be the API origin's own (issue 34): they never come back
+    expect(res.headers.getSetCookie()).toEqual([]);
     expect(res.headers.get('bt-proxy-destination-status')).toBe('201');
     const got = dest.last;
     expect(got.method).toBe('POST');

@@ -36,6 +36,8 @@ export default async function globalSetup() {
       RETENTION_INTERVAL_MS: '1000',
       // console/console-session: an idle timeout short enough to test, long enough for the browser tests' pauses
       CONSOLE_IDLE_TIMEOUT_MS: '30000',
+      // console/console-session: sign-ins of every test file come from one address; the limit test makes 31 at once
+      CONSOLE_SIGN_IN_LIMIT: '30/10s',
     },
   });
   globalThis.__COFFER_E2E__ = sys;
@@ -66,6 +68,8 @@ export default async function globalSetup() {
 
   Object.assign(process.env, {
     COFFER_E2E_URL: sys.url,
+    // the console's own origin (the gateway's CONSOLE_PORT)
+    COFFER_E2E_CONSOLE_URL: sys.consoleUrl,
     COFFER_E2E_DATABASE_URL: sys.databaseUrl,
     COFFER_E2E_KEK: sys.env.KEY_ENCRYPTION_KEYS,
     COFFER_E2E_CONTROL: `http://127.0.0.1:${controlPort}`,

@@ -7,6 +7,7 @@ import { HeaderNames } from './api-key-headers';
 import { proxyHeaderPrefixes, proxyKeyOf } from '../proxy/proxy-request';
 import { PrincipalCache } from './principal-cache';
 import { ConsoleSessions } from '../console/console-sessions';
+import { arrivedOnConsole } from '../console/console-origin';
 import type { EarlyAuthenticator } from '../http/back-pressure';
 import type { GatewayRequest } from '../http/gateway-request';
 
@@ -33,13 +34,15 @@ export class PrincipalResolver implements EarlyAuthenticator {
 
   /**
    * Throws 401 for a missing or over-long key; the key's hash otherwise. Without the header, a console session
-   * (cookie plus CSRF header) stands for the key it was signed in with.
+   * (cookie plus CSRF header, on the console's origin) stands for the key it was signed in with.
    */
   private keyHash(request: FastifyRequest): string {
     const key = HeaderNames.first(request.headers, this.headers.apiKey);
     if (!key) {
       const req = request as GatewayRequest;
-      req.consoleKeyHash ??= this.consoleSessions.keyHashOf(request);
+      // the console's cookie counts on the console's own origin only (console-origin.ts): on the API origin, where
+      // proxied answers are served, it authenticates nothing
+      if (arrivedOnConsole(request)) req.consoleKeyHash ??= this.consoleSessions.keyHashOf(request);
       if (req.consoleKeyHash) return req.consoleKeyHash;
       // /proxy without a key: a pre-configured proxy that does not require auth may be called with its own key
       const proxyKey = PROXY_ROUTES.has(request.routeOptions?.url ?? '') ? proxyKeyOf(req, this.proxyPrefixes).key : undefined;

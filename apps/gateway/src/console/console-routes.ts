@@ -8,6 +8,7 @@ import type { Logger } from '@coffer/observability';
 import type { PrincipalResolver } from '../auth/principal-resolver';
 import type { GatewayRequest } from '../http/gateway-request';
 import { CONSOLE_COOKIE, CSRF_COOKIE, type ConsoleSessions } from './console-sessions';
+import type { SignInLimiter } from './sign-in-limiter';
 
 /**
  * What a browser may do with the console's pages: scripts and calls from this origin only (no inline script, no
@@ -43,7 +44,8 @@ export function consoleDir(bundleDir = path.dirname(path.resolve(process.argv[1]
   return candidates.find((d): d is string => !!d && fs.existsSync(path.join(d, 'index.html')));
 }
 
-function sendProblem(reply: FastifyReply, problem: Problem): FastifyReply {
+function sendProblem(reply: FastifyReply, problem: Problem, retryAfter?: number): FastifyReply {
+  if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
   return reply.status(problem.status).header('content-type', 'application/problem+json').header('cache-control', 'no-store').send(problem);
 }
 
@@ -66,11 +68,18 @@ function describe(principal: Principal, csrf?: string) {
 }
 
 /**
- * The console under /console: its static pages with a strict CSP, and its sign-in (POST /console/session), session
- * check (GET) and sign-out (DELETE). Plain Fastify routes, keyless like /docs: the API routes the pages call
+ * The console under /console, on its own origin (console-origin.ts): its static pages with a strict CSP, and its
+ * sign-in (POST /console/session, limited per client address and key), session check (GET) and sign-out (DELETE). Plain Fastify routes, keyless like /docs: the API routes the pages call
  * authenticate the session cookie through PrincipalResolver.
  */
-export function registerConsole(fastify: FastifyInstance, sessions: ConsoleSessions, resolver: PrincipalResolver, logger: Logger, dir = consoleDir()): void {
+export function registerConsole(
+  fastify: FastifyInstance,
+  sessions: ConsoleSessions,
+  resolver: PrincipalResolver,
+  limiter: SignInLimiter,
+  logger: Logger,
+  dir = consoleDir(),
+): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
     const url = request.url;
     if (url === '/console' || url.startsWith('/console/') || url.startsWith('/console?')) {
@@ -93,6 +102,11 @@ export function registerConsole(fastify: FastifyInstance, sessions: ConsoleSessi
       } as Problem);
     }
     const keyHash = sha256Hex(key);
+    const wait = limiter.admit(request.ip, keyHash);
+    if (wait > 0) {
+      logger.warn({ client: request.ip }, 'console sign-in refused: too many attempts');
+      return sendProblem(reply, { title: STATUS_TITLES[429] ?? 'Too Many Requests', status: 429, detail: 'Too many sign-in attempts: try again later' }, wait);
+    }
     let principal: Principal | null;
     try {
       principal = await resolver.principalOf(keyHash, (request as GatewayRequest).traceId);
@@ -108,7 +122,14 @@ export function registerConsole(fastify: FastifyInstance, sessions: ConsoleSessi
         detail: 'Sign in with the key of a management or private application (not a public key or a session key)',
       });
     }
-    const { id, csrf } = sessions.create(keyHash);
+    let opened: { id: string; csrf: string };
+    try {
+      opened = sessions.create(keyHash);
+    } catch (err) {
+      if (err instanceof ProblemError) return sendProblem(reply, err.problem, err.retryAfter);
+      throw err;
+    }
+    const { id, csrf } = opened;
     logger.info({ tenantId: principal.tenantId, applicationId: principal.applicationId }, 'console sign-in');
     return reply
       .status(201)

@@ -15,7 +15,8 @@ const status = (fn: () => unknown) => {
 
 describe('ConsoleSessions', () => {
   let now = 0;
-  const sessions = () => new ConsoleSessions({ idleTimeoutMs: 1_000, maxAgeMs: 5_000 }, () => now);
+  const sessions = (caps = { maxSessions: 1_000, maxSessionsPerKey: 100 }) =>
+    new ConsoleSessions({ idleTimeoutMs: 1_000, maxAgeMs: 5_000, ...caps }, () => now);
   beforeEach(() => {
     now = 1_000_000;
   });
@@ -71,6 +72,23 @@ describe('ConsoleSessions', () => {
     s.create('k2');
     expect(s.size).toBe(1);
     expect(JSON.stringify([...(s as unknown as { sessions: Map<string, unknown> }).sessions.entries()])).not.toContain(id);
+  });
+
+  it('keeps at most CONSOLE_MAX_SESSIONS_PER_KEY sessions of one key (its oldest end) and refuses sign-ins past CONSOLE_MAX_SESSIONS', () => {
+    const s = sessions({ maxSessions: 4, maxSessionsPerKey: 2 });
+    const first = s.create('k');
+    const second = s.create('k');
+    const third = s.create('k');
+    expect(status(() => s.keyHashOf(withSession(first.id, first.csrf)))).toBe(401);
+    expect(s.keyHashOf(withSession(second.id, second.csrf))).toBe('k');
+    expect(s.keyHashOf(withSession(third.id, third.csrf))).toBe('k');
+    s.create('a');
+    s.create('b');
+    expect(s.size).toBe(4);
+    expect(status(() => s.create('c'))).toBe(503);
+    // an ended session makes room again
+    now += 2_000;
+    expect(status(() => s.create('c'))).toBe('ok');
   });
 
   it('reads one cookie out of a Cookie header', () => {

@@ -20,6 +20,10 @@ interface ConsoleSession {
 export interface ConsoleSessionLimits {
   idleTimeoutMs: number;
   maxAgeMs: number;
+  /** live sessions in all: past it a sign-in is refused (503) until some end */
+  maxSessions: number;
+  /** live sessions of one key: past it the key's oldest session ends */
+  maxSessionsPerKey: number;
 }
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -56,8 +60,15 @@ export class ConsoleSessions {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** A new session of this key; 503 when CONSOLE_MAX_SESSIONS are live (a flood of sign-ins holds no more memory). */
   create(keyHash: string): { id: string; csrf: string } {
     this.sweep();
+    this.endOldestOf(keyHash, this.limits.maxSessionsPerKey - 1);
+    if (this.sessions.size >= this.limits.maxSessions) {
+      const full = new ProblemError(503, 'Too many console sessions are open: try again later');
+      full.retryAfter = 60;
+      throw full;
+    }
     const id = randomBytes(32).toString('base64url');
     const csrf = randomBytes(32).toString('base64url');
     const at = this.now();
@@ -103,6 +114,12 @@ export class ConsoleSessions {
 
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Ends this key's oldest sessions until at most `keep` are left (Map order is creation order). */
+  private endOldestOf(keyHash: string, keep: number): void {
+    const mine = [...this.sessions].filter(([, s]) => s.keyHash === keyHash);
+    for (const [key] of mine.slice(0, Math.max(0, mine.length - keep))) this.sessions.delete(key);
   }
 
   /** Drops ended sessions (on each sign-in: the map never grows with abandoned sessions). */

@@ -1,23 +1,18 @@
+import { withoutHopByHop } from '@coffer/egress';
 import type { ProxyInvocationMessage, ProxyMethod } from '@coffer/contracts';
 import type { HeaderNames } from '../auth/api-key-headers';
 import type { GatewayRequest } from '../http/gateway-request';
 
 /**
- * Request headers that are the hop's, not the caller's message to the destination: connection management, the
- * framing (the proxy frames the body again), and what Coffer's edge or a load balancer in front of it added.
+ * Request headers that are not the caller's message to the destination, besides the hop-by-hop ones (libs/egress):
+ * the framing (the proxy frames the body again), what Coffer's edge or a load balancer in front of it added, and the
+ * browser's cookies — Coffer's own (the console's session lives on the same host name) are never a destination's.
  */
 const NOT_FORWARDED = new Set([
   'host',
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
   'content-length',
   'expect',
+  'cookie',
   'forwarded',
   'x-forwarded-for',
   'x-forwarded-host',
@@ -87,13 +82,14 @@ function decodeQueryPart(s: string): string {
 export function invocationOf(req: GatewayRequest, names: HeaderNames, prefixes: string[], body: Buffer | undefined): ProxyInvocationMessage {
   const own = new Set(names.all);
   const reserved = prefixes.map((p) => `${p}-proxy-`);
-  const headers: [string, string][] = [];
+  const arrived: [string, string][] = [];
   const raw = req.raw.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i].toLowerCase();
-    if (NOT_FORWARDED.has(name) || own.has(name) || reserved.some((r) => name.startsWith(r))) continue;
-    headers.push([name, raw[i + 1]]);
+    if (own.has(name) || reserved.some((r) => name.startsWith(r))) continue;
+    arrived.push([name, raw[i + 1]]);
   }
+  const headers = withoutHopByHop(arrived, NOT_FORWARDED);
   const url = req.raw.url ?? '/proxy';
   const q = url.indexOf('?');
   const pathname = q === -1 ? url : url.slice(0, q);

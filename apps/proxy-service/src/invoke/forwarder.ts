@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { EgressFetchError, EgressPolicy, egressFetch, releaseAgent } from '@coffer/egress';
+import { EgressFetchError, EgressPolicy, egressFetch, releaseAgent, withoutHopByHop } from '@coffer/egress';
 import { ProblemError, badRequest } from '@coffer/contracts';
 import { proxyServiceConfig } from '../config';
 import { DESTINATION_HEADER } from './destination';
@@ -10,23 +10,8 @@ export interface DestinationAnswer {
   body: Buffer;
 }
 
-/**
- * Response headers that describe the hop, not the answer (RFC 9110 §7.6.1), and the length and coding of a body the
- * proxy read whole (the gateway frames it again; a compressed answer was decoded by the egress reader).
- */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'content-length',
-  'content-encoding',
-]);
+/** The length and coding of a body the proxy read whole: the gateway frames it again (a compressed answer was decoded by the egress reader). */
+const REFRAMED = new Set(['content-length', 'content-encoding']);
 
 /**
  * Sends the request to its destination under the egress policy of the proxy (libs/egress): https only, every
@@ -48,7 +33,7 @@ export class Forwarder implements OnModuleDestroy {
         { url: url.href, method, headers, body: body.length ? body : null, redirect: 'manual' },
         { deadline: until, maxResponseBytes: this.config.maxResponseBytes, maxRequestBytes: 5 * 1024 * 1024 },
       );
-      return { status: res.status, headers: res.headers.filter(([k]) => !HOP_BY_HOP.has(k)), body: res.body };
+      return { status: res.status, headers: withoutHopByHop(res.headers, REFRAMED), body: res.body };
     } catch (err) {
       throw toProblem(err, url.hostname);
     }
