@@ -30,7 +30,8 @@ describe('one click on a proxy link from a signed-in console', () => {
       if (req.url?.startsWith('/mail')) {
         const link = new URL(req.url, 'http://localhost').searchParams.get('link') ?? '';
         res.setHeader('content-type', 'text/html; charset=utf-8');
-        return res.end(`<!doctype html><title>Mail</title><a id="receipt" href="${link.replace(/"/g, '&quot;')}">See your receipt</a>`);
+        res.end(`<!doctype html><title>Mail</title><a id="receipt" href="${link.replace(/"/g, '&quot;')}">See your receipt</a>`);
+        return;
       }
       if (req.url?.startsWith('/loot')) stolen.push(req.url);
       res.setHeader('access-control-allow-origin', '*');
