@@ -230,7 +230,7 @@ describe('gateway metrics', () => {
       rules
         .filter((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === ns))
         .flatMap((r) => (r.ports ?? []).map((p) => p.port));
-    expect(fromNamespace('ingress-nginx')).toEqual(['http']);
+    expect(fromNamespace('ingress-nginx')).toEqual(['http', 'console']);
     expect(fromNamespace('monitoring')).toEqual(['health']);
   });
 });
@@ -382,7 +382,8 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
         (s) => Object.keys(s.spec?.selector ?? {}).length > 0 && selectsPods({ matchLabels: s.spec?.selector }, pod().labels),
       );
       expect(services.map((s) => s.metadata?.name)).toEqual([app]);
-      for (const p of services[0]?.spec?.ports ?? []) expect(portNumber(container(), p.targetPort)).toBe(facts.port);
+      const targets = (services[0]?.spec?.ports ?? []).map((p) => portNumber(container(), p.targetPort));
+      expect(targets).toEqual([facts.port, ...(facts.consolePort ? [facts.consolePort] : [])]);
     });
 
     it(`allows only what ${app} needs on the network`, () => {
@@ -395,9 +396,11 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       expect([...new Set(sources)].sort()).toEqual(facts.publicIngress ? ['ingress-nginx', 'monitoring'] : ['monitoring']);
       for (const { peer, ports } of paths.ingress) {
         expect(peer.ipBlock).toBeUndefined();
-        // Prometheus reaches the metrics port only; the ingress controller the API's port only
+        // Prometheus reaches the metrics port only; the ingress controller the API's port (and the console's) only
         const monitoring = peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring';
-        expect(ports.map((p) => portNumber(container(), p))).toEqual([monitoring ? (facts.metricsPort ?? facts.port) : facts.port]);
+        expect(ports.map((p) => portNumber(container(), p))).toEqual(
+          monitoring ? [facts.metricsPort ?? facts.port] : [facts.port, ...(facts.consolePort ? [facts.consolePort] : [])],
+        );
       }
     });
   });
@@ -451,6 +454,28 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
         }
       }
     }
+  });
+});
+
+describe('the console on an origin of its own', () => {
+  it('listens on CONSOLE_PORT with CONSOLE_URL, and the production Ingress gives it a host name of its own without /proxy or /docs', () => {
+    const c = onlyContainer(podTemplate(named(render('base gateway'), 'Deployment', 'gateway')).spec);
+    expect(env(c, 'CONSOLE_PORT')?.value).toBe(String(APPS.gateway.consolePort));
+    expect(c.ports?.find((p) => p.name === 'console')?.containerPort).toBe(APPS.gateway.consolePort);
+    const consoleUrl = new URL(env(c, 'CONSOLE_URL')?.value ?? '');
+    const ingress = named(render('overlay production'), 'Ingress', 'gateway');
+    const hosts = (ingress.spec?.rules ?? []).map((r) => r.host);
+    expect(hosts).toContain(consoleUrl.hostname);
+    const api = (ingress.spec?.rules ?? []).filter((r) => r.host !== consoleUrl.hostname);
+    expect(api.length).toBeGreaterThan(0);
+    for (const rule of ingress.spec?.rules ?? []) {
+      const onConsole = rule.host === consoleUrl.hostname;
+      for (const p of rule.http?.paths ?? []) {
+        expect(p.backend.service?.port?.name).toBe(onConsole ? 'console' : 'http');
+        if (onConsole) expect(['/proxy', '/docs']).not.toContain(p.path);
+      }
+    }
+    expect((ingress.spec?.tls ?? []).flatMap((t) => t.hosts ?? [])).toContain(consoleUrl.hostname);
   });
 });
 

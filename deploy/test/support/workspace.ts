@@ -19,6 +19,8 @@ export interface AppFacts {
   port: number;
   /** where Prometheus scrapes /metrics, when not `port` (the gateway: HEALTH_PORT, never the API's port) */
   metricsPort?: number;
+  /** the web console's own listener (the gateway's CONSOLE_PORT): reached by the ingress controller like the API */
+  consolePort?: number;
   needsKeyEncryptionKeys: boolean;
   /** connects to PostgreSQL (the gateway is stateless: it holds no table of its own) */
   needsDatabase: boolean;
@@ -37,6 +39,7 @@ export const APPS: Record<AppName, AppFacts> = {
     portEnv: 'PORT',
     port: 8080,
     metricsPort: 9105,
+    consolePort: 8081,
     needsKeyEncryptionKeys: false,
     needsDatabase: false,
     internetEgress: false,

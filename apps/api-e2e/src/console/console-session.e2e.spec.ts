@@ -166,8 +166,8 @@ describe('console sessions: cookie, CSRF, CSP, idle timeout, sign-out', () => {
     expect((await apiRaw('GET', '/tenants/self', { origin: 'console', headers: withSession(s) })).status).toBe(200);
   });
 
-  it("serves nothing else on the console's origin: no proxy, no API reference; its root is the console", async () => {
-    for (const path of ['/proxy', '/proxy/a/b?bt-proxy-key=x', '/docs', '/docs/openapi.json']) {
+  it("serves nothing else on the console's origin: no proxy, no API reference, no probes; its root is the console", async () => {
+    for (const path of ['/proxy', '/proxy/a/b?bt-proxy-key=x', '/docs', '/docs/openapi.json', '/healthz', '/readyz']) {
       const res = await apiRaw('GET', path, { origin: 'console', redirect: 'manual' });
       expect(res.status).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);

@@ -19,9 +19,14 @@ export function arrivedOnConsole(request: FastifyRequest): boolean {
   return consoleSockets.has(request.raw.socket);
 }
 
-/** Paths the console's origin never serves: the proxy (outside content) and the API reference (a page of its own). */
+/**
+ * Paths the console's origin never serves: the proxy (outside content), the API reference (pages of their own) and
+ * the probes (the cluster's, on the API's port).
+ */
+const NOT_ON_CONSOLE_ORIGIN = ['/proxy', '/docs', '/healthz', '/readyz'];
+
 function notForConsoleOrigin(path: string): boolean {
-  return path === '/proxy' || path.startsWith('/proxy/') || path === '/docs' || path.startsWith('/docs/');
+  return NOT_ON_CONSOLE_ORIGIN.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
 function isConsolePath(path: string): boolean {
