@@ -65,7 +65,7 @@ describe('webhook-dispatcher configuration', () => {
     expect(loadWebhookDispatcherConfig()).toMatchObject({ allowPrivateCallbacks: true, webhookRetryScheduleMs: [200, 1000], webhookPollIntervalMs: 250 });
   });
 
-  it('bounds a tenant\'s share by the total and a receiver\'s by the tenant\'s; the defaults shrink with a smaller total', () => {
+  it("bounds a tenant's share by the total and a receiver's by the tenant's; the defaults shrink with a smaller total", () => {
     Object.assign(process.env, { WEBHOOK_CONCURRENCY: '4' });
     expect(loadWebhookDispatcherConfig()).toMatchObject({ webhookConcurrency: 4, webhookTenantConcurrency: 4, webhookReceiverConcurrency: 4 });
     Object.assign(process.env, { WEBHOOK_TENANT_CONCURRENCY: '5' });

@@ -243,11 +243,23 @@ describe('DeliveryRepository (PostgreSQL)', () => {
   it('gives a claimed delivery back unattempted (a receiver left alone): the claim’s count undone, due later, its last attempt kept', async () => {
     const [id] = await due(tenant, 1);
     const [first] = await repo.claim(10, 10);
-    await repo.settle(first, { statusCode: 503, durationMs: 4, error: 'receiver answered 503' }, { status: 'pending', retryInMs: 0, error: 'receiver answered 503' });
+    await repo.settle(
+      first,
+      { statusCode: 503, durationMs: 4, error: 'receiver answered 503' },
+      { status: 'pending', retryInMs: 0, error: 'receiver answered 503' },
+    );
     const [second] = await repo.claim(10, 10);
     expect(second.attempts).toBe(2);
     await repo.recordUnattempted([second], 30_000, 'not attempted');
-    expect(await row(id)).toMatchObject({ status: 'pending', attempts: 1, leased: false, later: true, last_error: 'not attempted', last_status_code: 503, last_duration_ms: 4 });
+    expect(await row(id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      leased: false,
+      later: true,
+      last_error: 'not attempted',
+      last_status_code: 503,
+      last_duration_ms: 4,
+    });
     expect((await ctx.sql.query('SELECT attempt FROM webhook_attempts WHERE delivery_id = $1', [id])).rows).toEqual([{ attempt: 1 }]);
   });
 
