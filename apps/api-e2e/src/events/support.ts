@@ -87,19 +87,19 @@ export class Receiver {
 
 /**
  * A receiver that accepts every connection and never answers (a hung endpoint): each delivery to it holds its
- * connection until the dispatcher's attempt times out. Counts the connections it accepted.
+ * connection until the dispatcher's attempt times out. Counts the requests it got (connections on which one
+ * arrived: the HTTP client also opens spare connections that carry none).
  */
 export class SilentReceiver {
-  connections = 0;
+  requests = 0;
   private readonly sockets = new Set<net.Socket>();
   private server!: net.Server;
   url = '';
 
   async start(): Promise<this> {
     this.server = net.createServer((socket) => {
-      this.connections++;
       this.sockets.add(socket);
-      socket.on('data', () => undefined);
+      socket.once('data', () => this.requests++);
       socket.on('error', () => undefined);
       socket.on('close', () => this.sockets.delete(socket));
     });
