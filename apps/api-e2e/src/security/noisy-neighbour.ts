@@ -474,7 +474,7 @@ export class DeliveryWatch {
   async arrival(id: string, timeoutMs: number): Promise<number | null> {
     if (!this.arrived.has(id)) {
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
+        const timer = setTimeout(resolve, timeoutMs).unref();
         this.waiting.set(id, () => {
           clearTimeout(timer);
           resolve();
