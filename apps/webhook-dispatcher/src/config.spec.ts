@@ -8,6 +8,11 @@ const VARS = [
   'WEBHOOK_RETRY_SCHEDULE',
   'WEBHOOK_POLL_INTERVAL_MS',
   'EVENT_RELAY_INTERVAL_MS',
+  'WEBHOOK_CONCURRENCY',
+  'WEBHOOK_TENANT_CONCURRENCY',
+  'WEBHOOK_RECEIVER_CONCURRENCY',
+  'WEBHOOK_BREAKER_FAILURES',
+  'WEBHOOK_BREAKER_COOLDOWN_MS',
   'EVENTS_STREAM',
   'EVENTS_STREAM_MAX_AGE_HOURS',
   'EVENTS_STREAM_REPLICAS',
@@ -40,6 +45,11 @@ describe('webhook-dispatcher configuration', () => {
       allowPrivateCallbacks: false,
       webhookRetryScheduleMs: [5_000, 30_000, 120_000, 300_000, 600_000, 1_200_000, 1_800_000, 2_400_000, 2_700_000],
       webhookPollIntervalMs: 1000,
+      webhookConcurrency: 128,
+      webhookTenantConcurrency: 16,
+      webhookReceiverConcurrency: 8,
+      webhookBreakerFailures: 5,
+      webhookBreakerCooldownMs: 30_000,
       eventRelayIntervalMs: 100,
       eventsStream: true,
       eventsStreamMaxAgeHours: 168,
@@ -55,7 +65,19 @@ describe('webhook-dispatcher configuration', () => {
     expect(loadWebhookDispatcherConfig()).toMatchObject({ allowPrivateCallbacks: true, webhookRetryScheduleMs: [200, 1000], webhookPollIntervalMs: 250 });
   });
 
+  it("bounds a tenant's share by the total and a receiver's by the tenant's; the defaults shrink with a smaller total", () => {
+    Object.assign(process.env, { WEBHOOK_CONCURRENCY: '4' });
+    expect(loadWebhookDispatcherConfig()).toMatchObject({ webhookConcurrency: 4, webhookTenantConcurrency: 4, webhookReceiverConcurrency: 4 });
+    Object.assign(process.env, { WEBHOOK_TENANT_CONCURRENCY: '5' });
+    expect(() => loadWebhookDispatcherConfig()).toThrow(new ConfigError('WEBHOOK_TENANT_CONCURRENCY must be an integer between 1 and 4, got "5"'));
+    Object.assign(process.env, { WEBHOOK_TENANT_CONCURRENCY: '2', WEBHOOK_RECEIVER_CONCURRENCY: '3' });
+    expect(() => loadWebhookDispatcherConfig()).toThrow(new ConfigError('WEBHOOK_RECEIVER_CONCURRENCY must be an integer between 1 and 2, got "3"'));
+  });
+
   it.each([
+    ['WEBHOOK_CONCURRENCY', '0', 'WEBHOOK_CONCURRENCY must be an integer between 1 and 10000, got "0"'],
+    ['WEBHOOK_BREAKER_FAILURES', 'five', 'WEBHOOK_BREAKER_FAILURES must be an integer between 1 and 1000, got "five"'],
+    ['WEBHOOK_BREAKER_COOLDOWN_MS', '500', 'WEBHOOK_BREAKER_COOLDOWN_MS must be an integer between 1000 and 3600000, got "500"'],
     ['ALLOW_PRIVATE_CALLBACKS', 'enabled', 'ALLOW_PRIVATE_CALLBACKS must be true or false, got "enabled"'],
     ['WEBHOOK_POLL_INTERVAL_MS', '1s', 'WEBHOOK_POLL_INTERVAL_MS must be an integer between 10 and 3600000, got "1s"'],
     ['SMTP_URL', 'http://relay', 'SMTP_URL must use smtp or smtps://'],

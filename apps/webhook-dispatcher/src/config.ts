@@ -15,6 +15,16 @@ export interface WebhookDispatcherConfig extends ProcessConfig {
   readonly webhookRetryScheduleMs: readonly number[];
   /** WEBHOOK_POLL_INTERVAL_MS: 10 ms – 1 h, default 1 000 */
   readonly webhookPollIntervalMs: number;
+  /** WEBHOOK_CONCURRENCY: 1–10 000, default 128: delivery attempts under way at once in this process */
+  readonly webhookConcurrency: number;
+  /** WEBHOOK_TENANT_CONCURRENCY: 1–WEBHOOK_CONCURRENCY, default 16: of those, one tenant's at most */
+  readonly webhookTenantConcurrency: number;
+  /** WEBHOOK_RECEIVER_CONCURRENCY: 1–WEBHOOK_TENANT_CONCURRENCY, default 8: of those, one receiver's (a tenant's URL origin) at most */
+  readonly webhookReceiverConcurrency: number;
+  /** WEBHOOK_BREAKER_FAILURES: 1–1 000, default 5: consecutive attempts a receiver was unavailable before it is left alone */
+  readonly webhookBreakerFailures: number;
+  /** WEBHOOK_BREAKER_COOLDOWN_MS: 1 s – 1 h, default 30 000: how long it is left alone (its deliveries deferred, no attempt used) */
+  readonly webhookBreakerCooldownMs: number;
   /** EVENT_RELAY_INTERVAL_MS: 10 ms – 1 min, default 100: how often the outbox relay looks for new events */
   readonly eventRelayIntervalMs: number;
   /** EVENTS_STREAM: boolean, default true: also publish every event to the JetStream stream COFFER_EVENTS */
@@ -37,6 +47,10 @@ export const DEFAULT_HEALTH_PORT = 9104;
 
 /** The settings (all have defaults); throws ConfigError naming the first bad variable. */
 export function loadWebhookDispatcherConfig(): WebhookDispatcherConfig {
+  // each share is bounded by the one above it: a tenant's limit above the total would let one tenant take every slot
+  const webhookConcurrency = envInt('WEBHOOK_CONCURRENCY', 128, 1, 10_000);
+  const webhookTenantConcurrency = envInt('WEBHOOK_TENANT_CONCURRENCY', Math.min(16, webhookConcurrency), 1, webhookConcurrency);
+  const webhookReceiverConcurrency = envInt('WEBHOOK_RECEIVER_CONCURRENCY', Math.min(8, webhookTenantConcurrency), 1, webhookTenantConcurrency);
   return {
     ...loadProcessConfig(),
     healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
@@ -44,6 +58,11 @@ export function loadWebhookDispatcherConfig(): WebhookDispatcherConfig {
     allowPrivateCallbacks: envBool('ALLOW_PRIVATE_CALLBACKS', false),
     webhookRetryScheduleMs: Object.freeze(parseSchedule(envString('WEBHOOK_RETRY_SCHEDULE', DEFAULT_SCHEDULE))),
     webhookPollIntervalMs: envInt('WEBHOOK_POLL_INTERVAL_MS', 1_000, 10, 3_600_000),
+    webhookConcurrency,
+    webhookTenantConcurrency,
+    webhookReceiverConcurrency,
+    webhookBreakerFailures: envInt('WEBHOOK_BREAKER_FAILURES', 5, 1, 1_000),
+    webhookBreakerCooldownMs: envInt('WEBHOOK_BREAKER_COOLDOWN_MS', 30_000, 1_000, 3_600_000),
     eventRelayIntervalMs: envInt('EVENT_RELAY_INTERVAL_MS', 100, 10, 60_000),
     eventsStream: envBool('EVENTS_STREAM', true),
     eventsStreamMaxAgeHours: envInt('EVENTS_STREAM_MAX_AGE_HOURS', 168, 1, 87_600),

@@ -7,6 +7,7 @@ export * from './sql-pool';
 export * from './keyring-pool';
 export * from './event-outbox';
 export * from './webhook-deliveries';
+export * from './tenant-standing';
 export { Prisma } from './generated/prisma/client';
 export type {
   Tenant,

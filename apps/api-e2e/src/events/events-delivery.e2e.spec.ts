@@ -345,9 +345,10 @@ describe('events delivered to webhooks', () => {
       await new Promise((r) => setTimeout(r, 1500)); // a second relay would deliver again now
       const created = receiver.envelopes().filter((e) => e.event.type === 'token.created' && ids.includes(e.event.data.token?.id as string));
       expect(created.map((e) => e.event.data.token?.id).sort()).toEqual([...ids].sort());
-      // and a relay holds the lock again, on a new connection
+      // and a relay holds the lock again, on a new connection (of this run's database: the PostgreSQL server may
+      // serve other runs, each with its own relay)
       const holders = await db.query(
-        `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' AND l.granted AND a.application_name = 'webhook-dispatcher relay'`,
+        `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' AND l.granted AND a.application_name = 'webhook-dispatcher relay' AND a.datname = current_database()`,
       );
       expect(holders.rows[0].n).toBe(1);
       // neither process went down with its connection: both hold a new one (the leader's and the follower's)

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { api } from '@coffer/testing';
 
 export interface Received {
@@ -26,6 +26,8 @@ export interface Envelope {
 export class Receiver {
   readonly received: Received[] = [];
   status = 204;
+  /** headers of the answers (e.g. `retry-after`), changeable by the test */
+  headers: Record<string, string> = {};
   /** while set, requests are recorded but not answered (a delivery stays under way) until {@link release} */
   holding = false;
   private held: http.ServerResponse[] = [];
@@ -39,7 +41,7 @@ export class Receiver {
       req.on('end', () => {
         this.received.push({ headers: req.headers, body, at: Date.now() });
         if (this.holding) this.held.push(res);
-        else res.writeHead(this.status).end();
+        else res.writeHead(this.status, this.headers).end();
       });
     });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
@@ -80,6 +82,35 @@ export class Receiver {
       this.server.close(() => r());
       this.server.closeAllConnections();
     });
+  }
+}
+
+/**
+ * A receiver that accepts every connection and never answers (a hung endpoint): each delivery to it holds its
+ * connection until the dispatcher's attempt times out. Counts the requests it got (connections on which one
+ * arrived: the HTTP client also opens spare connections that carry none).
+ */
+export class SilentReceiver {
+  requests = 0;
+  private readonly sockets = new Set<net.Socket>();
+  private server!: net.Server;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = net.createServer((socket) => {
+      this.sockets.add(socket);
+      socket.once('data', () => this.requests++);
+      socket.on('error', () => undefined);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', () => r()));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/events`;
+    return this;
+  }
+
+  stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    return new Promise((r) => (this.server ? this.server.close(() => r()) : r()));
   }
 }
 

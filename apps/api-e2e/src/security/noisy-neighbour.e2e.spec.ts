@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { VISA, createTenant, type TestTenant } from '@coffer/testing';
+import { SilentReceiver } from '../events/support';
 import { formulaCode, makeReactor } from '../reactors/support';
 import {
+  DeliveryWatch,
   type Pattern,
   type PatternResult,
   type VictimOperation,
@@ -14,6 +16,7 @@ import {
   slowBodies,
   victimCreate,
   victimRead,
+  victimDelivery,
   victimReact,
   waves,
   writeReport,
@@ -54,9 +57,15 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
   let victimKeys: string[];
   let reads: VictimOperation;
   let reacts: VictimOperation;
+  let deliveries: VictimOperation;
+  const watch = new DeliveryWatch();
+  const hung = new SilentReceiver();
 
   beforeAll(async () => {
     const victim = await createTenant('noisy-victim');
+    await Promise.all([watch.start(), hung.start()]);
+    const hook = await send('POST', '/webhooks', { key: victim.managementKey, body: { name: 'victim', url: watch.url, events: ['token.created'] } });
+    if (hook.status !== 201) throw new Error(`victim webhook: ${hook.status}`);
     victimKeys = [];
     for (let i = 0; i < profile.victimClients; i++) victimKeys.push((await victim.app('private', { permissions: ['token:create', 'token:read'] })).key);
     const ids: string[] = [];
@@ -71,10 +80,12 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
     reads = victimRead(victimKeys, ids);
     const reactor = await makeReactor(victim.managementKey, { code: formulaCode('return { raw: { ok: true } };') });
     reacts = victimReact((await victim.app('private', { permissions: ['token:use'] })).key, reactor.reactorId);
+    deliveries = victimDelivery(victimKeys[0], watch);
   }, 60_000);
 
-  afterAll(() => {
+  afterAll(async () => {
     writeReport(profile, results);
+    await Promise.all([watch.stop(), hung.stop()]);
   });
 
   const patterns: Pattern[] = [
@@ -246,6 +257,21 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
       allowed: (s) => s === 401 || s === 429 || s === 503,
       async prepare() {
         return (ctx) => waves(ctx, 50, () => send('GET', `/tokens/${randomUUID()}`, { key: `key_${randomUUID().replace(/-/g, '')}`, signal: ctx.signal }), 50);
+      },
+    },
+    {
+      name: "a hung webhook receiver (accepts, never answers) flooded with the attacker's events, 4 creates at once",
+      attacker: 'tenant',
+      allowed: servedOrShed(201),
+      async prepare() {
+        const { tenant, key } = await attackerTenant('hung-receiver', ['token:create']);
+        const hook = await send('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'hung', url: hung.url, events: ['token.created'] } });
+        if (hook.status !== 201) throw new Error(`attacker webhook: ${hook.status}`);
+        return (ctx) => loops(ctx, 4, () => send('POST', '/tokens', { key, body: { type: 'token', data: 'noise' }, signal: ctx.signal }));
+      },
+      // the victim's own events must reach its receiver as fast as without the attacker's receiver hanging
+      get victimExtra() {
+        return [deliveries];
       },
     },
   ];

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import { setMaxListeners } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
@@ -440,6 +441,74 @@ export function victimReact(key: string, reactorId: string): VictimOperation {
     name: 'react',
     expected: 200,
     run: () => send('POST', `/reactors/${reactorId}/react`, { key, body: { args: {} } }),
+  };
+}
+
+/**
+ * The victim's webhook receiver: records when each token.created event arrived (by token id) and answers 204 at once.
+ * `arrival(id)` resolves when it has arrived, or with null after `timeoutMs`.
+ */
+export class DeliveryWatch {
+  private readonly arrived = new Map<string, number>();
+  private readonly waiting = new Map<string, () => void>();
+  private server?: http.Server;
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        res.writeHead(204).end();
+        const id = (JSON.parse(body) as { event?: { data?: { token?: { id?: string } } } }).event?.data?.token?.id;
+        if (!id || this.arrived.has(id)) return;
+        this.arrived.set(id, performance.now());
+        this.waiting.get(id)?.();
+      });
+    });
+    await new Promise<void>((r) => this.server?.listen(0, '127.0.0.1', () => r()));
+    this.url = `http://127.0.0.1:${(this.server.address() as net.AddressInfo).port}/events`;
+    return this;
+  }
+
+  async arrival(id: string, timeoutMs: number): Promise<number | null> {
+    if (!this.arrived.has(id)) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs).unref();
+        this.waiting.set(id, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      this.waiting.delete(id);
+    }
+    return this.arrived.get(id) ?? null;
+  }
+
+  stop(): Promise<void> {
+    return new Promise((r) => {
+      if (!this.server) return r();
+      this.server.close(() => r());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+/**
+ * The victim's token create timed until its token.created event reached the victim's webhook receiver: a delivery
+ * held up by someone else's receivers shows as a slow "request" (status 0 when it did not arrive within 10 s).
+ */
+export function victimDelivery(key: string, watch: DeliveryWatch): VictimOperation {
+  return {
+    name: 'webhook delivery',
+    expected: 201,
+    async run() {
+      const started = performance.now();
+      const created = await send('POST', '/tokens', { key, body: { type: 'token', data: 'victim' } });
+      if (created.status !== 201) return created;
+      const at = await watch.arrival(created.body.id, 10_000);
+      return at === null ? { status: 0, ms: performance.now() - started, error: 'not delivered' } : { status: 201, ms: at - started };
+    },
   };
 }
 

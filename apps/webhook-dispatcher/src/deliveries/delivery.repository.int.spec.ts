@@ -96,7 +96,7 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     const [{ deliveries }] = await repo.deliveriesOf([created]);
     await repo.queue(deliveries);
     await repo.queue(deliveries);
-    const claimed = await repo.claim(10);
+    const claimed = await repo.claim(10, 10);
     expect(claimed.map((d) => d.id).sort()).toEqual(deliveries.map((d) => d.id).sort());
     expect(claimed.every((d) => d.attempts === 1 && d.body === created.event && d.url?.startsWith('https://hooks.example.com/'))).toBe(true);
   });
@@ -108,7 +108,7 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     const [a, b, c] = deliveries;
     expect([a, b, c].map((d) => d.handedOff?.event_id)).toEqual([created.id, created.id, deleted.id]);
     // nothing is written before an attempt ends: no claim can take them
-    expect(await repo.claim(10)).toEqual([]);
+    expect(await repo.claim(10, 10)).toEqual([]);
     await repo.settle(a, { statusCode: 204, durationMs: 12.4 }, { status: 'delivered' });
     expect(await row(a.id)).toMatchObject({ status: 'delivered', attempts: 1, leased: false, last_status_code: 204, last_duration_ms: 12, delivered: true });
     // created has a delivery still under way: it stays in the outbox (a crash now would relay it again)
@@ -140,7 +140,7 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     ]);
     // the retried one is the claims' now, its second attempt counted
     await ctx.sql.query('UPDATE webhook_deliveries SET next_attempt_at = now() WHERE id = $1', [b.id]);
-    const [again] = await repo.claim(10);
+    const [again] = await repo.claim(10, 10);
     expect([again.id, again.attempts, again.body, again.handedOff]).toEqual([b.id, 2, created.event, undefined]);
     await repo.settle(again, { statusCode: 200, durationMs: 2 }, { status: 'delivered' });
     expect(await row(b.id)).toMatchObject({ status: 'delivered', attempts: 2, last_status_code: 200, last_error: null, delivered: true });
@@ -178,7 +178,7 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     expect(released).toEqual([created.seq]);
     expect(await inOutbox()).toEqual([]);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM webhook_attempts')).rows[0].n).toBe(0);
-    expect((await repo.claim(10)).map((d) => d.attempts)).toEqual([1, 1]);
+    expect((await repo.claim(10, 10)).map((d) => d.attempts)).toEqual([1, 1]);
   });
 
   it('a failed record gives the events back to the relay, and leaves them in the outbox', async () => {
@@ -190,6 +190,77 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     expect(released).toEqual([created.seq]);
     expect(await inOutbox()).toEqual([created.id]);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM webhook_deliveries')).rows[0].n).toBe(0);
+  });
+
+  /** `n` deliveries of `tenantId` due now, queued for the claims, oldest first; their ids. */
+  const due = async (tenantId: string, n: number) => {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const id = randomUUID();
+      await ctx.sql.query(
+        `INSERT INTO webhook_deliveries (id, tenant_id, url, body, created_at, next_attempt_at) VALUES ($1, $2, 'https://r.example.com/', '{}', now(), now() - make_interval(secs => $3::int))`,
+        [id, tenantId, 1000 - i],
+      );
+      ids.push(id);
+    }
+    return ids;
+  };
+
+  it('claims round robin over tenants, at most the given number of each, none of the busy ones', async () => {
+    const other = await insertTenant(ctx.sql);
+    const third = await insertTenant(ctx.sql);
+    const backlog = await due(tenant, 20);
+    const few = await due(other, 1);
+    const busy = await due(third, 3);
+    // the backlog is older than the others' deliveries, yet takes only its share of the round
+    const claimed = await repo.claim(4, 2, [third]);
+    expect(claimed.map((d) => d.id).sort()).toEqual([backlog[0], backlog[1], few[0]].sort());
+    const rest = await repo.claim(100, 100);
+    expect(rest.map((d) => d.id).sort()).toEqual([...backlog.slice(2), ...busy].sort());
+  });
+
+  it("leaves a suspended tenant's deliveries queued, untouched, and claims them once it is resumed", async () => {
+    const suspended = await insertTenant(ctx.sql);
+    const waiting = await due(suspended, 2);
+    const other = await due(tenant, 1);
+    await ctx.sql.query('UPDATE tenants SET suspended_at = now() WHERE id = $1', [suspended]);
+    expect((await repo.claim(10, 10)).map((d) => d.id)).toEqual(other);
+    for (const id of waiting) expect(await row(id)).toMatchObject({ status: 'pending', attempts: 0, leased: false, due: true });
+    // the relay sees it too, and queues the tenant's new events' deliveries instead of handing them off
+    const hook = randomUUID();
+    await ctx.sql.query(`INSERT INTO webhooks (id, tenant_id, name, url, events, created_by) VALUES ($1, $2, 'h', 'https://s.example.com/', $3, $2)`, [
+      hook,
+      suspended,
+      ['token.created'],
+    ]);
+    const event = { seq: '1', id: randomUUID(), tenant_id: suspended, type: 'token.created', event: '{}' };
+    expect((await repo.deliveriesOf([event]))[0]).toMatchObject({ suspended: true, deliveries: [{ webhook_id: hook }] });
+    expect((await repo.deliveriesOf([{ ...event, tenant_id: tenant }]))[0].suspended).toBe(false);
+    await ctx.sql.query('UPDATE tenants SET suspended_at = NULL WHERE id = $1', [suspended]);
+    expect((await repo.claim(10, 10)).map((d) => d.id).sort()).toEqual([...waiting].sort());
+  });
+
+  it('gives a claimed delivery back unattempted (a receiver left alone): the claim’s count undone, due later, its last attempt kept', async () => {
+    const [id] = await due(tenant, 1);
+    const [first] = await repo.claim(10, 10);
+    await repo.settle(
+      first,
+      { statusCode: 503, durationMs: 4, error: 'receiver answered 503' },
+      { status: 'pending', retryInMs: 0, error: 'receiver answered 503' },
+    );
+    const [second] = await repo.claim(10, 10);
+    expect(second.attempts).toBe(2);
+    await repo.recordUnattempted([second], 30_000, 'not attempted');
+    expect(await row(id)).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      leased: false,
+      later: true,
+      last_error: 'not attempted',
+      last_status_code: 503,
+      last_duration_ms: 4,
+    });
+    expect((await ctx.sql.query('SELECT attempt FROM webhook_attempts WHERE delivery_id = $1', [id])).rows).toEqual([{ attempt: 1 }]);
   });
 
   it('settles many attempts at once, beyond one write’s batch', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { webhookBodyAad, type WebhookDeliveryView } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto/keyring';
-import { Prisma, PrismaService, SqlPool, deliveryQueuedAgain } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, deliveryQueuedAgain, tenantNotSuspended } from '@coffer/db';
 import { eventDeliveryId } from './delivery-id';
 
 export interface ClaimedDelivery {
@@ -109,16 +109,33 @@ export class DeliveryRepository {
     private readonly keyring: TenantKeyring,
   ) {}
 
-  async claim(limit: number): Promise<ClaimedDelivery[]> {
+  /**
+   * Due deliveries, leased to this process: at most `perTenant` of each tenant, taken round robin (each tenant's
+   * oldest first, then the next of each), none of the tenants in `busy` (they have their share under way here
+   * already) and none of a suspended tenant (its deliveries wait, untouched, until it is resumed). So a tenant with
+   * a backlog of retries cannot fill a round and hold back the others' deliveries (docs/events.md, "Fair delivery").
+   */
+  async claim(limit: number, perTenant: number, busy: readonly string[] = []): Promise<ClaimedDelivery[]> {
     // an event delivery goes to its webhook's current URL (an update since the event applies); one whose webhook was
-    // deleted is claimed with no URL and marked failed by the dispatcher
+    // deleted is claimed with no URL and marked failed by the dispatcher. FOR UPDATE cannot sit beside the window
+    // function: the ranked candidates are locked (and checked again) by the outer select.
     const rows = await this.sql.query<StoredDelivery>(
       Prisma.sql`
       UPDATE webhook_deliveries d SET attempts = d.attempts + 1, locked_until = now() + make_interval(secs => ${LEASE_SECONDS}::int)
       FROM (
-        SELECT id FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-        ORDER BY next_attempt_at LIMIT ${limit}::int FOR UPDATE SKIP LOCKED
+        SELECT w.id FROM webhook_deliveries w
+        WHERE w.id IN (
+          SELECT ranked.id FROM (
+            SELECT p.id, p.next_attempt_at, row_number() OVER (PARTITION BY p.tenant_id ORDER BY p.next_attempt_at) AS turn
+            FROM webhook_deliveries p
+            WHERE p.status = 'pending' AND p.next_attempt_at <= now() AND (p.locked_until IS NULL OR p.locked_until < now())
+              AND p.tenant_id <> ALL (${busy}::uuid[]) AND ${tenantNotSuspended(Prisma.raw('p.tenant_id'))}
+          ) ranked
+          WHERE ranked.turn <= ${perTenant}::int
+          ORDER BY ranked.turn, ranked.next_attempt_at LIMIT ${limit}::int
+        )
+        AND w.status = 'pending' AND (w.locked_until IS NULL OR w.locked_until < now())
+        FOR UPDATE SKIP LOCKED
       ) due
       WHERE d.id = due.id
       RETURNING d.id, d.tenant_id,
@@ -129,14 +146,19 @@ export class DeliveryRepository {
     return Promise.all(rows.map((row) => this.opened(row)));
   }
 
-  /** Each event's deliveries: one per enabled webhook of its tenant subscribed to its type. */
-  async deliveriesOf(events: readonly RelayedEvent[]): Promise<Array<{ event: RelayedEvent; deliveries: EventDelivery[] }>> {
+  /**
+   * Each event's deliveries: one per enabled webhook of its tenant subscribed to its type; `suspended` when its
+   * tenant is (the relay then queues them for the claims, which leave them until the tenant is resumed).
+   */
+  async deliveriesOf(events: readonly RelayedEvent[]): Promise<Array<{ event: RelayedEvent; deliveries: EventDelivery[]; suspended: boolean }>> {
     const tenants = [...new Set(events.map((e) => e.tenant_id))];
-    const hooks = await this.sql.query<{ id: string; tenant_id: string; url: string; events: string[] }>(
-      Prisma.sql`SELECT id, tenant_id, url, events FROM webhooks WHERE status = 'enabled' AND tenant_id = ANY (${tenants}::uuid[])`,
+    const hooks = await this.sql.query<{ id: string; tenant_id: string; url: string; events: string[]; suspended: boolean }>(
+      Prisma.sql`SELECT id, tenant_id, url, events, NOT ${tenantNotSuspended(Prisma.raw('webhooks.tenant_id'))} AS suspended
+        FROM webhooks WHERE status = 'enabled' AND tenant_id = ANY (${tenants}::uuid[])`,
     );
     return events.map((event) => ({
       event,
+      suspended: hooks.some((w) => w.tenant_id === event.tenant_id && w.suspended),
       deliveries: hooks
         .filter((w) => w.tenant_id === event.tenant_id && w.events.includes(event.type))
         .map((w) => ({
@@ -167,11 +189,12 @@ export class DeliveryRepository {
   }
 
   /**
-   * Records handed-off deliveries this process will not attempt (it is shutting down) as the claims' work: due now,
-   * unattempted.
+   * Records deliveries this process will not attempt now as the claims' work, without using up an attempt: due
+   * after `retryInMs` (0 when it is shutting down; a receiver's cool-down when its breaker is open), with `why` as
+   * their last error (none: the last one stays). A handed-off one gets its row; a claimed one its lease released.
    */
-  recordUnattempted(deliveries: readonly ClaimedDelivery[]): Promise<void> {
-    return Promise.all(deliveries.map((d) => this.settle(d, null, { status: 'pending', retryInMs: 0, error: '' }))).then(() => undefined);
+  recordUnattempted(deliveries: readonly ClaimedDelivery[], retryInMs = 0, why = ''): Promise<void> {
+    return Promise.all(deliveries.map((d) => this.settle(d, null, { status: 'pending', retryInMs, error: why }))).then(() => undefined);
   }
 
   private async opened({ body_ciphertext, body_key_id, ...row }: StoredDelivery): Promise<ClaimedDelivery> {
@@ -242,10 +265,15 @@ export class DeliveryRepository {
           AS v(id, tenant_id, attempt, status_code, duration_ms, error, status, last_error, retry_s)
       ), attempt AS (
         INSERT INTO webhook_attempts (id, delivery_id, tenant_id, attempt, status_code, duration_ms, error)
-        SELECT gen_random_uuid(), v.id, v.tenant_id, v.attempt, v.status_code, v.duration_ms, v.error FROM v WHERE v.status <> 'delivered'
+        SELECT gen_random_uuid(), v.id, v.tenant_id, v.attempt, v.status_code, v.duration_ms, v.error FROM v WHERE v.status <> 'delivered' AND v.attempt > 0
       )
-      UPDATE webhook_deliveries d SET status = v.status, locked_until = NULL, last_error = v.last_error,
-        last_status_code = v.status_code, last_duration_ms = v.duration_ms,
+      -- attempt 0: claimed but not attempted (deferred, or given back at shutdown): the claim's count is undone and
+      -- the last attempt's figures stay
+      UPDATE webhook_deliveries d SET status = v.status, locked_until = NULL,
+        attempts = CASE WHEN v.attempt = 0 THEN greatest(d.attempts - 1, 0) ELSE d.attempts END,
+        last_error = CASE WHEN v.attempt = 0 THEN coalesce(v.last_error, d.last_error) ELSE v.last_error END,
+        last_status_code = CASE WHEN v.attempt = 0 THEN d.last_status_code ELSE v.status_code END,
+        last_duration_ms = CASE WHEN v.attempt = 0 THEN d.last_duration_ms ELSE v.duration_ms END,
         delivered_at = CASE WHEN v.status = 'delivered' THEN now() ELSE d.delivered_at END,
         next_attempt_at = CASE WHEN v.status = 'pending' THEN now() + make_interval(secs => v.retry_s) ELSE d.next_attempt_at END
       FROM v WHERE d.id = v.id AND d.tenant_id = v.tenant_id`,

@@ -10,36 +10,59 @@ import { RetrySchedule, parseRetryAfter } from './retry-schedule';
 import { signatureHeader, signingKeys } from './signer';
 import { attemptsPerDelivery, deliveryLatency, queueDepth } from './webhook-metrics';
 import { FailingWebhooks } from '../notify/failing-webhooks';
+import { FairQueue } from './fair-queue';
+import { ReceiverBreakers, receiverUnavailable } from './receiver-breaker';
 
-/** deliveries per round: one claim and one secrets lookup per tenant serve them all */
+/** deliveries claimed per round at most: one claim and one secrets lookup per tenant serve them all */
 const BATCH = 64;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 4096;
 const NIL = '00000000-0000-0000-0000-000000000000';
-/** the relay hands deliveries off (first attempts, no row yet) while fewer than this wait or run */
-const HANDOFF_LIMIT = 256;
-/** handed-off deliveries attempted at once */
-const HANDOFF_CONCURRENCY = 64;
+/**
+ * The relay hands deliveries off (first attempts, no row yet) while fewer than this many times the concurrency
+ * limits wait or run here, in all and for the event's tenant; beyond, it queues them as rows for the claims.
+ */
+const HANDOFF_FACTOR = 4;
 /**
  * Hand-offs (one per relay batch, every EVENT_RELAY_INTERVAL_MS) share a tenant's signing keys for this long: a
  * lookup costs session-service a few milliseconds. After a rotation the previous secret signs for another 24 hours,
  * so a delivery signed with keys up to this old still verifies; the new secret's signature joins within it.
  */
 const HANDOFF_KEYS_MS = 1000;
+/** The last error of a delivery deferred by its receiver's open breaker (listed with the delivery). */
+const DEFERRED = 'not attempted: the receiver was unavailable for its last attempts and is left alone for a while';
 
 /** A batch's signing keys per tenant */
 type KeysOf = (tenantId: string) => Promise<KeyObject[]>;
 
-interface HandedOff {
+interface Attempt {
   d: ClaimedDelivery;
   keysOf: KeysOf;
+}
+
+/** How many more deliveries the relay may hand off, for the whole batch it relays ({@link DispatcherService.handOffBudget}). */
+export interface HandOffBudget {
+  /** Counts `n` deliveries of the tenant in; false (nothing counted) when there is no room for them. */
+  take(tenantId: string, n: number): boolean;
+}
+
+/** A delivery's receiver, for the limits and the breaker: the tenant's URL origin (one host of two tenants is two receivers). */
+export function receiverOf(d: Pick<ClaimedDelivery, 'tenant_id' | 'url'>): string {
+  let origin = d.url ?? '';
+  try {
+    origin = new URL(origin).origin;
+  } catch {
+    /* not a URL (a deleted webhook's delivery): its own receiver */
+  }
+  return `${d.tenant_id} ${origin}`;
 }
 
 /**
  * Delivers events and asynchronous reactor results: attempts the deliveries the outbox relay hands off (first
  * attempts, recorded when they end) and claims due ones from PostgreSQL (retries, reactor results; NATS only wakes it early),
  * POSTs them signed per Standard Webhooks, records every attempt (attempts that end together in one statement) and
- * schedules retries. Safe with several replicas.
+ * schedules retries. Every attempt takes its turn in one {@link FairQueue}: round robin over tenants and their
+ * receivers, each within its concurrency limit, a receiver's circuit breaker asked first. Safe with several replicas.
  */
 @Injectable()
 export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
@@ -48,21 +71,30 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   private readonly schedule = new RetrySchedule(this.config.webhookRetryScheduleMs);
   /** checked again at every delivery: the receiver's address may have changed since the job was accepted */
   private readonly policy = EgressPolicy.callbacks(this.config.allowPrivateCallbacks);
-  private readonly loop = new WorkLoop(
-    async () => {
-      const claimed = await this.deliveries.claim(BATCH);
-      const keysOf = this.batchKeys();
-      await Promise.all(claimed.map((d) => this.deliver(d, keysOf)));
-      return claimed.length === BATCH;
+  private readonly breakers = new ReceiverBreakers(this.config.webhookBreakerFailures, this.config.webhookBreakerCooldownMs);
+  private readonly queue = new FairQueue<Attempt>(
+    { total: this.config.webhookConcurrency, perTenant: this.config.webhookTenantConcurrency, perReceiver: this.config.webhookReceiverConcurrency },
+    (receiver, running) => this.breakers.admit(receiver, running),
+    (a) =>
+      this.deliver(a.d, a.keysOf).catch((err: unknown) =>
+        this.logger.error({ err: { message: (err as Error).message }, deliveryId: a.d.id }, 'delivery error'),
+      ),
+    (deferred, receiver) => this.defer(deferred, receiver),
+    () => {
+      if (this.claimsStarved) this.loop.wake();
     },
+  );
+  private readonly loop = new WorkLoop(
+    () => this.claimRound(),
     this.config.webhookPollIntervalMs,
     (err) => this.logger.error({ err: { message: (err as Error).message } }, 'delivery loop error'),
   );
   private gauge?: NodeJS.Timeout;
-  private readonly handedOff: HandedOff[] = [];
-  private handOffsRunning = 0;
+  /** claimed deliveries waiting or running here (their leases run) */
+  private leased = 0;
+  /** the last round found no room: an attempt that ends wakes the claims */
+  private claimsStarved = false;
   private accepting = false;
-  private drained?: () => void;
   private handOffKeys?: { keysOf: KeysOf; until: number };
   private draining?: Promise<void>;
 
@@ -101,10 +133,11 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     this.draining ??= (async () => {
       if (this.gauge) clearInterval(this.gauge);
       this.accepting = false;
-      const waiting = this.handedOff.splice(0).map((h) => h.d);
-      await this.deliveries.recordUnattempted(waiting).catch(() => undefined);
-      if (this.handOffsRunning) await new Promise<void>((r) => (this.drained = r));
+      // no claim round runs past this point, so nothing is queued after the queue stops
       await this.loop.stop();
+      const waiting = this.queue.stop().map((a) => a.d);
+      await this.deliveries.recordUnattempted(waiting).catch(() => undefined);
+      await this.queue.idle();
     })();
     return this.draining;
   }
@@ -114,12 +147,24 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Whether the relay may hand deliveries off: it then writes no row for them and hands them over once its
-   * transaction committed ({@link OutboxRelay}). Not while this many wait or run (slow receivers): the relay then
-   * queues them for the claims.
+   * What the relay may hand off now (it then writes no row for those deliveries and hands them over once its
+   * transaction committed, {@link OutboxRelay}): while fewer than HANDOFF_FACTOR times the limits wait or run here,
+   * in all and of the event's tenant. Beyond (slow receivers), the relay queues them for the claims.
    */
-  acceptsHandOffs(): boolean {
-    return this.accepting && this.handedOff.length + this.handOffsRunning < HANDOFF_LIMIT;
+  handOffBudget(): HandOffBudget {
+    const total = this.config.webhookConcurrency * HANDOFF_FACTOR;
+    const perTenant = this.config.webhookTenantConcurrency * HANDOFF_FACTOR;
+    let load = this.queue.load;
+    const taken = new Map<string, number>();
+    return {
+      take: (tenantId, n) => {
+        const tenantLoad = this.queue.loadOf(tenantId) + (taken.get(tenantId) ?? 0);
+        if (!this.accepting || load >= total || tenantLoad >= perTenant) return false;
+        load += n;
+        taken.set(tenantId, (taken.get(tenantId) ?? 0) + n);
+        return true;
+      },
+    };
   }
 
   /**
@@ -137,22 +182,40 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     const now = Date.now();
     if (!this.handOffKeys || this.handOffKeys.until <= now) this.handOffKeys = { keysOf: this.batchKeys(), until: now + HANDOFF_KEYS_MS };
     const { keysOf } = this.handOffKeys;
-    for (const d of deliveries) this.handedOff.push({ d, keysOf });
-    this.pumpHandOffs();
+    for (const d of deliveries) this.queue.push(d.tenant_id, receiverOf(d), { d, keysOf });
   }
 
-  private pumpHandOffs(): void {
-    while (this.handOffsRunning < HANDOFF_CONCURRENCY && this.handedOff.length) {
-      const h = this.handedOff.shift() as HandedOff;
-      this.handOffsRunning++;
-      void this.deliver(h.d, h.keysOf)
-        .catch((err: unknown) => this.logger.error({ err: { message: (err as Error).message }, deliveryId: h.d.id }, 'delivery error'))
-        .finally(() => {
-          this.handOffsRunning--;
-          if (this.accepting) this.pumpHandOffs();
-          else if (!this.handOffsRunning) this.drained?.();
-        });
+  /**
+   * One claim round: as many due deliveries as there is room for, none of the tenants that have their share queued
+   * or running here already. It does not wait for their attempts (they take their turns in the queue).
+   */
+  private async claimRound(): Promise<boolean> {
+    const room = Math.min(BATCH, this.config.webhookConcurrency - this.leased);
+    this.claimsStarved = room <= 0;
+    if (this.claimsStarved || !this.accepting) return false;
+    const claimed = await this.deliveries.claim(room, this.config.webhookTenantConcurrency, this.queue.saturated());
+    const keysOf = this.batchKeys();
+    for (const d of claimed) {
+      this.leased++;
+      this.queue.push(d.tenant_id, receiverOf(d), { d, keysOf }, true);
     }
+    return claimed.length === room;
+  }
+
+  /** A receiver's breaker is open: its queued deliveries wait for the end of the cool-down, no attempt used. */
+  private defer(deferred: Attempt[], receiver: string): void {
+    const retryInMs = this.breakers.retryInMs(receiver);
+    const ds = deferred.map((a) => a.d);
+    this.logger.info({ deliveries: ds.length, retryInMs }, 'receiver unavailable: deliveries deferred');
+    void this.deliveries
+      .recordUnattempted(ds, retryInMs, DEFERRED)
+      .catch((err: unknown) => this.logger.error({ err: { message: (err as Error).message } }, 'deferring deliveries failed'))
+      .finally(() => this.released(ds));
+  }
+
+  /** Claimed deliveries whose leases this process no longer holds. */
+  private released(ds: readonly ClaimedDelivery[]): void {
+    for (const d of ds) if (!d.handedOff) this.leased--;
   }
 
   /**
@@ -173,6 +236,14 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async deliver(d: ClaimedDelivery, keysOf: KeysOf = this.batchKeys()): Promise<void> {
+    try {
+      await this.attempt(d, keysOf);
+    } finally {
+      this.released([d]);
+    }
+  }
+
+  private async attempt(d: ClaimedDelivery, keysOf: KeysOf): Promise<void> {
     if (d.url === null) {
       await this.deliveries.failed(d, 'the webhook was deleted');
       return;
@@ -212,6 +283,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
       error = err instanceof Error ? err.message : String(err);
     }
     const attempt = { statusCode, durationMs: performance.now() - started, error };
+    this.breakers.record(receiverOf(d), !!error && receiverUnavailable(statusCode));
     if (!error) {
       await this.deliveries.settle(d, attempt, { status: 'delivered' });
       deliveryLatency.observe((Date.now() - d.created_at.getTime()) / 1000);

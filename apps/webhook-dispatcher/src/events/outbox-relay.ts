@@ -3,7 +3,7 @@ import { Prisma, PrismaService, SqlPool } from '@coffer/db';
 import { WorkLoop } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
 import { webhookDispatcherConfig } from '../config';
-import { DeliveryRepository, type ClaimedDelivery, type OutboxHold, type RelayedEvent } from '../deliveries/delivery.repository';
+import { DeliveryRepository, type ClaimedDelivery, type EventDelivery, type OutboxHold, type RelayedEvent } from '../deliveries/delivery.repository';
 import { DispatcherService } from '../deliveries/dispatcher.service';
 import { EventStream } from './event-stream';
 import { RelayLeadership } from './relay-leadership';
@@ -79,32 +79,34 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
       await this.stream.publish(rows);
       const found = await this.deliveries.deliveriesOf(rows);
       const handOff: ClaimedDelivery[] = [];
-      let done = found.filter((f) => !f.deliveries.length).map((f) => f.event);
-      let queued = false;
-      if (this.dispatcher.acceptsHandOffs()) {
-        const now = new Date();
-        for (const { event, deliveries } of found) {
-          if (!deliveries.length) continue;
-          const hold = this.hold(String(event.seq), deliveries.length);
-          for (const d of deliveries) {
-            handOff.push({
-              id: d.id,
-              tenant_id: d.tenant_id,
-              url: d.url,
-              body: d.body,
-              attempts: 1,
-              created_at: now,
-              webhook_id: d.webhook_id,
-              handedOff: { hold, event_id: d.event_id, event_type: d.event_type },
-            });
-          }
+      const done = found.filter((f) => !f.deliveries.length).map((f) => f.event);
+      const waiting: EventDelivery[] = [];
+      const budget = this.dispatcher.handOffBudget();
+      const now = new Date();
+      for (const { event, deliveries, suspended } of found) {
+        if (!deliveries.length) continue;
+        // a suspended tenant's deliveries, and those beyond its share of the room, wait as rows for the claims
+        if (suspended || !budget.take(event.tenant_id, deliveries.length)) {
+          waiting.push(...deliveries);
+          done.push(event);
+          continue;
         }
-      } else {
-        const waiting = found.flatMap((f) => f.deliveries);
-        await this.deliveries.queue(waiting);
-        queued = waiting.length > 0;
-        done = rows;
+        const hold = this.hold(String(event.seq), deliveries.length);
+        for (const d of deliveries) {
+          handOff.push({
+            id: d.id,
+            tenant_id: d.tenant_id,
+            url: d.url,
+            body: d.body,
+            attempts: 1,
+            created_at: now,
+            webhook_id: d.webhook_id,
+            handedOff: { hold, event_id: d.event_id, event_type: d.event_type },
+          });
+        }
       }
+      await this.deliveries.queue(waiting);
+      const queued = waiting.length > 0;
       if (done.length) await this.sql.query(Prisma.sql`DELETE FROM event_outbox WHERE seq = ANY (${done.map((e) => String(e.seq))}::bigint[])`);
       return { count: rows.length, queued, handOff };
     });

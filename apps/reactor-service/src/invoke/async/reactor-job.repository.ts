@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventOutbox, Prisma, PrismaService } from '@coffer/db';
+import { EventOutbox, Prisma, PrismaService, tenantNotSuspended } from '@coffer/db';
 import type { CofferEvent, Principal } from '@coffer/contracts';
 import { reactorServiceConfig } from '../../config';
 
@@ -83,13 +83,14 @@ export class ReactorJobRepository {
     });
   }
 
+  /** Due jobs (new, or leased to a worker that died), oldest first; none of a suspended tenant (they wait until it is resumed). */
   claim(limit: number): Promise<ReactorJobRow[]> {
     return this.prisma.$queryRaw<ReactorJobRow[]>`
       UPDATE reactor_jobs j SET status = 'running', runs = j.runs + 1, started_at = now(),
         locked_until = now() + make_interval(secs => (j.timeout_ms + ${this.leaseSlackMs}) / 1000.0)
       WHERE j.id IN (
         SELECT id FROM reactor_jobs
-        WHERE status = 'pending' OR (status = 'running' AND locked_until < now())
+        WHERE (status = 'pending' OR (status = 'running' AND locked_until < now())) AND ${tenantNotSuspended(Prisma.raw('reactor_jobs.tenant_id'))}
         ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
       )
       RETURNING j.*`;
