@@ -610,5 +610,28 @@ describe('audit trail', () => {
       expect(admin('audit', 'export', '--tenant', tenant.tenantId, '--format', 'xml').status).toBe(2);
       expect(admin('audit', 'export').status).toBe(2);
     });
+
+    it('a CSV export guards every cell a spreadsheet would run as a formula (= + - @ tab CR get a leading quote)', async () => {
+      // issue 34: an operator name (and, before TRUST_PROXY, a refusal's source) can be any text
+      const formula = `=cmd|' /C calc'!A0`;
+      expect(admin('audit', 'export', '--tenant', tenant.tenantId, '--format', 'ndjson', '--actor', formula).status).toBe(0);
+      expect(admin('audit', 'export', '--tenant', tenant.tenantId, '--format', 'ndjson', '--actor', '@SUM(1+1)').status).toBe(0);
+      await sealed(tenant.tenantId);
+      const csv = admin('audit', 'export', '--tenant', tenant.tenantId, '--format', 'csv');
+      expect(csv.status).toBe(0);
+      const cells = csv.stdout
+        .split('\n')
+        .filter((l) => l.includes(',operator,'))
+        .map((l) => l.split(','));
+      const names = cells.map((c) => c[6]);
+      expect(names).toEqual(expect.arrayContaining([`'${formula}`, `'@SUM(1+1)`]));
+      // no cell anywhere starts a formula
+      expect(
+        csv.stdout
+          .split('\n')
+          .flatMap((l) => l.split(','))
+          .filter((c) => /^[=+\-@\t\r]/.test(c)),
+      ).toEqual([]);
+    });
   });
 });
