@@ -71,7 +71,9 @@ describe('refusals: source and trace id are bounded and chosen by the gateway', 
         { source: traced, actor_id: traced, trace_id: longTrace, count: 1 },
       ]),
     );
-    const { rows: chosen } = await db.query(`SELECT count(*)::int AS n FROM audit_events WHERE source LIKE '=cmd%' OR actor_id LIKE '=cmd%'`);
+    const { rows: chosen } = await db.query(
+      `SELECT count(*)::int AS n FROM audit_events WHERE operation = 'refuse' AND (source LIKE '=cmd%' OR actor_id LIKE '=cmd%')`,
+    );
     expect(chosen[0].n).toBe(0);
   }, 60_000);
 });
