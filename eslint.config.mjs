@@ -28,6 +28,7 @@ export default [
             { sourceTag: 'scope:reactor', onlyDependOnLibsWithTags: ['scope:shared', 'scope:reactor'] },
             { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook'] },
             // the web console runs in the browser and speaks only the public HTTP API: it imports no workspace project
+            // but the browser-safe libs tagged scope:console (libs/csv: the CSV writer it shares with the operator CLI)
             { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['scope:console'] },
             { sourceTag: 'scope:proxy', onlyDependOnLibsWithTags: ['scope:shared', 'scope:proxy'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -6,6 +7,8 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/console/',
   plugins: [react()],
+  // the browser-safe workspace libs it shares (tagged scope:console; tsconfig.json's paths)
+  resolve: { alias: { '@coffer/csv': fileURLToPath(new URL('../../libs/csv/src/index.ts', import.meta.url)) } },
   build: {
     outDir: '../../dist/apps/console',
     emptyOutDir: true,

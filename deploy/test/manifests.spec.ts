@@ -235,6 +235,20 @@ describe('gateway metrics', () => {
   });
 });
 
+describe('gateway client address', () => {
+  const items = () => render('base gateway');
+
+  it('believes exactly one X-Forwarded-For hop (TRUST_PROXY=1): only the ingress controller may connect to the API port', () => {
+    const c = onlyContainer(podTemplate(named(items(), 'Deployment', 'gateway')).spec);
+    // the controller appends the address it saw: one hop names the client, and nothing the client sent is believed
+    expect(env(c, 'TRUST_PROXY')?.value).toBe('1');
+    const rules = named(items(), 'NetworkPolicy', 'gateway').spec?.ingress ?? [];
+    const toHttp = rules.filter((r) => (r.ports ?? []).some((p) => p.port === 'http'));
+    expect(toHttp.flatMap((r) => (r.from ?? []).map((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name']))).toEqual(['ingress-nginx']);
+    expect(toHttp.every((r) => (r.from ?? []).length > 0)).toBe(true);
+  });
+});
+
 describe.each(OVERLAYS)('overlay %s', (overlay) => {
   const items = () => render(`overlay ${overlay}`);
   const namespace = NAMESPACE[overlay];

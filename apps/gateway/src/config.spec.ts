@@ -34,6 +34,7 @@ const VARS = [
   'CONSOLE_SIGN_IN_LIMIT',
   'CONSOLE_MAX_SESSIONS',
   'CONSOLE_MAX_SESSIONS_PER_KEY',
+  'TRUST_PROXY',
 ];
 
 describe('gateway configuration', () => {
@@ -61,6 +62,8 @@ describe('gateway configuration', () => {
         maxSessionsPerKey: 20,
       },
       headerAliasPrefixes: [],
+      // no forwarding header is believed: the client is the socket's address
+      trustProxy: false,
       authCacheTtlMs: 5_000,
       rateLimits: {
         private: { requests: 2000, windowMs: 10_000 },
@@ -101,6 +104,37 @@ describe('gateway configuration', () => {
     expect(loadGatewayConfig().console).toMatchObject({ port: 9443, url: 'https://console.example.com' });
     process.env['CONSOLE_PORT'] = '0';
     expect(loadGatewayConfig().console.port).toBe(0);
+  });
+
+  it.each([
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['10.0.0.0/8', ['10.0.0.0/8']],
+    [' 10.0.0.0/8, 192.168.1.7 ,::1, fd00::/8,loopback', ['10.0.0.0/8', '192.168.1.7', '::1', 'fd00::/8', 'loopback']],
+    ['172.16.0.0/255.240.0.0', ['172.16.0.0/255.240.0.0']],
+  ])('TRUST_PROXY=%s is a hop count or the proxies trusted', (value, trustProxy) => {
+    process.env['TRUST_PROXY'] = value;
+    expect(loadGatewayConfig().trustProxy).toEqual(trustProxy);
+  });
+
+  it.each([
+    ['true', 'every entry must be an IP address, a CIDR (10.0.0.0/8), loopback, linklocal or uniquelocal, got "true"'],
+    ['*', 'every entry must be an IP address, a CIDR (10.0.0.0/8), loopback, linklocal or uniquelocal, got "*"'],
+    ['lb.example.com', 'every entry must be an IP address, a CIDR (10.0.0.0/8), loopback, linklocal or uniquelocal, got "lb.example.com"'],
+    ['10.0.0.0/33', 'every entry must be an IP address, a CIDR (10.0.0.0/8), loopback, linklocal or uniquelocal, got "10.0.0.0/33"'],
+    ['fd00::/129', 'every entry must be an IP address, a CIDR (10.0.0.0/8), loopback, linklocal or uniquelocal, got "fd00::/129"'],
+    ['10.0.0.0/255.0.255.0', 'every entry must be an IP address, a CIDR (10.0.0.0/8), loopback, linklocal or uniquelocal, got "10.0.0.0/255.0.255.0"'],
+    ['-1', 'every entry must be an IP address, a CIDR (10.0.0.0/8), loopback, linklocal or uniquelocal, got "-1"'],
+    ['2,10.0.0.1', 'every entry must be an IP address, a CIDR (10.0.0.0/8), loopback, linklocal or uniquelocal, got "2"'],
+  ])('stops on TRUST_PROXY=%s', (value, problem) => {
+    process.env['TRUST_PROXY'] = value;
+    expect(() => loadGatewayConfig()).toThrow(new ConfigError(`TRUST_PROXY: a hop count (0–20) or a comma list of proxies: ${problem}`));
+  });
+
+  it('stops on a hop count beyond 20', () => {
+    process.env['TRUST_PROXY'] = '21';
+    expect(() => loadGatewayConfig()).toThrow(new ConfigError('TRUST_PROXY must be an integer between 0 and 20, got "21"'));
   });
 
   it.each([

@@ -3,6 +3,7 @@ import { ConfigError, configOnce, envInt, envList, envString, loadProcessConfig,
 import { backPressureFromEnv, type BackPressureLimits } from './http/back-pressure';
 import { limitsFromEnv, parseLimit, type Limit } from './rate-limit/rate-limits';
 import { requestTimeoutsFromEnv, type RequestTimeouts } from './http/request-timeouts';
+import { trustProxyFromEnv, type TrustProxy } from './http/trust-proxy';
 
 /** Everything the gateway reads from the environment (docs/operations.md#configuration), checked at start-up. */
 export interface GatewayConfig extends ProcessConfig {
@@ -17,6 +18,11 @@ export interface GatewayConfig extends ProcessConfig {
   readonly corsOrigins: true | readonly string[];
   /** HEADER_ALIAS_PREFIXES: comma list of header-name prefixes (letters, digits, `-`), default none */
   readonly headerAliasPrefixes: readonly string[];
+  /**
+   * TRUST_PROXY: a hop count (0–20) or a comma list of proxy addresses and CIDRs whose X-Forwarded-For is believed;
+   * default none (`false`: the client is the socket's address)
+   */
+  readonly trustProxy: TrustProxy;
   /** AUTH_CACHE_TTL_MS: 1 ms – 1 h, default 5 000 */
   readonly authCacheTtlMs: number;
   /** RATE_LIMIT_PRIVATE / _PUBLIC / _MANAGEMENT: `<n>/<window>`, defaults 2000/10s, 50/min, 200/min */
@@ -100,6 +106,7 @@ export function loadGatewayConfig(): GatewayConfig {
     headerAliasPrefixes: envList('HEADER_ALIAS_PREFIXES', '', (p) =>
       /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(p) ? null : `every prefix must be letters, digits and "-", got "${p}"`,
     ),
+    trustProxy: trustProxyFromEnv(),
     authCacheTtlMs: envInt('AUTH_CACHE_TTL_MS', 5_000, 1, 3_600_000),
     rateLimits: Object.freeze(limitsFromEnv()),
     backPressure: Object.freeze(backPressureFromEnv()),

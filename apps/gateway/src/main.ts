@@ -6,6 +6,7 @@ import { PinoNestLogger, createLogger, startHealthServer, validateConfig } from 
 import { gatewayConfig } from './config';
 import { AppModule } from './app.module';
 import { configureFastify } from './http/fastify-setup';
+import { fastifyTrustProxy } from './http/trust-proxy';
 import { registerBackPressure } from './http/back-pressure';
 import { registerBodyDeadline, serverTimeoutOptions } from './http/request-timeouts';
 import { PrincipalResolver } from './auth/principal-resolver';
@@ -34,7 +35,8 @@ async function bootstrap() {
       bodyLimit: BODY_LIMIT_BYTES,
       // header, body and idle timeouts: a client that stops sending holds a connection for a bounded time only
       ...serverTimeoutOptions(config.requestTimeouts),
-      trustProxy: true,
+      // TRUST_PROXY: which X-Forwarded-For to believe (none by default: the client is the socket's address)
+      trustProxy: fastifyTrustProxy(config.trustProxy),
       // a request that arrives on an open connection while the gateway stops is still answered (the bus is up until
       // the HTTP server has closed), with `Connection: close` so the client's next request goes to another replica
       return503OnClosing: false,

@@ -21,6 +21,14 @@ export function deadlineOf(env: Pick<RpcEnvelope, 'timeoutMs'> | undefined, rece
   return typeof t === 'number' && Number.isFinite(t) && t > 0 ? receivedAt + t : undefined;
 }
 
+/**
+ * A client's SVC-TRACE-ID (docs/api-reference.md): 1–128 of `A-Z a-z 0-9 . _ : -`. The gateway takes no other (it
+ * makes up a UUID instead), and the messages that carry a trace id accept exactly these, so a trace id the gateway
+ * took can never make a message another service refuses.
+ */
+export const TRACE_ID_MAX_LENGTH = 128;
+export const TRACE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** The longest idempotency key accepted (docs/api-reference.md leaves it open; Stripe and the mirrored service use 255). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 

@@ -29,3 +29,15 @@ export const httpDuration = new Histogram({
   buckets: LATENCY_BUCKETS_SECONDS,
   registers: [metricsRegistry],
 });
+
+/**
+ * Refusal windows of the audit trail (docs/audit.md) that were never stored: `invalid` (token-service could not store
+ * that window; the rest of its batch was), `rejected` (token-service refused the gateway's batch), `undeliverable`
+ * (the bus or token-service failed every retry) and `queue_full` (the gateway's queue of unsent windows was full).
+ */
+export const auditRefusalsDropped = new Counter({
+  name: 'coffer_audit_refusals_dropped_total',
+  help: 'Refusal windows of the audit trail dropped instead of stored, by reason',
+  labelNames: ['reason'] as const,
+  registers: [metricsRegistry],
+});

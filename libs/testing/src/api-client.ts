@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { ApiMethod, ApiPath } from './api-paths';
@@ -24,6 +25,11 @@ export interface RequestOptions {
   origin?: 'api' | 'console';
   /** redirects are returned, not followed (the API origin's /console) */
   redirect?: 'manual';
+  /**
+   * the loopback address the call leaves from (`127.0.0.42`: Linux routes all of 127.0.0.0/8 to itself): the gateway
+   * sees it as the client's socket address, so a test can tell its refusals apart without a forwarded header
+   */
+  localAddress?: string;
 }
 
 export function gatewayUrl(): string {
@@ -72,7 +78,9 @@ export async function apiRaw<T = any>(method: string, path: string, opts: Reques
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
   const base = opts.origin === 'console' ? consoleUrl() : gatewayUrl();
-  const res = await fetch(`${base}${path}`, { method, headers, body, redirect: opts.redirect ?? 'follow' });
+  const res = opts.localAddress
+    ? await fromAddress(opts.localAddress, method, `${base}${path}`, headers, body)
+    : await fetch(`${base}${path}`, { method, headers, body, redirect: opts.redirect ?? 'follow' });
   const text = await res.text();
   let parsed: unknown = undefined;
   try {
@@ -81,6 +89,24 @@ export async function apiRaw<T = any>(method: string, path: string, opts: Reques
     parsed = text;
   }
   return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** One call over node:http bound to `localAddress` (fetch cannot choose its local address). */
+function fromAddress(localAddress: string, method: string, url: string, headers: Record<string, string>, body?: string): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const h = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+        resolve(new Response(chunks.length ? Buffer.concat(chunks) : null, { status: res.statusCode ?? 0, headers: h }));
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 export interface TestTenant {

@@ -23,6 +23,12 @@ jest.setTimeout(600_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A loopback address of its own (Linux answers all of 127.0.0.0/8): the socket address the gateway records refusals
+ * under (it believes no X-Forwarded-For unless TRUST_PROXY says so).
+ */
+const loopback = () => `127.${Math.floor(Math.random() * 200) + 20}.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}`;
+
 /** A fresh trace id per act: the record is found by it. */
 const trace = () => `audit-e2e-${randomUUID()}`;
 
@@ -460,22 +466,19 @@ describe('audit trail', () => {
   });
 
   it('refused authentications are aggregated: 200 bad keys from one address are one row (per minute) with count 200', async () => {
-    const source = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const source = loopback();
     // 8 at a time: the gateway admits only a few requests with unresolved keys at once (503 beyond, by design)
     const sent: number[] = [];
     for (let i = 0; i < 25; i++)
       sent.push(
         ...(await Promise.all(
-          Array.from(
-            { length: 8 },
-            async () => (await apiRaw('GET', '/tokens', { key: `key_bad_${randomUUID()}`, headers: { 'x-forwarded-for': source } })).status,
-          ),
+          Array.from({ length: 8 }, async () => (await apiRaw('GET', '/tokens', { key: `key_bad_${randomUUID()}`, localAddress: source })).status),
         )),
       );
     expect(sent.filter((s) => s !== 401)).toEqual([]);
     // the tenant's 403s count in its own chain and show in its /logs
     const weak = await tenant.app('private', { permissions: ['token:read'] });
-    for (let i = 0; i < 7; i++) expect((await apiRaw('GET', '/applications', { key: weak.key, headers: { 'x-forwarded-for': source } })).status).toBe(403);
+    for (let i = 0; i < 7; i++) expect((await apiRaw('GET', '/applications', { key: weak.key, localAddress: source })).status).toBe(403);
     let rows: Array<{ tenant_id: string; entity_id: string; count: number }> = [];
     for (let i = 0; i < 60; i++) {
       rows = (await db.query(`SELECT tenant_id::text, entity_id, count FROM audit_events WHERE operation = 'refuse' AND source = $1`, [source])).rows;
@@ -494,9 +497,8 @@ describe('audit trail', () => {
   }, 120_000);
 
   it('refusals counted just before the gateway stops (SIGTERM) are recorded, not lost with the process', async () => {
-    const source = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
-    for (let i = 0; i < 5; i++)
-      expect((await apiRaw('GET', '/tokens', { key: `key_bad_${randomUUID()}`, headers: { 'x-forwarded-for': source } })).status).toBe(401);
+    const source = loopback();
+    for (let i = 0; i < 5; i++) expect((await apiRaw('GET', '/tokens', { key: `key_bad_${randomUUID()}`, localAddress: source })).status).toBe(401);
     // at once: the counts are sent every 5 s, so these are still in the gateway's memory
     await control('stop', 'gateway', 'SIGTERM');
     await control('start', 'gateway');
@@ -607,6 +609,37 @@ describe('audit trail', () => {
       );
       expect(admin('audit', 'export', '--tenant', tenant.tenantId, '--format', 'xml').status).toBe(2);
       expect(admin('audit', 'export').status).toBe(2);
+    });
+
+    it('a CSV export guards every cell a spreadsheet would run as a formula (= + - @ tab CR get a leading quote)', async () => {
+      // issue 34: an operator name (and, before TRUST_PROXY, a refusal's source) can be any text
+      const formula = `=cmd|' /C calc'!A0`;
+      expect(admin('audit', 'export', '--tenant', tenant.tenantId, '--format', 'ndjson', '--actor', formula).status).toBe(0);
+      expect(admin('audit', 'export', '--tenant', tenant.tenantId, '--format', 'ndjson', '--actor', '@SUM(1+1)').status).toBe(0);
+      // only these two records: the tenant's refusal windows are sealed minutes later, and the export skips them
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await db.query(
+          `SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1 AND actor_name = ANY($2::text[]) AND seq IS NOT NULL`,
+          [tenant.tenantId, [formula, '@SUM(1+1)']],
+        );
+        if (rows[0].n === 2) break;
+        await sleep(200);
+      }
+      const csv = admin('audit', 'export', '--tenant', tenant.tenantId, '--format', 'csv');
+      expect(csv.status).toBe(0);
+      const cells = csv.stdout
+        .split('\n')
+        .filter((l) => l.includes(',operator,'))
+        .map((l) => l.split(','));
+      const names = cells.map((c) => c[6]);
+      expect(names).toEqual(expect.arrayContaining([`'${formula}`, `'@SUM(1+1)`]));
+      // no cell anywhere starts a formula
+      expect(
+        csv.stdout
+          .split('\n')
+          .flatMap((l) => l.split(','))
+          .filter((c) => /^[=+\-@\t\r]/.test(c)),
+      ).toEqual([]);
     });
   });
 });

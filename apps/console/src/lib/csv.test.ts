@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CSV_CELL_CASES } from '@coffer/csv';
 import { toCsv } from './csv';
 
 describe('toCsv', () => {
@@ -11,5 +12,8 @@ describe('toCsv', () => {
   it('neutralises spreadsheet formulas and serialises objects', () => {
     expect(toCsv(['m', 'o'], [{ m: '=HYPERLINK("x")', o: { k: 1 } }])).toBe('m,o\r\n"\'=HYPERLINK(""x"")","{""k"":1}"\r\n');
     expect(toCsv(['m'], [{ m: '-1' }, { m: '@a' }])).toBe("m\r\n'-1\r\n'@a\r\n");
+  });
+  it.each(CSV_CELL_CASES)('writes %j as the cell %j, like every CSV export of Coffer', (value, cell) => {
+    expect(toCsv(['v'], [{ v: value }])).toBe(`v\r\n${cell}\r\n`);
   });
 });

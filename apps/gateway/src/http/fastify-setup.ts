@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ProblemError, findJsonLimitViolation, jsonLimitProblem } from '@coffer/contracts';
+import { ProblemError, TRACE_ID_PATTERN, findJsonLimitViolation, jsonLimitProblem } from '@coffer/contracts';
 import { frameworkProblem } from './framework-errors';
 import { httpDuration, httpRequests, runChecks, type Logger, type ReadinessCheck } from '@coffer/observability';
 import { HeaderNames } from '../auth/api-key-headers';
@@ -8,7 +8,6 @@ import type { GatewayRequest } from './gateway-request';
 import { closeConnectionsWhenStopping } from './http-drain';
 
 export { BODY_LIMIT_BYTES } from './framework-errors';
-const TRACE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * JSON bodies: an empty body is "no body" (POST /sessions), bad JSON is a 400 problem, and so is a body breaking the
@@ -72,7 +71,7 @@ export function configureFastify(fastify: FastifyInstance, logger: Logger, readi
   fastify.addHook('onRequest', async (request, reply) => {
     const req = request as GatewayRequest;
     const given = HeaderNames.first(req.headers, headers.traceId);
-    req.traceId = given && TRACE_ID.test(given) ? given : randomUUID();
+    req.traceId = given && TRACE_ID_PATTERN.test(given) ? given : randomUUID();
     req.idempotencyKey = HeaderNames.first(req.headers, headers.idempotencyKey);
     for (const name of traceHeaderNames(req.headers, headers)) void reply.header(name, req.traceId);
   });

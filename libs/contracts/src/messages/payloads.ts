@@ -1,4 +1,3 @@
-import { Type } from 'class-transformer';
 import {
   Allow,
   ArrayMaxSize,
@@ -11,11 +10,12 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   Max,
   MaxLength,
   Min,
-  ValidateNested,
 } from 'class-validator';
+import { TRACE_ID_PATTERN } from '../envelope';
 
 /**
  * The payloads of the NATS subjects (libs/contracts subjects), one class per message shape. Each crosses the bus as
@@ -110,6 +110,7 @@ export class RefusalWindowMessage {
   @IsIn(['missing_key', 'invalid_key', 'forbidden'])
   reason!: 'missing_key' | 'invalid_key' | 'forbidden';
 
+  /** the client address as the gateway derived it (TRUST_PROXY), `unknown`, or `*` (too many windows) */
   @IsString()
   @MaxLength(100)
   source!: string;
@@ -123,18 +124,24 @@ export class RefusalWindowMessage {
   @Max(100_000_000)
   count!: number;
 
+  /** the first refused request's SVC-TRACE-ID: any trace id the gateway accepts */
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @Matches(TRACE_ID_PATTERN)
   traceId?: string;
 }
 
 export class RefusalsMessage {
+  /** a NUL in one window (PostgreSQL cannot store it) makes that window invalid, not the batch */
+  static readonly opaqueFields: readonly string[] = ['windows'];
+
+  /**
+   * RefusalWindowMessage each, validated one by one by token-service: a window it cannot store is dropped and
+   * counted, never the batch (one bad window refused the whole batch, which the gateway then re-sent for ever)
+   */
   @IsArray()
   @ArrayMaxSize(10_000)
-  @ValidateNested({ each: true })
-  @Type(() => RefusalWindowMessage)
-  windows!: RefusalWindowMessage[];
+  windows!: unknown[];
 }
 
 /** session.applications.keys.*: the application, and the key for get and delete. */

@@ -4,6 +4,7 @@
 import os from 'node:os';
 import type { ParseArgsConfig } from 'node:util';
 import { AuditLedger, PrismaService, auditRecordsInsert, type AuditActor, type AuditRecordInput } from '@coffer/db';
+import { csvRow } from '@coffer/csv';
 import type { Command } from '../cli/command';
 
 const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, actor: { type: 'string' } } as const;
@@ -55,11 +56,6 @@ function record(prisma: PrismaService, actor: AuditActor, ...records: Omit<Audit
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 86_400_000;
-
-function csvCell(v: unknown): string {
-  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 const EXPORT_COLUMNS = [
   'seq',
@@ -118,7 +114,7 @@ async function audit(prisma: PrismaService, command: string, values: Record<stri
       process.stderr.write(`usage: ${COMMANDS['audit export']?.usage}\n  --tenant is required; --since/--until are ISO 8601 dates\n`);
       return 2;
     }
-    if (format === 'csv') process.stdout.write(`${EXPORT_COLUMNS.join(',')}\n`);
+    if (format === 'csv') process.stdout.write(`${csvRow(EXPORT_COLUMNS)}\n`);
     let afterSeq = 0;
     let n = 0;
     for (;;) {
@@ -143,7 +139,7 @@ async function audit(prisma: PrismaService, command: string, values: Record<stri
           changes: r.changes ?? null,
           hash: r.hash,
         };
-        process.stdout.write(format === 'csv' ? `${EXPORT_COLUMNS.map((c) => csvCell(out[c])).join(',')}\n` : `${JSON.stringify(out)}\n`);
+        process.stdout.write(format === 'csv' ? `${csvRow(EXPORT_COLUMNS.map((c) => out[c]))}\n` : `${JSON.stringify(out)}\n`);
         n++;
       }
       afterSeq = (rows[rows.length - 1] as { seq: number }).seq;
