@@ -1,0 +1,76 @@
+/**
+ * Issue 34: the proxy as a confused deputy — a path that climbs out of a pre-configured proxy's base path with its
+ * credential, a proxy editor's expressions detokenized by its callers, replays after access was lost — and the
+ * hygiene of its answers (header values, unreachable destinations, what audit records and events hold).
+ */
+import { api, createTenant, type TestTenant } from '@coffer/testing';
+import { Destination, proxy, rawProxy } from './support';
+
+jest.setTimeout(120_000);
+
+describe('proxy confused deputies', () => {
+  let tenant: TestTenant;
+  let caller: string;
+  let cardId: string;
+  const dest = new Destination();
+
+  const created = async (body: Record<string, unknown>) => {
+    const res = await api('POST', '/proxies', { key: tenant.managementKey, body: { name: 'deputy', destination_url: dest.url('/tenant-a/api'), ...body } });
+    expect(res.status).toBe(201);
+    return res.body as { id: string; key: string };
+  };
+
+  beforeAll(async () => {
+    await dest.start();
+    tenant = await createTenant('proxy-deputies');
+    caller = (await tenant.app('private', { permissions: ['token:create', 'token:use', 'proxy:invoke'] })).key;
+    cardId = (await api('POST', '/tokens', { key: caller, body: { type: 'token', data: '4242424242424242' } })).body.id;
+  });
+  afterAll(() => dest.stop());
+
+  describe("a path never leaves a proxy's base path", () => {
+    const climbs = [
+      '/proxy/../admin',
+      '/proxy/a/../../admin',
+      '/proxy/%2e%2e/admin',
+      '/proxy/%2E%2e/admin',
+      '/proxy/.%2E/admin',
+      '/proxy/%252e%252e/admin',
+      '/proxy/%25252E%25252E/admin',
+      '/proxy/..%2fadmin',
+      '/proxy/..%5cadmin',
+      '/proxy/..\\admin',
+      '/proxy/a\\b',
+      '/proxy/x/..;/admin',
+      '/proxy/./admin',
+    ];
+
+    it.each(climbs)('pre-configured: %s is a 400 problem and nothing is sent with the proxy credential', async (target) => {
+      const p = await created({
+        configuration: { API_KEY: 'sk_live_tenant_a' },
+        request_transforms: [{ type: 'append_header', options: { location: 'Authorization', value: 'Bearer {{ configuration.API_KEY }}' } }],
+      });
+      const before = dest.received.length;
+      const res = await rawProxy('GET', target, { 'SVC-API-KEY': caller, 'BT-PROXY-KEY': p.key });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body).toMatchObject({ status: 400, errors: { path: [expect.any(String)] } });
+      expect(dest.received.length).toBe(before);
+    });
+
+    it.each(['/proxy/../admin', '/proxy/%2e%2e/admin', '/proxy/..%5cadmin'])('ephemeral with a base path: %s is a 400 problem', async (target) => {
+      const before = dest.received.length;
+      const res = await rawProxy('GET', target, { 'SVC-API-KEY': caller, 'BT-PROXY-URL': dest.url('/tenant-a/api') });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, errors: { path: [expect.any(String)] } });
+      expect(dest.received.length).toBe(before);
+    });
+
+    it('dots inside a segment are an ordinary path', async () => {
+      const p = await created({});
+      const res = await rawProxy('GET', '/proxy/v1/a..b/.well/c.', { 'SVC-API-KEY': caller, 'BT-PROXY-KEY': p.key });
+      expect(res.status).toBe(200);
+      expect(dest.last.url).toBe('/tenant-a/api/v1/a..b/.well/c.');
+    });
+  });
+});
