@@ -73,4 +73,57 @@ describe('proxy confused deputies', () => {
       expect(dest.last.url).toBe('/tenant-a/api/v1/a..b/.well/c.');
     });
   });
+
+  describe("a proxy's editor cannot make its callers detokenize", () => {
+    let editor: string;
+    beforeAll(async () => {
+      editor = (await tenant.app('management', { permissions: ['proxy:update'] })).key;
+    });
+    const edit = async (id: string, body: Record<string, unknown>) => {
+      const res = await api('PATCH', `/proxies/${id}`, { key: editor, body, contentType: 'application/merge-patch+json' });
+      expect(res.status).toBe(204);
+    };
+    const call = (key: string, body: Record<string, unknown>) =>
+      proxy('POST', '/proxy/charges', { key: caller, headers: { 'BT-PROXY-KEY': key }, contentType: 'application/json', body: JSON.stringify(body) });
+
+    it('an expression an append_header transform adds is refused (403) and nothing is sent', async () => {
+      const p = await created({});
+      await edit(p.id, { request_transforms: [{ type: 'append_header', options: { location: 'x-leak', value: `{{ ${cardId} }}` } }] });
+      const before = dest.received.length;
+      const res = await call(p.key, { amount: 100 });
+      expect(res.status).toBe(403);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(dest.received.length).toBe(before);
+    });
+
+    it('an expression a code transform writes into the body, or a caller expression it widens, is refused', async () => {
+      const p = await created({});
+      await edit(p.id, {
+        request_transforms: [{ type: 'code', code: `module.exports = async (req) => ({ body: { ...req.args.body, n: '{{ ${cardId} }}' } });` }],
+      });
+      const before = dest.received.length;
+      expect((await call(p.key, { amount: 100 })).status).toBe(403);
+      await edit(p.id, {
+        request_transforms: [{ type: 'code', code: "module.exports = async (req) => ({ body: { n: req.args.body.n.replace(/ \\| .*}}/, ' }}') } });" }],
+      });
+      expect((await call(p.key, { n: `{{ ${cardId} | slice: 0, 4 }}` })).status).toBe(403);
+      expect(dest.received.length).toBe(before);
+    });
+
+    it("the caller's own expressions are detokenized wherever the transforms put them", async () => {
+      const p = await created({
+        request_transforms: [
+          {
+            type: 'code',
+            code: "module.exports = async (req) => ({ headers: { ...req.args.headers, 'x-card': req.args.body.card }, body: { amount: req.args.body.amount } });",
+          },
+          { type: 'append_json', options: { location: '$.note', value: 'added' } },
+        ],
+      });
+      const res = await call(p.key, { card: `{{${cardId}}}`, amount: 100 });
+      expect(res.status).toBe(200);
+      expect(dest.last.headers['x-card']).toBe('4242424242424242');
+      expect(JSON.parse(dest.last.body.toString())).toEqual({ amount: 100, note: 'added' });
+    });
+  });
 });

@@ -3,6 +3,7 @@ import { OPS, badRequest } from '@coffer/contracts';
 import { ExpressionError, findDetokenizationExpressions } from '@coffer/expression';
 import { RpcClient, type CallContext } from '@coffer/messaging';
 import { payloadOf, readBody, writeBody, asText } from './request-body';
+import { onlyOwnExpressions } from './own-expressions';
 
 export interface OutgoingRequest {
   headers: [string, string][];
@@ -19,7 +20,8 @@ export interface OutgoingRequest {
 export class Detokenizer {
   constructor(private readonly rpc: RpcClient) {}
 
-  async detokenize(ctx: CallContext, req: OutgoingRequest): Promise<OutgoingRequest> {
+  /** `own`: the only expressions that may be detokenized (ownExpressions), when a transform may have added others. */
+  async detokenize(ctx: CallContext, req: OutgoingRequest, own?: ReadonlySet<string>): Promise<OutgoingRequest> {
     const shape = readBody(req.body, req.contentType);
     const headerAt = req.headers.map(([, v], i) => (v.includes('{{') ? i : -1)).filter((i) => i >= 0);
     if (shape.kind === 'opaque' && headerAt.length === 0) return req;
@@ -28,6 +30,7 @@ export class Detokenizer {
     if (shape.kind !== 'opaque' && expressionsIn(payloadOf(shape))) payload.body = payloadOf(shape);
     if (headerAt.length && expressionsIn(headerAt.map((i) => req.headers[i][1]))) payload.headers = headerAt.map((i) => req.headers[i][1]);
     if (payload.body === undefined && payload.headers === undefined) return req;
+    if (own) onlyOwnExpressions(payload, own);
     const replaced = (await this.rpc.call(OPS.token.tokens.detokenize, { payload, path: 'request' }, ctx)) as typeof payload;
     const headers = req.headers.map((pair) => [...pair] as [string, string]);
     if (payload.headers) headerAt.forEach((at, n) => (headers[at][1] = asText(replaced.headers?.[n])));

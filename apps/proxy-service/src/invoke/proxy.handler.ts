@@ -21,6 +21,9 @@ import { Forwarder } from './forwarder';
 import { AuditBatches } from './audit-batches';
 import { ProxyDirectory } from './proxy-directory';
 import { hostLabel, proxyDuration, proxyRequests } from './proxy-metrics';
+import { ownExpressions } from './own-expressions';
+
+const contentTypeOf = (headers: [string, string][]) => headers.find(([k]) => k === 'content-type')?.[1];
 
 /**
  * proxy.invoke: one request through the ephemeral proxy — destination checked, expressions replaced as the caller,
@@ -76,12 +79,15 @@ export class ProxyHandler {
     let status = 500;
     try {
       let request = { headers: msg.headers, body: msg.body ?? '' };
-      if (proxy?.requestTransforms) request = await this.transform(ctx, proxy, 'request', { method: msg.method, path: msg.path, query: msg.query, ...request });
-      const contentType = request.headers.find(([k]) => k === 'content-type')?.[1];
-      const given = { headers: request.headers, body: Buffer.from(request.body, 'base64'), contentType };
       // an anonymous caller has no access to any token: what it sends is never read as expressions
       const detokenize = !proxy?.disableDetokenization && !cmd.principal.anonymousProxyId;
-      const out = detokenize ? await this.detokenizer.detokenize(ctx, given) : given;
+      // what the transforms leave is detokenized only as far as the caller wrote it (own-expressions.ts)
+      const own =
+        detokenize && proxy?.requestTransforms ? ownExpressions(msg.headers, Buffer.from(request.body, 'base64'), contentTypeOf(msg.headers)) : undefined;
+      if (proxy?.requestTransforms) request = await this.transform(ctx, proxy, 'request', { method: msg.method, path: msg.path, query: msg.query, ...request });
+      const contentType = contentTypeOf(request.headers);
+      const given = { headers: request.headers, body: Buffer.from(request.body, 'base64'), contentType };
+      const out = detokenize ? await this.detokenizer.detokenize(ctx, given, own) : given;
       const headers = out.headers.some(([k]) => k === 'user-agent') ? out.headers : [...out.headers, ['user-agent', 'coffer-proxy/1.0'] as [string, string]];
       const deadline = cmd.deadline === undefined ? undefined : Date.now() + (cmd.deadline - performance.now());
       const sentAt = performance.now();
