@@ -126,4 +126,38 @@ describe('proxy confused deputies', () => {
       expect(JSON.parse(dest.last.body.toString())).toEqual({ amount: 100, note: 'added' });
     });
   });
+
+  describe('header values that HTTP cannot carry are problems, never a bare 500', () => {
+    const code = (headers: string) => `module.exports = async (req) => ({ headers: { ...req.args.headers, ${headers} } });`;
+
+    it.each([
+      ['a non-Latin-1 value', "'x-bad': 'price \\u20ac'"],
+      ['a control character', "'x-bad': 'a\\u0001b'"],
+    ])('a response transform producing %s: 502 problem', async (_what, headers) => {
+      const p = await created({ response_transforms: [{ type: 'code', code: code(headers) }] });
+      const res = await proxy('GET', '/proxy/x', { key: caller, headers: { 'BT-PROXY-KEY': p.key } });
+      expect(res.status).toBe(502);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body).toMatchObject({ status: 502, errors: { headers: [expect.stringContaining('x-bad')] } });
+    });
+
+    it('a request transform producing a non-Latin-1 value: 502 problem, nothing sent', async () => {
+      const p = await created({ request_transforms: [{ type: 'code', code: code("'x-bad': '\\u20ac'") }] });
+      const before = dest.received.length;
+      const res = await proxy('GET', '/proxy/x', { key: caller, headers: { 'BT-PROXY-KEY': p.key } });
+      expect(res.status).toBe(502);
+      expect(res.body).toMatchObject({ status: 502, errors: { headers: [expect.stringContaining('x-bad')] } });
+      expect(dest.received.length).toBe(before);
+    });
+
+    it("a caller's detokenized value that is not Latin-1: 400 problem naming the header, not its value", async () => {
+      const euro = (await api('POST', '/tokens', { key: caller, body: { type: 'token', data: 'total \u20ac 10' } })).body.id;
+      const before = dest.received.length;
+      const res = await proxy('GET', '/proxy/x', { key: caller, destination: dest.url(), headers: { 'x-price': `{{ ${euro} }}` } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ status: 400, errors: { headers: [expect.stringContaining('x-price')] } });
+      expect(res.text).not.toContain('total');
+      expect(dest.received.length).toBe(before);
+    });
+  });
 });

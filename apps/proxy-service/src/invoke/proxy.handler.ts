@@ -22,6 +22,7 @@ import { AuditBatches } from './audit-batches';
 import { ProxyDirectory } from './proxy-directory';
 import { hostLabel, proxyDuration, proxyRequests } from './proxy-metrics';
 import { ownExpressions } from './own-expressions';
+import { checkHeaders } from './header-check';
 
 const contentTypeOf = (headers: [string, string][]) => headers.find(([k]) => k === 'content-type')?.[1];
 
@@ -84,19 +85,26 @@ export class ProxyHandler {
       // what the transforms leave is detokenized only as far as the caller wrote it (own-expressions.ts)
       const own =
         detokenize && proxy?.requestTransforms ? ownExpressions(msg.headers, Buffer.from(request.body, 'base64'), contentTypeOf(msg.headers)) : undefined;
-      if (proxy?.requestTransforms) request = await this.transform(ctx, proxy, 'request', { method: msg.method, path: msg.path, query: msg.query, ...request });
+      if (proxy?.requestTransforms) {
+        request = await this.transform(ctx, proxy, 'request', { method: msg.method, path: msg.path, query: msg.query, ...request });
+        checkHeaders(request.headers, 'request transforms', host);
+      }
       const contentType = contentTypeOf(request.headers);
       const given = { headers: request.headers, body: Buffer.from(request.body, 'base64'), contentType };
       const out = detokenize ? await this.detokenizer.detokenize(ctx, given, own) : given;
+      if (out !== given) checkHeaders(out.headers, 'caller', host);
       const headers = out.headers.some(([k]) => k === 'user-agent') ? out.headers : [...out.headers, ['user-agent', 'coffer-proxy/1.0'] as [string, string]];
       const deadline = cmd.deadline === undefined ? undefined : Date.now() + (cmd.deadline - performance.now());
       const sentAt = performance.now();
       const answer = await this.forwarder.send(url, msg.method, headers, out.body, deadline);
       proxyDuration.labels(hostLabel(host)).observe((performance.now() - sentAt) / 1000);
       status = answer.status;
+      checkHeaders(answer.headers, 'destination', host);
       let reply = { headers: answer.headers, body: answer.body.toString('base64') };
-      if (proxy?.responseTransforms)
+      if (proxy?.responseTransforms) {
         reply = await this.transform(ctx, proxy, 'response', { method: msg.method, path: msg.path, query: msg.query, status: answer.status, ...reply });
+        checkHeaders(reply.headers, 'response transforms', host);
+      }
       return { status: answer.status, headers: reply.headers, body: reply.body };
     } catch (err) {
       if (err instanceof ProblemError) status = err.status;
