@@ -160,4 +160,15 @@ describe('proxy confused deputies', () => {
       expect(dest.received.length).toBe(before);
     });
   });
+
+  it('an unreachable destination is a 502 that says so, without the socket error (no port-scanning oracle)', async () => {
+    const closed = new Destination();
+    await closed.start();
+    const url = closed.url('/x');
+    await closed.stop();
+    const res = await proxy('GET', '/proxy', { key: caller, destination: url });
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ status: 502, detail: 'localhost could not be reached' });
+    expect(res.text).not.toMatch(/ECONN|EHOST|ENET|ETIMEDOUT|EPIPE|UND_ERR/);
+  });
 });
