@@ -171,4 +171,54 @@ describe('proxy confused deputies', () => {
     expect(res.body).toMatchObject({ status: 502, detail: 'localhost could not be reached' });
     expect(res.text).not.toMatch(/ECONN|EHOST|ENET|ETIMEDOUT|EPIPE|UND_ERR/);
   });
+
+  describe('an idempotent replay re-checks the tokens its first call detokenized', () => {
+    const charge = (key: string, tokenId: string, idempotencyKey: string) =>
+      proxy('POST', '/proxy/charges', {
+        key,
+        destination: dest.url('/psp'),
+        headers: { 'SVC-IDEMPOTENCY-KEY': idempotencyKey },
+        contentType: 'application/json',
+        body: JSON.stringify({ number: `{{ ${tokenId} }}` }),
+      });
+    const echo = () => {
+      dest.behave = (req, res) => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ got: req.body.toString() }));
+      };
+    };
+
+    it('a caller that lost token:use gets 403, not the stored answer', async () => {
+      echo();
+      const app = await tenant.app('private', { permissions: ['token:create', 'token:use', 'proxy:invoke'] });
+      const tokenId = (await api('POST', '/tokens', { key: app.key, body: { type: 'token', data: 'secret-pan-1' } })).body.id;
+      const first = await charge(app.key, tokenId, 'replay-narrowed');
+      expect(first.status).toBe(200);
+      expect(first.text).toContain('secret-pan-1');
+      const again = await charge(app.key, tokenId, 'replay-narrowed');
+      expect(again.status).toBe(200);
+      expect(again.headers.get('svc-idempotent-replay')).toBe('true');
+
+      const narrowed = await api('PUT', `/applications/${app.id}`, { key: tenant.managementKey, body: { name: 'narrowed', permissions: ['proxy:invoke'] } });
+      expect(narrowed.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 300));
+      const before = dest.received.length;
+      const replay = await charge(app.key, tokenId, 'replay-narrowed');
+      expect(replay.status).toBe(403);
+      expect(replay.headers.get('content-type')).toContain('application/problem+json');
+      expect(replay.text).not.toContain('secret-pan-1');
+      expect(dest.received.length).toBe(before);
+    });
+
+    it('a token deleted since: 409, not the stored answer', async () => {
+      echo();
+      const tokenId = (await api('POST', '/tokens', { key: caller, body: { type: 'token', data: 'secret-pan-2' } })).body.id;
+      expect((await charge(caller, tokenId, 'replay-deleted')).status).toBe(200);
+      const deleter = (await tenant.app('private', { permissions: ['token:delete'] })).key;
+      expect((await api('DELETE', `/tokens/${tokenId}`, { key: deleter })).status).toBe(204);
+      const replay = await charge(caller, tokenId, 'replay-deleted');
+      expect(replay.status).toBe(409);
+      expect(replay.text).not.toContain('secret-pan-2');
+    });
+  });
 });

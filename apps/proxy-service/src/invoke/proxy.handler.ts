@@ -9,6 +9,7 @@ import {
   type ProxyIdempotencyReply,
   type ProxyInvocationMessage,
   type ProxyReply,
+  type RecordedProxyReply,
   type ProxyTransformResult,
   type ProxyTransformSubject,
   type ResolvedProxy,
@@ -23,6 +24,7 @@ import { ProxyDirectory } from './proxy-directory';
 import { hostLabel, proxyDuration, proxyRequests } from './proxy-metrics';
 import { ownExpressions } from './own-expressions';
 import { checkHeaders } from './header-check';
+import { answerOf, recheckReplay } from './replay-check';
 
 const contentTypeOf = (headers: [string, string][]) => headers.find(([k]) => k === 'content-type')?.[1];
 
@@ -50,13 +52,16 @@ export class ProxyHandler {
   @Operation(OPS.proxy.invoke)
   async invoke(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
     const key = cmd.idempotencyKey;
-    if (key === undefined) return this.send(cmd);
+    if (key === undefined) return answerOf(await this.send(cmd));
     const ctx = { principal: cmd.principal, traceId: cmd.traceId };
-    const ledger = (action: 'begin' | 'complete' | 'release', reply?: ProxyReply) =>
+    const ledger = (action: 'begin' | 'complete' | 'release', reply?: RecordedProxyReply) =>
       this.rpc.call<ProxyIdempotencyReply>(OPS.reactor.proxies.idempotency, { action, key, request: cmd.body, ...(reply ? { reply } : {}) }, ctx);
     const begun = await ledger('begin');
-    if ('replay' in begun) return idempotentReplay(begun.replay);
-    let answer: ProxyReply;
+    if ('replay' in begun) {
+      await recheckReplay(this.rpc, ctx, begun.replay);
+      return idempotentReplay(answerOf(begun.replay));
+    }
+    let answer: RecordedProxyReply;
     try {
       answer = await this.send(cmd);
     } catch (err) {
@@ -66,10 +71,11 @@ export class ProxyHandler {
     await ledger('complete', answer).catch((err: Error) =>
       this.logger.error({ traceId: cmd.traceId, err: { message: err.message } }, 'recording a proxy request under its idempotency key failed'),
     );
-    return answer;
+    return answerOf(answer);
   }
 
-  private async send(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply> {
+  /** The destination's answer, with the tokens the request detokenized (what an idempotent replay re-checks). */
+  private async send(cmd: Command<ProxyInvocationMessage>): Promise<RecordedProxyReply> {
     const msg = cmd.body;
     const ctx = { principal: cmd.principal, traceId: cmd.traceId };
     const proxy = await this.preConfigured(cmd);
@@ -91,8 +97,8 @@ export class ProxyHandler {
       }
       const contentType = contentTypeOf(request.headers);
       const given = { headers: request.headers, body: Buffer.from(request.body, 'base64'), contentType };
-      const out = detokenize ? await this.detokenizer.detokenize(ctx, given, own) : given;
-      if (out !== given) checkHeaders(out.headers, 'caller', host);
+      const out = detokenize ? await this.detokenizer.detokenize(ctx, given, own) : { ...given, usedTokenIds: [] };
+      if (out.usedTokenIds.length) checkHeaders(out.headers, 'caller', host);
       const headers = out.headers.some(([k]) => k === 'user-agent') ? out.headers : [...out.headers, ['user-agent', 'coffer-proxy/1.0'] as [string, string]];
       const deadline = cmd.deadline === undefined ? undefined : Date.now() + (cmd.deadline - performance.now());
       const sentAt = performance.now();
@@ -105,7 +111,7 @@ export class ProxyHandler {
         reply = await this.transform(ctx, proxy, 'response', { method: msg.method, path: msg.path, query: msg.query, status: answer.status, ...reply });
         checkHeaders(reply.headers, 'response transforms', host);
       }
-      return { status: answer.status, headers: reply.headers, body: reply.body };
+      return { status: answer.status, headers: reply.headers, body: reply.body, usedTokenIds: out.usedTokenIds };
     } catch (err) {
       if (err instanceof ProblemError) status = err.status;
       throw err;
