@@ -350,7 +350,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       if (facts.needsKeyEncryptionKeys) {
         expect(env(c, 'KEY_ENCRYPTION_KEYS')?.valueFrom?.secretKeyRef).toEqual({ name: 'coffer-key-encryption-keys', key: 'KEY_ENCRYPTION_KEYS' });
       }
-      for (const flag of ['ALLOW_PRIVATE_EGRESS', 'ALLOW_PRIVATE_CALLBACKS']) {
+      for (const flag of ['ALLOW_PRIVATE_EGRESS', 'ALLOW_PRIVATE_CALLBACKS', 'PROXY_ALLOW_PRIVATE_EGRESS']) {
         expect({ flag, value: env(c, flag)?.value }).toEqual({ flag, value: facts.egressFlags.includes(flag) ? 'false' : undefined });
       }
       expect(env(c, 'LOG_LEVEL')?.value).toBeDefined();
