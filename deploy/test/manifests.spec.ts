@@ -214,6 +214,11 @@ describe.each(APP_NAMES)('base %s', (app) => {
     const c = onlyContainer(podTemplate(named(items(), 'Deployment', app)).spec);
     expect(env(c, facts.portEnv)?.value).toBe(String(facts.port));
   });
+
+  it('opens its health port to the pod IP (HEALTH_HOST=0.0.0.0: the processes listen on loopback by default)', () => {
+    const c = onlyContainer(podTemplate(named(items(), 'Deployment', app)).spec);
+    expect(env(c, 'HEALTH_HOST')?.value).toBe('0.0.0.0');
+  });
 });
 
 describe('gateway metrics', () => {

@@ -49,7 +49,7 @@ async function bootstrap() {
   const readiness = { nats: () => events.ping() };
   configureFastify(app.getHttpAdapter().getInstance(), logger, readiness, () => shuttingDown);
   // metrics only on the health port, like every service: the API's port (what the internet reaches) never serves them
-  const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown);
+  const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown, config.healthHost);
   registerBodyDeadline(app.getHttpAdapter().getInstance(), config.requestTimeouts);
   // the API key is resolved as soon as the headers are in, through the path ApiKeyGuard uses (it reuses the principal)
   registerBackPressure(app.getHttpAdapter().getInstance(), config.backPressure, app.get(PrincipalResolver));

@@ -221,4 +221,15 @@ describe('proxy confused deputies', () => {
       expect(replay.text).not.toContain('secret-pan-2');
     });
   });
+
+  it("proxy-service's metrics count calls by status, never by a tenant's destination host", async () => {
+    dest.behave = (_req, res) => res.end('ok');
+    expect((await proxy('GET', '/proxy', { key: caller, destination: dest.url('/metrics-probe') })).status).toBe(200);
+    const ports = JSON.parse(process.env['COFFER_E2E_METRICS_PORTS'] as string) as Record<string, number>;
+    const metrics = await (await fetch(`http://127.0.0.1:${ports['proxy-service']}/metrics`)).text();
+    expect(metrics).toMatch(/^coffer_proxy_requests_total\{status="200"\} \d+/m);
+    expect(metrics).toMatch(/^coffer_proxy_destination_duration_seconds_count \d+/m);
+    expect(metrics).not.toContain('localhost');
+    expect(metrics).not.toMatch(/host="/);
+  });
 });
