@@ -214,6 +214,11 @@ describe.each(APP_NAMES)('base %s', (app) => {
     const c = onlyContainer(podTemplate(named(items(), 'Deployment', app)).spec);
     expect(env(c, facts.portEnv)?.value).toBe(String(facts.port));
   });
+
+  it('opens its health port to the pod IP (HEALTH_HOST=0.0.0.0: the processes listen on loopback by default)', () => {
+    const c = onlyContainer(podTemplate(named(items(), 'Deployment', app)).spec);
+    expect(env(c, 'HEALTH_HOST')?.value).toBe('0.0.0.0');
+  });
 });
 
 describe('gateway metrics', () => {
@@ -364,7 +369,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       if (facts.needsKeyEncryptionKeys) {
         expect(env(c, 'KEY_ENCRYPTION_KEYS')?.valueFrom?.secretKeyRef).toEqual({ name: 'coffer-key-encryption-keys', key: 'KEY_ENCRYPTION_KEYS' });
       }
-      for (const flag of ['ALLOW_PRIVATE_EGRESS', 'ALLOW_PRIVATE_CALLBACKS']) {
+      for (const flag of ['ALLOW_PRIVATE_EGRESS', 'ALLOW_PRIVATE_CALLBACKS', 'PROXY_ALLOW_PRIVATE_EGRESS']) {
         expect({ flag, value: env(c, flag)?.value }).toEqual({ flag, value: facts.egressFlags.includes(flag) ? 'false' : undefined });
       }
       expect(env(c, 'LOG_LEVEL')?.value).toBeDefined();

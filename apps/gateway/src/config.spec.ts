@@ -24,6 +24,7 @@ const VARS = [
   'HTTP_MAX_HEAP_MB',
   'OVERLOAD_RETRY_AFTER_S',
   'LOG_LEVEL',
+  'HEALTH_HOST',
   'SHUTDOWN_TIMEOUT_MS',
   'NATS_URL',
   'NATS_USER',
@@ -51,6 +52,7 @@ describe('gateway configuration', () => {
       natsServers: ['nats://127.0.0.1:4222'],
       port: 8080,
       healthPort: 9105,
+      healthHost: '127.0.0.1',
       corsOrigins: true,
       console: {
         port: 8081,

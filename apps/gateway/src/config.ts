@@ -1,5 +1,5 @@
 import type { ApplicationType } from '@coffer/contracts';
-import { ConfigError, configOnce, envInt, envList, envString, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+import { ConfigError, configOnce, envInt, envList, envString, loadHealthHost, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 import { backPressureFromEnv, type BackPressureLimits } from './http/back-pressure';
 import { limitsFromEnv, parseLimit, type Limit } from './rate-limit/rate-limits';
 import { requestTimeoutsFromEnv, type RequestTimeouts } from './http/request-timeouts';
@@ -14,6 +14,8 @@ export interface GatewayConfig extends ProcessConfig {
    * /healthz, /readyz and /metrics for the cluster, never the API's port
    */
   readonly healthPort: number;
+  /** HEALTH_HOST: the health port's address, default 127.0.0.1 (loadHealthHost, as every service's) */
+  readonly healthHost: string;
   /** CORS_ORIGINS: `*` (default: true, any origin) or a comma list of origins (`https://app.example.com`) */
   readonly corsOrigins: true | readonly string[];
   /** HEADER_ALIAS_PREFIXES: comma list of header-name prefixes (letters, digits, `-`), default none */
@@ -102,6 +104,7 @@ export function loadGatewayConfig(): GatewayConfig {
     ...loadProcessConfig(),
     port,
     healthPort,
+    healthHost: loadHealthHost(),
     corsOrigins: cors.includes('*') ? true : cors,
     headerAliasPrefixes: envList('HEADER_ALIAS_PREFIXES', '', (p) =>
       /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(p) ? null : `every prefix must be letters, digits and "-", got "${p}"`,

@@ -56,7 +56,7 @@ async function bootstrap() {
   // first of the request hooks: the console's origin serves the console only, the API's redirects /console there
   separateConsoleOrigin(app.getHttpAdapter().getInstance(), config.console.port ? config.console.url : undefined);
   // metrics only on the health port, like every service: the API's port (what the internet reaches) never serves them
-  const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown);
+  const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown, config.healthHost);
   registerBodyDeadline(app.getHttpAdapter().getInstance(), config.requestTimeouts);
   // the API key is resolved as soon as the headers are in, through the path ApiKeyGuard uses (it reuses the principal)
   registerBackPressure(app.getHttpAdapter().getInstance(), config.backPressure, app.get(PrincipalResolver));

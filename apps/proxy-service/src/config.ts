@@ -5,7 +5,10 @@ import { PROXY_DESTINATION_TIMEOUT_MS } from '@coffer/contracts';
 export interface ProxyServiceConfig extends ProcessConfig {
   /** HEALTH_PORT: 1–65535, default 9106 */
   readonly healthPort: number;
-  /** ALLOW_PRIVATE_EGRESS: boolean, default false: destinations may resolve to loopback/private/link-local addresses */
+  /**
+   * PROXY_ALLOW_PRIVATE_EGRESS: boolean, default false: destinations may resolve to loopback/private/link-local
+   * addresses. The proxy's own switch: the reactors' ALLOW_PRIVATE_EGRESS (formula `fetch`) does not open it.
+   */
   readonly allowPrivateEgress: boolean;
   /** EGRESS_ALLOW_HOSTS: comma list of exact host names exempt from the address check (the reactors' list), default none */
   readonly egressAllowHosts: readonly string[];
@@ -22,7 +25,7 @@ export function loadProxyServiceConfig(): ProxyServiceConfig {
   return {
     ...loadProcessConfig(),
     healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
-    allowPrivateEgress: envBool('ALLOW_PRIVATE_EGRESS', false),
+    allowPrivateEgress: envBool('PROXY_ALLOW_PRIVATE_EGRESS', false),
     egressAllowHosts: envList('EGRESS_ALLOW_HOSTS', '', (host) =>
       /^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/.test(host) ? null : `"${host}" is not a host name or IP literal (no scheme, port or path)`,
     ),

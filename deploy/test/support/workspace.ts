@@ -95,7 +95,7 @@ export const APPS: Record<AppName, AppFacts> = {
     needsDatabase: false,
     internetEgress: true,
     publicIngress: false,
-    egressFlags: ['ALLOW_PRIVATE_EGRESS'],
+    egressFlags: ['PROXY_ALLOW_PRIVATE_EGRESS'],
     nodeArgs: [],
   },
 };

@@ -6,5 +6,5 @@ export { ExpressionBudget } from './lib/budget';
 export { isExpression, validateTemplate, evaluate, renderToString } from './lib/expression';
 export { evaluateMask, validateMask } from './lib/mask';
 export type { MaskProblem } from './lib/mask';
-export { findDetokenizationExpressions, substituteDetokenization, isValidTokenId } from './lib/detokenization';
+export { findDetokenizationExpressions, detokenizationExpressionsOf, substituteDetokenization, isValidTokenId } from './lib/detokenization';
 export { castToNumber, castToBoolean, castToString, canonicalJson } from './lib/filters';

@@ -2,7 +2,7 @@ import type { INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PrismaService } from '@coffer/db';
 import { KeyEncryptionKeyProvider } from '@coffer/crypto';
-import { PinoNestLogger, createLogger, envInt, envString, startHealthServer, validateConfig, type ReadinessCheck } from '@coffer/observability';
+import { PinoNestLogger, createLogger, envInt, envString, loadHealthHost, startHealthServer, validateConfig, type ReadinessCheck } from '@coffer/observability';
 import { EventBus } from './event-bus';
 import { RpcProblemFilter } from './rpc-problem.filter';
 import { CofferNatsServer, type HandlerInvoker } from './coffer-nats.server';
@@ -53,17 +53,17 @@ function keyEncryptionKeyProvider(app: INestMicroservice): KeyEncryptionKeyProvi
 export async function bootstrapService(def: ServiceDefinition): Promise<INestMicroservice> {
   process.env['SERVICE_NAME'] ??= def.name;
   const logger = createLogger(def.name);
-  const healthPort = validateConfig(def.name, () => {
+  const { healthPort, healthHost } = validateConfig(def.name, () => {
     if (def.usesDatabase) envString('DATABASE_URL');
     def.validateConfig?.();
-    return envInt('HEALTH_PORT', def.defaultHealthPort, 1, 65535);
+    return { healthPort: envInt('HEALTH_PORT', def.defaultHealthPort, 1, 65535), healthHost: loadHealthHost() };
   });
   // the service's name is its queue group: replicas share the requests
   const server = new CofferNatsServer({ name: def.name, logger });
   const app = await NestFactory.createMicroservice(def.module, { strategy: server, logger: new PinoNestLogger(logger), bufferLogs: false });
   app.useGlobalFilters(new RpcProblemFilter(logger));
   let shuttingDown = false;
-  const health = await startHealthServer(healthPort, readinessChecks(def, app), () => shuttingDown);
+  const health = await startHealthServer(healthPort, readinessChecks(def, app), () => shuttingDown, healthHost);
   // handlers are registered by init, and listen subscribes to them
   await app.init();
   if (def.invoker) server.setInvoker(def.invoker(app));

@@ -1,13 +1,20 @@
 import http from 'node:http';
 import { metricsRegistry } from './metrics';
+import { DEFAULT_HEALTH_HOST } from './process-config';
 
 export type ReadinessCheck = () => Promise<boolean>;
 
 /**
  * The small HTTP port every service exposes for Kubernetes and Prometheus:
- * /healthz (the process lives), /readyz (its database and the bus answer), /metrics.
+ * /healthz (the process lives), /readyz (its database and the bus answer), /metrics. On `host` (HEALTH_HOST,
+ * loadHealthHost): loopback unless the operator opens it.
  */
-export function startHealthServer(port: number, checks: Record<string, ReadinessCheck>, isShuttingDown: () => boolean = () => false): Promise<http.Server> {
+export function startHealthServer(
+  port: number,
+  checks: Record<string, ReadinessCheck>,
+  isShuttingDown: () => boolean = () => false,
+  host: string = DEFAULT_HEALTH_HOST,
+): Promise<http.Server> {
   const server = http.createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') return send(res, 200, { status: 'ok' });
@@ -24,7 +31,7 @@ export function startHealthServer(port: number, checks: Record<string, Readiness
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '0.0.0.0', () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
 }
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import { ConfigError, envInt, envList, envString } from './config';
 import { logLevel, type LogLevel } from './logger';
 
@@ -91,6 +92,20 @@ export function loadNatsConfig(): Pick<ProcessConfig, 'natsServers' | 'natsUser'
     ...(natsToken !== undefined ? { natsToken } : {}),
     ...(tls !== undefined ? { natsTls: tls } : {}),
   };
+}
+
+export const DEFAULT_HEALTH_HOST = '127.0.0.1';
+
+/**
+ * HEALTH_HOST: the address the health port (/healthz, /readyz, /metrics) listens on — an IP literal, default
+ * 127.0.0.1. Loopback unless the operator opens it: /metrics describes the whole system (every tenant's traffic), so
+ * only what runs beside the process reaches it by default; where a prober or Prometheus connects from outside
+ * (Kubernetes: the pod's IP), the manifests set 0.0.0.0 and a NetworkPolicy decides who connects.
+ */
+export function loadHealthHost(): string {
+  const host = envString('HEALTH_HOST', DEFAULT_HEALTH_HOST).trim();
+  if (net.isIP(host) === 0) throw new ConfigError(`HEALTH_HOST must be an IP address (e.g. 127.0.0.1, 0.0.0.0 or ::), got "${host}"`);
+  return host;
 }
 
 /** Reads and checks the shared settings; throws ConfigError naming the variable. */

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -100,3 +101,34 @@ export async function proxy(method: string, p: string, call: ProxyCall): Promise
 }
 
 export { apiRaw };
+
+/**
+ * One call with the request target written on the wire exactly as given (fetch would resolve `..` and `\` itself
+ * before sending): for paths that try to climb out of a proxy's base path.
+ */
+export function rawProxy(method: string, target: string, headers: Record<string, string>, body = ''): Promise<ApiResponse> {
+  const url = new URL(gatewayUrl());
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: url.hostname, port: url.port, method, path: target, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let parsed: unknown;
+          try {
+            parsed = text ? JSON.parse(text) : undefined;
+          } catch {
+            parsed = undefined;
+          }
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h.set(k, Array.isArray(v) ? v.join(', ') : v);
+          resolve({ status: res.statusCode ?? 0, headers: h, body: parsed, text });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}

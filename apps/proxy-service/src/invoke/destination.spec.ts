@@ -1,5 +1,5 @@
 import { ProblemError } from '@coffer/contracts';
-import { destinationUrl } from './destination';
+import { destinationUrl, pathClimbs } from './destination';
 
 const refusal = (base: string | undefined) => {
   try {
@@ -34,5 +34,45 @@ describe('destinationUrl', () => {
     const problem = refusal(base);
     expect(problem.status).toBe(400);
     expect(problem.errors).toEqual({ 'BT-PROXY-URL': [message] });
+  });
+});
+
+describe('pathClimbs', () => {
+  it.each([
+    '/..',
+    '/../admin',
+    '/a/../../admin',
+    '/./admin',
+    '/%2e%2e/admin',
+    '/%2E%2e/admin',
+    '/.%2E/admin',
+    '/%2e/admin',
+    '/%252e%252e/admin',
+    '/%25252E%25252E/admin',
+    '/..%2fadmin',
+    '/..%2Fadmin',
+    '/..%5cadmin',
+    '/..\\admin',
+    '/a\\b',
+    '/x/..;/admin',
+    '/x/%2e%2e;jsessionid=1/admin',
+    '/.\t./admin',
+    '/%2525252525252e',
+  ])('refuses %p', (path) => {
+    expect(pathClimbs(path)).toEqual(expect.any(String));
+    expect(() => destinationUrl('https://api.example.com/tenant-a', path, '')).toThrow(ProblemError);
+  });
+
+  it.each(['', '/', '/v1/charges', '/a..b/c.', '/.well-known/x', '/...', '/%2F', '/100%25', '/a%20b', '/%E2%82%AC'])('accepts %p', (path) => {
+    expect(pathClimbs(path)).toBeNull();
+  });
+
+  it('names the path in the 400', () => {
+    try {
+      destinationUrl('https://api.example.com/tenant-a', '/%2e%2e/admin', '');
+      throw new Error('accepted');
+    } catch (err) {
+      expect((err as ProblemError).problem).toMatchObject({ status: 400, errors: { path: ['must not contain "." or ".." segments'] } });
+    }
   });
 });

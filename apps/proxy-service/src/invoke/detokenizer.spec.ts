@@ -67,4 +67,12 @@ describe('Detokenizer', () => {
     expect(out.headers).toEqual([['x-card', 'SECRET']]);
     expect(calls).toHaveLength(1);
   });
+
+  it("given the caller's own expressions, detokenizes those and refuses any other before token-service is asked", async () => {
+    const { detokenizer, calls } = detokenizerWith(swap);
+    const req = { headers: [['x-card', '{{ tok1 }}']] as [string, string][], body: Buffer.alloc(0), contentType: undefined };
+    await expect(detokenizer.detokenize(ctx, req, new Set(['tok1']))).resolves.toMatchObject({ headers: [['x-card', 'SECRET']] });
+    await expect(detokenizer.detokenize(ctx, req, new Set(['tok2']))).rejects.toMatchObject({ status: 403 });
+    expect(calls).toHaveLength(1);
+  });
 });

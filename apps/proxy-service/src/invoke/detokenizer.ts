@@ -3,11 +3,17 @@ import { OPS, badRequest } from '@coffer/contracts';
 import { ExpressionError, findDetokenizationExpressions } from '@coffer/expression';
 import { RpcClient, type CallContext } from '@coffer/messaging';
 import { payloadOf, readBody, writeBody, asText } from './request-body';
+import { onlyOwnExpressions } from './own-expressions';
 
 export interface OutgoingRequest {
   headers: [string, string][];
   body: Buffer;
   contentType: string | undefined;
+}
+
+/** The request with its expressions replaced, and the tokens that took (none when nothing was replaced). */
+export interface DetokenizedRequest extends OutgoingRequest {
+  usedTokenIds: string[];
 }
 
 /**
@@ -19,20 +25,22 @@ export interface OutgoingRequest {
 export class Detokenizer {
   constructor(private readonly rpc: RpcClient) {}
 
-  async detokenize(ctx: CallContext, req: OutgoingRequest): Promise<OutgoingRequest> {
+  /** `own`: the only expressions that may be detokenized (ownExpressions), when a transform may have added others. */
+  async detokenize(ctx: CallContext, req: OutgoingRequest, own?: ReadonlySet<string>): Promise<DetokenizedRequest> {
     const shape = readBody(req.body, req.contentType);
     const headerAt = req.headers.map(([, v], i) => (v.includes('{{') ? i : -1)).filter((i) => i >= 0);
-    if (shape.kind === 'opaque' && headerAt.length === 0) return req;
+    if (shape.kind === 'opaque' && headerAt.length === 0) return { ...req, usedTokenIds: [] };
     const payload: { body?: unknown; headers?: string[] } = {};
     // checked here first: a body without a single expression (`{{` in ordinary text) costs no call and is sent as is
     if (shape.kind !== 'opaque' && expressionsIn(payloadOf(shape))) payload.body = payloadOf(shape);
     if (headerAt.length && expressionsIn(headerAt.map((i) => req.headers[i][1]))) payload.headers = headerAt.map((i) => req.headers[i][1]);
-    if (payload.body === undefined && payload.headers === undefined) return req;
+    if (payload.body === undefined && payload.headers === undefined) return { ...req, usedTokenIds: [] };
+    if (own) onlyOwnExpressions(payload, own);
     const replaced = (await this.rpc.call(OPS.token.tokens.detokenize, { payload, path: 'request' }, ctx)) as typeof payload;
     const headers = req.headers.map((pair) => [...pair] as [string, string]);
     if (payload.headers) headerAt.forEach((at, n) => (headers[at][1] = asText(replaced.headers?.[n])));
     const body = shape.kind === 'opaque' || payload.body === undefined ? req.body : writeBody(shape, replaced.body);
-    return { headers, body, contentType: req.contentType };
+    return { headers, body, contentType: req.contentType, usedTokenIds: findDetokenizationExpressions(payload) };
   }
 }
 

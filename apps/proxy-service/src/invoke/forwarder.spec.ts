@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ProblemError } from '@coffer/contracts';
-import { Forwarder } from './forwarder';
+import { EgressFetchError } from '@coffer/egress';
+import { Forwarder, toProblem } from './forwarder';
 
 /**
  * The address check with the operator's defaults (no ALLOW_PRIVATE_EGRESS, no exempt hosts): a DNS name that
@@ -48,5 +49,12 @@ describe('Forwarder under the default egress policy', () => {
   it('says the same for a name that does not resolve', async () => {
     const problem = await refusal('https://no-such-host.invalid/x');
     expect(problem.errors).toEqual({ 'BT-PROXY-URL': ['no-such-host.invalid is not reachable (not found, or not a public address)'] });
+  });
+});
+
+describe('toProblem', () => {
+  it.each(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ETIMEDOUT', undefined])('a socket error (%p) is a 502 that does not name it', (code) => {
+    const problem = toProblem(new EgressFetchError('request to https://api.example.com/x failed', 'system', code), 'api.example.com').problem;
+    expect(problem).toEqual({ title: 'Bad Gateway', status: 502, detail: 'api.example.com could not be reached' });
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { EgressFetchError, EgressPolicy, egressFetch, releaseAgent, withoutHopByHop } from '@coffer/egress';
 import { ProblemError, badRequest } from '@coffer/contracts';
+import { createLogger } from '@coffer/observability';
 import { proxyServiceConfig } from '../config';
 import { DESTINATION_HEADER } from './destination';
 
@@ -22,6 +23,7 @@ const REFRAMED = new Set(['content-length', 'content-encoding']);
 @Injectable()
 export class Forwarder implements OnModuleDestroy {
   private readonly config = proxyServiceConfig();
+  private readonly logger = createLogger('proxy-service');
   readonly policy = new EgressPolicy({ allowPrivate: this.config.allowPrivateEgress, allowHosts: this.config.egressAllowHosts, protocols: ['https:'] });
 
   async send(url: URL, method: string, headers: [string, string][], body: Buffer, deadline?: number): Promise<DestinationAnswer> {
@@ -35,6 +37,8 @@ export class Forwarder implements OnModuleDestroy {
       );
       return { status: res.status, headers: withoutHopByHop(res.headers, REFRAMED), body: res.body };
     } catch (err) {
+      if (err instanceof EgressFetchError && err.type === 'system')
+        this.logger.warn({ host: url.hostname, code: err.code ?? 'network error' }, 'a proxy destination could not be reached');
       throw toProblem(err, url.hostname);
     }
   }
@@ -44,7 +48,7 @@ export class Forwarder implements OnModuleDestroy {
   }
 }
 
-function toProblem(err: unknown, host: string): ProblemError {
+export function toProblem(err: unknown, host: string): ProblemError {
   if (!(err instanceof EgressFetchError)) return new ProblemError(502, `The request to ${host} failed`);
   switch (err.type) {
     case 'request-timeout':
@@ -58,6 +62,7 @@ function toProblem(err: unknown, host: string): ProblemError {
       // e.g. a header value a detokenized value broke: the message names the header, never its value
       return badRequest('The proxy request is invalid', { headers: [err.message] });
     default:
-      return new ProblemError(502, `The request to ${host} failed${err.code ? ` (${err.code})` : ''}`);
+      // the socket error stays in proxy-service's log: ECONNREFUSED against ETIMEDOUT would tell callers which ports are open
+      return new ProblemError(502, `${host} could not be reached`);
   }
 }

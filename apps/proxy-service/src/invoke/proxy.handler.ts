@@ -9,6 +9,7 @@ import {
   type ProxyIdempotencyReply,
   type ProxyInvocationMessage,
   type ProxyReply,
+  type RecordedProxyReply,
   type ProxyTransformResult,
   type ProxyTransformSubject,
   type ResolvedProxy,
@@ -20,7 +21,12 @@ import { Detokenizer } from './detokenizer';
 import { Forwarder } from './forwarder';
 import { AuditBatches } from './audit-batches';
 import { ProxyDirectory } from './proxy-directory';
-import { hostLabel, proxyDuration, proxyRequests } from './proxy-metrics';
+import { proxyDuration, proxyRequests } from './proxy-metrics';
+import { ownExpressions } from './own-expressions';
+import { checkHeaders } from './header-check';
+import { answerOf, recheckReplay } from './replay-check';
+
+const contentTypeOf = (headers: [string, string][]) => headers.find(([k]) => k === 'content-type')?.[1];
 
 /**
  * proxy.invoke: one request through the ephemeral proxy — destination checked, expressions replaced as the caller,
@@ -46,13 +52,16 @@ export class ProxyHandler {
   @Operation(OPS.proxy.invoke)
   async invoke(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
     const key = cmd.idempotencyKey;
-    if (key === undefined) return this.send(cmd);
+    if (key === undefined) return answerOf(await this.send(cmd));
     const ctx = { principal: cmd.principal, traceId: cmd.traceId };
-    const ledger = (action: 'begin' | 'complete' | 'release', reply?: ProxyReply) =>
+    const ledger = (action: 'begin' | 'complete' | 'release', reply?: RecordedProxyReply) =>
       this.rpc.call<ProxyIdempotencyReply>(OPS.reactor.proxies.idempotency, { action, key, request: cmd.body, ...(reply ? { reply } : {}) }, ctx);
     const begun = await ledger('begin');
-    if ('replay' in begun) return idempotentReplay(begun.replay);
-    let answer: ProxyReply;
+    if ('replay' in begun) {
+      await recheckReplay(this.rpc, ctx, begun.replay);
+      return idempotentReplay(answerOf(begun.replay));
+    }
+    let answer: RecordedProxyReply;
     try {
       answer = await this.send(cmd);
     } catch (err) {
@@ -62,10 +71,11 @@ export class ProxyHandler {
     await ledger('complete', answer).catch((err: Error) =>
       this.logger.error({ traceId: cmd.traceId, err: { message: err.message } }, 'recording a proxy request under its idempotency key failed'),
     );
-    return answer;
+    return answerOf(answer);
   }
 
-  private async send(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply> {
+  /** The destination's answer, with the tokens the request detokenized (what an idempotent replay re-checks). */
+  private async send(cmd: Command<ProxyInvocationMessage>): Promise<RecordedProxyReply> {
     const msg = cmd.body;
     const ctx = { principal: cmd.principal, traceId: cmd.traceId };
     const proxy = await this.preConfigured(cmd);
@@ -76,28 +86,38 @@ export class ProxyHandler {
     let status = 500;
     try {
       let request = { headers: msg.headers, body: msg.body ?? '' };
-      if (proxy?.requestTransforms) request = await this.transform(ctx, proxy, 'request', { method: msg.method, path: msg.path, query: msg.query, ...request });
-      const contentType = request.headers.find(([k]) => k === 'content-type')?.[1];
-      const given = { headers: request.headers, body: Buffer.from(request.body, 'base64'), contentType };
       // an anonymous caller has no access to any token: what it sends is never read as expressions
       const detokenize = !proxy?.disableDetokenization && !cmd.principal.anonymousProxyId;
-      const out = detokenize ? await this.detokenizer.detokenize(ctx, given) : given;
+      // what the transforms leave is detokenized only as far as the caller wrote it (own-expressions.ts)
+      const own =
+        detokenize && proxy?.requestTransforms ? ownExpressions(msg.headers, Buffer.from(request.body, 'base64'), contentTypeOf(msg.headers)) : undefined;
+      if (proxy?.requestTransforms) {
+        request = await this.transform(ctx, proxy, 'request', { method: msg.method, path: msg.path, query: msg.query, ...request });
+        checkHeaders(request.headers, 'request transforms', host);
+      }
+      const contentType = contentTypeOf(request.headers);
+      const given = { headers: request.headers, body: Buffer.from(request.body, 'base64'), contentType };
+      const out = detokenize ? await this.detokenizer.detokenize(ctx, given, own) : { ...given, usedTokenIds: [] };
+      if (out.usedTokenIds.length) checkHeaders(out.headers, 'caller', host);
       const headers = out.headers.some(([k]) => k === 'user-agent') ? out.headers : [...out.headers, ['user-agent', 'coffer-proxy/1.0'] as [string, string]];
       const deadline = cmd.deadline === undefined ? undefined : Date.now() + (cmd.deadline - performance.now());
       const sentAt = performance.now();
       const answer = await this.forwarder.send(url, msg.method, headers, out.body, deadline);
-      proxyDuration.labels(hostLabel(host)).observe((performance.now() - sentAt) / 1000);
+      proxyDuration.observe((performance.now() - sentAt) / 1000);
       status = answer.status;
+      checkHeaders(answer.headers, 'destination', host);
       let reply = { headers: answer.headers, body: answer.body.toString('base64') };
-      if (proxy?.responseTransforms)
+      if (proxy?.responseTransforms) {
         reply = await this.transform(ctx, proxy, 'response', { method: msg.method, path: msg.path, query: msg.query, status: answer.status, ...reply });
-      return { status: answer.status, headers: reply.headers, body: reply.body };
+        checkHeaders(reply.headers, 'response transforms', host);
+      }
+      return { status: answer.status, headers: reply.headers, body: reply.body, usedTokenIds: out.usedTokenIds };
     } catch (err) {
       if (err instanceof ProblemError) status = err.status;
       throw err;
     } finally {
       const ms = Math.round(performance.now() - started);
-      proxyRequests.labels(hostLabel(host), String(status)).inc();
+      proxyRequests.labels(String(status)).inc();
       this.logger.info(
         { traceId: cmd.traceId, tenantId: cmd.principal.tenantId, applicationId: cmd.principal.applicationId, host, status, ms },
         'proxy request',

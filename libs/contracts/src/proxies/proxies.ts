@@ -366,10 +366,21 @@ export class ProxyIdempotencyMessage {
 
   @IsOptional()
   @IsObject()
-  reply?: { status: number; headers: [string, string][]; body: string };
+  reply?: RecordedProxyReply;
 }
 
-export type ProxyIdempotencyReply = { claimed: true } | { replay: { status: number; headers: [string, string][]; body: string } } | { done: true };
+/**
+ * A proxy answer as stored under its idempotency key: with the tokens its request detokenized, which a replay checks
+ * the caller may still use (absent in records made before they were kept).
+ */
+export interface RecordedProxyReply {
+  status: number;
+  headers: [string, string][];
+  body: string;
+  usedTokenIds?: string[];
+}
+
+export type ProxyIdempotencyReply = { claimed: true } | { replay: RecordedProxyReply } | { done: true };
 
 /** events.proxies.changed: a pre-configured proxy was updated or deleted (drop what is cached of it). */
 export class ProxyChangedEvent {

@@ -1,4 +1,4 @@
-import { ExpressionError, findDetokenizationExpressions, isValidTokenId, substituteDetokenization } from '../index';
+import { ExpressionError, detokenizationExpressionsOf, findDetokenizationExpressions, isValidTokenId, substituteDetokenization } from '../index';
 
 const UUID = '6f1c1c7e-6a5b-4d8f-9a63-2d1a4f1c9a11';
 const CARD = { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 };
@@ -89,6 +89,21 @@ describe('findDetokenizationExpressions', () => {
     let deep: unknown = '{{ tok_ssn }}';
     for (let i = 0; i < 300; i++) deep = { a: deep };
     expect(() => findDetokenizationExpressions(deep)).toThrow(/nested too deeply/);
+  });
+});
+
+describe('detokenizationExpressionsOf', () => {
+  it('lists each expression once, blanks normalized, filters kept', () => {
+    expect(detokenizationExpressionsOf({ a: '{{tok_1}}', b: ['{{ tok_1 }} and {{ tok_2 |  json: "$.n" }}'], c: "{{ tok_2 | json: '$.n' }}" })).toEqual([
+      'tok_1',
+      'tok_2 | json: "$.n"',
+      "tok_2 | json: '$.n'",
+    ]);
+    expect(detokenizationExpressionsOf('no {{ expression')).toEqual([]);
+  });
+
+  it('throws for a malformed expression, as findDetokenizationExpressions does', () => {
+    expect(() => detokenizationExpressionsOf('{{ a b }}')).toThrow(ExpressionError);
   });
 });
 

@@ -131,6 +131,24 @@ export function findDetokenizationExpressions(value: unknown): string[] {
   return [...ids];
 }
 
+/**
+ * Every detokenization expression in a JSON value, distinct, each as `<token id>` or `<token id> | <filters>` with the
+ * blanks around the id, the bar and the filters trimmed — so that `{{id}}` and `{{ id }}` are the same expression.
+ * Throws as findDetokenizationExpressions does.
+ */
+export function detokenizationExpressionsOf(value: unknown): string[] {
+  const found = new Set<string>();
+  walkStrings(value, 0, (s) => {
+    if (s.indexOf('{{') === -1) return;
+    for (const f of scan(s)) {
+      const inner = s.slice(f.start + 2, f.end - 2).trim();
+      const bar = inner.indexOf('|');
+      found.add(bar === -1 ? f.tokenId : `${f.tokenId} | ${inner.slice(bar + 1).trim()}`);
+    }
+  });
+  return [...found];
+}
+
 function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') {
     Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
