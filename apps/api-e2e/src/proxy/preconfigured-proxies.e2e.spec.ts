@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { VISA, api, createTenant, type TestTenant } from '@coffer/testing';
 import { btJs, nodeSdk } from '../compat/support';
 import { Destination, proxy } from './support';
+import { Receiver } from '../events/support';
 
 jest.setTimeout(120_000);
 
@@ -373,5 +374,38 @@ describe('pre-configured proxies', () => {
     expect(logs.status).toBe(200);
     expect(logs.body.data.map((l: { operation: string }) => l.operation)).toContain('create');
     expect(JSON.stringify(logs.body)).not.toContain(p.key);
+  });
+
+  it("a destination's query (often a credential) is in neither the audit trail nor proxy events", async () => {
+    const receiver = await new Receiver().start();
+    try {
+      const hook = await api('POST', '/webhooks', {
+        key: tenant.managementKey,
+        body: { name: 'proxy events', url: receiver.url, events: ['proxy.created', 'proxy.updated'] },
+      });
+      expect(hook.status).toBe(201);
+      const secretUrl = dest.url('/inbound/v2?token=pw_secret');
+      const p = await created({ name: 'with a credential', destination_url: dest.url('/inbound?api_key=sk_live_query_secret') });
+      const patched = await api('PATCH', `/proxies/${p.id}`, {
+        key: tenant.managementKey,
+        body: { destination_url: secretUrl },
+        contentType: 'application/merge-patch+json',
+      });
+      expect(patched.status).toBe(204);
+      const createdEvent = await receiver.waitForEvent('proxy.created', (e) => e.event.data['proxy']?.id === p.id);
+      const updatedEvent = await receiver.waitForEvent('proxy.updated', (e) => e.event.data['proxy']?.id === p.id);
+      expect(createdEvent.event.data['proxy'].destination_url).toBe(dest.url('/inbound'));
+      const logs = await api('GET', `/logs?entity_type=proxy&entity_id=${p.id}`, { key: tenant.managementKey });
+      expect(logs.body.data.length).toBeGreaterThanOrEqual(2);
+      for (const text of [JSON.stringify(logs.body), createdEvent.raw.body, updatedEvent.raw.body]) {
+        expect(text).not.toContain('sk_live_query_secret');
+        expect(text).not.toContain('pw_secret');
+      }
+      // the API itself still gives the proxy's readers the whole destination
+      expect((await api('GET', `/proxies/${p.id}`, { key: tenant.managementKey })).body.destination_url).toBe(secretUrl);
+      await api('DELETE', `/webhooks/${hook.body.id}`, { key: tenant.managementKey });
+    } finally {
+      await receiver.stop();
+    }
   });
 });

@@ -240,7 +240,8 @@ function proxyChanges(before: ProxyRow | null, after: ProxyRow) {
   const view = (r: ProxyRow | null) =>
     r && {
       name: r.name,
-      destination_url: r.destinationUrl,
+      // its query often carries a credential (libs/egress redactedUrl)
+      destination_url: redactedUrl(r.destinationUrl),
       application_id: r.applicationId,
       require_auth: r.requireAuth,
       disable_detokenization: r.disableDetokenization,

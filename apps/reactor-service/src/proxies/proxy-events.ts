@@ -1,4 +1,5 @@
 import { actorOf, newEvent, type CofferEvent, type Principal } from '@coffer/contracts';
+import { redactedUrl } from '@coffer/egress';
 import type { ProxyRow } from './proxy.repository';
 
 /** A proxy as events show it: never its key, configuration or transforms. */
@@ -7,7 +8,8 @@ export function proxyEvent(type: 'proxy.created' | 'proxy.updated', principal: P
     proxy: {
       id: row.id,
       name: row.name,
-      destination_url: row.destinationUrl,
+      // origin and path: a query often carries a credential, and events reach every subscribed receiver
+      destination_url: redactedUrl(row.destinationUrl),
       require_auth: row.requireAuth,
       created_at: row.createdAt.toISOString(),
       created_by: row.createdBy ?? undefined,

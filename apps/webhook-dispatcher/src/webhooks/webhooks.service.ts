@@ -18,7 +18,7 @@ import {
   type WebhookView,
 } from '@coffer/contracts';
 import { changedFields } from '@coffer/db';
-import { EgressPolicy } from '@coffer/egress';
+import { EgressPolicy, redactedUrl } from '@coffer/egress';
 import { AuditTrail } from '@coffer/messaging';
 import { webhookDispatcherConfig } from '../config';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
@@ -127,15 +127,6 @@ export class WebhooksService {
  * query): only its origin and path are recorded.
  */
 function webhookChanges(before: WebhookView | null, after: WebhookView) {
-  const shown = (v: WebhookView | null) => v && { ...v, url: safeUrl(v.url) };
+  const shown = (v: WebhookView | null) => v && { ...v, url: redactedUrl(v.url) };
   return changedFields(shown(before), shown(after), ['name', 'url', 'events', 'status', 'notify_email']);
-}
-
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return '(unparsable)';
-  }
 }
