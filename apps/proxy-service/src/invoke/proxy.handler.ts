@@ -21,6 +21,7 @@ import { Forwarder } from './forwarder';
 import { AuditBatches } from './audit-batches';
 import { ProxyDirectory } from './proxy-directory';
 import { hostLabel, proxyDuration, proxyRequests } from './proxy-metrics';
+import { TenantShares, type Admission } from './tenant-shares';
 
 /**
  * proxy.invoke: one request through the ephemeral proxy — destination checked, expressions replaced as the caller,
@@ -37,6 +38,7 @@ export class ProxyHandler {
     private readonly rpc: RpcClient,
     private readonly audits: AuditBatches,
     private readonly directory: ProxyDirectory,
+    private readonly shares: TenantShares,
   ) {}
 
   /**
@@ -45,16 +47,31 @@ export class ProxyHandler {
    */
   @Operation(OPS.proxy.invoke)
   async invoke(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
+    // one tenant never holds all of proxy-service's calls or memory: over its share, a 503 before anything is done
+    const admission = this.shares.admit(cmd.principal.tenantId, Math.floor(((cmd.body.body?.length ?? 0) * 3) / 4));
+    try {
+      return await this.admitted(cmd, admission);
+    } finally {
+      admission.release();
+    }
+  }
+
+  private async admitted(cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
     const key = cmd.idempotencyKey;
-    if (key === undefined) return this.send(cmd);
+    if (key === undefined) return this.send(cmd, admission);
     const ctx = { principal: cmd.principal, traceId: cmd.traceId };
+    // the ledger records the answer as it always has, its body as base64 text
     const ledger = (action: 'begin' | 'complete' | 'release', reply?: ProxyReply) =>
-      this.rpc.call<ProxyIdempotencyReply>(OPS.reactor.proxies.idempotency, { action, key, request: cmd.body, ...(reply ? { reply } : {}) }, ctx);
+      this.rpc.call<ProxyIdempotencyReply>(
+        OPS.reactor.proxies.idempotency,
+        { action, key, request: cmd.body, ...(reply ? { reply: { ...reply, body: base64(reply.body) } } : {}) },
+        ctx,
+      );
     const begun = await ledger('begin');
     if ('replay' in begun) return idempotentReplay(begun.replay);
     let answer: ProxyReply;
     try {
-      answer = await this.send(cmd);
+      answer = await this.send(cmd, admission);
     } catch (err) {
       await ledger('release').catch(() => undefined);
       throw err;
@@ -65,7 +82,7 @@ export class ProxyHandler {
     return answer;
   }
 
-  private async send(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply> {
+  private async send(cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<ProxyReply> {
     const msg = cmd.body;
     const ctx = { principal: cmd.principal, traceId: cmd.traceId };
     const proxy = await this.preConfigured(cmd);
@@ -75,10 +92,19 @@ export class ProxyHandler {
     const started = performance.now();
     let status = 500;
     try {
-      let request = { headers: msg.headers, body: msg.body ?? '' };
-      if (proxy?.requestTransforms) request = await this.transform(ctx, proxy, 'request', { method: msg.method, path: msg.path, query: msg.query, ...request });
+      let request = { headers: msg.headers, body: bytes(msg.body ?? '') };
+      if (proxy?.requestTransforms) {
+        const transformed = await this.transform(ctx, proxy, 'request', {
+          method: msg.method,
+          path: msg.path,
+          query: msg.query,
+          headers: msg.headers,
+          body: msg.body ?? '',
+        });
+        request = { headers: transformed.headers, body: bytes(transformed.body) };
+      }
       const contentType = request.headers.find(([k]) => k === 'content-type')?.[1];
-      const given = { headers: request.headers, body: Buffer.from(request.body, 'base64'), contentType };
+      const given = { headers: request.headers, body: request.body, contentType };
       // an anonymous caller has no access to any token: what it sends is never read as expressions
       const detokenize = !proxy?.disableDetokenization && !cmd.principal.anonymousProxyId;
       const out = detokenize ? await this.detokenizer.detokenize(ctx, given) : given;
@@ -86,12 +112,20 @@ export class ProxyHandler {
       const deadline = cmd.deadline === undefined ? undefined : Date.now() + (cmd.deadline - performance.now());
       const sentAt = performance.now();
       const answer = await this.forwarder.send(url, msg.method, headers, out.body, deadline);
+      admission.hold(answer.body.length);
       proxyDuration.labels(hostLabel(host)).observe((performance.now() - sentAt) / 1000);
       status = answer.status;
-      let reply = { headers: answer.headers, body: answer.body.toString('base64') };
-      if (proxy?.responseTransforms)
-        reply = await this.transform(ctx, proxy, 'response', { method: msg.method, path: msg.path, query: msg.query, status: answer.status, ...reply });
-      return { status: answer.status, headers: reply.headers, body: reply.body };
+      // the answer's bytes go back as they are (a binary reply frame); only response transforms need them as base64
+      if (!proxy?.responseTransforms) return { status: answer.status, headers: answer.headers, body: answer.body };
+      const reply = await this.transform(ctx, proxy, 'response', {
+        method: msg.method,
+        path: msg.path,
+        query: msg.query,
+        status: answer.status,
+        headers: answer.headers,
+        body: answer.body.toString('base64'),
+      });
+      return { status: answer.status, headers: reply.headers, body: bytes(reply.body) };
     } catch (err) {
       if (err instanceof ProblemError) status = err.status;
       throw err;
@@ -140,4 +174,13 @@ export class ProxyHandler {
       changes: { method: { new: method }, status: { new: status }, duration_ms: { new: ms } },
     });
   }
+}
+
+/** A body off the bus: bytes as they came, or base64 text (replies of an older release). */
+function bytes(body: Uint8Array | string): Buffer {
+  return typeof body === 'string' ? Buffer.from(body, 'base64') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
+function base64(body: Uint8Array | string): string {
+  return typeof body === 'string' ? body : bytes(body).toString('base64');
 }

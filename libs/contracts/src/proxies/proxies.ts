@@ -340,10 +340,10 @@ export interface ProxyTransformSubject {
   status?: number;
 }
 
-/** The message as the transforms left it. */
+/** The message as the transforms left it; the body crosses the bus as raw bytes (libs/messaging wire-format.ts). */
 export interface ProxyTransformResult {
   headers: [string, string][];
-  body: string;
+  body: Uint8Array | string;
 }
 
 /**
@@ -366,10 +366,17 @@ export class ProxyIdempotencyMessage {
 
   @IsOptional()
   @IsObject()
-  reply?: { status: number; headers: [string, string][]; body: string };
+  reply?: ProxyRecordedReply;
 }
 
-export type ProxyIdempotencyReply = { claimed: true } | { replay: { status: number; headers: [string, string][]; body: string } } | { done: true };
+/** A proxied answer as the idempotency ledger records it: its body as base64 text. */
+export interface ProxyRecordedReply {
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
+
+export type ProxyIdempotencyReply = { claimed: true } | { replay: ProxyRecordedReply } | { done: true };
 
 /** events.proxies.changed: a pre-configured proxy was updated or deleted (drop what is cached of it). */
 export class ProxyChangedEvent {

@@ -59,7 +59,7 @@ export class ProxyTransforms {
   async run(ctx: Ctx, msg: ProxyTransformMessage): Promise<ProxyTransformResult> {
     const proxy = await this.proxies.find(ctx.principal.tenantId, msg.proxyId);
     const steps = (msg.direction === 'request' ? proxy.requestTransforms : proxy.responseTransforms) as unknown as ProxyTransformView[];
-    if (!steps.length) return { headers: msg.message.headers, body: msg.message.body };
+    if (!steps.length) return { headers: msg.message.headers, body: Buffer.from(msg.message.body, 'base64') };
     const secrets = await this.proxies.secretsOf(proxy);
     let app: Promise<Principal | null> | undefined;
     const step: StepContext = {
@@ -96,7 +96,8 @@ export class ProxyTransforms {
       wire = t.type === 'tokenize' ? await this.tokenize(t, wire, step, budget) : await this.codeStep(t, wire, step, budget);
       i++;
     }
-    return { headers: wire.headers, body: Buffer.from(wire.body.buffer, wire.body.byteOffset, wire.body.byteLength).toString('base64') };
+    // bytes: the reply crosses the bus as they are (libs/messaging wire-format.ts), not as base64 in JSON
+    return { headers: wire.headers, body: Buffer.from(wire.body.buffer, wire.body.byteOffset, wire.body.byteLength) };
   }
 
   /** One job on the transform threads, charged to the call's budget; its failure is the caller's problem. */
