@@ -34,6 +34,24 @@ describe("TenantShareBudget: proxy-service's calls and bytes shared between tena
     shares.admit('hog', 100).release();
   });
 
+  it("reserves a tenant's last answer size for each of its calls: large answers mean fewer calls at once, small ones do not", () => {
+    const shares = new TenantShareBudget({ maxInFlight: 64, maxInFlightBytes: 64 * MiB, tenantSharePercent: 50 });
+    const first = shares.admit('big', 0);
+    first.hold(4 * MiB);
+    first.release();
+    const calls = Array.from({ length: 8 }, () => shares.admit('big', 0));
+    expect(shares.heldBytes('big')).toBe(32 * MiB);
+    expect(() => shares.admit('big', 0)).toThrow(ProblemError);
+    // an answer smaller than expected gives the difference back
+    calls[0].hold(1024);
+    expect(shares.heldBytes('big')).toBe(28 * MiB + 1024);
+    calls.forEach((c) => c.release());
+    const small = Array.from({ length: 20 }, () => shares.admit('small', 0));
+    small.forEach((c) => c.hold(2048));
+    small.forEach((c) => c.release());
+    expect(shares.heldBytes('small')).toBe(0);
+  });
+
   it('when the whole byte budget is held, admits only tenants that hold none of it', () => {
     const shares = new TenantShareBudget({ maxInFlight: 64, maxInFlightBytes: 8 * MiB, tenantSharePercent: 100 });
     const a = shares.admit('a', 0);
