@@ -15,7 +15,11 @@ module.exports = {
       compiler: 'tsc',
       main: './src/main.ts',
       // The formula sandbox's worker process entry (libs/sandbox; the pool forks it from next to main.js).
-      additionalEntryPoints: [{ entryName: 'sandbox-worker', entryPath: '../../libs/sandbox/src/worker.ts' }],
+      // and the proxy transforms' worker thread entry (TransformPool starts it from next to main.js).
+      additionalEntryPoints: [
+        { entryName: 'sandbox-worker', entryPath: '../../libs/sandbox/src/worker.ts' },
+        { entryName: 'transform-worker', entryPath: './src/proxies/transforms/transform-worker.ts' },
+      ],
       tsConfig: './tsconfig.app.json',
       assets: ['./src/assets'],
       optimization: false,

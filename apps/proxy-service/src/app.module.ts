@@ -6,10 +6,11 @@ import { Detokenizer } from './invoke/detokenizer';
 import { Forwarder } from './invoke/forwarder';
 import { AuditBatches } from './invoke/audit-batches';
 import { ProxyDirectory } from './invoke/proxy-directory';
+import { TenantShares } from './invoke/tenant-shares';
 
 @Module({
   imports: [MessagingModule],
   controllers: [PingHandler, ProxyHandler],
-  providers: [OperationDispatcher, Detokenizer, Forwarder, AuditBatches, ProxyDirectory],
+  providers: [OperationDispatcher, Detokenizer, Forwarder, AuditBatches, ProxyDirectory, TenantShares],
 })
 export class AppModule {}

@@ -1,4 +1,4 @@
-import { configOnce, envBool, envInt, envList, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+import { ConfigError, configOnce, envBool, envInt, envList, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 import { PROXY_DESTINATION_TIMEOUT_MS } from '@coffer/contracts';
 
 /** Everything proxy-service reads from the environment (docs/operations.md#configuration, docs/proxy.md). */
@@ -16,6 +16,12 @@ export interface ProxyServiceConfig extends ProcessConfig {
   readonly destinationTimeoutMs: number;
   /** PROXY_MAX_RESPONSE_BYTES: 1 KiB – 5 MiB, default 4 MiB: a larger destination response is refused with 502 */
   readonly maxResponseBytes: number;
+  /** PROXY_MAX_IN_FLIGHT: 0–10 000 (0: no limit), default 64: calls served at once, shared between tenants */
+  readonly maxInFlight: number;
+  /** PROXY_MAX_IN_FLIGHT_BYTES: 0 (no limit) or 1 MiB – 4 GiB, default 64 MiB: request and answer bytes those calls hold */
+  readonly maxInFlightBytes: number;
+  /** PROXY_TENANT_SHARE_PERCENT: 1–100, default 50: the most of either budget one tenant may hold */
+  readonly tenantSharePercent: number;
 }
 
 export const DEFAULT_HEALTH_PORT = 9106;
@@ -31,7 +37,18 @@ export function loadProxyServiceConfig(): ProxyServiceConfig {
     ),
     destinationTimeoutMs: envInt('PROXY_DESTINATION_TIMEOUT_MS', PROXY_DESTINATION_TIMEOUT_MS, 100, PROXY_DESTINATION_TIMEOUT_MS),
     maxResponseBytes: envInt('PROXY_MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 1024, MAX_RESPONSE_BYTES),
+    // the gateway's budget and share (HTTP_MAX_IN_FLIGHT, HTTP_TENANT_SHARE_PERCENT): proxy-service serves several gateways
+    maxInFlight: envInt('PROXY_MAX_IN_FLIGHT', 64, 0, 10_000),
+    maxInFlightBytes: inFlightBytes(),
+    tenantSharePercent: envInt('PROXY_TENANT_SHARE_PERCENT', 50, 1, 100),
   };
+}
+
+/** 64 MiB: sixteen of the largest answers (4 MiB) at once, eight of them one tenant's */
+function inFlightBytes(): number {
+  const bytes = envInt('PROXY_MAX_IN_FLIGHT_BYTES', 64 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024);
+  if (bytes !== 0 && bytes < 1024 * 1024) throw new ConfigError('PROXY_MAX_IN_FLIGHT_BYTES must be 0 (no limit) or at least 1048576 (1 MiB)');
+  return bytes;
 }
 
 const config = configOnce(loadProxyServiceConfig);

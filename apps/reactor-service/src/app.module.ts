@@ -27,6 +27,7 @@ import { ProxyVault } from './proxies/proxy-vault';
 import { ProxiesService } from './proxies/proxies.service';
 import { ProxiesHandler } from './proxies/proxies.handler';
 import { ProxyTransforms } from './proxies/transforms/proxy-transforms';
+import { TransformWorkers } from './proxies/transforms/transform-workers';
 import { ProxyIdempotency } from './proxies/proxy-idempotency';
 
 @Module({
@@ -57,6 +58,7 @@ import { ProxyIdempotency } from './proxies/proxy-idempotency';
     ProxyVault,
     ProxiesService,
     ProxyTransforms,
+    TransformWorkers,
     ProxyIdempotency,
   ],
 })

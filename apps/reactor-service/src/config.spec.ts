@@ -14,6 +14,9 @@ const VARS = [
   'REACTOR_JOB_LEASE_SLACK_MS',
   'SANDBOX_MAX_RUNNING_PER_TENANT',
   'SANDBOX_MAX_QUEUED_PER_TENANT',
+  'PROXY_TRANSFORM_WORKERS',
+  'PROXY_TRANSFORM_BUDGET_MS',
+  'PROXY_TRANSFORM_MAX_BYTES',
   'JOB_RETENTION_DAYS',
   'RETENTION_INTERVAL_MS',
   'LOG_LEVEL',
@@ -47,6 +50,9 @@ describe('reactor-service configuration', () => {
       reactorJobLeaseSlackMs: 30_000,
       sandboxMaxRunningPerTenant: 4,
       sandboxMaxQueuedPerTenant: 100,
+      proxyTransformWorkers: 2,
+      proxyTransformBudgetMs: 5_000,
+      proxyTransformMaxBytes: 5 * 1024 * 1024,
       jobRetentionDays: 30,
       retentionIntervalMs: 600_000,
     });
@@ -82,6 +88,9 @@ describe('reactor-service configuration', () => {
     ['HEALTH_PORT', '70000', 'HEALTH_PORT must be an integer between 1 and 65535, got "70000"'],
     ['SANDBOX_MAX_RUNNING_PER_TENANT', '0', 'SANDBOX_MAX_RUNNING_PER_TENANT must be an integer between 1 and 1000, got "0"'],
     ['SANDBOX_MAX_QUEUED_PER_TENANT', 'many', 'SANDBOX_MAX_QUEUED_PER_TENANT must be an integer between 1 and 100000, got "many"'],
+    ['PROXY_TRANSFORM_WORKERS', '0', 'PROXY_TRANSFORM_WORKERS must be an integer between 1 and 16, got "0"'],
+    ['PROXY_TRANSFORM_BUDGET_MS', '15000', 'PROXY_TRANSFORM_BUDGET_MS must be an integer between 100 and 14000, got "15000"'],
+    ['PROXY_TRANSFORM_MAX_BYTES', '6000000', 'PROXY_TRANSFORM_MAX_BYTES must be an integer between 1024 and 5242880, got "6000000"'],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;
     expect(() => loadReactorServiceConfig()).toThrow(new ConfigError(message));

@@ -24,6 +24,12 @@ export interface ReactorServiceConfig extends ProcessConfig {
   readonly sandboxMaxRunningPerTenant: number;
   /** SANDBOX_MAX_QUEUED_PER_TENANT: 1–100 000, default 100: one tenant's invocations waiting for an isolate */
   readonly sandboxMaxQueuedPerTenant: number;
+  /** PROXY_TRANSFORM_WORKERS: 1–16, default 2: worker threads running proxies' mask, append and tokenize transforms */
+  readonly proxyTransformWorkers: number;
+  /** PROXY_TRANSFORM_BUDGET_MS: 100–14 000, default 5 000: what one call's transforms (code aside) may take in them */
+  readonly proxyTransformBudgetMs: number;
+  /** PROXY_TRANSFORM_MAX_BYTES: 1 KiB – 5 MiB, default 5 MiB: the largest body a transform may leave */
+  readonly proxyTransformMaxBytes: number;
   /** JOB_RETENTION_DAYS: 1–3 650, default 30: finished asynchronous jobs (and their results) older than this are pruned */
   readonly jobRetentionDays: number;
   /** RETENTION_INTERVAL_MS: 1 s – 1 day, default 600 000 (10 min): how often pruning runs */
@@ -53,6 +59,10 @@ export function loadReactorServiceConfig(): ReactorServiceConfig {
     // half: one tenant's long-running code always leaves the other half of the isolates to every other tenant
     sandboxMaxRunningPerTenant: envInt('SANDBOX_MAX_RUNNING_PER_TENANT', Math.ceil((SANDBOX_WORKERS * SANDBOX_ISOLATES_PER_WORKER) / 2), 1, 1000),
     sandboxMaxQueuedPerTenant: envInt('SANDBOX_MAX_QUEUED_PER_TENANT', 100, 1, 100_000),
+    proxyTransformWorkers: envInt('PROXY_TRANSFORM_WORKERS', 2, 1, 16),
+    // below the 15 s deadline of the call that waits for them (proxy-service's, a synchronous react's)
+    proxyTransformBudgetMs: envInt('PROXY_TRANSFORM_BUDGET_MS', 5_000, 100, 14_000),
+    proxyTransformMaxBytes: envInt('PROXY_TRANSFORM_MAX_BYTES', 5 * 1024 * 1024, 1024, 5 * 1024 * 1024),
     jobRetentionDays: envInt('JOB_RETENTION_DAYS', 30, 1, 3650),
     retentionIntervalMs: envInt('RETENTION_INTERVAL_MS', 600_000, 1_000, 86_400_000),
   };

@@ -13,6 +13,11 @@ export interface RpcEnvelope<T = unknown> {
    * deadline on arrival (`deadlineOf`) and drops or cancels work its caller has given up on.
    */
   timeoutMs?: number;
+  /**
+   * The caller reads replies whose top-level `body` is bytes as a binary frame (libs/messaging wire-format.ts). A
+   * caller without it (an older release during a rolling upgrade) gets that body as base64 text, as before.
+   */
+  bytes?: true;
 }
 
 /** The local monotonic deadline (performance.now() scale) of an envelope received at `receivedAt`, or undefined. */

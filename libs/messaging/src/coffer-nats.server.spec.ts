@@ -23,7 +23,11 @@ const S = {
   busy: `test.${run}.busy`,
   bigint: `test.${run}.bigint`,
   quick: `test.${run}.quick`,
+  bytes: `test.${run}.bytes`,
 };
+
+// under the 1 MiB max_payload of a default nats-server, even as base64
+const ANSWER = Buffer.alloc(512 * 1024, 7);
 
 type Line = { level: string; fields: Record<string, unknown>; msg: string };
 function recordingLogger() {
@@ -57,6 +61,11 @@ class TestHandlers {
   @MessagePattern(S.bigint)
   bigint() {
     return { n: 1n };
+  }
+
+  @MessagePattern(S.bytes)
+  bytes() {
+    return { status: 200, headers: [], body: ANSWER };
   }
 
   @MessagePattern(S.crash)
@@ -114,6 +123,17 @@ describe('CofferNatsServer in a Nest microservice', () => {
   it('the wire: the envelope in, {ok} out', async () => {
     const reply = await nc.request(S.get, encodeRequest(envelope({})), { timeout: 3_000 });
     expect(decodeReply(reply.data)).toEqual({ ok: { id: 'x' } });
+  });
+
+  it('a reply with a bytes body crosses the bus as those bytes, not base64 in JSON', async () => {
+    const reply = await client.call<{ status: number; body: Buffer }>(S.bytes, {}, { traceId: 'trace-b' });
+    expect(Buffer.isBuffer(reply.body)).toBe(true);
+    expect(reply.body.equals(ANSWER)).toBe(true);
+    const raw = await nc.request(S.bytes, encodeRequest(envelope({}, { bytes: true })), { timeout: 3_000 });
+    expect(raw.data.length).toBeLessThan(ANSWER.length + 100);
+    // a caller of an older release, which does not read binary replies, still gets base64
+    const old = await nc.request(S.bytes, encodeRequest(envelope({})), { timeout: 3_000 });
+    expect(decodeReply(old.data)).toEqual({ ok: { status: 200, headers: [], body: ANSWER.toString('base64') } });
   });
 
   it('a ProblemError thrown by a handler is a problem reply, logged in one line', async () => {

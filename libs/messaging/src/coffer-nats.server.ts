@@ -194,7 +194,7 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
       }
       let reply: Uint8Array;
       try {
-        reply = encodeReply(value);
+        reply = encodeReply(value, env.bytes === true);
       } catch (err) {
         // a value JSON cannot carry (a BigInt, a cycle) is a bug of the handler, answered like any other
         const problem = toProblem(err, log, subject);

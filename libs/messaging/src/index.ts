@@ -11,3 +11,4 @@ export * from './tenant-settings.client';
 export * from './request-deadline';
 export * from './operations';
 export * from './audit-trail';
+export * from './in-flight-shares';

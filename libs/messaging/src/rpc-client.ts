@@ -65,7 +65,7 @@ export class RpcClient implements OnModuleDestroy {
       rpcDuration.labels(subject, '504').observe(0);
       throw new ProblemError(504, `The ${serviceOf(subject)} did not answer in time`);
     }
-    const envelope: RpcEnvelope = { principal: ctx.principal, traceId: ctx.traceId, body, timeoutMs: deadlineMs };
+    const envelope: RpcEnvelope = { principal: ctx.principal, traceId: ctx.traceId, body, timeoutMs: deadlineMs, bytes: true };
     if (ctx.idempotencyKey !== undefined) envelope.idempotencyKey = ctx.idempotencyKey;
     const started = process.hrtime.bigint();
     let outcome = 'ok';

@@ -1,4 +1,6 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import pg from 'pg';
 import { VISA, createTenant, type TestTenant } from '@coffer/testing';
 import { SilentReceiver } from '../events/support';
@@ -15,6 +17,7 @@ import {
   send,
   slowBodies,
   victimCreate,
+  victimProxy,
   victimRead,
   victimDelivery,
   victimReact,
@@ -52,6 +55,16 @@ async function attackerTenant(name: string, permissions: string[]): Promise<{ te
   return { tenant, key: (await tenant.app('private', { permissions })).key };
 }
 
+/** The proxy destination (proxy-destination.mjs) in its own process: its large answers cost this process nothing. */
+async function startDestination(): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(path.join(__dirname, 'proxy-destination.mjs'), [], { env: process.env, stdio: 'inherit' });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m: { port: number }) => resolve(m.port));
+    child.once('exit', (code) => reject(new Error(`proxy destination exited with ${code}`)));
+  });
+  return { child, url: `https://localhost:${port}` };
+}
+
 describe('noisy neighbour: one tenant or anonymous client cannot stall another tenant', () => {
   const results: PatternResult[] = [];
   let victimKeys: string[];
@@ -60,6 +73,10 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
   let deliveries: VictimOperation;
   const watch = new DeliveryWatch();
   const hung = new SilentReceiver();
+  let proxied: VictimOperation;
+  /** the attack's destination, and the victim's own: one serving 4 MiB answers must not make the other slow */
+  let destination: { child: ChildProcess; url: string };
+  let victimDestination: { child: ChildProcess; url: string };
 
   beforeAll(async () => {
     const victim = await createTenant('noisy-victim');
@@ -81,9 +98,14 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
     const reactor = await makeReactor(victim.managementKey, { code: formulaCode('return { raw: { ok: true } };') });
     reacts = victimReact((await victim.app('private', { permissions: ['token:use'] })).key, reactor.reactorId);
     deliveries = victimDelivery(victimKeys[0], watch);
+    destination = await startDestination();
+    victimDestination = await startDestination();
+    proxied = victimProxy((await victim.app('private', { permissions: ['proxy:invoke'] })).key, victimDestination.url);
   }, 60_000);
 
   afterAll(async () => {
+    destination?.child.kill();
+    victimDestination?.child.kill();
     writeReport(profile, results);
     await Promise.all([watch.stop(), hung.stop()]);
   });
@@ -239,6 +261,46 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
       // the sandbox's isolates are shared by every tenant: the victim's own reacts must not wait behind the attacker's
       get victimExtra() {
         return [reacts];
+      },
+    },
+    {
+      name: 'anonymous calls of a proxy with 20 mask transforms on a 2 MiB answer, 2 at once',
+      attacker: 'anonymous',
+      // 422: the masks exceed the call's transform budget, the proxy's own configuration at fault; 408: the
+      // destination (this suite's) did not answer within the run's 2 s PROXY_DESTINATION_TIMEOUT_MS on a loaded machine
+      allowed: (s) => s === 200 || s === 408 || s === 422 || s === 429 || s === 503,
+      async prepare() {
+        const tenant = await createTenant('noisy-proxy-masks');
+        const created = await send('POST', '/proxies', {
+          key: tenant.managementKey,
+          body: {
+            name: 'masks',
+            destination_url: `${destination.url}/cards?bytes=${2 * 1024 * 1024}`,
+            require_auth: false,
+            // a digit as the replacement keeps every mask matching as much as the first
+            response_transforms: Array.from({ length: 20 }, () => ({ type: 'mask', matcher: 'regex', expression: '"n":"(\\d+)"', replacement: '9' })),
+          },
+        });
+        if (created.status !== 201) throw new Error(`masking proxy: ${created.status}`);
+        const key = created.body.key as string;
+        return (ctx) => loops(ctx, 2, () => send('GET', '/proxy', { headers: { 'BT-PROXY-KEY': key }, signal: ctx.signal, discard: true }));
+      },
+      // the masks ran in reactor-service, the answers cross proxy-service: both of the victim's calls there are timed
+      get victimExtra() {
+        return [reacts, proxied];
+      },
+    },
+    {
+      name: '24 proxy calls with 4 MiB answers at once',
+      attacker: 'tenant',
+      allowed: (s) => servedOrShed(200)(s) || s === 408,
+      async prepare() {
+        const { key } = await attackerTenant('proxy-large', ['proxy:invoke']);
+        const headers = { 'BT-PROXY-URL': `${destination.url}/blob?bytes=${4 * 1024 * 1024 - 1024}` };
+        return (ctx) => loops(ctx, 24, () => send('GET', '/proxy', { key, headers, signal: ctx.signal, discard: true }));
+      },
+      get victimExtra() {
+        return [proxied];
       },
     },
     {

@@ -66,11 +66,14 @@ export interface Outcome {
   body?: any;
 }
 
-/** One request to the gateway; never throws (a network error or the cut-off is status 0). */
+/**
+ * One request to the gateway; never throws (a network error or the cut-off is status 0). `discard`: the answer's body
+ * is read as bytes and dropped (large proxied answers: decoding them would cost the process that times the victim).
+ */
 export async function send(
   method: string,
   p: string,
-  opts: { key?: string; body?: unknown; headers?: Record<string, string>; cutoffMs?: number; signal?: AbortSignal } = {},
+  opts: { key?: string; body?: unknown; headers?: Record<string, string>; cutoffMs?: number; signal?: AbortSignal; discard?: boolean } = {},
 ): Promise<Outcome> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key) headers['SVC-API-KEY'] = opts.key;
@@ -84,6 +87,10 @@ export async function send(
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: AbortSignal.any(signals),
     });
+    if (opts.discard && !(res.headers.get('content-type') ?? '').includes('problem+json')) {
+      await res.arrayBuffer();
+      return { status: res.status, ms: performance.now() - started };
+    }
     const text = await res.text();
     let body: unknown;
     try {
@@ -432,6 +439,15 @@ export function victimCreate(keys: string[]): VictimOperation {
     expected: 201,
     run: (client) =>
       send('POST', '/tokens', { key: keys[client % keys.length], headers: { 'SVC-IDEMPOTENCY-KEY': randomUUID() }, body: { type: 'token', data: 'victim' } }),
+  };
+}
+
+/** The victim's proxied call: a small answer of a destination through the ephemeral proxy (proxy-service is shared). */
+export function victimProxy(key: string, destination: string): VictimOperation {
+  return {
+    name: 'proxy',
+    expected: 200,
+    run: () => send('GET', '/proxy/small', { key, headers: { 'BT-PROXY-URL': destination } }),
   };
 }
 

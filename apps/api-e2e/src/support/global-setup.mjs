@@ -28,6 +28,8 @@ export default async function globalSetup() {
       NODE_EXTRA_CA_CERTS: testCa.caCert,
       // hostile destinations (proxy/hostile-destinations): a slow one answers 408 in 2 s, not the default 25 s
       PROXY_DESTINATION_TIMEOUT_MS: '2000',
+      // proxy/tenant-shares: proxy-service's own budget below the gateway's (64, 32 a tenant), so its share is what refuses
+      PROXY_MAX_IN_FLIGHT: '32',
       HEADER_ALIAS_PREFIXES: 'BT',
       WEBHOOK_RETRY_SCHEDULE: '200ms,400ms,800ms',
       REACTOR_JOB_LEASE_SLACK_MS: '2000',

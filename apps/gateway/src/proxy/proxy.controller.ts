@@ -130,7 +130,10 @@ export class ProxyController {
     for (const [name, value] of Object.entries(PROXY_ANSWER_HEADERS)) void reply.header(name, value);
     for (const p of ['svc', 'bt']) void reply.header(`${p}-proxy-destination-status`, String(answer.status));
     void reply.status(answer.status);
-    await reply.send(answer.body === '' ? undefined : Buffer.from(answer.body, 'base64'));
+    // bytes as they crossed the bus; base64 text in a replay of a recorded answer (and from an older proxy-service)
+    const answered =
+      typeof answer.body === 'string' ? Buffer.from(answer.body, 'base64') : Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength);
+    await reply.send(answered.length === 0 ? undefined : answered);
   }
 }
 

@@ -9,7 +9,6 @@ import {
   type ProxyIdempotencyReply,
   type ProxyInvocationMessage,
   type ProxyReply,
-  type RecordedProxyReply,
   type ProxyTransformResult,
   type ProxyTransformSubject,
   type ResolvedProxy,
@@ -22,11 +21,15 @@ import { Forwarder } from './forwarder';
 import { AuditBatches } from './audit-batches';
 import { ProxyDirectory } from './proxy-directory';
 import { proxyDuration, proxyRequests } from './proxy-metrics';
+import { TenantShares, type Admission } from './tenant-shares';
 import { ownExpressions } from './own-expressions';
 import { checkHeaders } from './header-check';
 import { answerOf, recheckReplay } from './replay-check';
 
 const contentTypeOf = (headers: [string, string][]) => headers.find(([k]) => k === 'content-type')?.[1];
+
+/** The destination's answer, with the tokens the request detokenized (what an idempotent replay re-checks). */
+type SentReply = ProxyReply & { usedTokenIds: string[] };
 
 /**
  * proxy.invoke: one request through the ephemeral proxy — destination checked, expressions replaced as the caller,
@@ -43,6 +46,7 @@ export class ProxyHandler {
     private readonly rpc: RpcClient,
     private readonly audits: AuditBatches,
     private readonly directory: ProxyDirectory,
+    private readonly shares: TenantShares,
   ) {}
 
   /**
@@ -51,19 +55,34 @@ export class ProxyHandler {
    */
   @Operation(OPS.proxy.invoke)
   async invoke(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
+    // one tenant never holds all of proxy-service's calls or memory: over its share, a 503 before anything is done
+    const admission = this.shares.admit(cmd.principal.tenantId, Math.floor(((cmd.body.body?.length ?? 0) * 3) / 4));
+    try {
+      return await this.admitted(cmd, admission);
+    } finally {
+      admission.release();
+    }
+  }
+
+  private async admitted(cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
     const key = cmd.idempotencyKey;
-    if (key === undefined) return answerOf(await this.send(cmd));
+    if (key === undefined) return answerOf(await this.send(cmd, admission));
     const ctx = { principal: cmd.principal, traceId: cmd.traceId };
-    const ledger = (action: 'begin' | 'complete' | 'release', reply?: RecordedProxyReply) =>
-      this.rpc.call<ProxyIdempotencyReply>(OPS.reactor.proxies.idempotency, { action, key, request: cmd.body, ...(reply ? { reply } : {}) }, ctx);
+    // the ledger records the answer as it always has, its body as base64 text, with the tokens it detokenized
+    const ledger = (action: 'begin' | 'complete' | 'release', reply?: SentReply) =>
+      this.rpc.call<ProxyIdempotencyReply>(
+        OPS.reactor.proxies.idempotency,
+        { action, key, request: cmd.body, ...(reply ? { reply: { ...reply, body: base64(reply.body) } } : {}) },
+        ctx,
+      );
     const begun = await ledger('begin');
     if ('replay' in begun) {
       await recheckReplay(this.rpc, ctx, begun.replay);
       return idempotentReplay(answerOf(begun.replay));
     }
-    let answer: RecordedProxyReply;
+    let answer: SentReply;
     try {
-      answer = await this.send(cmd);
+      answer = await this.send(cmd, admission);
     } catch (err) {
       await ledger('release').catch(() => undefined);
       throw err;
@@ -74,8 +93,7 @@ export class ProxyHandler {
     return answerOf(answer);
   }
 
-  /** The destination's answer, with the tokens the request detokenized (what an idempotent replay re-checks). */
-  private async send(cmd: Command<ProxyInvocationMessage>): Promise<RecordedProxyReply> {
+  private async send(cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<SentReply> {
     const msg = cmd.body;
     const ctx = { principal: cmd.principal, traceId: cmd.traceId };
     const proxy = await this.preConfigured(cmd);
@@ -85,33 +103,45 @@ export class ProxyHandler {
     const started = performance.now();
     let status = 500;
     try {
-      let request = { headers: msg.headers, body: msg.body ?? '' };
+      let request = { headers: msg.headers, body: bytes(msg.body ?? '') };
       // an anonymous caller has no access to any token: what it sends is never read as expressions
       const detokenize = !proxy?.disableDetokenization && !cmd.principal.anonymousProxyId;
       // what the transforms leave is detokenized only as far as the caller wrote it (own-expressions.ts)
-      const own =
-        detokenize && proxy?.requestTransforms ? ownExpressions(msg.headers, Buffer.from(request.body, 'base64'), contentTypeOf(msg.headers)) : undefined;
+      const own = detokenize && proxy?.requestTransforms ? ownExpressions(msg.headers, request.body, contentTypeOf(msg.headers)) : undefined;
       if (proxy?.requestTransforms) {
-        request = await this.transform(ctx, proxy, 'request', { method: msg.method, path: msg.path, query: msg.query, ...request });
+        const transformed = await this.transform(ctx, proxy, 'request', {
+          method: msg.method,
+          path: msg.path,
+          query: msg.query,
+          headers: msg.headers,
+          body: base64(msg.body ?? ''),
+        });
+        request = { headers: transformed.headers, body: bytes(transformed.body) };
         checkHeaders(request.headers, 'request transforms', host);
       }
-      const contentType = contentTypeOf(request.headers);
-      const given = { headers: request.headers, body: Buffer.from(request.body, 'base64'), contentType };
+      const given = { headers: request.headers, body: request.body, contentType: contentTypeOf(request.headers) };
       const out = detokenize ? await this.detokenizer.detokenize(ctx, given, own) : { ...given, usedTokenIds: [] };
       if (out.usedTokenIds.length) checkHeaders(out.headers, 'caller', host);
       const headers = out.headers.some(([k]) => k === 'user-agent') ? out.headers : [...out.headers, ['user-agent', 'coffer-proxy/1.0'] as [string, string]];
       const deadline = cmd.deadline === undefined ? undefined : Date.now() + (cmd.deadline - performance.now());
       const sentAt = performance.now();
       const answer = await this.forwarder.send(url, msg.method, headers, out.body, deadline);
+      admission.hold(answer.body.length);
       proxyDuration.observe((performance.now() - sentAt) / 1000);
       status = answer.status;
       checkHeaders(answer.headers, 'destination', host);
-      let reply = { headers: answer.headers, body: answer.body.toString('base64') };
-      if (proxy?.responseTransforms) {
-        reply = await this.transform(ctx, proxy, 'response', { method: msg.method, path: msg.path, query: msg.query, status: answer.status, ...reply });
-        checkHeaders(reply.headers, 'response transforms', host);
-      }
-      return { status: answer.status, headers: reply.headers, body: reply.body, usedTokenIds: out.usedTokenIds };
+      // the answer's bytes go back as they are (a binary reply frame); only response transforms need them as base64
+      if (!proxy?.responseTransforms) return { status: answer.status, headers: answer.headers, body: answer.body, usedTokenIds: out.usedTokenIds };
+      const reply = await this.transform(ctx, proxy, 'response', {
+        method: msg.method,
+        path: msg.path,
+        query: msg.query,
+        status: answer.status,
+        headers: answer.headers,
+        body: answer.body.toString('base64'),
+      });
+      checkHeaders(reply.headers, 'response transforms', host);
+      return { status: answer.status, headers: reply.headers, body: bytes(reply.body), usedTokenIds: out.usedTokenIds };
     } catch (err) {
       if (err instanceof ProblemError) status = err.status;
       throw err;
@@ -160,4 +190,13 @@ export class ProxyHandler {
       changes: { method: { new: method }, status: { new: status }, duration_ms: { new: ms } },
     });
   }
+}
+
+/** A body off the bus: bytes as they came, or base64 text (replies of an older release). */
+function bytes(body: Uint8Array | string): Buffer {
+  return typeof body === 'string' ? Buffer.from(body, 'base64') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
+function base64(body: Uint8Array | string): string {
+  return typeof body === 'string' ? body : bytes(body).toString('base64');
 }

@@ -22,6 +22,10 @@ export async function recheckReplay(rpc: RpcClient, ctx: CallContext, recorded: 
 }
 
 /** The answer as the caller gets it: the recorded tokens stay in the idempotency record. */
-export function answerOf({ status, headers, body }: RecordedProxyReply): RecordedProxyReply {
+export function answerOf<B>({ status, headers, body }: { status: number; headers: [string, string][]; body: B }): {
+  status: number;
+  headers: [string, string][];
+  body: B;
+} {
   return { status, headers, body };
 }

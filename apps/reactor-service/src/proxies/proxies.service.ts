@@ -20,6 +20,7 @@ import {
   SUBJECTS,
 } from '@coffer/contracts';
 import { mayEver } from '@coffer/auth';
+import { redactedUrl } from '@coffer/egress';
 import { sha256Hex } from '@coffer/crypto';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { AuditTrail, EventBus, type CallContext } from '@coffer/messaging';

@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { RPC_DEADLINE_MS, SUBJECTS, type Principal, type ProxyIdempotencyMessage, type ProxyIdempotencyReply, type ProxyReply } from '@coffer/contracts';
+import {
+  RPC_DEADLINE_MS,
+  SUBJECTS,
+  type Principal,
+  type ProxyIdempotencyMessage,
+  type ProxyIdempotencyReply,
+  type RecordedProxyReply,
+} from '@coffer/contracts';
 import { IdempotentWrites, idempotentRequestOf, inProgress } from '@coffer/idempotency';
 
 /** How long a claim holds the key: the proxy's whole deadline, and some slack for the answer's way back. */
@@ -22,7 +29,7 @@ export class ProxyIdempotency {
       case 'begin': {
         for (let attempt = 0; attempt < 2; attempt++) {
           const entry = await ledger.find(req);
-          if (entry?.state === 'completed') return { replay: entry.reply as ProxyReply };
+          if (entry?.state === 'completed') return { replay: entry.reply as RecordedProxyReply };
           if (entry?.state === 'running' && entry.lockedUntil.getTime() > Date.now()) throw inProgress();
           if (await ledger.claim(req, LEASE_MS)) return { claimed: true };
         }

@@ -340,10 +340,10 @@ export interface ProxyTransformSubject {
   status?: number;
 }
 
-/** The message as the transforms left it. */
+/** The message as the transforms left it; the body crosses the bus as raw bytes (libs/messaging wire-format.ts). */
 export interface ProxyTransformResult {
   headers: [string, string][];
-  body: string;
+  body: Uint8Array | string;
 }
 
 /**

@@ -48,9 +48,13 @@ export class ProxyInvocationMessage {
   body?: string;
 }
 
-/** What the destination answered: status, headers (hop-by-hop removed) and body (base64), unchanged. */
+/**
+ * What the destination answered: status, headers (hop-by-hop removed) and body, unchanged. The body crosses the bus
+ * as raw bytes (a binary reply frame, libs/messaging wire-format.ts); it is base64 text in a replay of an answer
+ * recorded under an idempotency key, and from a proxy-service of an older release.
+ */
 export interface ProxyReply {
   status: number;
   headers: [string, string][];
-  body: string;
+  body: Uint8Array | string;
 }

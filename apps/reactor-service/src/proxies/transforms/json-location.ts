@@ -1,4 +1,4 @@
-import { badRequest } from '@coffer/contracts';
+import { TransformError } from './transform-error';
 
 /** `$.a['b'][0]` as steps: names and indexes (the only locations append_json accepts). */
 export function locationSteps(location: string): Array<string | number> {
@@ -7,12 +7,12 @@ export function locationSteps(location: string): Array<string | number> {
   step.lastIndex = 1;
   while (step.lastIndex < location.length) {
     const m = step.exec(location);
-    if (!m) throw badRequest('The proxy transform is invalid', { location: ['is not a JSONPath of names and indexes'] });
+    if (!m) throw new TransformError('input', 'is not a JSONPath of names and indexes', 'location', 'The proxy transform is invalid');
     steps.push(m[1] ?? (m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : Number(m[3])));
   }
   // a step into an object's prototype would write to every object of the process
   if (steps.some((s) => s === '__proto__' || s === 'constructor' || s === 'prototype'))
-    throw badRequest('The proxy transform is invalid', { location: ['must not name __proto__, constructor or prototype'] });
+    throw new TransformError('input', 'must not name __proto__, constructor or prototype', 'location', 'The proxy transform is invalid');
   return steps;
 }
 

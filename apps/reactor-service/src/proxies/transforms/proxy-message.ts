@@ -17,9 +17,12 @@ export function contentTypeOf(headers: [string, string][]): string | undefined {
 }
 
 export function readMessage(subject: ProxyTransformSubject): ProxyMessage {
-  const bytes = Buffer.from(subject.body, 'base64');
-  const type = contentTypeOf(subject.headers);
-  const headers = subject.headers.map(([k, v]) => [k, v] as [string, string]);
+  return readBytes(subject.headers, Buffer.from(subject.body, 'base64'));
+}
+
+export function readBytes(given: [string, string][], bytes: Buffer): ProxyMessage {
+  const type = contentTypeOf(given);
+  const headers = given.map(([k, v]) => [k, v] as [string, string]);
   if (type === undefined || TEXT_TYPES.test(type) || /[/+]json\b/.test(type)) {
     const text = bytes.toString('utf8');
     if (type !== undefined && /[/+]json\b/.test(type) && text.trim() !== '') {
@@ -35,9 +38,12 @@ export function readMessage(subject: ProxyTransformSubject): ProxyMessage {
 }
 
 export function writeMessage(m: ProxyMessage): ProxyTransformResult {
+  return { headers: m.headers, body: writeBytes(m).toString('base64') };
+}
+
+export function writeBytes(m: ProxyMessage): Buffer {
   const b = m.body;
-  const bytes = b.kind === 'bytes' ? b.value : Buffer.from(b.kind === 'json' ? JSON.stringify(b.value) : b.value, 'utf8');
-  return { headers: m.headers, body: bytes.toString('base64') };
+  return b.kind === 'bytes' ? b.value : Buffer.from(b.kind === 'json' ? JSON.stringify(b.value) : b.value, 'utf8');
 }
 
 /** The body as text (JSON serialized), for transforms that work on text. */

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { JSONPath } from 'jsonpath-plus';
 import {
   OPS,
   ProblemError,
@@ -21,9 +20,11 @@ import { sandboxFailure } from '../../invoke/reactor-runner';
 import { ProxiesService } from '../proxies.service';
 import type { ProxyRow } from '../proxy.repository';
 import type { ProxySecrets } from '../proxy-vault';
-import { setAt } from './json-location';
-import { maskText } from './mask';
-import { bodyText, headerObject, readMessage, setHeader, withConfiguration, writeMessage, type ProxyMessage } from './proxy-message';
+import { reactorServiceConfig } from '../../config';
+import { CallBudget, jobProblem } from './call-budget';
+import { headerObject, readBytes, writeBytes, type ProxyMessage } from './proxy-message';
+import { PURE_TRANSFORMS, type JobBudget, type JobResult, type TransformJob, type WireMessage } from './transform-steps';
+import { TransformWorkers } from './transform-workers';
 
 type Ctx = CallContext & { principal: Principal };
 
@@ -50,12 +51,15 @@ export class ProxyTransforms {
     private readonly sandbox: ReactorSandbox,
     private readonly rpc: RpcClient,
     private readonly egressDefaults: TenantEgressDefault,
+    private readonly workers: TransformWorkers,
   ) {}
+
+  private readonly config = reactorServiceConfig();
 
   async run(ctx: Ctx, msg: ProxyTransformMessage): Promise<ProxyTransformResult> {
     const proxy = await this.proxies.find(ctx.principal.tenantId, msg.proxyId);
     const steps = (msg.direction === 'request' ? proxy.requestTransforms : proxy.responseTransforms) as unknown as ProxyTransformView[];
-    if (!steps.length) return { headers: msg.message.headers, body: msg.message.body };
+    if (!steps.length) return { headers: msg.message.headers, body: Buffer.from(msg.message.body, 'base64') };
     const secrets = await this.proxies.secretsOf(proxy);
     let app: Promise<Principal | null> | undefined;
     const step: StepContext = {
@@ -66,60 +70,70 @@ export class ProxyTransforms {
       subject: msg.message,
       application: () => (app ??= proxy.applicationId ? this.applications.principalOf(ctx, proxy.applicationId) : Promise.resolve(null)),
     };
-    let message = readMessage(msg.message);
-    for (const t of steps) message = await this.apply(t, message, step);
-    return writeMessage(message);
-  }
-
-  private async apply(t: ProxyTransformView, m: ProxyMessage, s: StepContext): Promise<ProxyMessage> {
-    switch (t.type) {
-      case 'code':
-        return this.code(t.code as string, m, s);
-      case 'tokenize':
-        return this.tokenize(t, m, s);
-      case 'mask': {
-        const text = bodyText(m);
-        if (text === null) return m;
-        const masked = maskText(text, t.expression as string, t.replacement as string);
-        return { ...m, body: reparsed(m, masked) };
+    const budget = new CallBudget(this.config.proxyTransformBudgetMs, this.config.proxyTransformMaxBytes);
+    let wire: WireMessage = { headers: msg.message.headers, body: Buffer.from(msg.message.body, 'base64') };
+    budget.checkSize(wire.body.length);
+    for (let i = 0; i < steps.length; ) {
+      const t = steps[i];
+      if (PURE_TRANSFORMS.has(t.type)) {
+        // a run of rewrites is one job of the transform threads
+        let j = i;
+        while (j < steps.length && PURE_TRANSFORMS.has(steps[j].type)) j++;
+        const run = steps.slice(i, j);
+        wire = (
+          await this.job(ctx, budget, (b) => ({
+            op: 'steps',
+            message: wire,
+            steps: run,
+            configuration: secrets.configuration,
+            direction: msg.direction,
+            budget: b,
+          }))
+        ).message as WireMessage;
+        i = j;
+        continue;
       }
-      case 'append_json': {
-        const value = substitute(t.options?.value, s.secrets.configuration);
-        const doc = m.body.kind === 'json' ? m.body.value : m.body.kind === 'text' && m.body.value.trim() === '' ? {} : undefined;
-        if (doc === undefined) throw badRequest('The proxy transform cannot run', { [`${s.direction}_transforms`]: ['append_json needs a JSON body'] });
-        return { ...m, body: { kind: 'json', value: setAt(doc, t.options?.location as string, value) } };
-      }
-      case 'append_text': {
-        const text = bodyText(m);
-        if (text === null) throw badRequest('The proxy transform cannot run', { [`${s.direction}_transforms`]: ['append_text needs a text body'] });
-        return { ...m, body: { kind: 'text', value: text + withConfiguration(String(t.options?.value ?? ''), s.secrets.configuration) } };
-      }
-      case 'append_header':
-        return {
-          ...m,
-          headers: setHeader(m.headers, t.options?.location as string, withConfiguration(String(t.options?.value ?? ''), s.secrets.configuration)),
-        };
+      wire = t.type === 'tokenize' ? await this.tokenize(t, wire, step, budget) : await this.codeStep(t, wire, step, budget);
+      i++;
     }
+    // bytes: the reply crosses the bus as they are (libs/messaging wire-format.ts), not as base64 in JSON
+    return { headers: wire.headers, body: Buffer.from(wire.body.buffer, wire.body.byteOffset, wire.body.byteLength) };
   }
 
-  /** Each value the JSONPath finds in the JSON body becomes a token (created as the proxy's application) and its id. */
-  private async tokenize(t: ProxyTransformView, m: ProxyMessage, s: StepContext): Promise<ProxyMessage> {
-    if (m.body.kind !== 'json' || m.body.value === null || typeof m.body.value !== 'object') return m;
-    const doc = m.body.value as object;
-    const found = JSONPath({ path: t.expression as string, json: doc, resultType: 'all', wrap: true, eval: false }) as Array<{
-      value: unknown;
-      parent: Record<string | number, unknown> | null;
-      parentProperty: string | number | null;
-    }>;
-    const targets = found.filter((f) => f.parent !== null && f.parentProperty !== null && f.value !== null && f.value !== undefined);
-    if (!targets.length) return m;
+  /** One job on the transform threads, charged to the call's budget; its failure is the caller's problem. */
+  private async job(ctx: Ctx, budget: CallBudget, make: (b: JobBudget) => TransformJob): Promise<Extract<JobResult, { ok: true }>> {
+    const result = await budget.charge(() => this.workers.run(ctx.principal.tenantId, make(budget.forJob())));
+    if (result.ok) return result;
+    throw jobProblem(result);
+  }
+
+  /**
+   * Each value the JSONPath finds in the JSON body becomes a token (created as the proxy's application) and its id.
+   * Finding and replacing are jobs of the transform threads; creating the tokens is token-service's.
+   */
+  private async tokenize(t: ProxyTransformView, wire: WireMessage, s: StepContext, budget: CallBudget): Promise<WireMessage> {
+    const path = t.expression as string;
+    const { values } = await this.job(s.ctx, budget, (b) => ({ op: 'find', message: wire, path, budget: b }));
+    if (!values?.length) return wire;
     const application = await s.application();
     if (!application) throw badRequest("The proxy's application no longer exists: update the proxy with another application");
     const template = (t.options?.token ?? {}) as Record<string, unknown>;
-    const payload = targets.map((f) => ({ type: 'token', ...template, data: f.value }));
+    const payload = values.map((data) => ({ type: 'token', ...template, data }));
     const created = (await this.rpc.call(OPS.token.tokens.tokenize, { payload }, { principal: application, traceId: s.ctx.traceId })) as Array<{ id: string }>;
-    targets.forEach((f, i) => ((f.parent as Record<string | number, unknown>)[f.parentProperty as string | number] = created[i].id));
-    return { ...m, body: { kind: 'json', value: doc } };
+    const ids = created.map((c) => c.id);
+    return (await this.job(s.ctx, budget, (b) => ({ op: 'replace', message: wire, path, values: ids, budget: b }))).message as WireMessage;
+  }
+
+  /**
+   * A code step: the sandbox has its own time limit (the reactors'), so only the body's size is charged to the
+   * call's budget. The body is parsed here (the sandbox takes the argument as a value), at most the byte budget.
+   */
+  private async codeStep(t: ProxyTransformView, wire: WireMessage, s: StepContext, budget: CallBudget): Promise<WireMessage> {
+    const m = readBytes(wire.headers, Buffer.from(wire.body.buffer, wire.body.byteOffset, wire.body.byteLength));
+    const out = await this.code(t.code as string, m, s);
+    const body = writeBytes(out);
+    budget.checkSize(body.length);
+    return { headers: out.headers, body };
   }
 
   /**
@@ -179,22 +193,6 @@ function argBody(m: ProxyMessage): unknown {
 function returnedBody(m: ProxyMessage, body: unknown): ProxyMessage['body'] {
   if (typeof body !== 'string') return { kind: 'json', value: body };
   return m.body.kind === 'bytes' ? { kind: 'bytes', value: Buffer.from(body, 'base64') } : { kind: 'text', value: body };
-}
-
-/** Masked text goes back to JSON when the body was JSON and still parses. */
-function reparsed(m: ProxyMessage, text: string): ProxyMessage['body'] {
-  if (m.body.kind === 'json') {
-    try {
-      return { kind: 'json', value: JSON.parse(text) };
-    } catch {
-      /* the mask broke the JSON: sent as the text it is */
-    }
-  }
-  return { kind: 'text', value: text };
-}
-
-function substitute(value: unknown, configuration: Record<string, string | null>): unknown {
-  return typeof value === 'string' ? withConfiguration(value, configuration) : value;
 }
 
 function transformFailure(message: string): ProblemError {

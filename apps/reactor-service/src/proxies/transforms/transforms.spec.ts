@@ -1,7 +1,7 @@
-import { ProblemError } from '@coffer/contracts';
 import { setAt } from './json-location';
 import { maskText } from './mask';
 import { readMessage, withConfiguration, writeMessage } from './proxy-message';
+import { TransformError } from './transform-error';
 
 describe('maskText: the regex mask of proxy response transforms', () => {
   it('replaces each capture value inside every match, one character per character', () => {
@@ -32,8 +32,8 @@ describe('setAt: append_json locations', () => {
   });
 
   it('refuses steps into a prototype', () => {
-    expect(() => setAt({}, '$.__proto__.polluted', 'yes')).toThrow(ProblemError);
-    expect(() => setAt({}, "$['constructor']['prototype'].polluted", 'yes')).toThrow(ProblemError);
+    expect(() => setAt({}, '$.__proto__.polluted', 'yes')).toThrow(TransformError);
+    expect(() => setAt({}, "$['constructor']['prototype'].polluted", 'yes')).toThrow(TransformError);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 });
