@@ -11,6 +11,7 @@ import { TokenVault } from './tokens/token-vault';
 import { CreateTokenUseCase } from './tokens/create/create-token.use-case';
 import { ReadTokensUseCase } from './tokens/read/read-tokens.use-case';
 import { TokenReads } from './tokens/read/token-reads';
+import { TokenInserts } from './tokens/create/token-inserts';
 import { UpdateTokenUseCase } from './tokens/update/update-token.use-case';
 import { DeleteTokenUseCase } from './tokens/delete-token.use-case';
 import { ExpirySweeper } from './tokens/expiry-sweeper';
@@ -39,6 +40,7 @@ import { KeyStatusHandler, ReencryptionProgressReader } from './keys/key-status.
     CreateTokenUseCase,
     ReadTokensUseCase,
     TokenReads,
+    TokenInserts,
     UpdateTokenUseCase,
     DeleteTokenUseCase,
     ExpirySweeper,

@@ -90,6 +90,62 @@ function insertToken(tenantId: string, t: TokenWrite): Prisma.Sql {
     ON CONFLICT DO NOTHING RETURNING id`;
 }
 
+/** One create of a group-committed batch (TokenRepository.insertMany). */
+export interface BatchedInsert {
+  tenantId: string;
+  token: TokenWrite;
+  searchDigests: string[];
+  traceId: string;
+  event?: OutboxEvent;
+}
+
+/**
+ * Many creates in one statement: the tokens, their search digests, their audit events and their outbox events as one
+ * multi-row INSERT per table, in one implicit transaction (one commit, one WAL flush, one round trip). A token whose id
+ * or dedup key is taken is skipped (ON CONFLICT DO NOTHING) and so are its digests and events; `ord` tells which were
+ * written. Every list is a parameter, so the text never changes and the statement is prepared once per connection.
+ * The batch must not hold two tokens with the same (tenant, id) or (tenant, dedup key): TokenInserts keeps them apart.
+ */
+function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
+  const digests = entries.flatMap((e, i) => [...new Set(e.searchDigests)].map((digest) => ({ ord: i, digest })));
+  const events = entries.flatMap((e, i) => (e.event ? [{ ord: i, event: e.event }] : []));
+  const col = <T>(f: (e: BatchedInsert) => T) => entries.map(f);
+  return Prisma.sql`
+    WITH k AS (
+      SELECT * FROM unnest(${entries.map((_, i) => i)}::int[], ${col((e) => e.tenantId)}::uuid[], ${col((e) => e.token.id)}::text[],
+        ${col((e) => e.token.type)}::text[], ${col((e) => e.token.dataCiphertext)}::bytea[], ${col((e) => e.token.dataKeyId)}::uuid[],
+        ${col((e) => jsonOrNull(e.token.mask))}::jsonb[], ${col((e) => e.token.fingerprint)}::text[], ${col((e) => e.token.fingerprintExpression)}::text[],
+        ${col((e) => e.token.container)}::text[], ${col((e) => JSON.stringify(e.token.metadata))}::jsonb[], ${col((e) => lowerMetadata(e.token.metadata))}::jsonb[],
+        ${col((e) => JSON.stringify(e.token.searchIndexes))}::jsonb[], ${col((e) => e.token.dedupKey)}::text[], ${col((e) => e.token.expiresAt)}::timestamptz[],
+        ${col((e) => e.token.createdBy)}::uuid[], ${col((e) => e.token.createdAt)}::timestamptz[], ${col((e) => e.traceId)}::text[])
+      AS k(ord, tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression, container, metadata,
+        metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at, trace_id)
+    ), t AS (
+      INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
+        container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
+      SELECT tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression, container, metadata,
+        metadata_search, ARRAY(SELECT jsonb_array_elements_text(k.search_indexes)), dedup_key, expires_at, created_by, created_at
+      FROM k ORDER BY ord
+      ON CONFLICT DO NOTHING RETURNING tenant_id, id
+    ), w AS (
+      SELECT k.ord, k.tenant_id, k.id, k.created_by, k.trace_id FROM t JOIN k ON k.tenant_id = t.tenant_id AND k.id = t.id
+    ), s AS (
+      INSERT INTO token_search_indexes (tenant_id, token_id, digest)
+      SELECT w.tenant_id, w.id, d.digest FROM w
+      JOIN unnest(${digests.map((d) => d.ord)}::int[], ${digests.map((d) => d.digest)}::text[]) AS d(ord, digest) ON d.ord = w.ord
+      ON CONFLICT DO NOTHING
+    ), a AS (
+      INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
+      SELECT gen_random_uuid(), w.tenant_id, w.created_by, 'create', 'token', w.id, w.trace_id, now() FROM w
+    ), o AS (
+      INSERT INTO event_outbox (id, tenant_id, type, event)
+      SELECT e.id, w.tenant_id, e.type, e.event FROM w
+      JOIN unnest(${events.map((e) => e.ord)}::int[], ${events.map((e) => e.event.id)}::uuid[], ${events.map((e) => e.event.type)}::text[],
+        ${events.map((e) => JSON.stringify(e.event))}::jsonb[]) AS e(ord, id, type, event) ON e.ord = w.ord
+    )
+    SELECT ord FROM w`;
+}
+
 /** Where a keyset page starts: the exact `created_at` (ISO 8601, microseconds) and id of the row before it. */
 export interface KeysetPosition {
   at: string;
@@ -137,6 +193,22 @@ export class TokenRepository {
       'token_insert_audited',
     );
     if (inserted.length) return audit ? 'created-audited' : 'created';
+    return this.insertAfterConflict(tenantId, t, searchDigests, event);
+  }
+
+  /**
+   * Creates of one group commit (TokenInserts): written together, audited in the same statement. Returns, per entry,
+   * whether it was written; one that was not met a taken id or dedup key and goes on with `insertAfterConflict`.
+   */
+  async insertMany(entries: BatchedInsert[]): Promise<boolean[]> {
+    const rows = await this.sql.query<{ ord: number }>(insertTokens(entries), 'token_insert_batch');
+    const written = entries.map(() => false);
+    for (const { ord } of rows) written[ord] = true;
+    return written;
+  }
+
+  /** A create whose id or dedup key was taken when it was tried: the careful path, in a transaction of its own. */
+  insertAfterConflict(tenantId: string, t: TokenWrite, searchDigests: string[], event?: OutboxEvent): Promise<InsertOutcome> {
     return this.prisma.transactional(() => this.insertCarefully(tenantId, t, searchDigests, event));
   }
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ProblemError } from '@coffer/contracts';
 import { KeyEncryptionKeys } from '../key-encryption-keys';
@@ -8,7 +8,8 @@ import { TenantKeyRepository, type TenantKeyPurpose as Purpose } from './tenant-
 
 interface CachedKey {
   id: string;
-  key: Buffer;
+  /** a KeyObject, made once: Node would make one from a Buffer on every seal, open and digest (primitives.ts) */
+  key: KeyObject;
   /** when it was unwrapped: after the cache lifetime it is unwrapped again (by the HSM, with pkcs11) */
   at: number;
 }
@@ -206,7 +207,7 @@ export class TenantKeyring {
     const hit = this.fresh(row.id);
     if (hit) return hit;
     const key = await this.custody(() => this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id)));
-    const cached = { id: row.id, key, at: Date.now() };
+    const cached = { id: row.id, key: createSecretKey(key), at: Date.now() };
     this.sweep();
     this.byId.set(row.id, cached);
     return cached;

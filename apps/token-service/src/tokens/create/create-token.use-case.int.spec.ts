@@ -14,6 +14,7 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { CreateTokenUseCase } from './create-token.use-case';
+import { TokenInserts } from './token-inserts';
 
 /**
  * Creating tokens against PostgreSQL and the real keyring. The tenant's `deduplicate_tokens` setting comes from
@@ -35,9 +36,10 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
   let writer: Principal;
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [IdempotentWrites, AuditRepository, TokenRepository, TokenVault, CreateTokenUseCase, TenantSettingsClient] }, [
-      { provide: TenantSettingsClient, useValue: settings },
-    ]);
+    ctx = await startIntegration(
+      { providers: [IdempotentWrites, AuditRepository, TokenRepository, TokenInserts, TokenVault, CreateTokenUseCase, TenantSettingsClient] },
+      [{ provide: TenantSettingsClient, useValue: settings }],
+    );
     create = ctx.get(CreateTokenUseCase);
     vault = ctx.get(TokenVault);
     tenant = await insertTenant(ctx.sql);
@@ -187,5 +189,138 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     expect(refused.status).toBe(401);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM tenant_keys WHERE tenant_id = $1', [shredded])).rows[0].n).toBe(0);
     expect(await rowsOf(shredded)).toEqual([]);
+  });
+
+  describe('group commit: creates that arrive together are written by one statement, each with its own outcome', () => {
+    /** the transaction that wrote each token: rows of one statement share it */
+    const writers = async (tenantId: string, ids: string[]) =>
+      (await ctx.sql.query('SELECT id, xmin::text AS tx FROM tokens WHERE tenant_id = $1 AND id = ANY($2)', [tenantId, ids])).rows as Array<{
+        id: string;
+        tx: string;
+      }>;
+    const settle = <T>(p: Promise<T>) =>
+      p.then(
+        (value) => ({ value }),
+        (err: unknown) => ({ err }),
+      );
+
+    it('writes concurrent creates of several tenants in one transaction, with one audit and one event per token, and isolates conflicts', async () => {
+      const a = await insertTenant(ctx.sql);
+      const b = await insertTenant(ctx.sql);
+      const pa = principalOf(a, { permissions: ['token:create', 'token:read', 'token:use'] });
+      const pb = principalOf(b, { permissions: ['token:create', 'token:read', 'token:use'] });
+      await create.execute({ principal: pa, traceId: 't', body: { id: 'taken-id', type: 'token', data: 'old' } });
+      // warm the keys, so the batch below is not spread over key creation
+      await create.execute({ principal: pb, traceId: 't', body: { type: 'token', data: 'warm' } });
+      const bodies: Array<{ p: Principal; body: Record<string, unknown> }> = [
+        ...Array.from({ length: 8 }, (_, i) => ({ p: pa, body: { type: 'token', data: `a-${i}`, search_indexes: ['{{ data }}'] } })),
+        ...Array.from({ length: 8 }, (_, i) => ({ p: pb, body: { type: 'token', data: `b-${i}`, metadata: { n: String(i) } } })),
+        // a stored token's id: this one alone is a 409
+        { p: pa, body: { id: 'taken-id', type: 'token', data: 'new' } },
+        // the same new id twice in one batch: one is written, the other meets it (409)
+        { p: pb, body: { id: 'twice-id', type: 'token', data: 'first' } },
+        { p: pb, body: { id: 'twice-id', type: 'token', data: 'second' } },
+        // the same id in another tenant is that tenant's own token
+        { p: pa, body: { id: 'twice-id', type: 'token', data: 'a-own' } },
+      ];
+      const outcomes = await Promise.all(bodies.map(({ p, body }) => settle(create.execute({ principal: p, traceId: 'batch', body }))));
+      const ok = outcomes.filter((o): o is { value: TokenView } => 'value' in o).map((o) => o.value);
+      const failed = outcomes.filter((o): o is { err: unknown } => 'err' in o);
+      expect(ok).toHaveLength(bodies.length - 2);
+      expect(await Promise.all(failed.map((f) => problemOf(Promise.reject(f.err)).then((p) => p.status)))).toEqual([409, 409]);
+
+      const written = [
+        ...(await writers(
+          a,
+          ok.filter((v) => v.tenant_id === a).map((v) => v.id),
+        )),
+        ...(await writers(
+          b,
+          ok.filter((v) => v.tenant_id === b).map((v) => v.id),
+        )),
+      ];
+      expect(written).toHaveLength(ok.length);
+      // batched: far fewer transactions than creates (the colliding one waits for the next)
+      expect(new Set(written.map((w) => w.tx)).size).toBeLessThanOrEqual(3);
+      for (const v of ok) {
+        const audits = (
+          await ctx.sql.query('SELECT trace_id FROM audit_events WHERE tenant_id = $1 AND entity_id = $2 AND operation = $3', [v.tenant_id, v.id, 'create'])
+        ).rows;
+        expect(audits).toEqual([{ trace_id: 'batch' }]);
+        const events = (
+          await ctx.sql.query("SELECT id FROM event_outbox WHERE tenant_id = $1 AND type = 'token.created' AND event->'data'->'token'->>'id' = $2", [
+            v.tenant_id,
+            v.id,
+          ])
+        ).rows;
+        expect(events).toHaveLength(1);
+      }
+      // the search digests of each token are its own
+      const digests = (await ctx.sql.query('SELECT token_id, count(*)::int AS n FROM token_search_indexes WHERE tenant_id = $1 GROUP BY token_id', [a])).rows;
+      expect(digests.filter((d: { n: number }) => d.n > 0)).toHaveLength(8);
+      expect((await ctx.sql.query('SELECT count(*)::int AS n FROM tokens WHERE tenant_id = $1 AND id = $2', [b, 'twice-id'])).rows[0].n).toBe(1);
+      // every written token opens with its own data
+      for (const v of ok) {
+        const row = (await ctx.sql.query('SELECT data_ciphertext, data_key_id FROM tokens WHERE tenant_id = $1 AND id = $2', [v.tenant_id, v.id])).rows[0];
+        expect(typeof (await vault.decrypt(v.tenant_id, v.id, row.data_key_id, row.data_ciphertext))).toBe('string');
+      }
+    });
+
+    it('deduplicates equal data inside one batch to one token, and replaces an expired holder of an id', async () => {
+      const t = await insertTenant(ctx.sql);
+      settings.settings.set(t, { deduplicate_tokens: true });
+      const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
+      const old = (await create.execute({
+        principal: p,
+        traceId: 't',
+        body: { id: 'expiring-id', type: 'token', data: 'old', deduplicate_token: false },
+      })) as TokenView;
+      await ctx.sql.query(`UPDATE tokens SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND id = $2`, [t, old.id]);
+      const views = (await Promise.all([
+        ...[1, 2, 3, 4].map(() => create.execute({ principal: p, traceId: 't', body: { type: 'token', data: 'equal' } })),
+        create.execute({ principal: p, traceId: 't', body: { id: 'expiring-id', type: 'token', data: 'fresh', deduplicate_token: false } }),
+        create.execute({ principal: p, traceId: 't', body: { type: 'token', data: 'other' } }),
+      ])) as TokenView[];
+      expect(new Set(views.slice(0, 4).map((v) => v.id)).size).toBe(1);
+      expect(views[4].id).toBe('expiring-id');
+      expect((await rowsOf(t)).length).toBe(3);
+      const row = (await ctx.sql.query('SELECT data_ciphertext, data_key_id FROM tokens WHERE tenant_id = $1 AND id = $2', [t, 'expiring-id'])).rows[0];
+      expect(await vault.decrypt(t, 'expiring-id', row.data_key_id, row.data_ciphertext)).toBe('fresh');
+      // one create event for the deduplicated token
+      expect(await auditOf(t, views[0].id)).toHaveLength(1);
+    });
+
+    it('fails only the create whose row PostgreSQL refuses; the others of its batch are written', async () => {
+      const t = await insertTenant(ctx.sql);
+      const p = principalOf(t, { permissions: ['token:create'] });
+      await create.execute({ principal: p, traceId: 't', body: { type: 'token', data: 'warm' } });
+      const inserts = ctx.get(TokenInserts);
+      const row = (i: number, keyId = '00000000-0000-4000-8000-000000000000') => ({
+        id: `row-${i}`,
+        type: 'token',
+        dataCiphertext: Buffer.from([1, 2, 3]),
+        dataKeyId: keyId,
+        mask: null,
+        fingerprint: `fp-${i}`,
+        fingerprintExpression: '{{ data }}',
+        container: '/general/high/',
+        metadata: {},
+        searchIndexes: [],
+        dedupKey: null,
+        expiresAt: null,
+        createdBy: p.applicationId,
+        createdAt: new Date(),
+      });
+      const results = await Promise.all([
+        settle(inserts.insert(t, row(1), [], { traceId: 't' })),
+        settle(inserts.insert(t, row(2, 'not-a-uuid'), [], { traceId: 't' })),
+        settle(inserts.insert(t, row(3), [], { traceId: 't' })),
+      ]);
+      expect(results[0]).toEqual({ value: 'created-audited' });
+      expect('err' in results[1]).toBe(true);
+      expect(results[2]).toEqual({ value: 'created-audited' });
+      expect((await rowsOf(t)).map((r: { id: string }) => r.id).sort()).toEqual(expect.arrayContaining(['row-1', 'row-3']));
+      expect((await rowsOf(t)).some((r: { id: string }) => r.id === 'row-2')).toBe(false);
+    });
   });
 });

@@ -7,6 +7,7 @@ import { PrismaService } from '@coffer/db';
 import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
 import { AuditRepository, type AuditEventInput } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
+import { TokenInserts } from './token-inserts';
 import { TokenVault, expressionMessage, renderExpressions, type RenderedExpressions } from '../token-vault';
 import { validateTokenFields, validateTokenId, type TokenFields } from '../token-fields';
 import { toLimitedView, toTokenView, type Premasked } from '../token.view';
@@ -61,6 +62,7 @@ export interface PreparedToken {
 export class CreateTokenUseCase {
   constructor(
     private readonly tokens: TokenRepository,
+    private readonly inserts: TokenInserts,
     private readonly vault: TokenVault,
     private readonly settings: TenantSettingsClient,
     private readonly audit: AuditRepository,
@@ -228,7 +230,7 @@ export class CreateTokenUseCase {
         modified_by: null,
         modified_at: null,
       });
-      const outcome = await this.tokens.insert(tenantId, write, searchDigests, audits ? undefined : { traceId }, event);
+      const outcome = await this.inserts.insert(tenantId, write, searchDigests, audits ? undefined : { traceId }, event);
       if (outcome === 'created' || outcome === 'created-audited') {
         if (outcome === 'created') {
           const event: AuditEventInput = { actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId };

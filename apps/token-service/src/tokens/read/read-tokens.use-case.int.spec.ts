@@ -6,6 +6,7 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { CreateTokenUseCase } from '../create/create-token.use-case';
+import { TokenInserts } from '../create/token-inserts';
 import { DeleteTokenUseCase } from '../delete-token.use-case';
 import { ReadTokensUseCase } from './read-tokens.use-case';
 import { TokenReads } from './token-reads';
@@ -26,6 +27,7 @@ describe('ReadTokensUseCase and DeleteTokenUseCase (PostgreSQL)', () => {
           IdempotentWrites,
           AuditRepository,
           TokenRepository,
+          TokenInserts,
           TokenVault,
           CreateTokenUseCase,
           TokenReads,

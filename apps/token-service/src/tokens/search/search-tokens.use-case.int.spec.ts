@@ -6,6 +6,7 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { CreateTokenUseCase } from '../create/create-token.use-case';
+import { TokenInserts } from '../create/token-inserts';
 import { SearchTokensUseCase } from './search-tokens.use-case';
 
 /** POST /tokens/search against PostgreSQL: `data:` terms match blind-index rows, per tenant; nothing is decrypted to search. */
@@ -18,7 +19,18 @@ describe('SearchTokensUseCase (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ctx = await startIntegration(
-      { providers: [IdempotentWrites, AuditRepository, TokenRepository, TokenVault, CreateTokenUseCase, SearchTokensUseCase, TenantSettingsClient] },
+      {
+        providers: [
+          IdempotentWrites,
+          AuditRepository,
+          TokenRepository,
+          TokenInserts,
+          TokenVault,
+          CreateTokenUseCase,
+          SearchTokensUseCase,
+          TenantSettingsClient,
+        ],
+      },
       // creates look up the tenant's dedup setting in session-service: an in-process fake here (no NATS)
       [{ provide: TenantSettingsClient, useValue: fakeTenantSettings() }],
     );

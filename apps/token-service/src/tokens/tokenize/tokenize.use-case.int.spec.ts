@@ -14,6 +14,7 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { CreateTokenUseCase } from '../create/create-token.use-case';
+import { TokenInserts } from '../create/token-inserts';
 import { TokenizeUseCase } from './tokenize.use-case';
 
 /** POST /tokenize against PostgreSQL: all-or-nothing writes in one transaction; tenant settings come from a fake (no NATS). */
@@ -33,7 +34,7 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ctx = await startIntegration(
-      { providers: [IdempotentWrites, AuditRepository, TokenRepository, TokenVault, CreateTokenUseCase, TokenizeUseCase, TenantSettingsClient] },
+      { providers: [IdempotentWrites, AuditRepository, TokenRepository, TokenInserts, TokenVault, CreateTokenUseCase, TokenizeUseCase, TenantSettingsClient] },
       [{ provide: TenantSettingsClient, useValue: settings }],
     );
     tokenize = ctx.get(TokenizeUseCase);

@@ -14,6 +14,7 @@ import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { CreateTokenUseCase } from '../create/create-token.use-case';
+import { TokenInserts } from '../create/token-inserts';
 import { UpdateTokenUseCase } from './update-token.use-case';
 
 /** PATCH semantics against PostgreSQL; the tenant settings call to session-service is an in-process fake (no NATS). */
@@ -32,7 +33,9 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ctx = await startIntegration(
-      { providers: [IdempotentWrites, AuditRepository, TokenRepository, TokenVault, CreateTokenUseCase, UpdateTokenUseCase, TenantSettingsClient] },
+      {
+        providers: [IdempotentWrites, AuditRepository, TokenRepository, TokenInserts, TokenVault, CreateTokenUseCase, UpdateTokenUseCase, TenantSettingsClient],
+      },
       [{ provide: TenantSettingsClient, useValue: settings }],
     );
     create = ctx.get(CreateTokenUseCase);

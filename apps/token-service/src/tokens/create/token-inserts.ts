@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { inTransaction, type OutboxEvent } from '@coffer/db';
+import { TokenRepository, type BatchedInsert, type InsertOutcome, type TokenWrite } from '../token.repository';
+
+interface Waiting extends BatchedInsert {
+  resolve: (outcome: InsertOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/** The most creates one statement writes. */
+const MAX_BATCH = 200;
+/**
+ * Batches being written at once. While they are, the creates that arrive wait and form the next, larger batch: the
+ * fewer commits PostgreSQL makes, the more of its CPU and WAL flushes go to rows (group commit). Below this many
+ * concurrent creates nothing waits for another's commit.
+ */
+const MAX_IN_FLIGHT = 4;
+
+/**
+ * Group commit of creates. The creates that reach token-service during one event-loop iteration (and those that arrive
+ * while MAX_IN_FLIGHT batches are being written) are written by one statement (TokenRepository.insertMany): one
+ * multi-row INSERT per table and one commit. Each create's reply still waits for that commit, so nothing is
+ * acknowledged before it is durable, and each create's outcome is its own:
+ * - a create whose id or dedup key was taken (by a stored token) goes on alone on the careful path, which tells id
+ *   taken, deduplicated or an expired holder to replace, exactly as a create written alone;
+ * - two creates of one batch that would collide with each other (same tenant and id or dedup key) are never in the
+ *   same statement: the later one waits for the next batch, where it meets the first as a stored token;
+ * - should the statement fail, every create of it is tried again alone, so one create's failure is only its own.
+ * A create that arrives alone is written alone, by the one-statement path (no batch to wait for).
+ * Inside a unit of work (an idempotent create, a tokenize) the create joins that transaction instead.
+ */
+@Injectable()
+export class TokenInserts {
+  private queue: Waiting[] = [];
+  private scheduled = false;
+  private running = 0;
+
+  constructor(private readonly tokens: TokenRepository) {}
+
+  insert(tenantId: string, token: TokenWrite, searchDigests: string[], audit: { traceId: string } | undefined, event?: OutboxEvent): Promise<InsertOutcome> {
+    if (!audit || inTransaction()) return this.tokens.insert(tenantId, token, searchDigests, audit, event);
+    return new Promise<InsertOutcome>((resolve, reject) => {
+      this.queue.push({ tenantId, token, searchDigests, traceId: audit.traceId, event, resolve, reject });
+      if (this.scheduled) return;
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.pump();
+      });
+    });
+  }
+
+  private pump(): void {
+    while (this.queue.length && this.running < MAX_IN_FLIGHT) {
+      const batch = this.nextBatch();
+      this.running++;
+      void this.write(batch).finally(() => {
+        this.running--;
+        this.pump();
+      });
+    }
+  }
+
+  /** The oldest creates that can share a statement: up to MAX_BATCH, no two with the same id or dedup key in a tenant. */
+  private nextBatch(): Waiting[] {
+    const batch: Waiting[] = [];
+    const rest: Waiting[] = [];
+    const keys = new Set<string>();
+    for (const w of this.queue) {
+      const id = `${w.tenantId}\u0000i${w.token.id}`;
+      const dedup = w.token.dedupKey === null ? null : `${w.tenantId}\u0000d${w.token.dedupKey}`;
+      if (batch.length >= MAX_BATCH || keys.has(id) || (dedup && keys.has(dedup))) {
+        rest.push(w);
+        continue;
+      }
+      keys.add(id);
+      if (dedup) keys.add(dedup);
+      batch.push(w);
+    }
+    this.queue = rest;
+    return batch;
+  }
+
+  private async write(batch: Waiting[]): Promise<void> {
+    if (batch.length === 1) return this.alone(batch[0]);
+    let written: boolean[];
+    try {
+      written = await this.tokens.insertMany(batch);
+    } catch {
+      await Promise.all(batch.map((w) => this.alone(w)));
+      return;
+    }
+    await Promise.all(
+      batch.map(async (w, i) => {
+        if (written[i]) return w.resolve('created-audited');
+        try {
+          w.resolve(await this.tokens.insertAfterConflict(w.tenantId, w.token, w.searchDigests, w.event));
+        } catch (err) {
+          w.reject(err);
+        }
+      }),
+    );
+  }
+
+  private async alone(w: Waiting): Promise<void> {
+    try {
+      w.resolve(await this.tokens.insert(w.tenantId, w.token, w.searchDigests, { traceId: w.traceId }, w.event));
+    } catch (err) {
+      w.reject(err);
+    }
+  }
+}
