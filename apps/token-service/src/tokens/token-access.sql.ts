@@ -35,3 +35,23 @@ function grantsPredicate(grants: Grants, permission: string): Prisma.Sql {
   });
   return Prisma.sql`(CASE ${Prisma.join(branches, ' ')} ELSE false END)`;
 }
+
+/**
+ * Whether the caller's access to `permission` is the same for every token (no rules: it has the permission or not),
+ * and which: true or false. undefined when rules make it depend on the token (then only accessPredicate tells).
+ * Mirrors accessPredicate: where this says true, accessPredicate is `true` for every row.
+ */
+export function unconditionalAccess(principal: Principal, permission: string): boolean | undefined {
+  if (principal.sessionPending || principal.applicationType === 'management') return false;
+  const own = grantsUnconditionally(principal, permission);
+  if (!principal.sessionId || own === false) return own;
+  if (!principal.authorizer) return false;
+  const authorizer = grantsUnconditionally(principal.authorizer, permission);
+  if (authorizer === false) return false;
+  return own === true && authorizer === true ? true : undefined;
+}
+
+function grantsUnconditionally(grants: Grants, permission: string): boolean | undefined {
+  if (!grants.rules?.length) return grants.permissions.includes(permission);
+  return undefined;
+}

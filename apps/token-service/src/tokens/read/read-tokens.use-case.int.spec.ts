@@ -68,6 +68,43 @@ describe('ReadTokensUseCase and DeleteTokenUseCase (PostgreSQL)', () => {
     );
   });
 
+  it('reads that arrive together share one statement: each allowed read is audited once, by whoever decided it, and no refused one', async () => {
+    const made = (await Promise.all(
+      [1, 2, 3].map((i) => create.execute({ principal: owner, traceId: 't', body: { type: 'token', data: `batched-${i}`, mask: '{{ data | slice: 0, 2 }}' } })),
+    )) as TokenView[];
+    const plain = principalOf(tenant, { permissions: ['token:read'] });
+    const ruled = principalOf(tenant, { rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:read'] }] });
+    const denied = principalOf(tenant, { rules: [{ priority: 1, container: '/elsewhere/', transform: 'reveal', permissions: ['token:read'] }] });
+    const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['token:read'] });
+    const attempts = [
+      ...made.map((t) => ({ p: owner, id: t.id })),
+      ...made.map((t) => ({ p: plain, id: t.id })),
+      { p: ruled, id: made[0].id },
+      { p: denied, id: made[1].id },
+      { p: stranger, id: made[2].id },
+      { p: owner, id: 'no-such-token' },
+      { p: owner, id: made[0].id },
+    ];
+    const results = await Promise.all(
+      attempts.map((a) =>
+        read.get(a.p, 'batch', a.id).then(
+          (v) => v.data,
+          (err: unknown) => problemOf(Promise.reject(err)).then((p) => p.status),
+        ),
+      ),
+    );
+    expect(results).toEqual(['batched-1', 'batched-2', 'batched-3', 'ba', 'ba', 'ba', 'batched-1', 403, 404, 404, 'batched-1']);
+    const actors = async (id: string) => (await reads(id)).map((r: { actor_application_id: string }) => r.actor_application_id).sort();
+    expect(await actors(made[0].id)).toEqual([owner.applicationId, owner.applicationId, plain.applicationId, ruled.applicationId].sort());
+    expect(await actors(made[1].id)).toEqual([owner.applicationId, plain.applicationId].sort());
+    expect(await actors(made[2].id)).toEqual([owner.applicationId, plain.applicationId].sort());
+    const traces = await ctx.sql.query(`SELECT DISTINCT trace_id FROM audit_events WHERE tenant_id = $1 AND entity_id = ANY($2) AND operation = 'read'`, [
+      tenant,
+      made.map((t) => t.id),
+    ]);
+    expect(traces.rows).toEqual([{ trace_id: 'batch' }]);
+  });
+
   it('never shows another tenant’s token: 404 on get, absent from lists', async () => {
     const t = (await create.execute({ principal: owner, traceId: 't', body: { type: 'token', data: 'mine' } })) as TokenView;
     const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['token:read', 'token:use', 'token:delete'] });

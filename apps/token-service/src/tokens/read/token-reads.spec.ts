@@ -15,10 +15,10 @@ function fakeRepository(fail: { failEach?: boolean; failId?: string } = {}) {
       if (id === fail.failId) throw new Error('invalid input');
       return known.has(id) ? { ...row(id), audited: true } : null;
     },
-    async findEach(keys: Array<{ tenantId: string; id: string }>) {
+    async findEach(keys: Array<{ tenantId: string; id: string; audit?: unknown }>) {
       statements.push(`findEach ${keys.map((k) => k.id).join(',')}`);
       if (fail.failEach) throw new Error('invalid input');
-      return keys.map((k) => (known.has(k.id) ? row(k.id) : null));
+      return keys.map((k) => (known.has(k.id) ? { ...row(k.id), audited: k.audit !== undefined } : null));
     },
   };
   return { repo: repo as unknown as TokenRepository, statements };
@@ -37,10 +37,19 @@ describe('TokenReads', () => {
     const reads = new TokenReads(repo);
     const found = await Promise.all(['c', 'missing', 'a', 'a'].map((id) => reads.find(principal, 'trace', id)));
     expect(found.map((f) => f.row?.id ?? null)).toEqual(['c', null, 'a', 'a']);
-    expect(found.every((f) => !f.audited)).toBe(true); // the use case audits these, in one group commit
+    // the caller may read every token (no rules): the shared statement wrote the events of the rows it found
+    expect(found.map((f) => f.audited)).toEqual([true, false, true, true]);
     expect(statements).toEqual(['findEach c,missing,a,a']);
     await reads.find(principal, 'trace', 'b');
     expect(statements).toEqual(['findEach c,missing,a,a', 'findAudited b']);
+  });
+
+  it('leaves the events of callers whose rules decide per token to the use case', async () => {
+    const { repo } = fakeRepository();
+    const reads = new TokenReads(repo);
+    const ruled: Principal = { ...principal, rules: [{ priority: 1, container: '/', transform: 'reveal', permissions: ['token:read'] }] };
+    const found = await Promise.all([reads.find(ruled, 't', 'a'), reads.find(principal, 't', 'b')]);
+    expect(found.map((f) => f.audited)).toEqual([false, true]);
   });
 
   it('when the shared statement fails, each read is tried on its own, and only a read whose own statement fails gets the error', async () => {

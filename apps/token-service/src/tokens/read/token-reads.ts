@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@coffer/contracts';
 import { TokenRepository, type TokenRow } from '../token.repository';
-import { accessPredicate } from '../token-access.sql';
+import { accessPredicate, unconditionalAccess } from '../token-access.sql';
 
 /** A token read by id: the row (null when there is none) and whether its read event is already written. */
 export interface FoundToken {
@@ -23,7 +23,8 @@ const MAX_BATCH = 200;
 /**
  * Reads by id, coalesced per event-loop iteration. Under load, a third of token-service's CPU went to the write(2)
  * of each statement to its connection (issue 14's profiles), so the reads that arrive during one iteration share one
- * SELECT (their audit events then share one group commit, AuditRepository). A read that arrives alone takes the
+ * statement, which also writes the read events of the callers allowed every token (one round trip, one commit); the
+ * events of callers whose rules decide per token follow in one group commit (AuditRepository). A read that arrives alone takes the
  * one-statement path instead: the row and its audit event in one round trip (TokenRepository.findAudited), which is
  * what a lone caller waits least for.
  */
@@ -65,8 +66,15 @@ export class TokenReads {
 
   private async together(batch: Waiting[]): Promise<void> {
     try {
-      const rows = await this.tokens.findEach(batch.map((w) => ({ tenantId: w.principal.tenantId, id: w.id })));
-      batch.forEach((w, i) => w.resolve({ row: rows[i], audited: false }));
+      const rows = await this.tokens.findEach(
+        batch.map((w) => ({
+          tenantId: w.principal.tenantId,
+          id: w.id,
+          // a caller allowed every token has its read event written by the same statement; rules decide per row, here
+          audit: unconditionalAccess(w.principal, 'token:read') ? { actorApplicationId: w.principal.applicationId, traceId: w.traceId } : undefined,
+        })),
+      );
+      batch.forEach((w, i) => w.resolve({ row: rows[i], audited: rows[i]?.audited ?? false }));
     } catch {
       // One read's input must not fail the others' (they may be other tenants'): each is tried on its own, and only
       // a read whose own statement fails gets the error.
