@@ -28,7 +28,8 @@ export async function tokensOfRun(client, key, runId) {
  */
 export async function verifyTokenWrites({ client, key, runId, recorder, sampleById = 100 }) {
   const byKey = await tokensOfRun(client, key, runId);
-  const writes = [...recorder.writes.values()].filter((w) => w.kind === 'token');
+  // with an idempotency key (retried) and without one (sent once, group-committed): each has its own metadata key
+  const writes = [...recorder.writes.values()].filter((w) => w.kind === 'token' || w.kind === 'token-plain');
   const acknowledged = writes.filter((w) => w.acknowledgedAt);
   const lost = [];
   const wrongData = [];
@@ -58,6 +59,7 @@ export async function verifyTokenWrites({ client, key, runId, recorder, sampleBy
   return {
     writes: writes.length,
     acknowledged: acknowledged.length,
+    plain: acknowledged.filter((w) => w.kind === 'token-plain').length,
     lost,
     wrongData,
     duplicates,

@@ -12,3 +12,4 @@ export * from './request-deadline';
 export * from './operations';
 export * from './audit-trail';
 export * from './in-flight-shares';
+export { sqlStateOf } from './database-errors';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { inTransaction, type OutboxEvent } from '@coffer/db';
+import { sqlStateOf } from '@coffer/messaging';
 import { TokenRepository, type BatchedInsert, type InsertOutcome, type TokenWrite } from '../token.repository';
 
 interface Waiting extends BatchedInsert {
@@ -25,7 +26,8 @@ const MAX_IN_FLIGHT = 4;
  *   taken, deduplicated or an expired holder to replace, exactly as a create written alone;
  * - two creates of one batch that would collide with each other (same tenant and id or dedup key) are never in the
  *   same statement: the later one waits for the next batch, where it meets the first as a stored token;
- * - should the statement fail, every create of it is tried again alone, so one create's failure is only its own.
+ * - should PostgreSQL refuse the statement, every create of it is tried again alone, so one create's failure is only
+ *   its own (a connection lost mid-statement fails them all: the outcome is unknown, see `write`).
  * A create that arrives alone is written alone, by the one-statement path (no batch to wait for).
  * Inside a unit of work (an idempotent create, a tokenize) the create joins that transaction instead.
  */
@@ -86,8 +88,12 @@ export class TokenInserts {
     let written: boolean[];
     try {
       written = await this.tokens.insertMany(batch);
-    } catch {
-      await Promise.all(batch.map((w) => this.alone(w)));
+    } catch (err) {
+      // PostgreSQL refused the statement (an error it answered): nothing of it committed, so each create is tried again
+      // alone. Without such an answer (the connection broke) the batch may have committed: trying again could write a
+      // token twice, so every create of it fails as its caller's unknown outcome (a retry with an idempotency key is safe).
+      if (!refused(err)) for (const w of batch) w.reject(err);
+      else await Promise.all(batch.map((w) => this.alone(w)));
       return;
     }
     await Promise.all(
@@ -109,4 +115,10 @@ export class TokenInserts {
       w.reject(err);
     }
   }
+}
+
+/** An error PostgreSQL answered for the statement (a SQLSTATE outside class 08, connection exception): it did not commit. */
+function refused(err: unknown): boolean {
+  const state = sqlStateOf(err);
+  return state !== undefined && !state.startsWith('08');
 }
