@@ -19,7 +19,7 @@ export async function pgBaseline(pool, tenantId) {
   const cipher = randomBytes(96);
   const keyId = randomUUID();
   const ids = [];
-  return {
+  const baseline = {
     insert: async () => {
       const id = randomUUID();
       await pool.query(
@@ -42,8 +42,13 @@ export async function pgBaseline(pool, tenantId) {
       const res = await pool.query('SELECT * FROM bench_baseline WHERE tenant_id = $1 AND id = $2', [tenantId, ids[seq % ids.length]]);
       if (res.rowCount !== 1) throw new Error('baseline row missing');
     },
+    /** rows for `select` to read when no INSERT baseline has run yet (e.g. --quick's 1-client pass comes first) */
+    prime: async (n = 500) => {
+      while (ids.length < n) await baseline.insert();
+    },
     drop: () => pool.query('DROP TABLE IF EXISTS bench_baseline'),
   };
+  return baseline;
 }
 
 /** Starts the bare Fastify floor server; resolves to {url, pid, stop}. */

@@ -55,22 +55,29 @@ export function listScenarios(call, d) {
   ];
 }
 
+/** One card created (201): the create of the request scenarios and of the scale points. */
+const createCard = (call, d) => (_c, seq) =>
+  call('POST', '/tokens', {
+    key: d.key,
+    body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031 }, metadata: { customer: `x-${seq % 50}` } },
+    expect: 201,
+  });
+
+/** One seeded card read (revealed, so decrypted and audited), picked at random (issue 35: random ids). */
+const readRandomCard = (call, d) => () => call('GET', `/tokens/${d.cards[Math.floor(Math.random() * d.cards.length)]}`, { key: d.key });
+
+/** The scale points' requests: the lists, searches and cursors, a read and a create (issue 35, goal 5). */
+export function scaleScenarios(call, d) {
+  return [...listScenarios(call, d), { name: 'GET /tokens/{id}', op: readRandomCard(call, d) }, { name: 'POST /tokens (card)', op: createCard(call, d) }];
+}
+
 /** The request scenarios; `baseline` names the in-run baseline whose throughput the ratio column divides by. */
 export function requestScenarios(call, d) {
   const card = (seq) => d.cards[seq % d.cards.length];
   return [
     { name: 'GET /healthz (gateway)', baseline: 'floor', op: () => call('GET', '/healthz') },
-    {
-      name: 'POST /tokens (card)',
-      baseline: 'insert',
-      op: (_c, seq) =>
-        call('POST', '/tokens', {
-          key: d.key,
-          body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031 }, metadata: { customer: `x-${seq % 50}` } },
-          expect: 201,
-        }),
-    },
-    { name: 'GET /tokens/{id}', baseline: 'select', op: (_c, seq) => call('GET', `/tokens/${card(seq)}`, { key: d.key }) },
+    { name: 'POST /tokens (card)', baseline: 'insert', op: createCard(call, d) },
+    { name: 'GET /tokens/{id}', baseline: 'select', op: readRandomCard(call, d) },
     ...listScenarios(call, d).map((s) => ({ ...s, baseline: 'select' })),
     {
       name: 'POST /tokenize (10 values)',
