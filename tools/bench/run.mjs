@@ -65,7 +65,7 @@ const CONFIG = {
   kek: process.env.BENCH_KEK === '1' || process.env.BENCH_ONLY === 'kek',
   proxy: process.env.BENCH_PROXY === '1' || process.env.BENCH_ONLY === 'proxy',
   console: process.env.BENCH_CONSOLE !== undefined ? process.env.BENCH_CONSOLE === '1' : !process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'console',
-  // the idle measurement (issue 35, goal 3): settle after the load, then sample the system's processes
+  // the idle measurement (issue 35, goal 3): after start (before the load) and a settle time, sample the system's processes
   idleSeconds: Number(env('BENCH_IDLE_SECONDS', '15', '60')),
   idleSettle: Number(env('BENCH_IDLE_SETTLE', '5', '10')),
   // the rows the goals read at 1 and 32 clients, added when BENCH_CLIENTS does not measure them (--quick: 8 only)
@@ -224,6 +224,10 @@ async function main() {
     };
     const wanted = (name) => !CONFIG.only || CONFIG.only.split(',').some((s) => name.toLowerCase().includes(s.toLowerCase()));
 
+    // --- idle (issue 35, goal 3): the system as started, before any load, while nobody calls ---
+    if (CONFIG.idleSeconds > 0 && wanted('idle')) await measureIdleSystem(target);
+    else judged.idleWhy = CONFIG.idleSeconds > 0 ? 'left out by BENCH_ONLY' : 'BENCH_IDLE_SECONDS=0';
+
     console.log(`\n${tableHeader()}`);
 
     // --- scale first, on a tenant that holds only the seeded cards: list/search/cursor, read and create as it grows ---
@@ -327,9 +331,6 @@ async function main() {
       } else console.log(`   sweep: not finished within ${cap} s (BENCH_SWEEP_MAX_SECONDS)`);
     }
 
-    // --- idle (issue 35, goal 3): after the load and a settle time, the system's processes while nobody calls ---
-    if (CONFIG.idleSeconds > 0 && wanted('idle')) await measureIdleSystem(target);
-    else judged.idleWhy = CONFIG.idleSeconds > 0 ? 'left out by BENCH_ONLY' : 'BENCH_IDLE_SECONDS=0';
 
     // --- outputs ---
     const result = {
@@ -380,7 +381,8 @@ async function main() {
 }
 
 /**
- * Goal 3: waits BENCH_IDLE_SETTLE seconds after the load, then samples every process the throwaway system started
+ * Goal 3: waits BENCH_IDLE_SETTLE seconds after the system started (before any load: the idle system an operator
+ * starts), then samples every process the throwaway system started
  * (services, their children such as the sandbox's worker processes, nats-server; PostgreSQL not) for
  * BENCH_IDLE_SECONDS: RSS and CPU per process. Against BASE_URL: the trees of BENCH_PIDS.
  */
@@ -392,7 +394,7 @@ async function measureIdleSystem(target) {
   }
   const { idleSeconds: seconds, idleSettle: settle } = CONFIG;
   judged.idleNote =
-    `after the load and ${settle} s of settling, ${seconds} s window` +
+    `after start (before the load) and ${settle} s of settling, ${seconds} s window` +
     (seconds < 60 ? ` (shorter than the goal's 60 s${QUICK ? ': --quick' : ''})` : '') +
     (target.sweepIntervalMs ? `, expiry sweep every ${target.sweepIntervalMs} ms` : '');
   console.log(`\n== idle: ${judged.idleNote} ==`);
