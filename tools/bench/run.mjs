@@ -31,7 +31,7 @@ import { APPS, ROOT, build } from '../dev/system.mjs';
 import { pgBaseline, startFloorServer } from './lib/baselines.mjs';
 import { committedResult, compareResults, comparisonMarkdown, comparisonText, loadResult } from './lib/compare.mjs';
 import { CpuSampler, postgresBackends } from './lib/cpu.mjs';
-import { TARGETS, clientPasses, goalsMarkdown, goalsText, judgeGoals } from './lib/goals.mjs';
+import { TARGETS, clientPasses, goalsMarkdown, goalsText, judgeGoals, loneReadHops } from './lib/goals.mjs';
 import { httpClient } from './lib/http.mjs';
 import { idleMarkdown, idleTable, measureIdle } from './lib/idle.mjs';
 import { load } from './lib/load.mjs';
@@ -476,6 +476,8 @@ function printSummary(all) {
       `CPU per create: gateway ${create.cpu_ms_per_op.gateway} ms, token-service ${create.cpu_ms_per_op['token-service']} ms, nats ${create.cpu_ms_per_op['nats-server']} ms, pg ${create.cpu_ms_per_op.postgres ?? '–'} ms`,
     );
   if (lines.length) console.log(`\n== summary ==\n${lines.join('\n')}`);
+  const hops = loneReadHops(all);
+  if (hops.length) console.log(`\n== a lone read, hop by hop (mean latency at 1 client) ==\n${hops.join('\n')}`);
 }
 
 /** Replaces the table between the README's bench markers with this run's. */

@@ -20,7 +20,8 @@ export const TARGETS = {
 export const GOAL_CLIENTS = 32;
 export const LONE_CLIENTS = 1;
 export const GOAL_PASSES = [
-  { clients: LONE_CLIENTS, baselines: ['select'], scenarios: ['GET /tokens/{id}'] },
+  // the lone read and its hops: HTTP floor, the gateway alone (/healthz), with authentication (/ping), the read
+  { clients: LONE_CLIENTS, baselines: ['insert', 'select', 'floor'], scenarios: ['GET /healthz (gateway)', 'GET /ping (gateway, authenticated)', 'GET /tokens/{id}'] },
   { clients: GOAL_CLIENTS, baselines: ['insert', 'select'], scenarios: ['POST /tokens (card)', 'GET /tokens/{id}'] },
 ];
 
@@ -371,4 +372,34 @@ export function goalsMarkdown(goals) {
     lines.push(`| ${g.id} | ${md(g.goal)} | ${md(g.figure)}${extra ? ` (${md(extra)})` : ''} | ${md(fmtRatio(g))} | ${md(g.target)} | ${md(verdictText(g))} |`);
   }
   return lines.join('\n');
+}
+
+/**
+ * Where a lone read's time goes, hop by hop, from the 1-client rows (mean latency): the HTTP floor (a bare Fastify
+ * handler), the gateway's own request handling (/healthz minus the floor), authentication from the principal cache
+ * (/ping minus /healthz), and the rest of the read: the bus both ways, token-service and its one statement, whose
+ * PostgreSQL part alone is an audited write (the INSERT baseline's mean). Lines of text, or [] without the rows.
+ */
+export function loneReadHops(rows) {
+  const at = (scenario) => rows.find((r) => r.clients === LONE_CLIENTS && r.scenario === scenario && r.group !== 'scale' && r.group !== 'sweep');
+  const [floor, health, ping, read, insert, select] = [
+    'bare Fastify handler',
+    'GET /healthz (gateway)',
+    'GET /ping (gateway, authenticated)',
+    'GET /tokens/{id}',
+    INSERT,
+    SELECT,
+  ].map(at);
+  if (!floor || !health || !ping || !read) return [];
+  const ms = (x) => `${x.toFixed(3)} ms`;
+  const lines = [
+    `HTTP floor (bare Fastify, its own process)       ${ms(floor.mean_ms)}`,
+    `gateway request handling (/healthz − floor)      ${ms(health.mean_ms - floor.mean_ms)}`,
+    `authentication, cached (/ping − /healthz)        ${ms(ping.mean_ms - health.mean_ms)}`,
+    `bus both ways + token-service + PostgreSQL       ${ms(read.mean_ms - ping.mean_ms)}  (read − /ping)`,
+  ];
+  if (insert) lines.push(`  of which PostgreSQL's audited write at least  ${ms(insert.mean_ms)}  (pg INSERT alone, one client)`);
+  if (select) lines.push(`  a SELECT alone, for comparison                ${ms(select.mean_ms)}`);
+  lines.push(`a lone read in all                               ${ms(read.mean_ms)}`);
+  return lines;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { INSERT, SELECT, clientPasses, goalsMarkdown, goalsText, judgeGoals, scalePoint } from './goals.mjs';
+import { INSERT, SELECT, clientPasses, goalsMarkdown, goalsText, judgeGoals, loneReadHops, scalePoint } from './goals.mjs';
 
 const row = (group, scenario, clients, f = {}) => ({ group, scenario, clients, ops_per_s: 1000, mean_ms: 1, p50_ms: 1, p99_ms: 5, errors: 0, ...f });
 const base = [
@@ -160,4 +160,22 @@ test('--quick (8 clients) gains the goal rows at 1 and 32 clients; a full run ha
   assert.deepEqual(quick[2].scenarios, ['POST /tokens (card)', 'GET /tokens/{id}']);
   assert.equal(clientPasses([1, 8, 32]).filter((p) => p.goalOnly).length, 0);
   assert.equal(clientPasses([8], false).length, 1);
+});
+
+test('a lone read hop by hop: each hop is the difference of two 1-client means, and nothing without the rows', () => {
+  const rows = [
+    row('baseline', 'bare Fastify handler', 1, { mean_ms: 0.2 }),
+    row('request', 'GET /healthz (gateway)', 1, { mean_ms: 0.3 }),
+    row('request', 'GET /ping (gateway, authenticated)', 1, { mean_ms: 0.45 }),
+    row('request', 'GET /tokens/{id}', 1, { mean_ms: 1.5 }),
+    row('baseline', INSERT, 1, { mean_ms: 0.4 }),
+    row('request', 'GET /tokens/{id}', 32, { mean_ms: 9 }),
+  ];
+  const lines = loneReadHops(rows).join('\n');
+  assert.match(lines, /\(\/healthz − floor\)\s+0\.100 ms/);
+  assert.match(lines, /\(\/ping − \/healthz\)\s+0\.150 ms/);
+  assert.match(lines, /PostgreSQL\s+1\.050 ms/);
+  assert.match(lines, /audited write at least\s+0\.400 ms/);
+  assert.match(lines, /a lone read in all\s+1\.500 ms/);
+  assert.deepEqual(loneReadHops(rows.slice(1)), []);
 });

@@ -76,6 +76,8 @@ export function requestScenarios(call, d) {
   const card = (seq) => d.cards[seq % d.cards.length];
   return [
     { name: 'GET /healthz (gateway)', baseline: 'floor', op: () => call('GET', '/healthz') },
+    // authenticated from the principal cache, no bus: the gateway's part of every API request (goals: loneReadHops)
+    { name: 'GET /ping (gateway, authenticated)', baseline: 'floor', op: () => call('GET', '/ping', { key: d.key, expect: 204 }) },
     { name: 'POST /tokens (card)', baseline: 'insert', op: createCard(call, d) },
     { name: 'GET /tokens/{id}', baseline: 'select', op: readRandomCard(call, d) },
     ...listScenarios(call, d).map((s) => ({ ...s, baseline: 'select' })),
