@@ -45,7 +45,7 @@ describe('reactor-service configuration', () => {
       allowPrivateEgress: false,
       egressAllowHosts: [],
       allowPrivateCallbacks: false,
-      reactorJobPollIntervalMs: 1000,
+      reactorJobPollIntervalMs: 60_000,
       reactorJobConcurrency: 4,
       reactorJobLeaseSlackMs: 30_000,
       sandboxMaxRunningPerTenant: 4,

@@ -14,7 +14,7 @@ export interface ReactorServiceConfig extends ProcessConfig {
   readonly egressAllowHosts: readonly string[];
   /** ALLOW_PRIVATE_CALLBACKS: boolean, default false: http and private callback_url accepted */
   readonly allowPrivateCallbacks: boolean;
-  /** REACTOR_JOB_POLL_INTERVAL_MS: 10 ms – 1 h, default 1 000 */
+  /** REACTOR_JOB_POLL_INTERVAL_MS: 10 ms – 1 h, default 60 000: the job workers' safety sweep (wake-ups and due leases run them otherwise) */
   readonly reactorJobPollIntervalMs: number;
   /** REACTOR_JOB_CONCURRENCY: 1–1000, default 4 */
   readonly reactorJobConcurrency: number;
@@ -53,7 +53,7 @@ export function loadReactorServiceConfig(): ReactorServiceConfig {
       /^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/.test(host) ? null : `"${host}" is not a host name or IP literal (no scheme, port or path)`,
     ),
     allowPrivateCallbacks: envBool('ALLOW_PRIVATE_CALLBACKS', false),
-    reactorJobPollIntervalMs: envInt('REACTOR_JOB_POLL_INTERVAL_MS', 1_000, 10, 3_600_000),
+    reactorJobPollIntervalMs: envInt('REACTOR_JOB_POLL_INTERVAL_MS', 60_000, 10, 3_600_000),
     reactorJobConcurrency: envInt('REACTOR_JOB_CONCURRENCY', 4, 1, 1000),
     reactorJobLeaseSlackMs: envInt('REACTOR_JOB_LEASE_SLACK_MS', 30_000, 0, 86_400_000),
     // half: one tenant's long-running code always leaves the other half of the isolates to every other tenant

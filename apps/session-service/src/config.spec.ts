@@ -27,7 +27,7 @@ describe('session-service configuration', () => {
       natsServers: ['nats://127.0.0.1:4222'],
       healthPort: 9102,
       databasePoolSize: 10,
-      sessionSweepIntervalMs: 10_000,
+      sessionSweepIntervalMs: 600_000,
     });
   });
 

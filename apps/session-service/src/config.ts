@@ -8,7 +8,7 @@ export interface SessionServiceConfig extends ProcessConfig {
   readonly healthPort: number;
   /** DATABASE_POOL_SIZE: 1–1000, default 10 (per pool) */
   readonly databasePoolSize: number;
-  /** SESSION_SWEEP_INTERVAL_MS: 100 ms – 1 day, default 10 000 */
+  /** SESSION_SWEEP_INTERVAL_MS: 100 ms – 1 day, default 600 000 (10 min): expired sessions are refused at once; this only deletes them */
   readonly sessionSweepIntervalMs: number;
 }
 
@@ -20,7 +20,7 @@ export function loadSessionServiceConfig(): SessionServiceConfig {
     ...loadProcessConfig(),
     healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
     databasePoolSize: databasePoolSize(),
-    sessionSweepIntervalMs: envInt('SESSION_SWEEP_INTERVAL_MS', 10_000, 100, 86_400_000),
+    sessionSweepIntervalMs: envInt('SESSION_SWEEP_INTERVAL_MS', 600_000, 100, 86_400_000),
   };
 }
 

@@ -19,6 +19,7 @@ const VARS = [
   'EXPRESSION_WRITE_BUDGET_MS',
   'EXPRESSION_READ_BUDGET_MS',
   'AUDIT_SEAL_INTERVAL_MS',
+  'AUDIT_SEAL_SWEEP_INTERVAL_MS',
   'AUDIT_RETENTION_DAYS',
   'AUDIT_PRUNE_INTERVAL_MS',
 ];
@@ -44,6 +45,7 @@ describe('token-service configuration', () => {
       expressionWriteBudgetMs: 100,
       expressionReadBudgetMs: 100,
       auditSealIntervalMs: 1000,
+      auditSealSweepIntervalMs: 60_000,
       auditRetentionDays: 365,
       auditPruneIntervalMs: 3_600_000,
     });

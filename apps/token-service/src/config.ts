@@ -28,8 +28,10 @@ export interface TokenServiceConfig extends ProcessConfig {
   readonly expressionWriteBudgetMs: number;
   /** EXPRESSION_READ_BUDGET_MS: 1–10 000, default 100, at least the write budget — all masks of one read */
   readonly expressionReadBudgetMs: number;
-  /** AUDIT_SEAL_INTERVAL_MS: 50 ms – 1 min, default 1000 — how often new audit records are sealed into their chains */
+  /** AUDIT_SEAL_INTERVAL_MS: 50 ms – 1 min, default 1000 — how soon after they were written new audit records are sealed */
   readonly auditSealIntervalMs: number;
+  /** AUDIT_SEAL_SWEEP_INTERVAL_MS: 1 s – 1 day, default 60 000 — the sealer's safety sweep, for a lost wake-up */
+  readonly auditSealSweepIntervalMs: number;
   /** AUDIT_RETENTION_DAYS: 1–36 500, default 365 — audit records older are pruned (per-tenant override: admin audit retention) */
   readonly auditRetentionDays: number;
   /** AUDIT_PRUNE_INTERVAL_MS: 1 s – 1 day, default 3 600 000 — how often the pruner runs */
@@ -54,6 +56,7 @@ export function loadTokenServiceConfig(): TokenServiceConfig {
     expressionWriteBudgetMs,
     expressionReadBudgetMs,
     auditSealIntervalMs: envInt('AUDIT_SEAL_INTERVAL_MS', 1000, 50, 60_000),
+    auditSealSweepIntervalMs: envInt('AUDIT_SEAL_SWEEP_INTERVAL_MS', 60_000, 1000, 86_400_000),
     auditRetentionDays: envInt('AUDIT_RETENTION_DAYS', 365, 1, 36_500),
     auditPruneIntervalMs: envInt('AUDIT_PRUNE_INTERVAL_MS', 3_600_000, 1000, 86_400_000),
     databaseTimeouts: databaseTimeouts(),

@@ -13,7 +13,7 @@ export interface WebhookDispatcherConfig extends ProcessConfig {
   readonly allowPrivateCallbacks: boolean;
   /** WEBHOOK_RETRY_SCHEDULE: 1–50 delays (`ms`, `s`, `m`, `h`), default 5s,30s,2m,5m,10m,20m,30m,40m,45m; in ms */
   readonly webhookRetryScheduleMs: readonly number[];
-  /** WEBHOOK_POLL_INTERVAL_MS: 10 ms – 1 h, default 1 000 */
+  /** WEBHOOK_POLL_INTERVAL_MS: 10 ms – 1 h, default 60 000: the claims' safety sweep (wake-ups and due retries run them otherwise) */
   readonly webhookPollIntervalMs: number;
   /** WEBHOOK_CONCURRENCY: 1–10 000, default 128: delivery attempts under way at once in this process */
   readonly webhookConcurrency: number;
@@ -25,7 +25,7 @@ export interface WebhookDispatcherConfig extends ProcessConfig {
   readonly webhookBreakerFailures: number;
   /** WEBHOOK_BREAKER_COOLDOWN_MS: 1 s – 1 h, default 30 000: how long it is left alone (its deliveries deferred, no attempt used) */
   readonly webhookBreakerCooldownMs: number;
-  /** EVENT_RELAY_INTERVAL_MS: 10 ms – 1 min, default 100: how often the outbox relay looks for new events */
+  /** EVENT_RELAY_INTERVAL_MS: 10 ms – 1 h, default 60 000: the outbox relay's safety sweep (a notification after each commit wakes it otherwise) */
   readonly eventRelayIntervalMs: number;
   /** EVENTS_STREAM: boolean, default true: also publish every event to the JetStream stream COFFER_EVENTS */
   readonly eventsStream: boolean;
@@ -57,13 +57,13 @@ export function loadWebhookDispatcherConfig(): WebhookDispatcherConfig {
     databasePoolSize: databasePoolSize(),
     allowPrivateCallbacks: envBool('ALLOW_PRIVATE_CALLBACKS', false),
     webhookRetryScheduleMs: Object.freeze(parseSchedule(envString('WEBHOOK_RETRY_SCHEDULE', DEFAULT_SCHEDULE))),
-    webhookPollIntervalMs: envInt('WEBHOOK_POLL_INTERVAL_MS', 1_000, 10, 3_600_000),
+    webhookPollIntervalMs: envInt('WEBHOOK_POLL_INTERVAL_MS', 60_000, 10, 3_600_000),
     webhookConcurrency,
     webhookTenantConcurrency,
     webhookReceiverConcurrency,
     webhookBreakerFailures: envInt('WEBHOOK_BREAKER_FAILURES', 5, 1, 1_000),
     webhookBreakerCooldownMs: envInt('WEBHOOK_BREAKER_COOLDOWN_MS', 30_000, 1_000, 3_600_000),
-    eventRelayIntervalMs: envInt('EVENT_RELAY_INTERVAL_MS', 100, 10, 60_000),
+    eventRelayIntervalMs: envInt('EVENT_RELAY_INTERVAL_MS', 60_000, 10, 3_600_000),
     eventsStream: envBool('EVENTS_STREAM', true),
     eventsStreamMaxAgeHours: envInt('EVENTS_STREAM_MAX_AGE_HOURS', 168, 1, 87_600),
     eventsStreamReplicas: envInt('EVENTS_STREAM_REPLICAS', 1, 1, 5),

@@ -3,7 +3,9 @@ import { PrismaService } from './prisma.service';
 import { SqlPool } from './sql-pool';
 import { EventOutbox } from './event-outbox';
 import { AuditLog } from './audit/audit-log';
+import { PgListener } from './pg-listener';
 
 @Global()
-@Module({ providers: [PrismaService, SqlPool, EventOutbox, AuditLog], exports: [PrismaService, SqlPool, EventOutbox, AuditLog] })
+// PgListener opens its connection only when something listens (webhook-dispatcher, reactor-service)
+@Module({ providers: [PrismaService, SqlPool, EventOutbox, AuditLog, PgListener], exports: [PrismaService, SqlPool, EventOutbox, AuditLog, PgListener] })
 export class DbModule {}

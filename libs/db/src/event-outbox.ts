@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from './generated/prisma/client';
-import { inTransaction } from './after-commit';
+import { deferUntilCommitted, inTransaction } from './after-commit';
+import { outboxSignal } from './outbox-signal';
 import { SqlPool } from './sql-pool';
 
 /** What the outbox stores of an event: its envelope's `event` object (libs/contracts `CofferEvent`). */
@@ -27,8 +28,13 @@ export class EventOutbox {
   }
 }
 
-/** The INSERT of events; `from` (a CTE name) makes it conditional: one row per event only when `from` has a row. */
+/**
+ * The INSERT of events; `from` (a CTE name) makes it conditional: one row per event only when `from` has a row.
+ * Inside a unit of work its commit wakes the relay (outbox-signal.ts); a statement run outside one wakes it when it
+ * returns (SqlPool.query recognises its text, OUTBOX_INSERT_TEXT).
+ */
 export function outboxInsert(events: readonly OutboxEvent[], from?: Prisma.Sql): Prisma.Sql {
+  if (events.length) deferUntilCommitted(() => outboxSignal.written());
   const values = Prisma.sql`
     SELECT e.id, e.tenant_id, e.type, e.event FROM unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.tenant_id)}::uuid[],
       ${events.map((e) => e.type)}::text[], ${events.map((e) => JSON.stringify(e))}::jsonb[]) AS e(id, tenant_id, type, event)`;

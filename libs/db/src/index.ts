@@ -6,6 +6,8 @@ export * from './pool-config';
 export * from './sql-pool';
 export * from './keyring-pool';
 export * from './event-outbox';
+export * from './pg-listener';
+export { CommitSignal, OUTBOX_INSERT_TEXT, auditSignal, outboxSignal } from './outbox-signal';
 export * from './webhook-deliveries';
 export * from './tenant-standing';
 export { Prisma } from './generated/prisma/client';

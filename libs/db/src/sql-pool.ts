@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { Prisma } from './generated/prisma/client';
 import { databasePoolSize, poolConfig } from './pool-config';
 import { openTransaction } from './after-commit';
+import { OUTBOX_INSERT_TEXT, auditSignal, outboxSignal } from './outbox-signal';
 import { MIN_STATEMENT_BUDGET_MS, isStatementCancelled, statementBudget, statementCancelled } from './transaction-options';
 
 export { isStatementCancelled, statementCancelled } from './transaction-options';
@@ -24,6 +25,9 @@ export type DeadlineQuery = <T>(sql: Prisma.Sql) => Promise<T[]>;
 @Injectable()
 export class SqlPool implements OnModuleDestroy {
   private readonly pool: pg.Pool;
+  /** prepared statements (by name) that write events: their text never changes, so it is looked at once */
+  private readonly writesEvents = new Map<string, boolean>();
+  private readonly notify = (text: string) => this.pool.query(text);
 
   constructor() {
     this.pool = new pg.Pool(poolConfig(databasePoolSize()));
@@ -31,6 +35,9 @@ export class SqlPool implements OnModuleDestroy {
     // pool; without a listener Node ends the process. The pool has already discarded the client and opens a new one
     // on the next query, so there is nothing else to do.
     this.pool.on('error', () => undefined);
+    // the outbox relay's and the audit sealer's wake-ups after a commit go out on this pool (outbox-signal.ts)
+    outboxSignal.bind(this.notify);
+    auditSignal.bind(this.notify);
   }
 
   /**
@@ -41,7 +48,16 @@ export class SqlPool implements OnModuleDestroy {
     const tx = openTransaction();
     if (tx) return tx.$queryRaw<T[]>(sql);
     const result = await this.pool.query({ name, text: sql.text, values: sql.values as unknown[] });
+    // a statement of its own that wrote events has committed: the relay may read them now
+    if (this.wroteEvents(sql.text, name)) outboxSignal.written();
     return result.rows as T[];
+  }
+
+  private wroteEvents(text: string, name: string | undefined): boolean {
+    if (name === undefined) return text.includes(OUTBOX_INSERT_TEXT);
+    let writes = this.writesEvents.get(name);
+    if (writes === undefined) this.writesEvents.set(name, (writes = text.includes(OUTBOX_INSERT_TEXT)));
+    return writes;
   }
 
   /**
@@ -78,6 +94,8 @@ export class SqlPool implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    outboxSignal.unbind(this.notify);
+    auditSignal.unbind(this.notify);
     await this.pool.end();
   }
 }

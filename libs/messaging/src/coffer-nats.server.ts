@@ -40,6 +40,18 @@ const PAST_DEADLINE: Problem = {
 
 const NOT_AN_ENVELOPE: Problem = { title: STATUS_TITLES[400] ?? 'Bad Request', status: 400, detail: 'The request is not an RPC envelope (a JSON object)' };
 
+const handledListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` after each request the process's server handled (answered or not): work that requests leave
+ * behind is scheduled by it instead of polled for (token-service's audit sealer: only requests write audit records).
+ * The listener must be cheap and must not throw. Returns what removes it.
+ */
+export function onRequestHandled(listener: () => void): () => void {
+  handledListeners.add(listener);
+  return () => handledListeners.delete(listener);
+}
+
 /** What a handler's `@Ctx()` and the exception filter see: the subject the request came in on. */
 export class CofferRpcContext extends BaseRpcContext<[string]> {
   getSubject(): string {
@@ -205,6 +217,7 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
       this.reply(msg, reply);
     } finally {
       this.inFlight.end();
+      if (handledListeners.size) for (const listener of handledListeners) listener();
     }
   }
 

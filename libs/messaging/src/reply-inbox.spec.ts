@@ -30,6 +30,22 @@ describe('ReplyInbox', () => {
     expect(inbox.size).toBe(0);
   });
 
+  it('sweeps deadlines only while requests are pending: an idle inbox holds no timer', async () => {
+    const idle = new ReplyInbox(nc, `_INBOX.${randomUUID()}`);
+    const sweeping = () => (idle as unknown as { sweeper?: NodeJS.Timeout }).sweeper !== undefined;
+    try {
+      expect(sweeping()).toBe(false);
+      const reply = idle.request(`${run}.echo`, enc.encode('x'), 2000);
+      expect(sweeping()).toBe(true);
+      await reply;
+      // the next sweep finds nothing pending and stops
+      await new Promise((r) => setTimeout(r, 80));
+      expect(sweeping()).toBe(false);
+    } finally {
+      idle.close();
+    }
+  });
+
   it('fails a request nobody serves at once with 503 (no responders)', async () => {
     const started = Date.now();
     await expect(inbox.request(`${run}.nobody`, enc.encode('x'), 2000)).rejects.toMatchObject({ code: '503' });

@@ -23,7 +23,7 @@ const SWEEP_MS = 25;
  * sequence number. It does what nats.js's `request` does with its multiplexed inbox, less what a request there costs
  * per call: a `NatsError` built (with its stack trace) for every request in case it fails, a timer, and a promise
  * wrapper (3–6 % of the gateway's CPU in issue 14's profiles). Deadlines are swept every SWEEP_MS by one unref'd
- * timer instead of one timer per request.
+ * timer instead of one timer per request, and only while requests are pending: an idle inbox holds no timer.
  *
  * A reply-less "no responders" status (nobody serves the subject) fails the request at once with code 503, as it
  * does in nats.js; a closed connection fails every pending request.
@@ -32,7 +32,8 @@ export class ReplyInbox {
   private readonly subject: string;
   private readonly pending = new Map<string, Pending>();
   private readonly subscription: Subscription;
-  private readonly sweeper: NodeJS.Timeout;
+  /** runs only while requests are pending */
+  private sweeper?: NodeJS.Timeout;
   /** the requests of one event-loop iteration leave in one socket write */
   private readonly outbox = new PublishBatch();
   private seq = 0;
@@ -50,7 +51,6 @@ export class ReplyInbox {
         this.deliver(msg);
       },
     });
-    this.sweeper = setInterval(() => this.sweep(Date.now()), SWEEP_MS).unref();
     void nc.closed().then(() => this.failAll(new RequestFailure('CONNECTION_CLOSED')));
   }
 
@@ -59,6 +59,7 @@ export class ReplyInbox {
     if (this.broken) return Promise.reject(new RequestFailure('CONNECTION_CLOSED'));
     return new Promise<Msg>((resolve, reject) => {
       this.pending.set(token, { resolve, reject, deadline: Date.now() + timeoutMs });
+      this.sweeper ??= setInterval(() => this.sweep(Date.now()), SWEEP_MS).unref();
       this.outbox.add(() => {
         if (!this.pending.has(token)) return; // failed or timed out before it left
         try {
@@ -83,7 +84,7 @@ export class ReplyInbox {
 
   close(): void {
     this.outbox.flush();
-    clearInterval(this.sweeper);
+    this.stopSweeper();
     this.subscription.unsubscribe();
     this.failAll(new RequestFailure('CONNECTION_CLOSED'));
   }
@@ -112,6 +113,12 @@ export class ReplyInbox {
       this.pending.delete(token);
       p.reject(new RequestFailure('TIMEOUT'));
     }
+    if (this.pending.size === 0) this.stopSweeper();
+  }
+
+  private stopSweeper(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
   }
 
   private failAll(err: Error): void {

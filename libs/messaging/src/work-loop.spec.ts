@@ -54,3 +54,98 @@ describe('WorkLoop', () => {
     await loop.stop();
   });
 });
+
+describe('WorkLoop due times (issue 35: woken, not polling)', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('sleeps until the next due work a tick reported, not until the safety sweep', async () => {
+    const at: number[] = [];
+    const loop = new WorkLoop(
+      async () => {
+        at.push(Date.now());
+        return at.length === 1 ? 80 : false;
+      },
+      60_000,
+      () => undefined,
+    );
+    loop.start();
+    await sleep(200);
+    await loop.stop();
+    expect(at.length).toBe(2); // the first tick and the one at its due time
+    expect(at[1] - at[0]).toBeGreaterThanOrEqual(80);
+    expect(at[1] - at[0]).toBeLessThan(180);
+  });
+
+  it('pauses pastDueMs after due work it could not take, rather than spinning', async () => {
+    let ticks = 0;
+    const loop = new WorkLoop(
+      async () => {
+        ticks++;
+        return 0;
+      },
+      60_000,
+      () => undefined,
+      { pastDueMs: 50 },
+    );
+    loop.start();
+    await sleep(175);
+    await loop.stop();
+    expect(ticks).toBeGreaterThanOrEqual(3);
+    expect(ticks).toBeLessThanOrEqual(6);
+  });
+
+  it('runs at a due time the process made known meanwhile (wakeIn), sooner than it planned', async () => {
+    const at: number[] = [];
+    const loop = new WorkLoop(
+      async () => {
+        at.push(Date.now());
+        return false;
+      },
+      60_000,
+      () => undefined,
+    );
+    loop.start();
+    await sleep(20);
+    loop.wakeIn(60);
+    loop.wakeIn(5_000); // a later one does not postpone it
+    await sleep(150);
+    expect(at.length).toBe(2);
+    expect(at[1] - at[0]).toBeGreaterThanOrEqual(70);
+    await loop.stop();
+  });
+
+  it('backs off after failures in a row, up to the safety sweep', async () => {
+    const at: number[] = [];
+    const loop = new WorkLoop(
+      async () => {
+        at.push(Date.now());
+        throw new Error('database down');
+      },
+      120,
+      () => undefined,
+      { errorBackoffMs: 20 },
+    );
+    loop.start();
+    await sleep(420);
+    await loop.stop();
+    const gaps = at.slice(1).map((t, i) => t - at[i]);
+    // 20, 40, 80, then the sweep's 120
+    expect(gaps[0]).toBeLessThan(gaps[2]);
+    expect(Math.max(...gaps.slice(0, -1))).toBeLessThan(200);
+  });
+
+  it('holds no timer but its one sleep while idle', async () => {
+    const spy = jest.spyOn(global, 'setTimeout');
+    const loop = new WorkLoop(
+      async () => false,
+      60_000,
+      () => undefined,
+    );
+    loop.start();
+    await sleep(50);
+    const timers = spy.mock.calls.filter((c) => c[1] === 60_000).length;
+    spy.mockRestore();
+    expect(timers).toBe(1);
+    await loop.stop();
+  });
+});

@@ -2,7 +2,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 
 /** One registry per process, exposed on /metrics. */
 export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry });
+collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: 1000 });
 
 /** From 1 ms (a cached read) to 10 s (a reactor's synchronous limit). */
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -45,6 +45,8 @@ export class IsolateSupply {
   /** A fresh isolate prepared ahead, for the next tenant that has none parked. */
   private spare: Holder | null = null;
   private spareScheduled = false;
+  /** checks the parked isolates while there are any (none parked: no timer) */
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly config: WorkerConfig,
@@ -61,7 +63,6 @@ export class IsolateSupply {
         if (reason === 'idle-cpu') hooks.onDiscardedForIdleCpu();
       },
     });
-    setInterval(() => this.cache.sweep(), DEFAULTS.idleSweepMs).unref();
   }
 
   /**
@@ -82,6 +83,14 @@ export class IsolateSupply {
   /** An invocation is over: its isolate is parked for its tenant if `reusable` and the cache agrees, else disposed. */
   release(h: Holder, reusable: boolean): void {
     this.cache.release(h, reusable);
+    if (this.sweeper || this.cache.size === 0) return;
+    this.sweeper = setInterval(() => {
+      this.cache.sweep();
+      if (this.cache.size > 0) return;
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }, DEFAULTS.idleSweepMs);
+    this.sweeper.unref();
   }
 
   /** The compiled formula, and whether it had to be compiled (a compile-cache miss). */

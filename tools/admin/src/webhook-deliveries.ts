@@ -6,7 +6,7 @@
  *   webhooks resend --tenant <id> --webhook <id> (--delivery <id> | --all-failed) [--json]
  */
 import type { ParseArgsConfig } from 'node:util';
-import { deliveryQueuedAgain, type PrismaService } from '@coffer/db';
+import { CHANNELS, deliveryQueuedAgain, type PrismaService } from '@coffer/db';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STATUSES = ['pending', 'delivered', 'failed'];
@@ -81,5 +81,7 @@ export async function runWebhookCommand(prisma: PrismaService, command: string, 
     data: deliveryQueuedAgain(),
   });
   if (typeof delivery === 'string' && count === 0) return { exit: 1, err: 'no finished delivery with that id for this webhook and tenant' };
+  // due now: the dispatchers' claims take them at once rather than at their safety sweep (docs/operations.md)
+  if (count > 0) await prisma.$executeRaw`SELECT pg_notify(${CHANNELS.webhookDeliveries}, '')`;
   return { exit: 0, out: json ? JSON.stringify({ requeued: count }) : `${count} deliver${count === 1 ? 'y' : 'ies'} queued again` };
 }

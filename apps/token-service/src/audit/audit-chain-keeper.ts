@@ -1,49 +1,96 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { AuditLedger, PrismaService } from '@coffer/db';
+import { AuditLedger, CHANNELS, PgListener, PrismaService, auditSignal } from '@coffer/db';
+import { onRequestHandled } from '@coffer/messaging';
 import { tokenServiceConfig } from '../config';
 
 const DAY_MS = 86_400_000;
 
 /**
- * Keeps audit_events' hash chains (docs/audit.md): seals new rows into their tenant's chain every
- * AUDIT_SEAL_INTERVAL_MS, and prunes rows past their retention every AUDIT_PRUNE_INTERVAL_MS, in small batches that
- * leave an anchor behind. Writers never wait for either: they insert unsealed rows; one sealer at a time runs across
- * replicas (an advisory lock), so each chain's order is decided in one place.
+ * Keeps audit_events' hash chains (docs/audit.md): seals new rows into their tenant's chain, and prunes rows past
+ * their retention every AUDIT_PRUNE_INTERVAL_MS, in small batches that leave an anchor behind. Writers never wait for
+ * either: they insert unsealed rows; one sealer at a time runs across replicas (an advisory lock), so each chain's
+ * order is decided in one place.
+ *
+ * The sealer is not a polling loop. A seal runs AUDIT_SEAL_INTERVAL_MS (one timer for a whole burst) after what writes
+ * audit records: a request this service handled (token creates and reads write theirs in their own statements), the
+ * notification another service or the operator CLI sends once its records committed (CHANNELS.auditEvents; this
+ * service's own AuditLog calls the sealer directly). After a seal it runs again when the unsealed records left come
+ * due (a refusal window, three minutes after it opened), and at the latest every AUDIT_SEAL_SWEEP_INTERVAL_MS (the
+ * safety sweep, for a lost notification). Idle, it holds one timer and does nothing until the sweep.
  */
 @Injectable()
 export class AuditChainKeeper implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('AuditChainKeeper');
   private readonly ledger: AuditLedger;
   private sealTimer?: NodeJS.Timeout;
+  /** when the scheduled seal runs (Date.now() scale) */
+  private sealAt = Infinity;
   private pruneTimer?: NodeJS.Timeout;
+  private stopListening?: () => void;
   private sealing = false;
   private pruning = false;
+  private stopped = false;
 
-  constructor(prisma: PrismaService) {
+  constructor(
+    prisma: PrismaService,
+    private readonly listener: PgListener,
+  ) {
     this.ledger = new AuditLedger(prisma);
   }
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
     const config = tokenServiceConfig();
-    this.sealTimer = setInterval(() => void this.seal(), config.auditSealIntervalMs);
-    this.sealTimer.unref();
+    const soon = () => this.sealIn(config.auditSealIntervalMs);
+    this.stopListening = onRequestHandled(soon);
+    auditSignal.handleLocally(soon);
+    await this.listener.on(CHANNELS.auditEvents, soon);
+    // records left unsealed by a previous run of the service
+    this.sealIn(config.auditSealIntervalMs);
     this.pruneTimer = setInterval(() => void this.prune(), config.auditPruneIntervalMs);
     this.pruneTimer.unref();
   }
 
   onApplicationShutdown(): void {
-    if (this.sealTimer) clearInterval(this.sealTimer);
+    this.stopped = true;
+    this.stopListening?.();
+    auditSignal.handleLocally(undefined);
+    if (this.sealTimer) clearTimeout(this.sealTimer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
   }
 
-  /** Seals until no unsealed row is left (a burst drains in one tick). */
+  /** Schedules a seal within `ms` (an earlier one already scheduled stays). */
+  private sealIn(ms: number): void {
+    const at = Date.now() + ms;
+    if (this.stopped || (this.sealTimer && this.sealAt <= at)) return;
+    if (this.sealTimer) clearTimeout(this.sealTimer);
+    this.sealAt = at;
+    this.sealTimer = setTimeout(() => void this.scheduledSeal(), ms);
+    this.sealTimer.unref();
+  }
+
+  private async scheduledSeal(): Promise<void> {
+    this.sealTimer = undefined;
+    this.sealAt = Infinity;
+    const { auditSealIntervalMs, auditSealSweepIntervalMs } = tokenServiceConfig();
+    await this.seal();
+    let next = auditSealSweepIntervalMs;
+    try {
+      const due = await this.ledger.nextSealDueInMs();
+      if (due !== null) next = Math.min(next, Math.max(auditSealIntervalMs, Math.ceil(due) + 5));
+    } catch {
+      next = Math.min(next, auditSealIntervalMs * 5);
+    }
+    this.sealIn(next);
+  }
+
+  /** Seals until no unsealed row is left (a burst drains in one run). */
   async seal(): Promise<number> {
     if (this.sealing) return 0;
     this.sealing = true;
     try {
       return await this.ledger.sealAll();
     } catch (err) {
-      this.logger.warn(`audit sealing failed, retried next tick: ${err instanceof Error ? err.message : String(err)}`);
+      this.logger.warn(`audit sealing failed, retried: ${err instanceof Error ? err.message : String(err)}`);
       return 0;
     } finally {
       this.sealing = false;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { webhookBodyAad, type WebhookDeliveryView } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto/keyring';
-import { Prisma, PrismaService, SqlPool, deliveryQueuedAgain, tenantNotSuspended } from '@coffer/db';
+import { CHANNELS, Prisma, PrismaService, SqlPool, deliveryQueuedAgain, tenantNotSuspended } from '@coffer/db';
 import { eventDeliveryId } from './delivery-id';
 
 export interface ClaimedDelivery {
@@ -360,6 +360,28 @@ export class DeliveryRepository {
     if (rows.length) return toDeliveryView(rows[0]);
     const existing = await this.prisma.webhookDelivery.findFirst({ where: { tenantId, webhookId, id }, select: { status: true } });
     return existing ? 'pending' : 'missing';
+  }
+
+  /**
+   * How long until the next pending delivery comes due (a retry, a deferral, a resumed tenant's), in ms by the
+   * database's clock: 0 or less when one is due already; null when none waits. Leased deliveries are left out (their
+   * attempt is under way; a lease left by a dead process is found by the safety sweep), as are a suspended tenant's
+   * (the tenant's resumption wakes the claims). One probe of the partial index of pending deliveries.
+   */
+  async nextDueInMs(): Promise<number | null> {
+    const [row] = await this.sql.query<{ ms: number }>(
+      Prisma.sql`
+      SELECT (extract(epoch FROM p.next_attempt_at - now()) * 1000)::float8 AS ms FROM webhook_deliveries p
+      WHERE p.status = 'pending' AND (p.locked_until IS NULL OR p.locked_until < now()) AND ${tenantNotSuspended(Prisma.raw('p.tenant_id'))}
+      ORDER BY p.next_attempt_at LIMIT 1`,
+      'webhook_deliveries_next_due',
+    );
+    return row ? Number(row.ms) : null;
+  }
+
+  /** Tells the claims of every replica that deliveries were given back (this one is stopping): a notification. */
+  async announceGivenBack(): Promise<void> {
+    await this.sql.query(Prisma.sql`SELECT pg_notify(${CHANNELS.webhookDeliveries}, '')`);
   }
 
   /** The queue's depth (the literal status lets the planner use the partial index of pending deliveries). */

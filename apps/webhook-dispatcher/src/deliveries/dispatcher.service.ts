@@ -2,13 +2,14 @@ import type { KeyObject } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { OPS, SUBJECTS, type Principal } from '@coffer/contracts';
 import { EgressPolicy, egressFetch } from '@coffer/egress';
-import { EventBus, RpcClient, WorkLoop } from '@coffer/messaging';
+import { CHANNELS, PgListener } from '@coffer/db';
+import { EventBus, RpcClient, WorkLoop, type TickResult } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
 import { webhookDispatcherConfig } from '../config';
 import { RetrySchedule, parseRetryAfter } from './retry-schedule';
 import { signatureHeader, signingKeys } from './signer';
-import { attemptsPerDelivery, deliveryLatency, queueDepth } from './webhook-metrics';
+import { attemptsPerDelivery, deliveryLatency, measureQueueDepth } from './webhook-metrics';
 import { FailingWebhooks } from '../notify/failing-webhooks';
 import { FairQueue } from './fair-queue';
 import { ReceiverBreakers, receiverUnavailable } from './receiver-breaker';
@@ -24,7 +25,7 @@ const NIL = '00000000-0000-0000-0000-000000000000';
  */
 const HANDOFF_FACTOR = 4;
 /**
- * Hand-offs (one per relay batch, every EVENT_RELAY_INTERVAL_MS) share a tenant's signing keys for this long: a
+ * Hand-offs (one per relay batch) share a tenant's signing keys for this long: a
  * lookup costs session-service a few milliseconds. After a rotation the previous secret signs for another 24 hours,
  * so a delivery signed with keys up to this old still verifies; the new secret's signature joins within it.
  */
@@ -59,8 +60,12 @@ export function receiverOf(d: Pick<ClaimedDelivery, 'tenant_id' | 'url'>): strin
 
 /**
  * Delivers events and asynchronous reactor results: attempts the deliveries the outbox relay hands off (first
- * attempts, recorded when they end) and claims due ones from PostgreSQL (retries, reactor results; NATS only wakes it early),
- * POSTs them signed per Standard Webhooks, records every attempt (attempts that end together in one statement) and
+ * attempts, recorded when they end) and claims due ones from PostgreSQL (retries, reactor results). The claims run
+ * when woken — by reactor-service's NATS message for a job's result, the relay queuing deliveries, a resend, an attempt
+ * ending while the claims had no room, a tenant's resumption (CHANNELS.tenantResumed), another replica giving its
+ * deliveries back as it stops or the operator CLI's resend (CHANNELS.webhookDeliveries) — and at the time the next
+ * retry comes due; otherwise only every WEBHOOK_POLL_INTERVAL_MS (the safety sweep, a minute by default). It POSTs
+ * them signed per Standard Webhooks, records every attempt (attempts that end together in one statement) and
  * schedules retries. Every attempt takes its turn in one {@link FairQueue}: round robin over tenants and their
  * receivers, each within its concurrency limit, a receiver's circuit breaker asked first. Safe with several replicas.
  */
@@ -89,7 +94,6 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     this.config.webhookPollIntervalMs,
     (err) => this.logger.error({ err: { message: (err as Error).message } }, 'delivery loop error'),
   );
-  private gauge?: NodeJS.Timeout;
   /** claimed deliveries waiting or running here (their leases run) */
   private leased = 0;
   /** the last round found no room: an attempt that ends wakes the claims */
@@ -103,26 +107,22 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     private readonly rpc: RpcClient,
     private readonly events: EventBus,
     private readonly failing: FailingWebhooks,
+    private readonly listener: PgListener,
   ) {}
 
-  /** Runs a delivery round now (the outbox relay queued new deliveries). */
+  /** Runs a delivery round now (the outbox relay queued new deliveries, a delivery was sent again). */
   wake(): void {
     this.loop.wake();
   }
 
   async onModuleInit(): Promise<void> {
     await this.events.subscribe(SUBJECTS.webhook.wake, () => this.loop.wake());
+    await this.listener.on(CHANNELS.tenantResumed, () => this.loop.wake());
+    await this.listener.on(CHANNELS.webhookDeliveries, () => this.loop.wake());
+    // counted when /metrics is scraped, not on a timer
+    measureQueueDepth(() => this.deliveries.pendingCount());
     this.accepting = true;
     this.loop.start();
-    this.gauge = setInterval(
-      () =>
-        void this.deliveries.pendingCount().then(
-          (n) => queueDepth.set(n),
-          () => undefined,
-        ),
-      5000,
-    );
-    this.gauge.unref();
   }
 
   /**
@@ -131,12 +131,13 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
    */
   drain(): Promise<void> {
     this.draining ??= (async () => {
-      if (this.gauge) clearInterval(this.gauge);
       this.accepting = false;
       // no claim round runs past this point, so nothing is queued after the queue stops
       await this.loop.stop();
       const waiting = this.queue.stop().map((a) => a.d);
       await this.deliveries.recordUnattempted(waiting).catch(() => undefined);
+      // the other replicas' claims take them now rather than at their sweep
+      if (waiting.length) await this.deliveries.announceGivenBack().catch(() => undefined);
       await this.queue.idle();
     })();
     return this.draining;
@@ -176,7 +177,10 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     if (!deliveries.length) return;
     if (!this.accepting) {
       // handed off while this process began to shut down: the claims take them (here or in another replica)
-      void this.deliveries.recordUnattempted(deliveries).catch(() => undefined);
+      void this.deliveries
+        .recordUnattempted(deliveries)
+        .then(() => this.deliveries.announceGivenBack())
+        .catch(() => undefined);
       return;
     }
     const now = Date.now();
@@ -187,9 +191,10 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * One claim round: as many due deliveries as there is room for, none of the tenants that have their share queued
-   * or running here already. It does not wait for their attempts (they take their turns in the queue).
+   * or running here already. It does not wait for their attempts (they take their turns in the queue). When it took
+   * all there was, it says when the next one comes due.
    */
-  private async claimRound(): Promise<boolean> {
+  private async claimRound(): Promise<TickResult> {
     const room = Math.min(BATCH, this.config.webhookConcurrency - this.leased);
     this.claimsStarved = room <= 0;
     if (this.claimsStarved || !this.accepting) return false;
@@ -199,7 +204,8 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
       this.leased++;
       this.queue.push(d.tenant_id, receiverOf(d), { d, keysOf }, true);
     }
-    return claimed.length === room;
+    if (claimed.length === room) return true;
+    return (await this.deliveries.nextDueInMs()) ?? false;
   }
 
   /** A receiver's breaker is open: its queued deliveries wait for the end of the cool-down, no attempt used. */
@@ -210,7 +216,11 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     void this.deliveries
       .recordUnattempted(ds, retryInMs, DEFERRED)
       .catch((err: unknown) => this.logger.error({ err: { message: (err as Error).message } }, 'deferring deliveries failed'))
-      .finally(() => this.released(ds));
+      .finally(() => {
+        this.released(ds);
+        // due again at the end of the cool-down: the claims run then
+        this.loop.wakeIn(retryInMs);
+      });
   }
 
   /** Claimed deliveries whose leases this process no longer holds. */
@@ -299,6 +309,8 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
       if (d.webhook_id !== null) await this.failing.disable(d.tenant_id, d.webhook_id, error);
     } else {
       await this.deliveries.settle(d, attempt, { status: 'pending', retryInMs: delay, error });
+      // the claims run when the retry comes due (another replica's claims find it by its due time, or their sweep)
+      this.loop.wakeIn(delay);
       this.logger.info({ deliveryId: d.id, attempt: d.attempts, statusCode, retryInMs: delay }, 'webhook delivery will be retried');
     }
   }

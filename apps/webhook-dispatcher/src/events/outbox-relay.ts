@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool } from '@coffer/db';
+import { CHANNELS, PgListener, Prisma, PrismaService, SqlPool } from '@coffer/db';
 import { WorkLoop } from '@coffer/messaging';
 import { createLogger } from '@coffer/observability';
 import { webhookDispatcherConfig } from '../config';
@@ -19,6 +19,10 @@ const BATCH = 500;
  * records the last (so a crash at any point relays it again: at least once, with the same delivery ids). When the
  * dispatcher has no room, the deliveries are queued as rows for the claims and the event deleted, in one
  * transaction. One replica relays at a time ({@link RelayLeadership}), so events leave in the order they were written.
+ *
+ * It reads the outbox when woken: by the notification a writer sends once its events committed (CHANNELS.eventOutbox,
+ * libs/db outbox-signal.ts), when this process becomes the relay, when its listening connection is (re)established,
+ * and at the latest every EVENT_RELAY_INTERVAL_MS (the safety sweep, a minute by default). Idle, it does nothing.
  */
 @Injectable()
 export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
@@ -39,10 +43,18 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     private readonly dispatcher: DispatcherService,
     private readonly deliveries: DeliveryRepository,
     private readonly leadership: RelayLeadership,
+    private readonly listener: PgListener,
   ) {}
 
-  onModuleInit(): void {
+  async onModuleInit(): Promise<void> {
+    this.leadership.start(() => this.loop.wake());
+    await this.listener.on(CHANNELS.eventOutbox, () => this.loop.wake());
     this.loop.start();
+  }
+
+  /** Reads the outbox now (tests; a notification does the same). */
+  wake(): void {
+    this.loop.wake();
   }
 
   /**
@@ -65,9 +77,9 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
 
   /** One batch; true when more may be waiting. */
   async relayOnce(): Promise<boolean> {
-    if (!(await this.leadership.held())) return false;
+    if (!this.leadership.held) return false;
     const held = [...this.held.keys()];
-    // the idle case (every EVENT_RELAY_INTERVAL_MS) costs one index probe, not a transaction
+    // nothing new (a wake-up for events another batch took already, the safety sweep): one index probe, not a transaction
     const [{ waiting }] = await this.sql.query<{ waiting: boolean }>(
       Prisma.sql`SELECT EXISTS (SELECT 1 FROM event_outbox WHERE seq <> ALL (${held}::bigint[])) AS waiting`,
     );

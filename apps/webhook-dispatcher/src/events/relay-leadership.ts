@@ -2,6 +2,10 @@ import { Injectable } from '@nestjs/common';
 import pg from 'pg';
 import { poolConfig } from '@coffer/db';
 
+const LOCK = `SELECT pg_advisory_lock(hashtext('coffer.event_outbox'))`;
+const RECONNECT_FIRST_MS = 250;
+const RECONNECT_MAX_MS = 30_000;
+
 /**
  * Which replica relays the outbox: the one holding a session-level advisory lock on a connection of its own. The
  * relay remembers in memory which events' deliveries it has handed off (their outbox rows stay until recorded), so
@@ -10,50 +14,89 @@ import { poolConfig } from '@coffer/db';
  * gives way within the connection's timeout, and its successor relays every event still in the outbox (at least
  * once, with the same delivery ids). A process that shuts down gives the lock up only once its deliveries under way
  * are recorded ({@link OutboxRelay}), so its successor does not send them again.
+ *
+ * A follower waits for the lock inside PostgreSQL (`pg_advisory_lock`, no statement or lock timeout on that
+ * session): it is granted the moment the leader's session ends, with nothing polled meanwhile. A lost connection is
+ * opened again after a pause that doubles up to 30 s, and contends again.
  */
 @Injectable()
 export class RelayLeadership {
   private client?: pg.Client;
-  private connecting?: Promise<pg.Client>;
+  private contending = false;
   private leading = false;
   private closed = false;
+  private failures = 0;
+  private retry?: NodeJS.Timeout;
+  private onLead: () => void = () => undefined;
 
-  /** Whether this process relays; tries to take the lock when it does not. */
-  async held(): Promise<boolean> {
-    if (this.closed) return false;
-    if (this.leading) return true;
-    const client = await this.connection();
-    const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(hashtext('coffer.event_outbox')) AS locked`);
-    this.leading = rows[0].locked && this.client === client;
-    return this.leading;
+  /** Whether this process relays now. */
+  get held(): boolean {
+    return this.leading && !this.closed;
   }
 
-  private connection(): Promise<pg.Client> {
-    if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= (async () => {
-      const client = new pg.Client({ ...poolConfig(1), application_name: 'webhook-dispatcher relay' });
-      const lost = () => {
-        if (this.client !== client) return;
-        this.client = undefined;
-        this.leading = false;
-      };
-      client.on('error', lost);
-      client.on('end', lost);
-      try {
-        await client.connect();
-      } catch (err) {
-        client.removeAllListeners();
-        throw err;
-      }
+  /** Starts contending for the lock; `onLead` runs each time this process becomes the relay (again). */
+  start(onLead: () => void): void {
+    this.onLead = onLead;
+    void this.contend();
+  }
+
+  private async contend(): Promise<void> {
+    if (this.closed || this.contending) return;
+    this.contending = true;
+    const client = new pg.Client({
+      ...poolConfig(1),
+      application_name: 'webhook-dispatcher relay',
+      // a peer gone without a word is noticed by the kernel's keepalive probes
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.leading = false;
+      this.contending = false;
+      this.reconnectLater();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    try {
       this.client = client;
-      return client;
-    })().finally(() => (this.connecting = undefined));
-    return this.connecting;
+      await client.connect();
+      if (this.closed) throw new Error('closed');
+      this.failures = 0;
+      // the follower's wait for the lock is one statement that lasts as long as the leader lives
+      await client.query('SET statement_timeout = 0; SET lock_timeout = 0');
+      await client.query(LOCK);
+    } catch {
+      if (this.client === client) {
+        this.client = undefined;
+        this.contending = false;
+        this.reconnectLater();
+      }
+      client.removeAllListeners();
+      client.on('error', () => undefined);
+      await client.end().catch(() => undefined);
+      return;
+    }
+    if (this.client !== client || this.closed) return;
+    this.leading = true;
+    this.onLead();
   }
 
-  /** Gives the lock up for good (the process is shutting down). */
+  private reconnectLater(): void {
+    if (this.closed || this.retry) return;
+    const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** Math.min(this.failures++, 10));
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.contend();
+    }, delay);
+    this.retry.unref();
+  }
+
+  /** Gives the lock up for good (the process is shutting down); a follower stops waiting for it. */
   async release(): Promise<void> {
     this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
     const client = this.client;
     this.client = undefined;
     this.leading = false;

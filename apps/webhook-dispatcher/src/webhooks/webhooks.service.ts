@@ -17,11 +17,12 @@ import {
   type WebhookDeliveryView,
   type WebhookView,
 } from '@coffer/contracts';
-import { changedFields } from '@coffer/db';
+import { changedFields, deferUntilCommitted } from '@coffer/db';
 import { EgressPolicy, redactedUrl } from '@coffer/egress';
 import { AuditTrail } from '@coffer/messaging';
 import { webhookDispatcherConfig } from '../config';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
+import { DispatcherService } from '../deliveries/dispatcher.service';
 import { checkReceiverUrl } from './receiver-url';
 import { WebhookRepository, type WebhookFields } from './webhook.repository';
 import { toWebhookView } from './webhook.view';
@@ -35,6 +36,7 @@ export class WebhooksService {
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: DeliveryRepository,
     private readonly audit: AuditTrail,
+    private readonly dispatcher: DispatcherService,
   ) {}
 
   async create(principal: Principal, req: CreateWebhookRequest): Promise<WebhookView> {
@@ -108,6 +110,9 @@ export class WebhooksService {
     if (outcome === 'missing') throw notFound('delivery');
     if (outcome === 'pending') throw new ProblemError(409, 'The delivery is still pending: it will be attempted again on its own');
     await this.audit.record({ operation: 'resend', entityType: 'webhook_delivery', entityId: deliveryId });
+    // due now: this process's claims take it at once (once it committed, when this runs in a transaction)
+    const wake = () => this.dispatcher.wake();
+    if (!deferUntilCommitted(wake)) wake();
     return outcome;
   }
 

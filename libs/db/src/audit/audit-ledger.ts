@@ -121,6 +121,18 @@ export class AuditLedger {
     });
   }
 
+  /**
+   * How long until an unsealed record may be sealed, in ms by the database's clock: 0 or less when one may be now
+   * (sealing left it: another sealer held the lock), a refusal window's end of counting otherwise; null when every
+   * record is sealed. One scan of the partial index of unsealed records (a handful, between seals).
+   */
+  async nextSealDueInMs(): Promise<number | null> {
+    const [row] = await this.prisma.$queryRaw<Array<{ ms: number | null }>>`
+      SELECT (extract(epoch FROM min(CASE WHEN operation = 'refuse' THEN created_at + ${Prisma.raw(REFUSAL_SEAL_DELAY)} ELSE now() END) - now()) * 1000)::float8 AS ms
+      FROM audit_events WHERE seq IS NULL`;
+    return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
+  }
+
   /** Seals until nothing is left (tests, the CLI before a verify or an export). */
   async sealAll(): Promise<number> {
     let total = 0;

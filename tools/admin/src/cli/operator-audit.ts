@@ -1,4 +1,4 @@
-import { auditRecordsInsert, type PrismaService } from '@coffer/db';
+import { CHANNELS, auditRecordsInsert, type PrismaService } from '@coffer/db';
 import type { Actor } from '@coffer/contracts';
 
 /**
@@ -20,4 +20,6 @@ export async function recordOperatorAct(prisma: PrismaService, actor: Actor, act
   await prisma.$executeRaw(
     auditRecordsInsert([{ tenantId, actor: { id: actor.id, type: 'operator', name: actor.name }, operation, entityType, entityId, changes }]),
   );
+  // token-service's sealer seals it at once rather than at its safety sweep (docs/operations.md, "Idle")
+  await prisma.$executeRaw`SELECT pg_notify(${CHANNELS.auditEvents}, '')`;
 }

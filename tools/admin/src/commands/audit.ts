@@ -3,7 +3,7 @@
  */
 import os from 'node:os';
 import type { ParseArgsConfig } from 'node:util';
-import { AuditLedger, PrismaService, auditRecordsInsert, type AuditActor, type AuditRecordInput } from '@coffer/db';
+import { AuditLedger, CHANNELS, PrismaService, auditRecordsInsert, type AuditActor, type AuditRecordInput } from '@coffer/db';
 import { csvRow } from '@coffer/csv';
 import type { Command } from '../cli/command';
 
@@ -50,8 +50,11 @@ function operatorOf(values: Record<string, string | boolean | undefined>): Audit
   return { id: name, type: 'operator', name };
 }
 
-function record(prisma: PrismaService, actor: AuditActor, ...records: Omit<AuditRecordInput, 'actor'>[]) {
-  return prisma.$executeRaw(auditRecordsInsert(records.map((r) => ({ ...r, actor }))));
+async function record(prisma: PrismaService, actor: AuditActor, ...records: Omit<AuditRecordInput, 'actor'>[]): Promise<number> {
+  const n = await prisma.$executeRaw(auditRecordsInsert(records.map((r) => ({ ...r, actor }))));
+  // token-service's sealer seals them at once rather than at its safety sweep (docs/operations.md, "Idle")
+  await prisma.$executeRaw`SELECT pg_notify(${CHANNELS.auditEvents}, '')`;
+  return n;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

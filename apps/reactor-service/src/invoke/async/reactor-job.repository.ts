@@ -132,6 +132,19 @@ export class ReactorJobRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * How long until a job comes due, in ms by the database's clock: 0 or less when one is due already (a pending one,
+   * or a running one whose lease ended); the end of the earliest lease otherwise (a run given back for later, or one
+   * a dead process left); null when no job waits. A suspended tenant's jobs are left out (its resumption wakes the
+   * workers).
+   */
+  async nextDueInMs(): Promise<number | null> {
+    const [row] = await this.prisma.$queryRaw<Array<{ ms: number | null }>>`
+      SELECT (extract(epoch FROM min(CASE WHEN status = 'pending' THEN now() ELSE locked_until END) - now()) * 1000)::float8 AS ms
+      FROM reactor_jobs WHERE status IN ('pending', 'running') AND ${tenantNotSuspended(Prisma.raw('reactor_jobs.tenant_id'))}`;
+    return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
+  }
+
   async pendingCount(): Promise<number> {
     return this.prisma.reactorJob.count({ where: { status: { in: ['pending', 'running'] } } });
   }

@@ -16,7 +16,8 @@ import {
   type Problem,
 } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto/keyring';
-import { EventBus, WorkLoop } from '@coffer/messaging';
+import { CHANNELS, PgListener } from '@coffer/db';
+import { EventBus, WorkLoop, type TickResult } from '@coffer/messaging';
 import { createLogger, metricsRegistry } from '@coffer/observability';
 import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { reactorServiceConfig } from '../../config';
@@ -61,16 +62,31 @@ export interface JobResultView {
 /** Wakes idle job workers (any replica); PostgreSQL stays the source of truth. */
 export const JOBS_WAKE_SUBJECT = 'reactor.jobs.wake.v1';
 
-const jobQueueDepth = new Gauge({
+let depthOf: (() => Promise<number>) | undefined;
+
+new Gauge({
   name: 'coffer_reactor_job_queue_depth',
   help: 'Asynchronous reactor invocations accepted and not yet completed',
   registers: [metricsRegistry],
+  // counted when /metrics is scraped: nothing runs on a timer while nobody asks
+  async collect() {
+    if (!depthOf) return;
+    try {
+      this.set(await depthOf());
+    } catch {
+      /* the database is unavailable: the last count stays */
+    }
+  },
 });
 
 /**
  * Asynchronous invocations (docs/reactors.md): accepted only after the synchronous checks and persisted
  * before the 202; run by workers that claim jobs from PostgreSQL; the result and its webhook delivery are written
  * in one transaction. A process killed mid-run loses its lease and the job runs again (at least once).
+ *
+ * The workers claim when woken: by the NATS message of an accepted job (any replica's), a job of theirs ending, a
+ * tenant's resumption (CHANNELS.tenantResumed), and when the earliest lease or postponed run ends; otherwise only
+ * every REACTOR_JOB_POLL_INTERVAL_MS (the safety sweep, a minute by default). Idle, they do nothing.
  */
 @Injectable()
 export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
@@ -83,7 +99,6 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     reactorServiceConfig().reactorJobPollIntervalMs,
     (err) => this.logger.error({ err: { message: (err as Error).message } }, 'claiming jobs failed'),
   );
-  private gauge?: NodeJS.Timeout;
   private draining?: Promise<void>;
 
   constructor(
@@ -94,6 +109,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     private readonly replies: ReactReplies,
     private readonly applications: ApplicationDirectory,
     private readonly sandbox: ReactorSandbox,
+    private readonly listener: PgListener,
   ) {}
 
   /** `callbackUrl` null: a react-async job, whose result is only read back (no webhook delivery). */
@@ -154,16 +170,9 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
 
   async onModuleInit(): Promise<void> {
     await this.events.subscribe(JOBS_WAKE_SUBJECT, () => this.loop.wake());
+    await this.listener.on(CHANNELS.tenantResumed, () => this.loop.wake());
+    depthOf = () => this.jobs.pendingCount();
     this.loop.start();
-    this.gauge = setInterval(
-      () =>
-        void this.jobs.pendingCount().then(
-          (n) => jobQueueDepth.set(n),
-          () => undefined,
-        ),
-      5000,
-    );
-    this.gauge.unref();
   }
 
   /**
@@ -173,7 +182,6 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
    */
   drain(): Promise<void> {
     this.draining ??= (async () => {
-      if (this.gauge) clearInterval(this.gauge);
       await this.loop.stop();
       await Promise.allSettled([...this.active]);
     })();
@@ -200,8 +208,11 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Claims as many jobs as there are free slots and starts them; a finished job wakes the loop. */
-  private async claimAndStart(): Promise<boolean> {
+  /**
+   * Claims as many jobs as there are free slots and starts them; a finished job wakes the loop. When it took all
+   * there was, it says when the next one comes due.
+   */
+  private async claimAndStart(): Promise<TickResult> {
     const free = this.concurrency - this.active.size;
     if (free <= 0) return false;
     const claimed = await this.jobs.claim(free);
@@ -212,7 +223,8 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
       });
       this.active.add(p);
     }
-    return claimed.length === free && this.active.size < this.concurrency;
+    if (claimed.length === free) return this.active.size < this.concurrency;
+    return (await this.jobs.nextDueInMs()) ?? false;
   }
 
   private async runJob(job: ReactorJobRow): Promise<void> {
@@ -243,6 +255,8 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
       // invocation's outcome, so the job runs again, here after the restart or on another replica, as after a kill -9
       if (this.sandbox.closed && err instanceof ProblemError && err.problem.status === 503) {
         await this.jobs.postpone(job, 0).catch(() => undefined);
+        // due now: the workers of the other replicas take it at once
+        await this.events.publish(JOBS_WAKE_SUBJECT, {}).catch(() => undefined);
         return;
       }
       const problem: Problem =

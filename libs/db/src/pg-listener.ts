@@ -1,0 +1,123 @@
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import pg from 'pg';
+import { poolConfig } from './pool-config';
+
+/** The PostgreSQL notification channels Coffer's workers listen on (docs/operations.md, "What wakes the workers"). */
+export const CHANNELS = {
+  /** after a commit that wrote events (libs/db outbox-signal.ts): the outbox relay looks for them */
+  eventOutbox: 'coffer_event_outbox',
+  /** after a commit that wrote audit records (libs/db outbox-signal.ts, the operator CLI): token-service's sealer seals them */
+  auditEvents: 'coffer_audit_events',
+  /** a tenant was resumed (a trigger on tenants, migration 20261128000000_worker_wakeups): its queued work may run */
+  tenantResumed: 'coffer_tenant_resumed',
+  /** deliveries were queued for the claims outside their own wake-ups (a replica gave its deliveries back as it stopped, the operator CLI sent some again) */
+  webhookDeliveries: 'coffer_webhook_deliveries',
+} as const;
+
+const RECONNECT_FIRST_MS = 250;
+const RECONNECT_MAX_MS = 30_000;
+
+/**
+ * LISTEN on PostgreSQL notification channels, on one connection of its own per process (opened with the first
+ * `on`). A notification only says "look now": whoever is woken reads the database, which stays the source of truth.
+ * Notifications sent while the connection was down are lost, so every handler is called once each time the
+ * connection is (re)established; a lost connection is opened again after a pause that doubles up to 30 s. Nothing
+ * runs while nothing is notified: no polling.
+ */
+@Injectable()
+export class PgListener implements OnApplicationShutdown {
+  private readonly handlers = new Map<string, Set<() => void>>();
+  private client?: pg.Client;
+  private connecting?: Promise<void>;
+  private retry?: NodeJS.Timeout;
+  private failures = 0;
+  private closed = false;
+
+  /**
+   * Calls `handler` on every notification of `channel` (and once whenever the connection is established). Resolves
+   * once this process listens on it, or once the first attempt to connect failed (it keeps trying in the background).
+   */
+  async on(channel: string, handler: () => void): Promise<void> {
+    if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    const known = this.handlers.get(channel);
+    if (known) known.add(handler);
+    else this.handlers.set(channel, new Set([handler]));
+    if (this.client && !known) await this.client.query(`LISTEN ${channel}`).catch(() => undefined);
+    else await this.connect();
+  }
+
+  /** Whether the connection is up (readiness, tests). */
+  get listening(): boolean {
+    return this.client !== undefined;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private connect(): Promise<void> {
+    if (this.closed || this.client) return Promise.resolve();
+    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async open(): Promise<void> {
+    const client = new pg.Client({
+      ...poolConfig(1),
+      application_name: `${process.env['SERVICE_NAME'] ?? 'coffer'} listen`,
+      // a dead peer is noticed by the kernel's keepalive probes, without a timer here
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    const lost = () => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      this.reconnectLater();
+    };
+    client.on('error', lost);
+    client.on('end', lost);
+    client.on('notification', (msg) => this.dispatch(msg.channel));
+    try {
+      await client.connect();
+      for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
+    } catch {
+      client.removeAllListeners();
+      client.on('error', () => undefined);
+      await client.end().catch(() => undefined);
+      this.reconnectLater();
+      return;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+    this.failures = 0;
+    // whatever was notified while nobody listened: every handler looks once
+    for (const channel of this.handlers.keys()) this.dispatch(channel);
+  }
+
+  private reconnectLater(): void {
+    if (this.closed || this.retry) return;
+    const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** Math.min(this.failures++, 10));
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.connect();
+    }, delay);
+    this.retry.unref();
+  }
+
+  private dispatch(channel: string): void {
+    for (const handler of this.handlers.get(channel) ?? []) {
+      try {
+        handler();
+      } catch {
+        /* a handler only wakes a loop; it must not throw */
+      }
+    }
+  }
+}
