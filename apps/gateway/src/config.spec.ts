@@ -49,6 +49,7 @@ describe('gateway configuration', () => {
     expect(loadGatewayConfig()).toEqual({
       logLevel: 'info',
       shutdownTimeoutMs: 25_000,
+      memoryReclaimIdleMs: 10_000,
       natsServers: ['nats://127.0.0.1:4222'],
       port: 8080,
       healthPort: 9105,

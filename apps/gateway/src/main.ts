@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventBus } from '@coffer/messaging';
-import { PinoNestLogger, createLogger, startHealthServer, validateConfig } from '@coffer/observability';
+import { PinoNestLogger, createLogger, reclaimMemoryAfterStart, startHealthServer, validateConfig } from '@coffer/observability';
 import { gatewayConfig } from './config';
 import { AppModule } from './app.module';
 import { configureFastify } from './http/fastify-setup';
@@ -114,6 +114,8 @@ async function bootstrap() {
     { port, healthPort: config.healthPort, consolePort: config.console.port || undefined, consoleUrl: config.console.port ? config.console.url : undefined },
     'gateway listening',
   );
+  // what start-up left behind is given back a moment after it listens; later whenever quiet after work (libs/observability)
+  reclaimMemoryAfterStart();
 }
 
 void bootstrap();

@@ -14,6 +14,7 @@ const VARS = [
   'REACTOR_JOB_LEASE_SLACK_MS',
   'SANDBOX_MAX_RUNNING_PER_TENANT',
   'SANDBOX_MAX_QUEUED_PER_TENANT',
+  'SANDBOX_IDLE_EXIT_MS',
   'PROXY_TRANSFORM_WORKERS',
   'PROXY_TRANSFORM_BUDGET_MS',
   'PROXY_TRANSFORM_MAX_BYTES',
@@ -39,6 +40,7 @@ describe('reactor-service configuration', () => {
     expect(loadReactorServiceConfig()).toEqual({
       logLevel: 'info',
       shutdownTimeoutMs: 25_000,
+      memoryReclaimIdleMs: 10_000,
       natsServers: ['nats://127.0.0.1:4222'],
       healthPort: 9103,
       databasePoolSize: 10,
@@ -50,6 +52,7 @@ describe('reactor-service configuration', () => {
       reactorJobLeaseSlackMs: 30_000,
       sandboxMaxRunningPerTenant: 4,
       sandboxMaxQueuedPerTenant: 100,
+      sandboxIdleExitMs: 60_000,
       proxyTransformWorkers: 2,
       proxyTransformBudgetMs: 5_000,
       proxyTransformMaxBytes: 5 * 1024 * 1024,

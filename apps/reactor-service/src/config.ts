@@ -24,6 +24,11 @@ export interface ReactorServiceConfig extends ProcessConfig {
   readonly sandboxMaxRunningPerTenant: number;
   /** SANDBOX_MAX_QUEUED_PER_TENANT: 1–100 000, default 100: one tenant's invocations waiting for an isolate */
   readonly sandboxMaxQueuedPerTenant: number;
+  /**
+   * SANDBOX_IDLE_EXIT_MS: 0 – 1 day, default 60 000: the sandbox's worker processes start with the first invocation
+   * and stop after this long without one (0: started with the service and kept)
+   */
+  readonly sandboxIdleExitMs: number;
   /** PROXY_TRANSFORM_WORKERS: 1–16, default 2: worker threads running proxies' mask, append and tokenize transforms */
   readonly proxyTransformWorkers: number;
   /** PROXY_TRANSFORM_BUDGET_MS: 100–14 000, default 5 000: what one call's transforms (code aside) may take in them */
@@ -59,6 +64,7 @@ export function loadReactorServiceConfig(): ReactorServiceConfig {
     // half: one tenant's long-running code always leaves the other half of the isolates to every other tenant
     sandboxMaxRunningPerTenant: envInt('SANDBOX_MAX_RUNNING_PER_TENANT', Math.ceil((SANDBOX_WORKERS * SANDBOX_ISOLATES_PER_WORKER) / 2), 1, 1000),
     sandboxMaxQueuedPerTenant: envInt('SANDBOX_MAX_QUEUED_PER_TENANT', 100, 1, 100_000),
+    sandboxIdleExitMs: envInt('SANDBOX_IDLE_EXIT_MS', 60_000, 0, 86_400_000),
     proxyTransformWorkers: envInt('PROXY_TRANSFORM_WORKERS', 2, 1, 16),
     // below the 15 s deadline of the call that waits for them (proxy-service's, a synchronous react's)
     proxyTransformBudgetMs: envInt('PROXY_TRANSFORM_BUDGET_MS', 5_000, 100, 14_000),

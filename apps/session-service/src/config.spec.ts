@@ -24,6 +24,7 @@ describe('session-service configuration', () => {
     expect(loadSessionServiceConfig()).toEqual({
       logLevel: 'info',
       shutdownTimeoutMs: 25_000,
+      memoryReclaimIdleMs: 10_000,
       natsServers: ['nats://127.0.0.1:4222'],
       healthPort: 9102,
       databasePoolSize: 10,

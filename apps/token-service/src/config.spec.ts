@@ -35,6 +35,7 @@ describe('token-service configuration', () => {
     expect(loadTokenServiceConfig()).toEqual({
       logLevel: 'info',
       shutdownTimeoutMs: 25_000,
+      memoryReclaimIdleMs: 10_000,
       natsServers: ['nats://127.0.0.1:4222'],
       healthPort: 9101,
       databasePoolSize: 10,

@@ -39,6 +39,7 @@ describe('webhook-dispatcher configuration', () => {
     expect(loadWebhookDispatcherConfig()).toEqual({
       logLevel: 'info',
       shutdownTimeoutMs: 25_000,
+      memoryReclaimIdleMs: 10_000,
       natsServers: ['nats://127.0.0.1:4222'],
       healthPort: 9104,
       databasePoolSize: 10,

@@ -4,7 +4,7 @@ import { connect, Events, type ConnectionOptions, type Msg, type NatsConnection,
 import { isObservable, lastValueFrom } from 'rxjs';
 import { Counter } from 'prom-client';
 import { STATUS_TITLES, type Problem, type RpcEnvelope } from '@coffer/contracts';
-import { metricsRegistry, type Logger } from '@coffer/observability';
+import { metricsRegistry, noteActivity, type Logger } from '@coffer/observability';
 import { InFlightRequests } from './in-flight';
 import { natsConnectionOptions } from './nats-config';
 import { logConnectionStatus } from './connection-status';
@@ -217,6 +217,7 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
       this.reply(msg, reply);
     } finally {
       this.inFlight.end();
+      noteActivity();
       if (handledListeners.size) for (const listener of handledListeners) listener();
     }
   }

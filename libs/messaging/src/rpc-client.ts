@@ -11,7 +11,7 @@ import {
   type ReplyOf,
   type RpcEnvelope,
 } from '@coffer/contracts';
-import { rpcDuration } from '@coffer/observability';
+import { noteActivity, rpcDuration } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
 import { logConnectionStatus } from './connection-status';
 import { ReplyInbox } from './reply-inbox';
@@ -60,6 +60,8 @@ export class RpcClient implements OnModuleDestroy {
   call<T>(target: string | OperationRow, body: unknown, ctx: CallContext, wantedMs?: number): Promise<T>;
   async call<T>(target: string | OperationRow, body: unknown, ctx: CallContext, wantedMs: number = RPC_DEADLINE_MS.default): Promise<T> {
     const subject = typeof target === 'string' ? target : target.subject;
+    // work: the process gives memory back once it has been quiet a while (the gateway's only signal of its requests)
+    noteActivity();
     const deadlineMs = cappedDeadlineMs(wantedMs);
     if (deadlineMs <= 0) {
       rpcDuration.labels(subject, '504').observe(0);

@@ -2,7 +2,18 @@ import type { INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { PrismaService } from '@coffer/db';
 import { KeyEncryptionKeyProvider } from '@coffer/crypto';
-import { PinoNestLogger, createLogger, envInt, envString, loadHealthHost, startHealthServer, validateConfig, type ReadinessCheck } from '@coffer/observability';
+import {
+  PinoNestLogger,
+  createLogger,
+  envInt,
+  envString,
+  loadHealthHost,
+  reclaimMemoryAfterStart,
+  reportMemoryReclaim,
+  startHealthServer,
+  validateConfig,
+  type ReadinessCheck,
+} from '@coffer/observability';
 import { EventBus } from './event-bus';
 import { RpcProblemFilter } from './rpc-problem.filter';
 import { CofferNatsServer, type HandlerInvoker } from './coffer-nats.server';
@@ -69,6 +80,12 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   if (def.invoker) server.setInvoker(def.invoker(app));
   await app.listen();
   logger.info({ healthPort }, `${def.name} listening on NATS`);
+  reportMemoryReclaim(({ beforeBytes, afterBytes, ms }) =>
+    logger.debug({ rssBeforeMb: Math.round(beforeBytes / 1e6), rssAfterMb: Math.round(afterBytes / 1e6), ms: Math.round(ms) }, 'memory reclaimed'),
+  );
+  // what start-up left behind (a young generation grown to tens of MB, pooled pages) is given back a moment after it
+  // listens; later, whenever the service is quiet after work (memory-reclaim.ts)
+  reclaimMemoryAfterStart();
 
   const stop = async (signal: string) => {
     if (shuttingDown) return;

@@ -1,3 +1,5 @@
+import { noteActivity } from '@coffer/observability';
+
 /**
  * What a tick of a {@link WorkLoop} found: `true` when more work may be waiting now (the loop runs again at once),
  * `false` when none is known (it sleeps until woken, or the safety sweep), or the milliseconds until the next work it
@@ -76,6 +78,8 @@ export class WorkLoop {
   private async run(): Promise<void> {
     while (this.running) {
       this.woken = false;
+      // work (or a look for it): the process gives memory back once it has been quiet a while (libs/observability)
+      noteActivity();
       let result: TickResult = false;
       let failed = false;
       try {

@@ -4,3 +4,4 @@ export * from './metrics';
 export * from './health-server';
 export * from './config';
 export * from './process-config';
+export { noteActivity, reclaimMemoryAfterStart, reportMemoryReclaim, memoryReclaimIdleMs } from './memory-reclaim';

@@ -8,6 +8,7 @@ import { logLevel } from './logger';
 const VARS = [
   'LOG_LEVEL',
   'SHUTDOWN_TIMEOUT_MS',
+  'MEMORY_RECLAIM_IDLE_MS',
   'NATS_URL',
   'NATS_USER',
   'NATS_PASSWORD',
@@ -28,14 +29,22 @@ describe('the settings every process reads', () => {
   });
 
   it('has a default for each', () => {
-    expect(loadProcessConfig()).toEqual({ logLevel: 'info', shutdownTimeoutMs: 25_000, natsServers: ['nats://127.0.0.1:4222'] });
+    expect(loadProcessConfig()).toEqual({ logLevel: 'info', shutdownTimeoutMs: 25_000, memoryReclaimIdleMs: 10_000, natsServers: ['nats://127.0.0.1:4222'] });
   });
 
   it('reads the values given', () => {
-    env({ LOG_LEVEL: 'WARN', SHUTDOWN_TIMEOUT_MS: '5000', NATS_URL: 'nats://a:4222, nats://b:4222,c:4222', NATS_USER: 'u', NATS_PASSWORD: 'p' });
+    env({
+      LOG_LEVEL: 'WARN',
+      SHUTDOWN_TIMEOUT_MS: '5000',
+      MEMORY_RECLAIM_IDLE_MS: '0',
+      NATS_URL: 'nats://a:4222, nats://b:4222,c:4222',
+      NATS_USER: 'u',
+      NATS_PASSWORD: 'p',
+    });
     expect(loadProcessConfig()).toEqual({
       logLevel: 'warn',
       shutdownTimeoutMs: 5000,
+      memoryReclaimIdleMs: 0,
       natsServers: ['nats://a:4222', 'nats://b:4222', 'c:4222'],
       natsUser: 'u',
       natsPassword: 'p',

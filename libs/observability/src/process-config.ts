@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { ConfigError, envInt, envList, envString } from './config';
 import { logLevel, type LogLevel } from './logger';
+import { memoryReclaimIdleMs } from './memory-reclaim';
 
 /** The settings every Coffer process reads (each service's config module includes them). */
 export interface ProcessConfig {
@@ -9,6 +10,8 @@ export interface ProcessConfig {
   readonly logLevel: LogLevel;
   /** SHUTDOWN_TIMEOUT_MS: 1 ms – 1 h, default 25 000: on SIGTERM the process exits at the latest after this long */
   readonly shutdownTimeoutMs: number;
+  /** MEMORY_RECLAIM_IDLE_MS: 0 – 1 day, default 10 000: quiet this long after work, the process gives memory back (0: never) */
+  readonly memoryReclaimIdleMs: number;
   /** NATS_URL: comma list of `nats://` / `tls://` URLs or `host:port`, default nats://127.0.0.1:4222 */
   readonly natsServers: readonly string[];
   /** NATS_USER / NATS_PASSWORD (both or neither), NATS_TOKEN: optional credentials */
@@ -112,7 +115,7 @@ export function loadHealthHost(): string {
 export function loadProcessConfig(): ProcessConfig {
   const logLevelValue = logLevel();
   const shutdownTimeoutMs = envInt('SHUTDOWN_TIMEOUT_MS', DEFAULT_SHUTDOWN_TIMEOUT_MS, 1, 3_600_000);
-  return { logLevel: logLevelValue, shutdownTimeoutMs, ...loadNatsConfig() };
+  return { logLevel: logLevelValue, shutdownTimeoutMs, memoryReclaimIdleMs: memoryReclaimIdleMs(), ...loadNatsConfig() };
 }
 
 /**

@@ -17,6 +17,8 @@ interface Task extends BrokeredInvocation {
   /** The isolation key, validated. */
   tenant: string | undefined;
   timeoutMs: number;
+  /** queued while the workers were starting: its deadline is set once one is ready */
+  waitsForStart: boolean;
   resolve: (o: SandboxOutcome) => void;
   finished: boolean;
   timer: NodeJS.Timeout | null;
@@ -58,6 +60,9 @@ export class SandboxPool {
   private seq = 0;
   private compiles = 0;
   private closed = false;
+  /** idleExitMs: 0 keeps the workers from construction on */
+  private readonly idleExitMs: number;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(opts: SandboxPoolOptions = {}) {
     const size = Math.max(1, Math.floor(opts.size ?? DEFAULTS.size));
@@ -89,7 +94,10 @@ export class SandboxPool {
       maxReusableHeapMb: DEFAULTS.maxReusableHeapMb,
     };
     this.supervisor = new WorkerSupervisor<Task>(size, resolveWorkerLaunch(opts.workerScript), workerConfig, {
-      onCapacity: () => this.pump(),
+      onCapacity: () => {
+        this.startDeadlines();
+        this.pump();
+      },
       onTaskMessage: (w, msg) => this.onTaskMessage(w, msg),
       onExit: (w) => {
         for (const task of w.active.values()) {
@@ -103,7 +111,8 @@ export class SandboxPool {
       },
       onEvent: opts.onEvent,
     });
-    this.supervisor.start();
+    this.idleExitMs = Math.max(0, Math.floor(opts.idleExitMs ?? 0));
+    if (this.idleExitMs === 0) this.supervisor.start();
   }
 
   /** Runs one invocation. Never rejects. */
@@ -126,6 +135,9 @@ export class SandboxPool {
     if (this.queued >= this.maxQueue || (this.queues.get(inv.tenant || NO_TENANT)?.length ?? 0) >= this.maxQueuedPerTenant) {
       return Promise.resolve({ ok: false, problem: unavailableProblem('The reactor sandbox is saturated') });
     }
+    this.wakeUp();
+    // the workers are starting (the first invocation after an idle while): the deadline counts once one is ready
+    const waitsForStart = !this.hasReadyWorker();
     return new Promise<SandboxOutcome>((resolve) => {
       const task: Task = {
         id: ++this.seq,
@@ -135,6 +147,7 @@ export class SandboxPool {
         tenant: inv.tenant || undefined,
         deadline: Date.now() + timeoutMs,
         timeoutMs,
+        waitsForStart,
         resolve,
         finished: false,
         timer: null,
@@ -144,10 +157,49 @@ export class SandboxPool {
         inContext: AsyncLocalStorage.snapshot(),
         ...(inv.egress !== undefined ? { egress: inv.egress } : {}),
       };
-      task.timer = setTimeout(() => this.onDeadline(task), timeoutMs);
+      if (!waitsForStart) task.timer = setTimeout(() => this.onDeadline(task), timeoutMs);
       this.enqueue(task);
       this.pump();
     });
+  }
+
+  /** Starts the workers if they were stopped while idle, and keeps them from stopping meanwhile. */
+  private wakeUp(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (!this.supervisor.awake) this.supervisor.start();
+  }
+
+  private hasReadyWorker(): boolean {
+    for (const w of this.supervisor.workers) if (w.ready && !w.draining && !w.exited) return true;
+    return false;
+  }
+
+  /** A worker is ready: the invocations that waited for the workers to start get their deadlines now. */
+  private startDeadlines(): void {
+    if (!this.hasReadyWorker()) return;
+    for (const q of this.queues.values()) {
+      for (const task of q) {
+        if (!task.waitsForStart || task.finished) continue;
+        task.waitsForStart = false;
+        task.deadline = Date.now() + task.timeoutMs;
+        task.timer = setTimeout(() => this.onDeadline(task), task.timeoutMs);
+      }
+    }
+  }
+
+  /** Nothing waits or runs: with idleExitMs, the workers stop once that long passed without an invocation. */
+  private idleCheck(): void {
+    if (this.idleExitMs === 0 || this.closed || this.idleTimer || !this.supervisor.awake) return;
+    if (this.queued > 0) return;
+    for (const w of this.supervisor.workers) if (w.active.size > 0) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.closed || this.queued > 0) return;
+      for (const w of this.supervisor.workers) if (w.active.size > 0) return;
+      void this.supervisor.sleep();
+    }, this.idleExitMs);
+    this.idleTimer.unref();
   }
 
   /** true once close() began: a 503 from then on is this process stopping, not the invocation's own outcome */
@@ -159,6 +211,7 @@ export class SandboxPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     const shutDown: SandboxOutcome = { ok: false, problem: unavailableProblem('The reactor sandbox is shut down') };
     for (const task of this.drainQueues()) this.finish(task, shutDown);
     for (const w of this.supervisor.workers) for (const task of w.active.values()) this.finish(task, shutDown);
@@ -276,6 +329,7 @@ export class SandboxPool {
     if (task.timer) clearTimeout(task.timer);
     this.broker.endAll(task);
     task.resolve(outcome);
+    this.idleCheck();
   }
 
   private onDeadline(task: Task): void {
@@ -303,6 +357,7 @@ export class SandboxPool {
         if (!task.finished) this.finish(task, this.toOutcome(task, msg));
         this.supervisor.idle(w);
         this.pump();
+        this.idleCheck();
         return;
       case 'call':
         if (!task.finished) task.inContext(() => void this.broker.handle(task, msg, (ok, payload, body) => this.reply(w, task, msg, ok, payload, body)));

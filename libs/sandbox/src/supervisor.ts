@@ -87,6 +87,8 @@ export class WorkerSupervisor<T> {
   private startFailures = 0;
   private respawnTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** stopped while idle (SandboxPool's idleExitMs): nothing is respawned until start() */
+  private asleep = true;
 
   constructor(
     private readonly size: number,
@@ -96,7 +98,25 @@ export class WorkerSupervisor<T> {
   ) {}
 
   start(): void {
-    for (let i = 0; i < this.size; i++) this.spawn();
+    this.asleep = false;
+    const live = [...this.workers].filter((w) => !w.replaced && !w.exited && !w.draining).length;
+    for (let i = live; i < this.size; i++) this.spawn();
+  }
+
+  /** Whether workers run, or are being started (start() was called and sleep() was not since). */
+  get awake(): boolean {
+    return !this.asleep;
+  }
+
+  /** Stops every worker (nothing runs in them: the pool is idle) and starts none until start(). */
+  async sleep(): Promise<void> {
+    this.asleep = true;
+    if (this.respawnTimer) clearTimeout(this.respawnTimer);
+    this.respawnTimer = null;
+    this.startFailures = 0;
+    // not replaced when they exit: start() spawns new ones, whether these are gone by then or not
+    for (const w of this.workers) w.replaced = true;
+    await Promise.all([...this.workers].map((w) => this.stop(w)));
   }
 
   /** No worker could be started lately, and none is ready. */
@@ -160,7 +180,7 @@ export class WorkerSupervisor<T> {
   }
 
   private spawn(): void {
-    if (this.closed) return;
+    if (this.closed || this.asleep) return;
     let child: ChildProcess;
     try {
       child = fork(this.launch.script, [], {
@@ -251,7 +271,7 @@ export class WorkerSupervisor<T> {
     });
     this.hooks.onExit(w);
     w.active.clear();
-    if (this.closed) return;
+    if (this.closed || this.asleep) return;
     if (!w.ready) {
       this.onStartFailure();
       return;
@@ -263,7 +283,7 @@ export class WorkerSupervisor<T> {
   private onStartFailure(): void {
     this.startFailures++;
     if (this.unavailable) this.hooks.onCannotStart();
-    if (this.respawnTimer || this.closed) return;
+    if (this.respawnTimer || this.closed || this.asleep) return;
     const delay = Math.min(10_000, 100 * 2 ** Math.min(this.startFailures, 7));
     this.respawnTimer = setTimeout(() => {
       this.respawnTimer = null;

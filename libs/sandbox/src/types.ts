@@ -116,6 +116,12 @@ export interface SandboxPoolOptions {
    * go first). Default 8. 0: an isolate per invocation.
    */
   maxIdleIsolates?: number;
+  /**
+   * Unset or 0: the worker processes start with the pool and stay. Above 0: they start with the first invocation
+   * (its deadline counts from the moment a worker is ready) and stop once no invocation ran for this many ms, so an
+   * idle service holds none; the next invocation starts them again.
+   */
+  idleExitMs?: number;
   /** Path of the worker entry (default: found next to this module / the bundle). */
   workerScript?: string;
   /** Every outbound request of formula code, when it ends (metrics, logs). */

@@ -4,7 +4,10 @@ import { SandboxPool, type SandboxInvocation, type SandboxOutcome, type SvcBridg
 import { SANDBOX_ISOLATES_PER_WORKER, SANDBOX_WORKERS, reactorServiceConfig } from '../config';
 import { recordEgress } from './egress-metrics';
 
-/** One sandbox pool per process (worker processes running isolated-vm), closed when the service stops. */
+/**
+ * One sandbox pool per process (worker processes running isolated-vm, started with the first invocation and stopped
+ * after SANDBOX_IDLE_EXIT_MS without one), closed when the service stops.
+ */
 @Injectable()
 export class ReactorSandbox implements OnApplicationShutdown {
   private readonly pool: SandboxPool;
@@ -17,6 +20,8 @@ export class ReactorSandbox implements OnApplicationShutdown {
       // fair shares between tenants: round-robin queues, each tenant's running and waiting invocations capped
       maxRunningPerTenant: reactorServiceConfig().sandboxMaxRunningPerTenant,
       maxQueuedPerTenant: reactorServiceConfig().sandboxMaxQueuedPerTenant,
+      // SANDBOX_IDLE_EXIT_MS: the worker processes start with the first invocation and stop when idle that long
+      idleExitMs: reactorServiceConfig().sandboxIdleExitMs,
       // ALLOW_PRIVATE_EGRESS, from the validated configuration (the pool's own env fallback is for tests)
       allowPrivateEgress: reactorServiceConfig().allowPrivateEgress,
       // EGRESS_ALLOW_HOSTS: operator allow-list of hosts exempt from the address check (partner hosts inside the network; tests)

@@ -127,4 +127,17 @@ describe('TransformPool', () => {
     await Promise.all(hog);
     expect(order[0]).toBe('victim');
   });
+
+  it('ends a thread left without a job for idleExitMs, and starts one again when next needed', async () => {
+    pool = new TransformPool({ size: 1, maxRunningPerTenant: 1, maxQueuedPerTenant: 5, idleExitMs: 200 });
+    const threads = () => (pool as unknown as { slots: unknown[] }).slots.length;
+    expect(threads()).toBe(0);
+    await pool.run('t', steps(json({ n: '1' }), [mask('*')]));
+    expect(threads()).toBe(1);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(threads()).toBe(0);
+    const out = await pool.run('t', steps(json({ n: '2' }), [mask('*')]));
+    expect(out.ok && JSON.parse(text(out.message))).toEqual({ n: '*' });
+    expect(threads()).toBe(1);
+  });
 });

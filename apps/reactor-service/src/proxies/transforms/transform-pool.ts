@@ -15,6 +15,8 @@ export interface TransformPoolOptions {
   graceMs?: number;
   /** the worker's entry (tests); by default transform-worker.js next to the bundle, or its TypeScript source */
   script?: string;
+  /** a thread without a job this long ends (a new one starts when next needed); default 60 000, 0: threads stay */
+  idleExitMs?: number;
 }
 
 interface Job {
@@ -29,6 +31,8 @@ interface Slot {
   worker: Worker;
   job: Job | null;
   timer: NodeJS.Timeout | null;
+  /** ends the idle thread (idleExitMs) */
+  idle: NodeJS.Timeout | null;
 }
 
 /**
@@ -36,7 +40,8 @@ interface Slot {
  * round-robin per tenant (a Map iterates in insertion order; a tenant served goes to the back), one tenant holds at
  * most `maxRunningPerTenant` threads, and a job still running `graceMs` after its deadline has its thread terminated
  * (a single step — one regular expression over a large body — cannot check the clock itself often enough): its call
- * gets the budget problem, and a new thread takes the old one's place when next needed.
+ * gets the budget problem, and a new thread takes the old one's place when next needed. A thread left without a
+ * job for `idleExitMs` ends, so an idle service holds none.
  */
 export class TransformPool {
   private readonly slots: Slot[] = [];
@@ -44,12 +49,14 @@ export class TransformPool {
   private readonly running = new Map<string, number>();
   private readonly graceMs: number;
   private readonly script: string;
+  private readonly idleExitMs: number;
   private seq = 0;
   private closed = false;
 
   constructor(private readonly opts: TransformPoolOptions) {
     this.graceMs = opts.graceMs ?? 250;
     this.script = opts.script ?? workerScript();
+    this.idleExitMs = opts.idleExitMs ?? 60_000;
   }
 
   run(tenant: string, job: TransformJob): Promise<JobResult> {
@@ -100,6 +107,8 @@ export class TransformPool {
   }
 
   private dispatch(slot: Slot, job: Job): void {
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = null;
     slot.job = job;
     // the budget counts from the moment a thread takes the job: waiting behind other tenants is not the call's cost
     job.startedAt = Date.now();
@@ -113,6 +122,7 @@ export class TransformPool {
     if (slot.timer) clearTimeout(slot.timer);
     slot.job = null;
     slot.timer = null;
+    this.idleLater(slot);
     const n = (this.running.get(job.tenant) ?? 1) - 1;
     if (n > 0) this.running.set(job.tenant, n);
     else this.running.delete(job.tenant);
@@ -128,14 +138,28 @@ export class TransformPool {
     this.schedule();
   }
 
+  /** A thread without a job ends after idleExitMs (unless a job comes first). */
+  private idleLater(slot: Slot): void {
+    if (this.idleExitMs <= 0 || slot.idle || !this.slots.includes(slot)) return;
+    slot.idle = setTimeout(() => {
+      slot.idle = null;
+      if (slot.job !== null || !this.slots.includes(slot)) return;
+      this.remove(slot);
+      void slot.worker.terminate();
+    }, this.idleExitMs);
+    slot.idle.unref();
+  }
+
   private remove(slot: Slot): void {
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = null;
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
   }
 
   private spawn(): Slot {
     const worker = this.script.endsWith('.ts') ? new Worker(TS_LOADER, { eval: true, workerData: { script: this.script } }) : new Worker(this.script);
-    const slot: Slot = { worker, job: null, timer: null };
+    const slot: Slot = { worker, job: null, timer: null, idle: null };
     worker.on('message', (msg: { id: number; result: JobResult }) => {
       if (slot.job?.id !== msg.id) return;
       this.settle(slot, msg.result);
