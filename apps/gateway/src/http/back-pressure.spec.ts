@@ -1,3 +1,4 @@
+import { ProcessPressure } from './process-pressure';
 import net, { type AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ProblemError, type Principal } from '@coffer/contracts';
@@ -102,8 +103,7 @@ describe('gateway back-pressure when the process itself is saturated', () => {
     app.get('/readyz', async () => ({ status: 'ready' }));
     await app.ready();
     try {
-      // under-pressure samples memory once per second
-      await new Promise((r) => setTimeout(r, 1_100));
+      await app.inject('/readyz'); // the first request starts sampling, with a heap sample at once
       const refused = await app.inject('/tokens');
       expect(refused.statusCode).toBe(503);
       expect(refused.headers['retry-after']).toBe('2');
@@ -111,6 +111,33 @@ describe('gateway back-pressure when the process itself is saturated', () => {
       expect((await app.inject('/readyz')).statusCode).toBe(200);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('ProcessPressure', () => {
+  it('refuses while the event loop runs late, and holds no timer once requests stop', async () => {
+    jest.useFakeTimers({ doNotFake: ['performance'] });
+    try {
+      const pressure = new ProcessPressure({ maxEventLoopDelayMs: 100, maxHeapUsedBytes: 0 });
+      expect(jest.getTimerCount()).toBe(0); // idle from the start
+      pressure.touch();
+      expect(pressure.saturated).toBe(false);
+      // a loop blocked for 500 ms: the sample due after 250 ms fires 250 ms late
+      const until = performance.now() + 500;
+      while (performance.now() < until);
+      jest.advanceTimersByTime(250);
+      expect(pressure.delayMs).toBeGreaterThan(100);
+      expect(pressure.saturated).toBe(true);
+      pressure.touch();
+      jest.advanceTimersByTime(250);
+      expect(pressure.saturated).toBe(false);
+      // no request for a few samples: sampling stops, nothing is left scheduled
+      jest.advanceTimersByTime(250 * 10);
+      expect(jest.getTimerCount()).toBe(0);
+      expect(pressure.saturated).toBe(false);
+    } finally {
+      jest.useRealTimers();
     }
   });
 });

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import underPressure from '@fastify/under-pressure';
 import { ProblemError, STATUS_TITLES, type Principal, type Problem } from '@coffer/contracts';
 import { envInt, validateConfig } from '@coffer/observability';
 import { InFlightBudget, InFlightShares } from './in-flight-shares';
+import { ProcessPressure } from './process-pressure';
 
 export interface BackPressureLimits {
   /** API requests being served at once by this gateway process; more are refused at once (0: no limit) */
@@ -98,7 +98,7 @@ function holdUntilClosed(reply: FastifyReply, release: () => void): void {
  *   unauthenticated budget, never one of the authenticated traffic's;
  * - an authenticated request takes a slot of its budget (synchronous reacts apart) within its tenant's share
  *   (InFlightShares): one tenant's slow requests cannot take every slot.
- * @fastify/under-pressure adds the process's own saturation (event-loop delay, heap). Every 503 the gateway sends (a
+ * ProcessPressure adds the process's own saturation (event-loop delay, heap). Every 503 the gateway sends (a
  * backing service unavailable or busy included) carries Retry-After.
  */
 export function registerBackPressure(
@@ -166,16 +166,20 @@ export function registerBackPressure(
     );
   });
 
-  void fastify.register(underPressure, {
-    maxEventLoopDelay: limits.maxEventLoopDelayMs,
-    maxHeapUsedBytes: limits.maxHeapUsedBytes,
-    retryAfter: limits.retryAfterSeconds,
-    // a reply sent here ends the request; not sending one lets it through
-    pressureHandler: (request: FastifyRequest, reply: FastifyReply) => {
+  // the process's own saturation (event-loop delay, heap): sampled only while requests arrive (process-pressure.ts)
+  const pressure = new ProcessPressure(limits);
+  if (pressure.enabled) {
+    fastify.addHook('onRequest', (request, reply, done) => {
+      pressure.touch();
       const route = request.routeOptions.url;
-      if (route === undefined || !EXEMPT_ROUTES.has(route)) void reply.send(overloaded(reply, limits.retryAfterSeconds));
-    },
-  });
+      if (pressure.saturated && (route === undefined || !EXEMPT_ROUTES.has(route))) return void reply.send(overloaded(reply, limits.retryAfterSeconds));
+      done();
+    });
+    fastify.addHook('onClose', (_instance, done) => {
+      pressure.stop();
+      done();
+    });
+  }
 
   fastify.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', String(limits.retryAfterSeconds));
