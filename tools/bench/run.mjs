@@ -67,7 +67,8 @@ const CONFIG = {
   console: process.env.BENCH_CONSOLE !== undefined ? process.env.BENCH_CONSOLE === '1' : !process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'console',
   // the idle measurement (issue 35, goal 3): after start (before the load) and a settle time, sample the system's processes
   idleSeconds: Number(env('BENCH_IDLE_SECONDS', '15', '60')),
-  idleSettle: Number(env('BENCH_IDLE_SETTLE', '5', '10')),
+  // longer than MEMORY_RECLAIM_IDLE_MS (10 s): the services' one shrinking collection after start-up work is not idle cost
+  idleSettle: Number(env('BENCH_IDLE_SETTLE', '15', '30')),
   // the rows the goals read at 1 and 32 clients, added when BENCH_CLIENTS does not measure them (--quick: 8 only)
   goalRows: process.env.BENCH_GOAL_ROWS !== '0',
   // what to compare the ratios with: the last committed result of the same kind unless a file (or <rev>:<path>) is named; 0: nothing
