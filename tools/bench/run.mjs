@@ -332,7 +332,6 @@ async function main() {
       } else console.log(`   sweep: not finished within ${cap} s (BENCH_SWEEP_MAX_SECONDS)`);
     }
 
-
     // --- outputs ---
     const result = {
       started_at: startedAt.toISOString(),

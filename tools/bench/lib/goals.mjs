@@ -21,7 +21,11 @@ export const GOAL_CLIENTS = 32;
 export const LONE_CLIENTS = 1;
 export const GOAL_PASSES = [
   // the lone read and its hops: HTTP floor, the gateway alone (/healthz), with authentication (/ping), the read
-  { clients: LONE_CLIENTS, baselines: ['insert', 'select', 'floor'], scenarios: ['GET /healthz (gateway)', 'GET /ping (gateway, authenticated)', 'GET /tokens/{id}'] },
+  {
+    clients: LONE_CLIENTS,
+    baselines: ['insert', 'select', 'floor'],
+    scenarios: ['GET /healthz (gateway)', 'GET /ping (gateway, authenticated)', 'GET /tokens/{id}'],
+  },
   { clients: GOAL_CLIENTS, baselines: ['insert', 'select'], scenarios: ['POST /tokens (card)', 'GET /tokens/{id}'] },
 ];
 
