@@ -65,6 +65,17 @@ describe('ReplyInbox', () => {
     expect(dec.decode((await inbox.request(`${run}.echo`, enc.encode('after'), 2000)).data)).toBe('echo after');
   });
 
+  it('keeps each request to its own deadline: a shorter one sent after a longer one times out first', async () => {
+    const started = Date.now();
+    const long = inbox.request(`${run}.slow`, enc.encode('x'), 3000).catch((e) => e);
+    const short = await inbox.request(`${run}.slow`, enc.encode('y'), 100).catch((e) => e);
+    expect(short.code).toBe('TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(1000);
+    // the slow service answers the longer one (after 300 ms) within its deadline
+    expect(dec.decode((await long).data)).toBe('late');
+    expect(inbox.size).toBe(0);
+  });
+
   it('fails every pending request when the connection closes', async () => {
     const other = await connect({ servers: NATS_URL });
     const own = new ReplyInbox(other, `_INBOX.${randomUUID()}`);

@@ -16,14 +16,13 @@ interface Pending {
 }
 
 /** How often deadlines are checked: a late request fails at most this much after its deadline. */
-const SWEEP_MS = 25;
-
 /**
  * Request-reply over one subscription, `<prefix>.<random>.*`, where each request's reply subject ends in its own
  * sequence number. It does what nats.js's `request` does with its multiplexed inbox, less what a request there costs
  * per call: a `NatsError` built (with its stack trace) for every request in case it fails, a timer, and a promise
- * wrapper (3–6 % of the gateway's CPU in issue 14's profiles). Deadlines are swept every SWEEP_MS by one unref'd
- * timer instead of one timer per request, and only while requests are pending: an idle inbox holds no timer.
+ * wrapper (3–6 % of the gateway's CPU in issue 14's profiles). Deadlines are kept by one unref'd timer instead of
+ * one per request, set for the earliest deadline of the requests pending: it wakes only when a request can have run
+ * out of time, and an idle inbox (nothing pending) holds none.
  *
  * A reply-less "no responders" status (nobody serves the subject) fails the request at once with code 503, as it
  * does in nats.js; a closed connection fails every pending request.
@@ -32,8 +31,9 @@ export class ReplyInbox {
   private readonly subject: string;
   private readonly pending = new Map<string, Pending>();
   private readonly subscription: Subscription;
-  /** runs only while requests are pending */
+  /** set for the earliest pending deadline (`sweepAt`), only while requests are pending */
   private sweeper?: NodeJS.Timeout;
+  private sweepAt = Infinity;
   /** the requests of one event-loop iteration leave in one socket write */
   private readonly outbox = new PublishBatch();
   private seq = 0;
@@ -58,8 +58,9 @@ export class ReplyInbox {
     const token = (this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER).toString(36);
     if (this.broken) return Promise.reject(new RequestFailure('CONNECTION_CLOSED'));
     return new Promise<Msg>((resolve, reject) => {
-      this.pending.set(token, { resolve, reject, deadline: Date.now() + timeoutMs });
-      this.sweeper ??= setInterval(() => this.sweep(Date.now()), SWEEP_MS).unref();
+      const deadline = Date.now() + timeoutMs;
+      this.pending.set(token, { resolve, reject, deadline });
+      this.sweepBy(deadline);
       this.outbox.add(() => {
         if (!this.pending.has(token)) return; // failed or timed out before it left
         try {
@@ -103,25 +104,49 @@ export class ReplyInbox {
     const p = this.pending.get(token);
     if (!p) return; // a reply after its deadline
     this.pending.delete(token);
+    if (this.pending.size === 0) this.stopSweeper();
     if (msg.data.length === 0 && msg.headers?.code === 503) p.reject(new RequestFailure('503'));
     else p.resolve(msg);
   }
 
+  /** The timer fires by `deadline` (it is moved earlier when need be, never later). */
+  private sweepBy(deadline: number): void {
+    if (this.sweeper && this.sweepAt <= deadline) return;
+    this.stopSweeper();
+    this.sweepAt = deadline;
+    this.sweeper = setTimeout(
+      () => {
+        this.sweeper = undefined;
+        this.sweepAt = Infinity;
+        this.sweep(Date.now());
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    this.sweeper.unref();
+  }
+
+  /** Fails the requests past their deadline, and sets the timer for the earliest of the others. */
   private sweep(now: number): void {
+    let next = Infinity;
     for (const [token, p] of this.pending) {
-      if (p.deadline > now) continue;
+      if (p.deadline > now) {
+        next = Math.min(next, p.deadline);
+        continue;
+      }
       this.pending.delete(token);
       p.reject(new RequestFailure('TIMEOUT'));
     }
-    if (this.pending.size === 0) this.stopSweeper();
+    if (next !== Infinity) this.sweepBy(next);
   }
 
   private stopSweeper(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
+    if (this.sweeper) clearTimeout(this.sweeper);
     this.sweeper = undefined;
+    this.sweepAt = Infinity;
   }
 
   private failAll(err: Error): void {
+    this.stopSweeper();
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
   }
