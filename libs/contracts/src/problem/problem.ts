@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
-/** RFC 7807 problem document (docs/api-reference.md). Crosses the bus unchanged and leaves the gateway with its status. */
+/** RFC 9457 problem document (docs/api-reference.md). Crosses the bus unchanged and leaves the gateway with its status. */
 export interface Problem {
   type?: string;
   title: string;
