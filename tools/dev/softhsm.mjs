@@ -73,8 +73,24 @@ export function createSoftHsmToken({ label = 'coffer', pin = '1234', soPin = '12
   };
 }
 
-// `node tools/dev/softhsm.mjs [dir]`: a token to try KEK_PROVIDER=pkcs11 with (docs/keys.md); prints its settings
+// `node tools/dev/softhsm.mjs [dir]`: a token to try KEK_PROVIDER=pkcs11 with (docs/keys.md). It creates `dir` and
+// writes the settings to `dir/env` itself (and prints them), so the documented command needs no shell redirect into
+// a directory that may not exist yet. Run again on the same `dir`, it keeps that token: a second one with the same
+// label would make PKCS11_TOKEN_LABEL ambiguous.
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
-  const token = createSoftHsmToken({ dir: process.argv[2] ? path.resolve(process.argv[2]) : undefined });
-  for (const [k, v] of Object.entries(token.env)) process.stdout.write(`export ${k}=${v}\n`);
+  const dir = process.argv[2] ? path.resolve(process.argv[2]) : undefined;
+  const envFile = dir && path.join(dir, 'env');
+  if (envFile && fs.existsSync(envFile)) {
+    process.stderr.write(`[coffer] ${dir} already holds a token; its settings: ${envFile} (remove the directory for a new one)\n`);
+    process.stdout.write(fs.readFileSync(envFile, 'utf8'));
+  } else {
+    const token = createSoftHsmToken({ dir });
+    // single-quoted: a path with spaces stays one value when the file is sourced
+    const settings = Object.entries(token.env)
+      .map(([k, v]) => `export ${k}='${String(v).replaceAll("'", "'\\''")}'\n`)
+      .join('');
+    fs.writeFileSync(path.join(token.root, 'env'), settings, { mode: 0o600 });
+    process.stdout.write(settings);
+    process.stderr.write(`[coffer] a SoftHSM2 token in ${token.root}; its settings are in ${path.join(token.root, 'env')}\n`);
+  }
 }

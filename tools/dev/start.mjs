@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: zero-configuration local Coffer. Installs what is missing, builds, starts (or reuses) PostgreSQL and
-// NATS, applies migrations, creates a default tenant on first start, then runs the five services with prefixed
+// NATS, applies migrations, creates a default tenant on first start, then runs the six services with prefixed
 // logs. Ctrl-C stops everything. DATABASE_URL / NATS_URL / KEY_ENCRYPTION_KEYS override the local defaults. The local
 // bus is production's: TLS with a CA generated into .data/nats, each service connecting as its own NATS user.
 import './runtime.mjs'; // first: re-executes this command on the pinned Node (docs/runtime.md)
@@ -14,10 +14,12 @@ import {
   SERVICES,
   build,
   ensureInstalled,
+  freePort,
   ensureKeyEncryptionKeys,
   ensureNats,
   log_ as log,
   migrate,
+  portOpen,
   startEmbeddedPostgres,
   startService,
   waitForHttp,
@@ -40,6 +42,24 @@ async function stop(code = 0) {
 }
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+
+/** A port nothing listens on yet: `preferred` when it is free, else one the system picks. */
+async function portFor(preferred, what) {
+  if (!(await portOpen(preferred))) return preferred;
+  const port = await freePort();
+  log(`port ${preferred} (${what}) is taken: using ${port}`);
+  return port;
+}
+
+/**
+ * The ports a service listens on: the gateway's API on PORT (8080), the operator's choice, used as given; each
+ * process's health and metrics port on its default (docs/operations.md) unless something else holds it, as NATS
+ * does with 4222, so a second checkout's `npm start` (or a test's) does not stop on a port it never asked for.
+ */
+async function servicePorts(s) {
+  if (s.name !== 'gateway') return { [s.healthEnv]: String(await portFor(s.port, `${s.name} health`)) };
+  return { PORT: process.env.PORT ?? '8080', [s.metricsEnv]: String(await portFor(s.metricsPort, 'gateway metrics')) };
+}
 
 async function main() {
   fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
@@ -74,7 +94,7 @@ async function main() {
   }
 
   for (const s of SERVICES) {
-    const child = startService(s, { ...env, ...nats.serviceEnv(s.name), ...(s.name === 'gateway' ? { PORT: process.env.PORT ?? '8080' } : {}) });
+    const child = startService(s, { ...env, ...nats.serviceEnv(s.name), ...(await servicePorts(s)) });
     child.once('exit', (code, signal) => {
       if (!stopping) {
         log(`${s.name} exited (${signal ?? code}); stopping everything`);

@@ -61,19 +61,23 @@ async function main(): Promise<number> {
   const { command, values, positionals } = line;
   const json = values['json'] === true;
   const actor = operatorName(values);
-  const prisma = new PrismaService();
+  // connected on first use: `keys init` talks to the HSM only, and `npm start` runs it before its database is up
+  const opened: { prisma?: PrismaService } = {};
+  const database = () => (opened.prisma ??= new PrismaService());
   const ctx: CommandContext = {
     values,
     positionals,
     json,
     actor,
-    prisma,
+    get prisma() {
+      return database();
+    },
     out: (text) => process.stdout.write(`${text}\n`),
     err: (text) => process.stderr.write(`${text}\n`),
     result: (value, text) => process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`),
     audit: async (action, details) => {
       process.stderr.write(`${JSON.stringify({ audit: { at: new Date().toISOString(), actor: operatorActor(actor), action, ...details } })}\n`);
-      await recordOperatorAct(prisma, operatorActor(actor), action, details);
+      await recordOperatorAct(database(), operatorActor(actor), action, details);
     },
   };
   try {
@@ -85,7 +89,7 @@ async function main(): Promise<number> {
     }
     throw err;
   } finally {
-    await prisma.$disconnect();
+    await opened.prisma?.$disconnect();
   }
 }
 
