@@ -6,6 +6,7 @@ import { AuditTrail, MessagingModule, OperationDispatcher } from '@coffer/messag
 import { PingHandler } from './health/ping.handler';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { DispatcherService } from './deliveries/dispatcher.service';
+import { LagMetrics } from './deliveries/lag-metrics';
 import { WebhooksHandler } from './webhooks/webhooks.handler';
 import { WebhookRepository } from './webhooks/webhook.repository';
 import { WebhooksService } from './webhooks/webhooks.service';
@@ -34,6 +35,8 @@ import { DeliveryPruner } from './retention/delivery-pruner';
     Mailer,
     FailingWebhooks,
     DeliveryPruner,
+    // coffer_event_outbox_oldest_age_seconds, coffer_webhook_oldest_due_age_seconds
+    LagMetrics,
   ],
 })
 export class AppModule {}

@@ -1,6 +1,6 @@
 import { DebugEvents, Events, type NatsConnection, type Status } from 'nats';
 import type { Logger } from '@coffer/observability';
-import { logConnectionStatus } from './connection-status';
+import { logConnectionStatus, natsDisconnects } from './connection-status';
 
 describe('logConnectionStatus', () => {
   it('logs server errors as warnings and reconnects as information, nothing else', async () => {
@@ -27,5 +27,19 @@ describe('logConnectionStatus', () => {
       ['info', { connection: 'reactor-service-rpc', event: 'disconnect', server: '127.0.0.1:4222' }, 'nats connection'],
       ['info', { connection: 'reactor-service-rpc', event: 'reconnect', server: '127.0.0.1:4222' }, 'nats connection'],
     ]);
+  });
+
+  it('counts each disconnect in coffer_nats_disconnects_total{connection}', async () => {
+    const before = (await natsDisconnects.get()).values.find((v) => v.labels['connection'] === 'gateway-events')?.value ?? 0;
+    const nc = {
+      status: async function* () {
+        yield { type: Events.Disconnect, data: '127.0.0.1:4222' };
+        yield { type: Events.Reconnect, data: '127.0.0.1:4222' };
+        yield { type: Events.Disconnect, data: '127.0.0.1:4222' };
+      },
+    } as unknown as Pick<NatsConnection, 'status'>;
+    logConnectionStatus(nc, 'gateway-events', { warn: () => undefined, info: () => undefined } as unknown as Logger);
+    await new Promise((r) => setTimeout(r, 10));
+    expect((await natsDisconnects.get()).values.find((v) => v.labels['connection'] === 'gateway-events')?.value).toBe(before + 2);
   });
 });

@@ -1,5 +1,5 @@
 import type { ConnectionOptions } from 'nats';
-import { loadNatsConfig } from '@coffer/observability';
+import { loadNatsConfig, watchCertificateExpiry } from '@coffer/observability';
 
 /**
  * Every connection a Coffer process opens to the bus: NATS_URL (comma list allowed), its own NATS_USER/NATS_PASSWORD
@@ -25,6 +25,11 @@ export function natsConnectionOptions(name: string): ConnectionOptions {
   if (config.natsToken !== undefined) options.token = config.natsToken;
   // with `tls` set the client refuses a server that does not offer TLS, and verifies its certificate against this CA
   // only (the files are read at each connect, so a rotated CA or client pair is picked up on reconnect)
-  if (config.natsTls) options.tls = { ...config.natsTls };
+  if (config.natsTls) {
+    options.tls = { ...config.natsTls };
+    // their expiry is a metric (coffer_tls_certificate_expiry_timestamp_seconds): an alert comes weeks before the bus refuses
+    watchCertificateExpiry('nats_ca', config.natsTls.caFile);
+    if (config.natsTls.certFile !== undefined) watchCertificateExpiry('nats_client', config.natsTls.certFile);
+  }
   return options;
 }

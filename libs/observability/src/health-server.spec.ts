@@ -33,3 +33,22 @@ describe('the health port', () => {
     expect(() => loadHealthHost()).toThrow(/^HEALTH_HOST must be an IP address/);
   });
 });
+
+describe('coffer_readiness_check', () => {
+  let server: http.Server | undefined;
+  afterEach(async () => {
+    await new Promise((r) => (server ? server.close(r) : r(undefined)));
+    server = undefined;
+  });
+
+  it('reports each readiness check of the health port when /metrics is scraped: 1 ok, 0 failing', async () => {
+    let databaseUp = true;
+    server = await startHealthServer(0, { database: async () => databaseUp, nats: async () => true });
+    const metrics = async () => (await fetch(`http://127.0.0.1:${(server?.address() as AddressInfo).port}/metrics`)).text();
+    expect(await metrics()).toMatch(/^coffer_readiness_check\{check="database"\} 1$/m);
+    databaseUp = false;
+    const text = await metrics();
+    expect(text).toMatch(/^coffer_readiness_check\{check="database"\} 0$/m);
+    expect(text).toMatch(/^coffer_readiness_check\{check="nats"\} 1$/m);
+  });
+});

@@ -1,8 +1,27 @@
 import http from 'node:http';
+import { Gauge } from 'prom-client';
 import { metricsRegistry } from './metrics';
 import { DEFAULT_HEALTH_HOST } from './process-config';
 
 export type ReadinessCheck = () => Promise<boolean>;
+
+/** the checks of the process's health port, run again when /metrics is scraped */
+let scrapedChecks: Record<string, ReadinessCheck> = {};
+
+/**
+ * coffer_readiness_check{check} 1 (ok) or 0 (failing): what /readyz answers, one series per dependency (database,
+ * nats, key_encryption_key), so that an alert names the one that fails. Run when scraped, not on a timer.
+ */
+export const readinessCheck = new Gauge({
+  name: 'coffer_readiness_check',
+  help: 'Readiness checks of this process when scraped: 1 ok, 0 failing (the dependencies /readyz checks)',
+  labelNames: ['check'] as const,
+  registers: [metricsRegistry],
+  async collect() {
+    const report = await runChecks(scrapedChecks);
+    for (const [check, status] of Object.entries(report.checks)) this.set({ check }, status === 'ok' ? 1 : 0);
+  },
+});
 
 /**
  * The small HTTP port every service exposes for Kubernetes and Prometheus:
@@ -15,6 +34,7 @@ export function startHealthServer(
   isShuttingDown: () => boolean = () => false,
   host: string = DEFAULT_HEALTH_HOST,
 ): Promise<http.Server> {
+  scrapedChecks = checks;
   const server = http.createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') return send(res, 200, { status: 'ok' });

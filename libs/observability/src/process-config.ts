@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import { loadBuildCommit } from './build-info';
 import { ConfigError, envInt, envList, envString } from './config';
 import { logLevel, type LogLevel } from './logger';
 import { memoryReclaimIdleMs } from './memory-reclaim';
@@ -115,6 +116,8 @@ export function loadHealthHost(): string {
 export function loadProcessConfig(): ProcessConfig {
   const logLevelValue = logLevel();
   const shutdownTimeoutMs = envInt('SHUTDOWN_TIMEOUT_MS', DEFAULT_SHUTDOWN_TIMEOUT_MS, 1, 3_600_000);
+  // COFFER_COMMIT is checked with the rest; coffer_build_info reads it when /metrics is first scraped
+  loadBuildCommit();
   return { logLevel: logLevelValue, shutdownTimeoutMs, memoryReclaimIdleMs: memoryReclaimIdleMs(), ...loadNatsConfig() };
 }
 

@@ -2,6 +2,7 @@ import type { KeyringPool, TenantKey } from '@coffer/db';
 import { ProblemError } from '@coffer/contracts';
 import { KeyEncryptionKeys } from '../key-encryption-keys';
 import { EnvKeyEncryptionKeyProvider, KeyCustodyUnavailableError, KeyEncryptionKeyProvider } from '../kek';
+import { keyProviderErrors } from './key-provider-metrics';
 import { TenantKeyRepository, type TenantKeyPurpose } from './tenant-key.repository';
 import { TenantKeyring } from './tenant-keyring';
 
@@ -170,6 +171,27 @@ describe('TenantKeyring with a KEK provider', () => {
     expect((err as ProblemError).problem).toMatchObject({ status: 503, title: 'Service Unavailable' });
     kek.down = false;
     expect(await reader.decryptJson(OTHER, cold.keyId, cold.ciphertext, 'a')).toBe('cold');
+  });
+
+  it('counts what the provider fails in coffer_key_provider_errors_total{provider,reason}', async () => {
+    const count = async (reason: string) =>
+      (await keyProviderErrors.get()).values.find((v) => v.labels['provider'] === 'test' && v.labels['reason'] === reason)?.value ?? 0;
+    const store = new MemoryTenantKeys();
+    const kek = new CountingProvider();
+    const writer = new TenantKeyring(store as unknown as TenantKeyRepository, kek);
+    const sealed = await writer.encryptJson(TENANT, 'a', 'x');
+    const before = { unavailable: await count('unavailable'), failed: await count('failed') };
+    kek.down = true;
+    await new TenantKeyring(store as unknown as TenantKeyRepository, kek).decryptJson(TENANT, sealed.keyId, sealed.ciphertext, 'a').catch(() => undefined);
+    kek.down = false;
+    kek.unwrap = async () => {
+      throw new Error('the wrapped key does not open');
+    };
+    await new TenantKeyring(store as unknown as TenantKeyRepository, kek).decryptJson(TENANT, sealed.keyId, sealed.ciphertext, 'a').catch(() => undefined);
+    expect({ unavailable: await count('unavailable'), failed: await count('failed') }).toEqual({
+      unavailable: before.unavailable + 1,
+      failed: before.failed + 1,
+    });
   });
 
   it('forgets an unwrapped key after its cache lifetime, and unwraps it again', async () => {

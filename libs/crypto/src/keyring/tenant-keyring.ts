@@ -4,6 +4,7 @@ import { ProblemError } from '@coffer/contracts';
 import { KeyEncryptionKeys } from '../key-encryption-keys';
 import { EnvKeyEncryptionKeyProvider, KeyCustodyUnavailableError, KeyEncryptionKeyProvider } from '../kek';
 import { hmacHex, newDataKey, open, seal } from '../primitives';
+import { countKeyProviderError } from './key-provider-metrics';
 import { TenantKeyRepository, type TenantKeyPurpose as Purpose } from './tenant-key.repository';
 
 interface CachedKey {
@@ -226,6 +227,7 @@ export class TenantKeyring {
     try {
       return await fn();
     } catch (err) {
+      countKeyProviderError(this.keks.kind, err);
       if (err instanceof KeyCustodyUnavailableError) throw new ProblemError(503, KEY_CUSTODY_UNAVAILABLE);
       throw err;
     }
