@@ -86,13 +86,15 @@ export function nodeVersionProblems(pages = docPages()) {
   return [...problems, ...stale(OTHER_NODE_VERSIONS, used, 'OTHER_NODE_VERSIONS')];
 }
 
-/** "N services" must count APPS; a line naming several services but not all of them must be a listed subset. */
+/** "N services" (or Deployments) must count APPS; a line naming several services but not all of them must be a listed subset. */
 export function serviceListProblems(pages = docPages(), apps = APPS) {
   const problems = [];
   const used = new Set();
   for (const { file, text } of pages) {
     for (const [i, line] of text.split('\n').entries()) {
-      for (const m of line.matchAll(/\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+(?:NestJS\s+|Coffer\s+|built\s+)?services\b/gi)) {
+      for (const m of line.matchAll(
+        /\b([Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ight|[Nn]ine|[Tt]en|\d+)\s+(?:NestJS\s+|Coffer\s+|built\s+)?(?:services|Deployments)\b/g,
+      )) {
         const n = NUMBERS[m[1].toLowerCase()] ?? Number(m[1]);
         if (n !== apps.length && !excepted(SERVICE_SUBSETS, file, line, used))
           problems.push(`${file}:${i + 1}: "${m[0]}", but tools/dev/system.mjs runs ${apps.length} (${apps.join(', ')})`);
