@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { VISA, api, control, createTenant, type ApiResponse, type TestTenant } from '@coffer/testing';
+import { Destination, proxy } from '../proxy/support';
 import { formulaCode, makeReactor } from '../reactors/support';
 
 /**
@@ -436,6 +437,70 @@ describe('idempotency keys', () => {
     // a replay of a create whose token was deleted since: 409, and no second token
     const gone = await api('POST', '/tokens', { key: writer.key, headers: keyed(key), body: { type: 'token', data: 'one' } });
     expect(gone.status).toBe(409);
+  });
+
+  it('Idempotency-Key (IETF) replays like SVC-/BT-IDEMPOTENCY-KEY; two different keys are a 400; on /proxy it goes to the destination', async () => {
+    const key = newKey('ietf');
+    const body = { type: 'token', data: 'ietf' };
+    const first = await api('POST', '/tokens', { key: writer.key, headers: { 'Idempotency-Key': key }, body });
+    expect(first.status).toBe(201);
+    const again = await api('POST', '/tokens', { key: writer.key, headers: { 'Idempotency-Key': key }, body });
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    expect(again.headers.get('svc-idempotent-replay')).toBe('true');
+    // one key whichever header carries it, and the same key in several headers is that key
+    const sameKey: Array<Record<string, string>> = [keyed(key), { 'BT-IDEMPOTENCY-KEY': key }, { 'Idempotency-Key': key, 'SVC-IDEMPOTENCY-KEY': key }];
+    for (const headers of sameKey) {
+      const res = await api('POST', '/tokens', { key: writer.key, headers, body });
+      expect({ status: res.status, id: res.body.id, replay: res.headers.get('svc-idempotent-replay') }).toEqual({
+        status: 201,
+        id: first.body.id,
+        replay: 'true',
+      });
+    }
+    expect((await api('POST', '/tokens', { key: writer.key, headers: { 'Idempotency-Key': key }, body: { type: 'token', data: 'other' } })).status).toBe(422);
+
+    // different keys: which one was meant cannot be known, so nothing is written
+    const before = (await api('GET', '/tokens?size=1', { key: writer.key })).body.pagination.total_items;
+    const conflicting: Array<Record<string, string>> = [
+      { 'SVC-IDEMPOTENCY-KEY': newKey('a'), 'Idempotency-Key': newKey('b') },
+      { 'BT-IDEMPOTENCY-KEY': newKey('a'), 'Idempotency-Key': newKey('b') },
+      { 'SVC-IDEMPOTENCY-KEY': newKey('a'), 'BT-IDEMPOTENCY-KEY': newKey('b') },
+    ];
+    for (const headers of conflicting) {
+      const res = await api('POST', '/tokens', { key: writer.key, headers, body: { type: 'token', data: 'conflict' } });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 400, title: 'Bad Request', detail: expect.stringContaining('different idempotency keys') });
+      expect(res.body.errors.headers).toHaveLength(2);
+    }
+    expect((await api('GET', '/tokens?size=1', { key: writer.key })).body.pagination.total_items).toBe(before);
+    // a read ignores idempotency keys, conflicting ones too
+    expect((await api('GET', `/tokens/${first.body.id}`, { key: writer.key, headers: { 'SVC-IDEMPOTENCY-KEY': 'a', 'Idempotency-Key': 'b' } })).status).toBe(
+      200,
+    );
+    expect((await api('POST', '/tokens', { key: writer.key, headers: { 'Idempotency-Key': 'k'.repeat(256) }, body })).status).toBe(400);
+
+    // the proxy forwards Idempotency-Key to the destination (whose header it is) and does not replay by it
+    const dest = await new Destination().start();
+    try {
+      const proxyKey = (await tenant.app('private', { permissions: ['proxy:invoke'] })).key;
+      const call = () =>
+        proxy('POST', '/proxy', {
+          key: proxyKey,
+          destination: dest.url('/charges'),
+          headers: { 'Idempotency-Key': key },
+          contentType: 'application/json',
+          body: '{}',
+        });
+      expect((await call()).status).toBe(200);
+      const second = await call();
+      expect(second.status).toBe(200);
+      expect(second.headers.get('svc-idempotent-replay')).toBeNull();
+      expect(dest.received.map((r) => r.headers['idempotency-key'])).toEqual([key, key]);
+    } finally {
+      await dest.stop();
+    }
   });
 
   it('keys longer than 255 characters are refused; stored replies are encrypted', async () => {

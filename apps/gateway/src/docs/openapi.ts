@@ -106,7 +106,8 @@ function addShared(op: Operation, method: string, path: string, names: HeaderNam
       name: names.idempotencyKey[0].toUpperCase(),
       in: 'header',
       required: false,
-      description: 'the first successful response is stored for 24 h per application and returned for repeats',
+      description:
+        'the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400',
       schema: { type: 'string', maxLength: 255 },
     });
 }

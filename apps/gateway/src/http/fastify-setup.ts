@@ -4,6 +4,7 @@ import { ProblemError, TRACE_ID_PATTERN, findJsonLimitViolation, jsonLimitProble
 import { frameworkProblem } from './framework-errors';
 import { httpDuration, httpRequests, runChecks, type Logger, type ReadinessCheck } from '@coffer/observability';
 import { HeaderNames } from '../auth/api-key-headers';
+import { idempotencyKeyFrom } from '../idempotency/idempotency-key-headers';
 import type { GatewayRequest } from './gateway-request';
 import { closeConnectionsWhenStopping } from './http-drain';
 
@@ -72,7 +73,10 @@ export function configureFastify(fastify: FastifyInstance, logger: Logger, readi
     const req = request as GatewayRequest;
     const given = HeaderNames.first(req.headers, headers.traceId);
     req.traceId = given && TRACE_ID_PATTERN.test(given) ? given : randomUUID();
-    req.idempotencyKey = HeaderNames.first(req.headers, headers.idempotencyKey);
+    // on the proxy's routes `Idempotency-Key` is the destination's header (payment APIs take it): forwarded, not read
+    const idempotency = idempotencyKeyFrom(req.headers, headers.idempotencyKey, !isProxyRoute(req));
+    req.idempotencyKey = idempotency.key;
+    req.idempotencyKeyConflict = idempotency.conflicting;
     for (const name of traceHeaderNames(req.headers, headers)) void reply.header(name, req.traceId);
   });
 

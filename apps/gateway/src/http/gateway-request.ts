@@ -9,6 +9,8 @@ export type GatewayRequest = FastifyRequest & {
   traceId: string;
   /** set by the idempotency interceptor only on POST, PUT and PATCH */
   idempotencyKey?: string;
+  /** the idempotency-key headers that carried different keys (IdempotencyKeyGuard refuses a write with a 400) */
+  idempotencyKeyConflict?: string[];
   /** the owning service answered from its idempotency record */
   idempotentReplay?: boolean;
 };
