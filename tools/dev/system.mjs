@@ -203,6 +203,17 @@ export async function migrate(databaseUrl) {
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
 }
 
+let checkoutCommit;
+
+/** COFFER_COMMIT of the processes `npm start` and the tests run: the checkout's commit (coffer_build_info's `commit`). */
+export function checkoutCommitId() {
+  if (checkoutCommit === undefined) {
+    const res = spawnSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    checkoutCommit = res.status === 0 ? res.stdout.trim() : 'unknown';
+  }
+  return checkoutCommit;
+}
+
 /** Spawns one built service with its logs prefixed. */
 export function startService(service, env, { quiet = false, logFile, nodeArgs = [] } = {}) {
   const main = path.join(ROOT, 'dist/apps', service.name, 'main.js');
@@ -211,7 +222,7 @@ export function startService(service, env, { quiet = false, logFile, nodeArgs = 
     cwd: ROOT,
     // two malloc arenas, as the images set it (deploy/docker/Dockerfile): glibc's default of one per thread per core
     // keeps what V8's compiler threads freed (tens of MB a process) for no gain to a Node process
-    env: { MALLOC_ARENA_MAX: '2', ...process.env, ...env, SERVICE_NAME: service.name },
+    env: { MALLOC_ARENA_MAX: '2', COFFER_COMMIT: checkoutCommitId(), ...process.env, ...env, SERVICE_NAME: service.name },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const sink = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;

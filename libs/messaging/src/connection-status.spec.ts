@@ -39,6 +39,8 @@ describe('logConnectionStatus', () => {
       },
     } as unknown as Pick<NatsConnection, 'status'>;
     logConnectionStatus(nc, 'gateway-events', { warn: () => undefined, info: () => undefined } as unknown as Logger);
+    // the series exists from the start (at 0), so an alert's increase() sees the first disconnect
+    expect((await natsDisconnects.get()).values.some((v) => v.labels['connection'] === 'gateway-events')).toBe(true);
     await new Promise((r) => setTimeout(r, 10));
     expect((await natsDisconnects.get()).values.find((v) => v.labels['connection'] === 'gateway-events')?.value).toBe(before + 2);
   });

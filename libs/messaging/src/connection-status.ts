@@ -17,6 +17,8 @@ export const natsDisconnects = new Counter({
  * payloads) is logged.
  */
 export function logConnectionStatus(nc: Pick<NatsConnection, 'status'>, connection: string, logger: Logger = createLogger('nats')): void {
+  // from 0, so that increase() sees the first disconnect
+  natsDisconnects.inc({ connection }, 0);
   void (async () => {
     for await (const s of nc.status()) {
       if (s.type === Events.Error) logger.warn({ connection, error: String(s.data) }, 'nats connection error');

@@ -5,21 +5,16 @@ import { metricsRegistry } from '@coffer/observability';
 
 let read: ((sql: Prisma.Sql) => Promise<number>) | undefined;
 
-/** A gauge whose value is one number PostgreSQL computes when /metrics is scraped; the last value stays if it cannot. */
-function scrapedGauge(name: string, help: string, sql: Prisma.Sql): Gauge {
-  return new Gauge({
-    name,
-    help,
-    registers: [metricsRegistry],
-    async collect() {
-      if (!read) return;
-      try {
-        this.set(await read(sql));
-      } catch {
-        /* the database is unavailable: readiness says so, the last value stays */
-      }
-    },
-  });
+/** The collect() of a gauge whose value is one number PostgreSQL computes when scraped; the last value stays if it cannot. */
+function fromDatabase(sql: Prisma.Sql) {
+  return async function collect(this: Gauge) {
+    if (!read) return;
+    try {
+      this.set(await read(sql));
+    } catch {
+      /* the database is unavailable: readiness says so, the last value stays */
+    }
+  };
 }
 
 /**
@@ -27,26 +22,30 @@ function scrapedGauge(name: string, help: string, sql: Prisma.Sql): Gauge {
  * relay reads new events within a second of their commit; this grows while no replica holds the relay's lock or the
  * JetStream stream refuses them. Every replica reports the same number.
  */
-export const eventOutboxOldestAge = scrapedGauge(
-  'coffer_event_outbox_oldest_age_seconds',
-  'Age of the oldest event in the outbox not relayed yet (0 when none waits)',
-  Prisma.sql`SELECT COALESCE(EXTRACT(EPOCH FROM now() - (SELECT created_at FROM event_outbox ORDER BY seq LIMIT 1)), 0)::float8 AS v`,
-);
+export const eventOutboxOldestAge = new Gauge({
+  name: 'coffer_event_outbox_oldest_age_seconds',
+  help: 'Age of the oldest event in the outbox not relayed yet (0 when none waits)',
+  registers: [metricsRegistry],
+  collect: fromDatabase(Prisma.sql`SELECT COALESCE(EXTRACT(EPOCH FROM now() - (SELECT created_at FROM event_outbox ORDER BY seq LIMIT 1)), 0)::float8 AS v`),
+});
 
 /**
  * How far the delivery claims are behind: how long the oldest delivery that is due (its attempt or retry time has come,
  * no worker holds it, its tenant is not suspended) has waited. A failing receiver does not raise it (its retries are
  * not due yet); too few workers, a stuck dispatcher or a flood of one tenant's deliveries do.
  */
-export const webhookOldestDueAge = scrapedGauge(
-  'coffer_webhook_oldest_due_age_seconds',
-  'How long the oldest webhook delivery that is due has waited for its attempt (0 when none is due)',
-  Prisma.sql`SELECT COALESCE(EXTRACT(EPOCH FROM now() - (
+export const webhookOldestDueAge = new Gauge({
+  name: 'coffer_webhook_oldest_due_age_seconds',
+  help: 'How long the oldest webhook delivery that is due has waited for its attempt (0 when none is due)',
+  registers: [metricsRegistry],
+  collect: fromDatabase(
+    Prisma.sql`SELECT COALESCE(EXTRACT(EPOCH FROM now() - (
       SELECT d.next_attempt_at FROM webhook_deliveries d
       WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now())
         AND ${tenantNotSuspended(Prisma.raw('d.tenant_id'))}
       ORDER BY d.next_attempt_at LIMIT 1)), 0)::float8 AS v`,
-);
+  ),
+});
 
 /** Gives the lag gauges their database (webhook-dispatcher's pool); counted only when scraped, never on a timer. */
 @Injectable()

@@ -15,6 +15,11 @@ export const keyProviderErrors = new Counter({
   registers: [metricsRegistry],
 });
 
+/** Both reasons of `provider` from 0, so that increase() sees the first error (a series born at 1 shows none). */
+export function startCountingKeyProviderErrors(provider: string): void {
+  for (const reason of ['unavailable', 'failed']) keyProviderErrors.inc({ provider, reason }, 0);
+}
+
 export function countKeyProviderError(provider: string, err: unknown): void {
   keyProviderErrors.inc({ provider, reason: err instanceof KeyCustodyUnavailableError ? 'unavailable' : 'failed' });
 }

@@ -180,6 +180,10 @@ describe('TenantKeyring with a KEK provider', () => {
     const kek = new CountingProvider();
     const writer = new TenantKeyring(store as unknown as TenantKeyRepository, kek);
     const sealed = await writer.encryptJson(TENANT, 'a', 'x');
+    // both series exist from the start, at 0 until an error: an alert's increase() sees the first one
+    expect((await keyProviderErrors.get()).values.filter((v) => v.labels['provider'] === 'test').map((v) => v.labels['reason'])).toEqual(
+      expect.arrayContaining(['unavailable', 'failed']),
+    );
     const before = { unavailable: await count('unavailable'), failed: await count('failed') };
     kek.down = true;
     await new TenantKeyring(store as unknown as TenantKeyRepository, kek).decryptJson(TENANT, sealed.keyId, sealed.ciphertext, 'a').catch(() => undefined);

@@ -4,7 +4,7 @@ import { ProblemError } from '@coffer/contracts';
 import { KeyEncryptionKeys } from '../key-encryption-keys';
 import { EnvKeyEncryptionKeyProvider, KeyCustodyUnavailableError, KeyEncryptionKeyProvider } from '../kek';
 import { hmacHex, newDataKey, open, seal } from '../primitives';
-import { countKeyProviderError } from './key-provider-metrics';
+import { countKeyProviderError, startCountingKeyProviderErrors } from './key-provider-metrics';
 import { TenantKeyRepository, type TenantKeyPurpose as Purpose } from './tenant-key.repository';
 
 interface CachedKey {
@@ -54,6 +54,7 @@ export class TenantKeyring {
   ) {
     this.keks = keks instanceof KeyEncryptionKeys ? new EnvKeyEncryptionKeyProvider(keks) : keks;
     this.cacheTtlMs = options?.cacheTtlMs ?? DEFAULT_DATA_KEY_CACHE_TTL_MS;
+    startCountingKeyProviderErrors(this.keks.kind);
   }
 
   /** The provider the keyring wraps and unwraps with (readiness, `keys` commands). */
