@@ -1,10 +1,11 @@
-import type { ConnectionOptions } from 'nats';
-import { loadNatsConfig, watchCertificateExpiry } from '@coffer/observability';
+import { nkeyAuthenticator, type ConnectionOptions } from 'nats';
+import { loadNatsConfig, readNkeySeedFile, watchCertificateExpiry, type NatsNkey } from '@coffer/observability';
 
 /**
- * Every connection a Coffer process opens to the bus: NATS_URL (comma list allowed), its own NATS_USER/NATS_PASSWORD
- * (or NATS_TOKEN), and TLS verified against NATS_TLS_CA_FILE (plus a client certificate for mutual TLS). Checked by
- * the same rules as the rest of the configuration (loadNatsConfig); reconnects forever.
+ * Every connection a Coffer process opens to the bus: NATS_URL (comma list allowed), its own nkey seed
+ * (NATS_NKEY_SEED_FILE or NATS_NKEY_SEED; or, on a bus of your own, NATS_USER/NATS_PASSWORD or NATS_TOKEN), and TLS
+ * verified against NATS_TLS_CA_FILE (plus a client certificate for mutual TLS). Checked by the same rules as the rest
+ * of the configuration (loadNatsConfig); reconnects forever.
  */
 export function natsConnectionOptions(name: string): ConnectionOptions {
   const config = loadNatsConfig();
@@ -18,6 +19,7 @@ export function natsConnectionOptions(name: string): ConnectionOptions {
     // load (issue 14); a failure maps to a problem by its code (toCallError), the stack was never shown
     noAsyncTraces: true,
   };
+  if (config.natsNkey) options.authenticator = nkeyAuthenticator(seedOf(config.natsNkey));
   if (config.natsUser !== undefined) {
     options.user = config.natsUser;
     options.pass = config.natsPassword;
@@ -32,4 +34,17 @@ export function natsConnectionOptions(name: string): ConnectionOptions {
     if (config.natsTls.certFile !== undefined) watchCertificateExpiry('nats_client', config.natsTls.certFile);
   }
   return options;
+}
+
+/**
+ * The seed the authenticator signs the server's challenge with: a seed file is read again at each connect (a rotated
+ * seed is picked up on reconnect, as the TLS files are). Held only as bytes, never logged.
+ */
+function seedOf(nkey: NatsNkey): () => Uint8Array {
+  const encoder = new TextEncoder();
+  if ('seed' in nkey) {
+    const seed = encoder.encode(nkey.seed);
+    return () => seed;
+  }
+  return () => encoder.encode(readNkeySeedFile(nkey.seedFile));
 }

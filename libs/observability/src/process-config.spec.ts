@@ -13,6 +13,8 @@ const VARS = [
   'NATS_USER',
   'NATS_PASSWORD',
   'NATS_TOKEN',
+  'NATS_NKEY_SEED',
+  'NATS_NKEY_SEED_FILE',
   'NATS_TLS_CA_FILE',
   'NATS_TLS_CERT_FILE',
   'NATS_TLS_KEY_FILE',
@@ -93,6 +95,47 @@ describe('the settings every process reads', () => {
       const real: Record<string, string> = { CA: file('ca.pem'), CERT: file('client.pem'), KEY: file('client.key') };
       env(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, real[v] ?? v])));
       expect(() => loadProcessConfig()).toThrow(new ConfigError(message));
+    });
+  });
+
+  describe('nkey authentication', () => {
+    // a syntactically valid user seed (base32 after SU): never a real one
+    const SEED = `SU${'A'.repeat(56)}`;
+    let dir: string;
+    beforeAll(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-nkey-config-'));
+      fs.writeFileSync(path.join(dir, 'svc.nk'), `${SEED}\n`, { mode: 0o600 });
+      fs.writeFileSync(path.join(dir, 'bad.nk'), 'not a seed');
+    });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('takes the seed, or the file that holds it (read again at each connect)', () => {
+      env({ NATS_NKEY_SEED: SEED });
+      expect(loadProcessConfig().natsNkey).toEqual({ seed: SEED });
+      delete process.env['NATS_NKEY_SEED'];
+      env({ NATS_NKEY_SEED_FILE: path.join(dir, 'svc.nk') });
+      expect(loadProcessConfig().natsNkey).toEqual({ seedFile: path.join(dir, 'svc.nk') });
+    });
+
+    it.each([
+      [{ NATS_NKEY_SEED: 'SUNOTASEED' }, 'NATS_NKEY_SEED must be an nkey user seed (SU…, 58 characters)'],
+      [{ NATS_NKEY_SEED: `SU${'A'.repeat(56)}`, NATS_NKEY_SEED_FILE: 'x' }, 'NATS_NKEY_SEED and NATS_NKEY_SEED_FILE are both set: set one'],
+      [{ NATS_NKEY_SEED_FILE: '/nonexistent/svc.nk' }, 'NATS_NKEY_SEED_FILE is not a readable file: /nonexistent/svc.nk'],
+      [{ NATS_NKEY_SEED: `SU${'A'.repeat(56)}`, NATS_USER: 'u', NATS_PASSWORD: 'p' }, 'NATS_NKEY_SEED and NATS_USER are both set: set one'],
+      [{ NATS_NKEY_SEED: `SU${'A'.repeat(56)}`, NATS_TOKEN: 't' }, 'NATS_NKEY_SEED and NATS_TOKEN are both set: set one'],
+    ])('stops on %p', (values, message) => {
+      env(values);
+      expect(() => loadProcessConfig()).toThrow(new ConfigError(message));
+    });
+
+    it('never quotes a seed, given or read from a file', () => {
+      env({ NATS_NKEY_SEED: `SU${'A'.repeat(55)}!` });
+      expect(() => loadProcessConfig()).toThrow(/^(?!.*AAAA)/);
+      delete process.env['NATS_NKEY_SEED'];
+      env({ NATS_NKEY_SEED_FILE: path.join(dir, 'bad.nk') });
+      expect(() => loadProcessConfig()).toThrow(
+        new ConfigError(`NATS_NKEY_SEED_FILE does not hold an nkey user seed (SU…, 58 characters): ${path.join(dir, 'bad.nk')}`),
+      );
     });
   });
 

@@ -15,7 +15,12 @@ export interface ProcessConfig {
   readonly memoryReclaimIdleMs: number;
   /** NATS_URL: comma list of `nats://` / `tls://` URLs or `host:port`, default nats://127.0.0.1:4222 */
   readonly natsServers: readonly string[];
-  /** NATS_USER / NATS_PASSWORD (both or neither), NATS_TOKEN: optional credentials */
+  /**
+   * NATS_NKEY_SEED or NATS_NKEY_SEED_FILE: the service's nkey user seed (`SU…`), or a file holding it (read again at
+   * each connect, so a rotated seed is picked up on reconnect). What `npm start` and the manifests use.
+   */
+  readonly natsNkey?: NatsNkey;
+  /** NATS_USER / NATS_PASSWORD (both or neither), NATS_TOKEN: optional credentials (a bus of your own) */
   readonly natsUser?: string;
   readonly natsPassword?: string;
   readonly natsToken?: string;
@@ -29,6 +34,12 @@ export interface NatsTlsFiles {
   readonly certFile?: string;
   readonly keyFile?: string;
 }
+
+/** The nkey seed itself, or the file that holds it. */
+export type NatsNkey = { readonly seed: string } | { readonly seedFile: string };
+
+/** A user nkey seed: `SU`, then base32 (58 characters in all). */
+const NKEY_USER_SEED = /^SU[A-Z2-7]{56}$/;
 
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
@@ -81,17 +92,50 @@ function natsTls(servers: readonly string[]): NatsTlsFiles | undefined {
   return { caFile, ...(certFile !== undefined ? { certFile, keyFile } : {}) };
 }
 
+/** Reads a seed file's seed (checked at startup and at each connect); never quotes what the file holds. */
+export function readNkeySeedFile(file: string): string {
+  let seed: string;
+  try {
+    seed = fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    throw new ConfigError(`NATS_NKEY_SEED_FILE is not a readable file: ${file}`);
+  }
+  if (!NKEY_USER_SEED.test(seed)) throw new ConfigError(`NATS_NKEY_SEED_FILE does not hold an nkey user seed (SU…, 58 characters): ${file}`);
+  return seed;
+}
+
+/** NATS_NKEY_SEED or NATS_NKEY_SEED_FILE (not both); the seed is never quoted in an error. */
+function natsNkey(): NatsNkey | undefined {
+  const seed = optional('NATS_NKEY_SEED');
+  const seedFile = optional('NATS_NKEY_SEED_FILE');
+  if (seed !== undefined && seedFile !== undefined) throw new ConfigError('NATS_NKEY_SEED and NATS_NKEY_SEED_FILE are both set: set one');
+  if (seed !== undefined) {
+    if (!NKEY_USER_SEED.test(seed.trim())) throw new ConfigError('NATS_NKEY_SEED must be an nkey user seed (SU…, 58 characters)');
+    return { seed: seed.trim() };
+  }
+  if (seedFile === undefined) return undefined;
+  readNkeySeedFile(seedFile);
+  return { seedFile };
+}
+
 /** The bus settings alone (what a NATS connection needs); throws ConfigError naming the variable. */
-export function loadNatsConfig(): Pick<ProcessConfig, 'natsServers' | 'natsUser' | 'natsPassword' | 'natsToken' | 'natsTls'> {
+export function loadNatsConfig(): Pick<ProcessConfig, 'natsServers' | 'natsNkey' | 'natsUser' | 'natsPassword' | 'natsToken' | 'natsTls'> {
   const natsUser = optional('NATS_USER');
   const natsPassword = optional('NATS_PASSWORD');
   if (natsUser !== undefined && natsPassword === undefined) throw new ConfigError('NATS_PASSWORD is required when NATS_USER is set');
   if (natsUser === undefined && natsPassword !== undefined) throw new ConfigError('NATS_USER is required when NATS_PASSWORD is set');
+  const nkey = natsNkey();
   const natsServers = envList('NATS_URL', DEFAULT_NATS_URL, natsServerProblem);
   const tls = natsTls(natsServers);
   const natsToken = optional('NATS_TOKEN');
+  // one way of authenticating: the server would take either, and a left-over password must not hide a missing seed
+  if (nkey !== undefined && (natsUser !== undefined || natsToken !== undefined))
+    throw new ConfigError(
+      `NATS_NKEY_SEED${'seedFile' in nkey ? '_FILE' : ''} and ${natsUser !== undefined ? 'NATS_USER' : 'NATS_TOKEN'} are both set: set one`,
+    );
   return {
     natsServers,
+    ...(nkey !== undefined ? { natsNkey: nkey } : {}),
     ...(natsUser !== undefined ? { natsUser, natsPassword } : {}),
     ...(natsToken !== undefined ? { natsToken } : {}),
     ...(tls !== undefined ? { natsTls: tls } : {}),

@@ -59,7 +59,7 @@ interface StoredDelivery extends Omit<ClaimedDelivery, 'body'> {
 /** What an attempt leaves: delivered, pending again (retried after `retryInMs`) or failed for good. */
 export type DeliveryOutcome = { status: 'delivered' } | { status: 'pending'; retryInMs: number; error: string } | { status: 'failed'; error: string };
 
-/** How long a claimed delivery is leased: longer than one attempt (10 s timeout), so two replicas never overlap. */
+/** How long a claimed delivery is leased: longer than one attempt (WEBHOOK_ATTEMPT_TIMEOUT_MS, 30 s at most), so two replicas never overlap. */
 export const LEASE_SECONDS = 60;
 /** Attempts' outcomes written in one statement: at most this many, at most SETTLE_GATHER_MS after the first one. */
 const SETTLE_BATCH = 256;

@@ -8,15 +8,16 @@ import { createLogger } from '@coffer/observability';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
 import { webhookDispatcherConfig } from '../config';
 import { RetrySchedule, parseRetryAfter } from './retry-schedule';
-import { signatureHeader, signingKeys } from './signer';
+import { signingKeys } from './signer';
+import { deliveryHeaders } from './delivery-request';
 import { attemptsPerDelivery, deliveryLatency, measureQueueDepth } from './webhook-metrics';
 import { FailingWebhooks } from '../notify/failing-webhooks';
 import { FairQueue } from './fair-queue';
 import { ReceiverBreakers, receiverUnavailable } from './receiver-breaker';
+import { EndpointSecrets } from '../webhooks/endpoint-secrets';
 
 /** deliveries claimed per round at most: one claim and one secrets lookup per tenant serve them all */
 const BATCH = 64;
-const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BYTES = 4096;
 const NIL = '00000000-0000-0000-0000-000000000000';
 /**
@@ -33,8 +34,10 @@ const HANDOFF_KEYS_MS = 1000;
 /** The last error of a delivery deferred by its receiver's open breaker (listed with the delivery). */
 const DEFERRED = 'not attempted: the receiver was unavailable for its last attempts and is left alone for a while';
 
-/** A batch's signing keys per tenant */
-type KeysOf = (tenantId: string) => Promise<KeyObject[]>;
+/** A batch's signing keys of a delivery: its webhook's own, or (reactor results, older webhooks) its tenant's */
+type KeysOf = (d: ClaimedDelivery) => Promise<KeyObject[]>;
+/** The receiver asked for no more deliveries (Standard Webhooks): the delivery fails at once, its webhook is disabled. */
+const GONE = 410;
 
 interface Attempt {
   d: ClaimedDelivery;
@@ -108,6 +111,7 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     private readonly events: EventBus,
     private readonly failing: FailingWebhooks,
     private readonly listener: PgListener,
+    private readonly endpointSecrets: EndpointSecrets,
   ) {}
 
   /** Runs a delivery round now (the outbox relay queued new deliveries, a delivery was sent again). */
@@ -230,18 +234,29 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * The signing keys of a batch of deliveries (a round; the hand-offs of a second): one secrets lookup and one key
-   * import per tenant for the whole batch, not one per delivery (a busy tenant's events come in batches).
+   * import per webhook and per tenant for the whole batch, not one per delivery (a busy tenant's events come in
+   * batches). An event delivery is signed with its webhook's own secret; a webhook created before webhooks had one,
+   * and an asynchronous reactor result, with the tenant's.
    */
   private batchKeys(): KeysOf {
     const keys = new Map<string, Promise<KeyObject[]>>();
-    return (tenantId) => {
-      let found = keys.get(tenantId);
+    const once = (id: string, load: () => Promise<KeyObject[]>) => {
+      let found = keys.get(id);
       if (!found) {
-        keys.set(tenantId, (found = this.secrets(tenantId).then(signingKeys)));
+        keys.set(id, (found = load()));
         // a failed lookup is not kept: the next delivery asks again
-        found.catch(() => keys.delete(tenantId));
+        found.catch(() => keys.delete(id));
       }
       return found;
+    };
+    const tenantKeys = (tenantId: string) => once(`tenant ${tenantId}`, () => this.secrets(tenantId).then(signingKeys));
+    return (d) => {
+      const webhookId = d.webhook_id;
+      if (webhookId === null) return tenantKeys(d.tenant_id);
+      return once(`webhook ${webhookId}`, async () => {
+        const own = await this.endpointSecrets.signing(d.tenant_id, webhookId);
+        return own.length ? signingKeys(own) : tenantKeys(d.tenant_id);
+      });
     };
   }
 
@@ -265,24 +280,12 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     // an event goes out in its envelope, stamped at each attempt (receivers may refuse stale replays by it)
     const body = d.webhook_id === null ? d.body : `{"event":${d.body},"delivered_at":${JSON.stringify(new Date().toISOString())}}`;
     try {
-      const keys = await keysOf(d.tenant_id);
-      const timestamp = Math.floor(Date.now() / 1000);
+      const keys = await keysOf(d);
+      const headers = deliveryHeaders({ id: d.id, body, keys, timestamp: Math.floor(Date.now() / 1000) });
       const res = await egressFetch(
         this.policy,
-        {
-          url: d.url,
-          method: 'POST',
-          headers: [
-            ['content-type', 'application/json'],
-            ['user-agent', 'Coffer-Webhooks/1'],
-            ['webhook-id', d.id],
-            ['webhook-timestamp', String(timestamp)],
-            ['webhook-signature', signatureHeader(keys, d.id, timestamp, body)],
-          ],
-          body: Buffer.from(body, 'utf8'),
-          redirect: 'manual',
-        },
-        { deadline: Date.now() + ATTEMPT_TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES },
+        { url: d.url, method: 'POST', headers, body: Buffer.from(body, 'utf8'), redirect: 'manual' },
+        { deadline: Date.now() + this.config.webhookAttemptTimeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES },
       );
       statusCode = res.status;
       if (res.status < 200 || res.status >= 300) {
@@ -301,12 +304,14 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
       this.logger.info({ deliveryId: d.id, attempt: d.attempts, statusCode, ms: Math.round(attempt.durationMs) }, 'webhook delivered');
       return;
     }
-    const delay = this.schedule.nextDelay(d.attempts, retryAfter);
+    // 410 Gone: the receiver wants no more deliveries, so this one is not retried and its webhook is disabled
+    const gone = statusCode === GONE;
+    const delay = gone ? null : this.schedule.nextDelay(d.attempts, retryAfter);
     if (delay === null) {
       await this.deliveries.settle(d, attempt, { status: 'failed', error });
       attemptsPerDelivery.labels('failed').observe(d.attempts);
       this.logger.warn({ deliveryId: d.id, attempt: d.attempts, statusCode }, 'webhook delivery failed for good');
-      if (d.webhook_id !== null) await this.failing.disable(d.tenant_id, d.webhook_id, error);
+      if (d.webhook_id !== null) await this.failing.disable(d.tenant_id, d.webhook_id, error, gone ? 'gone' : 'exhausted');
     } else {
       await this.deliveries.settle(d, attempt, { status: 'pending', retryInMs: delay, error });
       // the claims run when the retry comes due (another replica's claims find it by its due time, or their sweep)
