@@ -9,6 +9,7 @@ import { DispatcherService } from './deliveries/dispatcher.service';
 import { LagMetrics } from './deliveries/lag-metrics';
 import { WebhooksHandler } from './webhooks/webhooks.handler';
 import { WebhookRepository } from './webhooks/webhook.repository';
+import { EndpointSecrets } from './webhooks/endpoint-secrets';
 import { WebhooksService } from './webhooks/webhooks.service';
 import { EventStream } from './events/event-stream';
 import { OutboxRelay } from './events/outbox-relay';
@@ -28,6 +29,7 @@ import { DeliveryPruner } from './retention/delivery-pruner';
     DeliveryRepository,
     DispatcherService,
     WebhookRepository,
+    EndpointSecrets,
     WebhooksService,
     EventStream,
     RelayLeadership,

@@ -13,6 +13,7 @@ const VARS = [
   'WEBHOOK_RECEIVER_CONCURRENCY',
   'WEBHOOK_BREAKER_FAILURES',
   'WEBHOOK_BREAKER_COOLDOWN_MS',
+  'WEBHOOK_ATTEMPT_TIMEOUT_MS',
   'EVENTS_STREAM',
   'EVENTS_STREAM_MAX_AGE_HOURS',
   'EVENTS_STREAM_REPLICAS',
@@ -51,6 +52,8 @@ describe('webhook-dispatcher configuration', () => {
       webhookReceiverConcurrency: 8,
       webhookBreakerFailures: 5,
       webhookBreakerCooldownMs: 30_000,
+      // Standard Webhooks: a receiver gets 15 to 30 seconds to answer
+      webhookAttemptTimeoutMs: 15_000,
       eventRelayIntervalMs: 60_000,
       eventsStream: true,
       eventsStreamMaxAgeHours: 168,
@@ -78,6 +81,8 @@ describe('webhook-dispatcher configuration', () => {
   it.each([
     ['WEBHOOK_CONCURRENCY', '0', 'WEBHOOK_CONCURRENCY must be an integer between 1 and 10000, got "0"'],
     ['WEBHOOK_BREAKER_FAILURES', 'five', 'WEBHOOK_BREAKER_FAILURES must be an integer between 1 and 1000, got "five"'],
+    // the claims' lease (60 s) must outlast an attempt
+    ['WEBHOOK_ATTEMPT_TIMEOUT_MS', '60000', 'WEBHOOK_ATTEMPT_TIMEOUT_MS must be an integer between 1000 and 30000, got "60000"'],
     ['WEBHOOK_BREAKER_COOLDOWN_MS', '500', 'WEBHOOK_BREAKER_COOLDOWN_MS must be an integer between 1000 and 3600000, got "500"'],
     ['ALLOW_PRIVATE_CALLBACKS', 'enabled', 'ALLOW_PRIVATE_CALLBACKS must be true or false, got "enabled"'],
     ['WEBHOOK_POLL_INTERVAL_MS', '1s', 'WEBHOOK_POLL_INTERVAL_MS must be an integer between 10 and 3600000, got "1s"'],

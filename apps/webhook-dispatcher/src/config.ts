@@ -25,6 +25,11 @@ export interface WebhookDispatcherConfig extends ProcessConfig {
   readonly webhookBreakerFailures: number;
   /** WEBHOOK_BREAKER_COOLDOWN_MS: 1 s – 1 h, default 30 000: how long it is left alone (its deliveries deferred, no attempt used) */
   readonly webhookBreakerCooldownMs: number;
+  /**
+   * WEBHOOK_ATTEMPT_TIMEOUT_MS: 1 s – 30 s, default 15 000: how long a receiver has to answer an attempt (Standard
+   * Webhooks gives 15–30 s; the claims' 60-second lease must outlast an attempt)
+   */
+  readonly webhookAttemptTimeoutMs: number;
   /** EVENT_RELAY_INTERVAL_MS: 10 ms – 1 h, default 60 000: the outbox relay's safety sweep (a notification after each commit wakes it otherwise) */
   readonly eventRelayIntervalMs: number;
   /** EVENTS_STREAM: boolean, default true: also publish every event to the JetStream stream COFFER_EVENTS */
@@ -63,6 +68,7 @@ export function loadWebhookDispatcherConfig(): WebhookDispatcherConfig {
     webhookReceiverConcurrency,
     webhookBreakerFailures: envInt('WEBHOOK_BREAKER_FAILURES', 5, 1, 1_000),
     webhookBreakerCooldownMs: envInt('WEBHOOK_BREAKER_COOLDOWN_MS', 30_000, 1_000, 3_600_000),
+    webhookAttemptTimeoutMs: envInt('WEBHOOK_ATTEMPT_TIMEOUT_MS', 15_000, 1_000, 30_000),
     eventRelayIntervalMs: envInt('EVENT_RELAY_INTERVAL_MS', 60_000, 10, 3_600_000),
     eventsStream: envBool('EVENTS_STREAM', true),
     eventsStreamMaxAgeHours: envInt('EVENTS_STREAM_MAX_AGE_HOURS', 168, 1, 87_600),

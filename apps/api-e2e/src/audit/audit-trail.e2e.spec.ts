@@ -325,9 +325,14 @@ describe('audit trail', () => {
           const url = `${ctx['receiver'].url}?token=receiver-credential`;
           const r = await call('POST', '/webhooks', mk, t, { name: 'audited hook', url, events: ['application.created'] });
           ctx['webhook'] = r.body;
-          return { ...r, secrets: ['receiver-credential'] };
+          // the webhook's signing secret is audited as redacted, never its value
+          return { ...r, secrets: ['receiver-credential', String(r.body.signing_secret).slice(6)] };
         },
-        expect: { operation: 'create', entity_type: 'webhook', changes: { name: { new: 'audited hook' }, events: { new: ['application.created'] } } },
+        expect: {
+          operation: 'create',
+          entity_type: 'webhook',
+          changes: { name: { new: 'audited hook' }, events: { new: ['application.created'] }, signing_secret: { redacted: true } },
+        },
       },
       {
         name: 'PUT /webhooks/{id}',

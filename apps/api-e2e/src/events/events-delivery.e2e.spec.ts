@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { VISA, api, control, createTenant, type TestTenant } from '@coffer/testing';
-import { Receiver, eventually, verifyStandardWebhook, webhookSecret, type Envelope } from './support';
+import { Receiver, eventually, verifyStandardWebhook, type Envelope } from './support';
 
 jest.setTimeout(120_000);
 
@@ -50,9 +50,10 @@ describe('events delivered to webhooks', () => {
   beforeAll(async () => {
     tenant = await createTenant('events');
     receiver = await new Receiver().start();
-    secret = await webhookSecret(tenant.managementKey);
     const hook = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'all', url: receiver.url, events: ALL_TYPES } });
     expect(hook.status).toBe(201);
+    // the webhook's own secret signs its deliveries (standard-webhooks.e2e.spec.ts)
+    secret = hook.body.signing_secret;
     writer = await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:delete'] });
     managementAppId = (await api('GET', '/applications/key', { key: tenant.managementKey })).body.id;
   });
@@ -456,12 +457,12 @@ describe('failing receivers', () => {
     const receiver = await new Receiver().start();
     receiver.status = 500;
     try {
-      const secret = await webhookSecret(tenant.managementKey);
       const hook = await api('POST', '/webhooks', {
         key: tenant.managementKey,
         body: { name: 'flaky', url: receiver.url, notify_email: 'oncall@example.com', events: ['application.created'] },
       });
       expect(hook.status).toBe(201);
+      const secret = hook.body.signing_secret as string;
       const app = await api('POST', '/applications', { key: tenant.managementKey, body: { name: 'boom', type: 'private', permissions: ['token:read'] } });
       expect(app.status).toBe(201);
 

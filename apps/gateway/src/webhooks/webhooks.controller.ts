@@ -12,6 +12,7 @@ import {
 } from '@nestjs/swagger';
 import {
   CreateWebhookRequest,
+  CreatedWebhookView,
   DELIVERY_STATUSES,
   EVENT_TYPES,
   OPS,
@@ -39,12 +40,13 @@ export class WebhooksController {
   @RequirePermission('webhook:create')
   @ApiOperation({
     summary: 'Create a webhook',
-    description: 'webhook:create. At most five per tenant (a sixth is a 422). The URL obeys the callback egress policy.',
+    description:
+      'webhook:create. At most five per tenant (a sixth is a 422). The URL obeys the callback egress policy. The reply holds the webhook’s own signing secret (`signing_secret`), shown only here.',
   })
   @ApiBody({ type: CreateWebhookRequest })
-  @ApiCreatedResponse({ type: WebhookView })
+  @ApiCreatedResponse({ type: CreatedWebhookView })
   create(@Req() req: GatewayRequest, @Body() body: CreateWebhookRequest) {
-    return this.rpc.call<WebhookView>(OPS.webhook.webhooks.create, body, callContext(req));
+    return this.rpc.call<CreatedWebhookView>(OPS.webhook.webhooks.create, body, callContext(req));
   }
 
   @Get()

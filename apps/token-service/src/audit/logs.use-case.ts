@@ -10,7 +10,7 @@ export interface AuditEventView {
   actor_application_id?: string;
   /** the same application, under the names clients of the mirrored service read */
   actor_id?: string;
-  actor_type?: 'application' | 'session' | 'operator' | 'anonymous';
+  actor_type?: 'application' | 'session' | 'operator' | 'anonymous' | 'system';
   actor_name?: string;
   /** a sentence for people: "Token read", "Reactor invoked" */
   message: string;
@@ -26,7 +26,7 @@ export interface AuditEventView {
   created_at: string;
 }
 
-const ACTOR_TYPES = ['application', 'session', 'operator', 'anonymous'];
+const ACTOR_TYPES = ['application', 'session', 'operator', 'anonymous', 'system'];
 
 const PAST_TENSE: Record<string, string> = {
   create: 'created',

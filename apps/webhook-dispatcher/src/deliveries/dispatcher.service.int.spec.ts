@@ -5,6 +5,7 @@ import { SUBJECTS } from '@coffer/contracts';
 import { EventBus, RpcClient } from '@coffer/messaging';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { FailingWebhooks } from '../notify/failing-webhooks';
+import { EndpointSecrets } from '../webhooks/endpoint-secrets';
 import { DeliveryRepository } from './delivery.repository';
 import { DispatcherService } from './dispatcher.service';
 
@@ -63,7 +64,7 @@ describe('DispatcherService wake-ups (PostgreSQL)', () => {
     });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    ctx = await startIntegration({ providers: [DispatcherService, DeliveryRepository, RpcClient, EventBus, FailingWebhooks] }, [
+    ctx = await startIntegration({ providers: [DispatcherService, DeliveryRepository, EndpointSecrets, RpcClient, EventBus, FailingWebhooks] }, [
       { provide: EventBus, useValue: bus },
       { provide: RpcClient, useValue: rpc },
       { provide: FailingWebhooks, useValue: { disable: async () => undefined } },
@@ -105,5 +106,18 @@ describe('DispatcherService wake-ups (PostgreSQL)', () => {
     expect(arrivals(id)).toHaveLength(0);
     await ctx.sql.query('UPDATE tenants SET suspended_at = NULL WHERE id = $1', [tenant]);
     await within(3_000, () => arrivals(id).length === 1);
+  });
+
+  it('a receiver answering 410 Gone gets no further attempt: the delivery fails at once', async () => {
+    answers.push(410);
+    const id = await queue();
+    subscribed.get(SUBJECTS.webhook.wake)?.();
+    await within(3_000, () => arrivals(id).length === 1);
+    await within(3_000, async () => (await ctx.sql.query(`SELECT status FROM webhook_deliveries WHERE id = $1`, [id])).rows[0].status === 'failed');
+    const [row] = (await ctx.sql.query(`SELECT attempts, last_status_code, last_error FROM webhook_deliveries WHERE id = $1`, [id])).rows;
+    expect(row).toEqual({ attempts: 1, last_status_code: 410, last_error: 'receiver answered 410' });
+    // the schedule would have retried a second later
+    await sleep(1_500);
+    expect(arrivals(id)).toHaveLength(1);
   });
 });

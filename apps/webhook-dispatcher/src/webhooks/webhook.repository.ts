@@ -15,13 +15,23 @@ export interface WebhookFields {
 export class WebhookRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Null when the tenant already holds `limit` webhooks (counted under a per-tenant lock: concurrent creates queue). */
-  createWithin(limit: number, tenantId: string, data: WebhookFields & { id: string; createdBy: string }): Promise<WebhookRow | null> {
+  /**
+   * Null when the tenant already holds `limit` webhooks (counted under a per-tenant lock: concurrent creates queue).
+   * `withIt` runs in the same transaction once the row is written (the webhook's signing secret): both or neither.
+   */
+  createWithin<T>(
+    limit: number,
+    tenantId: string,
+    data: WebhookFields & { id: string; createdBy: string },
+    withIt: (row: WebhookRow) => Promise<T>,
+  ): Promise<{ row: WebhookRow; also: T } | null> {
     return this.prisma.transactional(async () => {
       // pg_advisory_xact_lock returns void, which $queryRaw cannot read: run it as a statement
       await this.prisma.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('webhooks:' || ${tenantId}))`;
       const held = await this.prisma.webhook.count({ where: { tenantId } });
-      return held >= limit ? null : this.prisma.webhook.create({ data: { ...data, tenantId } });
+      if (held >= limit) return null;
+      const row = await this.prisma.webhook.create({ data: { ...data, tenantId } });
+      return { row, also: await withIt(row) };
     });
   }
 
@@ -42,18 +52,31 @@ export class WebhookRepository {
     return count ? this.find(tenantId, id) : null;
   }
 
-  async delete(tenantId: string, id: string): Promise<boolean> {
-    const { count } = await this.prisma.webhook.deleteMany({ where: { tenantId, id } });
-    return count > 0;
+  /** Deletes the webhook and its own signing secrets, together. */
+  delete(tenantId: string, id: string): Promise<boolean> {
+    return this.prisma.transactional(async () => {
+      const { count } = await this.prisma.webhook.deleteMany({ where: { tenantId, id } });
+      await this.prisma.webhookSecret.deleteMany({ where: { tenantId, webhookId: id } });
+      return count > 0;
+    });
   }
 
   /**
-   * After sustained failure: the webhook is disabled (once; an update re-enables it). Returns it when this call
-   * disabled it, so exactly one notice goes out.
+   * After sustained failure or a `410 Gone`: the webhook is disabled (once; an update re-enables it). Returns it when
+   * this call disabled it, so exactly one notice goes out. With `failPending` (the receiver is gone) its deliveries
+   * that wait for a retry and are not under way fail in the same transaction, with that as their last error, so none
+   * is attempted again (one under way ends as its answer says).
    */
-  async disable(tenantId: string, id: string): Promise<WebhookRow | null> {
-    const rows = await this.prisma.$queryRaw<Array<{ id: string }>>`
-      UPDATE webhooks SET status = 'disabled', modified_at = now() WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND status = 'enabled' RETURNING id`;
-    return rows.length ? this.find(tenantId, id) : null;
+  disable(tenantId: string, id: string, failPending?: string): Promise<WebhookRow | null> {
+    return this.prisma.transactional(async () => {
+      const rows = await this.prisma.$queryRaw<Array<{ id: string }>>`
+        UPDATE webhooks SET status = 'disabled', modified_at = now() WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND status = 'enabled' RETURNING id`;
+      if (!rows.length) return null;
+      if (failPending !== undefined)
+        await this.prisma.$executeRaw`
+          UPDATE webhook_deliveries SET status = 'failed', last_error = ${failPending}
+          WHERE tenant_id = ${tenantId}::uuid AND webhook_id = ${id}::uuid AND status = 'pending' AND (locked_until IS NULL OR locked_until < now())`;
+      return this.find(tenantId, id);
+    });
   }
 }

@@ -13,6 +13,7 @@ import {
   parsePageRequest,
   validateContract,
   type Page,
+  type CreatedWebhookView,
   type Principal,
   type WebhookDeliveryView,
   type WebhookView,
@@ -23,6 +24,7 @@ import { AuditTrail } from '@coffer/messaging';
 import { webhookDispatcherConfig } from '../config';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { DispatcherService } from '../deliveries/dispatcher.service';
+import { EndpointSecrets } from './endpoint-secrets';
 import { checkReceiverUrl } from './receiver-url';
 import { WebhookRepository, type WebhookFields } from './webhook.repository';
 import { toWebhookView } from './webhook.view';
@@ -37,19 +39,27 @@ export class WebhooksService {
     private readonly deliveries: DeliveryRepository,
     private readonly audit: AuditTrail,
     private readonly dispatcher: DispatcherService,
+    private readonly secrets: EndpointSecrets,
   ) {}
 
-  async create(principal: Principal, req: CreateWebhookRequest): Promise<WebhookView> {
+  /** The webhook, and its own signing secret: in this reply only (it is stored sealed and never shown again). */
+  async create(principal: Principal, req: CreateWebhookRequest): Promise<CreatedWebhookView> {
     const fields = await this.fields(req);
-    const row = await this.webhooks.createWithin(MAX_WEBHOOKS_PER_TENANT, principal.tenantId, {
-      ...fields,
-      id: randomUUID(),
-      createdBy: principal.applicationId,
+    const created = await this.webhooks.createWithin(
+      MAX_WEBHOOKS_PER_TENANT,
+      principal.tenantId,
+      { ...fields, id: randomUUID(), createdBy: principal.applicationId },
+      (row) => this.secrets.create(principal.tenantId, row.id),
+    );
+    if (!created) throw new ProblemError(422, `A tenant holds at most ${MAX_WEBHOOKS_PER_TENANT} webhooks: delete one first`);
+    const view = toWebhookView(created.row);
+    await this.audit.record({
+      operation: 'create',
+      entityType: 'webhook',
+      entityId: view.id,
+      changes: { ...webhookChanges(null, view), signing_secret: { redacted: true } },
     });
-    if (!row) throw new ProblemError(422, `A tenant holds at most ${MAX_WEBHOOKS_PER_TENANT} webhooks: delete one first`);
-    const view = toWebhookView(row);
-    await this.audit.record({ operation: 'create', entityType: 'webhook', entityId: row.id, changes: webhookChanges(null, view) });
-    return view;
+    return { ...view, signing_secret: created.also };
   }
 
   async list(principal: Principal, query: Record<string, unknown>): Promise<Page<WebhookView>> {

@@ -19,7 +19,7 @@ export class ListLogsQuery extends PageQuery {
   @ApiPropertyOptional({ description: "the actor's id: an application or session id, or the operator's name" })
   actor_id?: string;
 
-  @ApiPropertyOptional({ enum: ['application', 'session', 'operator', 'anonymous'] })
+  @ApiPropertyOptional({ enum: ['application', 'session', 'operator', 'anonymous', 'system'] })
   actor_type?: string;
 
   @ApiPropertyOptional({ description: 'the trace id of the request that did it (the response header of that request)' })

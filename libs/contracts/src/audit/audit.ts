@@ -44,8 +44,11 @@ export class AuditEventView {
   @ApiPropertyOptional({ format: 'uuid', description: 'the same application, under the name clients of the mirrored service read' })
   actor_id?: string;
 
-  @ApiPropertyOptional({ enum: ['application', 'session', 'operator', 'anonymous'] })
-  actor_type?: 'application' | 'session' | 'operator' | 'anonymous';
+  @ApiPropertyOptional({
+    enum: ['application', 'session', 'operator', 'anonymous', 'system'],
+    description: '`system`: Coffer itself (webhook-dispatcher disabling a webhook)',
+  })
+  actor_type?: 'application' | 'session' | 'operator' | 'anonymous' | 'system';
 
   @ApiPropertyOptional({ description: "the actor's name where known (the operator's)" })
   actor_name?: string;

@@ -11,7 +11,7 @@ import { CodeReactorRequest } from '../reactors/code-reactors';
 import { ListApplicationsQuery } from '../applications/application-queries';
 import { ListReactorFormulasQuery, ListReactorsQuery } from '../reactors/reactor-queries';
 import { ListLogsQuery } from '../audit/audit-queries';
-import { CreateWebhookRequest, WebhookDeliveriesMessage, WebhookDeliveryMessage, type WebhookView } from '../webhooks/webhooks';
+import { CreateWebhookRequest, WebhookDeliveriesMessage, WebhookDeliveryMessage, type CreatedWebhookView, type WebhookView } from '../webhooks/webhooks';
 import { ProxyInvocationMessage, type ProxyReply } from '../proxies/proxy-invocation';
 import {
   CreateProxyRequest,
@@ -583,7 +583,7 @@ export const OPS = {
   },
   webhook: {
     webhooks: {
-      create: op<CreateWebhookRequest, WebhookView>()({
+      create: op<CreateWebhookRequest, CreatedWebhookView>()({
         subject: SUBJECTS.webhook.webhooks.create,
         payload: CreateWebhookRequest,
         access: ['webhook:create'],

@@ -71,6 +71,19 @@ export class WebhookView {
   modified_at?: string;
 }
 
+/**
+ * The reply to POST /webhooks: the webhook and its own Standard Webhooks signing secret, shown this once (stored
+ * sealed; a Coffer extension, since the mirrored service signs with one key of its own for everyone).
+ */
+export class CreatedWebhookView extends WebhookView {
+  @ApiProperty({
+    description:
+      'The webhook’s signing secret, `whsec_<base64 of 32 random bytes>`; shown only in this reply. Its deliveries carry `webhook-signature: v1,<base64 HMAC-SHA256>` keyed with the decoded bytes (docs/webhooks.md).',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
+  signing_secret!: string;
+}
+
 export class WebhookPage {
   @ApiProperty({ type: () => AnyPagination })
   pagination!: AnyPagination;
