@@ -681,7 +681,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description webhook:create. At most five per tenant (a sixth is a 422). The URL obeys the callback egress policy.
+         * @description webhook:create. At most five per tenant (a sixth is a 422). The URL obeys the callback egress policy. The reply holds the webhook’s own signing secret (`signing_secret`), shown only here.
          */
         post: operations["Webhooks_create"];
         delete?: never;
@@ -1487,8 +1487,11 @@ export interface components {
              * @description the same application, under the name clients of the mirrored service read
              */
             actor_id?: string;
-            /** @enum {string} */
-            actor_type?: "application" | "session" | "operator" | "anonymous";
+            /**
+             * @description `system`: Coffer itself (webhook-dispatcher disabling a webhook)
+             * @enum {string}
+             */
+            actor_type?: "application" | "session" | "operator" | "anonymous" | "system";
             /** @description the actor's name where known (the operator's) */
             actor_name?: string;
             /** @example Token created */
@@ -1894,6 +1897,31 @@ export interface components {
              *     ]
              */
             events: string[];
+        };
+        CreatedWebhookView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            name: string;
+            url: string;
+            notify_email?: string;
+            events: string[];
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            modified_by?: string;
+            /** Format: date-time */
+            modified_at?: string;
+            /**
+             * @description The webhook’s signing secret, `whsec_<base64 of 32 random bytes>`; shown only in this reply. Its deliveries carry `webhook-signature: v1,<base64 HMAC-SHA256>` keyed with the decoded bytes (docs/webhooks.md).
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            signing_secret: string;
         };
         WebhookView: {
             /** Format: uuid */
@@ -2340,7 +2368,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -2594,7 +2622,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -2738,7 +2766,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -2862,7 +2890,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -3001,7 +3029,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -3221,7 +3249,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -3364,7 +3392,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -3403,7 +3431,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -3444,7 +3472,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -3616,7 +3644,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -3816,7 +3844,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -3937,7 +3965,7 @@ export interface operations {
                 end_date?: string;
                 /** @description the actor's id: an application or session id, or the operator's name */
                 actor_id?: string;
-                actor_type?: "application" | "session" | "operator" | "anonymous";
+                actor_type?: "application" | "session" | "operator" | "anonymous" | "system";
                 /** @description the trace id of the request that did it (the response header of that request) */
                 trace_id?: string;
                 /** @description the act: create, read, update, delete, use, search, invoke, regenerate, authorize, rotate, refuse */
@@ -4012,7 +4040,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -4094,7 +4122,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -4154,7 +4182,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -4275,7 +4303,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -4436,7 +4464,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -4607,7 +4635,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -4866,7 +4894,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -5083,7 +5111,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -5230,7 +5258,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -5382,7 +5410,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -5525,7 +5553,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -5685,7 +5713,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -5726,10 +5754,11 @@ export interface operations {
                      *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
-                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *       "modified_at": "2030-01-31T12:00:00.000Z",
+                     *       "signing_secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
                      *     }
                      */
-                    "application/json": components["schemas"]["WebhookView"];
+                    "application/json": components["schemas"]["CreatedWebhookView"];
                 };
             };
             400: components["responses"]["Problem400"];
@@ -5833,7 +5862,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -5997,7 +6026,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -6149,7 +6178,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -6306,7 +6335,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -6425,7 +6454,7 @@ export interface operations {
             header?: {
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -6577,7 +6606,7 @@ export interface operations {
                 "BT-PROXY-URL": string;
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -6669,7 +6698,7 @@ export interface operations {
                 "BT-PROXY-URL": string;
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -6847,7 +6876,7 @@ export interface operations {
                 "BT-PROXY-URL": string;
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path?: never;
@@ -7030,7 +7059,7 @@ export interface operations {
                 "BT-PROXY-URL": string;
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -7127,7 +7156,7 @@ export interface operations {
                 "BT-PROXY-URL": string;
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
@@ -7315,7 +7344,7 @@ export interface operations {
                 "BT-PROXY-URL": string;
                 /** @description correlation id, echoed on the response and carried across services; generated when absent */
                 "SVC-TRACE-ID"?: string;
-                /** @description the first successful response is stored for 24 h per application and returned for repeats */
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
                 "SVC-IDEMPOTENCY-KEY"?: string;
             };
             path: {
