@@ -1,10 +1,12 @@
 // The facts the docs repeat agree with the code: the Node version (.node-version), the services tools/dev/system.mjs
-// runs, the environment variables the configuration parsers read, and the RFC cited for problem documents.
+// runs, the environment variables the configuration parsers read, the RFC cited for problem documents, and the routes
+// docs/api-reference.md lists (docs/openapi.json).
 // Run: node --test 'tools/docs/*.test.mjs'  (or: npx nx run docs:test)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NODE_VERSION, nodeVersionProblems, obsoleteRfcProblems, serviceListProblems } from './drift-facts.mjs';
 import { documentedVariables, envTableProblems } from './env-tables.mjs';
+import { apiRouteProblems, documentedRoutes } from './api-routes.mjs';
 
 test('every Node version the docs name is the pinned one (.node-version), or listed as about something else', () => {
   assert.deepEqual(nodeVersionProblems(), []);
@@ -54,4 +56,21 @@ test('the checks catch drift', () => {
   ]);
 
   assert.equal(obsoleteRfcProblems(page('Errors are RFC 7807 problem documents.')).length, 1);
+});
+
+test('docs/api-reference.md lists every route of docs/openapi.json, and only those', () => {
+  assert.deepEqual(apiRouteProblems(), []);
+  const served = new Set(['GET /tokens/{id}', 'POST /proxy', 'POST /proxy/{path}']);
+  const page = '| `GET` | `/tokens/{id}` | x |\n| any of 5 | `/proxy`, `/proxy/**` | y |\n`DELETE /gone` is named here';
+  assert.deepEqual(apiRouteProblems(served, documentedRoutes(page)).sort(), [
+    'docs/api-reference.md:2: DELETE /proxy is not a route of docs/openapi.json',
+    'docs/api-reference.md:2: DELETE /proxy/{path} is not a route of docs/openapi.json',
+    'docs/api-reference.md:2: GET /proxy is not a route of docs/openapi.json',
+    'docs/api-reference.md:2: GET /proxy/{path} is not a route of docs/openapi.json',
+    'docs/api-reference.md:2: PATCH /proxy is not a route of docs/openapi.json',
+    'docs/api-reference.md:2: PATCH /proxy/{path} is not a route of docs/openapi.json',
+    'docs/api-reference.md:2: PUT /proxy is not a route of docs/openapi.json',
+    'docs/api-reference.md:2: PUT /proxy/{path} is not a route of docs/openapi.json',
+    'docs/api-reference.md:3: DELETE /gone is not a route of docs/openapi.json',
+  ]);
 });
