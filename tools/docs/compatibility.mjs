@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // docs/compatibility.md against the end-to-end tests: a method is "supported" (or "differs": supported with a noted
 // difference) exactly when a test drives it through the SDK (sdk-calls.mjs); any other status ("untested", "not
-// supported") must name no method a test drives. `node tools/docs/compatibility.mjs` prints the differences (exit 1
+// supported") must name no method a test drives. Every method of the installed node SDK (sdk-surface.mjs) is listed. `node tools/docs/compatibility.mjs` prints the differences (exit 1
 // when there are any) and what the tests drive; compatibility.test.mjs runs the same check in `npm test`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ROOT, drivenSdkMethods } from './sdk-calls.mjs';
+import { nodeSdkMethods } from './sdk-surface.mjs';
 
 export const PAGE = 'docs/compatibility.md';
 
@@ -52,9 +53,18 @@ export function documentedMethods(text = fs.readFileSync(path.join(ROOT, PAGE), 
 
 const matches = (pattern, method) => (pattern.endsWith('.*') ? method.startsWith(pattern.slice(0, -1)) : pattern === method);
 
-/** The differences between the page and the tests, one sentence each (none: the page tells the truth). */
-export function compatibilityProblems(documented = documentedMethods(), driven = drivenSdkMethods()) {
+/**
+ * The differences between the page and the tests, one sentence each (none: the page tells the truth); with `surface`
+ * (the node SDK's methods), also every method of the SDK the page does not list and every listed one it lacks.
+ */
+export function compatibilityProblems(documented = documentedMethods(), driven = drivenSdkMethods(), surface = { node: nodeSdkMethods() }) {
   const problems = [];
+  for (const [sdk, methods] of Object.entries(surface)) {
+    const patterns = documented[sdk].flatMap((r) => r.methods);
+    for (const m of methods) if (!patterns.some((p) => matches(p, m))) problems.push(`${PAGE}: ${sdk} SDK ${m} is a method of the SDK the page does not list`);
+    for (const r of documented[sdk])
+      for (const p of r.methods) if (![...methods].some((m) => matches(p, m))) problems.push(`${PAGE}:${r.line}: ${sdk} SDK has no method ${p}`);
+  }
   for (const sdk of Object.keys(SECTIONS)) {
     const rows = documented[sdk];
     if (!rows.length) problems.push(`${PAGE}: no method table for the ${sdk} SDK`);

@@ -12,6 +12,23 @@ test('docs/compatibility.md marks supported exactly the SDK methods the end-to-e
   assert.deepEqual(compatibilityProblems(), []);
 });
 
+test('the page lists every method of the installed node SDK, and none it lacks', () => {
+  const page = [
+    '## @basis-theory/node-sdk 5.7.0',
+    '| `tokens.*` | | not supported | |',
+    '| `tokens.nope` | | not supported | |',
+    '## @basis-theory/basis-theory-js 4.30.2',
+  ].join('\n');
+  const problems = compatibilityProblems(documentedMethods(page), { node: new Map(), js: new Map() }, { node: new Set(['tokens.create', 'reactors.get']) });
+  assert.deepEqual(
+    problems.filter((p) => !p.includes('no method table')),
+    [
+      'docs/compatibility.md: node SDK reactors.get is a method of the SDK the page does not list',
+      'docs/compatibility.md:3: node SDK has no method tokens.nope',
+    ],
+  );
+});
+
 test('a row names its methods: shared prefixes, slash alternatives, wildcards', () => {
   assert.deepEqual(rowMethods('`tokens.create`'), ['tokens.create']);
   assert.deepEqual(rowMethods('`reactorFormulas.retrieve`, `update`, `delete`'), [
@@ -52,7 +69,7 @@ test('the check fails both ways: supported but not driven, driven but not suppor
       '| method | HTTP | status | notes |',
       '| `proxies.*`, `proxy.get/post` | `/proxy` | not supported | |',
     ].join('\n');
-    const problems = compatibilityProblems(documentedMethods(page), driven);
+    const problems = compatibilityProblems(documentedMethods(page), driven, {});
     assert.equal(problems.length, 3, problems.join('\n'));
     assert.match(problems.join('\n'), /tokens\.delete is marked supported, but no end-to-end test calls it/);
     assert.match(problems.join('\n'), /webhooks\.ping is driven by .* but not listed/);
