@@ -102,6 +102,20 @@ test('the metric names are found in an expression, functions and keywords aside'
   assert.deepEqual([...metricNamesIn('min by (job) (c) - time() < 21 * 86400')], ['c']);
 });
 
+test('deploy/monitoring/kustomization.yaml applies the PrometheusRule, the PodMonitor and every dashboard', () => {
+  const kustomization = YAML.parse(fs.readFileSync(path.join(MONITORING, 'kustomization.yaml'), 'utf8'));
+  assert.deepEqual(kustomization.resources, ['prometheus-rule.yaml', 'podmonitor.yaml']);
+  const files = kustomization.configMapGenerator.flatMap((g) => g.files);
+  assert.deepEqual([...files].sort(), dashboards.map((d) => `dashboards/${d.file}`).sort());
+  const podMonitor = YAML.parse(fs.readFileSync(path.join(MONITORING, 'podmonitor.yaml'), 'utf8'));
+  // the rules select services by job: the PodMonitor names each target's job after its pod's app.kubernetes.io/name
+  assert.equal(podMonitor.spec.jobLabel, 'app.kubernetes.io/name');
+  assert.deepEqual(
+    podMonitor.spec.podMetricsEndpoints.map((e) => e.port),
+    ['health'],
+  );
+});
+
 test('every dashboard has the ${datasource} variable, its panels use it, and promtool parses every query', () => {
   const records = [];
   const uids = new Set();

@@ -18,6 +18,7 @@ const VARS = [
   'NATS_TLS_CA_FILE',
   'NATS_TLS_CERT_FILE',
   'NATS_TLS_KEY_FILE',
+  'COFFER_COMMIT',
   'X_LIST',
   'X_ONE',
 ];
@@ -137,6 +138,13 @@ describe('the settings every process reads', () => {
         new ConfigError(`NATS_NKEY_SEED_FILE does not hold an nkey user seed (SU…, 58 characters): ${path.join(dir, 'bad.nk')}`),
       );
     });
+  });
+
+  it('checks COFFER_COMMIT at start-up (a label value of coffer_build_info)', () => {
+    env({ COFFER_COMMIT: 'not a commit' });
+    expect(() => loadProcessConfig()).toThrow(/^COFFER_COMMIT must be/);
+    env({ COFFER_COMMIT: '158bfcb7e2a1' });
+    expect(() => loadProcessConfig()).not.toThrow();
   });
 
   it('never quotes a NATS URL (it may carry a password)', () => {
