@@ -1,5 +1,7 @@
+import './tracing';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { stopTracing } from '@coffer/observability/tracing';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventBus } from '@coffer/messaging';
 import { PinoNestLogger, createLogger, reclaimMemoryAfterStart, startHealthServer, validateConfig } from '@coffer/observability';
@@ -99,6 +101,8 @@ async function bootstrap() {
     ]);
     await app.close();
     health.close();
+    // the spans of the last requests leave before the process does
+    await stopTracing();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

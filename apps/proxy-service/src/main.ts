@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 import tls from 'node:tls';
 // its own entry point: the service bootstrap stays out of the gateway's bundle

@@ -1,3 +1,4 @@
+import './tracing';
 import 'reflect-metadata';
 // its own entry point: the service bootstrap (with its database readiness check) stays out of the gateway's bundle
 import { bootstrapService } from '@coffer/messaging/service-bootstrap';

@@ -18,6 +18,9 @@ export interface RpcEnvelope<T = unknown> {
    * caller without it (an older release during a rolling upgrade) gets that body as base64 text, as before.
    */
   bytes?: true;
+  /** W3C trace context of the caller's span (only when tracing is on): the service's span continues its trace. */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 /** The local monotonic deadline (performance.now() scale) of an envelope received at `receivedAt`, or undefined. */

@@ -39,7 +39,7 @@ const event = (type: string) => ({ id: randomUUID(), type, tenant_id: tenant, ti
 beforeAll(async () => {
   await admin((c) => c.query(`CREATE DATABASE "${dbName}"`));
   await admin(async (c) => {
-    await c.query(`CREATE TABLE event_outbox (seq BIGSERIAL PRIMARY KEY, id uuid NOT NULL, tenant_id uuid NOT NULL, type text NOT NULL, event jsonb NOT NULL,
+    await c.query(`CREATE TABLE event_outbox (seq BIGSERIAL PRIMARY KEY, id uuid NOT NULL, tenant_id uuid NOT NULL, type text NOT NULL, event jsonb NOT NULL, traceparent text,
       created_at timestamptz(3) NOT NULL DEFAULT now())`);
   }, databaseUrl);
   process.env['DATABASE_URL'] = databaseUrl;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { currentTraceparent } from '@coffer/observability';
 import { Prisma } from './generated/prisma/client';
 import { deferUntilCommitted, inTransaction } from './after-commit';
 import { outboxSignal } from './outbox-signal';
@@ -35,10 +36,12 @@ export class EventOutbox {
  */
 export function outboxInsert(events: readonly OutboxEvent[], from?: Prisma.Sql): Prisma.Sql {
   if (events.length) deferUntilCommitted(() => outboxSignal.written());
+  // built in the request that writes the events, so its span is the one their deliveries continue
+  const traceparent = currentTraceparent() ?? null;
   const values = Prisma.sql`
-    SELECT e.id, e.tenant_id, e.type, e.event FROM unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.tenant_id)}::uuid[],
+    SELECT e.id, e.tenant_id, e.type, e.event, ${traceparent}::text FROM unnest(${events.map((e) => e.id)}::uuid[], ${events.map((e) => e.tenant_id)}::uuid[],
       ${events.map((e) => e.type)}::text[], ${events.map((e) => JSON.stringify(e))}::jsonb[]) AS e(id, tenant_id, type, event)`;
   return from
-    ? Prisma.sql`INSERT INTO event_outbox (id, tenant_id, type, event) ${values} WHERE EXISTS (SELECT 1 FROM ${from})`
-    : Prisma.sql`INSERT INTO event_outbox (id, tenant_id, type, event) ${values}`;
+    ? Prisma.sql`INSERT INTO event_outbox (id, tenant_id, type, event, traceparent) ${values} WHERE EXISTS (SELECT 1 FROM ${from})`
+    : Prisma.sql`INSERT INTO event_outbox (id, tenant_id, type, event, traceparent) ${values}`;
 }

@@ -4,7 +4,7 @@ import { connect, Events, type ConnectionOptions, type Msg, type NatsConnection,
 import { isObservable, lastValueFrom } from 'rxjs';
 import { Counter } from 'prom-client';
 import { STATUS_TITLES, type Problem, type RpcEnvelope } from '@coffer/contracts';
-import { metricsRegistry, noteActivity, type Logger } from '@coffer/observability';
+import { inSpan, metricsRegistry, noteActivity, tracingEnabled, type Logger } from '@coffer/observability';
 import { InFlightRequests } from './in-flight';
 import { natsConnectionOptions } from './nats-config';
 import { logConnectionStatus } from './connection-status';
@@ -39,6 +39,12 @@ const PAST_DEADLINE: Problem = {
 };
 
 const NOT_AN_ENVELOPE: Problem = { title: STATUS_TITLES[400] ?? 'Bad Request', status: 400, detail: 'The request is not an RPC envelope (a JSON object)' };
+
+/** A server's span fails on its own faults (5xx, a crash), not on a caller's 4xx. */
+function serverFault(err: unknown): boolean {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status !== 'number' || status >= 500;
+}
 
 const handledListeners = new Set<() => void>();
 
@@ -198,7 +204,9 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
       }
       let value: unknown;
       try {
-        value = await withRequestDeadline(deadline, () => this.invoker(subject, env, (data) => this.call(subject, handler, data)));
+        value = await this.traced(subject, env, () =>
+          withRequestDeadline(deadline, () => this.invoker(subject, env, (data) => this.call(subject, handler, data))),
+        );
       } catch (err) {
         const problem = toProblem(err, log, subject);
         log.info({ ...fields(), status: problem.status }, 'rpc failed');
@@ -220,6 +228,13 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
       noteActivity();
       if (handledListeners.size) for (const listener of handledListeners) listener();
     }
+  }
+
+  /** The request's span, a child of the caller's (its envelope's `traceparent`), when tracing is on. */
+  private traced<T>(subject: string, env: RpcEnvelope, run: () => Promise<T>): Promise<T> {
+    if (!tracingEnabled()) return run();
+    const attributes = { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'coffer.tenant_id': env.principal?.tenantId ?? '' };
+    return inSpan(`${subject} process`, { kind: 'server', parent: env, attributes, isFailure: serverFault }, run);
   }
 
   /** Nest's handler (guards, pipes, the global exception filter around the method): a value, or an Observable. */

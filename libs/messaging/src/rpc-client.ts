@@ -11,7 +11,7 @@ import {
   type ReplyOf,
   type RpcEnvelope,
 } from '@coffer/contracts';
-import { noteActivity, rpcDuration } from '@coffer/observability';
+import { injectTraceContext, inSpan, noteActivity, rpcDuration, tracingEnabled } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
 import { logConnectionStatus } from './connection-status';
 import { ReplyInbox } from './reply-inbox';
@@ -69,6 +69,14 @@ export class RpcClient implements OnModuleDestroy {
     }
     const envelope: RpcEnvelope = { principal: ctx.principal, traceId: ctx.traceId, body, timeoutMs: deadlineMs, bytes: true };
     if (ctx.idempotencyKey !== undefined) envelope.idempotencyKey = ctx.idempotencyKey;
+    if (!tracingEnabled()) return this.send<T>(subject, envelope, deadlineMs, ctx);
+    return inSpan(`${subject} request`, { kind: 'client', attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject } }, () => {
+      injectTraceContext(envelope);
+      return this.send<T>(subject, envelope, deadlineMs, ctx);
+    });
+  }
+
+  private async send<T>(subject: string, envelope: RpcEnvelope, deadlineMs: number, ctx: CallContext): Promise<T> {
     const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {

@@ -1,5 +1,6 @@
 import type { INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { stopTracing } from '@coffer/observability/tracing';
 import { PrismaService } from '@coffer/db';
 import { KeyEncryptionKeyProvider } from '@coffer/crypto';
 import {
@@ -102,6 +103,8 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
       await app.close();
     } finally {
       health.close();
+      // the spans of the last requests leave before the process does
+      await stopTracing();
       logger.info('stopped');
       process.exit(0);
     }

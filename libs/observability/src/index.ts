@@ -7,3 +7,13 @@ export * from './health-server';
 export * from './config';
 export * from './process-config';
 export { noteActivity, reclaimMemoryAfterStart, reportMemoryReclaim, memoryReclaimIdleMs } from './memory-reclaim';
+export {
+  activeTraceFields,
+  currentTraceparent,
+  failSpan,
+  injectTraceContext,
+  inSpan,
+  tracingEnabled,
+  type SpanOptions,
+  type TraceCarrier,
+} from './tracing/trace-context';

@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { envOneOf } from './config';
+import { activeTraceFields } from './tracing/trace-context';
 
 /**
  * Structured JSON logs. Sensitive fields are redacted by path as a second line of defence: the first is that
@@ -38,6 +39,8 @@ export function createLogger(service: string): Logger {
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    // the request's span when tracing is on, so a log line leads to its trace and back
+    mixin: activeTraceFields,
   });
 }
 

@@ -1,54 +1,13 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { Client } from 'pg';
+import { SystemDriver } from '../support/system-driver';
 
 // KEK_PROVIDER=pkcs11 against SoftHSM2: a Coffer of its own (tools/dev/system-driver.mjs), next to the suite's.
 jest.setTimeout(240_000);
 
-const root = path.resolve(__dirname, '../../../..');
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-hsm-e2e-logs-'));
-
-/** The throwaway system, driven one JSON line at a time. */
-class SystemDriver {
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  private next = 1;
-  exited = false;
-  readonly ready: Promise<{ url: string; ports: Record<string, number>; env: Record<string, string> }>;
-
-  constructor(options: object) {
-    this.child = spawn(process.execPath, [path.join(root, 'tools/dev/system-driver.mjs'), JSON.stringify(options)], { cwd: root, env: process.env });
-    // its own log lines (and why it failed, if it did) go with the test's output
-    this.child.stderr.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-    const lines = readline.createInterface({ input: this.child.stdout });
-    this.ready = new Promise((resolve, reject) => {
-      this.child.once('exit', (code) => {
-        this.exited = true;
-        reject(new Error(`system driver exited (${code})`));
-        for (const w of this.waiting.values()) w.reject(new Error(`system driver exited (${code})`));
-      });
-      lines.on('line', (line) => {
-        const msg = JSON.parse(line);
-        if (msg.ready) return resolve(msg.ready);
-        const w = this.waiting.get(msg.id);
-        this.waiting.delete(msg.id);
-        if (msg.error) w?.reject(new Error(msg.error));
-        else w?.resolve(msg.result);
-      });
-    });
-  }
-
-  call<T = unknown>(op: string, args: object = {}): Promise<T> {
-    const id = this.next++;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(id, { resolve: (v) => resolve(v as T), reject });
-      this.child.stdin.write(`${JSON.stringify({ id, op, ...args })}\n`);
-    });
-  }
-}
 
 let sys: SystemDriver;
 let url: string;

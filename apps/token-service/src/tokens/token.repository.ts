@@ -97,6 +97,8 @@ export interface BatchedInsert {
   searchDigests: string[];
   traceId: string;
   event?: OutboxEvent;
+  /** the create's span (tracing on), taken when it was queued: the batch is written outside any one request */
+  traceparent?: string;
 }
 
 /**
@@ -108,7 +110,7 @@ export interface BatchedInsert {
  */
 function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
   const digests = entries.flatMap((e, i) => [...new Set(e.searchDigests)].map((digest) => ({ ord: i, digest })));
-  const events = entries.flatMap((e, i) => (e.event ? [{ ord: i, event: e.event }] : []));
+  const events = entries.flatMap((e, i) => (e.event ? [{ ord: i, event: e.event, traceparent: e.traceparent ?? null }] : []));
   const col = <T>(f: (e: BatchedInsert) => T) => entries.map(f);
   return Prisma.sql`
     WITH k AS (
@@ -138,10 +140,10 @@ function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
       INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
       SELECT gen_random_uuid(), w.tenant_id, w.created_by, 'create', 'token', w.id, w.trace_id, now() FROM w
     ), o AS (
-      INSERT INTO event_outbox (id, tenant_id, type, event)
-      SELECT e.id, w.tenant_id, e.type, e.event FROM w
+      INSERT INTO event_outbox (id, tenant_id, type, event, traceparent)
+      SELECT e.id, w.tenant_id, e.type, e.event, e.traceparent FROM w
       JOIN unnest(${events.map((e) => e.ord)}::int[], ${events.map((e) => e.event.id)}::uuid[], ${events.map((e) => e.event.type)}::text[],
-        ${events.map((e) => JSON.stringify(e.event))}::jsonb[]) AS e(ord, id, type, event) ON e.ord = w.ord
+        ${events.map((e) => JSON.stringify(e.event))}::jsonb[], ${events.map((e) => e.traceparent)}::text[]) AS e(ord, id, type, event, traceparent) ON e.ord = w.ord
     )
     SELECT ord FROM w`;
 }

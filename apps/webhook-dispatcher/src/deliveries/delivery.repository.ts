@@ -20,6 +20,8 @@ export interface ClaimedDelivery {
    * whole row, and its event leaves the outbox once every delivery of it is recorded.
    */
   handedOff?: { hold: OutboxHold; event_id: string; event_type: string };
+  /** W3C trace context of the request that wrote the event (a handed-off first attempt, tracing on) */
+  traceparent?: string;
 }
 
 /**
@@ -88,6 +90,7 @@ export interface RelayedEvent {
   tenant_id: string;
   type: string;
   event: string;
+  traceparent?: string | null;
 }
 
 /**

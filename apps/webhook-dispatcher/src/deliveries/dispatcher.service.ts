@@ -4,12 +4,13 @@ import { OPS, SUBJECTS, type Principal } from '@coffer/contracts';
 import { EgressPolicy, egressFetch } from '@coffer/egress';
 import { CHANNELS, PgListener } from '@coffer/db';
 import { EventBus, RpcClient, WorkLoop, type TickResult } from '@coffer/messaging';
-import { createLogger } from '@coffer/observability';
+import { createLogger, inSpan } from '@coffer/observability';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
 import { webhookDispatcherConfig } from '../config';
 import { RetrySchedule, parseRetryAfter } from './retry-schedule';
 import { signingKeys } from './signer';
 import { deliveryHeaders } from './delivery-request';
+import { deliverySpan } from './delivery-span';
 import { attemptsPerDelivery, deliveryLatency, measureQueueDepth } from './webhook-metrics';
 import { FailingWebhooks } from '../notify/failing-webhooks';
 import { FairQueue } from './fair-queue';
@@ -282,10 +283,15 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
     try {
       const keys = await keysOf(d);
       const headers = deliveryHeaders({ id: d.id, body, keys, timestamp: Math.floor(Date.now() / 1000) });
-      const res = await egressFetch(
-        this.policy,
-        { url: d.url, method: 'POST', headers, body: Buffer.from(body, 'utf8'), redirect: 'manual' },
-        { deadline: Date.now() + this.config.webhookAttemptTimeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES },
+      const url = d.url;
+      // continues the trace of the request that wrote the event (its outbox row's context), else starts one; the
+      // receiver gets the attempt's `traceparent` from the HTTP instrumentation
+      const res = await inSpan('webhook deliver', deliverySpan(d), () =>
+        egressFetch(
+          this.policy,
+          { url, method: 'POST', headers, body: Buffer.from(body, 'utf8'), redirect: 'manual' },
+          { deadline: Date.now() + this.config.webhookAttemptTimeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES },
+        ),
       );
       statusCode = res.status;
       if (res.status < 200 || res.status >= 300) {

@@ -86,7 +86,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     if (!waiting) return false;
     const relayed = await this.prisma.transactional(async () => {
       const rows = await this.sql.query<RelayedEvent>(Prisma.sql`
-        SELECT seq, id, tenant_id, type, event::text AS event FROM event_outbox WHERE seq <> ALL (${held}::bigint[]) ORDER BY seq LIMIT ${BATCH}`);
+        SELECT seq, id, tenant_id, type, event::text AS event, traceparent FROM event_outbox WHERE seq <> ALL (${held}::bigint[]) ORDER BY seq LIMIT ${BATCH}`);
       if (!rows.length) return { count: 0, queued: false, handOff: [] as ClaimedDelivery[] };
       await this.stream.publish(rows);
       const found = await this.deliveries.deliveriesOf(rows);
@@ -114,6 +114,7 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
             created_at: now,
             webhook_id: d.webhook_id,
             handedOff: { hold, event_id: d.event_id, event_type: d.event_type },
+            traceparent: event.traceparent ?? undefined,
           });
         }
       }

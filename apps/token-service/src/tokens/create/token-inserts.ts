@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { inTransaction, type OutboxEvent } from '@coffer/db';
 import { sqlStateOf } from '@coffer/messaging';
+import { currentTraceparent } from '@coffer/observability';
 import { TokenRepository, type BatchedInsert, type InsertOutcome, type TokenWrite } from '../token.repository';
 
 interface Waiting extends BatchedInsert {
@@ -42,7 +43,7 @@ export class TokenInserts {
   insert(tenantId: string, token: TokenWrite, searchDigests: string[], audit: { traceId: string } | undefined, event?: OutboxEvent): Promise<InsertOutcome> {
     if (!audit || inTransaction()) return this.tokens.insert(tenantId, token, searchDigests, audit, event);
     return new Promise<InsertOutcome>((resolve, reject) => {
-      this.queue.push({ tenantId, token, searchDigests, traceId: audit.traceId, event, resolve, reject });
+      this.queue.push({ tenantId, token, searchDigests, traceId: audit.traceId, event, traceparent: currentTraceparent(), resolve, reject });
       if (this.scheduled) return;
       this.scheduled = true;
       setImmediate(() => {
