@@ -4,9 +4,13 @@
 // with the reason, and an entry that no longer matches anything is reported too, so the list cannot go stale.
 import fs from 'node:fs';
 import path from 'node:path';
-import { APPS } from '../dev/system.mjs';
+import { pathToFileURL } from 'node:url';
 import { docPages } from './doc-pages.mjs';
 import { ROOT } from './sdk-calls.mjs';
+
+// the list `npm start`, the test harness and the benchmark start from; tools/dev is no workspace project to import
+// from statically, so it is loaded by its path
+const { APPS } = await import(pathToFileURL(path.join(ROOT, 'tools/dev/system.mjs')).href);
 
 export const NODE_VERSION = fs.readFileSync(path.join(ROOT, '.node-version'), 'utf8').trim();
 
