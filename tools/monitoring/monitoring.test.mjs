@@ -3,6 +3,7 @@
 // dashboards read only metrics that Coffer exports. promtool comes from Debian's `prometheus` package (installed when
 // missing, as root). Run: node --test 'tools/monitoring/*.test.mjs'  (or: npx nx test monitoring)
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -71,6 +72,14 @@ test('every alert has a severity, a summary, a description and its runbook in do
     [],
     'runbooks for alerts that no longer exist',
   );
+});
+
+test('the availability rules cover every service npm start and the manifests run (tools/dev/system.mjs APPS)', async () => {
+  const { APPS } = await import(pathToFileURL(path.join(ROOT, 'tools/dev/system.mjs')).href);
+  for (const app of APPS) assert.ok(rulesText.includes(`absent(up{job="${app}"})`), `CofferServiceDown: no absent(up{job="${app}"})`);
+  const lists = [...rulesText.matchAll(/job=~"([^"]+)"/g)].map((m) => m[1].split('|').sort());
+  assert.ok(lists.length > 0);
+  for (const list of lists) assert.deepEqual(list, [...APPS].sort());
 });
 
 test('deploy/monitoring/prometheus-rule.yaml is made from the rules file (node tools/monitoring/render.mjs)', () => {
