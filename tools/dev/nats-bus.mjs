@@ -1,12 +1,15 @@
 // The local bus set up like production's: a nats-server that requires TLS, and one user per service with the subject
 // permissions of deploy/nats/permissions.json (the matrix deploy/nats/values.yaml carries to Kubernetes; the deploy
-// tests hold the two equal). Its CA, server certificate and passwords are generated on first use, like the
+// tests hold the two equal). Users authenticate with nkeys: the server's configuration holds each user's public key
+// only, and each service signs the server's challenge with its seed (a file of its own, never in the configuration,
+// the environment or a log). Its CA, server certificate and seeds are generated on first use, like the
 // key-encryption key, under the directory given (.data/nats for `npm start`, a temp directory for a throwaway system).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nkeys } from 'nats';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const PERMISSIONS_FILE = path.join(ROOT, 'deploy/nats/permissions.json');
@@ -99,17 +102,25 @@ function issueServerCertificate(dir) {
   }
 }
 
-/**
- * A letter, then hex: nats-server reads an unquoted value that looks like a number as one, and the production values
- * pass passwords through environment variables unquoted (docs/nats.md); the same recipe keeps both paths alike.
- */
-function password() {
-  return `p${randomBytes(24).toString('hex')}`;
+/** The public key (`U…`) of a user seed (`SU…`): what the server's configuration names the user by. */
+export function nkeyPublicKey(seed) {
+  return nkeys.fromSeed(new TextEncoder().encode(seed)).getPublicKey();
+}
+
+/** A new user nkey's seed (`SU…`, 58 characters). */
+function newSeed() {
+  return new TextDecoder().decode(nkeys.createUser().getSeed());
+}
+
+/** Where a service's seed lives: the file its NATS_NKEY_SEED_FILE names. */
+export function seedFile(dir, service) {
+  return path.join(dir, 'nkeys', `${service}.nk`);
 }
 
 /**
  * The bus's secrets under `dir`, created when missing: tls/ca.pem (+ ca.key), tls/server.pem (+ server.key) and
- * users.json (one password per service), every secret file 0600. Returns their paths and the passwords.
+ * nkeys/<service>.nk (one user seed per service), every secret file 0600. Returns their paths and each user's public
+ * key (the seeds stay in their files). A users.json of passwords left by an older checkout is deleted: nothing reads it.
  */
 export function ensureBusSecrets(dir, services = Object.keys(natsPermissions())) {
   const tlsDir = path.join(dir, 'tls');
@@ -126,26 +137,32 @@ export function ensureBusSecrets(dir, services = Object.keys(natsPermissions()))
     issueServerCertificate(tlsDir);
     generated.push('a server certificate for 127.0.0.1/localhost');
   }
-  const usersFile = path.join(dir, 'users.json');
-  const passwords = fs.existsSync(usersFile) ? JSON.parse(fs.readFileSync(usersFile, 'utf8')) : {};
-  const missing = services.filter((s) => typeof passwords[s] !== 'string');
-  if (missing.length) {
-    for (const s of missing) passwords[s] = password();
-    fs.writeFileSync(usersFile, `${JSON.stringify(passwords, null, 2)}\n`, { mode: 0o600 });
-    generated.push(`passwords for ${missing.join(', ')}`);
+  fs.rmSync(path.join(dir, 'users.json'), { force: true });
+  fs.mkdirSync(path.join(dir, 'nkeys'), { recursive: true, mode: 0o700 });
+  const publicKeys = {};
+  const missing = [];
+  for (const service of services) {
+    const file = seedFile(dir, service);
+    if (!fs.existsSync(file)) {
+      fs.writeFileSync(file, `${newSeed()}\n`, { mode: 0o600 });
+      missing.push(service);
+    }
+    publicKeys[service] = nkeyPublicKey(fs.readFileSync(file, 'utf8').trim());
   }
-  return { dir, caFile, certFile, keyFile, passwords, generated };
+  if (missing.length) generated.push(`nkeys for ${missing.join(', ')}`);
+  return { dir, caFile, certFile, keyFile, publicKeys, generated };
 }
 
 /**
- * nats.conf for a private server: TLS required on the client port, JetStream, and the COFFER account with one user
- * per service. Rewritten at every start, so it follows the permission matrix and the passwords on disk.
+ * nats.conf for a private server: TLS required on the client port, JetStream, and the COFFER account with one nkey
+ * user per service (its public key and permissions: no secret in this file). Rewritten at every start, so it follows
+ * the permission matrix and the seeds on disk.
  */
 export function writeNatsConfig(bus, { port, storeDir, monitorPort, host = '127.0.0.1' }) {
   const permissions = natsPermissions();
-  const users = Object.entries(bus.passwords)
+  const users = Object.entries(bus.publicKeys)
     .filter(([user]) => permissions[user])
-    .map(([user, pass]) => ({ user, password: pass, permissions: permissions[user] }));
+    .map(([user, nkey]) => ({ nkey, permissions: permissions[user] }));
   const q = JSON.stringify;
   const conf = [
     '# generated by tools/dev/nats-bus.mjs from deploy/nats/permissions.json at every start: edits here are lost',
@@ -164,9 +181,8 @@ export function writeNatsConfig(bus, { port, storeDir, monitorPort, host = '127.
   return file;
 }
 
-/** What a service needs to reach the bus as itself. */
+/** What a service needs to reach the bus as itself: the file of its seed, not the seed. */
 export function serviceBusEnv(bus, url, service) {
-  const pass = bus.passwords[service];
-  if (!pass) throw new Error(`no NATS user for ${service} in ${PERMISSIONS_FILE}`);
-  return { NATS_URL: url, NATS_TLS_CA_FILE: bus.caFile, NATS_USER: service, NATS_PASSWORD: pass };
+  if (!bus.publicKeys[service]) throw new Error(`no NATS user for ${service} in ${PERMISSIONS_FILE}`);
+  return { NATS_URL: url, NATS_TLS_CA_FILE: bus.caFile, NATS_NKEY_SEED_FILE: seedFile(bus.dir, service) };
 }

@@ -135,7 +135,7 @@ export async function startNatsServer({ port, storeDir, monitorPort, bus }) {
 /**
  * NATS_URL when set: the operator's bus, used with the operator's NATS_* settings as given. Otherwise a private TLS
  * nats-server on 127.0.0.1:4222 (another free port when that one is taken), its CA, certificate and per-service
- * passwords kept under .data/nats; `serviceEnv(name)` is what each service needs to connect as itself.
+ * nkey seeds kept under .data/nats; `serviceEnv(name)` is what each service needs to connect as itself.
  */
 export async function ensureNats() {
   if (process.env.NATS_URL) return { url: process.env.NATS_URL, serviceEnv: () => ({}) };
@@ -257,7 +257,7 @@ export function log_(msg) {
 /**
  * A throwaway Coffer for tests and benchmarks: a fresh database on the local PostgreSQL (TEST_DATABASE_URL, else
  * 127.0.0.1:5432, else an embedded one; `adminUrl` overrides), a private TLS nats-server with per-service users on a
- * free port (its CA and passwords in the system's temp directory), the five built
+ * free port (its CA and nkey seeds in the system's temp directory), the five built
  * services on free ports. `stop()` removes everything.
  * Benchmark options: `nodeArgs(name, replica)` adds node flags per process (e.g. --cpu-prof), `natsMonitoring` opens
  * nats-server's monitoring port (sys.natsMonitorUrl), `replicas` ({gateway: 2}) starts more processes of a service,

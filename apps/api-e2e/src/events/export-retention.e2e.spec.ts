@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { AckPolicy, DeliverPolicy, JSONCodec, connect, type NatsConnection } from 'nats';
+import { AckPolicy, DeliverPolicy, JSONCodec, connect, nkeyAuthenticator, type NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { api, createTenant, type TestTenant } from '@coffer/testing';
 import { eventually } from './support';
@@ -16,12 +16,12 @@ const dir = process.env['COFFER_E2E_NATS_DIR'] as string;
 const codec = JSONCodec<{ id: string; type: string; tenant_id: string; data: Record<string, any> }>();
 
 function asEventsReader(): Promise<NatsConnection> {
-  const passwords = JSON.parse(fs.readFileSync(path.join(dir, 'users.json'), 'utf8')) as Record<string, string>;
+  // the events-reader identity's nkey seed (docs/events.md)
+  const seed = fs.readFileSync(path.join(dir, 'nkeys', 'events-reader.nk'), 'utf8').trim();
   return connect({
     servers: process.env['COFFER_E2E_NATS_URL'] as string,
     tls: { caFile: path.join(dir, 'tls', 'ca.pem') },
-    user: 'events-reader',
-    pass: passwords['events-reader'],
+    authenticator: nkeyAuthenticator(new TextEncoder().encode(seed)),
     inboxPrefix: '_INBOX.events-reader',
     reconnect: false,
     timeout: 5000,

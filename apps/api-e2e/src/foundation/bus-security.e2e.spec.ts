@@ -2,21 +2,30 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { JSONCodec, connect, type ConnectionOptions, type NatsConnection, type NatsError } from 'nats';
+import { JSONCodec, connect, nkeyAuthenticator, nkeys, type ConnectionOptions, type NatsConnection, type NatsError } from 'nats';
 
 /**
  * The bus of the running system is the production one (tools/dev/nats-bus.mjs renders deploy/nats/permissions.json
- * into the same server the services use): TLS is required, every service is its own user, and a user reaches only
- * the subjects its service serves and calls. Checked here against that very server, with the services listening.
+ * into the same server the services use): TLS is required, every service is its own nkey user, and a user reaches
+ * only the subjects its service serves and calls. Checked here against that very server, with the services listening.
  */
 const url = process.env['COFFER_E2E_NATS_URL'] as string;
 const dir = process.env['COFFER_E2E_NATS_DIR'] as string;
 const caFile = path.join(dir, 'tls', 'ca.pem');
-const passwords = (): Record<string, string> => JSON.parse(fs.readFileSync(path.join(dir, 'users.json'), 'utf8'));
+/** a service's nkey seed, from the file its NATS_NKEY_SEED_FILE names */
+const seed = (user: string): Uint8Array => new TextEncoder().encode(fs.readFileSync(path.join(dir, 'nkeys', `${user}.nk`), 'utf8').trim());
 const codec = JSONCodec();
 
-function as(user: string | undefined, pass?: string, extra: Partial<ConnectionOptions> = {}): Promise<NatsConnection> {
-  return connect({ servers: url, tls: { caFile }, reconnect: false, timeout: 5000, ...(user ? { user, pass: pass ?? passwords()[user] } : {}), ...extra });
+/** connects as `user` (its own seed, or the one given), or with no credentials at all */
+function as(user: string | undefined, withSeed?: Uint8Array, extra: Partial<ConnectionOptions> = {}): Promise<NatsConnection> {
+  return connect({
+    servers: url,
+    tls: { caFile },
+    reconnect: false,
+    timeout: 5000,
+    ...(user ? { authenticator: nkeyAuthenticator(withSeed ?? seed(user)) } : {}),
+    ...extra,
+  });
 }
 
 /** the error a subscription gets from the server, or null when it was accepted (none within 3 s) */
@@ -49,12 +58,37 @@ describe('the bus: TLS and one NATS user per service', () => {
     await expect(as(undefined)).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
   });
 
-  it('refuses a service name with a wrong password', async () => {
-    await expect(as('token-service', `${passwords()['token-service']}x`)).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+  it('refuses an nkey that is not one of its users, and a service name with no seed or with a password', async () => {
+    await expect(as('token-service', nkeys.createUser().getSeed())).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+    await expect(connect({ servers: url, tls: { caFile }, reconnect: false, timeout: 5000, user: 'token-service' })).rejects.toMatchObject({
+      code: 'AUTHORIZATION_VIOLATION',
+    });
+    await expect(
+      connect({
+        servers: url,
+        tls: { caFile },
+        reconnect: false,
+        timeout: 5000,
+        user: 'token-service',
+        pass: fs.readFileSync(path.join(dir, 'nkeys', 'token-service.nk'), 'utf8').trim(),
+      }),
+    ).rejects.toMatchObject({ code: 'AUTHORIZATION_VIOLATION' });
+  });
+
+  it("the server's configuration names users by public key only: no password, no seed", () => {
+    const conf = fs.readFileSync(path.join(dir, 'nats.conf'), 'utf8');
+    expect(conf).not.toMatch(/password|"pass"|\buser\s*:/i);
+    expect(conf).not.toMatch(/\bSU[A-Z2-7]{56}\b/);
+    for (const user of ['gateway', 'token-service', 'session-service', 'reactor-service', 'webhook-dispatcher', 'proxy-service', 'events-reader']) {
+      const publicKey = nkeys.fromSeed(seed(user)).getPublicKey();
+      expect({ user, listed: conf.includes(`"nkey": "${publicKey}"`) }).toEqual({ user, listed: true });
+      // the seed file is the service's alone
+      expect((fs.statSync(path.join(dir, 'nkeys', `${user}.nk`)).mode & 0o077).toString(8)).toBe('0');
+    }
   });
 
   it('refuses a client that does not trust the local CA (the certificate is not publicly trusted)', async () => {
-    await expect(connect({ servers: url, user: 'gateway', pass: passwords()['gateway'], reconnect: false, timeout: 5000 })).rejects.toThrow(/certificate/i);
+    await expect(connect({ servers: url, authenticator: nkeyAuthenticator(seed('gateway')), reconnect: false, timeout: 5000 })).rejects.toThrow(/certificate/i);
   });
 
   it('refuses a plain-text connection, even with valid credentials', async () => {
@@ -68,7 +102,8 @@ describe('the bus: TLS and one NATS user per service', () => {
         text += chunk.toString('latin1');
         if (!sent && text.includes('\r\n')) {
           sent = true;
-          socket.write(`CONNECT ${JSON.stringify({ user: 'gateway', pass: passwords()['gateway'], verbose: false })}\r\nPING\r\n`);
+          // an nkey needs the server's nonce signed: a plain-text CONNECT with the public key stands for any credentials
+          socket.write(`CONNECT ${JSON.stringify({ nkey: nkeys.fromSeed(seed('gateway')).getPublicKey(), verbose: false })}\r\nPING\r\n`);
         }
       });
       socket.on('close', () => resolve(text));
