@@ -362,8 +362,10 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
     it('is configured from the environment: NATS as its own user, database (if it has one) and keys from Secrets', () => {
       const c = container();
       expect(env(c, 'NATS_URL')?.value).toMatch(/^tls:\/\/[^,]+$/);
-      expect(env(c, 'NATS_USER')?.value).toBe(app);
-      expect(env(c, 'NATS_PASSWORD')?.valueFrom?.secretKeyRef?.name).toBe(`${app}-secrets`);
+      // an nkey seed from its own Secret: no NATS password anywhere (the bus holds the public key only)
+      expect(env(c, 'NATS_NKEY_SEED')?.valueFrom?.secretKeyRef).toEqual({ name: `${app}-secrets`, key: 'NATS_NKEY_SEED' });
+      expect(env(c, 'NATS_USER')).toBeUndefined();
+      expect(env(c, 'NATS_PASSWORD')).toBeUndefined();
       expect(env(c, 'DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe(facts.needsDatabase ? `${app}-secrets` : undefined);
       expect(Boolean(env(c, 'KEY_ENCRYPTION_KEYS'))).toBe(facts.needsKeyEncryptionKeys);
       if (facts.needsKeyEncryptionKeys) {

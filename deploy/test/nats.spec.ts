@@ -1,7 +1,7 @@
 /**
- * NATS: the Helm values (3-node JetStream cluster on file storage, one user per service, passwords from a Secret)
- * and, against a real nats-server started with the values' account block, every publish and subscribe grant and
- * denial of every service, plus the request-reply paths the services use.
+ * NATS: the Helm values (3-node JetStream cluster on file storage, one nkey user per service, public keys from a
+ * Secret, no password) and, against a real nats-server started with the values' account block, every publish and
+ * subscribe grant and denial of every service, plus the request-reply paths the services use.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, StringCodec, type NatsConnection } from 'nats';
+import { connect, nkeyAuthenticator, nkeys, StringCodec, type NatsConnection } from 'nats';
 import { parse, parseAllDocuments } from 'yaml';
 import { loadObjects, type K8sObject } from './support/kustomize';
 import { validateAgainstSchema } from './support/k8s-schema';
@@ -20,9 +20,11 @@ interface Permissions {
   subscribe?: { allow?: string[]; deny?: string[] };
   allow_responses?: boolean;
 }
+/** A user of the values: an nkey (a variable), or (the live test's witness only) a user and password. */
 interface NatsUser {
-  user: string;
-  password: string;
+  nkey?: string;
+  user?: string;
+  password?: string;
   permissions?: Permissions;
 }
 interface Values {
@@ -46,6 +48,13 @@ interface CertManagerObject {
 const values = (): Values => parse(readText('deploy/nats/values.yaml')) as Values;
 const coffer = (): NatsUser[] => values().config.merge.accounts['COFFER']?.users ?? [];
 const VAR = /^<< \$([A-Z][A-Z0-9_]*) >>$/;
+/** The variable that carries a user's public key: NATS_<USER>_NKEY (NATS_GATEWAY_NKEY, NATS_EVENTS_READER_NKEY, …). */
+const nkeyVariable = (user: string) => `NATS_${user.toUpperCase().replace(/-/g, '_')}_NKEY`;
+/** Which user a values entry is: the one its nkey variable names. */
+function userOf(u: NatsUser): string {
+  const variable = VAR.exec(u.nkey ?? '')?.[1] ?? '';
+  return /^NATS_([A-Z0-9_]+)_NKEY$/.exec(variable)?.[1]?.toLowerCase().replace(/_/g, '-') ?? String(u.user);
+}
 /** Not a service: the identity of an event consumer (docs/events.md). */
 const EVENTS_READER = 'events-reader';
 const EVENTS_STREAM_API = /^\$JS\.(API\.(STREAM|CONSUMER)\.[A-Z.]+\.COFFER_EVENTS(\.>)?|ACK\.COFFER_EVENTS\.>)$/;
@@ -139,23 +148,20 @@ describe('deploy/nats/values.yaml', () => {
     expect(v.podTemplate.topologySpreadConstraints['kubernetes.io/hostname']?.whenUnsatisfiable).toBe('DoNotSchedule');
   });
 
-  it('has one user per service in one account, named as the services’ NATS_USER', () => {
-    expect(
-      coffer()
-        .map((u) => u.user)
-        .sort(),
-    ).toEqual([...APP_NAMES, EVENTS_READER].sort());
+  it('has one nkey user per service in one account, and each Deployment signs in with its own seed', () => {
+    expect(coffer().map(userOf).sort()).toEqual([...APP_NAMES, EVENTS_READER].sort());
     for (const app of APP_NAMES) {
       const d = loadObjects(path.join(K8S, app, 'deployment.yaml'))[0] as unknown as {
-        spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+        spec: { template: { spec: { containers: { env: { name: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[] }[] } } };
       };
-      expect(d.spec.template.spec.containers[0]?.env.find((e) => e.name === 'NATS_USER')?.value).toBe(app);
+      const env = d.spec.template.spec.containers[0]?.env ?? [];
+      expect(env.find((e) => e.name === 'NATS_NKEY_SEED')?.valueFrom?.secretKeyRef).toEqual({ name: `${app}-secrets`, key: 'NATS_NKEY_SEED' });
     }
   });
 
   it('grants each service exactly the permissions of deploy/nats/permissions.json (what npm start and the tests run)', () => {
     const matrix = JSON.parse(readText('deploy/nats/permissions.json')) as Record<string, Permissions>;
-    expect(Object.fromEntries(coffer().map((u) => [u.user, u.permissions]))).toEqual(matrix);
+    expect(Object.fromEntries(coffer().map((u) => [userOf(u), u.permissions]))).toEqual(matrix);
   });
 
   it('requires TLS from clients, with a certificate for the host the services dial', () => {
@@ -175,16 +181,18 @@ describe('deploy/nats/values.yaml', () => {
     }
   });
 
-  it('takes every password from a Secret through an environment variable, never from the file', () => {
+  it('names every user by an nkey public key from a Secret through an environment variable: no password anywhere', () => {
     const v = values();
     const users = Object.values(v.config.merge.accounts).flatMap((a) => a.users);
+    expect(readText('deploy/nats/values.yaml')).not.toMatch(/password/i);
     for (const u of users) {
-      const m = VAR.exec(u.password);
-      expect({ user: u.user, variable: m?.[1] }).toEqual({ user: u.user, variable: expect.any(String) });
-      const env = v.container.env[m?.[1] as string];
-      expect({ user: u.user, env }).toEqual({
-        user: u.user,
-        env: { valueFrom: { secretKeyRef: { name: 'nats-coffer-users', key: u.user } } },
+      const user = userOf(u);
+      expect({ user, keys: Object.keys(u).sort() }).toEqual({ user, keys: u.permissions ? ['nkey', 'permissions'] : ['nkey'] });
+      const variable = VAR.exec(u.nkey ?? '')?.[1];
+      expect({ user, variable }).toEqual({ user, variable: nkeyVariable(user) });
+      expect({ user, env: v.container.env[variable as string] }).toEqual({
+        user,
+        env: { valueFrom: { secretKeyRef: { name: 'nats-coffer-users', key: user } } },
       });
     }
   });
@@ -192,7 +200,8 @@ describe('deploy/nats/values.yaml', () => {
   it('grants no wildcard-everything, and lets responders answer only through allow_responses', () => {
     for (const u of coffer()) {
       const p = u.permissions;
-      expect({ user: u.user, hasPermissions: Boolean(p?.publish && p.subscribe) }).toEqual({ user: u.user, hasPermissions: true });
+      const user = userOf(u);
+      expect({ user, hasPermissions: Boolean(p?.publish && p.subscribe) }).toEqual({ user, hasPermissions: true });
       for (const list of [p?.publish?.allow ?? [], p?.subscribe?.allow ?? []]) {
         expect(list).not.toContain('>');
         expect(list).not.toContain('*');
@@ -200,7 +209,7 @@ describe('deploy/nats/values.yaml', () => {
         expect(list.filter((s) => s.startsWith('$') && !EVENTS_STREAM_API.test(s))).toEqual([]);
       }
       expect((p?.publish?.allow ?? []).filter((s) => s.startsWith('_INBOX'))).toEqual([]);
-      expect(Boolean(p?.allow_responses)).toBe(Boolean(SERVES[u.user as AppName]));
+      expect(Boolean(p?.allow_responses)).toBe(Boolean(SERVES[user as AppName]));
     }
   });
 
@@ -253,12 +262,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-/**
- * The recipe docs/nats.md gives: a letter, then hex. nats-server parses an environment variable it substitutes as
- * a config value, so a password like 12e5… (a number) stops it, and one with a comma, brace or space is cut short.
- */
-function natsPassword(): string {
-  return `p${randomBytes(24).toString('hex')}`;
+/** A new user nkey, as docs/nats.md makes them: the seed for the service, the public key for the server. */
+function newNkey(): { seed: Uint8Array; publicKey: string } {
+  const user = nkeys.createUser();
+  return { seed: user.getSeed(), publicKey: user.getPublicKey() };
 }
 
 const sc = StringCodec();
@@ -268,7 +275,7 @@ describeLive('NATS permissions, live (nats-server with the values’ accounts)',
   let server: ChildProcess;
   let dir: string;
   let port: number;
-  const passwords: Record<string, string> = {};
+  const seeds: Record<string, Uint8Array> = {};
   const conns = new Map<string, NatsConnection>();
   const conn = (user: string) => conns.get(user) as NatsConnection;
 
@@ -281,13 +288,12 @@ describeLive('NATS permissions, live (nats-server with the values’ accounts)',
     const env: Record<string, string> = { ...process.env } as Record<string, string>;
     for (const account of Object.values(merge.accounts)) {
       for (const u of account.users) {
-        const m = VAR.exec(u.password);
-        if (m) {
-          passwords[u.user] = natsPassword();
-          env[m[1] as string] = passwords[u.user] as string;
-        } else {
-          passwords[u.user] = u.password;
-        }
+        const m = VAR.exec(u.nkey ?? '');
+        if (!m) continue;
+        const key = newNkey();
+        seeds[userOf(u)] = key.seed;
+        // the public key as the chart's variable carries it, unquoted into nats.conf
+        env[m[1] as string] = key.publicKey;
       }
     }
     const body = JSON.stringify(merge, null, 2).replace(/"<< (.*?) >>"/g, '$1');
@@ -307,7 +313,13 @@ describeLive('NATS permissions, live (nats-server with the values’ accounts)',
       }
     }
     for (const app of APP_NAMES) {
-      const nc = await connect({ servers: `127.0.0.1:${port}`, user: app, pass: passwords[app], reconnect: false, name: app, inboxPrefix: `_INBOX.${app}` });
+      const nc = await connect({
+        servers: `127.0.0.1:${port}`,
+        authenticator: nkeyAuthenticator(seeds[app]),
+        reconnect: false,
+        name: app,
+        inboxPrefix: `_INBOX.${app}`,
+      });
       // Permission violations are reported on the status stream; keep it drained.
       void (async () => {
         for await (const _ of nc.status()) {
@@ -324,26 +336,11 @@ describeLive('NATS permissions, live (nats-server with the values’ accounts)',
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('cannot take just any password through a variable: one that reads as a number stops the server', async () => {
-    const conf = path.join(dir, 'trap.conf');
-    fs.writeFileSync(conf, `port: ${await freePort()}\naccounts: { A: { users: [ { user: u, password: $TRAP_PASSWORD } ] } }\n`);
-    const trap = spawn(NATS_SERVER as string, ['-a', '127.0.0.1', '-c', conf], { env: { ...process.env, TRAP_PASSWORD: '12e5abc' }, stdio: 'ignore' });
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => {
-        trap.kill('SIGTERM');
-        resolve(null);
-      }, 3000);
-      trap.once('exit', (c) => {
-        clearTimeout(timer);
-        resolve(c);
-      });
-    });
-    expect(code).not.toBe(0);
-    expect(code).not.toBeNull();
-  });
-
-  it('refuses a wrong password', async () => {
-    await expect(connect({ servers: `127.0.0.1:${port}`, user: 'gateway', pass: 'wrong', reconnect: false })).rejects.toThrow();
+  it('refuses an nkey it does not list, a known user without its seed, and a password for a service name', async () => {
+    const servers = `127.0.0.1:${port}`;
+    await expect(connect({ servers, authenticator: nkeyAuthenticator(newNkey().seed), reconnect: false })).rejects.toThrow();
+    await expect(connect({ servers, reconnect: false })).rejects.toThrow();
+    await expect(connect({ servers, user: 'gateway', pass: 'wrong', reconnect: false })).rejects.toThrow();
   });
 
   it.each(APP_NAMES)('%s may publish exactly to its grants', async (app) => {

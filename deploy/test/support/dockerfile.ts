@@ -219,7 +219,8 @@ function workdirs(stage: Stage): string[] {
 
 const norm = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p);
 
-const SECRET_NAME = /^(DATABASE_URL|KEY_ENCRYPTION_KEYS|NATS_PASSWORD|NATS_TOKEN|NATS_CREDS|.*_PASSWORD|.*_SECRET|.*SECRET_KEY|.*_TOKEN)$/;
+const SECRET_NAME =
+  /^(DATABASE_URL|KEY_ENCRYPTION_KEYS|NATS_NKEY_SEED|NATS_NKEY_SEED_FILE|NATS_PASSWORD|NATS_TOKEN|NATS_CREDS|.*_PASSWORD|.*_SECRET|.*SECRET_KEY|.*_TOKEN)$/;
 
 export interface LintOptions {
   /** names (or indexes) of the stages that are built as images; defaults to the last stage */

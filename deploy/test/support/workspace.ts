@@ -103,7 +103,7 @@ export const APPS: Record<AppName, AppFacts> = {
 export const APP_NAMES = Object.keys(APPS) as AppName[];
 
 /** Environment variables whose values are secrets: only ever from a Secret, never a literal. */
-export const SECRET_ENV = ['DATABASE_URL', 'NATS_PASSWORD', 'NATS_TOKEN', 'NATS_CREDS', 'KEY_ENCRYPTION_KEYS'];
+export const SECRET_ENV = ['DATABASE_URL', 'NATS_NKEY_SEED', 'NATS_PASSWORD', 'NATS_TOKEN', 'NATS_CREDS', 'KEY_ENCRYPTION_KEYS'];
 
 /** The Node.js applications of the workspace: every apps/<name>/project.json with projectType application. */
 export function workspaceApplications(): string[] {
