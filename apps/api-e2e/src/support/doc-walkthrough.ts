@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,32 +18,41 @@ export interface DocCommand {
 }
 
 /**
- * The commands of the ```sh blocks under the heading `heading` of `page` (up to the next heading of the same or a
- * higher level), in order. Comment lines right after a command are the output the page promises for it.
+ * The commands of the ```sh / ```bash blocks under the heading `heading` of `page` (up to the next heading of the
+ * same or a higher level; no heading: the whole page), in order; a line ending in `\` continues on the next. Comment lines right after a command
+ * (no blank line between) are the output the page promises for it; other comments are remarks.
  */
-export function sectionCommands(page: string, heading: string): DocCommand[] {
+export function sectionCommands(page: string, heading?: string): DocCommand[] {
   const lines = fs.readFileSync(path.join(ROOT, page), 'utf8').split('\n');
-  const start = lines.findIndex((l) => l.replace(/^#+\s*/, '') === heading && /^#+\s/.test(l));
-  if (start < 0) throw new Error(`${page} has no heading "${heading}"`);
-  const level = /^#+/.exec(lines[start])![0].length;
+  // no heading: the whole page
+  const start = heading === undefined ? -1 : lines.findIndex((l) => /^#+\s/.test(l) && l.replace(/^#+\s*/, '') === heading);
+  if (start < 0 && heading !== undefined) throw new Error(`${page} has no heading "${heading}"`);
+  const level = start < 0 ? 0 : (/^#+/.exec(lines[start])?.[0] ?? '').length;
   const commands: DocCommand[] = [];
-  let inSh = false;
-  let inOther = false;
+  let fence: 'sh' | 'other' | null = null;
+  let last: DocCommand | null = null;
+  let continued = false;
   for (const raw of lines.slice(start + 1)) {
     const next = /^(#+)\s/.exec(raw);
-    if (next && !inSh && !inOther && next[1].length <= level) break;
+    if (next && !fence && next[1].length <= level) break;
     const line = raw.trim();
     if (line.startsWith('```')) {
-      if (inSh || inOther) inSh = inOther = false;
-      else if (line === '```sh' || line === '```bash') inSh = true;
-      else inOther = true;
+      fence = fence ? null : line === '```sh' || line === '```bash' ? 'sh' : 'other';
+      last = null;
       continue;
     }
-    if (!inSh || !line) continue;
-    const last = commands[commands.length - 1];
-    if (line.startsWith('#')) {
+    if (fence !== 'sh') continue;
+    if (continued && last) {
+      last.command = `${last.command}\n${line}`;
+      continued = line.endsWith('\\');
+    } else if (!line) last = null;
+    else if (line.startsWith('#')) {
       if (last) last.expected = [last.expected, line.replace(/^#\s?/, '')].filter((x) => x !== undefined).join('\n');
-    } else commands.push({ command: line });
+    } else {
+      last = { command: line };
+      commands.push(last);
+      continued = line.endsWith('\\');
+    }
   }
   return commands;
 }
@@ -64,6 +73,8 @@ export function matchesShown(output: string, shown: string): boolean {
  */
 export function freshCopy(): { dir: string; remove: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-walkthrough-'));
+  // as a clone's directory is: run as root, the embedded PostgreSQL's initdb drops to another user that must reach .data
+  fs.chmodSync(dir, 0o755);
   const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
   for (const file of listed.stdout.split('\0').filter(Boolean)) {
@@ -89,4 +100,47 @@ export function readerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     LANG: 'C.UTF-8',
     ...extra,
   };
+}
+
+/**
+ * One terminal of the reader's: a bash that keeps its variables from one command to the next (`MK=$(…)`, then
+ * `curl … $MK`), in the copy, with the reader's environment.
+ */
+export class ReaderShell {
+  private readonly bash: ChildProcessWithoutNullStreams;
+  private stdout = '';
+  private stderr = '';
+  private count = 0;
+
+  constructor(cwd: string, env: NodeJS.ProcessEnv) {
+    this.bash = spawn('bash', ['--noprofile', '--norc'], { cwd, env });
+    this.bash.stdout.on('data', (d: Buffer) => (this.stdout += d.toString()));
+    this.bash.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
+  }
+
+  /** Runs `command`; resolves with what it printed, rejects when it exits non-zero or takes longer than `timeoutMs`. */
+  async run(command: string, timeoutMs = 10 * 60_000): Promise<string> {
+    const marker = `__walkthrough_done_${++this.count}_`;
+    this.stdout = '';
+    this.stderr = '';
+    // the marker on a line of its own, after the command's own output (which may not end with a newline)
+    this.bash.stdin.write(`${command}\nprintf '\\n${marker}%s\\n' "$?"\n`);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const m = new RegExp(`\\n${marker}(\\d+)\\n`).exec(this.stdout);
+      if (m) {
+        const output = this.stdout.slice(0, m.index);
+        if (m[1] !== '0') throw new Error(`"${command}" exited ${m[1]}\n${this.stderr}\n${output}`);
+        return output;
+      }
+      if (this.bash.exitCode !== null) throw new Error(`the shell exited (${this.bash.exitCode}) during "${command}"\n${this.stderr}`);
+      if (Date.now() > deadline) throw new Error(`"${command}" did not finish within ${timeoutMs} ms\n${this.stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  close(): void {
+    this.bash.stdin.end();
+    this.bash.kill();
+  }
 }
