@@ -2,6 +2,8 @@
 //
 //   WEBHOOK_SECRET=whsec_... PORT=3000 node docs/examples/verify-webhook.mjs
 //
+// WEBHOOK_SECRET is the webhook's own `signing_secret` (returned once by POST /webhooks) for event deliveries, or the
+// tenant's secret (GET /tenants/self/webhook-secret) for asynchronous reactor results and older webhooks.
 // Use it as a starting point for your receiver, or import `verifyWebhook` from it. The end-to-end suite runs this
 // exact file against real deliveries (apps/api-e2e/src/reactors/async.e2e.spec.ts), so it stays correct.
 import { createHmac, timingSafeEqual } from 'node:crypto';
