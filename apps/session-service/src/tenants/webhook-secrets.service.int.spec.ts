@@ -48,4 +48,17 @@ describe('WebhookSecretsService (PostgreSQL)', () => {
     expect(new Set(await secrets.signing(tenant))).toEqual(new Set([first, a.secret, b.secret]));
     expect(await current(tenant)).toBe(1);
   });
+
+  it("a webhook's own secret (webhook-dispatcher's row) is never the tenant's: not read, not signing, not retired by a rotation", async () => {
+    const tenant = await insertTenant(ctx.sql);
+    const webhookId = '6f1d2c3b-4a59-4687-9786-a5b4c3d2e1f0';
+    // written first, so a tenant lookup that did not tell the two apart would find it (and fail to open it)
+    await ctx.sql.query(`INSERT INTO webhook_secrets (id, tenant_id, webhook_id, ciphertext) VALUES (gen_random_uuid(), $1, $2, '\\x00')`, [tenant, webhookId]);
+    const first = (await secrets.current(tenant)).secret;
+    expect(await secrets.signing(tenant)).toEqual([first]);
+    await secrets.rotate(tenant);
+    const endpoint = await ctx.sql.query('SELECT retires_at FROM webhook_secrets WHERE webhook_id = $1', [webhookId]);
+    expect(endpoint.rows).toEqual([{ retires_at: null }]);
+    expect(await secrets.signing(tenant)).toHaveLength(2);
+  });
 });
