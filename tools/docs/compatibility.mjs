@@ -34,6 +34,16 @@ export function rowMethods(cell) {
   return out;
 }
 
+/** The SDK versions the page's section headings name must be the ones installed (package.json pins them). */
+export function versionProblems(text = fs.readFileSync(path.join(ROOT, PAGE), 'utf8')) {
+  const problems = [];
+  for (const m of text.matchAll(/^## (@basis-theory\/[\w-]+) (\S+)/gm)) {
+    const installed = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', m[1], 'package.json'), 'utf8')).version;
+    if (installed !== m[2]) problems.push(`${PAGE}: the section on ${m[1]} names ${m[2]}, but ${installed} is installed`);
+  }
+  return problems;
+}
+
 /** `{ node: [{ line, methods, status }], js: [...] }`: the method tables of the page. */
 export function documentedMethods(text = fs.readFileSync(path.join(ROOT, PAGE), 'utf8')) {
   const rows = { node: [], js: [] };
@@ -92,7 +102,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     process.stdout.write(`${sdk} SDK methods the end-to-end tests drive:\n`);
     for (const [method, files] of [...driven[sdk]].sort()) process.stdout.write(`  ${method}  (${[...files].join(', ')})\n`);
   }
-  const problems = compatibilityProblems(documentedMethods(), driven);
+  const problems = [...versionProblems(), ...compatibilityProblems(documentedMethods(), driven)];
   for (const p of problems) process.stderr.write(`${p}\n`);
   process.exit(problems.length ? 1 : 0);
 }

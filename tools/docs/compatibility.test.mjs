@@ -5,11 +5,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { compatibilityProblems, documentedMethods, rowMethods } from './compatibility.mjs';
+import { compatibilityProblems, documentedMethods, rowMethods, versionProblems } from './compatibility.mjs';
 import { drivenSdkMethods } from './sdk-calls.mjs';
 
 test('docs/compatibility.md marks supported exactly the SDK methods the end-to-end tests drive', () => {
   assert.deepEqual(compatibilityProblems(), []);
+});
+
+test('the page names the SDK versions installed', () => {
+  assert.deepEqual(versionProblems(), []);
+  assert.equal(versionProblems('## @basis-theory/node-sdk 0.0.1\n').length, 1);
 });
 
 test('the page lists every method of the installed node SDK, and none it lacks', () => {
