@@ -62,9 +62,9 @@ describe('events delivered to webhooks', () => {
     await receiver.stop();
   });
 
-  /** Every delivery: a valid signature, the envelope's fields, this tenant, a stable id per delivery. */
-  function checkEnvelope(e: Envelope & { raw: { headers: Record<string, unknown>; body: string } }, type: string) {
-    expect(verifyStandardWebhook(secret, e.raw as never)).toBe(true);
+  /** Every delivery: a valid signature (by its webhook's own secret), the envelope's fields, this tenant, a stable id per delivery. */
+  function checkEnvelope(e: Envelope & { raw: { headers: Record<string, unknown>; body: string } }, type: string, signedWith = secret) {
+    expect(verifyStandardWebhook(signedWith, e.raw as never)).toBe(true);
     expect(verifyStandardWebhook('whsec_' + Buffer.alloc(32).toString('base64'), e.raw as never)).toBe(false);
     expect(e.raw.headers['content-type']).toBe('application/json');
     expect(e.event).toMatchObject({ id: expect.any(String), type, tenant_id: tenant.tenantId });
@@ -413,7 +413,7 @@ describe('events delivered to webhooks', () => {
       const [first, again] = ofToken();
       expect(again.raw.headers['webhook-id']).toBe(first.raw.headers['webhook-id']);
       expect(again.event).toEqual(first.event);
-      checkEnvelope(again, 'token.created');
+      checkEnvelope(again, 'token.created', hook.body.signing_secret);
       const recorded = await eventually(async () => {
         const page = await api('GET', `/webhooks/${hook.body.id}/deliveries`, { key: tenant.managementKey });
         const mine = (page.body.data as Array<Record<string, unknown>>).filter((d) => d.event_id === first.event.id);
