@@ -1,12 +1,13 @@
 // The facts the docs repeat agree with the code: the Node version (.node-version), the services tools/dev/system.mjs
-// runs, the environment variables the configuration parsers read, the RFC cited for problem documents, and the routes
-// docs/api-reference.md lists (docs/openapi.json).
+// runs, the environment variables the configuration parsers read (and their integer defaults and ranges), the RFC
+// cited for problem documents, and the routes docs/api-reference.md lists (docs/openapi.json).
 // Run: node --test 'tools/docs/*.test.mjs'  (or: npx nx run docs:test)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NODE_VERSION, nodeVersionProblems, obsoleteRfcProblems, serviceListProblems } from './drift-facts.mjs';
 import { documentedVariables, envTableProblems } from './env-tables.mjs';
 import { apiRouteProblems, documentedRoutes } from './api-routes.mjs';
+import { envDefaultProblems } from './env-defaults.mjs';
 
 test('every Node version the docs name is the pinned one (.node-version), or listed as about something else', () => {
   assert.deepEqual(nodeVersionProblems(), []);
@@ -18,6 +19,16 @@ test('the docs count and list the services tools/dev/system.mjs runs', () => {
 
 test('every variable a configuration parser reads is in a variable table of the docs, and every one documented is read', () => {
   assert.deepEqual(envTableProblems(), []);
+});
+
+test('the integer settings the docs document have the defaults and ranges of their parsers', () => {
+  assert.deepEqual(envDefaultProblems(), []);
+  const settings = new Map([['AUTH_CACHE_TTL_MS', { def: 5000, min: 1, max: 3600000 }]]);
+  const page = [{ file: 'docs/x.md', text: '| variable | type, range | default |\n|---|---|---|\n| `AUTH_CACHE_TTL_MS` | integer 0–3600000 | `1000` |' }];
+  assert.deepEqual(envDefaultProblems(page, settings), [
+    'docs/x.md:3: AUTH_CACHE_TTL_MS defaults to 5000 in its parser, not 1000',
+    'docs/x.md:3: AUTH_CACHE_TTL_MS accepts 1–3600000 in its parser, not 0–3600000',
+  ]);
 });
 
 test('the docs cite RFC 9457 for problem documents, not the obsoleted RFC 7807', () => {
