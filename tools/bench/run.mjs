@@ -15,6 +15,9 @@
 //                                  BENCH_ONLY=kek runs only that comparison
 //   BENCH_PROXY=1                  also the proxy's overhead and throughput against local HTTPS destinations
 //                                  (tools/bench/proxy.mjs); BENCH_ONLY=proxy runs only that
+//   BENCH_TRACING=1                the throwaway system traces every request to a discarding OTLP collector
+//                                  (lib/trace-sink.mjs): what tracing costs, against a run without it; its results
+//                                  are named <date>[-quick]-tracing and never become the reference of the comparison
 //   BENCH_CONSOLE=0                skip the web console's first-page time in Chromium (tools/bench/console.mjs, on
 //                                  by default unless BENCH_ONLY names something else); BENCH_ONLY=console runs only that
 //
@@ -28,6 +31,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import { APPS, ROOT, build } from '../dev/system.mjs';
+import { startTraceSink } from './lib/trace-sink.mjs';
 import { pgBaseline, startFloorServer } from './lib/baselines.mjs';
 import { committedResult, compareResults, comparisonMarkdown, comparisonText, loadResult } from './lib/compare.mjs';
 import { CpuSampler, postgresBackends } from './lib/cpu.mjs';
@@ -173,7 +177,9 @@ async function main() {
   const stamp = startedAt.toISOString().slice(0, 19).replace(/:/g, '-');
   const cpuProfDir = CONFIG.cpuProf ? path.join(ROOT, 'tmp/cpu-prof', stamp) : undefined;
   if (cpuProfDir) fs.mkdirSync(cpuProfDir, { recursive: true });
-  const target = await startTarget({ log, cpuProfDir, replicas: CONFIG.replicas, noBuild: args.has('--no-build') });
+  const tracing = process.env.BENCH_TRACING === '1' ? await startTraceSink() : undefined;
+  if (tracing) log(`tracing on: every process exports its spans to ${tracing.env.OTEL_EXPORTER_OTLP_ENDPOINT} (discarded)`);
+  const target = await startTarget({ log, cpuProfDir, replicas: CONFIG.replicas, noBuild: args.has('--no-build'), env: tracing?.env });
   const sweepRows = CONFIG.sweepRows ?? (target.kind === 'throwaway' ? (QUICK ? 10_000 : 100_000) : 0);
   const http = httpClient(target.urls ?? target.url, Math.max(64, ...CONFIG.clients) + 8);
   const nats = () => (target.natsMonitorUrl ? natsSnapshot(target.natsMonitorUrl).catch(() => undefined) : undefined);
@@ -347,6 +353,7 @@ async function main() {
         load_average_at_start: os.loadavg().map((x) => +x.toFixed(2)),
       },
       rows,
+      ...(tracing ? { tracing: { exports: tracing.sink.requests, exported_bytes: tracing.sink.bytes } } : {}),
       ...(judged.proxy ? { proxy: judged.proxy } : {}),
       ...(judged.idle ? { idle: { ...judged.idle, note: judged.idleNote } } : {}),
       ...(judged.scalePlans.length ? { scale_plans: judged.scalePlans } : {}),
@@ -355,7 +362,7 @@ async function main() {
     const printGoals = concludeGoals(result, { print: false });
     const dir = path.join(ROOT, 'bench/results');
     fs.mkdirSync(dir, { recursive: true });
-    const name = `${stamp}${QUICK ? '-quick' : ''}`;
+    const name = `${stamp}${QUICK ? '-quick' : ''}${tracing ? '-tracing' : ''}`;
     fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
     fs.writeFileSync(path.join(dir, `${name}.svg`), `${svg(result)}\n`);
     const sections = [markdown(result), goalsMarkdown(result.goals)];
@@ -373,6 +380,10 @@ async function main() {
     await http.close().catch(() => undefined);
     await db?.end();
     await target.stop();
+    if (tracing) {
+      log(`tracing: ${tracing.sink.requests} exports, ${(tracing.sink.bytes / 2 ** 20).toFixed(1)} MiB of spans`);
+      await tracing.stop();
+    }
     if (cpuProfDir) {
       fs.writeFileSync(path.join(cpuProfDir, 'windows.json'), `${JSON.stringify(windows, null, 2)}\n`);
       log(`CPU profiles in ${path.relative(ROOT, cpuProfDir)}: node tools/bench/profile-summary.mjs ${path.relative(ROOT, cpuProfDir)} --window <scenario>`);
