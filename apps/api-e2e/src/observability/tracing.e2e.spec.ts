@@ -158,6 +158,12 @@ describe('OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
       spans.find((s) => s.service === 'coffer-token-service' && isPostgres(s) && String(s.attributes['db.query.text']).includes('INSERT INTO tokens')),
     ).toBeDefined();
     expect(isOneTree(spans, tp.spanId)).toBe(true);
+    // the gateway's log line of the request names the trace and its span
+    const line = fs
+      .readFileSync(path.join(logDir, 'gateway.log'), 'utf8')
+      .split('\n')
+      .find((l) => l.includes(`"trace_id":"${tp.traceId}"`) && l.includes('"route":"/tokens"'));
+    expect(JSON.parse(line ?? '{}')).toMatchObject({ trace_id: tp.traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/), status: 201 });
   });
 
   it('a webhook delivery continues the trace of the request that wrote its event, and the receiver gets its traceparent', async () => {
