@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +73,13 @@ export function matchesShown(output: string, shown: string): boolean {
  * and it would take minutes; `npm start` still checks it against the lockfile as on a fresh clone.
  */
 export function freshCopy(): { dir: string; remove: () => void } {
+  // the copy links this node_modules: `npm start` there would run `npm ci` (the network, minutes) if it were not the
+  // install of this lockfile, so that is refused here (the marker is tools/dev/system.mjs ensureInstalled's)
+  const lock = fs.readFileSync(path.join(ROOT, 'package-lock.json'));
+  const hash = createHash('sha256').update(lock).update(`\0${process.version}-${process.platform}-${process.arch}`).digest('hex');
+  const marker = path.join(ROOT, 'node_modules', '.coffer-lock-hash');
+  if (!fs.existsSync(marker) || fs.readFileSync(marker, 'utf8') !== hash)
+    throw new Error('node_modules is not the install of package-lock.json: run npm ci (or npm test) first');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-walkthrough-'));
   // as a clone's directory is: run as root, the embedded PostgreSQL's initdb drops to another user that must reach .data
   fs.chmodSync(dir, 0o755);
