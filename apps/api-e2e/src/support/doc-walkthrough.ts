@@ -73,8 +73,9 @@ export function matchesShown(output: string, shown: string): boolean {
  * and it would take minutes; `npm start` still checks it against the lockfile as on a fresh clone.
  */
 export function freshCopy(): { dir: string; remove: () => void } {
-  // the copy links this node_modules: `npm start` there would run `npm ci` (the network, minutes) if it were not the
-  // install of this lockfile, so that is refused here (the marker is tools/dev/system.mjs ensureInstalled's)
+  // the copy links this node_modules: `npm start` there would run `npm ci` if it were not the install of this lockfile,
+  // and npm ci empties node_modules first, through the link (it emptied this checkout's once), so that is refused
+  // here (the marker is tools/dev/system.mjs ensureInstalled's)
   const lock = fs.readFileSync(path.join(ROOT, 'package-lock.json'));
   const hash = createHash('sha256').update(lock).update(`\0${process.version}-${process.platform}-${process.arch}`).digest('hex');
   const marker = path.join(ROOT, 'node_modules', '.coffer-lock-hash');
