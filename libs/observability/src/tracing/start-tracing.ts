@@ -1,5 +1,5 @@
-/* eslint-disable @typescript-eslint/no-require-imports -- the SDK is loaded only when tracing is on, and before the
-   modules it instruments: a static import would cost every installation that does not trace its memory and start-up */
+// The SDK is required here, only when tracing is on, and before the modules it instruments: a static import would cost
+// every installation that does not trace its memory and start-up time.
 import type { IncomingMessage, ClientRequest } from 'node:http';
 import { validateConfig } from '../config';
 import { markTracingStarted } from './trace-context';
