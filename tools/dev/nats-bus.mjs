@@ -171,7 +171,7 @@ export function writeNatsConfig(bus, { port, storeDir, monitorPort, host = '127.
     // as deploy/nats/values.yaml: the API takes 1 MiB bodies and replies can be larger than the 1 MB default
     'max_payload: 8388608',
     `jetstream { store_dir: ${q(storeDir)} }`,
-    // `timeout`: seconds for the handshake; the default (0.5 s) is short on a busy laptop starting five services
+    // `timeout`: seconds for the handshake; the default (0.5 s) is short on a busy laptop starting six services
     `tls { cert_file: ${q(bus.certFile)}, key_file: ${q(bus.keyFile)}, ca_file: ${q(bus.caFile)}, timeout: 5 }`,
     `accounts { COFFER { jetstream: enabled, users: ${JSON.stringify(users, null, 2)} } }`,
     '',

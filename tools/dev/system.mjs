@@ -257,7 +257,7 @@ export function log_(msg) {
 /**
  * A throwaway Coffer for tests and benchmarks: a fresh database on the local PostgreSQL (TEST_DATABASE_URL, else
  * 127.0.0.1:5432, else an embedded one; `adminUrl` overrides), a private TLS nats-server with per-service users on a
- * free port (its CA and nkey seeds in the system's temp directory), the five built
+ * free port (its CA and nkey seeds in the system's temp directory), the six built
  * services on free ports. `stop()` removes everything.
  * Benchmark options: `nodeArgs(name, replica)` adds node flags per process (e.g. --cpu-prof), `natsMonitoring` opens
  * nats-server's monitoring port (sys.natsMonitorUrl), `replicas` ({gateway: 2}) starts more processes of a service,

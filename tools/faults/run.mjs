@@ -79,7 +79,7 @@ async function main() {
   const receiver = new WebhookReceiver();
   await receiver.start();
   fs.rmSync(path.join(ROOT, 'tmp', 'faults', 'logs'), { recursive: true, force: true });
-  log('starting the system (private PostgreSQL, NATS, five services behind TCP proxies) ...');
+  log('starting the system (private PostgreSQL, NATS, the six services behind TCP proxies) ...');
   const sys = await FaultSystem.start({
     logDir: path.join(ROOT, 'tmp', 'faults', 'logs'),
     env: {

@@ -1,5 +1,5 @@
 // Starts the whole system once for the end-to-end run (tools/dev/system.mjs: a throwaway database dropped in
-// teardown, a private nats-server with JetStream, the five built services). Tests talk to it only over HTTP, plus a
+// teardown, a private nats-server with JetStream, the six built services). Tests talk to it only over HTTP, plus a
 // small loopback control endpoint to stop and start services (outage tests).
 import fs from 'node:fs';
 import http from 'node:http';
