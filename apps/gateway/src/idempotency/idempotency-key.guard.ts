@@ -7,8 +7,8 @@ import { IETF_IDEMPOTENCY_KEY } from './idempotency-key-headers';
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
- * SVC-IDEMPOTENCY-KEY (or an alias, or the IETF `Idempotency-Key`; docs/idempotency.md) at the edge: checks the key (after authentication and the route's permission) and leaves it on
- * the request for the route's RPCs (`callContext`); the service that owns the write records it in the write's own
+ * SVC-IDEMPOTENCY-KEY (or an alias, or the IETF `Idempotency-Key`; docs/idempotency.md) at the edge: checks the key
+ * (after authentication and the route's permission) and leaves it on the request for the route's RPCs (`callContext`); the service that owns the write records it in the write's own
  * transaction (libs/idempotency), which is what makes a retry after a lost reply safe. A response the service answered
  * from its record is marked `svc-idempotent-replay: true` (fastify-setup's onSend hook).
  */

@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { TenantKeyring } from '@coffer/crypto/keyring';
+import { TenantKeyring, newWebhookSecret, openWebhookSecret, sealWebhookSecret } from '@coffer/crypto/keyring';
 import { PrismaService } from '@coffer/db';
 import { ProblemError } from '@coffer/contracts';
 import { AuditTrail } from '@coffer/messaging';
@@ -57,17 +57,12 @@ export class WebhookSecretsService {
   /** A new current secret, or undefined when the tenant has one already (another caller's, just made). */
   private async create(tenantId: string): Promise<string | undefined> {
     const id = randomUUID();
-    const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    const { keyId, ciphertext } = await this.keyring.encryptJson(tenantId, `webhook-secret:${id}`, secret);
-    // the row stores [data key id (16 bytes)][ciphertext], so the secret stays readable after key rotation
-    const stored = Buffer.concat([Buffer.from(keyId.replace(/-/g, ''), 'hex'), ciphertext]);
+    const secret = newWebhookSecret();
+    const stored = await sealWebhookSecret(this.keyring, tenantId, id, secret);
     return (await this.secrets.createCurrent(tenantId, id, stored)) ? secret : undefined;
   }
 
-  private async open(tenantId: string, id: string, stored: Uint8Array): Promise<string> {
-    const buf = Buffer.from(stored);
-    const h = buf.subarray(0, 16).toString('hex');
-    const keyId = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-    return this.keyring.decryptJson<string>(tenantId, keyId, buf.subarray(16), `webhook-secret:${id}`);
+  private open(tenantId: string, id: string, stored: Uint8Array): Promise<string> {
+    return openWebhookSecret(this.keyring, tenantId, id, stored);
   }
 }

@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { TenantKeyring } from '@coffer/crypto/keyring';
+import { TenantKeyring, newWebhookSecret, openWebhookSecret, sealWebhookSecret } from '@coffer/crypto/keyring';
 import { PrismaService } from '@coffer/db';
 
 /**
@@ -19,9 +19,8 @@ export class EndpointSecrets {
   /** A new secret for a new webhook, stored in the caller's transaction (the webhook's insert); returned to show once. */
   async create(tenantId: string, webhookId: string): Promise<string> {
     const id = randomUUID();
-    const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    const { keyId, ciphertext } = await this.keyring.encryptJson(tenantId, `webhook-secret:${id}`, secret);
-    const stored = Buffer.concat([Buffer.from(keyId.replace(/-/g, ''), 'hex'), ciphertext]);
+    const secret = newWebhookSecret();
+    const stored = await sealWebhookSecret(this.keyring, tenantId, id, secret);
     await this.prisma.webhookSecret.create({ data: { id, tenantId, webhookId, ciphertext: new Uint8Array(stored) } });
     return secret;
   }
@@ -32,18 +31,11 @@ export class EndpointSecrets {
       where: { tenantId, webhookId, OR: [{ retiresAt: null }, { retiresAt: { gt: new Date() } }] },
       orderBy: { createdAt: 'desc' },
     });
-    return Promise.all(rows.map((r) => this.open(tenantId, r.id, r.ciphertext)));
+    return Promise.all(rows.map((r) => openWebhookSecret(this.keyring, tenantId, r.id, r.ciphertext)));
   }
 
   /** Deletes the webhook's secrets (with the webhook, in its transaction). */
   async deleteOf(tenantId: string, webhookId: string): Promise<void> {
     await this.prisma.webhookSecret.deleteMany({ where: { tenantId, webhookId } });
-  }
-
-  private open(tenantId: string, id: string, stored: Uint8Array): Promise<string> {
-    const buf = Buffer.from(stored);
-    const h = buf.subarray(0, 16).toString('hex');
-    const keyId = `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-    return this.keyring.decryptJson<string>(tenantId, keyId, buf.subarray(16), `webhook-secret:${id}`);
   }
 }

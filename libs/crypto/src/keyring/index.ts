@@ -3,3 +3,4 @@
 export * from './tenant-key.repository';
 export * from './tenant-keyring';
 export * from './keyring.module';
+export * from './webhook-secret-seal';

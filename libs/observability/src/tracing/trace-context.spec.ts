@@ -13,6 +13,8 @@ describe('trace context', () => {
     expect(currentTraceparent()).toBeUndefined();
     expect(await inSpan('x', { kind: 'internal' }, async (span) => span)).toBeUndefined();
     expect(activeTraceFields()).toEqual({});
+    // pino's mixin merge assigns each log line's fields into the returned object: a shared one would collect them
+    expect(activeTraceFields()).not.toBe(activeTraceFields());
   });
 
   describe('on', () => {

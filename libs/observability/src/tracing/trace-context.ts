@@ -99,6 +99,7 @@ export function failSpan(span: Span | undefined, description: string): void {
 
 /** trace_id and span_id of the active span, for log lines (empty when tracing is off or nothing is active). */
 export function activeTraceFields(): { trace_id?: string; span_id?: string } {
+  // a new object each time: pino's mixin merge assigns the line's fields into what this returns
   if (!enabled) return {};
   const span = trace.getActiveSpan();
   if (!span) return {};
