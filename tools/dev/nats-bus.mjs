@@ -8,8 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { nkeys } from 'nats';
+
+// `nats` is loaded when a key is first needed, not when this module is: `npm start` and `npm test` import it (through
+// system.mjs) before they run `npm ci`, so on a fresh clone the package is not there yet at import time
+const nkeys = () => createRequire(import.meta.url)('nats').nkeys;
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const PERMISSIONS_FILE = path.join(ROOT, 'deploy/nats/permissions.json');
@@ -104,12 +108,12 @@ function issueServerCertificate(dir) {
 
 /** The public key (`U…`) of a user seed (`SU…`): what the server's configuration names the user by. */
 export function nkeyPublicKey(seed) {
-  return nkeys.fromSeed(new TextEncoder().encode(seed)).getPublicKey();
+  return nkeys().fromSeed(new TextEncoder().encode(seed)).getPublicKey();
 }
 
 /** A new user nkey's seed (`SU…`, 58 characters). */
 function newSeed() {
-  return new TextDecoder().decode(nkeys.createUser().getSeed());
+  return new TextDecoder().decode(nkeys().createUser().getSeed());
 }
 
 /** Where a service's seed lives: the file its NATS_NKEY_SEED_FILE names. */
