@@ -198,6 +198,8 @@ export async function dropDatabase(adminUrl, name) {
 }
 
 export async function migrate(databaseUrl) {
+  // a plain script beside this one, not a package: the dev tools share the migration runner by path
+  // eslint-disable-next-line @nx/enforce-module-boundaries
   const { applyMigrations } = await import('../db/migrate.mjs');
   const applied = await applyMigrations(databaseUrl);
   if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
