@@ -1,4 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import nx from '@nx/eslint-plugin';
+
+// The projects' own eslint.config.mjs spread this array, and ESLint resolves a config object's globs against the
+// directory of the config file it loaded: the configuration objects below that name paths from the repository's root
+// say so (basePath), so they mean the same whichever project is linted.
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 export default [
   ...nx.configs['flat/base'],
@@ -40,6 +46,47 @@ export default [
         },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Configuration is read and checked in one place: a config parser (config.ts, *-config.ts), called at start-up so
+    // a bad value stops the process naming the variable, and each variable it reads is in a docs table
+    // (tools/docs/env-tables.mjs). `process.env` is the property `env` of `process`, so `process.env.X`,
+    // `process.env['X']` and `const { env } = process` are all caught.
+    basePath: ROOT,
+    files: ['apps/**/*.{ts,tsx,mts,cts,js,mjs,cjs}', 'libs/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message: 'Read configuration in a config parser (config.ts or *-config.ts: checked at start-up, documented in a docs table) and pass the value in.',
+        },
+      ],
+    },
+  },
+  {
+    // the config parsers themselves; tests, the test harnesses, the e2e project, the browser console and the tools;
+    // the build and test tooling's own configuration (webpack, jest)
+    basePath: ROOT,
+    files: [
+      '**/config.ts',
+      '**/*-config.ts',
+      '**/*.spec.ts',
+      '**/*.test.ts',
+      '**/*.{spec,test}.{mts,cts,js,mjs,cjs}',
+      '**/testing/**',
+      'libs/testing/**',
+      'apps/api-e2e/**',
+      'apps/console/**',
+      'tools/**',
+      '**/webpack.config.{js,cjs,mjs,ts}',
+      '**/jest.*.{ts,cts,mts,js,cjs,mjs}',
+      '**/jest.config.{ts,cts,mts,js,cjs,mjs}',
+    ],
+    rules: {
+      'no-restricted-properties': 'off',
     },
   },
 ];

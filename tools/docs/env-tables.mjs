@@ -10,7 +10,6 @@ import { SERVICE_SOURCES, TOOL_SOURCES, envReads } from './env-reads.mjs';
  */
 export const NOT_CONFIGURATION = {
   NODE_ENV: "Node's convention; nothing of Coffer's behaviour depends on it beyond the libraries'",
-  NODE_DEBUG: "Node's own debugging switch",
   NODE_PATH: "Node's module path, passed on to the sandbox's worker processes",
   SERVICE_NAME: 'internal: each process sets its own name (its NATS connections and logs carry it), not configuration',
   USER: "the OS user: the operator CLI's default --actor",

@@ -36,6 +36,7 @@ const VARS = [
   'CONSOLE_MAX_SESSIONS',
   'CONSOLE_MAX_SESSIONS_PER_KEY',
   'TRUST_PROXY',
+  'CONSOLE_DIR',
 ];
 
 describe('gateway configuration', () => {
@@ -107,6 +108,14 @@ describe('gateway configuration', () => {
     expect(loadGatewayConfig().console).toMatchObject({ port: 9443, url: 'https://console.example.com' });
     process.env['CONSOLE_PORT'] = '0';
     expect(loadGatewayConfig().console.port).toBe(0);
+  });
+
+  it('takes CONSOLE_DIR as where the built console is; unset or empty, none (console-routes looks beside the bundle)', () => {
+    expect(loadGatewayConfig().console.dir).toBeUndefined();
+    process.env['CONSOLE_DIR'] = '';
+    expect(loadGatewayConfig().console.dir).toBeUndefined();
+    process.env['CONSOLE_DIR'] = '/app/console';
+    expect(loadGatewayConfig().console.dir).toBe('/app/console');
   });
 
   it.each([

@@ -3,7 +3,7 @@ import { ConfigError, configOnce, envInt, envList, envString, loadHealthHost, lo
 import { backPressureFromEnv, type BackPressureLimits } from './http/back-pressure';
 import { limitsFromEnv, parseLimit, type Limit } from './rate-limit/rate-limits';
 import { requestTimeoutsFromEnv, type RequestTimeouts } from './http/request-timeouts';
-import { trustProxyFromEnv, type TrustProxy } from './http/trust-proxy';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy';
 
 /** Everything the gateway reads from the environment (docs/operations.md#configuration), checked at start-up. */
 export interface GatewayConfig extends ProcessConfig {
@@ -43,7 +43,8 @@ export interface GatewayConfig extends ProcessConfig {
    * CONSOLE_PORT (0–65535, default 8081; 0: no console), CONSOLE_URL (the console's public origin, default
    * http://localhost:<CONSOLE_PORT>), CONSOLE_IDLE_TIMEOUT_MS (1 s – 24 h, default 15 min), CONSOLE_SESSION_MAX_AGE_MS
    * (1 s – 7 d, default 8 h), CONSOLE_SIGN_IN_LIMIT (per client address and per key, default 10/min),
-   * CONSOLE_MAX_SESSIONS (live sessions in all, default 10 000) and CONSOLE_MAX_SESSIONS_PER_KEY (default 20)
+   * CONSOLE_MAX_SESSIONS (live sessions in all, default 10 000), CONSOLE_MAX_SESSIONS_PER_KEY (default 20) and
+   * CONSOLE_DIR (where the built console is; default: next to the gateway's bundle)
    */
   readonly console: Readonly<ConsoleConfig>;
 }
@@ -58,6 +59,8 @@ export interface ConsoleConfig {
   signInLimit: Limit;
   maxSessions: number;
   maxSessionsPerKey: number;
+  /** CONSOLE_DIR: where the built console is (unset: next to the gateway's bundle, console-routes.ts consoleDir) */
+  dir?: string;
 }
 
 function originProblem(entry: string): string | null {
@@ -82,6 +85,7 @@ function consoleFromEnv(port: number, healthPort: number): ConsoleConfig {
     throw new ConfigError(`CONSOLE_PORT must differ from PORT and HEALTH_PORT (the console is served on an origin of its own), got ${consolePort}`);
   }
   const url = envString('CONSOLE_URL', `http://localhost:${consolePort}`);
+  const dir = envString('CONSOLE_DIR', '');
   if (originProblem(url))
     throw new ConfigError(`CONSOLE_URL must be an origin like https://console.example.com (scheme, host, optional port; no path), got "${url}"`);
   return {
@@ -92,6 +96,7 @@ function consoleFromEnv(port: number, healthPort: number): ConsoleConfig {
     signInLimit: parseLimit('CONSOLE_SIGN_IN_LIMIT', envString('CONSOLE_SIGN_IN_LIMIT', '10/min')),
     maxSessions: envInt('CONSOLE_MAX_SESSIONS', 10_000, 1, 1_000_000),
     maxSessionsPerKey: envInt('CONSOLE_MAX_SESSIONS_PER_KEY', 20, 1, 10_000),
+    ...(dir ? { dir } : {}),
   };
 }
 
@@ -109,7 +114,7 @@ export function loadGatewayConfig(): GatewayConfig {
     headerAliasPrefixes: envList('HEADER_ALIAS_PREFIXES', '', (p) =>
       /^[A-Za-z0-9][A-Za-z0-9-]*$/.test(p) ? null : `every prefix must be letters, digits and "-", got "${p}"`,
     ),
-    trustProxy: trustProxyFromEnv(),
+    trustProxy: parseTrustProxy(envString('TRUST_PROXY', '')),
     authCacheTtlMs: envInt('AUTH_CACHE_TTL_MS', 5_000, 1, 3_600_000),
     rateLimits: Object.freeze(limitsFromEnv()),
     backPressure: Object.freeze(backPressureFromEnv()),

@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { stopTracing } from '@coffer/observability/tracing';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventBus } from '@coffer/messaging';
-import { PinoNestLogger, createLogger, reclaimMemoryAfterStart, startHealthServer, validateConfig } from '@coffer/observability';
+import { PinoNestLogger, createLogger, nameThisService, reclaimMemoryAfterStart, startHealthServer, validateConfig } from '@coffer/observability';
 import { gatewayConfig } from './config';
 import { AppModule } from './app.module';
 import { configureFastify } from './http/fastify-setup';
@@ -17,7 +17,7 @@ import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onClientError, onConnect, onFramewo
 import { ProblemFilter } from './http/problem.filter';
 import { HeaderNames } from './auth/api-key-headers';
 import { setupOpenApi } from './docs/openapi';
-import { registerConsole } from './console/console-routes';
+import { consoleDir, registerConsole } from './console/console-routes';
 import { ConsoleSessions } from './console/console-sessions';
 import { closeConsoleListener, listenForConsole, separateConsoleOrigin } from './console/console-origin';
 import { SignInLimiter } from './console/sign-in-limiter';
@@ -29,7 +29,7 @@ async function bootstrap() {
   const config = validateConfig('gateway', gatewayConfig);
   const port = config.port;
   // SERVICE_NAME is internal (libs/messaging names its NATS connections with it), not configuration
-  process.env['SERVICE_NAME'] ??= 'gateway';
+  nameThisService('gateway');
   const logger = createLogger('gateway');
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule,
@@ -84,6 +84,7 @@ async function bootstrap() {
     app.get(PrincipalResolver),
     new SignInLimiter(config.console.signInLimit),
     logger,
+    consoleDir(config.console.dir),
   );
   let consoleServer: Server | undefined;
 

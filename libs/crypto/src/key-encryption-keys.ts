@@ -35,10 +35,6 @@ export class KeyEncryptionKeys {
     return new KeyEncryptionKeys(keys);
   }
 
-  static fromEnv(): KeyEncryptionKeys {
-    return KeyEncryptionKeys.parse(process.env['KEY_ENCRYPTION_KEYS']);
-  }
-
   static generateEntry(id = `kek-${new Date().toISOString().slice(0, 10)}-${randomBytes(3).toString('hex')}`): string {
     return `${id}:${randomBytes(32).toString('base64')}`;
   }

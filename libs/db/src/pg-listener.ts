@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
+import { serviceName } from '@coffer/observability';
 import { poolConfig } from './pool-config';
 
 /** The PostgreSQL notification channels Coffer's workers listen on (docs/operations.md, "What wakes the workers"). */
@@ -68,7 +69,7 @@ export class PgListener implements OnApplicationShutdown {
   private async open(): Promise<void> {
     const client = new pg.Client({
       ...poolConfig(1),
-      application_name: `${process.env['SERVICE_NAME'] ?? 'coffer'} listen`,
+      application_name: `${serviceName()} listen`,
       // a dead peer is noticed by the kernel's keepalive probes, without a timer here
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,

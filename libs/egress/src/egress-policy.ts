@@ -1,6 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { allowPrivateCallbacksFromEnv, allowPrivateEgressFromEnv } from './egress-config';
 
 /**
  * Why an address is (or is not) reachable from formula code / webhook deliveries.
@@ -151,11 +152,6 @@ function defaultResolver(host: string): Promise<string[]> {
   });
 }
 
-/** The switches' spelling, as envBool (libs/observability) reads it: true, 1, yes (any case) are on. */
-function isOn(value: string | undefined): boolean {
-  return /^(true|1|yes)$/i.test(value ?? '');
-}
-
 /**
  * Decides whether formula code (or a webhook delivery) may reach a URL or an address:
  * only the allowed schemes, and - unless `allowPrivate` - only public unicast addresses. Host names are checked
@@ -174,17 +170,21 @@ export class EgressPolicy {
     this.resolver = opts.resolver ?? defaultResolver;
   }
 
-  /** Reads the switch (`ALLOW_PRIVATE_EGRESS` by default; `ALLOW_PRIVATE_CALLBACKS` for webhooks) from the environment. */
-  static fromEnv(variable = 'ALLOW_PRIVATE_EGRESS', env: NodeJS.ProcessEnv = process.env, opts: Omit<EgressPolicyOptions, 'allowPrivate'> = {}): EgressPolicy {
-    return new EgressPolicy({ ...opts, allowPrivate: isOn(env[variable]) });
+  /**
+   * Reads the switch (`ALLOW_PRIVATE_EGRESS` by default; `ALLOW_PRIVATE_CALLBACKS` for webhooks) from `env`, the
+   * process's environment unless given (egress-config.ts).
+   */
+  static fromEnv(variable = 'ALLOW_PRIVATE_EGRESS', env?: NodeJS.ProcessEnv, opts: Omit<EgressPolicyOptions, 'allowPrivate'> = {}): EgressPolicy {
+    return new EgressPolicy({ ...opts, allowPrivate: allowPrivateEgressFromEnv(variable, env) });
   }
 
   /**
    * The policy for webhook deliveries (docs/reactors.md): https to public addresses only, unless
-   * `ALLOW_PRIVATE_CALLBACKS=true`, which also allows http and private/loopback addresses.
+   * `ALLOW_PRIVATE_CALLBACKS=true`, which also allows http and private/loopback addresses. `env`: the process's
+   * environment unless given (egress-config.ts).
    */
-  static forCallbacks(env: NodeJS.ProcessEnv = process.env, opts: Omit<EgressPolicyOptions, 'allowPrivate' | 'protocols'> = {}): EgressPolicy {
-    return EgressPolicy.callbacks(isOn(env['ALLOW_PRIVATE_CALLBACKS']), opts);
+  static forCallbacks(env?: NodeJS.ProcessEnv, opts: Omit<EgressPolicyOptions, 'allowPrivate' | 'protocols'> = {}): EgressPolicy {
+    return EgressPolicy.callbacks(allowPrivateCallbacksFromEnv(env), opts);
   }
 
   /** The webhook policy from an already validated switch (the services' config modules read ALLOW_PRIVATE_CALLBACKS). */

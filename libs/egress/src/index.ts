@@ -1,4 +1,5 @@
 export { EgressPolicy, EgressDeniedError, classifyAddress, unreachable } from './egress-policy';
+export { allowPrivateCallbacksFromEnv, allowPrivateEgressFromEnv, isSwitchOn } from './egress-config';
 export type { AddressClass, EgressPolicyOptions } from './egress-policy';
 export { egressFetch, EgressFetchError, releaseAgent } from './egress-fetch';
 export type { EgressRequest, EgressResponse, EgressLimits } from './egress-fetch';

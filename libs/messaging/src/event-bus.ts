@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { JSONCodec, connect, type NatsConnection, type Subscription } from 'nats';
+import { serviceName } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
 import { logConnectionStatus } from './connection-status';
 // the Prisma-free entry point: the gateway loads the event bus but holds no database
@@ -17,8 +18,8 @@ export class EventBus implements OnModuleDestroy {
   private readonly subscriptions: Subscription[] = [];
 
   private nc(): Promise<NatsConnection> {
-    this.connection ??= connect(natsConnectionOptions(`${process.env['SERVICE_NAME'] ?? 'coffer'}-events`)).then((nc) => {
-      logConnectionStatus(nc, `${process.env['SERVICE_NAME'] ?? 'coffer'}-events`);
+    this.connection ??= connect(natsConnectionOptions(`${serviceName()}-events`)).then((nc) => {
+      logConnectionStatus(nc, `${serviceName()}-events`);
       return nc;
     });
     return this.connection;

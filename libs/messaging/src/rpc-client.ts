@@ -11,7 +11,7 @@ import {
   type ReplyOf,
   type RpcEnvelope,
 } from '@coffer/contracts';
-import { injectTraceContext, inSpan, noteActivity, rpcDuration, tracingEnabled } from '@coffer/observability';
+import { injectTraceContext, inSpan, noteActivity, rpcDuration, serviceName, tracingEnabled } from '@coffer/observability';
 import { natsConnectionOptions } from './nats-config';
 import { logConnectionStatus } from './connection-status';
 import { ReplyInbox } from './reply-inbox';
@@ -40,7 +40,7 @@ export class RpcClient implements OnModuleDestroy {
   private connection?: Promise<{ nc: NatsConnection; inbox: ReplyInbox }>;
 
   private connect(): Promise<{ nc: NatsConnection; inbox: ReplyInbox }> {
-    const service = process.env['SERVICE_NAME'] ?? 'coffer';
+    const service = serviceName();
     // Replies come back on _INBOX.<service>.…, so NATS permissions can let each service read only its own replies.
     this.connection ??= connect({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` }).then((nc) => {
       logConnectionStatus(nc, `${service}-rpc`);

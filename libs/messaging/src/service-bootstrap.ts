@@ -9,6 +9,8 @@ import {
   envInt,
   envString,
   loadHealthHost,
+  loadShutdownTimeoutMs,
+  nameThisService,
   reclaimMemoryAfterStart,
   reportMemoryReclaim,
   startHealthServer,
@@ -63,12 +65,16 @@ function keyEncryptionKeyProvider(app: INestMicroservice): KeyEncryptionKeyProvi
  * red, NATS subscriptions drain (in-flight requests finish, no new ones arrive), then the process exits.
  */
 export async function bootstrapService(def: ServiceDefinition): Promise<INestMicroservice> {
-  process.env['SERVICE_NAME'] ??= def.name;
+  nameThisService(def.name);
   const logger = createLogger(def.name);
-  const { healthPort, healthHost } = validateConfig(def.name, () => {
+  const { healthPort, healthHost, shutdownTimeoutMs } = validateConfig(def.name, () => {
     if (def.usesDatabase) envString('DATABASE_URL');
     def.validateConfig?.();
-    return { healthPort: envInt('HEALTH_PORT', def.defaultHealthPort, 1, 65535), healthHost: loadHealthHost() };
+    return {
+      healthPort: envInt('HEALTH_PORT', def.defaultHealthPort, 1, 65535),
+      healthHost: loadHealthHost(),
+      shutdownTimeoutMs: loadShutdownTimeoutMs(),
+    };
   });
   // the service's name is its queue group: replicas share the requests
   const server = new CofferNatsServer({ name: def.name, logger });
@@ -92,7 +98,7 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
     if (shuttingDown) return;
     shuttingDown = true;
     logger.info({ signal }, 'shutting down: draining NATS subscriptions');
-    const force = setTimeout(() => process.exit(1), Number(process.env['SHUTDOWN_TIMEOUT_MS'] ?? 25_000));
+    const force = setTimeout(() => process.exit(1), shutdownTimeoutMs);
     force.unref();
     try {
       // no new requests, the ones held or running finish (CofferNatsServer.drainRequests), the service's own work

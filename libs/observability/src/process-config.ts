@@ -156,10 +156,29 @@ export function loadHealthHost(): string {
   return host;
 }
 
+/** SHUTDOWN_TIMEOUT_MS: 1 ms – 1 h, default 25 000 (the forced exit after SIGTERM); throws ConfigError naming it. */
+export function loadShutdownTimeoutMs(): number {
+  return envInt('SHUTDOWN_TIMEOUT_MS', DEFAULT_SHUTDOWN_TIMEOUT_MS, 1, 3_600_000);
+}
+
+/**
+ * SERVICE_NAME: the name of this process, which its NATS connections (`<name>-rpc`, `<name>-events`, its reply inbox),
+ * its database listener and its key-encryption key's log lines carry; `fallback` when nothing named it. Internal, not
+ * configuration: each process names itself at start ({@link nameThisService}; `npm start` hands it to each service).
+ */
+export function serviceName(fallback = 'coffer'): string {
+  return process.env['SERVICE_NAME'] ?? fallback;
+}
+
+/** Names this process (SERVICE_NAME, see {@link serviceName}) unless its environment already does. */
+export function nameThisService(name: string): void {
+  process.env['SERVICE_NAME'] ??= name;
+}
+
 /** Reads and checks the shared settings; throws ConfigError naming the variable. */
 export function loadProcessConfig(): ProcessConfig {
   const logLevelValue = logLevel();
-  const shutdownTimeoutMs = envInt('SHUTDOWN_TIMEOUT_MS', DEFAULT_SHUTDOWN_TIMEOUT_MS, 1, 3_600_000);
+  const shutdownTimeoutMs = loadShutdownTimeoutMs();
   // COFFER_COMMIT is checked with the rest; coffer_build_info reads it when /metrics is first scraped
   loadBuildCommit();
   return { logLevel: logLevelValue, shutdownTimeoutMs, memoryReclaimIdleMs: memoryReclaimIdleMs(), ...loadNatsConfig() };

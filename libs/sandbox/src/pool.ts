@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { EgressPolicy, releaseAgent } from '@coffer/egress';
+import { EgressPolicy, allowPrivateEgressFromEnv, releaseAgent } from '@coffer/egress';
 import { CallBroker, newCallState, type BrokeredInvocation, type CallMessage, type CallState } from './call-broker';
 import { failureProblem, outcomeFromIsolate, runtimeError, timeoutProblem, unavailableProblem } from './outcome';
 import { DEFAULTS, type WorkerConfig, type WorkerToHost } from './protocol';
@@ -74,7 +74,7 @@ export class SandboxPool {
     this.maxQueuedPerTenant = Math.max(1, Math.floor(opts.maxQueuedPerTenant ?? DEFAULTS.maxQueuedPerTenant));
     const maxFetchBytes = opts.maxFetchBytes ?? DEFAULTS.maxFetchBytes;
     this.egress = new EgressPolicy({
-      allowPrivate: opts.allowPrivateEgress ?? (process.env['ALLOW_PRIVATE_EGRESS'] ?? '').toLowerCase() === 'true',
+      allowPrivate: opts.allowPrivateEgress ?? allowPrivateEgressFromEnv(),
       allowHosts: opts.allowHosts,
       resolver: opts.resolver,
     });

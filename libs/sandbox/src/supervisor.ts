@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULTS, type HostToWorker, type WorkerConfig, type WorkerToHost } from './protocol';
 import type { SandboxPoolEvent } from './types';
+import { workerEnvironment } from './worker-config';
 
 /** One worker process as the supervisor sees it; `active` holds what the pool runs there (keyed by task id). */
 export interface WorkerHandle<T = unknown> {
@@ -186,12 +187,7 @@ export class WorkerSupervisor<T> {
       child = fork(this.launch.script, [], {
         execArgv: this.launch.execArgv,
         // a clean environment: no service secrets in the sandbox process
-        env: {
-          ...this.launch.env,
-          ...(process.env['NODE_PATH'] ? { NODE_PATH: process.env['NODE_PATH'] } : {}),
-          NODE_ENV: process.env['NODE_ENV'] ?? 'production',
-          COFFER_SANDBOX_CONFIG: JSON.stringify(this.config),
-        },
+        env: workerEnvironment(this.config, this.launch.env),
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       });

@@ -92,7 +92,10 @@ export interface SandboxPoolOptions {
   concurrency?: number;
   /** Memory limit of each isolate in MB. Default 64. */
   memoryLimitMb?: number;
-  /** Allow formula `fetch` to reach loopback/private/link-local addresses. Default: env `ALLOW_PRIVATE_EGRESS === 'true'`. */
+  /**
+   * Allow formula `fetch` to reach loopback/private/link-local addresses. Default: the environment's
+   * `ALLOW_PRIVATE_EGRESS` (true, 1 or yes; @coffer/egress allowPrivateEgressFromEnv).
+   */
   allowPrivateEgress?: boolean;
   /** Host names exempt from the address check (operator allow-list; tests). Redirect targets are still checked. */
   allowHosts?: string[];

@@ -11,8 +11,9 @@ import ivm from 'isolated-vm';
 import { HASHES, statelessHostOp, type Sync } from './host-ops';
 import { DEFAULTS, type FailKind, type HostToWorker, type WorkerConfig, type WorkerToHost } from './protocol';
 import { disposeHolder, IsolateSupply, type Holder } from './worker-isolates';
+import { workerConfigFromEnv } from './worker-config';
 
-const config: WorkerConfig = JSON.parse(process.env['COFFER_SANDBOX_CONFIG'] ?? '{}');
+const config: WorkerConfig = workerConfigFromEnv();
 
 interface Invocation {
   id: number;

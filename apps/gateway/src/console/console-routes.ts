@@ -38,9 +38,12 @@ const SECURITY_HEADERS: Record<string, string> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
-/** The built console: CONSOLE_DIR, else next to the gateway's bundle (the image) or beside it in dist/apps (npm start). */
-export function consoleDir(bundleDir = path.dirname(path.resolve(process.argv[1] ?? '.'))): string | undefined {
-  const candidates = [process.env['CONSOLE_DIR'], path.join(bundleDir, 'console'), path.join(bundleDir, '..', 'console')];
+/**
+ * The built console: `configured` (CONSOLE_DIR, read by config.ts), else next to the gateway's bundle (the image) or
+ * beside it in dist/apps (npm start).
+ */
+export function consoleDir(configured?: string, bundleDir = path.dirname(path.resolve(process.argv[1] ?? '.'))): string | undefined {
+  const candidates = [configured, path.join(bundleDir, 'console'), path.join(bundleDir, '..', 'console')];
   return candidates.find((d): d is string => !!d && fs.existsSync(path.join(d, 'index.html')));
 }
 
@@ -78,7 +81,8 @@ export function registerConsole(
   resolver: PrincipalResolver,
   limiter: SignInLimiter,
   logger: Logger,
-  dir = consoleDir(),
+  /** where the built console is: consoleDir(config.console.dir) */
+  dir: string | undefined,
 ): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
     const url = request.url;

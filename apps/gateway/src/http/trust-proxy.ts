@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { envInt, envList } from '@coffer/observability';
+import { ConfigError } from '@coffer/observability';
 
 /**
  * Which forwarding headers the gateway believes (TRUST_PROXY, docs/operations.md#configuration), in the form Fastify's
@@ -33,13 +33,27 @@ function entryProblem(entry: string): string | null {
   return ok ? null : `${PROBLEM}, got "${entry}"`;
 }
 
-export function trustProxyFromEnv(): TrustProxy {
-  const raw = (process.env['TRUST_PROXY'] ?? '').trim();
-  if (/^\d+$/.test(raw)) {
-    const hops = envInt('TRUST_PROXY', 0, 0, 20);
+/**
+ * TRUST_PROXY's value (config.ts reads it; unset or empty: none), parsed: a hop count 0–20 (0: none) or a comma list
+ * of proxies. Throws ConfigError naming TRUST_PROXY, in the words envInt and envList use for every other setting.
+ */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const v = value ?? '';
+  if (/^\d+$/.test(v.trim())) {
+    // as envInt reads it: the digits alone, no blanks around them
+    if (!/^\d+$/.test(v) || Number(v) > 20) throw new ConfigError(`TRUST_PROXY must be an integer between 0 and 20, got "${v}"`);
+    const hops = Number(v);
     return hops === 0 ? false : hops;
   }
-  const list = envList('TRUST_PROXY', '', entryProblem);
+  // as envList reads it: entries trimmed, empty ones dropped
+  const list = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    const problem = entryProblem(entry);
+    if (problem) throw new ConfigError(`TRUST_PROXY: ${problem}`);
+  }
   return list.length ? Object.freeze(list) : false;
 }
 

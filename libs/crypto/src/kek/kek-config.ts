@@ -59,14 +59,19 @@ export function pkcs11ConfigFromEnv(env: Env = process.env): Pkcs11Config {
   };
 }
 
+/** KEY_ENCRYPTION_KEYS, parsed (`<id>:<base64 of 32 bytes>,…`, the first wraps); throws naming it when unset or malformed. */
+export function keyEncryptionKeysFromEnv(env: Env = process.env): KeyEncryptionKeys {
+  return KeyEncryptionKeys.parse(env['KEY_ENCRYPTION_KEYS']);
+}
+
 /** Checks the KEK settings at start-up, before anything connects (throws KekConfigError or the KEY_ENCRYPTION_KEYS error). */
 export function validateKekConfig(env: Env = process.env): KekProviderKind {
   const kind = kekProviderKind(env);
-  if (kind === 'env') KeyEncryptionKeys.parse(env['KEY_ENCRYPTION_KEYS']);
+  if (kind === 'env') keyEncryptionKeysFromEnv(env);
   else {
     pkcs11ConfigFromEnv(env);
     // optional during an env→HSM move: the old keys still read what is not re-wrapped yet
-    if (env['KEY_ENCRYPTION_KEYS']) KeyEncryptionKeys.parse(env['KEY_ENCRYPTION_KEYS']);
+    if (env['KEY_ENCRYPTION_KEYS']) keyEncryptionKeysFromEnv(env);
   }
   return kind;
 }
@@ -77,8 +82,8 @@ export function validateKekConfig(env: Env = process.env): KekProviderKind {
  * wrapped before the move to the HSM.
  */
 export async function kekProviderFromEnv(options: Omit<Pkcs11ProviderOptions, 'legacy'> = {}, env: Env = process.env): Promise<KeyEncryptionKeyProvider> {
-  if (kekProviderKind(env) === 'env') return new EnvKeyEncryptionKeyProvider(KeyEncryptionKeys.parse(env['KEY_ENCRYPTION_KEYS']));
-  const legacy = env['KEY_ENCRYPTION_KEYS'] ? new EnvKeyEncryptionKeyProvider(KeyEncryptionKeys.parse(env['KEY_ENCRYPTION_KEYS'])) : undefined;
+  if (kekProviderKind(env) === 'env') return new EnvKeyEncryptionKeyProvider(keyEncryptionKeysFromEnv(env));
+  const legacy = env['KEY_ENCRYPTION_KEYS'] ? new EnvKeyEncryptionKeyProvider(keyEncryptionKeysFromEnv(env)) : undefined;
   const provider = new Pkcs11KeyEncryptionKeyProvider(pkcs11ConfigFromEnv(env), { ...options, legacy });
   await provider.start();
   return provider;

@@ -3,4 +3,5 @@
 export * from './tenant-key.repository';
 export * from './tenant-keyring';
 export * from './keyring.module';
+export * from './keyring-config';
 export * from './webhook-secret-seal';

@@ -1,17 +1,10 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { KeyringPool } from '@coffer/db';
-import { createLogger } from '@coffer/observability';
+import { createLogger, serviceName } from '@coffer/observability';
 import { KeyEncryptionKeyProvider, kekProviderFromEnv } from '../kek';
 import { TenantKeyRepository } from './tenant-key.repository';
-import { DEFAULT_DATA_KEY_CACHE_TTL_MS, TENANT_KEYRING_OPTIONS, TenantKeyring, type TenantKeyringOptions } from './tenant-keyring';
-
-/** DATA_KEY_CACHE_TTL_MS: 1 s – 1 day, default 1 h (validated by kekProviderFromEnv's callers' config as well). */
-function keyringOptions(): TenantKeyringOptions {
-  const raw = process.env['DATA_KEY_CACHE_TTL_MS'];
-  const n = raw ? Number(raw) : DEFAULT_DATA_KEY_CACHE_TTL_MS;
-  if (!Number.isInteger(n) || n < 1000 || n > 86_400_000) throw new Error('DATA_KEY_CACHE_TTL_MS must be an integer from 1000 to 86400000');
-  return { cacheTtlMs: n };
-}
+import { keyringOptionsFromEnv } from './keyring-config';
+import { TENANT_KEYRING_OPTIONS, TenantKeyring } from './tenant-keyring';
 
 /**
  * One TenantKeyring per process (one key cache), for every provider that encrypts or digests: import it once in the
@@ -25,11 +18,12 @@ function keyringOptions(): TenantKeyringOptions {
     {
       provide: KeyEncryptionKeyProvider,
       useFactory: () => {
-        const logger = createLogger(process.env['SERVICE_NAME'] ?? 'keyring');
+        const logger = createLogger(serviceName('keyring'));
         return kekProviderFromEnv({ log: (level, message) => logger[level]({ component: 'kek-provider' }, message) });
       },
     },
-    { provide: TENANT_KEYRING_OPTIONS, useFactory: keyringOptions },
+    // DATA_KEY_CACHE_TTL_MS (keyring-config.ts): a bad value stops the service here, at start-up
+    { provide: TENANT_KEYRING_OPTIONS, useFactory: () => keyringOptionsFromEnv() },
     KeyringPool,
     TenantKeyRepository,
     TenantKeyring,
