@@ -22,8 +22,14 @@ export default [
         'error',
         {
           enforceBuildableLibDependency: true,
-          // the e2e harness starts the system with the same plain-JS tooling as `npm start`
-          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^.*/tools/dev/system\\.mjs$', '^.*/tools/dev/test-ca\\.mjs$'],
+          // the e2e harness starts the system with the same plain-JS tooling as `npm start`; the Node programs'
+          // webpack.config.js and jest configurations are built by the shared helpers in tools/build
+          allow: [
+            '^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$',
+            '^.*/tools/dev/system\\.mjs$',
+            '^.*/tools/dev/test-ca\\.mjs$',
+            '^.*/tools/build/service-(webpack|jest)\\.cjs$',
+          ],
           // type: apps, tools and the e2e project depend on libs only (so never on each other); libs on libs only.
           // scope: a service (scope:<service>) depends only on libs shared by every service (scope:shared), and so do
           // the shared libs themselves; a lib of one service would carry that service's scope and be its alone.

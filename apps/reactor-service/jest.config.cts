@@ -1,12 +1,3 @@
-module.exports = {
-  displayName: 'reactor-service',
-  preset: '../../jest.preset.js',
-  testEnvironment: 'node',
-  // the medium tier runs on its own (jest.int.config.cts): it needs PostgreSQL
-  testPathIgnorePatterns: ['/node_modules/', '\\.int\\.spec\\.ts$'],
-  transform: {
-    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
-  },
-  moduleFileExtensions: ['ts', 'js', 'json', 'node'],
-  coverageDirectory: '../../coverage/apps/reactor-service',
-};
+const { serviceJestConfig } = require('../../tools/build/service-jest.cjs');
+
+module.exports = serviceJestConfig(__dirname, { intTier: true });

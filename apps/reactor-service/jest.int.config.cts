@@ -1,13 +1,5 @@
 // The medium tier (`*.int.spec.ts`): real PostgreSQL, one throwaway database per file (libs/testing/src/integration).
 // `npx nx int-test reactor-service`, or one file: `npx jest -c apps/reactor-service/jest.int.config.cts <file>`.
-module.exports = {
-  displayName: 'reactor-service:int',
-  preset: '../../jest.preset.js',
-  testEnvironment: 'node',
-  testMatch: ['<rootDir>/src/**/*.int.spec.ts'],
-  transform: {
-    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
-  },
-  moduleFileExtensions: ['ts', 'js', 'json', 'node'],
-  testTimeout: 30_000,
-};
+const { serviceIntJestConfig } = require('../../tools/build/service-jest.cjs');
+
+module.exports = serviceIntJestConfig(__dirname);
