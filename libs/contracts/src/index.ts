@@ -24,6 +24,7 @@ export * from './events/events';
 export * from './proxies/proxy-invocation';
 export * from './proxies/proxies';
 export * from './openapi/json-schema';
+export * from './paging/page-of';
 export * from './paging/page-views';
 export * from './paging/page-query';
 export * from './auth/access-rule.view';

@@ -3,7 +3,8 @@ import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { APPLICATION_TYPES, type AccessRule, type ApplicationType } from '../auth/principal';
 import { AccessRuleView } from '../auth/access-rule.view';
-import { AnyPagination } from '../paging/page-views';
+import { PageOf } from '../paging/page-of';
+import { ApiResourceStamps } from '../resource-stamps';
 
 export class CreateApplicationRequest {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'Checkout backend' })
@@ -52,6 +53,7 @@ export class ApplicationKeyView {
   created_at!: string;
 }
 
+@ApiResourceStamps()
 export class ApplicationView {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -79,26 +81,13 @@ export class ApplicationView {
   @ApiPropertyOptional({ type: () => [ApplicationKeyView], description: 'only in the replies to create and regenerate' })
   keys?: ApplicationKeyView[];
 
-  @ApiPropertyOptional({ format: 'uuid' })
   created_by?: string;
-
-  @ApiProperty({ format: 'date-time' })
   created_at!: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
   modified_by?: string;
-
-  @ApiPropertyOptional({ format: 'date-time' })
   modified_at?: string;
 }
 
-export class ApplicationPage {
-  @ApiProperty({ type: () => AnyPagination })
-  pagination!: AnyPagination;
-
-  @ApiProperty({ type: () => [ApplicationView] })
-  data!: ApplicationView[];
-}
+export class ApplicationPage extends PageOf(ApplicationView) {}
 
 /** Most keys one application may hold at a time (another create is a 422). */
 export const MAX_KEYS_PER_APPLICATION = 10;

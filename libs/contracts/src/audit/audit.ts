@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AnyPagination } from '../paging/page-views';
+import { PageOf } from '../paging/page-of';
 
 /** The kinds of entity audit events name (`GET /logs?entity_type=`), as `GET /logs/entity-types` lists them. */
 export const AUDIT_ENTITY_TYPES = [
@@ -86,10 +86,4 @@ export class AuditEventView {
   created_at!: string;
 }
 
-export class AuditEventPage {
-  @ApiProperty({ type: () => AnyPagination })
-  pagination!: AnyPagination;
-
-  @ApiProperty({ type: () => [AuditEventView] })
-  data!: AuditEventView[];
-}
+export class AuditEventPage extends PageOf(AuditEventView) {}

@@ -6,7 +6,8 @@ import { RE2JS } from 're2js';
 import { FieldErrors } from '../problem/problem';
 import { FORMULA_LIMITS } from '../reactors/formulas';
 import { ReactorRef } from '../reactors/reactors';
-import { AnyPagination } from '../paging/page-views';
+import { PageOf } from '../paging/page-of';
+import { ApiResourceStamps } from '../resource-stamps';
 
 export const PROXY_LIMITS = {
   nameLength: 200,
@@ -253,6 +254,7 @@ export class CreateProxyRequest {
   disable_detokenization?: boolean | null;
 }
 
+@ApiResourceStamps()
 export class ProxyView {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -282,22 +284,13 @@ export class ProxyView {
   require_auth!: boolean;
   @ApiProperty()
   disable_detokenization!: boolean;
-  @ApiPropertyOptional({ format: 'uuid' })
   created_by?: string;
-  @ApiProperty({ format: 'date-time' })
   created_at!: string;
-  @ApiPropertyOptional({ format: 'uuid' })
   modified_by?: string;
-  @ApiPropertyOptional({ format: 'date-time' })
   modified_at?: string;
 }
 
-export class ProxyPage {
-  @ApiProperty({ type: () => AnyPagination })
-  pagination!: AnyPagination;
-  @ApiProperty({ type: [ProxyView] })
-  data!: ProxyView[];
-}
+export class ProxyPage extends PageOf(ProxyView) {}
 
 /** reactor.proxies.resolve: a pre-configured proxy by its key's SHA-256 (hex), for an invocation (internal). */
 export class ResolveProxyMessage {

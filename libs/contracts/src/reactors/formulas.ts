@@ -2,8 +2,9 @@ import { Type } from 'class-transformer';
 import { Allow, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldErrors } from '../problem/problem';
-import { AnyPagination } from '../paging/page-views';
+import { PageOf } from '../paging/page-of';
 import { ReactorEgressInput, ReactorEgressView } from './egress-policy';
+import { ApiResourceStamps } from '../resource-stamps';
 
 /** Reactor formulas (spec "Reactor Formula", docs/reactors.md). */
 export const FORMULA_TYPES = ['official', 'private'] as const;
@@ -142,6 +143,7 @@ export class OfficialFormulaDefinition extends FormulaFields {
   egress?: ReactorEgressInput | null;
 }
 
+@ApiResourceStamps()
 export class ReactorFormulaView {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -173,26 +175,13 @@ export class ReactorFormulaView {
   @ApiPropertyOptional({ type: () => ReactorEgressView, description: 'the hosts its code may reach; absent: the tenant default' })
   egress?: ReactorEgressView;
 
-  @ApiPropertyOptional({ format: 'uuid' })
   created_by?: string;
-
-  @ApiProperty({ format: 'date-time' })
   created_at!: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
   modified_by?: string;
-
-  @ApiPropertyOptional({ format: 'date-time' })
   modified_at?: string;
 }
 
-export class ReactorFormulaPage {
-  @ApiProperty({ type: () => AnyPagination })
-  pagination!: AnyPagination;
-
-  @ApiProperty({ type: () => [ReactorFormulaView] })
-  data!: ReactorFormulaView[];
-}
+export class ReactorFormulaPage extends PageOf(ReactorFormulaView) {}
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

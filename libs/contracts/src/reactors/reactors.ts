@@ -5,9 +5,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { isDeepStrictEqual } from 'node:util';
 import { FieldErrors, isProblem, type Problem } from '../problem/problem';
 import { ANY_JSON_SCHEMA, ApiAnyJson } from '../openapi/json-schema';
-import { AnyPagination } from '../paging/page-views';
+import { PageOf } from '../paging/page-of';
 import { ReactorFormulaView } from './formulas';
 import { EgressField, ReactorEgressInput, ReactorEgressView } from './egress-policy';
+import { ApiResourceStamps } from '../resource-stamps';
 
 export const REACTOR_LIMITS = {
   nameLength: 200,
@@ -134,6 +135,7 @@ export class ReactRequest {
   capture_logs?: boolean | null;
 }
 
+@ApiResourceStamps()
 export class ReactorView {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -163,26 +165,13 @@ export class ReactorView {
   @ApiPropertyOptional({ type: () => ReactorEgressView, description: 'the hosts its code may reach; absent: the tenant default' })
   egress?: ReactorEgressView;
 
-  @ApiPropertyOptional({ format: 'uuid' })
   created_by?: string;
-
-  @ApiProperty({ format: 'date-time' })
   created_at!: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
   modified_by?: string;
-
-  @ApiPropertyOptional({ format: 'date-time' })
   modified_at?: string;
 }
 
-export class ReactorPage {
-  @ApiProperty({ type: () => AnyPagination })
-  pagination!: AnyPagination;
-
-  @ApiProperty({ type: () => [ReactorView] })
-  data!: ReactorView[];
-}
+export class ReactorPage extends PageOf(ReactorView) {}
 
 /** The Reactor Response of a synchronous invocation. */
 export class ReactResponse {

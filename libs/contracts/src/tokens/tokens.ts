@@ -4,7 +4,8 @@ import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { FieldErrors } from '../problem/problem';
 import { parsePageBody, parsePageSize } from '../pagination';
 import { ApiAnyJson, ApiStringMap } from '../openapi/json-schema';
-import { AnyPagination, CursorPagination, OffsetPagination } from '../paging/page-views';
+import { PageOf } from '../paging/page-of';
+import { CursorPagination, OffsetPagination } from '../paging/page-views';
 
 export const TOKEN_TYPE_NAMES = [
   'token',
@@ -175,31 +176,13 @@ export class TokenView {
 }
 
 /** GET /tokens: offset pages, or cursor pages with `start` (docs/api-reference.md). */
-export class TokenPage {
-  @ApiProperty({ type: () => AnyPagination })
-  pagination!: AnyPagination;
-
-  @ApiProperty({ type: () => [TokenView] })
-  data!: TokenView[];
-}
+export class TokenPage extends PageOf(TokenView) {}
 
 /** POST /tokens/search: offset pages. */
-export class TokenSearchPage {
-  @ApiProperty({ type: () => OffsetPagination })
-  pagination!: OffsetPagination;
-
-  @ApiProperty({ type: () => [TokenView] })
-  data!: TokenView[];
-}
+export class TokenSearchPage extends PageOf(TokenView, OffsetPagination) {}
 
 /** GET /v2/tokens and POST /v2/tokens/search: cursor pages only. */
-export class TokenCursorPage {
-  @ApiProperty({ type: () => CursorPagination })
-  pagination!: CursorPagination;
-
-  @ApiProperty({ type: () => [TokenView] })
-  data!: TokenView[];
-}
+export class TokenCursorPage extends PageOf(TokenView, CursorPagination) {}
 
 /** POST /tokens/search (`token:search`). */
 export class SearchTokensRequest {

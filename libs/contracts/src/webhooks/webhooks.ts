@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { EVENT_TYPES } from '../events/events';
-import { AnyPagination } from '../paging/page-views';
+import { PageOf } from '../paging/page-of';
 
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -84,12 +84,7 @@ export class CreatedWebhookView extends WebhookView {
   signing_secret!: string;
 }
 
-export class WebhookPage {
-  @ApiProperty({ type: () => AnyPagination })
-  pagination!: AnyPagination;
-  @ApiProperty({ type: [WebhookView] })
-  data!: WebhookView[];
-}
+export class WebhookPage extends PageOf(WebhookView) {}
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
@@ -130,12 +125,7 @@ export class WebhookDeliveryView {
   delivered_at?: string;
 }
 
-export class WebhookDeliveryPage {
-  @ApiProperty({ type: () => AnyPagination })
-  pagination!: AnyPagination;
-  @ApiProperty({ type: [WebhookDeliveryView] })
-  data!: WebhookDeliveryView[];
-}
+export class WebhookDeliveryPage extends PageOf(WebhookDeliveryView) {}
 
 /** {webhookId, deliveryId} */
 export class WebhookDeliveryMessage {

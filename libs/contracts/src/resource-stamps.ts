@@ -1,0 +1,16 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/**
+ * Documents the fields that end the view of a resource its users create and change (`created_by`, `created_at`,
+ * `modified_by`, `modified_at`): the class declares them, last, and carries this decorator. A class decorator runs
+ * after the property decorators, so the four come last in the OpenAPI schema as they do in the class (their type is
+ * given: a field without a decorator of its own has no design:type metadata).
+ */
+export function ApiResourceStamps(): ClassDecorator {
+  return (target) => {
+    ApiPropertyOptional({ type: String, format: 'uuid' })(target.prototype, 'created_by');
+    ApiProperty({ type: String, format: 'date-time' })(target.prototype, 'created_at');
+    ApiPropertyOptional({ type: String, format: 'uuid' })(target.prototype, 'modified_by');
+    ApiPropertyOptional({ type: String, format: 'date-time' })(target.prototype, 'modified_at');
+  };
+}
