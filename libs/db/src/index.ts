@@ -25,3 +25,4 @@ export type {
   IdempotencyRecord,
 } from './generated/prisma/client';
 export * from './audit';
+export * from './retention-pruner';

@@ -1,0 +1,74 @@
+import type { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { createLogger } from '@coffer/observability';
+
+/** Rows per statement: each DELETE holds its locks for a few milliseconds, so the API never waits on pruning. */
+export const RETENTION_BATCH = 1000;
+/** A pause between batches, so a large backlog drains without taking the database from the requests. */
+const PAUSE_MS = 50;
+
+/** What a retention pruner deletes after how long, how often, and what its log lines say. */
+export interface RetentionPolicy {
+  intervalMs: number;
+  /** the default of `prune(retentionDays)` */
+  retentionDays: number;
+  /** the log field that counts the rows pruned (`{ [countField]: n, retentionDays }`) */
+  countField: string;
+  prunedMessage: string;
+  failedMessage: string;
+}
+
+/**
+ * Deletes rows past retention every `intervalMs`, in batches of RETENTION_BATCH with a pause between them, one run at a
+ * time per process and none after shutdown. Safe with several replicas as long as each batch takes its rows with
+ * `FOR UPDATE SKIP LOCKED`. A service's pruner says what a batch deletes (deleteBatch) and, optionally, what follows
+ * the batches (afterBatches); it is a Nest provider of that service (@Injectable, with its own constructor).
+ */
+export abstract class RetentionPruner implements OnModuleInit, OnApplicationShutdown {
+  protected abstract readonly logger: ReturnType<typeof createLogger>;
+  protected abstract readonly policy: RetentionPolicy;
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private stopped = false;
+
+  /** Deletes at most `limit` rows past `retentionDays`; returns how many it deleted. */
+  protected abstract deleteBatch(retentionDays: number, limit: number): Promise<number>;
+
+  /** Runs once the batches are done (not after shutdown). */
+  protected async afterBatches(_retentionDays: number): Promise<void> {
+    // nothing by default
+  }
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.prune(), this.policy.intervalMs);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Prunes everything past retention; returns the number of rows deleteBatch removed. */
+  async prune(retentionDays = this.policy.retentionDays): Promise<number> {
+    if (this.running) return 0;
+    this.running = true;
+    let total = 0;
+    try {
+      for (;;) {
+        if (this.stopped) return total;
+        const n = await this.deleteBatch(retentionDays, RETENTION_BATCH);
+        total += n;
+        if (n < RETENTION_BATCH) break;
+        await new Promise((r) => setTimeout(r, PAUSE_MS));
+      }
+      await this.afterBatches(retentionDays);
+      if (total) this.logger.info({ [this.policy.countField]: total, retentionDays }, this.policy.prunedMessage);
+      return total;
+    } catch (err) {
+      this.logger.error({ err: { message: (err as Error).message } }, this.policy.failedMessage);
+      return total;
+    } finally {
+      this.running = false;
+    }
+  }
+}
