@@ -7,6 +7,8 @@ import { go } from '../routes';
 import { Empty, Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
 import { GrantsEditor } from '../components/GrantsEditor';
 import { AccessPreview } from '../components/AccessPreview';
+import { PagedTable, type Column } from '../components/ResourceTable';
+import { ListHeader } from '../components/ResourceList';
 
 interface Application {
   id: string;
@@ -29,63 +31,20 @@ export function Applications({ id }: { id?: string }) {
   return <ApplicationList />;
 }
 
+const APPLICATION_COLUMNS: Column<Application>[] = [
+  { header: 'Name', cell: (a) => <a href={`#/applications/${a.id}`}>{a.name}</a> },
+  { header: 'Type', cell: (a) => a.type },
+  { header: 'Access', cell: (a) => (a.rules?.length ? `${a.rules.length} rule(s)` : (a.permissions ?? []).join(', ') || 'none') },
+  { header: 'Created', cell: (a) => formatDate(a.created_at) },
+];
+
 function ApplicationList() {
-  const can = useCan();
   const [page, setPage] = useState(1);
   const [apps] = useLoad(() => api<Page<Application>>('GET', `/applications${query({ page, size: 25 })}`), [page]);
   return (
     <>
-      <PageHeader title="Applications">
-        {can('application:create') ? (
-          <a className="button primary" href="#/applications/new">
-            New application
-          </a>
-        ) : null}
-      </PageHeader>
-      <Loaded load={apps}>
-        {(res) =>
-          res.data.length ? (
-            <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="sr-only">Applications</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Access</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {res.data.map((a) => (
-                      <tr key={a.id}>
-                        <td>
-                          <a href={`#/applications/${a.id}`}>{a.name}</a>
-                        </td>
-                        <td>{a.type}</td>
-                        <td>{a.rules?.length ? `${a.rules.length} rule(s)` : (a.permissions ?? []).join(', ') || 'none'}</td>
-                        <td>{formatDate(a.created_at)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <div className="pager">
-                <button disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                  Previous
-                </button>
-                <span>Page {page}</span>
-                <button disabled={page >= (res.pagination.total_pages ?? 1)} onClick={() => setPage(page + 1)}>
-                  Next
-                </button>
-              </div>
-            </>
-          ) : (
-            <Empty>No applications yet.</Empty>
-          )
-        }
-      </Loaded>
+      <ListHeader title="Applications" create={{ permission: 'application:create', href: '#/applications/new', label: 'New application' }} />
+      <PagedTable load={apps} caption="Applications" columns={APPLICATION_COLUMNS} empty="No applications yet." page={page} setPage={setPage} />
     </>
   );
 }

@@ -3,7 +3,8 @@ import { api, query, type Page } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
-import { Empty, Loaded, Loading, PageHeader, ProblemView, formatDate } from '../components/ui';
+import { Loaded, Loading, PageHeader, ProblemView, formatDate } from '../components/ui';
+import { CardList, ListHeader } from '../components/ResourceList';
 
 const CodeEditor = lazy(() => import('../components/CodeEditor'));
 
@@ -30,34 +31,21 @@ export function Formulas({ id }: { id?: string }) {
 }
 
 function FormulaList() {
-  const can = useCan();
   const [formulas] = useLoad(() => api<Page<Formula>>('GET', `/reactor-formulas${query({ size: 100 })}`), []);
   return (
     <>
-      <PageHeader title="Formulas">
-        {can('reactor:create') ? (
-          <a className="button primary" href="#/formulas/new">
-            New formula
-          </a>
-        ) : null}
-      </PageHeader>
-      <Loaded load={formulas}>
-        {(res) =>
-          res.data.length ? (
-            <ul className="list">
-              {res.data.map((f) => (
-                <li key={f.id} className="card">
-                  <a href={`#/formulas/${f.id}`}>{f.name}</a> <span className="badge">{f.type}</span>
-                  <span className="muted"> {f.description}</span>
-                  <span className="muted"> · {formatDate(f.created_at)}</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <Empty>No formulas yet: a formula is reusable reactor code with declared configuration and parameters.</Empty>
-          )
-        }
-      </Loaded>
+      <ListHeader title="Formulas" create={{ permission: 'reactor:create', href: '#/formulas/new', label: 'New formula' }} />
+      <CardList
+        load={formulas}
+        empty="No formulas yet: a formula is reusable reactor code with declared configuration and parameters."
+        card={(f) => (
+          <>
+            <a href={`#/formulas/${f.id}`}>{f.name}</a> <span className="badge">{f.type}</span>
+            <span className="muted"> {f.description}</span>
+            <span className="muted"> · {formatDate(f.created_at)}</span>
+          </>
+        )}
+      />
     </>
   );
 }

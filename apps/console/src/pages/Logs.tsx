@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { api, query, type Page } from '../lib/api';
 import { download, toCsv } from '../lib/csv';
 import { useLoad } from '../lib/use-load';
-import { Empty, Loaded, PageHeader, formatDate } from '../components/ui';
+import { PageHeader, formatDate } from '../components/ui';
+import { PagedTable, type Column } from '../components/ResourceTable';
 
 export interface LogEvent {
   id: string;
@@ -22,6 +23,19 @@ interface Filters {
   end_date: string;
 }
 const COLUMNS = ['created_at', 'operation', 'entity_type', 'entity_id', 'message', 'actor_application_id', 'trace_id', 'id'];
+const LOG_COLUMNS: Column<LogEvent>[] = [
+  { header: 'When', cell: (e) => formatDate(e.created_at) },
+  { header: 'Operation', cell: (e) => e.operation },
+  {
+    header: 'Entity',
+    cell: (e) => (
+      <>
+        {e.entity_type} <code>{e.entity_id}</code>
+      </>
+    ),
+  },
+  { header: 'Message', cell: (e) => e.message },
+];
 const EMPTY: Filters = { entity_type: '', entity_id: '', start_date: '', end_date: '' };
 const iso = (local: string) => (local ? new Date(local).toISOString() : '');
 
@@ -83,56 +97,18 @@ export function Logs() {
           Apply filters
         </button>
       </form>
-      <Loaded load={logs}>
-        {(res) =>
-          res.data.length ? (
-            <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="sr-only">Audit log</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Operation</th>
-                      <th scope="col">Entity</th>
-                      <th scope="col">Message</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {res.data.map((e) => (
-                      <tr key={e.id}>
-                        <td>{formatDate(e.created_at)}</td>
-                        <td>{e.operation}</td>
-                        <td>
-                          {e.entity_type} <code>{e.entity_id}</code>
-                        </td>
-                        <td>{e.message}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <div className="pager">
-                <button disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                  Previous
-                </button>
-                <span>
-                  Page {page}
-                  {res.pagination.total_pages ? ` of ${res.pagination.total_pages}` : ''}
-                </span>
-                <button
-                  disabled={res.pagination.total_pages !== undefined ? page >= res.pagination.total_pages : res.data.length < 50}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Next
-                </button>
-              </div>
-            </>
-          ) : (
-            <Empty>No events match these filters.</Empty>
-          )
-        }
-      </Loaded>
+      <PagedTable
+        load={logs}
+        caption="Audit log"
+        columns={LOG_COLUMNS}
+        empty="No events match these filters."
+        page={page}
+        setPage={setPage}
+        pager={{
+          last: (res) => (res.pagination.total_pages !== undefined ? page >= res.pagination.total_pages : res.data.length < 50),
+          of: (res) => (res.pagination.total_pages ? ` of ${res.pagination.total_pages}` : ''),
+        }}
+      />
     </>
   );
 }

@@ -5,7 +5,9 @@ import { configRow, initialProxyForm, maskKey, proxyBody, transformCount, type P
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
-import { Empty, FieldErrors, Loaded, PageHeader, ProblemView, describedBy, formatDate } from '../components/ui';
+import { PagedTable, type Column } from '../components/ResourceTable';
+import { ListHeader } from '../components/ResourceList';
+import { FieldErrors, Loaded, PageHeader, ProblemView, describedBy, formatDate } from '../components/ui';
 
 /** Pre-configured proxies (/proxies): list, create (the key shown once), the key on the detail, edit (PUT), delete. */
 export function Proxies({ id }: { id?: string }) {
@@ -14,72 +16,29 @@ export function Proxies({ id }: { id?: string }) {
   return <ProxyList />;
 }
 
+const PROXY_COLUMNS: Column<ProxyView>[] = [
+  { header: 'Name', cell: (p) => <a href={`#/proxies/${p.id}`}>{p.name}</a> },
+  { header: 'Destination', cell: (p) => <code>{p.destination_url}</code>, className: 'break' },
+  { header: 'Requires an API key', cell: (p) => (p.require_auth ? 'yes' : 'no (anonymous inbound)') },
+  { header: 'Transforms', cell: (p) => transformCount(p) },
+  { header: 'Created', cell: (p) => formatDate(p.created_at) },
+];
+
 function ProxyList() {
-  const can = useCan();
   const [page, setPage] = useState(1);
   const [proxies] = useLoad(() => api<Page<ProxyView>>('GET', `/proxies${query({ page, size: 25 })}`), [page]);
   return (
     <>
-      <PageHeader title="Proxies">
-        {can('proxy:create') ? (
-          <a className="button primary" href="#/proxies/new">
-            New proxy
-          </a>
-        ) : null}
-      </PageHeader>
-      <Loaded load={proxies}>
-        {(res) =>
-          res.data.length ? (
-            <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="sr-only">Proxies</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Destination</th>
-                      <th scope="col">Requires an API key</th>
-                      <th scope="col">Transforms</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {res.data.map((p) => (
-                      <tr key={p.id}>
-                        <td>
-                          <a href={`#/proxies/${p.id}`}>{p.name}</a>
-                        </td>
-                        <td className="break">
-                          <code>{p.destination_url}</code>
-                        </td>
-                        <td>{p.require_auth ? 'yes' : 'no (anonymous inbound)'}</td>
-                        <td>{transformCount(p)}</td>
-                        <td>{formatDate(p.created_at)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              {(res.pagination.total_pages ?? 1) > 1 ? (
-                <div className="pager">
-                  <button disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                    Previous
-                  </button>
-                  <span>Page {page}</span>
-                  <button disabled={page >= (res.pagination.total_pages ?? 1)} onClick={() => setPage(page + 1)}>
-                    Next
-                  </button>
-                </div>
-              ) : null}
-            </>
-          ) : (
-            <Empty>
-              No proxies yet: a proxy fixes a destination (with transforms and secrets) that your systems, or partners with its key, call through Coffer at
-              /proxy.
-            </Empty>
-          )
-        }
-      </Loaded>
+      <ListHeader title="Proxies" create={{ permission: 'proxy:create', href: '#/proxies/new', label: 'New proxy' }} />
+      <PagedTable
+        load={proxies}
+        caption="Proxies"
+        columns={PROXY_COLUMNS}
+        empty="No proxies yet: a proxy fixes a destination (with transforms and secrets) that your systems, or partners with its key, call through Coffer at /proxy."
+        page={page}
+        setPage={setPage}
+        pager={{ hideSinglePage: true }}
+      />
     </>
   );
 }

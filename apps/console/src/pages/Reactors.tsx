@@ -3,7 +3,8 @@ import { api, query, type Page } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
-import { Empty, Json, Loaded, Loading, PageHeader, ProblemView, formatDate } from '../components/ui';
+import { Json, Loaded, Loading, PageHeader, ProblemView, formatDate } from '../components/ui';
+import { CardList, ListHeader } from '../components/ResourceList';
 import { STARTER_CODE, type Formula } from './Formulas';
 
 const CodeEditor = lazy(() => import('../components/CodeEditor'));
@@ -25,33 +26,20 @@ export function Reactors({ id }: { id?: string }) {
 }
 
 function ReactorList() {
-  const can = useCan();
   const [reactors] = useLoad(() => api<Page<Reactor>>('GET', `/reactors${query({ size: 100 })}`), []);
   return (
     <>
-      <PageHeader title="Reactors">
-        {can('reactor:create') ? (
-          <a className="button primary" href="#/reactors/new">
-            New reactor
-          </a>
-        ) : null}
-      </PageHeader>
-      <Loaded load={reactors}>
-        {(res) =>
-          res.data.length ? (
-            <ul className="list">
-              {res.data.map((r) => (
-                <li key={r.id} className="card">
-                  <a href={`#/reactors/${r.id}`}>{r.name}</a> <span className="badge">{r.formula ? `formula ${r.formula.name}` : 'code'}</span>
-                  <span className="muted"> · {formatDate(r.created_at)}</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <Empty>No reactors yet: a reactor runs a formula (or its own code) with its configuration, on tokens the caller may use.</Empty>
-          )
-        }
-      </Loaded>
+      <ListHeader title="Reactors" create={{ permission: 'reactor:create', href: '#/reactors/new', label: 'New reactor' }} />
+      <CardList
+        load={reactors}
+        empty="No reactors yet: a reactor runs a formula (or its own code) with its configuration, on tokens the caller may use."
+        card={(r) => (
+          <>
+            <a href={`#/reactors/${r.id}`}>{r.name}</a> <span className="badge">{r.formula ? `formula ${r.formula.name}` : 'code'}</span>
+            <span className="muted"> · {formatDate(r.created_at)}</span>
+          </>
+        )}
+      />
     </>
   );
 }

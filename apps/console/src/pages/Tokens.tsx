@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { api, query, type Page } from '../lib/api';
 import { useLoad } from '../lib/use-load';
-import { Empty, Json, Loaded, PageHeader, formatDate } from '../components/ui';
+import { Json, PageHeader, formatDate } from '../components/ui';
+import { PagedTable } from '../components/ResourceTable';
 
 interface Token {
   id: string;
@@ -40,69 +41,38 @@ export function Tokens() {
         </label>
         <button type="submit">Filter</button>
       </form>
-      <Loaded load={tokens}>
-        {(res) =>
-          res.data.length ? (
-            <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="sr-only">Tokens</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Id</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Container</th>
-                      <th scope="col">Data</th>
-                      <th scope="col">Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {res.data.map((t) => (
-                      <tr key={t.id}>
-                        <td>
-                          <code>{t.id}</code>
-                        </td>
-                        <td>{t.type}</td>
-                        <td>{t.container ?? t.containers?.join(', ')}</td>
-                        <td>
-                          {t.data === undefined ? (
-                            <span className="muted">not visible to this key</span>
-                          ) : shown.has(t.id) ? (
-                            <Json value={t.data} label={`Data of token ${t.id}`} />
-                          ) : (
-                            <span aria-label="hidden">••••••</span>
-                          )}{' '}
-                          {t.data !== undefined ? (
-                            <button
-                              aria-pressed={shown.has(t.id)}
-                              aria-label={`${shown.has(t.id) ? 'Hide' : 'Show'} data of token ${t.id}`}
-                              onClick={() => toggle(t.id)}
-                            >
-                              {shown.has(t.id) ? 'Hide' : 'Show'}
-                            </button>
-                          ) : null}
-                        </td>
-                        <td>{formatDate(t.created_at)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <div className="pager">
-                <button disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                  Previous
-                </button>
-                <span>Page {page}</span>
-                <button disabled={page >= (res.pagination.total_pages ?? 1)} onClick={() => setPage(page + 1)}>
-                  Next
-                </button>
-              </div>
-            </>
-          ) : (
-            <Empty>No tokens this key may read.</Empty>
-          )
-        }
-      </Loaded>
+      <PagedTable
+        load={tokens}
+        caption="Tokens"
+        columns={[
+          { header: 'Id', cell: (t) => <code>{t.id}</code> },
+          { header: 'Type', cell: (t) => t.type },
+          { header: 'Container', cell: (t) => t.container ?? t.containers?.join(', ') },
+          {
+            header: 'Data',
+            cell: (t) => (
+              <>
+                {t.data === undefined ? (
+                  <span className="muted">not visible to this key</span>
+                ) : shown.has(t.id) ? (
+                  <Json value={t.data} label={`Data of token ${t.id}`} />
+                ) : (
+                  <span aria-label="hidden">••••••</span>
+                )}{' '}
+                {t.data !== undefined ? (
+                  <button aria-pressed={shown.has(t.id)} aria-label={`${shown.has(t.id) ? 'Hide' : 'Show'} data of token ${t.id}`} onClick={() => toggle(t.id)}>
+                    {shown.has(t.id) ? 'Hide' : 'Show'}
+                  </button>
+                ) : null}
+              </>
+            ),
+          },
+          { header: 'Created', cell: (t) => formatDate(t.created_at) },
+        ]}
+        empty="No tokens this key may read."
+        page={page}
+        setPage={setPage}
+      />
     </>
   );
 }

@@ -4,6 +4,7 @@ import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
 import { Empty, Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
+import { CardList, ListHeader } from '../components/ResourceList';
 
 export interface Webhook {
   id: string;
@@ -37,34 +38,21 @@ export function Webhooks({ id }: { id?: string }) {
 }
 
 function WebhookList() {
-  const can = useCan();
   const [hooks] = useLoad(() => api<Page<Webhook>>('GET', `/webhooks${query({ size: 100 })}`), []);
   return (
     <>
-      <PageHeader title="Webhooks">
-        {can('webhook:create') ? (
-          <a className="button primary" href="#/webhooks/new">
-            New webhook
-          </a>
-        ) : null}
-      </PageHeader>
-      <Loaded load={hooks}>
-        {(res) =>
-          res.data.length ? (
-            <ul className="list">
-              {res.data.map((w) => (
-                <li key={w.id} className="card">
-                  <a href={`#/webhooks/${w.id}`}>{w.name}</a> <span className="badge">{w.status}</span>
-                  <span className="muted"> {w.url}</span>
-                  <span className="muted"> · {w.events.length} event types</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <Empty>No webhooks yet: a webhook receives the tenant&apos;s events (token.created, application.updated, …), signed.</Empty>
-          )
-        }
-      </Loaded>
+      <ListHeader title="Webhooks" create={{ permission: 'webhook:create', href: '#/webhooks/new', label: 'New webhook' }} />
+      <CardList
+        load={hooks}
+        empty="No webhooks yet: a webhook receives the tenant's events (token.created, application.updated, …), signed."
+        card={(w) => (
+          <>
+            <a href={`#/webhooks/${w.id}`}>{w.name}</a> <span className="badge">{w.status}</span>
+            <span className="muted"> {w.url}</span>
+            <span className="muted"> · {w.events.length} event types</span>
+          </>
+        )}
+      />
     </>
   );
 }
