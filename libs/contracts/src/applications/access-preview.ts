@@ -1,19 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { TRANSFORMS, type AccessRule, type Transform } from '../auth/principal';
 import { AccessRuleView } from '../auth/access-rule.view';
+import { GrantPermissions, GrantRules } from '../auth/grant-properties';
 
 /** The grants a session would be authorized with (POST /sessions/authorize): permissions, or rules. */
 export class AccessPreviewSessionGrants {
-  @ApiPropertyOptional({ type: [String], example: ['token:read'] })
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
+  @GrantPermissions({ example: ['token:read'] })
   permissions?: string[];
 
-  @ApiPropertyOptional({ type: () => [AccessRuleView] })
-  @IsOptional()
-  @IsArray()
+  @GrantRules()
   rules?: AccessRule[];
 }
 

@@ -1,8 +1,9 @@
 import type { ApplicationKeyMessage, AuthenticateMessage, IdMessage } from '../messages/payloads';
 import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
-import { IsArray, IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { APPLICATION_TYPES, type AccessRule, type ApplicationType } from '../auth/principal';
 import { AccessRuleView } from '../auth/access-rule.view';
+import { GrantPermissions, GrantRules } from '../auth/grant-properties';
 import { PageOf } from '../paging/page-of';
 import { ApiResourceStamps } from '../resource-stamps';
 
@@ -17,15 +18,10 @@ export class CreateApplicationRequest {
   @IsIn(APPLICATION_TYPES as unknown as string[], { message: 'must be one of public, private, management' })
   type!: ApplicationType;
 
-  @ApiPropertyOptional({ type: [String], description: 'permissions for every container (or give rules instead)', example: ['token:create', 'token:read'] })
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
+  @GrantPermissions({ description: 'permissions for every container (or give rules instead)', example: ['token:create', 'token:read'] })
   permissions?: string[];
 
-  @ApiPropertyOptional({ type: () => [AccessRuleView], description: 'access rules, tried in ascending priority (public and private applications)' })
-  @IsOptional()
-  @IsArray()
+  @GrantRules({ description: 'access rules, tried in ascending priority (public and private applications)' })
   rules?: AccessRule[];
 
   @ApiPropertyOptional({ default: true, description: 'false: the application starts without a key' })

@@ -1,11 +1,10 @@
 import { isIP } from 'node:net';
-import { Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RE2JS } from 're2js';
 import { FieldErrors } from '../problem/problem';
 import { FORMULA_LIMITS } from '../reactors/formulas';
-import { ReactorRef } from '../reactors/reactors';
+import { ApplicationRefField, ReactorRef } from '../reactors/reactors';
 import { PageOf } from '../paging/page-of';
 import { ApiResourceStamps } from '../resource-stamps';
 
@@ -218,15 +217,7 @@ export class CreateProxyRequest {
   @IsOptional()
   response_transforms?: ProxyTransformView[] | null;
 
-  @ApiPropertyOptional({
-    type: () => ReactorRef,
-    nullable: true,
-    description: 'a public or private application: code transforms get it as `req.bt`; tokenize transforms create tokens as it',
-  })
-  @IsOptional()
-  @IsObject({ message: 'must be an object with an id' })
-  @ValidateNested()
-  @Type(() => ReactorRef)
+  @ApplicationRefField({ description: 'a public or private application: code transforms get it as `req.bt`; tokenize transforms create tokens as it' })
   application?: ReactorRef | null;
 
   @ApiPropertyOptional({

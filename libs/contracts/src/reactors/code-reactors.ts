@@ -1,10 +1,18 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldErrors } from '../problem/problem';
 import { FORMULA_LIMITS } from './formulas';
-import { REACTOR_LIMITS, ReactorRef } from './reactors';
+import { ApplicationRefField, REACTOR_LIMITS, ReactorRef } from './reactors';
 import { EgressField, ReactorEgressInput } from './egress-policy';
+
+/** The OpenAPI of a code reactor's `runtime` (POST /reactors, PUT /reactors/{id}). */
+export const RUNTIME_PROPERTY = {
+  type: 'object',
+  additionalProperties: true,
+  nullable: true,
+  description: 'may name the one runtime: {"image": "node-bt"}',
+  example: { image: 'node-bt' },
+} as const;
 
 /**
  * Reactors that carry their own code instead of a formula (the mirrored API's current reactors, what
@@ -48,20 +56,10 @@ export class CodeReactorRequest {
   @IsObject({ message: 'must be an object' })
   configuration?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ type: () => ReactorRef, nullable: true })
-  @IsOptional()
-  @IsObject({ message: 'must be an object with an id' })
-  @ValidateNested()
-  @Type(() => ReactorRef)
+  @ApplicationRefField()
   application?: ReactorRef | null;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    nullable: true,
-    description: 'may name the one runtime: {"image": "node-bt"}',
-    example: { image: 'node-bt' },
-  })
+  @ApiPropertyOptional(RUNTIME_PROPERTY)
   @IsOptional()
   @IsObject({ message: 'must be an object' })
   runtime?: Record<string, unknown> | null;

@@ -3,7 +3,7 @@ import { ApiHideProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger'
 import type { FieldErrors } from '../problem/problem';
 import type { ContractClass } from '../validation';
 import { ApiAnyJson } from '../openapi/json-schema';
-import { CodeReactorRequest, reactorKind } from './code-reactors';
+import { CodeReactorRequest, RUNTIME_PROPERTY, reactorKind } from './code-reactors';
 import { CreateReactorRequest, REACTOR_LIMITS, ReactorRef, UpdateReactorRequest } from './reactors';
 import { FORMULA_LIMITS } from './formulas';
 import { ReactorEgressInput } from './egress-policy';
@@ -78,13 +78,7 @@ export class ReactorMergePatch {
   @Allow()
   application?: unknown;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
-    nullable: true,
-    description: 'may name the one runtime: {"image": "node-bt"}',
-    example: { image: 'node-bt' },
-  })
+  @ApiPropertyOptional(RUNTIME_PROPERTY)
   @Allow()
   runtime?: unknown;
 

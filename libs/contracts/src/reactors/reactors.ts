@@ -2,6 +2,7 @@ import type { IdBodyMessage } from '../messages/payloads';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { applyDecorators } from '@nestjs/common';
 import { isDeepStrictEqual } from 'node:util';
 import { FieldErrors, isProblem, type Problem } from '../problem/problem';
 import { ANY_JSON_SCHEMA, ApiAnyJson } from '../openapi/json-schema';
@@ -25,6 +26,17 @@ export class ReactorRef {
   id!: string;
 }
 
+/** An optional `application` of a body (`{ id }`): the public or private application the code acts as; null: none. */
+export function ApplicationRefField(doc: { description?: string } = {}): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: () => ReactorRef, nullable: true, ...doc }),
+    IsOptional(),
+    IsObject({ message: 'must be an object with an id' }),
+    ValidateNested(),
+    Type(() => ReactorRef),
+  );
+}
+
 /** PUT /reactors/{id}: replaces name, configuration and application (absent = none). The formula cannot change. */
 export class UpdateReactorRequest {
   /** configuration values are secrets, stored encrypted: any string is fine (validateContract's NUL rule) */
@@ -45,11 +57,7 @@ export class UpdateReactorRequest {
   @IsObject({ message: 'is required and must be an object' })
   configuration!: Record<string, unknown>;
 
-  @ApiPropertyOptional({ type: () => ReactorRef, nullable: true, description: 'a public or private application the `svc` client acts as' })
-  @IsOptional()
-  @IsObject({ message: 'must be an object with an id' })
-  @ValidateNested()
-  @Type(() => ReactorRef)
+  @ApplicationRefField({ description: 'a public or private application the `svc` client acts as' })
   application?: ReactorRef | null;
 
   /** The hosts its code may reach (egress-policy.ts); absent or null: the tenant's default. */

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsArray, IsOptional, IsString, MinLength } from 'class-validator';
+import { IsOptional, IsString, MinLength } from 'class-validator';
 import type { AccessRule } from '../auth/principal';
-import { AccessRuleView } from '../auth/access-rule.view';
+import { GrantPermissions, GrantRules } from '../auth/grant-properties';
 
 export class CreateSessionResponse {
   @ApiProperty({ description: "the session's API key: no access until the session is authorized" })
@@ -20,15 +20,10 @@ export class AuthorizeSessionRequest {
   @MinLength(1)
   nonce!: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'token permissions the authorizer holds itself (or give rules)', example: ['token:create'] })
-  @IsOptional()
-  @IsArray()
-  @IsString({ each: true })
+  @GrantPermissions({ description: 'token permissions the authorizer holds itself (or give rules)', example: ['token:create'] })
   permissions?: string[];
 
-  @ApiPropertyOptional({ type: () => [AccessRuleView] })
-  @IsOptional()
-  @IsArray()
+  @GrantRules()
   rules?: AccessRule[];
 
   @ApiPropertyOptional({ format: 'date-time', description: 'in the future, at most 24 hours after the session was created' })
