@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics, type Gauge } from 'prom-client';
 
 /** One registry per process, exposed on /metrics. */
 export const metricsRegistry = new Registry();
@@ -43,3 +43,26 @@ export const auditRefusalsDropped = new Counter({
 });
 // every reason starts at 0: increase() sees the first drop (a series born at 1 shows no increase), so an alert fires
 for (const reason of ['invalid', 'rejected', 'undeliverable', 'queue_full']) auditRefusalsDropped.inc({ reason }, 0);
+
+/**
+ * A gauge counted when /metrics is scraped (nothing runs on a timer while nobody asks), from the number `measure` is
+ * given a reader of once the service is up (typically a database count). Until then, or when the read fails (the
+ * database is unavailable), the gauge keeps its last value.
+ * `new Gauge({ name, help, registers: [metricsRegistry], collect: depth.collect })`, then `depth.measure(() => …)`.
+ */
+export function scrapedValue(): { collect: (this: Gauge) => Promise<void>; measure: (read: () => Promise<number>) => void } {
+  let read: (() => Promise<number>) | undefined;
+  return {
+    async collect(this: Gauge) {
+      if (!read) return;
+      try {
+        this.set(await read());
+      } catch {
+        /* the database is unavailable: the last count stays */
+      }
+    },
+    measure(reader) {
+      read = reader;
+    },
+  };
+}

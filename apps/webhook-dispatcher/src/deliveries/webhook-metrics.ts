@@ -1,26 +1,16 @@
 import { Gauge, Histogram } from 'prom-client';
-import { metricsRegistry } from '@coffer/observability';
+import { metricsRegistry, scrapedValue } from '@coffer/observability';
 
-let depthOf: (() => Promise<number>) | undefined;
+const depth = scrapedValue();
 
 /** Where the queue depth is read when /metrics is scraped (the dispatcher's repository). */
-export function measureQueueDepth(read: () => Promise<number>): void {
-  depthOf = read;
-}
+export const measureQueueDepth = depth.measure;
 
 export const queueDepth = new Gauge({
   name: 'coffer_webhook_queue_depth',
   help: 'Webhook deliveries waiting to be delivered (pending, including those waiting for a retry)',
   registers: [metricsRegistry],
-  // counted at each scrape: nothing runs on a timer while nobody asks
-  async collect() {
-    if (!depthOf) return;
-    try {
-      this.set(await depthOf());
-    } catch {
-      /* the database is unavailable: the last count stays */
-    }
-  },
+  collect: depth.collect,
 });
 
 export const deliveryLatency = new Histogram({

@@ -18,7 +18,7 @@ import {
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { CHANNELS, PgListener } from '@coffer/db';
 import { EventBus, WorkLoop, type TickResult } from '@coffer/messaging';
-import { createLogger, metricsRegistry } from '@coffer/observability';
+import { createLogger, metricsRegistry, scrapedValue } from '@coffer/observability';
 import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { reactorServiceConfig } from '../../config';
 import { ReactorRunner, type InvokeContext, type PreparedInvocation } from '../reactor-runner';
@@ -62,21 +62,13 @@ export interface JobResultView {
 /** Wakes idle job workers (any replica); PostgreSQL stays the source of truth. */
 export const JOBS_WAKE_SUBJECT = 'reactor.jobs.wake.v1';
 
-let depthOf: (() => Promise<number>) | undefined;
+const queueDepth = scrapedValue();
 
 new Gauge({
   name: 'coffer_reactor_job_queue_depth',
   help: 'Asynchronous reactor invocations accepted and not yet completed',
   registers: [metricsRegistry],
-  // counted when /metrics is scraped: nothing runs on a timer while nobody asks
-  async collect() {
-    if (!depthOf) return;
-    try {
-      this.set(await depthOf());
-    } catch {
-      /* the database is unavailable: the last count stays */
-    }
-  },
+  collect: queueDepth.collect,
 });
 
 /**
@@ -171,7 +163,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit(): Promise<void> {
     await this.events.subscribe(JOBS_WAKE_SUBJECT, () => this.loop.wake());
     await this.listener.on(CHANNELS.tenantResumed, () => this.loop.wake());
-    depthOf = () => this.jobs.pendingCount();
+    queueDepth.measure(() => this.jobs.pendingCount());
     this.loop.start();
   }
 
