@@ -74,23 +74,7 @@ export class ReactorsService {
     const configuration = req.configuration;
     const applicationId = req.application?.id ?? null;
     await this.checkContract(ctx, formula, configuration, applicationId);
-    const id = randomUUID();
-    const sealed = await this.vault.seal(tenantId, id, configuration);
-    const row = await this.withEvent(
-      () =>
-        this.reactors.create(tenantId, {
-          id,
-          name: req.name,
-          formulaId: formula.id,
-          applicationId,
-          egress: egressColumn(req.egress),
-          configurationCiphertext: sealed.ciphertext,
-          configurationKeyId: sealed.keyId,
-          createdBy: ctx.principal.applicationId,
-        }),
-      (r) => reactorEvent('reactor.created', ctx.principal, ctx.traceId, r),
-      (r) => ({ operation: 'create', entityType: 'reactor', entityId: r.id, changes: reactorChanges(null, r) }),
-    );
+    const row = await this.insert(ctx, req, configuration, { formulaId: formula.id, applicationId });
     return toReactorView(row, toFormulaView(formula), configuration);
   }
 
@@ -175,21 +159,34 @@ export class ReactorsService {
   }
 
   private async createWithCode(ctx: CallContext & { principal: Principal }, req: CodeReactorRequest): Promise<ReactorView> {
-    const tenantId = ctx.principal.tenantId;
     const configuration = (req.configuration ?? {}) as Record<string, unknown>;
     const applicationId = req.application?.id ?? null;
     await this.checkApplication(ctx, applicationId);
+    const row = await this.insert(ctx, req, configuration, {
+      formulaId: null,
+      code: req.code,
+      runtime: req.runtime ? (req.runtime as Prisma.InputJsonValue) : Prisma.DbNull,
+      applicationId,
+    });
+    return toReactorView(row, undefined, configuration);
+  }
+
+  /** Seals the configuration under a new id and inserts the reactor (formula or code), with its event and audit record. */
+  private async insert(
+    ctx: CallContext & { principal: Principal },
+    req: { name: string; egress?: ReactorEgressInput | null },
+    configuration: Record<string, unknown>,
+    kind: Pick<Prisma.ReactorUncheckedCreateInput, 'formulaId' | 'code' | 'runtime' | 'applicationId'>,
+  ): Promise<ReactorRow> {
+    const tenantId = ctx.principal.tenantId;
     const id = randomUUID();
     const sealed = await this.vault.seal(tenantId, id, configuration);
-    const row = await this.withEvent(
+    return this.withEvent(
       () =>
         this.reactors.create(tenantId, {
           id,
           name: req.name,
-          formulaId: null,
-          code: req.code,
-          runtime: req.runtime ? (req.runtime as Prisma.InputJsonValue) : Prisma.DbNull,
-          applicationId,
+          ...kind,
           egress: egressColumn(req.egress),
           configurationCiphertext: sealed.ciphertext,
           configurationKeyId: sealed.keyId,
@@ -198,7 +195,6 @@ export class ReactorsService {
       (r) => reactorEvent('reactor.created', ctx.principal, ctx.traceId, r),
       (r) => ({ operation: 'create', entityType: 'reactor', entityId: r.id, changes: reactorChanges(null, r) }),
     );
-    return toReactorView(row, undefined, configuration);
   }
 
   private async updateWithCode(
