@@ -20,6 +20,23 @@ async function purgeWithProgress(admin: TenantAdmin, tenantIds: string[], batchS
   return rows;
 }
 
+/** `tenants suspend` and `tenants resume`: one command but for the state it sets (and says it set). */
+function suspensionCommand(verb: 'suspend' | 'resume', summary: string, state: string): Command {
+  return {
+    name: `tenants ${verb}`,
+    usage: `admin tenants ${verb} <tenant-id> [--json]`,
+    summary,
+    options: COMMON,
+    positionals: { required: 1 },
+    async run(ctx) {
+      const tenant = await new TenantAdmin(ctx.prisma).setSuspended(tenantIdArgument(ctx.positionals[0]), verb === 'suspend');
+      await ctx.audit(`tenant.${verb}`, { tenant_id: tenant.id });
+      ctx.result(tenant, `tenant ${tenant.id} ${state}`);
+      return 0;
+    },
+  };
+}
+
 export const tenantCommands: Command[] = [
   {
     name: 'tenants create',
@@ -47,32 +64,12 @@ export const tenantCommands: Command[] = [
       return 0;
     },
   },
-  {
-    name: 'tenants suspend',
-    usage: 'admin tenants suspend <tenant-id> [--json]',
-    summary: 'refuses every key of the tenant (403) until it is resumed; its data stays as it is',
-    options: COMMON,
-    positionals: { required: 1 },
-    async run(ctx) {
-      const tenant = await new TenantAdmin(ctx.prisma).setSuspended(tenantIdArgument(ctx.positionals[0]), true);
-      await ctx.audit('tenant.suspend', { tenant_id: tenant.id });
-      ctx.result(tenant, `tenant ${tenant.id} suspended (keys cached by the gateway are refused within AUTH_CACHE_TTL_MS)`);
-      return 0;
-    },
-  },
-  {
-    name: 'tenants resume',
-    usage: 'admin tenants resume <tenant-id> [--json]',
-    summary: "lifts a suspension: the tenant's keys work again",
-    options: COMMON,
-    positionals: { required: 1 },
-    async run(ctx) {
-      const tenant = await new TenantAdmin(ctx.prisma).setSuspended(tenantIdArgument(ctx.positionals[0]), false);
-      await ctx.audit('tenant.resume', { tenant_id: tenant.id });
-      ctx.result(tenant, `tenant ${tenant.id} active`);
-      return 0;
-    },
-  },
+  suspensionCommand(
+    'suspend',
+    'refuses every key of the tenant (403) until it is resumed; its data stays as it is',
+    'suspended (keys cached by the gateway are refused within AUTH_CACHE_TTL_MS)',
+  ),
+  suspensionCommand('resume', "lifts a suspension: the tenant's keys work again", 'active'),
   {
     name: 'tenants reissue-key',
     usage: 'admin tenants reissue-key <tenant-id> [--json]',
