@@ -1,8 +1,9 @@
 import { useReducer, useState, type FormEvent } from 'react';
-import { api, query, type Page } from '../lib/api';
+import { api } from '../lib/api';
 import { grantsBody, grantsReducer, initialGrants, type Rule } from '../lib/rules';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
+import { usePagedLoad } from '../lib/use-paged-load';
 import { go } from '../routes';
 import { Empty, Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
 import { GrantsEditor } from '../components/GrantsEditor';
@@ -39,12 +40,11 @@ const APPLICATION_COLUMNS: Column<Application>[] = [
 ];
 
 function ApplicationList() {
-  const [page, setPage] = useState(1);
-  const [apps] = useLoad(() => api<Page<Application>>('GET', `/applications${query({ page, size: 25 })}`), [page]);
+  const list = usePagedLoad<Application>('/applications', (page) => ({ page, size: 25 }));
   return (
     <>
       <ListHeader title="Applications" create={{ permission: 'application:create', href: '#/applications/new', label: 'New application' }} />
-      <PagedTable load={apps} caption="Applications" columns={APPLICATION_COLUMNS} empty="No applications yet." page={page} setPage={setPage} />
+      <PagedTable {...list} caption="Applications" columns={APPLICATION_COLUMNS} empty="No applications yet." />
     </>
   );
 }

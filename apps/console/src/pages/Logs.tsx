@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, query, type Page } from '../lib/api';
 import { download, toCsv } from '../lib/csv';
 import { useLoad } from '../lib/use-load';
+import { usePagedLoad } from '../lib/use-paged-load';
 import { PageHeader, formatDate } from '../components/ui';
 import { PagedTable, type Column } from '../components/ResourceTable';
 
@@ -42,13 +43,12 @@ const iso = (local: string) => (local ? new Date(local).toISOString() : '');
 export function Logs() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [page, setPage] = useState(1);
   const [types] = useLoad(() => api<{ value: string; display_name: string }[]>('GET', '/logs/entity-types'), []);
   const params = { ...filters, start_date: iso(filters.start_date), end_date: iso(filters.end_date) };
-  const [logs] = useLoad(() => api<Page<LogEvent>>('GET', `/logs${query({ ...params, page, size: 50 })}`), [JSON.stringify(filters), page]);
+  const list = usePagedLoad<LogEvent>('/logs', (page) => ({ ...params, page, size: 50 }), [JSON.stringify(filters)]);
   const apply = (e: FormEvent) => {
     e.preventDefault();
-    setPage(1);
+    list.setPage(1);
     setFilters(draft);
   };
   const exportCsv = async () => {
@@ -98,14 +98,12 @@ export function Logs() {
         </button>
       </form>
       <PagedTable
-        load={logs}
+        {...list}
         caption="Audit log"
         columns={LOG_COLUMNS}
         empty="No events match these filters."
-        page={page}
-        setPage={setPage}
         pager={{
-          last: (res) => (res.pagination.total_pages !== undefined ? page >= res.pagination.total_pages : res.data.length < 50),
+          last: (res) => (res.pagination.total_pages !== undefined ? list.page >= res.pagination.total_pages : res.data.length < 50),
           of: (res) => (res.pagination.total_pages ? ` of ${res.pagination.total_pages}` : ''),
         }}
       />

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { api, query, type Page } from '../lib/api';
+import { api } from '../lib/api';
 import { errorsFor } from '../lib/problem';
 import { configRow, initialProxyForm, maskKey, proxyBody, transformCount, type ProxyFormState, type ProxyView } from '../lib/proxies';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
+import { usePagedLoad } from '../lib/use-paged-load';
 import { go } from '../routes';
 import { PagedTable, type Column } from '../components/ResourceTable';
 import { ListHeader } from '../components/ResourceList';
@@ -25,18 +26,15 @@ const PROXY_COLUMNS: Column<ProxyView>[] = [
 ];
 
 function ProxyList() {
-  const [page, setPage] = useState(1);
-  const [proxies] = useLoad(() => api<Page<ProxyView>>('GET', `/proxies${query({ page, size: 25 })}`), [page]);
+  const list = usePagedLoad<ProxyView>('/proxies', (page) => ({ page, size: 25 }));
   return (
     <>
       <ListHeader title="Proxies" create={{ permission: 'proxy:create', href: '#/proxies/new', label: 'New proxy' }} />
       <PagedTable
-        load={proxies}
+        {...list}
         caption="Proxies"
         columns={PROXY_COLUMNS}
         empty="No proxies yet: a proxy fixes a destination (with transforms and secrets) that your systems, or partners with its key, call through Coffer at /proxy."
-        page={page}
-        setPage={setPage}
         pager={{ hideSinglePage: true }}
       />
     </>

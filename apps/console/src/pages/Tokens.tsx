@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { api, query, type Page } from '../lib/api';
-import { useLoad } from '../lib/use-load';
+import { usePagedLoad } from '../lib/use-paged-load';
 import { Json, PageHeader, formatDate } from '../components/ui';
 import { PagedTable } from '../components/ResourceTable';
 
@@ -18,11 +17,10 @@ interface Token {
  * stays hidden on screen until the operator shows a row.
  */
 export function Tokens() {
-  const [page, setPage] = useState(1);
   const [container, setContainer] = useState('');
   const [filter, setFilter] = useState('');
   const [shown, setShown] = useState<Set<string>>(new Set());
-  const [tokens] = useLoad(() => api<Page<Token>>('GET', `/tokens${query({ page, size: 25, container: filter })}`), [page, filter]);
+  const list = usePagedLoad<Token>('/tokens', (page) => ({ page, size: 25, container: filter }), [filter]);
   const toggle = (id: string) => setShown((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
   return (
     <>
@@ -31,7 +29,7 @@ export function Tokens() {
         className="card inline"
         onSubmit={(e) => {
           e.preventDefault();
-          setPage(1);
+          list.setPage(1);
           setFilter(container);
         }}
       >
@@ -42,7 +40,7 @@ export function Tokens() {
         <button type="submit">Filter</button>
       </form>
       <PagedTable
-        load={tokens}
+        {...list}
         caption="Tokens"
         columns={[
           { header: 'Id', cell: (t) => <code>{t.id}</code> },
@@ -70,8 +68,6 @@ export function Tokens() {
           { header: 'Created', cell: (t) => formatDate(t.created_at) },
         ]}
         empty="No tokens this key may read."
-        page={page}
-        setPage={setPage}
       />
     </>
   );
