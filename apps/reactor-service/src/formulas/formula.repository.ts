@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@coffer/db';
-import type { Cursor } from '@coffer/contracts';
-import { selectAfterCursor, selectOffsetPage, type ListSelect } from '../shared/paged-select';
+import { PagedList } from '../shared/paged-select';
 
 export type FormulaRow = Prisma.ReactorFormulaModel;
 
@@ -22,7 +21,16 @@ export type DeleteOutcome = 'deleted' | 'missing' | 'in_use';
  */
 @Injectable()
 export class FormulaRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  /** the official formulas and the tenant's own, by name */
+  readonly list: PagedList<FormulaRow, FormulaListFilter>;
+
+  constructor(private readonly prisma: PrismaService) {
+    this.list = new PagedList(prisma, 'reactor_formulas', COLUMNS, (tenantId, f) => {
+      const parts = [Prisma.sql`(tenant_id = ${tenantId}::uuid OR tenant_id IS NULL)`];
+      if (f.name) parts.push(Prisma.sql`name ILIKE ${f.name}`);
+      return Prisma.join(parts, ' AND ');
+    });
+  }
 
   create(tenantId: string, data: Omit<Prisma.ReactorFormulaUncheckedCreateInput, 'tenantId'>): Promise<FormulaRow> {
     return this.prisma.reactorFormula.create({ data: { ...data, tenantId } });
@@ -36,25 +44,6 @@ export class FormulaRepository {
   findVisibleMany(tenantId: string, ids: string[]): Promise<FormulaRow[]> {
     if (!ids.length) return Promise.resolve([]);
     return this.prisma.reactorFormula.findMany({ where: { id: { in: ids }, OR: [{ tenantId }, { tenantId: null }] } });
-  }
-
-  private where(tenantId: string, f: FormulaListFilter): Prisma.Sql {
-    const parts = [Prisma.sql`(tenant_id = ${tenantId}::uuid OR tenant_id IS NULL)`];
-    if (f.name) parts.push(Prisma.sql`name ILIKE ${f.name}`);
-    return Prisma.join(parts, ' AND ');
-  }
-
-  private select(tenantId: string, f: FormulaListFilter): ListSelect {
-    return { table: Prisma.raw('reactor_formulas'), columns: COLUMNS, where: this.where(tenantId, f) };
-  }
-
-  page(tenantId: string, f: FormulaListFilter, offset: number, limit: number): Promise<{ rows: FormulaRow[]; total: number }> {
-    return selectOffsetPage<FormulaRow>(this.prisma, this.select(tenantId, f), offset, limit);
-  }
-
-  /** Rows strictly after the cursor in (created_at desc, id desc) order; one extra to tell whether more exist. */
-  after(tenantId: string, f: FormulaListFilter, cursor: Cursor | null, limit: number): Promise<FormulaRow[]> {
-    return selectAfterCursor<FormulaRow>(this.prisma, this.select(tenantId, f), cursor, limit);
   }
 
   /** Updates one of the tenant's own (private) formulas; official formulas are never matched. */

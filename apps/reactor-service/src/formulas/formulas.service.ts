@@ -73,10 +73,10 @@ export class FormulasService {
     const window = parseListWindow(query, isUuid);
     const filter = { name: namePattern(query) };
     if (window.kind === 'cursor') {
-      const page = cursorPage(await this.formulas.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
+      const page = cursorPage(await this.formulas.list.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
       return { pagination: page.pagination, data: page.data.map(toFormulaView) };
     }
-    const { rows, total } = await this.formulas.page(principal.tenantId, filter, window.offset, window.req.size);
+    const { rows, total } = await this.formulas.list.page(principal.tenantId, filter, window.offset, window.req.size);
     return offsetPage(rows.map(toFormulaView), total, window.req);
   }
 

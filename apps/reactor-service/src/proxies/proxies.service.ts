@@ -101,10 +101,10 @@ export class ProxiesService {
     const ids = many(query['id']);
     if (ids.length) filter.ids = ids.filter(isUuid);
     if (window.kind === 'cursor') {
-      const page = cursorPage(await this.proxies.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
+      const page = cursorPage(await this.proxies.list.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
       return { pagination: page.pagination, data: await this.views(page.data) };
     }
-    const { rows, total } = await this.proxies.page(principal.tenantId, filter, window.offset, window.req.size);
+    const { rows, total } = await this.proxies.list.page(principal.tenantId, filter, window.offset, window.req.size);
     return offsetPage(await this.views(rows), total, window.req);
   }
 

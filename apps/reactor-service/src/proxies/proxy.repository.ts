@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@coffer/db';
-import type { Cursor } from '@coffer/contracts';
-import { selectAfterCursor, selectOffsetPage, type ListSelect } from '../shared/paged-select';
+import { PagedList, tenantIdsAndName } from '../shared/paged-select';
 
 export type ProxyRow = Prisma.ProxyModel;
 
@@ -20,7 +19,12 @@ const COLUMNS = Prisma.sql`id, tenant_id AS "tenantId", name, destination_url AS
 /** proxies (owned by reactor-service). Every method but `byKeyHash` is scoped by tenant. */
 @Injectable()
 export class ProxyRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  /** the tenant's proxies, by id and name */
+  readonly list: PagedList<ProxyRow, ProxyListFilter>;
+
+  constructor(private readonly prisma: PrismaService) {
+    this.list = new PagedList(prisma, 'proxies', COLUMNS, tenantIdsAndName);
+  }
 
   create(tenantId: string, data: Omit<Prisma.ProxyUncheckedCreateInput, 'tenantId'>): Promise<ProxyRow> {
     return this.prisma.proxy.create({ data: { ...data, tenantId } });
@@ -33,25 +37,6 @@ export class ProxyRepository {
   /** An invocation's lookup: the key's hash is unique across tenants. */
   byKeyHash(keyHash: string): Promise<ProxyRow | null> {
     return this.prisma.proxy.findUnique({ where: { keyHash } });
-  }
-
-  private where(tenantId: string, f: ProxyListFilter): Prisma.Sql {
-    const parts = [Prisma.sql`tenant_id = ${tenantId}::uuid`];
-    if (f.ids) parts.push(Prisma.sql`id = ANY(${f.ids}::uuid[])`);
-    if (f.name) parts.push(Prisma.sql`name ILIKE ${f.name}`);
-    return Prisma.join(parts, ' AND ');
-  }
-
-  private select(tenantId: string, f: ProxyListFilter): ListSelect {
-    return { table: Prisma.raw('proxies'), columns: COLUMNS, where: this.where(tenantId, f) };
-  }
-
-  page(tenantId: string, f: ProxyListFilter, offset: number, limit: number): Promise<{ rows: ProxyRow[]; total: number }> {
-    return selectOffsetPage<ProxyRow>(this.prisma, this.select(tenantId, f), offset, limit);
-  }
-
-  after(tenantId: string, f: ProxyListFilter, cursor: Cursor | null, limit: number): Promise<ProxyRow[]> {
-    return selectAfterCursor<ProxyRow>(this.prisma, this.select(tenantId, f), cursor, limit);
   }
 
   async update(tenantId: string, id: string, data: Prisma.ProxyUncheckedUpdateManyInput): Promise<ProxyRow | null> {

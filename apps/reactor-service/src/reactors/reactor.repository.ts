@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService } from '@coffer/db';
-import type { Cursor } from '@coffer/contracts';
-import { selectAfterCursor, selectOffsetPage, type ListSelect } from '../shared/paged-select';
+import { PagedList, tenantIdsAndName } from '../shared/paged-select';
 
 export type ReactorRow = Prisma.ReactorModel;
 
@@ -18,7 +17,12 @@ const COLUMNS = Prisma.sql`id, tenant_id AS "tenantId", name, formula_id AS "for
 /** reactors (owned by reactor-service). Every method is scoped by tenant. */
 @Injectable()
 export class ReactorRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  /** the tenant's reactors, by id and name */
+  readonly list: PagedList<ReactorRow, ReactorListFilter>;
+
+  constructor(private readonly prisma: PrismaService) {
+    this.list = new PagedList(prisma, 'reactors', COLUMNS, tenantIdsAndName);
+  }
 
   create(tenantId: string, data: Omit<Prisma.ReactorUncheckedCreateInput, 'tenantId'>): Promise<ReactorRow> {
     return this.prisma.reactor.create({ data: { ...data, tenantId } });
@@ -26,26 +30,6 @@ export class ReactorRepository {
 
   find(tenantId: string, id: string): Promise<ReactorRow | null> {
     return this.prisma.reactor.findFirst({ where: { tenantId, id } });
-  }
-
-  private where(tenantId: string, f: ReactorListFilter): Prisma.Sql {
-    const parts = [Prisma.sql`tenant_id = ${tenantId}::uuid`];
-    if (f.ids) parts.push(Prisma.sql`id = ANY(${f.ids}::uuid[])`);
-    if (f.name) parts.push(Prisma.sql`name ILIKE ${f.name}`);
-    return Prisma.join(parts, ' AND ');
-  }
-
-  private select(tenantId: string, f: ReactorListFilter): ListSelect {
-    return { table: Prisma.raw('reactors'), columns: COLUMNS, where: this.where(tenantId, f) };
-  }
-
-  page(tenantId: string, f: ReactorListFilter, offset: number, limit: number): Promise<{ rows: ReactorRow[]; total: number }> {
-    return selectOffsetPage<ReactorRow>(this.prisma, this.select(tenantId, f), offset, limit);
-  }
-
-  /** Rows strictly after the cursor in (created_at desc, id desc) order; one extra to tell whether more exist. */
-  after(tenantId: string, f: ReactorListFilter, cursor: Cursor | null, limit: number): Promise<ReactorRow[]> {
-    return selectAfterCursor<ReactorRow>(this.prisma, this.select(tenantId, f), cursor, limit);
   }
 
   async update(tenantId: string, id: string, data: Prisma.ReactorUncheckedUpdateManyInput): Promise<ReactorRow | null> {

@@ -85,11 +85,11 @@ export class ReactorsService {
     // ids are UUIDs: one that is not cannot match anything
     if (ids.length) filter.ids = ids.filter(isUuid);
     if (window.kind === 'cursor') {
-      const page = cursorPage(await this.reactors.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
+      const page = cursorPage(await this.reactors.list.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
       const views = await this.views(principal.tenantId, page.data);
       return { pagination: page.pagination, data: page.data.map((r) => views.get(r.id) as ReactorView) };
     }
-    const { rows, total } = await this.reactors.page(principal.tenantId, filter, window.offset, window.req.size);
+    const { rows, total } = await this.reactors.list.page(principal.tenantId, filter, window.offset, window.req.size);
     const views = await this.views(principal.tenantId, rows);
     return offsetPage(
       rows.map((r) => views.get(r.id) as ReactorView),

@@ -30,3 +30,38 @@ export function selectAfterCursor<R>(prisma: PrismaService, s: ListSelect, curso
     SELECT ${s.columns} FROM ${s.table} WHERE ${s.where} ${after}
     ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}`;
 }
+
+/**
+ * A table's list in both paging forms (selectOffsetPage, selectAfterCursor): `where` keeps the tenant's rows (or what
+ * it may see) that pass the call's filter. A repository holds one as `list`.
+ */
+export class PagedList<R, F> {
+  constructor(
+    private readonly prisma: PrismaService,
+    /** a table name written in code, never from input */
+    private readonly table: string,
+    private readonly columns: Prisma.Sql,
+    private readonly where: (tenantId: string, filter: F) => Prisma.Sql,
+  ) {}
+
+  page(tenantId: string, filter: F, offset: number, limit: number): Promise<{ rows: R[]; total: number }> {
+    return selectOffsetPage<R>(this.prisma, this.select(tenantId, filter), offset, limit);
+  }
+
+  /** Rows strictly after the cursor in (created_at desc, id desc) order; one extra to tell whether more exist. */
+  after(tenantId: string, filter: F, cursor: Cursor | null, limit: number): Promise<R[]> {
+    return selectAfterCursor<R>(this.prisma, this.select(tenantId, filter), cursor, limit);
+  }
+
+  private select(tenantId: string, filter: F): ListSelect {
+    return { table: Prisma.raw(this.table), columns: this.columns, where: this.where(tenantId, filter) };
+  }
+}
+
+/** The filter of the proxy and reactor lists: the tenant's rows, by id (any of) and by name (ILIKE pattern). */
+export function tenantIdsAndName(tenantId: string, f: { ids?: string[]; name?: string }): Prisma.Sql {
+  const parts = [Prisma.sql`tenant_id = ${tenantId}::uuid`];
+  if (f.ids) parts.push(Prisma.sql`id = ANY(${f.ids}::uuid[])`);
+  if (f.name) parts.push(Prisma.sql`name ILIKE ${f.name}`);
+  return Prisma.join(parts, ' AND ');
+}
