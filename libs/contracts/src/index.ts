@@ -37,3 +37,4 @@ export * from './validation/token-data';
 export * from './messages/payloads';
 export * from './operations/operation';
 export * from './operations/operations';
+export * from './resource-stamps';

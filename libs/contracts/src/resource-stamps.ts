@@ -14,3 +14,18 @@ export function ApiResourceStamps(): ClassDecorator {
     ApiPropertyOptional({ type: String, format: 'date-time' })(target.prototype, 'modified_at');
   };
 }
+
+/** The stamps of a stored row (its camelCase columns). */
+export interface RowStamps {
+  createdBy: string | null;
+  modifiedBy: string | null;
+  modifiedAt: Date | null;
+}
+
+/** Adds to a view built from `row` the stamps it has, in this order: created_by, modified_by, modified_at. */
+export function withStamps<V extends { created_by?: string; modified_by?: string; modified_at?: string }>(view: V, row: RowStamps): V {
+  if (row.createdBy) view.created_by = row.createdBy;
+  if (row.modifiedBy) view.modified_by = row.modifiedBy;
+  if (row.modifiedAt) view.modified_at = row.modifiedAt.toISOString();
+  return view;
+}

@@ -1,10 +1,11 @@
-import type {
-  FormulaConfigurationElement,
-  FormulaRequestParameter,
-  FormulaStatus,
-  FormulaType,
-  ReactorEgressView,
-  ReactorFormulaView,
+import {
+  type FormulaConfigurationElement,
+  type FormulaRequestParameter,
+  type FormulaStatus,
+  type FormulaType,
+  type ReactorEgressView,
+  type ReactorFormulaView,
+  withStamps,
 } from '@coffer/contracts';
 import type { FormulaRow } from './formula.repository';
 
@@ -22,8 +23,5 @@ export function toFormulaView(row: FormulaRow): ReactorFormulaView {
   if (row.description !== null) view.description = row.description;
   if (row.icon !== null) view.icon = row.icon;
   if (row.egress !== null && typeof row.egress === 'object') view.egress = row.egress as unknown as ReactorEgressView;
-  if (row.createdBy) view.created_by = row.createdBy;
-  if (row.modifiedBy) view.modified_by = row.modifiedBy;
-  if (row.modifiedAt) view.modified_at = row.modifiedAt.toISOString();
-  return view;
+  return withStamps(view, row);
 }

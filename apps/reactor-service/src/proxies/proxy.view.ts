@@ -1,4 +1,4 @@
-import type { ProxyTransformView, ProxyView } from '@coffer/contracts';
+import { type ProxyTransformView, type ProxyView, withStamps } from '@coffer/contracts';
 import type { ProxyRow } from './proxy.repository';
 import type { ProxySecrets } from './proxy-vault';
 
@@ -23,8 +23,5 @@ export function toProxyView(row: ProxyRow, secrets: ProxySecrets): ProxyView {
     created_at: row.createdAt.toISOString(),
   };
   if (row.applicationId) view.application_id = row.applicationId;
-  if (row.createdBy) view.created_by = row.createdBy;
-  if (row.modifiedBy) view.modified_by = row.modifiedBy;
-  if (row.modifiedAt) view.modified_at = row.modifiedAt.toISOString();
-  return view;
+  return withStamps(view, row);
 }

@@ -1,4 +1,4 @@
-import type { ReactorEgressView, ReactorFormulaView, ReactorView } from '@coffer/contracts';
+import { type ReactorEgressView, type ReactorFormulaView, type ReactorView, withStamps } from '@coffer/contracts';
 import type { ReactorRow } from './reactor.repository';
 
 /** A formula reactor shows its formula; a code reactor its `code` and, when one was given, its `runtime`. */
@@ -15,8 +15,5 @@ export function toReactorView(row: ReactorRow, formula: ReactorFormulaView | und
     created_at: row.createdAt.toISOString(),
   };
   if (row.applicationId) view.application = { id: row.applicationId };
-  if (row.createdBy) view.created_by = row.createdBy;
-  if (row.modifiedBy) view.modified_by = row.modifiedBy;
-  if (row.modifiedAt) view.modified_at = row.modifiedAt.toISOString();
-  return view;
+  return withStamps(view, row);
 }

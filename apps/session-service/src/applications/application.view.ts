@@ -1,4 +1,4 @@
-import type { AccessRule, ApplicationType, ApplicationView } from '@coffer/contracts';
+import { type AccessRule, type ApplicationType, type ApplicationView, withStamps } from '@coffer/contracts';
 import type { Application } from '@coffer/db';
 
 export function toApplicationView(app: Application, key?: string): ApplicationView {
@@ -12,8 +12,5 @@ export function toApplicationView(app: Application, key?: string): ApplicationVi
   if (app.rules) view.rules = app.rules as unknown as AccessRule[];
   else view.permissions = app.permissions;
   if (key) view.key = key;
-  if (app.createdBy) view.created_by = app.createdBy;
-  if (app.modifiedBy) view.modified_by = app.modifiedBy;
-  if (app.modifiedAt) view.modified_at = app.modifiedAt.toISOString();
-  return view;
+  return withStamps(view, app);
 }

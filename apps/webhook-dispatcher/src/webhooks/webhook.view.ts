@@ -1,4 +1,4 @@
-import type { WebhookStatus, WebhookView } from '@coffer/contracts';
+import { type WebhookStatus, type WebhookView, withStamps } from '@coffer/contracts';
 import type { WebhookRow } from './webhook.repository';
 
 export function toWebhookView(w: WebhookRow): WebhookView {
@@ -13,7 +13,5 @@ export function toWebhookView(w: WebhookRow): WebhookView {
     created_at: w.createdAt.toISOString(),
   };
   if (w.notifyEmail) view.notify_email = w.notifyEmail;
-  if (w.modifiedBy) view.modified_by = w.modifiedBy;
-  if (w.modifiedAt) view.modified_at = w.modifiedAt.toISOString();
-  return view;
+  return withStamps(view, w);
 }
