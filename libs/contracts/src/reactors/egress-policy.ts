@@ -52,6 +52,21 @@ export function effectiveEgressRule(reactorAllow: readonly string[] | null | und
   return { allow: null, unlisted: tenantDefault === 'deny_unlisted' ? 'deny' : 'allow' };
 }
 
+/**
+ * The validation of an optional `egress` member (an object with an allow list), for a class that documents it on its
+ * own: the same as the stacked `@IsOptional() @IsObject(…) @ValidateNested() @Type(() => ReactorEgressInput)`.
+ */
+export function EgressValidation(): PropertyDecorator {
+  // applied bottom-up, as stacked decorators are
+  const decorators: PropertyDecorator[] = [
+    Type(() => ReactorEgressInput),
+    ValidateNested(),
+    IsObject({ message: 'must be an object with an allow list' }),
+    IsOptional(),
+  ];
+  return (target, key) => decorators.forEach((decorate) => decorate(target, key));
+}
+
 /** The optional `egress` member of reactor requests (formula and code reactors, create, replace and patch). */
 export function EgressField(): PropertyDecorator {
   const decorators: PropertyDecorator[] = [

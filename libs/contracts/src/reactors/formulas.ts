@@ -1,9 +1,8 @@
-import { Type } from 'class-transformer';
-import { Allow, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { Allow, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldErrors } from '../problem/problem';
 import { PageOf } from '../paging/page-of';
-import { ReactorEgressInput, ReactorEgressView } from './egress-policy';
+import { EgressValidation, ReactorEgressInput, ReactorEgressView } from './egress-policy';
 import { ApiResourceStamps } from '../resource-stamps';
 
 /** Reactor formulas (spec "Reactor Formula", docs/reactors.md). */
@@ -123,10 +122,7 @@ export class ReactorFormulaRequest extends FormulaFields {
 
   /** The hosts its code may reach, for reactors of it without a list of their own (egress-policy.ts). */
   @ApiPropertyOptional({ type: () => ReactorEgressInput, nullable: true, description: "hosts its reactors' code may reach, unless a reactor lists its own" })
-  @IsOptional()
-  @IsObject({ message: 'must be an object with an allow list' })
-  @ValidateNested()
-  @Type(() => ReactorEgressInput)
+  @EgressValidation()
   egress?: ReactorEgressInput | null;
 }
 
@@ -136,10 +132,7 @@ export class OfficialFormulaDefinition extends FormulaFields {
   status!: FormulaStatus;
 
   /** The hosts the formula's code may reach (`{"allow": []}`: none), for its reactors without a list of their own. */
-  @IsOptional()
-  @IsObject({ message: 'must be an object with an allow list' })
-  @ValidateNested()
-  @Type(() => ReactorEgressInput)
+  @EgressValidation()
   egress?: ReactorEgressInput | null;
 }
 
