@@ -1,10 +1,21 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /**
+ * The fields that end the view of a resource its users create and change, for the type: a view extends this (the
+ * fields are only declared, nothing is emitted) and carries @ApiResourceStamps() for the OpenAPI schema.
+ */
+export abstract class ResourceStamps {
+  declare created_by?: string;
+  declare created_at: string;
+  declare modified_by?: string;
+  declare modified_at?: string;
+}
+
+/**
  * Documents the fields that end the view of a resource its users create and change (`created_by`, `created_at`,
- * `modified_by`, `modified_at`): the class declares them, last, and carries this decorator. A class decorator runs
- * after the property decorators, so the four come last in the OpenAPI schema as they do in the class (their type is
- * given: a field without a decorator of its own has no design:type metadata).
+ * `modified_by`, `modified_at`): the class extends ResourceStamps and carries this decorator. A class decorator runs
+ * after the property decorators, so the four come last in the OpenAPI schema (their type is given: a field without a
+ * decorator of its own has no design:type metadata).
  */
 export function ApiResourceStamps(): ClassDecorator {
   return (target) => {

@@ -5,7 +5,7 @@ import { APPLICATION_TYPES, type AccessRule, type ApplicationType } from '../aut
 import { AccessRuleView } from '../auth/access-rule.view';
 import { GrantPermissions, GrantRules } from '../auth/grant-properties';
 import { PageOf } from '../paging/page-of';
-import { ApiResourceStamps } from '../resource-stamps';
+import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
 
 export class CreateApplicationRequest {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'Checkout backend' })
@@ -50,7 +50,7 @@ export class ApplicationKeyView {
 }
 
 @ApiResourceStamps()
-export class ApplicationView {
+export class ApplicationView extends ResourceStamps {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
@@ -76,11 +76,6 @@ export class ApplicationView {
   /** only in the replies to create and regenerate: the key just made, as `POST /applications/{id}/keys` shows it */
   @ApiPropertyOptional({ type: () => [ApplicationKeyView], description: 'only in the replies to create and regenerate' })
   keys?: ApplicationKeyView[];
-
-  created_by?: string;
-  created_at!: string;
-  modified_by?: string;
-  modified_at?: string;
 }
 
 export class ApplicationPage extends PageOf(ApplicationView) {}

@@ -6,7 +6,7 @@ import { FieldErrors } from '../problem/problem';
 import { FORMULA_LIMITS } from '../reactors/formulas';
 import { ApplicationRefField, ReactorRef } from '../reactors/reactors';
 import { PageOf } from '../paging/page-of';
-import { ApiResourceStamps } from '../resource-stamps';
+import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
 
 export const PROXY_LIMITS = {
   nameLength: 200,
@@ -246,7 +246,7 @@ export class CreateProxyRequest {
 }
 
 @ApiResourceStamps()
-export class ProxyView {
+export class ProxyView extends ResourceStamps {
   @ApiProperty({ format: 'uuid' })
   id!: string;
   @ApiProperty({ description: 'invokes the proxy: BT-PROXY-KEY header or bt-proxy-key query parameter' })
@@ -275,10 +275,6 @@ export class ProxyView {
   require_auth!: boolean;
   @ApiProperty()
   disable_detokenization!: boolean;
-  created_by?: string;
-  created_at!: string;
-  modified_by?: string;
-  modified_at?: string;
 }
 
 export class ProxyPage extends PageOf(ProxyView) {}

@@ -3,7 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { FieldErrors } from '../problem/problem';
 import { PageOf } from '../paging/page-of';
 import { EgressValidation, ReactorEgressInput, ReactorEgressView } from './egress-policy';
-import { ApiResourceStamps } from '../resource-stamps';
+import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
 
 /** Reactor formulas (spec "Reactor Formula", docs/reactors.md). */
 export const FORMULA_TYPES = ['official', 'private'] as const;
@@ -137,7 +137,7 @@ export class OfficialFormulaDefinition extends FormulaFields {
 }
 
 @ApiResourceStamps()
-export class ReactorFormulaView {
+export class ReactorFormulaView extends ResourceStamps {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
@@ -167,11 +167,6 @@ export class ReactorFormulaView {
 
   @ApiPropertyOptional({ type: () => ReactorEgressView, description: 'the hosts its code may reach; absent: the tenant default' })
   egress?: ReactorEgressView;
-
-  created_by?: string;
-  created_at!: string;
-  modified_by?: string;
-  modified_at?: string;
 }
 
 export class ReactorFormulaPage extends PageOf(ReactorFormulaView) {}

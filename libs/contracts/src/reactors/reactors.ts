@@ -9,7 +9,7 @@ import { ANY_JSON_SCHEMA, ApiAnyJson } from '../openapi/json-schema';
 import { PageOf } from '../paging/page-of';
 import { ReactorFormulaView } from './formulas';
 import { EgressField, ReactorEgressInput, ReactorEgressView } from './egress-policy';
-import { ApiResourceStamps } from '../resource-stamps';
+import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
 
 export const REACTOR_LIMITS = {
   nameLength: 200,
@@ -144,7 +144,7 @@ export class ReactRequest {
 }
 
 @ApiResourceStamps()
-export class ReactorView {
+export class ReactorView extends ResourceStamps {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
@@ -172,11 +172,6 @@ export class ReactorView {
 
   @ApiPropertyOptional({ type: () => ReactorEgressView, description: 'the hosts its code may reach; absent: the tenant default' })
   egress?: ReactorEgressView;
-
-  created_by?: string;
-  created_at!: string;
-  modified_by?: string;
-  modified_at?: string;
 }
 
 export class ReactorPage extends PageOf(ReactorView) {}
