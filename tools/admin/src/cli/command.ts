@@ -35,6 +35,27 @@ export interface Command {
 
 export class UsageError extends Error {}
 
+/** A command as a table of commands describes it (the run is the table's, by the command's name). */
+export interface CommandSpec {
+  usage: string;
+  summary: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** how many positional arguments it requires */
+  positionals: number;
+}
+
+/** The commands of a table of specs, each run by `run(name, ctx)`. */
+export function commandsOf(specs: Record<string, CommandSpec>, run: (name: string, ctx: CommandContext) => Promise<number>): Command[] {
+  return Object.entries(specs).map(([name, spec]) => ({
+    name,
+    usage: spec.usage,
+    summary: spec.summary,
+    options: spec.options,
+    positionals: { required: spec.positionals },
+    run: (ctx) => run(name, ctx),
+  }));
+}
+
 /** A flag's value as a whole number within bounds (a UsageError otherwise). */
 export function intOption(values: OptionValues, name: string, fallback: number, min: number, max: number): number {
   const raw = values[name];

@@ -5,7 +5,7 @@ import os from 'node:os';
 import type { ParseArgsConfig } from 'node:util';
 import { AuditLedger, CHANNELS, PrismaService, auditRecordsInsert, type AuditActor, type AuditRecordInput } from '@coffer/db';
 import { csvRow } from '@coffer/csv';
-import type { Command } from '../cli/command';
+import { commandsOf, type Command } from '../cli/command';
 
 const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, actor: { type: 'string' } } as const;
 
@@ -206,11 +206,4 @@ async function audit(prisma: PrismaService, command: string, values: Record<stri
   return 0;
 }
 
-export const auditCommands: Command[] = Object.entries(COMMANDS).map(([name, spec]) => ({
-  name,
-  usage: spec.usage,
-  summary: spec.summary,
-  options: spec.options,
-  positionals: { required: spec.positionals },
-  run: (ctx) => audit(ctx.prisma, name.split(' ')[1], ctx.values, ctx.json),
-}));
+export const auditCommands: Command[] = commandsOf(COMMANDS, (name, ctx) => audit(ctx.prisma, name.split(' ')[1], ctx.values, ctx.json));
