@@ -38,3 +38,35 @@ export function CardList<T extends { id: string }>({ load, empty, card }: { load
     </Loaded>
   );
 }
+
+/**
+ * The header of a resource's page: its title, the link back to the list, what `children` add, and Delete when
+ * `onDelete` is given (the page passes it only when the session may delete).
+ */
+export function DetailHeader({
+  title,
+  back,
+  onDelete,
+  busy,
+  children,
+}: {
+  title: string;
+  back: { href: string; label: string };
+  onDelete?: () => Promise<void>;
+  busy?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <PageHeader title={title}>
+      <a className="button" href={back.href}>
+        {back.label}
+      </a>
+      {children}
+      {onDelete ? (
+        <button className="danger" onClick={() => void onDelete()} disabled={busy}>
+          Delete
+        </button>
+      ) : null}
+    </PageHeader>
+  );
+}

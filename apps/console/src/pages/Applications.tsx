@@ -9,7 +9,7 @@ import { Empty, Loaded, PageHeader, ProblemView, formatDate } from '../component
 import { GrantsEditor } from '../components/GrantsEditor';
 import { AccessPreview } from '../components/AccessPreview';
 import { PagedTable, type Column } from '../components/ResourceTable';
-import { ListHeader } from '../components/ResourceList';
+import { DetailHeader, ListHeader } from '../components/ResourceList';
 
 interface Application {
   id: string;
@@ -144,17 +144,9 @@ function ApplicationEditor({ app, reload }: { app: Application; reload: () => vo
   };
   return (
     <>
-      <PageHeader title={app.name}>
-        <a className="button" href="#/applications">
-          All applications
-        </a>
+      <DetailHeader title={app.name} back={{ href: '#/applications', label: 'All applications' }} onDelete={can('application:delete') ? remove : undefined}>
         {writable ? <button onClick={() => void regenerate()}>Regenerate key</button> : null}
-        {can('application:delete') ? (
-          <button className="danger" onClick={() => void remove()}>
-            Delete
-          </button>
-        ) : null}
-      </PageHeader>
+      </DetailHeader>
       <p className="muted">
         {app.type} application · <code>{app.id}</code> · created {formatDate(app.created_at)}
       </p>

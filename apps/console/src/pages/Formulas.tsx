@@ -3,8 +3,8 @@ import { api, query, type Page } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
-import { Loaded, Loading, PageHeader, ProblemView, formatDate } from '../components/ui';
-import { CardList, ListHeader } from '../components/ResourceList';
+import { Loaded, Loading, ProblemView, formatDate } from '../components/ui';
+import { CardList, DetailHeader, ListHeader } from '../components/ResourceList';
 
 const CodeEditor = lazy(() => import('../components/CodeEditor'));
 
@@ -96,16 +96,11 @@ function FormulaForm({ formula }: { formula: Formula | null }) {
   };
   return (
     <>
-      <PageHeader title={formula ? formula.name : 'New formula'}>
-        <a className="button" href="#/formulas">
-          All formulas
-        </a>
-        {formula && can('reactor:delete') ? (
-          <button className="danger" onClick={() => void remove()}>
-            Delete
-          </button>
-        ) : null}
-      </PageHeader>
+      <DetailHeader
+        title={formula ? formula.name : 'New formula'}
+        back={{ href: '#/formulas', label: 'All formulas' }}
+        onDelete={formula && can('reactor:delete') ? remove : undefined}
+      />
       <form className="card form" onSubmit={(e) => void submit(e)}>
         <label>
           Name

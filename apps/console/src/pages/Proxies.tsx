@@ -7,7 +7,7 @@ import { useAction, useLoad } from '../lib/use-load';
 import { usePagedLoad } from '../lib/use-paged-load';
 import { go } from '../routes';
 import { PagedTable, type Column } from '../components/ResourceTable';
-import { ListHeader } from '../components/ResourceList';
+import { DetailHeader, ListHeader } from '../components/ResourceList';
 import { FieldErrors, Loaded, PageHeader, ProblemView, describedBy, formatDate } from '../components/ui';
 
 /** Pre-configured proxies (/proxies): list, create (the key shown once), the key on the detail, edit (PUT), delete. */
@@ -87,16 +87,12 @@ function ProxyEditor({ initial }: { initial: ProxyView }) {
   };
   return (
     <>
-      <PageHeader title={proxy.name}>
-        <a className="button" href="#/proxies">
-          All proxies
-        </a>
-        {can('proxy:delete') ? (
-          <button className="danger" onClick={() => void remove()} disabled={remover.busy}>
-            Delete
-          </button>
-        ) : null}
-      </PageHeader>
+      <DetailHeader
+        title={proxy.name}
+        back={{ href: '#/proxies', label: 'All proxies' }}
+        onDelete={can('proxy:delete') ? remove : undefined}
+        busy={remover.busy}
+      />
       <ProblemView problem={remover.problem} />
       <p className="muted">
         <code>{proxy.id}</code> · created {formatDate(proxy.created_at)}

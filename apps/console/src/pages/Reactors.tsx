@@ -4,7 +4,7 @@ import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
 import { Json, Loaded, Loading, PageHeader, ProblemView, formatDate } from '../components/ui';
-import { CardList, ListHeader } from '../components/ResourceList';
+import { CardList, DetailHeader, ListHeader } from '../components/ResourceList';
 import { STARTER_CODE, type Formula } from './Formulas';
 
 const CodeEditor = lazy(() => import('../components/CodeEditor'));
@@ -180,16 +180,7 @@ function ReactorView({ reactor }: { reactor: Reactor }) {
   };
   return (
     <>
-      <PageHeader title={reactor.name}>
-        <a className="button" href="#/reactors">
-          All reactors
-        </a>
-        {can('reactor:delete') ? (
-          <button className="danger" onClick={() => void remove()}>
-            Delete
-          </button>
-        ) : null}
-      </PageHeader>
+      <DetailHeader title={reactor.name} back={{ href: '#/reactors', label: 'All reactors' }} onDelete={can('reactor:delete') ? remove : undefined} />
       <ProblemView problem={other.problem} />
       <p className="muted">
         <code>{reactor.id}</code> · {reactor.formula ? `formula ${reactor.formula.name}` : 'code reactor'}

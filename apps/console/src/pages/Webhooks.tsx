@@ -3,8 +3,8 @@ import { api, query, type Page } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
-import { Empty, Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
-import { CardList, ListHeader } from '../components/ResourceList';
+import { Empty, Loaded, ProblemView, formatDate } from '../components/ui';
+import { CardList, DetailHeader, ListHeader } from '../components/ResourceList';
 
 export interface Webhook {
   id: string;
@@ -101,16 +101,11 @@ function WebhookForm({ webhook }: { webhook: Webhook | null }) {
   };
   return (
     <>
-      <PageHeader title={webhook ? webhook.name : 'New webhook'}>
-        <a className="button" href="#/webhooks">
-          All webhooks
-        </a>
-        {webhook && can('webhook:delete') ? (
-          <button className="danger" onClick={() => void remove()}>
-            Delete
-          </button>
-        ) : null}
-      </PageHeader>
+      <DetailHeader
+        title={webhook ? webhook.name : 'New webhook'}
+        back={{ href: '#/webhooks', label: 'All webhooks' }}
+        onDelete={webhook && can('webhook:delete') ? remove : undefined}
+      />
       <ProblemView problem={remover.problem} />
       <form className="card form" onSubmit={(e) => void submit(e)} aria-label="Webhook">
         {webhook ? (
