@@ -10,6 +10,7 @@ const VARS = [
   'PROXY_MAX_RESPONSE_BYTES',
   'PROXY_MAX_IN_FLIGHT',
   'PROXY_MAX_IN_FLIGHT_BYTES',
+  'PROXY_MAX_BYTES_PER_SECOND',
   'PROXY_TENANT_SHARE_PERCENT',
 ];
 
@@ -45,20 +46,28 @@ describe("proxy-service configuration: the tenants' shares", () => {
     process.env = saved;
   });
 
-  it('defaults to 64 calls, 64 MiB and half of each per tenant', () => {
-    expect(loadProxyServiceConfig()).toMatchObject({ maxInFlight: 64, maxInFlightBytes: 64 * 1024 * 1024, tenantSharePercent: 50 });
+  it('defaults to 64 calls, 64 MiB held, 32 MiB a second and half of each per tenant', () => {
+    expect(loadProxyServiceConfig()).toMatchObject({
+      maxInFlight: 64,
+      maxInFlightBytes: 64 * 1024 * 1024,
+      maxBytesPerSecond: 32 * 1024 * 1024,
+      tenantSharePercent: 50,
+    });
   });
 
   it('takes 0 as no limit', () => {
     process.env['PROXY_MAX_IN_FLIGHT'] = '0';
     process.env['PROXY_MAX_IN_FLIGHT_BYTES'] = '0';
-    expect(loadProxyServiceConfig()).toMatchObject({ maxInFlight: 0, maxInFlightBytes: 0 });
+    process.env['PROXY_MAX_BYTES_PER_SECOND'] = '0';
+    expect(loadProxyServiceConfig()).toMatchObject({ maxInFlight: 0, maxInFlightBytes: 0, maxBytesPerSecond: 0 });
   });
 
   it.each([
     ['PROXY_MAX_IN_FLIGHT', '-1', 'PROXY_MAX_IN_FLIGHT must be an integer between 0 and 10000, got "-1"'],
     ['PROXY_TENANT_SHARE_PERCENT', '0', 'PROXY_TENANT_SHARE_PERCENT must be an integer between 1 and 100, got "0"'],
     ['PROXY_MAX_IN_FLIGHT_BYTES', '1000', 'PROXY_MAX_IN_FLIGHT_BYTES must be 0 (no limit) or at least 1048576 (1 MiB)'],
+    ['PROXY_MAX_BYTES_PER_SECOND', '1000', 'PROXY_MAX_BYTES_PER_SECOND must be 0 (no limit) or at least 1048576 (1 MiB)'],
+    ['PROXY_MAX_BYTES_PER_SECOND', 'lots', 'PROXY_MAX_BYTES_PER_SECOND must be an integer between 0 and 4294967296, got "lots"'],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;
     expect(() => loadProxyServiceConfig()).toThrow(new ConfigError(message));

@@ -20,7 +20,12 @@ export interface ProxyServiceConfig extends ProcessConfig {
   readonly maxInFlight: number;
   /** PROXY_MAX_IN_FLIGHT_BYTES: 0 (no limit) or 1 MiB – 4 GiB, default 64 MiB: request and answer bytes those calls hold */
   readonly maxInFlightBytes: number;
-  /** PROXY_TENANT_SHARE_PERCENT: 1–100, default 50: the most of either budget one tenant may hold */
+  /**
+   * PROXY_MAX_BYTES_PER_SECOND: 0 (no limit) or 1 MiB – 4 GiB, default 32 MiB: request and answer bytes relayed per
+   * second, shared between tenants (a tenant's share of it is its rate)
+   */
+  readonly maxBytesPerSecond: number;
+  /** PROXY_TENANT_SHARE_PERCENT: 1–100, default 50: the most of any of the three budgets one tenant may hold */
   readonly tenantSharePercent: number;
 }
 
@@ -39,15 +44,22 @@ export function loadProxyServiceConfig(): ProxyServiceConfig {
     maxResponseBytes: envInt('PROXY_MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 1024, MAX_RESPONSE_BYTES),
     // the gateway's budget and share (HTTP_MAX_IN_FLIGHT, HTTP_TENANT_SHARE_PERCENT): proxy-service serves several gateways
     maxInFlight: envInt('PROXY_MAX_IN_FLIGHT', 64, 0, 10_000),
-    maxInFlightBytes: inFlightBytes(),
+    maxInFlightBytes: byteBudget('PROXY_MAX_IN_FLIGHT_BYTES', 64 * MiB),
+    maxBytesPerSecond: byteBudget('PROXY_MAX_BYTES_PER_SECOND', 32 * MiB),
     tenantSharePercent: envInt('PROXY_TENANT_SHARE_PERCENT', 50, 1, 100),
   };
 }
 
-/** 64 MiB: sixteen of the largest answers (4 MiB) at once, eight of them one tenant's */
-function inFlightBytes(): number {
-  const bytes = envInt('PROXY_MAX_IN_FLIGHT_BYTES', 64 * 1024 * 1024, 0, 4 * 1024 * 1024 * 1024);
-  if (bytes !== 0 && bytes < 1024 * 1024) throw new ConfigError('PROXY_MAX_IN_FLIGHT_BYTES must be 0 (no limit) or at least 1048576 (1 MiB)');
+const MiB = 1024 * 1024;
+
+/**
+ * A byte budget: 0 (no limit) or 1 MiB – 4 GiB. PROXY_MAX_IN_FLIGHT_BYTES' 64 MiB is sixteen of the largest answers
+ * (4 MiB) at once, eight of them one tenant's; PROXY_MAX_BYTES_PER_SECOND's 32 MiB a second is four such answers a
+ * second for one tenant, each costing this service and the gateway about 20 ms of CPU (profiled on 2 cores).
+ */
+function byteBudget(name: string, fallback: number): number {
+  const bytes = envInt(name, fallback, 0, 4 * 1024 * MiB);
+  if (bytes !== 0 && bytes < MiB) throw new ConfigError(`${name} must be 0 (no limit) or at least 1048576 (1 MiB)`);
   return bytes;
 }
 

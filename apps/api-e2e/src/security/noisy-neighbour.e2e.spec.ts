@@ -293,9 +293,6 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
     {
       name: '24 proxy calls with 4 MiB answers at once',
       attacker: 'tenant',
-      knownGap:
-        "admitted answers are still received, framed and relayed whole by proxy-service's and the gateway's event loops, " +
-        'which the victim shares: victim p99 1.0-2.0 s on this machine (docs/availability.md)',
       allowed: (s) => servedOrShed(200)(s) || s === 408,
       async prepare() {
         const { key } = await attackerTenant('proxy-large', ['proxy:invoke']);
@@ -341,9 +338,7 @@ describe('noisy neighbour: one tenant or anonymous client cannot stall another t
     },
   ];
 
-  const gaps = patterns.filter((p) => p.knownGap && profile.mode !== 'full');
-  for (const gap of gaps) process.stdout.write(`noisy neighbour: "${gap.name}" runs in the full profile only (known gap: ${gap.knownGap})\n`);
-  for (const pattern of patterns.filter((p) => !gaps.includes(p))) {
+  for (const pattern of patterns) {
     it(
       pattern.name,
       async () => {

@@ -347,11 +347,6 @@ export interface Pattern {
   victimExtra?: VictimOperation[];
   /** wait this long after the window opened before looking for lingering statements (the search pattern) */
   lingeringCheckAfterMs?: number;
-  /**
-   * A pattern whose victim bound is not met yet, with why: it runs (and fails, reporting its figures) in the full
-   * profile, `npm run test:faults`; the CI profile leaves it out and says so (docs/availability.md, known gaps)
-   */
-  knownGap?: string;
 }
 
 /**

@@ -72,4 +72,80 @@ describe("TenantShareBudget: proxy-service's calls and bytes shared between tena
     shares.admit('t', 0);
     expect(() => shares.admit('t', 0)).toThrow(ProblemError);
   });
+
+  describe('the rate of bytes (PROXY_MAX_BYTES_PER_SECOND)', () => {
+    const clock = () => {
+      let t = 0;
+      return { now: () => t, advance: (ms: number) => (t += ms) };
+    };
+    // 16 MiB a second, 8 MiB of it a tenant's: a second's worth ahead of its clock is as far as a tenant may run
+    const budget = (c: { now: () => number }) =>
+      new TenantShareBudget({ maxInFlight: 64, maxInFlightBytes: 0, tenantSharePercent: 50, maxBytesPerSecond: 16 * MiB }, c.now);
+    const answer = (shares: TenantShareBudget, tenant: string, bytes: number) => {
+      const call = shares.admit(tenant, 0);
+      call.hold(bytes);
+      call.release();
+    };
+
+    it('refuses a tenant more than a second of bytes ahead of its rate, admits another tenant, and admits it again once its clock caught up', () => {
+      const c = clock();
+      const shares = budget(c);
+      // 3 answers of 4 MiB: 12 MiB is 1.5 s at 8 MiB/s
+      for (let i = 0; i < 3; i++) answer(shares, 'hog', 4 * MiB);
+      expect(() => shares.admit('hog', 0)).toThrow(expect.objectContaining({ status: 503 }));
+      answer(shares, 'victim', 4 * MiB);
+      c.advance(400);
+      expect(() => shares.admit('hog', 0)).toThrow(ProblemError);
+      c.advance(200);
+      // 0.9 s ahead now: admitted, and charged its last answer's size (4 MiB) at once
+      const next = shares.admit('hog', 0);
+      expect(() => shares.admit('hog', 0)).toThrow(ProblemError);
+      next.release();
+    });
+
+    it('bounds a steady stream of large answers to the rate, and never small ones below it', () => {
+      const c = clock();
+      const shares = budget(c);
+      let served = 0;
+      for (let ms = 0; ms < 10_000; ms += 10) {
+        c.advance(10);
+        try {
+          answer(shares, 'big', 4 * MiB);
+          served++;
+        } catch {
+          /* refused: over its rate */
+        }
+      }
+      // 10 s at 8 MiB/s is 20 answers of 4 MiB, plus the second it may run ahead
+      expect(served).toBeGreaterThanOrEqual(20);
+      expect(served).toBeLessThanOrEqual(23);
+      // a tenant of small answers below its rate (10 KiB every 10 ms: 1 MiB/s) is never refused
+      let refused = 0;
+      for (let ms = 0; ms < 10_000; ms += 10) {
+        c.advance(10);
+        try {
+          answer(shares, 'small', 10 * 1024);
+        } catch {
+          refused++;
+        }
+      }
+      expect(refused).toBe(0);
+    });
+
+    it('gives back what a call reserved when it ends without an answer', () => {
+      const c = clock();
+      const shares = budget(c);
+      answer(shares, 't', 4 * MiB);
+      // each call reserves 4 MiB (the last answer); five that time out must not leave 20 MiB charged
+      for (let i = 0; i < 5; i++) shares.admit('t', 0).release();
+      c.advance(501);
+      expect(() => shares.admit('t', 0).release()).not.toThrow();
+    });
+
+    it('has no rate bound at 0', () => {
+      const c = clock();
+      const shares = new TenantShareBudget({ maxInFlight: 64, maxInFlightBytes: 0, tenantSharePercent: 50, maxBytesPerSecond: 0 }, c.now);
+      for (let i = 0; i < 100; i++) answer(shares, 't', 4 * MiB);
+    });
+  });
 });
