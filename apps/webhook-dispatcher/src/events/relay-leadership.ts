@@ -64,8 +64,11 @@ export class RelayLeadership {
       await client.connect();
       if (this.closed) throw new Error('closed');
       this.failures = 0;
-      // the follower's wait for the lock is one statement that lasts as long as the leader lives
-      await client.query('SET statement_timeout = 0; SET lock_timeout = 0');
+      // the follower's wait for the lock is one statement that lasts as long as the leader lives. While a statement
+      // runs, PostgreSQL does not read the socket: without client_connection_check_interval (PostgreSQL 14+) a
+      // follower that was released or died left its backend waiting in the lock's queue, holding a connection, until
+      // the leader let go (relay-leadership.int.spec.ts); with it, the backend notices the closed connection within 1 s.
+      await client.query('SET statement_timeout = 0; SET lock_timeout = 0; SET client_connection_check_interval = 1000');
       await client.query(LOCK);
     } catch {
       if (this.client === client) {
