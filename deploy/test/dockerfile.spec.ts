@@ -96,9 +96,13 @@ describe('deploy/docker/Dockerfile', () => {
   });
 
   it('installs production dependencies from the Nx-generated package.json and pruned lockfile', () => {
+    // each app's webpack config is the shared one (tools/build/service-webpack.cjs), which generates it unless told not to
+    expect(readText('tools', 'build', 'service-webpack.cjs')).toMatch(/generatePackageJson = true/);
     for (const app of APP_NAMES) {
       const webpack = readText('apps', app, 'webpack.config.js');
-      expect({ app, generatePackageJson: /generatePackageJson:\s*true/.test(webpack) }).toEqual({ app, generatePackageJson: true });
+      const generates =
+        /generatePackageJson:\s*true/.test(webpack) || (/serviceWebpackConfig\(/.test(webpack) && !/generatePackageJson:\s*false/.test(webpack));
+      expect({ app, generatePackageJson: generates }).toEqual({ app, generatePackageJson: true });
     }
     const df = dockerfile();
     const appDeps = findStage(df, 'app-deps');
