@@ -81,11 +81,16 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   const app = await NestFactory.createMicroservice(def.module, { strategy: server, logger: new PinoNestLogger(logger), bufferLogs: false });
   app.useGlobalFilters(new RpcProblemFilter(logger));
   let shuttingDown = false;
-  const health = await startHealthServer(healthPort, readinessChecks(def, app), () => shuttingDown, healthHost);
-  // handlers are registered by init, and listen subscribes to them
+  // ready only once its subscriptions are in place: the health server answers from the start, and a process whose
+  // dependencies answer but that serves no subject yet would get requests only to have them end in "no responders"
+  let listening = false;
+  const checks = { ...readinessChecks(def, app), subscriptions: async () => listening };
+  const health = await startHealthServer(healthPort, checks, () => shuttingDown, healthHost);
+  // handlers are registered by init, and listen subscribes to them (and flushes, so the server has them)
   await app.init();
   if (def.invoker) server.setInvoker(def.invoker(app));
   await app.listen();
+  listening = true;
   logger.info({ healthPort }, `${def.name} listening on NATS`);
   reportMemoryReclaim(({ beforeBytes, afterBytes, ms }) =>
     logger.debug({ rssBeforeMb: Math.round(beforeBytes / 1e6), rssAfterMb: Math.round(afterBytes / 1e6), ms: Math.round(ms) }, 'memory reclaimed'),

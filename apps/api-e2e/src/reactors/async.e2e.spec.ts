@@ -204,6 +204,9 @@ describe('asynchronous invocations and webhooks', () => {
     const db = new Client({ connectionString: process.env['COFFER_E2E_DATABASE_URL'] });
     await db.connect();
     try {
+      // the receiver answers before the dispatcher records the answer: wait for the delivery to be recorded as done
+      const recorded = async () => (await db.query('SELECT status FROM webhook_deliveries WHERE id = $1', [res.body.id])).rows[0]?.status;
+      for (const until = Date.now() + 10_000; (await recorded()) === 'pending' && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
       // the attempts that did not deliver have their rows; the one that delivered is on the delivery
       const attempts = await db.query('SELECT attempt, status_code FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [res.body.id]);
       expect(attempts.rows.map((r) => [r.attempt, r.status_code])).toEqual([
