@@ -365,31 +365,35 @@ describe('events delivered to webhooks', () => {
 
   it('a relaying service stopped with a delivery under way (SIGTERM) finishes it before another replica takes over: sent once', async () => {
     const held = await new Receiver().start();
-    held.holding = true;
-    const hook = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'graceful', url: held.url, events: ['token.created'] } });
-    expect(hook.status).toBe(201);
-    await control('replica', 'webhook-dispatcher');
+    // stopped whatever happens: a receiver left listening keeps jest from exiting
     try {
-      const created = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: 'graceful' } });
-      expect(created.status).toBe(201);
-      const ofToken = () => held.envelopes().filter((e) => e.event.data.token?.id === created.body.id);
-      await eventually(async () => (ofToken().length ? true : undefined), 20_000);
-      // the service drains: the attempt under way ends (answered a second later) and is recorded before the
-      // replica may relay; had it given the relay up at once, the replica would send the event a second time
-      const stopping = control('stop', 'webhook-dispatcher', 'SIGTERM');
-      await new Promise((r) => setTimeout(r, 1000));
-      held.release();
-      await stopping;
-      await new Promise((r) => setTimeout(r, 2000));
-      expect(ofToken()).toHaveLength(1);
-      const page = await api('GET', `/webhooks/${hook.body.id}/deliveries`, { key: tenant.managementKey });
-      expect((page.body.data as Array<Record<string, unknown>>).filter((d) => d.event_id === ofToken()[0].event.id)).toEqual([
-        expect.objectContaining({ status: 'delivered', attempts: 1 }),
-      ]);
+      held.holding = true;
+      const hook = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'graceful', url: held.url, events: ['token.created'] } });
+      expect(hook.status).toBe(201);
+      await control('replica', 'webhook-dispatcher');
+      try {
+        const created = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: 'graceful' } });
+        expect(created.status).toBe(201);
+        const ofToken = () => held.envelopes().filter((e) => e.event.data.token?.id === created.body.id);
+        await eventually(async () => (ofToken().length ? true : undefined), 20_000);
+        // the service drains: the attempt under way ends (answered a second later) and is recorded before the
+        // replica may relay; had it given the relay up at once, the replica would send the event a second time
+        const stopping = control('stop', 'webhook-dispatcher', 'SIGTERM');
+        await new Promise((r) => setTimeout(r, 1000));
+        held.release();
+        await stopping;
+        await new Promise((r) => setTimeout(r, 2000));
+        expect(ofToken()).toHaveLength(1);
+        const page = await api('GET', `/webhooks/${hook.body.id}/deliveries`, { key: tenant.managementKey });
+        expect((page.body.data as Array<Record<string, unknown>>).filter((d) => d.event_id === ofToken()[0].event.id)).toEqual([
+          expect.objectContaining({ status: 'delivered', attempts: 1 }),
+        ]);
+      } finally {
+        await control('start', 'webhook-dispatcher');
+        await control('stop-replicas', 'webhook-dispatcher');
+        await api('DELETE', `/webhooks/${hook.body.id}`, { key: tenant.managementKey });
+      }
     } finally {
-      await control('start', 'webhook-dispatcher');
-      await control('stop-replicas', 'webhook-dispatcher');
-      await api('DELETE', `/webhooks/${hook.body.id}`, { key: tenant.managementKey });
       await held.stop();
     }
   });
@@ -397,31 +401,35 @@ describe('events delivered to webhooks', () => {
   it('a delivery under way when the relaying service is killed (kill -9) goes out again at its restart, with the same webhook-id, and is recorded once', async () => {
     // the first attempt of an event's delivery leaves no row until it ends: the event stays in the outbox meanwhile
     const held = await new Receiver().start();
-    held.holding = true;
-    const hook = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'held', url: held.url, events: ['token.created'] } });
-    expect(hook.status).toBe(201);
+    // stopped whatever happens: a receiver left listening keeps jest from exiting
     try {
-      const created = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: 'under way' } });
-      expect(created.status).toBe(201);
-      const ofToken = () => held.envelopes().filter((e) => e.event.data.token?.id === created.body.id);
-      await eventually(async () => (ofToken().length ? true : undefined), 20_000);
-      await control('stop', 'webhook-dispatcher', 'SIGKILL');
-      held.holding = false;
-      await control('start', 'webhook-dispatcher');
-      await eventually(async () => (ofToken().length >= 2 ? true : undefined), 30_000);
-      expect(ofToken()).toHaveLength(2);
-      const [first, again] = ofToken();
-      expect(again.raw.headers['webhook-id']).toBe(first.raw.headers['webhook-id']);
-      expect(again.event).toEqual(first.event);
-      checkEnvelope(again, 'token.created', hook.body.signing_secret);
-      const recorded = await eventually(async () => {
-        const page = await api('GET', `/webhooks/${hook.body.id}/deliveries`, { key: tenant.managementKey });
-        const mine = (page.body.data as Array<Record<string, unknown>>).filter((d) => d.event_id === first.event.id);
-        return mine.length && mine[0].status === 'delivered' ? mine : undefined;
-      }, 10_000);
-      expect(recorded).toEqual([expect.objectContaining({ id: first.raw.headers['webhook-id'], status: 'delivered', attempts: 1, last_status_code: 204 })]);
+      held.holding = true;
+      const hook = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'held', url: held.url, events: ['token.created'] } });
+      expect(hook.status).toBe(201);
+      try {
+        const created = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: 'under way' } });
+        expect(created.status).toBe(201);
+        const ofToken = () => held.envelopes().filter((e) => e.event.data.token?.id === created.body.id);
+        await eventually(async () => (ofToken().length ? true : undefined), 20_000);
+        await control('stop', 'webhook-dispatcher', 'SIGKILL');
+        held.holding = false;
+        await control('start', 'webhook-dispatcher');
+        await eventually(async () => (ofToken().length >= 2 ? true : undefined), 30_000);
+        expect(ofToken()).toHaveLength(2);
+        const [first, again] = ofToken();
+        expect(again.raw.headers['webhook-id']).toBe(first.raw.headers['webhook-id']);
+        expect(again.event).toEqual(first.event);
+        checkEnvelope(again, 'token.created', hook.body.signing_secret);
+        const recorded = await eventually(async () => {
+          const page = await api('GET', `/webhooks/${hook.body.id}/deliveries`, { key: tenant.managementKey });
+          const mine = (page.body.data as Array<Record<string, unknown>>).filter((d) => d.event_id === first.event.id);
+          return mine.length && mine[0].status === 'delivered' ? mine : undefined;
+        }, 10_000);
+        expect(recorded).toEqual([expect.objectContaining({ id: first.raw.headers['webhook-id'], status: 'delivered', attempts: 1, last_status_code: 204 })]);
+      } finally {
+        await api('DELETE', `/webhooks/${hook.body.id}`, { key: tenant.managementKey });
+      }
     } finally {
-      await api('DELETE', `/webhooks/${hook.body.id}`, { key: tenant.managementKey });
       await held.stop();
     }
   });
