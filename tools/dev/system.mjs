@@ -20,8 +20,18 @@ export const SERVICES = [
   { name: 'webhook-dispatcher', healthEnv: 'HEALTH_PORT', port: 9104 },
   { name: 'proxy-service', healthEnv: 'HEALTH_PORT', port: 9106 },
   // the gateway's probes answer on its API port too; its /metrics only on HEALTH_PORT (9105), like every service's
-  // and the console on an origin of its own: CONSOLE_PORT (8081)
-  { name: 'gateway', healthEnv: 'PORT', port: 8080, metricsEnv: 'HEALTH_PORT', metricsPort: 9105, consoleEnv: 'CONSOLE_PORT', consolePort: 8081 },
+  // the console on an origin of its own: CONSOLE_PORT (8081); the Elements fields on another: ELEMENTS_PORT (8082)
+  {
+    name: 'gateway',
+    healthEnv: 'PORT',
+    port: 8080,
+    metricsEnv: 'HEALTH_PORT',
+    metricsPort: 9105,
+    consoleEnv: 'CONSOLE_PORT',
+    consolePort: 8081,
+    elementsEnv: 'ELEMENTS_PORT',
+    elementsPort: 8082,
+  },
 ];
 export const APPS = SERVICES.map((s) => s.name);
 
@@ -316,6 +326,12 @@ export async function startEphemeralSystem({
   /** the gateway's console listener: a port of its own per instance, with the origin its /console redirects to */
   sys.consolePort = await freePort();
   const consoleEnv = (s, port) => (s.consoleEnv ? { [s.consoleEnv]: String(port), CONSOLE_URL: `http://127.0.0.1:${port}` } : {});
+  /** and its Elements listener: another port, whose frames call this gateway's API port */
+  sys.elementsPort = await freePort();
+  const elementsEnv = (s, port, apiPort) =>
+    s.elementsEnv
+      ? { [s.elementsEnv]: String(port), ELEMENTS_URL: `http://127.0.0.1:${port}`, ELEMENTS_API_URL: `http://127.0.0.1:${apiPort}`, ELEMENTS_DEMO: 'true' }
+      : {};
   // each service connects as its own NATS user, to whatever NATS_URL sys.env holds by then (a fault proxy, say)
   const busEnv = (name) => serviceBusEnv(sys.bus, sys.env.NATS_URL, name);
   if (logDir) fs.mkdirSync(logDir, { recursive: true });
@@ -323,7 +339,14 @@ export async function startEphemeralSystem({
     const s = SERVICES.find((x) => x.name === name);
     const child = startService(
       s,
-      { ...sys.env, ...busEnv(name), [s.healthEnv]: String(sys.ports[name]), ...metricsEnv(s, sys.metricsPorts[name]), ...consoleEnv(s, sys.consolePort) },
+      {
+        ...sys.env,
+        ...busEnv(name),
+        [s.healthEnv]: String(sys.ports[name]),
+        ...metricsEnv(s, sys.metricsPorts[name]),
+        ...consoleEnv(s, sys.consolePort),
+        ...elementsEnv(s, sys.elementsPort, sys.ports[name]),
+      },
       { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined, nodeArgs: nodeArgs?.(name, 0) },
     );
     sys.children.set(name, child);
@@ -343,6 +366,7 @@ export async function startEphemeralSystem({
         [s.healthEnv]: String(port),
         ...metricsEnv(s, s.metricsEnv ? await freePort() : 0),
         ...consoleEnv(s, s.consoleEnv ? await freePort() : 0),
+        ...elementsEnv(s, s.elementsEnv ? await freePort() : 0, port),
       },
       { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) },
     );

@@ -3,7 +3,7 @@ import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { IdempotencyKeyGuard } from './idempotency/idempotency-key.guard';
 import { QueryGuard } from './http/query.guard';
 import { PermissionGuard } from '@coffer/auth';
-import { MessagingModule } from '@coffer/messaging';
+import { MessagingModule, TenantSettingsClient } from '@coffer/messaging';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { PrincipalCache } from './auth/principal-cache';
 import { PrincipalResolver } from './auth/principal-resolver';
@@ -50,6 +50,8 @@ import { ProxiesController } from './proxy/proxies.controller';
     PrincipalCache,
     PrincipalResolver,
     RefusalTally,
+    // the Elements frames' policy reads the tenant's allowed origins (elements/frame-ancestors.ts)
+    TenantSettingsClient,
     // console sign-ins (apps/console): in this process's memory; the factory keeps Nest from injecting its parameters
     { provide: ConsoleSessions, useFactory: () => new ConsoleSessions() },
     // Order matters: authenticate (401), rate limit (429), then the route's permission (403; none declared → 403).

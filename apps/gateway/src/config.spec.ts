@@ -37,6 +37,11 @@ const VARS = [
   'CONSOLE_MAX_SESSIONS_PER_KEY',
   'TRUST_PROXY',
   'CONSOLE_DIR',
+  'ELEMENTS_PORT',
+  'ELEMENTS_URL',
+  'ELEMENTS_API_URL',
+  'ELEMENTS_DIR',
+  'ELEMENTS_DEMO',
 ];
 
 describe('gateway configuration', () => {
@@ -65,6 +70,7 @@ describe('gateway configuration', () => {
         maxSessions: 10_000,
         maxSessionsPerKey: 20,
       },
+      elements: { port: 8082, url: 'http://localhost:8082', apiUrl: 'http://localhost:8080', demo: false },
       headerAliasPrefixes: [],
       // no forwarding header is believed: the client is the socket's address
       trustProxy: false,
@@ -108,6 +114,25 @@ describe('gateway configuration', () => {
     expect(loadGatewayConfig().console).toMatchObject({ port: 9443, url: 'https://console.example.com' });
     process.env['CONSOLE_PORT'] = '0';
     expect(loadGatewayConfig().console.port).toBe(0);
+  });
+
+  it('serves the Elements on their own port and origin, calling the API origin given, or not at all with ELEMENTS_PORT=0', () => {
+    Object.assign(process.env, {
+      ELEMENTS_PORT: '9444',
+      ELEMENTS_URL: 'https://elements.example.com',
+      ELEMENTS_API_URL: 'https://api.example.com',
+      ELEMENTS_DIR: '/app/elements',
+      ELEMENTS_DEMO: 'true',
+    });
+    expect(loadGatewayConfig().elements).toEqual({
+      port: 9444,
+      url: 'https://elements.example.com',
+      apiUrl: 'https://api.example.com',
+      dir: '/app/elements',
+      demo: true,
+    });
+    process.env['ELEMENTS_PORT'] = '0';
+    expect(loadGatewayConfig().elements.port).toBe(0);
   });
 
   it('takes CONSOLE_DIR as where the built console is; unset or empty, none (console-routes looks beside the bundle)', () => {
@@ -184,6 +209,19 @@ describe('gateway configuration', () => {
       'https://console.example.com/console',
       'CONSOLE_URL must be an origin like https://console.example.com (scheme, host, optional port; no path), got "https://console.example.com/console"',
     ],
+    // the fields' frames must never share an origin with anything else Coffer serves
+    [
+      'ELEMENTS_PORT',
+      '8081',
+      'ELEMENTS_PORT must differ from PORT, HEALTH_PORT and CONSOLE_PORT (the fields are served on an origin of their own), got 8081',
+    ],
+    [
+      'ELEMENTS_URL',
+      'https://elements.example.com/v1',
+      'ELEMENTS_URL must be an origin like https://elements.example.com (scheme, host, optional port; no path), got "https://elements.example.com/v1"',
+    ],
+    ['ELEMENTS_API_URL', 'api.example.com', 'ELEMENTS_API_URL must be an origin like https://api.example.com (scheme, host, optional port; no path), got "api.example.com"'],
+    ['ELEMENTS_DEMO', 'yes', 'ELEMENTS_DEMO must be true or false, got "yes"'],
     ['CONSOLE_SIGN_IN_LIMIT', 'ten', 'CONSOLE_SIGN_IN_LIMIT must look like 2000/10s or 50/min, got "ten"'],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;

@@ -47,6 +47,21 @@ export interface GatewayConfig extends ProcessConfig {
    * CONSOLE_DIR (where the built console is; default: next to the gateway's bundle)
    */
   readonly console: Readonly<ConsoleConfig>;
+  /** ELEMENTS_PORT, ELEMENTS_URL, ELEMENTS_API_URL, ELEMENTS_DIR, ELEMENTS_DEMO (elementsFromEnv) */
+  readonly elements: Readonly<ElementsConfig>;
+}
+
+export interface ElementsConfig {
+  /** the hosted fields' own listener: its origin serves the Elements files and nothing else; 0: not served */
+  port: number;
+  /** the Elements origin's public address (scheme, host and port, no path), where the API origin's /elements redirects */
+  url: string;
+  /** the API origin the fields call (their CSP's only connect-src) */
+  apiUrl: string;
+  /** where the built Elements files are (unset: next to the gateway's bundle) */
+  dir?: string;
+  /** serve the demo checkout page at /elements/v1/demo/ (npm start turns it on) */
+  demo: boolean;
 }
 
 export interface ConsoleConfig {
@@ -100,11 +115,35 @@ function consoleFromEnv(port: number, healthPort: number): ConsoleConfig {
   };
 }
 
+/**
+ * The hosted card fields on an origin of their own: another port than the API's and the console's (no page that
+ * Coffer serves for somebody else can share their origin and read their frames) and, in production, their own host name.
+ */
+function elementsFromEnv(port: number, healthPort: number, consolePort: number): ElementsConfig {
+  const elementsPort = envInt('ELEMENTS_PORT', 8082, 0, 65535);
+  if (elementsPort !== 0 && [port, healthPort, consolePort].includes(elementsPort)) {
+    throw new ConfigError(
+      `ELEMENTS_PORT must differ from PORT, HEALTH_PORT and CONSOLE_PORT (the fields are served on an origin of their own), got ${elementsPort}`,
+    );
+  }
+  const url = envString('ELEMENTS_URL', `http://localhost:${elementsPort}`);
+  if (originProblem(url))
+    throw new ConfigError(`ELEMENTS_URL must be an origin like https://elements.example.com (scheme, host, optional port; no path), got "${url}"`);
+  const apiUrl = envString('ELEMENTS_API_URL', `http://localhost:${port}`);
+  if (originProblem(apiUrl))
+    throw new ConfigError(`ELEMENTS_API_URL must be an origin like https://api.example.com (scheme, host, optional port; no path), got "${apiUrl}"`);
+  const demo = envString('ELEMENTS_DEMO', 'false');
+  if (demo !== 'true' && demo !== 'false') throw new ConfigError(`ELEMENTS_DEMO must be true or false, got "${demo}"`);
+  const dir = envString('ELEMENTS_DIR', '');
+  return { port: elementsPort, url, apiUrl, demo: demo === 'true', ...(dir ? { dir } : {}) };
+}
+
 /** Throws ConfigError naming the first bad variable. */
 export function loadGatewayConfig(): GatewayConfig {
   const cors = envList('CORS_ORIGINS', '*', (e) => (e === '*' ? null : originProblem(e)));
   const port = envInt('PORT', 8080, 1, 65535);
   const healthPort = envInt('HEALTH_PORT', 9105, 1, 65535);
+  const consoleConfig = consoleFromEnv(port, healthPort);
   return {
     ...loadProcessConfig(),
     port,
@@ -119,7 +158,8 @@ export function loadGatewayConfig(): GatewayConfig {
     rateLimits: Object.freeze(limitsFromEnv()),
     backPressure: Object.freeze(backPressureFromEnv()),
     requestTimeouts: Object.freeze(requestTimeoutsFromEnv()),
-    console: Object.freeze(consoleFromEnv(port, healthPort)),
+    console: Object.freeze(consoleConfig),
+    elements: Object.freeze(elementsFromEnv(port, healthPort, consoleConfig.port)),
   };
 }
 

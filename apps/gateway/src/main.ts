@@ -21,6 +21,9 @@ import { consoleDir, registerConsole } from './console/console-routes';
 import { ConsoleSessions } from './console/console-sessions';
 import { closeConsoleListener, listenForConsole, separateConsoleOrigin } from './console/console-origin';
 import { SignInLimiter } from './console/sign-in-limiter';
+import { FrameAncestors } from './elements/frame-ancestors';
+import { elementsDir, listenForElements, redirectElementsToTheirOrigin, type ElementsListener } from './elements/elements-origin';
+import { TenantSettingsClient } from '@coffer/messaging';
 import type { Server } from 'node:http';
 import { cutAfterMs, drainHttp } from './http/http-drain';
 
@@ -57,6 +60,8 @@ async function bootstrap() {
   configureFastify(app.getHttpAdapter().getInstance(), logger, readiness, () => shuttingDown);
   // first of the request hooks: the console's origin serves the console only, the API's redirects /console there
   separateConsoleOrigin(app.getHttpAdapter().getInstance(), config.console.port ? config.console.url : undefined);
+  // the hosted card fields live on an origin of their own: the API's answers /elements with a redirect there
+  if (config.elements.port) redirectElementsToTheirOrigin(app.getHttpAdapter().getInstance(), config.elements.url);
   // metrics only on the health port, like every service: the API's port (what the internet reaches) never serves them
   const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown, config.healthHost);
   registerBodyDeadline(app.getHttpAdapter().getInstance(), config.requestTimeouts);
@@ -68,7 +73,8 @@ async function bootstrap() {
   // Browsers call with session keys (public applications): keys travel in headers, never cookies.
   app.enableCors({
     // CORS_ORIGINS: any origin by default — keys are headers, not cookies
-    origin: config.corsOrigins === true ? true : [...config.corsOrigins],
+    // the Elements frames call the API from their own origin, whatever list the operator set
+    origin: config.corsOrigins === true ? true : [...config.corsOrigins, ...(config.elements.port ? [config.elements.url] : [])],
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['content-type', ...new HeaderNames().all],
     exposedHeaders: [...new HeaderNames().traceId, 'retry-after'],
@@ -87,6 +93,7 @@ async function bootstrap() {
     consoleDir(config.console.dir),
   );
   let consoleServer: Server | undefined;
+  let elementsListener: ElementsListener | undefined;
 
   // Graceful shutdown: readiness turns red, the server stops accepting, in-flight requests finish, then exit.
   const stop = async (signal: string) => {
@@ -99,6 +106,7 @@ async function bootstrap() {
     await Promise.all([
       drainHttp(app.getHttpAdapter().getInstance(), cutAfterMs(config.shutdownTimeoutMs)),
       consoleServer ? closeConsoleListener(consoleServer, cutAfterMs(config.shutdownTimeoutMs)) : undefined,
+      elementsListener?.close(),
     ]);
     await app.close();
     health.close();
@@ -115,8 +123,25 @@ async function bootstrap() {
     return app.listen(port, '0.0.0.0');
   });
   if (config.console.port) consoleServer = await listenForConsole(app.getHttpAdapter().getInstance(), config.console.port, config.requestTimeouts);
+  const fieldsDir = config.elements.port ? elementsDir(config.elements.dir) : undefined;
+  if (config.elements.port && !fieldsDir) logger.warn('Elements are not built (nx build elements): their origin is not served');
+  if (fieldsDir) {
+    const resolver = app.get(PrincipalResolver);
+    const settings = app.get(TenantSettingsClient);
+    const ancestors = new FrameAncestors({
+      principalOf: (keyHash, traceId) => resolver.principalOf(keyHash, traceId),
+      settingsOf: (principal, traceId) => settings.get(principal, traceId),
+    });
+    elementsListener = await listenForElements(config.elements, fieldsDir, ancestors, config.requestTimeouts, logger);
+  }
   logger.info(
-    { port, healthPort: config.healthPort, consolePort: config.console.port || undefined, consoleUrl: config.console.port ? config.console.url : undefined },
+    {
+      port,
+      healthPort: config.healthPort,
+      consolePort: config.console.port || undefined,
+      consoleUrl: config.console.port ? config.console.url : undefined,
+      elementsUrl: fieldsDir ? config.elements.url : undefined,
+    },
     'gateway listening',
   );
   // what start-up left behind is given back a moment after it listens; later whenever quiet after work (libs/observability)

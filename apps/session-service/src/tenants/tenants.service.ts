@@ -49,6 +49,12 @@ export class TenantsService {
       const settings = { ...current.settings };
       if (req.settings?.deduplicate_tokens !== undefined) settings.deduplicate_tokens = req.settings.deduplicate_tokens;
       if (req.settings?.reactor_egress !== undefined) settings.reactor_egress = req.settings.reactor_egress;
+      if (req.settings?.elements_allowed_origins !== undefined) {
+        // an empty list clears the setting: any origin again, as before it was set
+        const origins = [...new Set(req.settings.elements_allowed_origins)];
+        if (origins.length) settings.elements_allowed_origins = origins;
+        else delete settings.elements_allowed_origins;
+      }
       const t = await this.tenants.update(principal.tenantId, { name: req.name ?? current.name, settings: { ...settings } });
       if (!t) throw notFound('tenant');
       const view = toTenantView(t);

@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { REACTOR_EGRESS_DEFAULTS, type ReactorEgressDefault } from '../reactors/egress-policy';
 import { Transform, Type } from 'class-transformer';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
@@ -7,7 +7,25 @@ export interface TenantSettings {
   deduplicate_tokens: boolean;
   /** what reactors without an `egress` list may reach (reactors/egress-policy.ts); shown once set, absent = allow_public */
   reactor_egress?: ReactorEgressDefault;
+  /** the origins whose pages may frame the tenant's Elements fields (CSP frame-ancestors); absent or empty: any origin */
+  elements_allowed_origins?: string[];
 }
+
+/** An origin a merchant page is served from: scheme, host, optional port; no path, no trailing slash. */
+export const ELEMENTS_ORIGIN_PATTERN = /^https?:\/\/(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
+export const ELEMENTS_MAX_ALLOWED_ORIGINS = 50;
+
+/**
+ * A list of origins arrives as an array or, from clients that type settings as a string map, as one comma-separated
+ * string; an empty string or array clears it.
+ */
+const originListOrCommaString = ({ value }: { value: unknown }) =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o.length > 0)
+    : value;
 
 export const DEFAULT_TENANT_SETTINGS: TenantSettings = { deduplicate_tokens: false };
 
@@ -32,6 +50,20 @@ export class TenantSettingsInput {
   @IsOptional()
   @IsIn(REACTOR_EGRESS_DEFAULTS, { message: `must be one of ${REACTOR_EGRESS_DEFAULTS.join(', ')}` })
   reactor_egress?: ReactorEgressDefault;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }],
+    description: 'origins whose pages may frame the Elements fields (an array, or one comma-separated string); empty: any origin',
+    example: ['https://shop.example.com'],
+  })
+  @IsOptional()
+  @Transform(originListOrCommaString)
+  @IsArray({ message: 'must be an array of origins (or one comma-separated string)' })
+  @ArrayMaxSize(ELEMENTS_MAX_ALLOWED_ORIGINS, { message: `must hold at most ${ELEMENTS_MAX_ALLOWED_ORIGINS} origins` })
+  @IsString({ each: true, message: 'each entry must be an origin like https://shop.example.com' })
+  @MaxLength(300, { each: true, message: 'each entry must be at most 300 characters' })
+  @Matches(ELEMENTS_ORIGIN_PATTERN, { each: true, message: 'each entry must be an origin like https://shop.example.com (scheme, host, optional port; no path)' })
+  elements_allowed_origins?: string[];
 }
 
 export class UpdateTenantRequest {
@@ -56,6 +88,9 @@ export class TenantSettingsView implements TenantSettings {
 
   @ApiPropertyOptional({ enum: REACTOR_EGRESS_DEFAULTS, description: 'shown once set; absent: allow_public' })
   reactor_egress?: ReactorEgressDefault;
+
+  @ApiPropertyOptional({ type: [String], description: 'shown once set; absent or empty: any origin may frame the Elements fields' })
+  elements_allowed_origins?: string[];
 }
 
 export class TenantView {

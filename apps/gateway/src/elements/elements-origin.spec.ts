@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import type { Principal, TenantSettings } from '@coffer/contracts';
+import { createLogger } from '@coffer/observability';
+import { FrameAncestors } from './frame-ancestors';
+import { ELEMENTS_PREFIX, elementsDir, listenForElements, redirectElementsToTheirOrigin, type ElementsListener } from './elements-origin';
+
+const TIMEOUTS = {
+  headersTimeoutMs: 10_000,
+  bodyTimeoutMs: 10_000,
+  bodyMinBytesPerSecond: 16_384,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 5_000,
+  connectionsCheckIntervalMs: 1_000,
+};
+
+const TENANT_KEY = 'a'.repeat(64);
+const OPEN_KEY = 'b'.repeat(64);
+
+/** A built Elements folder as the elements project writes it. */
+function builtElements(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-elements-'));
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  };
+  write('elements.js', 'window.CofferElements={};');
+  write('assets/frame.0123abcd.js', 'frame();');
+  write('frames/card.html', '<meta name="coffer-api-url" content="%COFFER_API_URL%"><script src="../assets/frame.0123abcd.js"></script>');
+  write('demo/index.html', '<script src="demo.js"></script>');
+  write('demo/demo.js', 'demo();');
+  write('sri.json', '{}');
+  return dir;
+}
+
+describe('the Elements origin', () => {
+  const lookups: string[] = [];
+  const ancestors = new FrameAncestors({
+    principalOf: async (keyHash) => {
+      lookups.push(keyHash);
+      return keyHash === TENANT_KEY || keyHash === OPEN_KEY
+        ? ({ tenantId: keyHash === TENANT_KEY ? 't1' : 't2', applicationId: 'a', applicationType: 'public', permissions: [] } as unknown as Principal)
+        : null;
+    },
+    settingsOf: async (principal) =>
+      ({ deduplicate_tokens: false, ...(principal.tenantId === 't1' ? { elements_allowed_origins: ['https://shop.example.com', 'http://localhost:3000'] } : {}) }) as TenantSettings,
+  });
+  let dir: string;
+  let withDemo: ElementsListener;
+  let withoutDemo: ElementsListener;
+  const logger = createLogger('gateway-test');
+
+  beforeAll(async () => {
+    dir = builtElements();
+    const config = { port: 0, url: 'http://localhost:0', apiUrl: 'https://api.example.com' };
+    withDemo = await listenForElements({ ...config, demo: true }, dir, ancestors, TIMEOUTS, logger);
+    withoutDemo = await listenForElements({ ...config, demo: false }, dir, ancestors, TIMEOUTS, logger);
+  });
+  afterAll(async () => {
+    await withDemo.close();
+    await withoutDemo.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds the built files beside the bundle or where ELEMENTS_DIR says', () => {
+    expect(elementsDir(dir)).toBe(dir);
+    expect(elementsDir(undefined, path.join(dir, 'nowhere'))).toBeUndefined();
+  });
+
+  it('serves a frame page with the API origin filled in and a CSP that lets it call that origin only', async () => {
+    const res = await withDemo.server.inject({ url: `${ELEMENTS_PREFIX}frames/card.html` });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('content="https://api.example.com"');
+    const csp = res.headers['content-security-policy'] as string;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain('connect-src https://api.example.com');
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain('frame-ancestors *');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it("lets only the tenant's allowed origins frame the fields of its key; any page for a tenant without a list", async () => {
+    const listed = await withDemo.server.inject({ url: `${ELEMENTS_PREFIX}frames/card.html?k=${TENANT_KEY}` });
+    expect(listed.headers['content-security-policy']).toContain('frame-ancestors https://shop.example.com http://localhost:3000');
+    const open = await withDemo.server.inject({ url: `${ELEMENTS_PREFIX}frames/card.html?k=${OPEN_KEY}` });
+    expect(open.headers['content-security-policy']).toContain('frame-ancestors *');
+    // looked up once per key for a few seconds, not per frame
+    await withDemo.server.inject({ url: `${ELEMENTS_PREFIX}frames/card.html?k=${TENANT_KEY}` });
+    expect(lookups.filter((k) => k === TENANT_KEY)).toHaveLength(1);
+  });
+
+  it('refuses a key hash that is not one (400 problem), and names no frame it does not have (404)', async () => {
+    const bad = await withDemo.server.inject({ url: `${ELEMENTS_PREFIX}frames/card.html?k=not-a-hash` });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toContain('application/problem+json');
+    expect(bad.json()).toMatchObject({ status: 400 });
+    const missing = await withDemo.server.inject({ url: `${ELEMENTS_PREFIX}frames/nothing.html` });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ status: 404 });
+  });
+
+  it('serves scripts to any page (CORS and CORP for Subresource Integrity), hashed ones for good', async () => {
+    const loader = await withDemo.server.inject({ url: `${ELEMENTS_PREFIX}elements.js` });
+    expect(loader.statusCode).toBe(200);
+    expect(loader.headers['access-control-allow-origin']).toBe('*');
+    expect(loader.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(loader.headers['cache-control']).toBe('public, max-age=300');
+    const asset = await withDemo.server.inject({ url: `${ELEMENTS_PREFIX}assets/frame.0123abcd.js` });
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('serves nothing else: no API route, no page outside the frames, no listing, no dotfile', async () => {
+    for (const url of ['/', '/tokens', '/console/', '/proxy', '/docs', `${ELEMENTS_PREFIX}`, `${ELEMENTS_PREFIX}frames/`, `${ELEMENTS_PREFIX}../package.json`]) {
+      const res = await withDemo.server.inject({ url });
+      expect([url, res.statusCode]).toEqual([url, 404]);
+    }
+  });
+
+  it('serves the demo only when it is turned on, framed by nobody', async () => {
+    const on = await withDemo.server.inject({ url: `${ELEMENTS_PREFIX}demo/` });
+    expect(on.statusCode).toBe(200);
+    expect(on.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect((await withDemo.server.inject({ url: `${ELEMENTS_PREFIX}demo/demo.js` })).statusCode).toBe(200);
+    expect((await withoutDemo.server.inject({ url: `${ELEMENTS_PREFIX}demo/` })).statusCode).toBe(404);
+    expect((await withoutDemo.server.inject({ url: `${ELEMENTS_PREFIX}demo/demo.js` })).statusCode).toBe(404);
+  });
+
+  it("the API's origin sends /elements to the Elements origin, keeping the rest of the address", async () => {
+    const api = Fastify();
+    redirectElementsToTheirOrigin(api, 'https://elements.example.com');
+    api.get('/elementsx', async () => 'not ours');
+    const res = await api.inject({ url: '/elements/v1/elements.js?v=1' });
+    expect(res.statusCode).toBe(307);
+    expect(res.headers.location).toBe('https://elements.example.com/elements/v1/elements.js?v=1');
+    expect((await api.inject({ url: '/elements' })).statusCode).toBe(307);
+    expect((await api.inject({ url: '/elementsx' })).body).toBe('not ours');
+    await api.close();
+  });
+});
