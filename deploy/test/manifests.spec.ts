@@ -235,7 +235,7 @@ describe('gateway metrics', () => {
       rules
         .filter((r) => (r.from ?? []).some((f) => f.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === ns))
         .flatMap((r) => (r.ports ?? []).map((p) => p.port));
-    expect(fromNamespace('ingress-nginx')).toEqual(['http', 'console']);
+    expect(fromNamespace('ingress-nginx')).toEqual(['http', 'console', 'elements']);
     expect(fromNamespace('monitoring')).toEqual(['health']);
   });
 });
@@ -404,7 +404,7 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       );
       expect(services.map((s) => s.metadata?.name)).toEqual([app]);
       const targets = (services[0]?.spec?.ports ?? []).map((p) => portNumber(container(), p.targetPort));
-      expect(targets).toEqual([facts.port, ...(facts.consolePort ? [facts.consolePort] : [])]);
+      expect(targets).toEqual([facts.port, ...(facts.consolePort ? [facts.consolePort] : []), ...(facts.elementsPort ? [facts.elementsPort] : [])]);
     });
 
     it(`allows only what ${app} needs on the network`, () => {
@@ -417,10 +417,12 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
       expect([...new Set(sources)].sort()).toEqual(facts.publicIngress ? ['ingress-nginx', 'monitoring'] : ['monitoring']);
       for (const { peer, ports } of paths.ingress) {
         expect(peer.ipBlock).toBeUndefined();
-        // Prometheus reaches the metrics port only; the ingress controller the API's port (and the console's) only
+        // Prometheus reaches the metrics port only; the ingress controller the API's port (and the console's and the fields') only
         const monitoring = peer.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === 'monitoring';
         expect(ports.map((p) => portNumber(container(), p))).toEqual(
-          monitoring ? [facts.metricsPort ?? facts.port] : [facts.port, ...(facts.consolePort ? [facts.consolePort] : [])],
+          monitoring
+            ? [facts.metricsPort ?? facts.port]
+            : [facts.port, ...(facts.consolePort ? [facts.consolePort] : []), ...(facts.elementsPort ? [facts.elementsPort] : [])],
         );
       }
     });
@@ -487,16 +489,38 @@ describe('the console on an origin of its own', () => {
     const ingress = named(render('overlay production'), 'Ingress', 'gateway');
     const hosts = (ingress.spec?.rules ?? []).map((r) => r.host);
     expect(hosts).toContain(consoleUrl.hostname);
-    const api = (ingress.spec?.rules ?? []).filter((r) => r.host !== consoleUrl.hostname);
+    const elementsHost = new URL(env(c, 'ELEMENTS_URL')?.value ?? '').hostname;
+    const api = (ingress.spec?.rules ?? []).filter((r) => r.host !== consoleUrl.hostname && r.host !== elementsHost);
     expect(api.length).toBeGreaterThan(0);
     for (const rule of ingress.spec?.rules ?? []) {
       const onConsole = rule.host === consoleUrl.hostname;
       for (const p of rule.http?.paths ?? []) {
-        expect(p.backend.service?.port?.name).toBe(onConsole ? 'console' : 'http');
+        expect(p.backend.service?.port?.name).toBe(onConsole ? 'console' : rule.host === elementsHost ? 'elements' : 'http');
         if (onConsole) expect(['/proxy', '/docs']).not.toContain(p.path);
       }
     }
     expect((ingress.spec?.tls ?? []).flatMap((t) => t.hosts ?? [])).toContain(consoleUrl.hostname);
+  });
+});
+
+describe('the Elements fields on an origin of their own', () => {
+  it('listen on ELEMENTS_PORT with ELEMENTS_URL, call the API host only, and the production Ingress routes only /elements on a host of their own', () => {
+    const c = onlyContainer(podTemplate(named(render('base gateway'), 'Deployment', 'gateway')).spec);
+    expect(env(c, 'ELEMENTS_PORT')?.value).toBe(String(APPS.gateway.elementsPort));
+    expect(c.ports?.find((p) => p.name === 'elements')?.containerPort).toBe(APPS.gateway.elementsPort);
+    const elementsHost = new URL(env(c, 'ELEMENTS_URL')?.value ?? '').hostname;
+    const consoleHost = new URL(env(c, 'CONSOLE_URL')?.value ?? '').hostname;
+    expect(elementsHost).not.toBe(consoleHost);
+    const ingress = named(render('overlay production'), 'Ingress', 'gateway');
+    const rules = (ingress.spec?.rules ?? []).filter((r) => r.host === elementsHost);
+    expect(rules.flatMap((r) => (r.http?.paths ?? []).map((p) => [p.path, p.backend.service?.port?.name]))).toEqual([['/elements', 'elements']]);
+    // no other host is routed to the fields' port
+    for (const rule of (ingress.spec?.rules ?? []).filter((r) => r.host !== elementsHost)) {
+      for (const p of rule.http?.paths ?? []) expect(p.backend.service?.port?.name).not.toBe('elements');
+    }
+    const apiHost = (ingress.spec?.rules ?? []).find((r) => r.host !== elementsHost && r.host !== consoleHost)?.host;
+    expect(env(c, 'ELEMENTS_API_URL')?.value).toBe(`https://${apiHost}`);
+    expect((ingress.spec?.tls ?? []).flatMap((t) => t.hosts ?? [])).toContain(elementsHost);
   });
 });
 

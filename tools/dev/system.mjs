@@ -405,6 +405,7 @@ export async function startEphemeralSystem({
   }
   sys.url = `http://127.0.0.1:${sys.ports.gateway}`;
   sys.consoleUrl = `http://127.0.0.1:${sys.consolePort}`;
+  sys.elementsUrl = `http://127.0.0.1:${sys.elementsPort}`;
   sys.urls = [sys.url, ...(sys.replicas ?? []).filter((r) => r.name === 'gateway').map((r) => `http://127.0.0.1:${r.port}`)];
   sys.stop = async () => {
     // replicas too are awaited: a process writes its --cpu-prof profile as it exits

@@ -210,17 +210,17 @@ describe('gateway configuration', () => {
       'CONSOLE_URL must be an origin like https://console.example.com (scheme, host, optional port; no path), got "https://console.example.com/console"',
     ],
     // the fields' frames must never share an origin with anything else Coffer serves
-    [
-      'ELEMENTS_PORT',
-      '8081',
-      'ELEMENTS_PORT must differ from PORT, HEALTH_PORT and CONSOLE_PORT (the fields are served on an origin of their own), got 8081',
-    ],
+    ['ELEMENTS_PORT', '8081', 'ELEMENTS_PORT must differ from PORT, HEALTH_PORT and CONSOLE_PORT (the fields are served on an origin of their own), got 8081'],
     [
       'ELEMENTS_URL',
       'https://elements.example.com/v1',
       'ELEMENTS_URL must be an origin like https://elements.example.com (scheme, host, optional port; no path), got "https://elements.example.com/v1"',
     ],
-    ['ELEMENTS_API_URL', 'api.example.com', 'ELEMENTS_API_URL must be an origin like https://api.example.com (scheme, host, optional port; no path), got "api.example.com"'],
+    [
+      'ELEMENTS_API_URL',
+      'api.example.com',
+      'ELEMENTS_API_URL must be an origin like https://api.example.com (scheme, host, optional port; no path), got "api.example.com"',
+    ],
     ['ELEMENTS_DEMO', 'yes', 'ELEMENTS_DEMO must be true or false, got "yes"'],
     ['CONSOLE_SIGN_IN_LIMIT', 'ten', 'CONSOLE_SIGN_IN_LIMIT must look like 2000/10s or 50/min, got "ten"'],
   ])('stops on %s=%s', (name, value, message) => {

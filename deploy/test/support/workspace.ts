@@ -21,6 +21,8 @@ export interface AppFacts {
   metricsPort?: number;
   /** the web console's own listener (the gateway's CONSOLE_PORT): reached by the ingress controller like the API */
   consolePort?: number;
+  /** the hosted card fields' own listener (the gateway's ELEMENTS_PORT): reached by the ingress controller too */
+  elementsPort?: number;
   needsKeyEncryptionKeys: boolean;
   /** connects to PostgreSQL (the gateway is stateless: it holds no table of its own) */
   needsDatabase: boolean;
@@ -40,6 +42,7 @@ export const APPS: Record<AppName, AppFacts> = {
     port: 8080,
     metricsPort: 9105,
     consolePort: 8081,
+    elementsPort: 8082,
     needsKeyEncryptionKeys: false,
     needsDatabase: false,
     internetEgress: false,

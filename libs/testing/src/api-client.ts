@@ -45,6 +45,13 @@ export function consoleUrl(): string {
   return url;
 }
 
+/** The Elements origin (the gateway's third listener), where the hosted card fields' files are served. */
+export function elementsUrl(): string {
+  const url = process.env['COFFER_E2E_ELEMENTS_URL'];
+  if (!url) throw new Error('COFFER_E2E_ELEMENTS_URL is not set: run the end-to-end tests through `npm test`');
+  return url;
+}
+
 let validator: ResponseValidator | undefined;
 
 /**

@@ -72,6 +72,8 @@ export default async function globalSetup() {
     COFFER_E2E_URL: sys.url,
     // the console's own origin (the gateway's CONSOLE_PORT)
     COFFER_E2E_CONSOLE_URL: sys.consoleUrl,
+    // the Elements fields' own origin (the gateway's ELEMENTS_PORT)
+    COFFER_E2E_ELEMENTS_URL: sys.elementsUrl,
     COFFER_E2E_DATABASE_URL: sys.databaseUrl,
     COFFER_E2E_KEK: sys.env.KEY_ENCRYPTION_KEYS,
     COFFER_E2E_CONTROL: `http://127.0.0.1:${controlPort}`,

@@ -45,7 +45,10 @@ describe('the Elements origin', () => {
         : null;
     },
     settingsOf: async (principal) =>
-      ({ deduplicate_tokens: false, ...(principal.tenantId === 't1' ? { elements_allowed_origins: ['https://shop.example.com', 'http://localhost:3000'] } : {}) }) as TenantSettings,
+      ({
+        deduplicate_tokens: false,
+        ...(principal.tenantId === 't1' ? { elements_allowed_origins: ['https://shop.example.com', 'http://localhost:3000'] } : {}),
+      }) as TenantSettings,
   });
   let dir: string;
   let withDemo: ElementsListener;
@@ -113,7 +116,16 @@ describe('the Elements origin', () => {
   });
 
   it('serves nothing else: no API route, no page outside the frames, no listing, no dotfile', async () => {
-    for (const url of ['/', '/tokens', '/console/', '/proxy', '/docs', `${ELEMENTS_PREFIX}`, `${ELEMENTS_PREFIX}frames/`, `${ELEMENTS_PREFIX}../package.json`]) {
+    for (const url of [
+      '/',
+      '/tokens',
+      '/console/',
+      '/proxy',
+      '/docs',
+      `${ELEMENTS_PREFIX}`,
+      `${ELEMENTS_PREFIX}frames/`,
+      `${ELEMENTS_PREFIX}../package.json`,
+    ]) {
       const res = await withDemo.server.inject({ url });
       expect([url, res.statusCode]).toEqual([url, 404]);
     }

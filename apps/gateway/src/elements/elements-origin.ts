@@ -40,7 +40,16 @@ export function frameCsp(apiUrl: string, frameAncestors: string): string {
 }
 
 /** The demo checkout: its own script and the fields' frames, framed by nobody. */
-const DEMO_CSP = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "frame-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+const DEMO_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "frame-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 const COMMON_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',

@@ -62,7 +62,10 @@ export class TenantSettingsInput {
   @ArrayMaxSize(ELEMENTS_MAX_ALLOWED_ORIGINS, { message: `must hold at most ${ELEMENTS_MAX_ALLOWED_ORIGINS} origins` })
   @IsString({ each: true, message: 'each entry must be an origin like https://shop.example.com' })
   @MaxLength(300, { each: true, message: 'each entry must be at most 300 characters' })
-  @Matches(ELEMENTS_ORIGIN_PATTERN, { each: true, message: 'each entry must be an origin like https://shop.example.com (scheme, host, optional port; no path)' })
+  @Matches(ELEMENTS_ORIGIN_PATTERN, {
+    each: true,
+    message: 'each entry must be an origin like https://shop.example.com (scheme, host, optional port; no path)',
+  })
   elements_allowed_origins?: string[];
 }
 
