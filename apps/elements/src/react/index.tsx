@@ -1,0 +1,100 @@
+// React components over Coffer Elements (react.mjs). React is the page's own (a peer, external in the build); the
+// `coffer` prop is the instance CofferElements.init() resolved to.
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type ForwardedRef } from 'react';
+import type { CofferElement } from '../loader/core';
+import type {
+  BlurEvent,
+  CardElementOptions,
+  CardExpirationDateElementOptions,
+  CardNumberElementOptions,
+  CardVerificationCodeElementOptions,
+  ChangeEvent,
+  ElementType,
+  FocusEvent,
+  KeydownEvent,
+  ReadyEvent,
+  TextElementOptions,
+} from '../shared/types';
+
+export interface CofferLike {
+  createElement(type: ElementType, options?: Record<string, unknown>): CofferElement;
+}
+
+export interface ElementProps {
+  coffer?: CofferLike | null;
+  /** the id of the container the iframe is mounted in */
+  id?: string;
+  className?: string;
+  onReady?: (e: ReadyEvent) => void;
+  onChange?: (e: ChangeEvent) => void;
+  onFocus?: (e: FocusEvent) => void;
+  onBlur?: (e: BlurEvent) => void;
+  onKeyDown?: (e: KeydownEvent) => void;
+}
+
+const HANDLERS = ['onReady', 'onChange', 'onFocus', 'onBlur', 'onKeyDown', 'coffer', 'id', 'className'] as const;
+
+/** A key that changes when the options change: RegExps by their source, elements by their id. */
+export function optionsKey(options: unknown): string {
+  return JSON.stringify(options, (_k, v: unknown) => {
+    if (v instanceof RegExp) return `/${v.source}/${v.flags}`;
+    if (v && typeof v === 'object' && 'id' in v && 'type' in v && typeof (v as { mount?: unknown }).mount === 'function') return `element:${(v as { id: string }).id}`;
+    return v;
+  });
+}
+
+function useCofferElement(type: ElementType, props: ElementProps & Record<string, unknown>, ref: ForwardedRef<CofferElement | undefined>) {
+  const container = useRef<HTMLDivElement>(null);
+  const [element, setElement] = useState<CofferElement>();
+  const options: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(props)) if (!(HANDLERS as readonly string[]).includes(k) && v !== undefined) options[k] = v;
+  const key = optionsKey(options);
+  const latest = useRef({ props, options, key });
+  latest.current = { props, options, key };
+  // the options the element has: those it was created with, then those of its last update
+  const sentKey = useRef('');
+  const { coffer } = props;
+
+  useEffect(() => {
+    if (!coffer || !container.current) return undefined;
+    const el = coffer.createElement(type, latest.current.options);
+    sentKey.current = latest.current.key;
+    const subs = [
+      el.on('ready', (e) => latest.current.props.onReady?.(e)),
+      el.on('change', (e) => latest.current.props.onChange?.(e)),
+      el.on('focus', (e) => latest.current.props.onFocus?.(e)),
+      el.on('blur', (e) => latest.current.props.onBlur?.(e)),
+      el.on('keydown', (e) => latest.current.props.onKeyDown?.(e)),
+    ];
+    setElement(el);
+    el.mount(container.current).catch(() => undefined);
+    return () => {
+      subs.forEach((s) => s.unsubscribe());
+      el.unmount();
+      setElement(undefined);
+    };
+  }, [coffer, type]);
+
+  useEffect(() => {
+    if (!element || sentKey.current === key) return;
+    sentKey.current = key;
+    void element.update(latest.current.options);
+  }, [element, key]);
+
+  useImperativeHandle(ref, () => element, [element]);
+  return <div id={props.id} className={props.className} ref={container} />;
+}
+
+function component<O>(type: ElementType, displayName: string) {
+  const C = forwardRef<CofferElement | undefined, ElementProps & O>((props, ref) =>
+    useCofferElement(type, props as ElementProps & Record<string, unknown>, ref),
+  );
+  C.displayName = displayName;
+  return C;
+}
+
+export const CardElement = component<CardElementOptions>('card', 'CardElement');
+export const CardNumberElement = component<CardNumberElementOptions>('cardNumber', 'CardNumberElement');
+export const CardExpirationDateElement = component<CardExpirationDateElementOptions>('cardExpirationDate', 'CardExpirationDateElement');
+export const CardVerificationCodeElement = component<CardVerificationCodeElementOptions>('cardVerificationCode', 'CardVerificationCodeElement');
+export const TextElement = component<TextElementOptions>('text', 'TextElement');
