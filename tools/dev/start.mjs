@@ -58,13 +58,18 @@ async function portFor(preferred, what) {
  */
 async function servicePorts(s) {
   if (s.name !== 'gateway') return { [s.healthEnv]: String(await portFor(s.port, `${s.name} health`)) };
-  return { PORT: process.env.PORT ?? '8080', [s.metricsEnv]: String(await portFor(s.metricsPort, 'gateway metrics')) };
+  // the demo checkout of the Elements fields is served on their origin when the whole system runs here
+  return {
+    PORT: process.env.PORT ?? '8080',
+    [s.metricsEnv]: String(await portFor(s.metricsPort, 'gateway metrics')),
+    ELEMENTS_DEMO: process.env.ELEMENTS_DEMO ?? 'true',
+  };
 }
 
 async function main() {
   fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
   ensureInstalled();
-  build([...SERVICES.map((s) => s.name), 'admin', 'console']);
+  build([...SERVICES.map((s) => s.name), 'admin', 'console', 'elements']);
   const kek = ensureKeyEncryptionKeys();
 
   let databaseUrl = process.env.DATABASE_URL;
@@ -111,6 +116,13 @@ async function main() {
   log(`  API reference  http://localhost:${port}/docs`);
   // the console on an origin of its own (another port): nothing the API origin serves can read its pages
   if (consolePort !== '0') log(`  console        ${process.env.CONSOLE_URL ?? `http://localhost:${consolePort}`}/console/`);
+  // the hosted card fields, on an origin of their own too: the loader script a checkout page includes, and a demo
+  const elementsPort = process.env.ELEMENTS_PORT ?? '8082';
+  if (elementsPort !== '0') {
+    const elementsUrl = process.env.ELEMENTS_URL ?? `http://localhost:${elementsPort}`;
+    log(`  Elements       ${elementsUrl}/elements/v1/elements.js`);
+    if ((process.env.ELEMENTS_DEMO ?? 'true') === 'true') log(`  Elements demo  ${elementsUrl}/elements/v1/demo/`);
+  }
 }
 
 main().catch((err) => {

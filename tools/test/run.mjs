@@ -23,7 +23,7 @@ try {
   step('medium tier: repositories and use cases on PostgreSQL (npm run test:int)');
   nx(['run-many', '-t', 'int-test', '--parallel=2']);
   step('build');
-  build([...APPS, 'admin', 'console']);
+  build([...APPS, 'admin', 'console', 'elements']);
   step('end-to-end tests');
   const results = path.join(ROOT, 'tmp', 'e2e-results.json');
   fs.mkdirSync(path.dirname(results), { recursive: true });
