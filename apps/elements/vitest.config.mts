@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   root: import.meta.dirname,
-  esbuild: { jsx: 'automatic' },
-  test: { environment: 'jsdom', include: ['src/**/*.test.{ts,tsx}'] },
+  plugins: [react()],
+  // the rules and the protocol are plain functions: node; files that need a DOM say `@vitest-environment jsdom`
+  test: { environment: 'node', include: ['src/**/*.test.{ts,tsx}'] },
 });

@@ -86,24 +86,24 @@ function matchPattern(digits: string, pattern: number | [number, number]): { kin
   return head >= Number(min.slice(0, n)) && head <= Number(max.slice(0, n)) ? { kind: 'partial', strength: len } : null;
 }
 
-/** The brand of a (partial) number: the most specific full match, else the first brand it could still become. */
+/**
+ * The brand of a (partial) number: the candidate matching the most typed digits (a prefix pattern counts its length,
+ * a pattern longer than the digits typed so far counts those digits); on a tie, a complete prefix wins.
+ */
 export function detectBrand(number: string, brands: readonly CardBrand[] = CARD_BRANDS): CardBrand | undefined {
   const digits = digitsOnly(number);
   if (!digits) return undefined;
-  let best: { brand: CardBrand; strength: number } | undefined;
-  let partial: CardBrand | undefined;
+  let best: { brand: CardBrand; strength: number; full: boolean } | undefined;
   for (const b of brands) {
     for (const p of b.patterns) {
       const m = matchPattern(digits, p);
       if (!m) continue;
-      if (m.kind === 'full') {
-        if (!best || m.strength > best.strength) best = { brand: b, strength: m.strength };
-      } else if (!partial) {
-        partial = b;
-      }
+      const strength = Math.min(m.strength, digits.length);
+      const full = m.kind === 'full';
+      if (!best || strength > best.strength || (strength === best.strength && full && !best.full)) best = { brand: b, strength, full };
     }
   }
-  return best?.brand ?? partial;
+  return best?.brand;
 }
 
 export function luhn(number: string): boolean {
