@@ -25,10 +25,14 @@ import { CursorTokensUseCase } from './tokens/v2/cursor-tokens.use-case';
 import { TokenCursors } from './tokens/v2/token-cursor';
 import { ReencryptionGauge } from './keys/reencryption-gauge';
 import { KeyStatusHandler, ReencryptionProgressReader } from './keys/key-status.handler';
+import { TokenIntentRepository } from './token-intents/token-intent.repository';
+import { TokenIntentsUseCase } from './token-intents/token-intents.use-case';
+import { TokenIntentsHandler } from './token-intents/token-intents.handler';
+import { ConvertTokenIntentUseCase } from './token-intents/convert-token-intent.use-case';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
-  controllers: [TokensHandler, TokensV2Handler, RefusalsHandler, KeyStatusHandler],
+  controllers: [TokensHandler, TokensV2Handler, TokenIntentsHandler, RefusalsHandler, KeyStatusHandler],
   providers: [
     OperationDispatcher,
     IdempotentWrites,
@@ -52,6 +56,9 @@ import { KeyStatusHandler, ReencryptionProgressReader } from './keys/key-status.
     TokenCursors,
     ReencryptionGauge,
     ReencryptionProgressReader,
+    TokenIntentRepository,
+    TokenIntentsUseCase,
+    ConvertTokenIntentUseCase,
   ],
 })
 export class AppModule {}

@@ -8,6 +8,11 @@ export const PERMISSIONS: Record<string, { types: ApplicationType[]; transform?:
   'token:search': { types: ['private'], transform: 'mask' },
   'token:use': { types: ['private'], transform: 'reveal' },
   'token:delete': { types: ['private'] },
+  // token intents (docs/token-intents.md): a public key collects data as an intent, a private key reads or drops it;
+  // none implies a transform (an intent's data is never returned)
+  'token-intent:create': { types: ['public', 'private'] },
+  'token-intent:read': { types: ['private'] },
+  'token-intent:delete': { types: ['private'] },
   'proxy:invoke': { types: ['private'] },
   'proxy:create': { types: ['management'] },
   'proxy:read': { types: ['management'] },

@@ -11,6 +11,7 @@ export * from './tenants/tenants';
 export * from './tenants/tenant-keys';
 export * from './sessions/sessions';
 export * from './tokens/tokens';
+export * from './tokens/token-intents';
 export * from './reactors/formulas';
 export * from './reactors/reactors';
 export * from './reactors/egress-policy';

@@ -51,6 +51,8 @@ export const SUBJECTS = {
       detokenize: 'token.tokens.detokenize.v1',
       /** service-to-service: load tokens for detokenization with per-token access decisions */
     },
+    /** POST /token-intents, GET and DELETE /token-intents/{id} (docs/token-intents.md) */
+    intents: { create: 'token.intents.create.v1', get: 'token.intents.get.v1', delete: 'token.intents.delete.v1' },
     logs: { list: 'token.logs.list.v1' },
     /** GET /tenants/self/keys: the tenant's data key versions and a running re-encryption job's progress (no key material) */
     keys: { status: 'token.keys.status.v1' },

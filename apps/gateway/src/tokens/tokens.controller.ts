@@ -4,6 +4,7 @@ import {
   OPS,
   ANY_JSON_SCHEMA,
   AuditEventPage,
+  CreateTokenIntentRequest,
   CreateTokenRequest,
   DetokenizeRequest,
   ListLogsQuery,
@@ -11,6 +12,7 @@ import {
   SearchTokensRequest,
   TokenPage,
   TokenSearchPage,
+  TokenIntentView,
   TokenView,
   TokenizeRequest,
   UpdateTokenPatch,
@@ -23,6 +25,7 @@ import { ApiProblems } from '../docs/api-problems.decorator';
 import { JsonBodyInterceptor } from '../http/json-body.interceptor';
 import { AcceptsContentType } from '../http/content-type.guard';
 
+const TOKEN_INTENT_ID = { name: 'id', description: 'the token intent id', example: '665bf471-d675-4165-9336-4fc9c1a73fad' };
 const TOKEN_ID = { name: 'id', description: 'the token id (a UUID, or the id given at creation)', example: 'c5d0a1e8-3d3b-4a55-8f0e-8d2f8b6a4c11' };
 
 @ApiTags('tokens')
@@ -36,11 +39,14 @@ export class TokensController {
   @ApiOperation({
     summary: 'Create a token',
     description:
-      'token:create. With deduplication, an existing live token of the same type and fingerprint is answered instead (201, the same shape; without read access only id, type, tenant_id, fingerprint, containers).',
+      "token:create. With deduplication, an existing live token of the same type and fingerprint is answered instead (201, the same shape; without read access only id, type, tenant_id, fingerprint, containers). With `token_intent_id` instead of `data`, the intent's data becomes the token and the intent is consumed.",
   })
   @ApiBody({ type: CreateTokenRequest })
   @ApiCreatedResponse({ type: TokenView, description: "the token, data masked per the caller's access" })
-  @ApiProblems({ 409: 'The literal id is taken (or an idempotent repeat is in flight)' })
+  @ApiProblems({
+    404: 'token_intent_id names no live token intent (never created, expired, deleted or already converted)',
+    409: 'The literal id is taken (or an idempotent repeat is in flight)',
+  })
   create(@Req() req: GatewayRequest, @Body() body: CreateTokenRequest) {
     return this.rpc.call<TokenView>(OPS.token.tokens.create, body, callContext(req));
   }
@@ -92,6 +98,42 @@ export class TokensController {
   @ApiNoContentResponse({ description: 'deleted' })
   async delete(@Req() req: GatewayRequest, @Param('id') id: string): Promise<void> {
     await this.rpc.call(OPS.token.tokens.delete, { id }, callContext(req));
+  }
+
+  @Post('token-intents')
+  @HttpCode(201)
+  @RequirePermission('token-intent:create')
+  @ApiTags('token-intents')
+  @ApiOperation({
+    summary: 'Create a token intent',
+    description:
+      'token-intent:create (public or private keys). The data is validated as a token of the type, stored encrypted for 24 hours and never returned; POST /tokens with token_intent_id makes it a token.',
+  })
+  @ApiBody({ type: CreateTokenIntentRequest })
+  @ApiCreatedResponse({ type: TokenIntentView, description: 'the intent: fingerprint and card or bank details, never the data' })
+  createIntent(@Req() req: GatewayRequest, @Body() body: CreateTokenIntentRequest) {
+    return this.rpc.call<TokenIntentView>(OPS.token.intents.create, body, callContext(req));
+  }
+
+  @Get('token-intents/:id')
+  @RequirePermission('token-intent:read')
+  @ApiTags('token-intents')
+  @ApiOperation({ summary: 'Get a token intent', description: 'token-intent:read. 404 once it expired, was deleted or was made into a token.' })
+  @ApiParam(TOKEN_INTENT_ID)
+  @ApiOkResponse({ type: TokenIntentView })
+  getIntent(@Req() req: GatewayRequest, @Param('id') id: string) {
+    return this.rpc.call<TokenIntentView>(OPS.token.intents.get, { id }, callContext(req));
+  }
+
+  @Delete('token-intents/:id')
+  @HttpCode(204)
+  @RequirePermission('token-intent:delete')
+  @ApiTags('token-intents')
+  @ApiOperation({ summary: 'Delete a token intent', description: 'token-intent:delete.' })
+  @ApiParam(TOKEN_INTENT_ID)
+  @ApiNoContentResponse({ description: 'deleted' })
+  async deleteIntent(@Req() req: GatewayRequest, @Param('id') id: string): Promise<void> {
+    await this.rpc.call(OPS.token.intents.delete, { id }, callContext(req));
   }
 
   @Get('logs')

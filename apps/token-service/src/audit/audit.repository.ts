@@ -4,8 +4,9 @@ import { Prisma, PrismaService, SqlPool, inTransaction, type AuditEvent } from '
 
 export interface AuditEventInput {
   actorApplicationId?: string;
-  operation: 'create' | 'read' | 'update' | 'delete' | 'use' | 'search' | 'invoke' | 'proxy';
-  entityType: 'token' | 'reactor' | 'proxy';
+  /** `convert`: a token intent made into a token (docs/token-intents.md) */
+  operation: 'create' | 'read' | 'update' | 'delete' | 'use' | 'search' | 'invoke' | 'proxy' | 'convert';
+  entityType: 'token' | 'reactor' | 'proxy' | 'token_intent';
   entityId: string;
   traceId?: string;
   /** `{field: {old?, new?}}`; never data */

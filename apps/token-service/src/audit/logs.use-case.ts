@@ -42,6 +42,7 @@ const PAST_TENSE: Record<string, string> = {
   refuse: 'refused',
   resend: 'sent again',
   proxy: 'sent',
+  convert: 'converted',
 };
 
 /** "Token created" from entity type and operation: never anything of the data. */

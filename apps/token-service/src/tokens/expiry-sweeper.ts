@@ -3,12 +3,14 @@ import { Prisma, SqlPool } from '@coffer/db';
 import { tokenServiceConfig } from '../config';
 import { tokenExpired } from './token-events';
 import { TokenRepository } from './token.repository';
+import { TokenIntentRepository } from '../token-intents/token-intent.repository';
 
 const BATCH = 1000;
 
 /**
- * Physically deletes expired tokens every TOKEN_SWEEP_INTERVAL_MS (spec: within 1 hour). Readers never see them
- * anyway (the LIVE predicate). A sweep with nothing expired costs one index probe, no transaction.
+ * Physically deletes expired tokens and token intents every TOKEN_SWEEP_INTERVAL_MS (spec: within 1 hour). Readers
+ * never see them anyway (the LIVE predicates). A sweep with nothing expired costs one index probe per table, no
+ * transaction.
  */
 @Injectable()
 export class ExpirySweeper implements OnModuleInit, OnApplicationShutdown {
@@ -18,6 +20,7 @@ export class ExpirySweeper implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly tokens: TokenRepository,
     private readonly sql: SqlPool,
+    private readonly intents: TokenIntentRepository,
   ) {}
 
   onModuleInit(): void {
@@ -34,8 +37,9 @@ export class ExpirySweeper implements OnModuleInit, OnApplicationShutdown {
     this.running = true;
     let total = 0;
     try {
+      total += await this.sweepIntents();
       const expired = await this.sql.query<{ one: number }>(Prisma.sql`SELECT 1 AS one FROM tokens WHERE expires_at <= now() LIMIT 1`, 'tokens_any_expired');
-      if (!expired.length) return 0;
+      if (!expired.length) return total;
       for (;;) {
         // each swept token's token.expired event commits with its deletion
         const n = await this.tokens.deleteExpired(BATCH, (gone) => gone.map((g) => tokenExpired(g.tenant_id, g.id)));
@@ -46,6 +50,17 @@ export class ExpirySweeper implements OnModuleInit, OnApplicationShutdown {
       return total;
     } finally {
       this.running = false;
+    }
+  }
+
+  /** Expired token intents (docs/token-intents.md): no event, as the mirrored service has none for intents. */
+  private async sweepIntents(): Promise<number> {
+    if (!(await this.intents.anyExpired())) return 0;
+    let total = 0;
+    for (;;) {
+      const n = await this.intents.deleteExpired(BATCH);
+      total += n;
+      if (n < BATCH) return total;
     }
   }
 }

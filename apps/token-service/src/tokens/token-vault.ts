@@ -27,6 +27,15 @@ export class TokenVault {
     return this.keyring.decryptJson(tenantId, keyId, ciphertext, `token:${tokenId}`);
   }
 
+  /** A token intent's data (docs/token-intents.md): the same envelope as a token's, bound to the intent's own id. */
+  encryptIntent(tenantId: string, intentId: string, data: unknown) {
+    return this.keyring.encryptJson(tenantId, `token-intent:${intentId}`, data);
+  }
+
+  decryptIntent(tenantId: string, intentId: string, keyId: string, ciphertext: Uint8Array): Promise<unknown> {
+    return this.keyring.decryptJson(tenantId, keyId, ciphertext, `token-intent:${intentId}`);
+  }
+
   /** Fingerprint and search digests of a token of `type` from its rendered expressions (renderExpressions). */
   async digests(tenantId: string, type: string, rendered: RenderedExpressions): Promise<{ fingerprint: string; searchDigests: string[] }> {
     const hmac = await this.keyring.digester(tenantId);

@@ -18,6 +18,7 @@ import { DetokenizeUseCase } from './detokenize/detokenize.use-case';
 import { SearchTokensUseCase } from './search/search-tokens.use-case';
 import { ListLogsUseCase } from '../audit/logs.use-case';
 import { AuditRepository, type AuditEventInput } from '../audit/audit.repository';
+import { ConvertTokenIntentUseCase, namesTokenIntent } from '../token-intents/convert-token-intent.use-case';
 
 /** A token id holding NUL cannot exist (PostgreSQL cannot even compare it): not found, like any other impossible id. */
 function tokenId(id: unknown): string {
@@ -41,11 +42,15 @@ export class TokensHandler {
     private readonly search: SearchTokensUseCase,
     private readonly logs: ListLogsUseCase,
     private readonly audit: AuditRepository,
+    private readonly convert: ConvertTokenIntentUseCase,
     dispatcher: OperationDispatcher,
   ) {
     // repeats are rendered again for what the caller may see now; create and tokenize look settings up before opening
     // their transaction, so they open it themselves and record the key in it
-    dispatcher.handle(OPS.token.tokens.create, { recordsItself: true, codec: (cmd) => this.create.replayCodec(cmd.principal, cmd.body) });
+    dispatcher.handle(OPS.token.tokens.create, {
+      recordsItself: true,
+      codec: (cmd) => (namesTokenIntent(cmd.body) ? this.convert.replayCodec(cmd.principal) : this.create.replayCodec(cmd.principal, cmd.body)),
+    });
     dispatcher.handle(OPS.token.tokens.tokenize, {
       recordsItself: true,
       codec: (cmd) => this.tokenize.replayCodec(cmd.principal, cmd.body?.payload, cmd.body?.rendered === true),
@@ -84,7 +89,9 @@ export class TokensHandler {
 
   @Operation(OPS.token.tokens.create)
   onCreate(cmd: Command) {
-    return this.create.execute({ principal: cmd.principal, traceId: cmd.traceId, body: cmd.body, idempotency: cmd.idempotency });
+    const create = { principal: cmd.principal, traceId: cmd.traceId, body: cmd.body, idempotency: cmd.idempotency };
+    // with token_intent_id instead of data: a token intent made into a token (docs/token-intents.md)
+    return namesTokenIntent(cmd.body) ? this.convert.execute(create) : this.create.execute(create);
   }
 
   @Operation(OPS.token.tokens.get)

@@ -4,6 +4,7 @@ import { PageOf } from '../paging/page-of';
 /** The kinds of entity audit events name (`GET /logs?entity_type=`), as `GET /logs/entity-types` lists them. */
 export const AUDIT_ENTITY_TYPES = [
   { value: 'token', display_name: 'Token' },
+  { value: 'token_intent', display_name: 'Token intent' },
   { value: 'reactor', display_name: 'Reactor' },
   { value: 'reactor_formula', display_name: 'Reactor formula' },
   { value: 'application', display_name: 'Application' },

@@ -5,6 +5,7 @@ import { UpdateTenantRequest, type TenantView } from '../tenants/tenants';
 import type { TenantKeysView } from '../tenants/tenant-keys';
 import { AuthorizeSessionRequest, type CreateSessionResponse } from '../sessions/sessions';
 import { CreateTokenRequest, SearchTokensRequest, SearchTokensV2Request, type TokenView } from '../tokens/tokens';
+import { CreateTokenIntentRequest, type TokenIntentView } from '../tokens/token-intents';
 import { ReactorFormulaRequest } from '../reactors/formulas';
 import { CreateReactorRequest, type ReactorView } from '../reactors/reactors';
 import { CodeReactorRequest } from '../reactors/code-reactors';
@@ -331,6 +332,34 @@ export const OPS = {
         access: ['token:use', 'token:read'],
         validate: false,
         jsonLimits: { field: 'payload', rootFrom: 'path' },
+        idempotency: 'none',
+        internal: false,
+      }),
+    },
+    intents: {
+      /** the data is judged by token-service with a token's rules (validate: false), and stored encrypted: NUL allowed in it */
+      create: op<CreateTokenIntentRequest, TokenIntentView>()({
+        subject: SUBJECTS.token.intents.create,
+        payload: CreateTokenIntentRequest,
+        access: ['token-intent:create'],
+        validate: false,
+        jsonLimits: { options: STORED_FIELDS },
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      get: op<IdMessage, TokenIntentView>()({
+        subject: SUBJECTS.token.intents.get,
+        payload: IdMessage,
+        access: ['token-intent:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      delete: op<IdMessage, Deleted>()({
+        subject: SUBJECTS.token.intents.delete,
+        payload: IdMessage,
+        access: ['token-intent:delete'],
+        validate: false,
         idempotency: 'none',
         internal: false,
       }),

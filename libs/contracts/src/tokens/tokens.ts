@@ -39,12 +39,21 @@ export class CreateTokenRequest {
   type!: string;
 
   @ApiAnyJson({
-    required: true,
-    description: 'at most 256 KiB serialized; validated per type (card: number 13–19 digits passing Luhn, bank: routing number with ABA checksum, …)',
+    description:
+      'required unless token_intent_id is given; at most 256 KiB serialized; validated per type (card: number 13–19 digits passing Luhn, bank: routing number with ABA checksum, …)',
     example: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030, cvc: '123' },
   })
   @Allow()
-  data!: unknown;
+  data?: unknown;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "instead of data (and type, which may be omitted or must equal the intent's): a live token intent, whose data becomes the token's; the intent is consumed by the create (docs/token-intents.md)",
+    example: '665bf471-d675-4165-9336-4fc9c1a73fad',
+  })
+  @Allow()
+  token_intent_id?: string;
 
   @ApiAnyJson({ description: "mask expressions mirroring data; default: the type's mask", example: { number: '{{ data.number | reveal_last: 4 }}' } })
   @Allow()
@@ -89,7 +98,7 @@ export class CreateTokenRequest {
  * PATCH /tokens/{id} (RFC 7386 merge patch, `application/merge-patch+json`): the create fields but `id` and `type`;
  * `null` removes a key (`expires_at: null` removes the expiry).
  */
-export class UpdateTokenPatch extends PartialType(OmitType(CreateTokenRequest, ['id', 'type'] as const)) {
+export class UpdateTokenPatch extends PartialType(OmitType(CreateTokenRequest, ['id', 'type', 'token_intent_id'] as const)) {
   static readonly opaqueFields: readonly string[] = ['data'];
 
   /**

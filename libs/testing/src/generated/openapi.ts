@@ -341,7 +341,7 @@ export interface paths {
         put?: never;
         /**
          * Create a token
-         * @description token:create. With deduplication, an existing live token of the same type and fingerprint is answered instead (201, the same shape; without read access only id, type, tenant_id, fingerprint, containers).
+         * @description token:create. With deduplication, an existing live token of the same type and fingerprint is answered instead (201, the same shape; without read access only id, type, tenant_id, fingerprint, containers). With `token_intent_id` instead of `data`, the intent's data becomes the token and the intent is consumed.
          */
         post: operations["Tokens_create"];
         delete?: never;
@@ -376,6 +376,50 @@ export interface paths {
          * @description token:update. RFC 7386: null removes a key; containers, search_indexes, fingerprint_expression, deduplicate_token and expires_at are replaced. The type never changes.
          */
         patch: operations["Tokens_update"];
+        trace?: never;
+    };
+    "/token-intents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a token intent
+         * @description token-intent:create (public or private keys). The data is validated as a token of the type, stored encrypted for 24 hours and never returned; POST /tokens with token_intent_id makes it a token.
+         */
+        post: operations["Tokens_createIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/token-intents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a token intent
+         * @description token-intent:read. 404 once it expired, was deleted or was made into a token.
+         */
+        get: operations["Tokens_getIntent"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a token intent
+         * @description token-intent:delete.
+         */
+        delete: operations["Tokens_deleteIntent"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/logs": {
@@ -1190,6 +1234,8 @@ export interface components {
              * @enum {string}
              */
             reactor_egress?: "allow_public" | "deny_unlisted";
+            /** @description shown once set; absent or empty: any origin may frame the Elements fields */
+            elements_allowed_origins?: string[];
         };
         TenantView: {
             /** Format: uuid */
@@ -1210,6 +1256,13 @@ export interface components {
              * @enum {string}
              */
             reactor_egress?: "allow_public" | "deny_unlisted";
+            /**
+             * @description origins whose pages may frame the Elements fields (an array, or one comma-separated string); empty: any origin
+             * @example [
+             *       "https://shop.example.com"
+             *     ]
+             */
+            elements_allowed_origins?: string[] | string;
         };
         UpdateTenantRequest: {
             /** @example Acme */
@@ -1320,7 +1373,7 @@ export interface components {
              */
             type: "token" | "card" | "bank" | "card_number" | "us_bank_routing_number" | "us_bank_account_number" | "social_security_number" | "employer_id_number";
             /**
-             * @description at most 256 KiB serialized; validated per type (card: number 13–19 digits passing Luhn, bank: routing number with ABA checksum, …)
+             * @description required unless token_intent_id is given; at most 256 KiB serialized; validated per type (card: number 13–19 digits passing Luhn, bank: routing number with ABA checksum, …)
              * @example {
              *       "number": "4242424242424242",
              *       "expiration_month": 12,
@@ -1328,7 +1381,13 @@ export interface components {
              *       "cvc": "123"
              *     }
              */
-            data: Record<string, never> | unknown[] | string | number | boolean;
+            data?: Record<string, never> | unknown[] | string | number | boolean;
+            /**
+             * Format: uuid
+             * @description instead of data (and type, which may be omitted or must equal the intent's): a live token intent, whose data becomes the token's; the intent is consumed by the create (docs/token-intents.md)
+             * @example 665bf471-d675-4165-9336-4fc9c1a73fad
+             */
+            token_intent_id?: string;
             /**
              * @description mask expressions mirroring data; default: the type's mask
              * @example {
@@ -1423,7 +1482,7 @@ export interface components {
         };
         UpdateTokenPatch: {
             /**
-             * @description at most 256 KiB serialized; validated per type (card: number 13–19 digits passing Luhn, bank: routing number with ABA checksum, …)
+             * @description required unless token_intent_id is given; at most 256 KiB serialized; validated per type (card: number 13–19 digits passing Luhn, bank: routing number with ABA checksum, …)
              * @example {
              *       "number": "4242424242424242",
              *       "expiration_month": 12,
@@ -1474,6 +1533,74 @@ export interface components {
              * @example 2030-01-31T00:00:00Z
              */
             expires_at?: string | null;
+        };
+        CreateTokenIntentRequest: {
+            /**
+             * @description the type of the token the intent is meant to become; decides how data is validated
+             * @example card
+             * @enum {string}
+             */
+            type: "token" | "card" | "bank" | "card_number" | "us_bank_routing_number" | "us_bank_account_number" | "social_security_number" | "employer_id_number";
+            /**
+             * @description validated as the data of a token of this type; at most 256 KiB serialized; stored encrypted, never returned
+             * @example {
+             *       "number": "4242424242424242",
+             *       "expiration_month": 12,
+             *       "expiration_year": 2030,
+             *       "cvc": "123"
+             *     }
+             */
+            data: Record<string, never> | unknown[] | string | number | boolean;
+        };
+        CardDetailsView: {
+            /**
+             * @description the first 8 digits of a number of 16 or more digits, else the first 6
+             * @example 42424242
+             */
+            bin: string;
+            /** @example 4242 */
+            last4: string;
+            /** @example 12 */
+            expiration_month?: number;
+            /** @example 2030 */
+            expiration_year?: number;
+            /**
+             * @description from the number prefix: visa, mastercard, american-express, discover, diners-club, jcb, unionpay, maestro; absent when none matches
+             * @example visa
+             */
+            brand?: string;
+        };
+        BankDetailsView: {
+            /** @example 110000000 */
+            routing_number: string;
+            /** @example 6789 */
+            account_number_last4: string;
+        };
+        TokenIntentView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @example card */
+            type: string;
+            /** @description the fingerprint the token made of this intent gets with the default fingerprint expression */
+            fingerprint: string;
+            /** @description card intents only */
+            card?: components["schemas"]["CardDetailsView"];
+            /** @description bank intents only */
+            bank?: components["schemas"]["BankDetailsView"];
+            /**
+             * Format: uuid
+             * @description the application that created the intent
+             */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description 24 hours after created_at
+             */
+            expires_at: string;
         };
         AuditEventView: {
             /** Format: uuid */
@@ -3226,7 +3353,10 @@ export interface operations {
                      *       "name": "Acme",
                      *       "settings": {
                      *         "deduplicate_tokens": false,
-                     *         "reactor_egress": "allow_public"
+                     *         "reactor_egress": "allow_public",
+                     *         "elements_allowed_origins": [
+                     *           "string"
+                     *         ]
                      *       },
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_at": "2030-01-31T12:00:00.000Z"
@@ -3262,7 +3392,10 @@ export interface operations {
                  *       "name": "Acme",
                  *       "settings": {
                  *         "deduplicate_tokens": true,
-                 *         "reactor_egress": "allow_public"
+                 *         "reactor_egress": "allow_public",
+                 *         "elements_allowed_origins": [
+                 *           "https://shop.example.com"
+                 *         ]
                  *       }
                  *     }
                  */
@@ -3281,7 +3414,10 @@ export interface operations {
                      *       "name": "Acme",
                      *       "settings": {
                      *         "deduplicate_tokens": false,
-                     *         "reactor_egress": "allow_public"
+                     *         "reactor_egress": "allow_public",
+                     *         "elements_allowed_origins": [
+                     *           "string"
+                     *         ]
                      *       },
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_at": "2030-01-31T12:00:00.000Z"
@@ -3662,6 +3798,7 @@ export interface operations {
                  *         "expiration_year": 2030,
                  *         "cvc": "123"
                  *       },
+                 *       "token_intent_id": "665bf471-d675-4165-9336-4fc9c1a73fad",
                  *       "mask": {
                  *         "number": "{{ data.number | reveal_last: 4 }}"
                  *       },
@@ -3722,6 +3859,22 @@ export interface operations {
             400: components["responses"]["Problem400"];
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
+            /** @description token_intent_id names no live token intent (never created, expired, deleted or already converted) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "token_intent_id names no live token intent (never created, expired, deleted or already converted)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
             /** @description The literal id is taken (or an idempotent repeat is in flight) */
             409: {
                 headers: {
@@ -3949,6 +4102,165 @@ export interface operations {
             504: components["responses"]["Problem504"];
         };
     };
+    Tokens_createIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "card",
+                 *       "data": {
+                 *         "number": "4242424242424242",
+                 *         "expiration_month": 12,
+                 *         "expiration_year": 2030,
+                 *         "cvc": "123"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTokenIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description the intent: fingerprint and card or bank details, never the data */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "type": "card",
+                     *       "fingerprint": "string",
+                     *       "card": {
+                     *         "bin": "42424242",
+                     *         "last4": "4242",
+                     *         "expiration_month": 12,
+                     *         "expiration_year": 2030,
+                     *         "brand": "visa"
+                     *       },
+                     *       "bank": {
+                     *         "routing_number": "110000000",
+                     *         "account_number_last4": "6789"
+                     *       },
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "expires_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenIntentView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_getIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the token intent id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "type": "card",
+                     *       "fingerprint": "string",
+                     *       "card": {
+                     *         "bin": "42424242",
+                     *         "last4": "4242",
+                     *         "expiration_month": 12,
+                     *         "expiration_year": 2030,
+                     *         "brand": "visa"
+                     *       },
+                     *       "bank": {
+                     *         "routing_number": "110000000",
+                     *         "account_number_last4": "6789"
+                     *       },
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "expires_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenIntentView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Tokens_deleteIntent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the token intent id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
     Tokens_logs: {
         parameters: {
             query?: {
@@ -3957,7 +4269,7 @@ export interface operations {
                 /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
                 start?: string;
                 /** @description values of GET /logs/entity-types */
-                entity_type?: "token" | "reactor" | "reactor_formula" | "application" | "application_key" | "session" | "tenant" | "webhook_secret" | "webhook" | "webhook_delivery" | "proxy" | "authentication" | "data_key" | "audit_log" | "audit_retention";
+                entity_type?: "token" | "token_intent" | "reactor" | "reactor_formula" | "application" | "application_key" | "session" | "tenant" | "webhook_secret" | "webhook" | "webhook_delivery" | "proxy" | "authentication" | "data_key" | "audit_log" | "audit_retention";
                 entity_id?: string;
                 /** @description ISO 8601: events at or after */
                 start_date?: string;

@@ -22,6 +22,7 @@ export interface TenantView {
 const TENANT_TABLES = [
   'token_search_indexes',
   'tokens',
+  'token_intents',
   'idempotency_records',
   'webhook_attempts',
   'webhook_deliveries',

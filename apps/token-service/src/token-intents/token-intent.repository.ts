@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma, PrismaService } from '@coffer/db';
+
+export interface TokenIntentRow {
+  tenant_id: string;
+  id: string;
+  type: string;
+  data_ciphertext: Uint8Array;
+  data_key_id: string;
+  fingerprint: string;
+  created_by: string | null;
+  created_at: Date;
+  expires_at: Date;
+}
+
+const COLUMNS = Prisma.sql`tenant_id, id, type, data_ciphertext, data_key_id, fingerprint, created_by, created_at, expires_at`;
+/** An expired intent is gone for every caller at once, before the sweep deletes it (as tokens: docs/tokens.md#expiry). */
+const LIVE = Prisma.sql`expires_at > now()`;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * token_intents (owned by token-service). Every method takes the tenant id; an id that is not a UUID names no intent
+ * (answered without a query). Inside a unit of work (PrismaService.transactional) every statement joins it: a
+ * conversion consumes its intent in the transaction that writes the token.
+ */
+@Injectable()
+export class TokenIntentRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async insert(row: TokenIntentRow): Promise<void> {
+    await this.prisma.$executeRaw`
+      INSERT INTO token_intents (${COLUMNS})
+      VALUES (${row.tenant_id}::uuid, ${row.id}::uuid, ${row.type}, ${Buffer.from(row.data_ciphertext)}, ${row.data_key_id}::uuid, ${row.fingerprint},
+        ${row.created_by}::uuid, ${row.created_at}, ${row.expires_at})`;
+  }
+
+  async findLive(tenantId: string, id: string): Promise<TokenIntentRow | null> {
+    if (!UUID.test(id)) return null;
+    const rows = await this.prisma.$queryRaw<TokenIntentRow[]>`
+      SELECT ${COLUMNS} FROM token_intents WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND ${LIVE}`;
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Deletes a live intent; false when there was none (never created, expired, already deleted or converted). Two
+   * concurrent calls for one intent: the second waits for the first's row lock and then finds nothing, so an intent
+   * is consumed once.
+   */
+  async deleteLive(tenantId: string, id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    const n = await this.prisma.$executeRaw`DELETE FROM token_intents WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND ${LIVE}`;
+    return n > 0;
+  }
+
+  /** The expiry sweep: expired intents in batches; SKIP LOCKED lets several replicas sweep side by side. */
+  async deleteExpired(limit: number): Promise<number> {
+    return this.prisma.$executeRaw`
+      DELETE FROM token_intents WHERE (tenant_id, id) IN (
+        SELECT tenant_id, id FROM token_intents WHERE expires_at <= now() ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      )`;
+  }
+
+  /** Whether any intent has expired: one index probe, so a sweep with nothing to do costs almost nothing. */
+  async anyExpired(): Promise<boolean> {
+    const rows = await this.prisma.$queryRaw<Array<{ one: number }>>`SELECT 1 AS one FROM token_intents WHERE expires_at <= now() LIMIT 1`;
+    return rows.length > 0;
+  }
+}

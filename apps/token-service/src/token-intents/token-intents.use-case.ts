@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { FieldErrors, notFound, type Principal, type TokenIntentView } from '@coffer/contracts';
+import { PrismaService } from '@coffer/db';
+import { AuditRepository } from '../audit/audit.repository';
+import { TokenVault, renderExpressions } from '../tokens/token-vault';
+import { validateTokenFields } from '../tokens/token-fields';
+import { writeBudget } from '../tokens/expression-budgets';
+import { TokenIntentRepository, type TokenIntentRow } from './token-intent.repository';
+import { intentDetails } from './intent-details';
+
+/** The mirrored service's default, with no way to ask for another in a request (docs/token-intents.md). */
+export const TOKEN_INTENT_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A token create that names an intent: the create's body with the intent's type and data, and how to consume it. */
+export interface IntentConversion {
+  body: Record<string, unknown>;
+  /** deletes the intent and audits its conversion, in the caller's transaction; 404 when another conversion won */
+  consume(principal: Principal, traceId: string): Promise<void>;
+}
+
+/**
+ * Token intents (docs/token-intents.md): data validated as a token of the same type, encrypted under the tenant's
+ * data key, with the fingerprint a token of that type gets by default; kept 24 hours unless converted or deleted.
+ * No reply ever holds the data: only the card or bank details a token's mask would show anyway.
+ */
+@Injectable()
+export class TokenIntentsUseCase {
+  constructor(
+    private readonly intents: TokenIntentRepository,
+    private readonly vault: TokenVault,
+    private readonly audit: AuditRepository,
+    private readonly prisma: PrismaService,
+  ) {}
+
+  async create(principal: Principal, traceId: string, body: unknown): Promise<TokenIntentView> {
+    const errors = new FieldErrors();
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) errors.add('body', 'must be a JSON object');
+    const input = (errors.empty ? body : {}) as Record<string, unknown>;
+    // only the two members of the request: a token's other fields (mask, container, …) are chosen at conversion
+    const fields = errors.empty ? validateTokenFields({ type: input['type'], data: input['data'] }, errors) : null;
+    const rendered = fields ? renderExpressions(fields, writeBudget(), errors) : null;
+    errors.throwIfAny();
+    if (!fields || !rendered) throw new Error('validated intent fields are missing');
+
+    const tenantId = principal.tenantId;
+    const id = randomUUID();
+    const { fingerprint } = await this.vault.digests(tenantId, fields.type, rendered);
+    const { keyId, ciphertext } = await this.vault.encryptIntent(tenantId, id, fields.data);
+    const createdAt = new Date();
+    const row: TokenIntentRow = {
+      tenant_id: tenantId,
+      id,
+      type: fields.type,
+      data_ciphertext: ciphertext,
+      data_key_id: keyId,
+      fingerprint,
+      created_by: principal.applicationId ?? null,
+      created_at: createdAt,
+      expires_at: new Date(createdAt.getTime() + TOKEN_INTENT_TTL_MS),
+    };
+    // the intent and its audit record commit together (or with the idempotency key's record, when there is one)
+    await this.prisma.transactional(async () => {
+      await this.intents.insert(row);
+      await this.audit.record(tenantId, [
+        { actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token_intent', entityId: id, traceId },
+      ]);
+    });
+    return intentView(row, fields.data);
+  }
+
+  async get(principal: Principal, traceId: string, id: string): Promise<TokenIntentView> {
+    const row = await this.intents.findLive(principal.tenantId, id);
+    if (!row) throw notFound('token intent');
+    const data = await this.vault.decryptIntent(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
+    await this.audit.record(principal.tenantId, [
+      { actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token_intent', entityId: row.id, traceId },
+    ]);
+    return intentView(row, data);
+  }
+
+  async delete(principal: Principal, traceId: string, id: string): Promise<void> {
+    await this.prisma.transactional(async () => {
+      if (!(await this.intents.deleteLive(principal.tenantId, id))) throw notFound('token intent');
+      await this.audit.record(principal.tenantId, [
+        { actorApplicationId: principal.applicationId, operation: 'delete', entityType: 'token_intent', entityId: id, traceId },
+      ]);
+    });
+  }
+
+  /**
+   * A token create naming `token_intent_id` (null for any other body): the intent's type and data replace the body's,
+   * which may not carry data of its own, nor a type other than the intent's. An intent that is not live is a 404. The
+   * create is then judged as any other, under the converting caller's access rules.
+   */
+  async conversion(principal: Principal, body: unknown): Promise<IntentConversion | null> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+    const input = body as Record<string, unknown>;
+    const intentId = input['token_intent_id'];
+    if (intentId === undefined || intentId === null) return null;
+    const errors = new FieldErrors();
+    if (typeof intentId !== 'string' || !intentId) errors.add('token_intent_id', 'must be the id of a token intent');
+    if (input['data'] !== undefined && input['data'] !== null) errors.add('data', 'must not be given with token_intent_id: the data is the intent’s');
+    errors.throwIfAny();
+    const row = await this.intents.findLive(principal.tenantId, intentId as string);
+    if (!row) throw notFound('token intent');
+    if (input['type'] !== undefined && input['type'] !== null && input['type'] !== row.type) {
+      errors.add('type', `must be the token intent's type (${row.type})`);
+      errors.throwIfAny();
+    }
+    const data = await this.vault.decryptIntent(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
+    const { token_intent_id: _consumed, ...rest } = input;
+    return {
+      body: { ...rest, type: row.type, data },
+      consume: async (by, traceId) => {
+        if (!(await this.intents.deleteLive(by.tenantId, row.id))) throw notFound('token intent');
+        await this.audit.record(by.tenantId, [
+          { actorApplicationId: by.applicationId, operation: 'convert', entityType: 'token_intent', entityId: row.id, traceId },
+        ]);
+      },
+    };
+  }
+}
+
+/** An intent as replies show it: never its data, only the details a card or bank token's mask would show anyway. */
+export function intentView(row: TokenIntentRow, data: unknown): TokenIntentView {
+  return {
+    id: row.id,
+    tenant_id: row.tenant_id,
+    type: row.type,
+    fingerprint: row.fingerprint,
+    ...intentDetails(row.type, data),
+    created_by: row.created_by ?? undefined,
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at.toISOString(),
+  };
+}
