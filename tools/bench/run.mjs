@@ -20,6 +20,8 @@
 //                                  are named <date>[-quick]-tracing and never become the reference of the comparison
 //   BENCH_CONSOLE=0                skip the web console's first-page time in Chromium (tools/bench/console.mjs, on
 //                                  by default unless BENCH_ONLY names something else); BENCH_ONLY=console runs only that
+//   BENCH_ELEMENTS=1               also the Elements fields' budgets in Chromium (tools/bench/elements.mjs: loader size,
+//                                  time to ready and to a token, against plain inputs); BENCH_ONLY=elements runs only that
 //
 // Every run ends with issue 35's goals (lib/goals.mjs: figure, ratio, target, verdict; --quick adds the rows the goals
 // read at 1 and 32 clients), the idle measurement of the throwaway system (lib/idle.mjs) and the comparison of every
@@ -68,6 +70,7 @@ const CONFIG = {
   cpuProf: args.has('--cpu-prof'),
   kek: process.env.BENCH_KEK === '1' || process.env.BENCH_ONLY === 'kek',
   proxy: process.env.BENCH_PROXY === '1' || process.env.BENCH_ONLY === 'proxy',
+  elements: process.env.BENCH_ELEMENTS === '1' || process.env.BENCH_ONLY === 'elements',
   console: process.env.BENCH_CONSOLE !== undefined ? process.env.BENCH_CONSOLE === '1' : !process.env.BENCH_ONLY || process.env.BENCH_ONLY === 'console',
   // the idle measurement (issue 35, goal 3): after start (before the load) and a settle time, sample the system's processes
   idleSeconds: Number(env('BENCH_IDLE_SECONDS', '15', '60')),
@@ -173,6 +176,12 @@ async function main() {
     if (!args.has('--no-build')) build([...APPS, 'admin']);
     spawnSync(process.execPath, [path.join(ROOT, 'tools/bench/console.mjs'), '--no-build', '--samples', QUICK ? '5' : '20'], { cwd: ROOT, stdio: 'inherit' });
     if (CONFIG.only === 'console') return onlyPart();
+  }
+  if (CONFIG.elements) {
+    console.log('\n== Elements: the hosted card fields in Chromium (size, time to ready, time to a token), against plain inputs ==');
+    if (!args.has('--no-build')) build([...APPS, 'admin']);
+    spawnSync(process.execPath, [path.join(ROOT, 'tools/bench/elements.mjs'), '--no-build', '--samples', QUICK ? '5' : '20'], { cwd: ROOT, stdio: 'inherit' });
+    if (CONFIG.only === 'elements') return onlyPart();
   }
   const stamp = startedAt.toISOString().slice(0, 19).replace(/:/g, '-');
   const cpuProfDir = CONFIG.cpuProf ? path.join(ROOT, 'tmp/cpu-prof', stamp) : undefined;
