@@ -2,8 +2,21 @@
 export type ElementType = 'card' | 'cardNumber' | 'cardExpirationDate' | 'cardVerificationCode' | 'text';
 export type SafeStyle = Partial<
   Record<
-    | 'backgroundColor' | 'color' | 'fontFamily' | 'fontSize' | 'fontSmooth' | 'fontStyle' | 'fontVariant' | 'fontWeight'
-    | 'lineHeight' | 'letterSpacing' | 'textAlign' | 'padding' | 'textDecoration' | 'textShadow' | 'textTransform',
+    | 'backgroundColor'
+    | 'color'
+    | 'fontFamily'
+    | 'fontSize'
+    | 'fontSmooth'
+    | 'fontStyle'
+    | 'fontVariant'
+    | 'fontWeight'
+    | 'lineHeight'
+    | 'letterSpacing'
+    | 'textAlign'
+    | 'padding'
+    | 'textDecoration'
+    | 'textShadow'
+    | 'textTransform',
     string
   >
 >;
@@ -77,9 +90,17 @@ export interface ChangeEvent {
   cardLast4?: string;
   cardBin?: string;
 }
-export interface ReadyEvent { type: 'ready' }
-export interface FocusEvent { type: 'focus'; targetId: string }
-export interface BlurEvent { type: 'blur'; targetId: string }
+export interface ReadyEvent {
+  type: 'ready';
+}
+export interface FocusEvent {
+  type: 'focus';
+  targetId: string;
+}
+export interface BlurEvent {
+  type: 'blur';
+  targetId: string;
+}
 export interface KeydownEvent {
   type: 'keydown';
   targetId: string;

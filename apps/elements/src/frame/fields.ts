@@ -303,24 +303,25 @@ export class ElementUi {
     // the tokenization asks for every field, empty or not
     state.errors = this.fields.filter((f) => !f.state.complete).map((f) => ({ targetId: f.targetId, type: f.state.error ?? 'incomplete' }));
     if (!state.complete) return { state };
-    const get = (k: FieldKind) => this.fields.find((f) => f.kind === k);
+    // every field is complete here: the number, expiry (month and year) and code are known
+    const byKind = new Map(this.fields.map((f) => [f.kind, f]));
+    const input = (k: FieldKind) => byKind.get(k)?.input.value ?? '';
+    const exp = byKind.get('cardExpirationDate')?.state;
     switch (this.type) {
-      case 'card': {
-        const exp = get('cardExpirationDate')!.state;
+      case 'card':
         return {
           state,
           value: {
-            number: digitsOnly(get('cardNumber')!.input.value),
-            expiration_month: exp.month!,
-            expiration_year: exp.year!,
-            cvc: get('cardVerificationCode')!.input.value,
+            number: digitsOnly(input('cardNumber')),
+            expiration_month: exp?.month ?? 0,
+            expiration_year: exp?.year ?? 0,
+            cvc: input('cardVerificationCode'),
           },
         };
-      }
       case 'cardNumber':
-        return { state, value: digitsOnly(this.fields[0].input.value) };
+        return { state, value: digitsOnly(input('cardNumber')) };
       case 'cardExpirationDate':
-        return { state, value: { month: this.fields[0].state.month!, year: this.fields[0].state.year! } };
+        return { state, value: { month: exp?.month ?? 0, year: exp?.year ?? 0 } };
       default:
         return { state, value: this.fields[0].input.value };
     }

@@ -4,6 +4,8 @@ import { channelName, checkParentMessage, parentHints, PROTOCOL_VERSION, type En
 import {
   collectRefs,
   containsValue,
+  dropFingerprints,
+  hideFingerprints,
   resolveTokenBody,
   resolveTokenizeBody,
   stripData,
@@ -84,7 +86,7 @@ function onChannelMessage(ev: MessageEvent): void {
   if (!ui) return;
   if (m.type === 'collect' && Array.isArray(m.elements) && m.elements.includes(link.element)) {
     const { state, value } = ui.value();
-    broadcast('value', { id: m.id, element: link.element, state, ...(value !== undefined ? { value } : {}) });
+    broadcast('value', { id: m.id, element: link.element, kind, state, ...(value !== undefined ? { value } : {}) });
   } else if (m.type === 'brand?' && m.element === link.element && lastBrand !== undefined) {
     broadcast('brand', { element: link.element, brand: lastBrand });
   } else if (m.type === 'brand' && linkedNumber && m.element === linkedNumber && typeof m.brand === 'string') {
@@ -97,6 +99,7 @@ function onChannelMessage(ev: MessageEvent): void {
 interface Pending {
   waiting: Set<string>;
   values: Map<string, ElementValue>;
+  kinds: Map<string, string>;
   errors: { targetId: string; type: string }[];
   done: (err?: Error) => void;
 }
@@ -107,6 +110,7 @@ function onValue(m: Record<string, unknown>): void {
   const element = String(m.element);
   if (!p || !p.waiting.has(element)) return;
   p.waiting.delete(element);
+  if (typeof m.kind === 'string') p.kinds.set(element, m.kind);
   const state = m.state as { errors?: { targetId: string; type: string }[] } | undefined;
   if (m.value !== undefined) p.values.set(element, m.value as ElementValue);
   else p.errors.push(...(state?.errors?.length ? state.errors : [{ targetId: element, type: 'incomplete' }]));
@@ -124,12 +128,13 @@ class FrameError extends Error {
   }
 }
 
-function collect(elements: Set<string>): Promise<Map<string, ElementValue>> {
+function collect(elements: Set<string>): Promise<{ values: Map<string, ElementValue>; kinds: Map<string, string> }> {
   const id = crypto.randomUUID();
   return new Promise((resolve, reject) => {
     const p: Pending = {
       waiting: new Set(elements),
       values: new Map(),
+      kinds: new Map(),
       errors: [],
       done: (err) => {
         clearTimeout(timer);
@@ -139,7 +144,7 @@ function collect(elements: Set<string>): Promise<Map<string, ElementValue>> {
           const details: Record<string, { type: string }> = {};
           for (const e of p.errors) details[e.targetId] = { type: e.type };
           reject(new FrameError('CofferValidationError', 'Validation error', { details, validation: p.errors }));
-        } else resolve(p.values);
+        } else resolve({ values: p.values, kinds: p.kinds });
       },
     };
     const timer = setTimeout(() => p.done(new FrameError('CofferValidationError', 'An element of the request is not mounted', {})), COLLECT_TIMEOUT_MS);
@@ -187,12 +192,12 @@ async function handleRequest(msg: Envelope): Promise<unknown> {
   const key = typeof msg.apiKey === 'string' && msg.apiKey ? msg.apiKey : apiKey;
   if (!key) throw new FrameError('CofferConfigurationError', 'No API key');
   const refs = collectRefs(msg.body);
-  const values = refs.size > 0 ? await collect(refs) : new Map<string, ElementValue>();
+  const { values, kinds } = refs.size > 0 ? await collect(refs) : { values: new Map<string, ElementValue>(), kinds: new Map<string, string>() };
   let body: unknown;
   try {
-    if (op === 'tokenize') body = resolveTokenizeBody(msg.body, values);
+    if (op === 'tokenize') body = resolveTokenizeBody(msg.body, values, kinds);
     else if (op === 'sessions.create') body = undefined;
-    else body = resolveTokenBody(msg.body, values);
+    else body = resolveTokenBody(msg.body, values, kinds);
   } catch (e) {
     if (e instanceof TemplateError) throw new FrameError('CofferValidationError', e.message, {});
     throw e;
@@ -225,11 +230,13 @@ async function handleRequest(msg: Envelope): Promise<unknown> {
   }
   const leaked = containsValue(reply, values.values());
   if (!res.ok) {
-    const title = reply && typeof reply === 'object' && typeof (reply as { title?: unknown }).title === 'string' ? (reply as { title: string }).title : res.statusText;
+    const title =
+      reply && typeof reply === 'object' && typeof (reply as { title?: unknown }).title === 'string' ? (reply as { title: string }).title : res.statusText;
     throw new FrameError('CofferApiError', title || `HTTP ${res.status}`, { status: res.status, data: leaked ? undefined : reply });
   }
   if (leaked) throw new FrameError('CofferApiError', 'The reply held a value typed in an element and was withheld (an id expression?)', { status: res.status });
   let result = stripData(reply);
+  if (hideFingerprints(msg.body, kinds)) result = dropFingerprints(result);
   if (op === 'sessions.create' && result && typeof result === 'object') {
     const r = result as Record<string, unknown>;
     result = { ...r, sessionKey: r.session_key, expiresAt: r.expires_at };

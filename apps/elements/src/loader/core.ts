@@ -1,15 +1,7 @@
 // The page side of Coffer Elements: CofferElements.init(), elements (iframes of Coffer's origin) and the API calls
 // the controller frame makes for the page. The page never holds a value: it holds elements, which it may put in a
 // request body where a value goes. The protocol: ../shared/protocol.ts.
-import {
-  CONTROLLER_ID,
-  ELEMENT_TYPES,
-  PROTOCOL_VERSION,
-  checkFrameMessage,
-  randomId,
-  type ElementType,
-  type Envelope,
-} from '../shared/protocol';
+import { CONTROLLER_ID, ELEMENT_TYPES, PROTOCOL_VERSION, checkFrameMessage, randomId, type ElementType, type Envelope } from '../shared/protocol';
 import { toTemplate, type ElementRef } from '../shared/template';
 import type { ChangeEvent, ElementEvent, ElementEventType } from '../shared/types';
 
@@ -418,7 +410,9 @@ export class Coffer {
     if (m.ok === true) p.resolve(m.result);
     else {
       const e = (m.error ?? {}) as Record<string, unknown>;
-      const name = ['CofferApiError', 'CofferValidationError', 'CofferConfigurationError'].includes(String(e.name)) ? (e.name as CofferError['name']) : 'CofferError';
+      const name = ['CofferApiError', 'CofferValidationError', 'CofferConfigurationError'].includes(String(e.name))
+        ? (e.name as CofferError['name'])
+        : 'CofferError';
       p.reject(cofferError(name, typeof e.message === 'string' ? e.message : 'The request failed', e));
     }
   }
@@ -436,7 +430,9 @@ export function makeCofferElements(scriptUrl: string | undefined) {
         base = new URL(options.elementsBaseUrl ?? defaultBase ?? '', location.href).href;
         if (!/^https?:$/.test(new URL(base).protocol)) throw new Error('protocol');
       } catch {
-        return Promise.reject(cofferError('CofferConfigurationError', 'The elements base URL is not known: load elements.js from a URL or pass elementsBaseUrl'));
+        return Promise.reject(
+          cofferError('CofferConfigurationError', 'The elements base URL is not known: load elements.js from a URL or pass elementsBaseUrl'),
+        );
       }
       if (!base.endsWith('/')) base += '/';
       return new Coffer(base, apiKey, options.apiBaseUrl).start();

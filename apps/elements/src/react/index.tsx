@@ -38,7 +38,8 @@ const HANDLERS = ['onReady', 'onChange', 'onFocus', 'onBlur', 'onKeyDown', 'coff
 export function optionsKey(options: unknown): string {
   return JSON.stringify(options, (_k, v: unknown) => {
     if (v instanceof RegExp) return `/${v.source}/${v.flags}`;
-    if (v && typeof v === 'object' && 'id' in v && 'type' in v && typeof (v as { mount?: unknown }).mount === 'function') return `element:${(v as { id: string }).id}`;
+    if (v && typeof v === 'object' && 'id' in v && 'type' in v && typeof (v as { mount?: unknown }).mount === 'function')
+      return `element:${(v as { id: string }).id}`;
     return v;
   });
 }

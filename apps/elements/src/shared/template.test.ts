@@ -3,6 +3,8 @@ import {
   checkAliasId,
   collectRefs,
   containsValue,
+  dropFingerprints,
+  hideFingerprints,
   REF_KEY,
   resolveTokenBody,
   resolveTokenizeBody,
@@ -39,10 +41,19 @@ describe('page side: elements become references', () => {
     const num = new FakeElement('num');
     const exp = new FakeElement('exp');
     const t = toTemplate(
-      { type: 'card', data: { number: num, expiration_month: new FakePart(exp, 'month'), expiration_year: new FakePart(exp, 'year') }, metadata: { a: 'b' }, x: undefined },
+      {
+        type: 'card',
+        data: { number: num, expiration_month: new FakePart(exp, 'month'), expiration_year: new FakePart(exp, 'year') },
+        metadata: { a: 'b' },
+        x: undefined,
+      },
       refOf,
     );
-    expect(t).toEqual({ type: 'card', data: { number: ref('num'), expiration_month: ref('exp', 'month'), expiration_year: ref('exp', 'year') }, metadata: { a: 'b' } });
+    expect(t).toEqual({
+      type: 'card',
+      data: { number: ref('num'), expiration_month: ref('exp', 'month'), expiration_year: ref('exp', 'year') },
+      metadata: { a: 'b' },
+    });
     expect([...collectRefs(t)].sort()).toEqual(['exp', 'num']);
   });
 
@@ -60,7 +71,10 @@ describe('frame side: references become values', () => {
 
   it('puts split elements and expiry parts where their values go', () => {
     const body = { type: 'card', data: { number: ref('num'), expiration_month: ref('exp', 'month'), expiration_year: ref('exp', 'year'), cvc: ref('cvc') } };
-    expect(resolveTokenBody(body, values)).toEqual({ type: 'card', data: { number: '5555555555554444', expiration_month: 3, expiration_year: 2031, cvc: '987' } });
+    expect(resolveTokenBody(body, values)).toEqual({
+      type: 'card',
+      data: { number: '5555555555554444', expiration_month: 3, expiration_year: 2031, cvc: '987' },
+    });
   });
 
   it('refuses elements outside data (metadata, id … come back to the page)', () => {
@@ -89,7 +103,13 @@ describe('alias ids over element data', () => {
   });
 
   it('refuses expressions that would put the value in the id', () => {
-    for (const id of ['{{ data.number }}', '{{ data | alias_preserve_format: 0, 19 }}', '{{ data.cvc | alias_preserve_format: 0, 3 }}', 'x{{ data }}', '{{ data | slice: 0, 16 }}']) {
+    for (const id of [
+      '{{ data.number }}',
+      '{{ data | alias_preserve_format: 0, 19 }}',
+      '{{ data.cvc | alias_preserve_format: 0, 3 }}',
+      'x{{ data }}',
+      '{{ data | slice: 0, 16 }}',
+    ]) {
       expect(() => checkAliasId(id)).toThrow(/id expression/);
     }
     expect(() => resolveTokenBody({ type: 'card', data: ref('card'), id: '{{ data.number }}' }, values)).toThrow(/id expression/);
@@ -113,5 +133,29 @@ describe('replies', () => {
     expect(containsValue({ errors: { x: ['123-45-6789 is bad'] } }, values.values())).toBe(true);
     expect(containsValue({ id: 'a4b1', last4: '4242' }, values.values())).toBe(false);
     expect(containsValue(undefined, values.values())).toBe(false);
+  });
+});
+
+describe('security codes', () => {
+  const kinds = new Map([
+    ['card', 'card'],
+    ['num', 'cardNumber'],
+    ['exp', 'cardExpirationDate'],
+    ['cvc', 'cardVerificationCode'],
+    ['ssn', 'text'],
+  ]);
+
+  it('refuses fingerprint expressions and search indexes over a request holding one', () => {
+    expect(() => resolveTokenBody({ type: 'token', data: ref('cvc'), fingerprint_expression: '{{ data }}' }, values, kinds)).toThrow(/security code/);
+    expect(() => resolveTokenBody({ type: 'card', data: ref('card'), search_indexes: ['{{ data.cvc }}'] }, values, kinds)).toThrow(/security code/);
+    expect(resolveTokenBody({ type: 'token', data: ref('ssn'), fingerprint_expression: '{{ data }}' }, values, kinds)).toMatchObject({ data: '123-45-6789' });
+  });
+
+  it('withholds fingerprints when a code travels without a card number', () => {
+    expect(hideFingerprints({ type: 'token', data: ref('cvc') }, kinds)).toBe(true);
+    expect(hideFingerprints({ type: 'card', data: ref('card') }, kinds)).toBe(false);
+    expect(hideFingerprints({ type: 'card', data: { number: ref('num'), cvc: ref('cvc') } }, kinds)).toBe(false);
+    expect(hideFingerprints({ type: 'token', data: ref('ssn') }, kinds)).toBe(false);
+    expect(dropFingerprints({ id: 't', fingerprint: 'f', nested: [{ fingerprint: 'g', x: 1 }] })).toEqual({ id: 't', nested: [{ x: 1 }] });
   });
 });

@@ -95,7 +95,9 @@ export function checkAliasId(id: unknown): void {
   const first = Number(m?.[2] ?? 0);
   const last = Number(m?.[3] ?? 0);
   if (!m || m[1] === '.cvc' || first > 8 || last > 4) {
-    throw new TemplateError('an id expression over element data may only be alias_preserve_format or alias_preserve_length, showing at most the first 8 and last 4 characters');
+    throw new TemplateError(
+      'an id expression over element data may only be alias_preserve_format or alias_preserve_length, showing at most the first 8 and last 4 characters',
+    );
   }
 }
 
@@ -103,40 +105,76 @@ function isTokenSpec(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v) && 'type' in v && 'data' in v;
 }
 
-function resolveSpec(spec: Record<string, unknown>, values: ReadonlyMap<string, ElementValue>): Record<string, unknown> {
+/** The element type of each element id of a request (what the element frames said they are). */
+export type Kinds = ReadonlyMap<string, string>;
+
+const carriesCvc = (ids: Iterable<string>, kinds: Kinds) => [...ids].some((id) => kinds.get(id) === 'cardVerificationCode' || kinds.get(id) === 'card');
+
+function resolveSpec(spec: Record<string, unknown>, values: ReadonlyMap<string, ElementValue>, kinds: Kinds): Record<string, unknown> {
   const { data, ...rest } = spec;
   assertNoRefs(rest, '`data`');
-  if (collectRefs(data).size > 0) checkAliasId(rest.id);
+  const refs = collectRefs(data);
+  if (refs.size > 0) checkAliasId(rest.id);
+  // a fingerprint or search index over a security code alone would let the page test guesses of it
+  if (carriesCvc(refs, kinds) && (rest.fingerprint_expression !== undefined || rest.search_indexes !== undefined)) {
+    throw new TemplateError('a token holding a security code cannot set fingerprint_expression or search_indexes');
+  }
   return { ...rest, data: substitute(data, values) };
+}
+
+/**
+ * Whether the reply's fingerprints must be withheld: the request carries a security code but no card number, so a
+ * default fingerprint (over the data) would be one of a low-entropy value.
+ */
+export function hideFingerprints(body: unknown, kinds: Kinds): boolean {
+  const ids = collectRefs(body);
+  return carriesCvc(ids, kinds) && ![...ids].some((id) => kinds.get(id) === 'card' || kinds.get(id) === 'cardNumber');
+}
+
+/** A reply without any `fingerprint` member. */
+export function dropFingerprints(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropFingerprints);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) if (k !== 'fingerprint') out[k] = dropFingerprints(x);
+    return out;
+  }
+  return v;
 }
 
 /**
  * The body of POST /tokens or /token-intents: elements may stand only inside `data` (elsewhere, say in `metadata`,
  * the value would come back to the page).
  */
-export function resolveTokenBody(body: unknown, values: ReadonlyMap<string, ElementValue>): unknown {
+export function resolveTokenBody(body: unknown, values: ReadonlyMap<string, ElementValue>, kinds: Kinds = new Map()): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TemplateError('the request must be an object');
-  return resolveSpec(body as Record<string, unknown>, values);
+  return resolveSpec(body as Record<string, unknown>, values, kinds);
 }
 
 /**
  * The body of POST /tokenize: an object with `type` and `data` becomes a token (elements only in its `data`); any
  * other element becomes a token of its own, replaced by its id in the reply; other objects and arrays are walked.
  */
-export function resolveTokenizeBody(body: unknown, values: ReadonlyMap<string, ElementValue>): unknown {
+export function resolveTokenizeBody(body: unknown, values: ReadonlyMap<string, ElementValue>, kinds: Kinds = new Map()): unknown {
   if (isRef(body)) return substitute(body, values);
-  if (isTokenSpec(body)) return resolveSpec(body, values);
-  if (Array.isArray(body)) return body.map((x) => resolveTokenizeBody(x, values));
+  if (isTokenSpec(body)) return resolveSpec(body, values, kinds);
+  if (Array.isArray(body)) return body.map((x) => resolveTokenizeBody(x, values, kinds));
   if (body && typeof body === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(body)) out[k] = resolveTokenizeBody(x, values);
+    for (const [k, x] of Object.entries(body)) out[k] = resolveTokenizeBody(x, values, kinds);
     return out;
   }
   return body;
 }
 
 function isTokenLike(v: unknown): v is Record<string, unknown> {
-  return !!v && typeof v === 'object' && !Array.isArray(v) && typeof (v as Record<string, unknown>).id === 'string' && typeof (v as Record<string, unknown>).type === 'string';
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    typeof (v as Record<string, unknown>).id === 'string' &&
+    typeof (v as Record<string, unknown>).type === 'string'
+  );
 }
 
 /** A token or intent reply without `data` (wherever a token stands in a tokenize reply). */
