@@ -103,23 +103,29 @@ describe('token intents', () => {
     // a token made from the same data without an intent has the same fingerprint
     const direct = await api('POST', '/tokens', { key: backend.key, body: { type: 'card', data: CARD } });
     expect(direct.body.fingerprint).toBe(intent.fingerprint);
-    // once: the intent was consumed with the create
+    // once: the intent was consumed with the create (its data cleared), and a second conversion is a conflict
     expect((await api('GET', `/token-intents/${intent.id}`, { key: backend.key })).status).toBe(404);
     const again = await api('POST', '/tokens', { key: backend.key, body: { token_intent_id: intent.id } });
-    expect(again.status).toBe(404);
+    expect(again.status).toBe(409);
     expect(again.headers.get('content-type')).toContain('application/problem+json');
-    expect(again.body.detail).toBe('The token intent was not found');
+    expect(again.body.detail).toBe('The token intent was already converted to a token');
+    const marker = await db.query(`SELECT data_ciphertext, data_key_id, converted_at FROM token_intents WHERE tenant_id = $1 AND id = $2`, [
+      tenant.tenantId,
+      intent.id,
+    ]);
+    expect(marker.rows[0]).toMatchObject({ data_ciphertext: null, data_key_id: null, converted_at: expect.any(Date) });
+    expect((await api('DELETE', `/token-intents/${intent.id}`, { key: backend.key })).status).toBe(404);
     // and the tenant holds exactly one token of the intent's conversion
     const rows = await db.query(`SELECT count(*)::int AS n FROM tokens WHERE tenant_id = $1 AND fingerprint = $2`, [tenant.tenantId, intent.fingerprint]);
     expect(rows.rows[0].n).toBe(2); // the conversion and the direct create
   });
 
-  it('two concurrent conversions of one intent: one token, the other 404', async () => {
+  it('two concurrent conversions of one intent: one token, the other 409', async () => {
     const intent = (await createIntent({ type: 'social_security_number', data: '987-65-4321' })).body;
     const results = await Promise.all(
       [1, 2].map(() => api('POST', '/tokens', { key: backend.key, body: { type: 'social_security_number', token_intent_id: intent.id } })),
     );
-    expect(results.map((r) => r.status).sort()).toEqual([201, 404]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     const rows = await db.query(`SELECT count(*)::int AS n FROM tokens WHERE tenant_id = $1 AND fingerprint = $2`, [tenant.tenantId, intent.fingerprint]);
     expect(rows.rows[0].n).toBe(1);
   });

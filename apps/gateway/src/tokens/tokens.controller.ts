@@ -44,8 +44,8 @@ export class TokensController {
   @ApiBody({ type: CreateTokenRequest })
   @ApiCreatedResponse({ type: TokenView, description: "the token, data masked per the caller's access" })
   @ApiProblems({
-    404: 'token_intent_id names no live token intent (never created, expired, deleted or already converted)',
-    409: 'The literal id is taken (or an idempotent repeat is in flight)',
+    404: 'token_intent_id names no token intent (never created, expired or deleted)',
+    409: 'The literal id is taken, the token intent was already converted (or an idempotent repeat is in flight)',
   })
   create(@Req() req: GatewayRequest, @Body() body: CreateTokenRequest) {
     return this.rpc.call<TokenView>(OPS.token.tokens.create, body, callContext(req));
@@ -118,7 +118,7 @@ export class TokensController {
   @Get('token-intents/:id')
   @RequirePermission('token-intent:read')
   @ApiTags('token-intents')
-  @ApiOperation({ summary: 'Get a token intent', description: 'token-intent:read. 404 once it expired, was deleted or was made into a token.' })
+  @ApiOperation({ summary: 'Get a token intent', description: 'token-intent:read. 404 once it expired, was deleted or was converted to a token.' })
   @ApiParam(TOKEN_INTENT_ID)
   @ApiOkResponse({ type: TokenIntentView })
   getIntent(@Req() req: GatewayRequest, @Param('id') id: string) {

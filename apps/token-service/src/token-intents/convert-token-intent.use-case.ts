@@ -17,8 +17,8 @@ export function namesTokenIntent(body: unknown): boolean {
 /**
  * POST /tokens with `token_intent_id` (docs/token-intents.md): the intent's data becomes a token, created exactly as a
  * create with that data would be (the converting caller's token:create in the target container, its mask, container,
- * metadata, deduplication), and the intent is deleted in the token's transaction: a second conversion, even a
- * concurrent one, finds no intent (404) and writes nothing.
+ * metadata, deduplication), and the intent is marked converted (its data cleared) in the token's transaction: a
+ * second conversion, even a concurrent one, is a 409 and writes nothing.
  */
 @Injectable()
 export class ConvertTokenIntentUseCase {
@@ -43,7 +43,7 @@ export class ConvertTokenIntentUseCase {
     await this.vault.keyring.warm(principal.tenantId);
     const tenantDeduplicates = await this.create.tenantDeduplicates(principal, traceId);
     const written = await this.prisma.transactional(async () => {
-      // first: a concurrent conversion of the same intent waits here for this one's commit, then finds nothing
+      // first: a concurrent conversion of the same intent waits here for this one's commit, then finds the marker
       await conversion.consume(principal, traceId);
       const result = await this.create.write(principal, traceId, prepared, tenantDeduplicates);
       const recipe: WrittenToken = { id: result.row.id, created: result.created };

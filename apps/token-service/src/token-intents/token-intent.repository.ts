@@ -15,7 +15,12 @@ export interface TokenIntentRow {
 
 const COLUMNS = Prisma.sql`tenant_id, id, type, data_ciphertext, data_key_id, fingerprint, created_by, created_at, expires_at`;
 /** An expired intent is gone for every caller at once, before the sweep deletes it (as tokens: docs/tokens.md#expiry). */
-const LIVE = Prisma.sql`expires_at > now()`;
+const UNEXPIRED = Prisma.sql`expires_at > now()`;
+/** A converted intent is only a marker (no data) until it expires: gone for every read. */
+const LIVE = Prisma.sql`${UNEXPIRED} AND converted_at IS NULL`;
+
+/** What a conversion found: the intent consumed, one consumed before (a marker), or none at all. */
+export type ConsumeOutcome = 'consumed' | 'already-converted' | 'none';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -41,15 +46,35 @@ export class TokenIntentRepository {
     return rows[0] ?? null;
   }
 
-  /**
-   * Deletes a live intent; false when there was none (never created, expired, already deleted or converted). Two
-   * concurrent calls for one intent: the second waits for the first's row lock and then finds nothing, so an intent
-   * is consumed once.
-   */
+  /** Deletes a live intent; false when there was none (never created, expired, already deleted or converted). */
   async deleteLive(tenantId: string, id: string): Promise<boolean> {
     if (!UUID.test(id)) return false;
     const n = await this.prisma.$executeRaw`DELETE FROM token_intents WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND ${LIVE}`;
     return n > 0;
+  }
+
+  /**
+   * Marks a live intent converted and clears its data, in the caller's transaction (the token's). Of two concurrent
+   * conversions the second waits for the first's row lock, then finds the marker: an intent is converted once.
+   */
+  async consume(tenantId: string, id: string): Promise<ConsumeOutcome> {
+    if (!UUID.test(id)) return 'none';
+    const rows = await this.prisma.$queryRaw<Array<{ consumed: boolean }>>`
+      WITH c AS (
+        UPDATE token_intents SET converted_at = now(), data_ciphertext = NULL, data_key_id = NULL
+        WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND ${LIVE} RETURNING id
+      )
+      SELECT EXISTS (SELECT 1 FROM c) AS consumed`;
+    if (rows[0]?.consumed) return 'consumed';
+    return (await this.wasConverted(tenantId, id)) ? 'already-converted' : 'none';
+  }
+
+  /** Whether the id names an unexpired intent that was converted (the marker a conversion leaves). */
+  async wasConverted(tenantId: string, id: string): Promise<boolean> {
+    if (!UUID.test(id)) return false;
+    const rows = await this.prisma.$queryRaw<Array<{ one: number }>>`
+      SELECT 1 AS one FROM token_intents WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND ${UNEXPIRED} AND converted_at IS NOT NULL`;
+    return rows.length > 0;
   }
 
   /** The expiry sweep: expired intents in batches; SKIP LOCKED lets several replicas sweep side by side. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, notFound, type Principal, type TokenIntentView } from '@coffer/contracts';
+import { FieldErrors, conflict, notFound, type Principal, type TokenIntentView } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
 import { AuditRepository } from '../audit/audit.repository';
 import { TokenVault, renderExpressions } from '../tokens/token-vault';
@@ -15,7 +15,7 @@ export const TOKEN_INTENT_TTL_MS = 24 * 60 * 60 * 1000;
 /** A token create that names an intent: the create's body with the intent's type and data, and how to consume it. */
 export interface IntentConversion {
   body: Record<string, unknown>;
-  /** deletes the intent and audits its conversion, in the caller's transaction; 404 when another conversion won */
+  /** marks the intent converted (its data cleared) and audits it, in the caller's transaction; 409 when another conversion won */
   consume(principal: Principal, traceId: string): Promise<void>;
 }
 
@@ -90,8 +90,9 @@ export class TokenIntentsUseCase {
 
   /**
    * A token create naming `token_intent_id` (null for any other body): the intent's type and data replace the body's,
-   * which may not carry data of its own, nor a type other than the intent's. An intent that is not live is a 404. The
-   * create is then judged as any other, under the converting caller's access rules.
+   * which may not carry data of its own, nor a type other than the intent's. An intent already converted is a 409,
+   * one that never existed, expired or was deleted a 404. The create is then judged as any other, under the
+   * converting caller's access rules.
    */
   async conversion(principal: Principal, body: unknown): Promise<IntentConversion | null> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
@@ -103,7 +104,7 @@ export class TokenIntentsUseCase {
     if (input['data'] !== undefined && input['data'] !== null) errors.add('data', 'must not be given with token_intent_id: the data is the intent’s');
     errors.throwIfAny();
     const row = await this.intents.findLive(principal.tenantId, intentId as string);
-    if (!row) throw notFound('token intent');
+    if (!row) throw (await this.intents.wasConverted(principal.tenantId, intentId as string)) ? alreadyConverted() : notFound('token intent');
     if (input['type'] !== undefined && input['type'] !== null && input['type'] !== row.type) {
       errors.add('type', `must be the token intent's type (${row.type})`);
       errors.throwIfAny();
@@ -113,7 +114,9 @@ export class TokenIntentsUseCase {
     return {
       body: { ...rest, type: row.type, data },
       consume: async (by, traceId) => {
-        if (!(await this.intents.deleteLive(by.tenantId, row.id))) throw notFound('token intent');
+        const outcome = await this.intents.consume(by.tenantId, row.id);
+        if (outcome === 'already-converted') throw alreadyConverted();
+        if (outcome === 'none') throw notFound('token intent');
         await this.audit.record(by.tenantId, [
           { actorApplicationId: by.applicationId, operation: 'convert', entityType: 'token_intent', entityId: row.id, traceId },
         ]);
@@ -121,6 +124,9 @@ export class TokenIntentsUseCase {
     };
   }
 }
+
+/** The mirrored service's answer to a second conversion: a conflict with the intent's state (POST /tokens answers 409). */
+const alreadyConverted = () => conflict('The token intent was already converted to a token');
 
 /** An intent as replies show it: never its data, only the details a card or bank token's mask would show anyway. */
 export function intentView(row: TokenIntentRow, data: unknown): TokenIntentView {

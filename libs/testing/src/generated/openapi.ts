@@ -407,7 +407,7 @@ export interface paths {
         };
         /**
          * Get a token intent
-         * @description token-intent:read. 404 once it expired, was deleted or was made into a token.
+         * @description token-intent:read. 404 once it expired, was deleted or was converted to a token.
          */
         get: operations["Tokens_getIntent"];
         put?: never;
@@ -3859,7 +3859,7 @@ export interface operations {
             400: components["responses"]["Problem400"];
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
-            /** @description token_intent_id names no live token intent (never created, expired, deleted or already converted) */
+            /** @description token_intent_id names no token intent (never created, expired or deleted) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3869,13 +3869,13 @@ export interface operations {
                      * @example {
                      *       "title": "Not Found",
                      *       "status": 404,
-                     *       "detail": "token_intent_id names no live token intent (never created, expired, deleted or already converted)"
+                     *       "detail": "token_intent_id names no token intent (never created, expired or deleted)"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description The literal id is taken (or an idempotent repeat is in flight) */
+            /** @description The literal id is taken, the token intent was already converted (or an idempotent repeat is in flight) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3885,7 +3885,7 @@ export interface operations {
                      * @example {
                      *       "title": "Conflict",
                      *       "status": 409,
-                     *       "detail": "The literal id is taken (or an idempotent repeat is in flight)"
+                     *       "detail": "The literal id is taken, the token intent was already converted (or an idempotent repeat is in flight)"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["ProblemDocument"];
