@@ -140,8 +140,12 @@ async function main() {
     const et = summary(times.elements.map((t) => t.token));
     const bt = summary(times.bare.map((t) => t.token));
     console.log(`${SAMPLES} first visits each (Chromium ${browser.version()}, localhost):`);
-    console.log(`  to ready   Elements card p50 ${er.p50} ms p95 ${er.p95} ms | bare inputs p50 ${br.p50} ms p95 ${br.p95} ms | ratio p50 ${(er.p50 / Math.max(1, br.p50)).toFixed(1)} x`);
-    console.log(`  to a token Elements      p50 ${et.p50} ms p95 ${et.p95} ms | page fetch  p50 ${bt.p50} ms p95 ${bt.p95} ms | ratio p50 ${(et.p50 / Math.max(1, bt.p50)).toFixed(1)} x`);
+    console.log(
+      `  to ready   Elements card p50 ${er.p50} ms p95 ${er.p95} ms | bare inputs p50 ${br.p50} ms p95 ${br.p95} ms | ratio p50 ${(er.p50 / Math.max(1, br.p50)).toFixed(1)} x`,
+    );
+    console.log(
+      `  to a token Elements      p50 ${et.p50} ms p95 ${et.p95} ms | page fetch  p50 ${bt.p50} ms p95 ${bt.p95} ms | ratio p50 ${(et.p50 / Math.max(1, bt.p50)).toFixed(1)} x`,
+    );
   } finally {
     await browser.close();
     merchant.close();

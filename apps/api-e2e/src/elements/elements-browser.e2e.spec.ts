@@ -69,7 +69,11 @@ describe('Coffer Elements in the browser', () => {
   }
 
   const mount = (page: Page, type: string, target: string, options: Record<string, unknown> = {}) =>
-    page.evaluate(([t, id, o]) => (window as unknown as ShopWindow).shop.mount(t as string, id as string, o as Record<string, unknown>), [type, target, options] as const);
+    page.evaluate(([t, id, o]) => (window as unknown as ShopWindow).shop.mount(t as string, id as string, o as Record<string, unknown>), [
+      type,
+      target,
+      options,
+    ] as const);
 
   /** The frame of the element mounted in #target. */
   async function frameOf(page: Page, target: string): Promise<Frame> {
@@ -95,6 +99,26 @@ describe('Coffer Elements in the browser', () => {
   const read = async (id: string) => (await api('GET', `/tokens/${id}`, { key: readerKey })).body;
   const events = (page: Page) => page.evaluate(() => (window as unknown as ShopWindow).shop.events);
 
+  it("docs/elements.md's quick start, as written: the page the reader pastes their public key into gets a token", async () => {
+    const doc = fs.readFileSync(path.resolve(__dirname, '../../../../docs/elements.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Quick start'), doc.indexOf('\n## ', doc.indexOf('## Quick start') + 5));
+    const html = /```html\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(html).toContain("CofferElements.init('PUBLIC_KEY')");
+    // what the reader changes: their key, and (here) where this system's Elements origin is
+    const page = await context.newPage();
+    await page.goto(site.serve(html!.replace('PUBLIC_KEY', publicKey).replace('http://localhost:8082', elementsUrl())));
+    const frame = await frameOf(page, 'card');
+    await frame.locator('#input-cardNumber').pressSequentially(NUMBER);
+    await frame.locator('#input-cardExpirationDate').pressSequentially('1240');
+    await frame.locator('#input-cardVerificationCode').pressSequentially(CVC);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForFunction(() => (document.getElementById('result')?.textContent ?? '').length > 0);
+    const [id, brand, last4] = (await page.locator('#result').textContent())!.split(' ');
+    expect([brand, last4]).toEqual(['visa', '4242']);
+    expect((await read(id)).data).toMatchObject({ number: NUMBER, cvc: CVC });
+    await page.close();
+  });
+
   it('card: a shopper types a card, the page gets a token without its data, and the backend reads the number', async () => {
     const page = await openCheckout();
     await mount(page, 'card', 'card');
@@ -102,7 +126,12 @@ describe('Coffer Elements in the browser', () => {
     await frame.locator('#input-cardNumber').pressSequentially(NUMBER);
     await frame.locator('#input-cardExpirationDate').pressSequentially('1240');
     await frame.locator('#input-cardVerificationCode').pressSequentially(CVC);
-    expect(await until(() => lastChange(page), (e) => e['complete'] === true)).toMatchObject({
+    expect(
+      await until(
+        () => lastChange(page),
+        (e) => e['complete'] === true,
+      ),
+    ).toMatchObject({
       complete: true,
       valid: true,
       empty: false,
@@ -138,12 +167,29 @@ describe('Coffer Elements in the browser', () => {
     const cvcInput = (await frameOf(page, 'cvc')).locator('input');
     // an American Express security code has 4 digits: 3 are not complete
     await cvcInput.pressSequentially('123');
-    expect((await until(() => lastChange(page, 'cvc'), (e) => e['empty'] === false))['complete']).toBe(false);
+    expect(
+      (
+        await until(
+          () => lastChange(page, 'cvc'),
+          (e) => e['empty'] === false,
+        )
+      )['complete'],
+    ).toBe(false);
     await cvcInput.pressSequentially('4');
-    expect((await until(() => lastChange(page, 'cvc'), (e) => e['complete'] === true))['complete']).toBe(true);
+    expect(
+      (
+        await until(
+          () => lastChange(page, 'cvc'),
+          (e) => e['complete'] === true,
+        )
+      )['complete'],
+    ).toBe(true);
     await cvcInput.press('Enter');
     const seen = await events(page);
-    expect(seen.find((e) => e.element === 'number' && e.ev === 'change' && e.e['complete'])?.e).toMatchObject({ cardBrand: 'american-express', cardLast4: '0005' });
+    expect(seen.find((e) => e.element === 'number' && e.ev === 'change' && e.e['complete'])?.e).toMatchObject({
+      cardBrand: 'american-express',
+      cardLast4: '0005',
+    });
     expect(seen.some((e) => e.element === 'cvc' && e.ev === 'focus')).toBe(true);
     expect(seen.some((e) => e.element === 'expiry' && e.ev === 'blur')).toBe(true);
     expect(seen.some((e) => e.element === 'cvc' && e.ev === 'keydown' && e.e['key'] === 'Enter')).toBe(true);
@@ -161,10 +207,23 @@ describe('Coffer Elements in the browser', () => {
 
   it('text: a value of any shape, checked by the validation pattern inside the frame', async () => {
     const page = await openCheckout();
-    await page.evaluate(() => (window as unknown as ShopWindow).shop.mount('text', 'name', { validation: /^\d{3}-\d{2}-\d{4}$/, placeholder: 'SSN', ariaLabel: 'Social security number' }));
+    await page.evaluate(() =>
+      (window as unknown as ShopWindow).shop.mount('text', 'name', {
+        validation: /^\d{3}-\d{2}-\d{4}$/,
+        placeholder: 'SSN',
+        ariaLabel: 'Social security number',
+      }),
+    );
     const input = (await frameOf(page, 'name')).locator('input');
     await input.pressSequentially('123-45-67');
-    expect((await until(() => lastChange(page, 'name'), (e) => e['valid'] === false))['valid']).toBe(false);
+    expect(
+      (
+        await until(
+          () => lastChange(page, 'name'),
+          (e) => e['valid'] === false,
+        )
+      )['valid'],
+    ).toBe(false);
     // an invalid value is not sent: the request is refused in the frame
     const refused = await page.evaluate(async () => {
       const shop = (window as unknown as ShopWindow).shop;
@@ -339,7 +398,10 @@ describe('Coffer Elements in the browser', () => {
   });
 
   it("the tenant's allowed origins decide which sites may frame the fields; the list is checked like any setting", async () => {
-    const bad = await api('PUT', '/tenants/self', { key: tenant.managementKey, body: { settings: { elements_allowed_origins: ['https://shop.example.com/pay'] } } });
+    const bad = await api('PUT', '/tenants/self', {
+      key: tenant.managementKey,
+      body: { settings: { elements_allowed_origins: ['https://shop.example.com/pay'] } },
+    });
     expect(bad.status).toBe(400);
     const elsewhere = await api('PUT', '/tenants/self', {
       key: tenant.managementKey,
@@ -366,7 +428,10 @@ describe('Coffer Elements in the browser', () => {
     await new Promise((r) => setTimeout(r, 5_500));
     await page.goto(site.checkout({ key: publicKey }));
     expect(await page.evaluate(() => (window as unknown as ShopWindow).shop.start())).toBe(true);
-    const cleared = await api('PUT', '/tenants/self', { key: tenant.managementKey, body: { name: 'elements-browser', settings: { elements_allowed_origins: [] } } });
+    const cleared = await api('PUT', '/tenants/self', {
+      key: tenant.managementKey,
+      body: { name: 'elements-browser', settings: { elements_allowed_origins: [] } },
+    });
     expect(cleared.body.settings.elements_allowed_origins).toBeUndefined();
     await page.close();
   });
@@ -383,9 +448,12 @@ describe('Coffer Elements in the browser', () => {
     }
   });
 
-  it("a public key creates tokens and intents and nothing else", async () => {
+  it('a public key creates tokens and intents and nothing else', async () => {
     expect((await api('POST', '/tokens', { key: publicKey, body: { type: 'token', data: 'x' } })).status).toBe(201);
-    const intent = await api('POST', '/token-intents', { key: publicKey, body: { type: 'card', data: { number: NUMBER, expiration_month: 12, expiration_year: 2040 } } });
+    const intent = await api('POST', '/token-intents', {
+      key: publicKey,
+      body: { type: 'card', data: { number: NUMBER, expiration_month: 12, expiration_year: 2040 } },
+    });
     expect(intent.status).toBe(201);
     for (const [method, p, body] of [
       ['GET', '/tokens', undefined],

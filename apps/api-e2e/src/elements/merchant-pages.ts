@@ -38,6 +38,8 @@ export interface MerchantSite {
   origin: string;
   /** the checkout page (hostile: with the instrumentation above) for a public key */
   checkout(opts: { key: string; hostile?: boolean; extra?: string }): string;
+  /** any page of the merchant's, as given */
+  serve(html: string): string;
   /** a page of a third site (127.0.0.2) that forges messages to its parent's frames */
   evilFrameUrl: string;
   close(): Promise<void>;
@@ -112,6 +114,11 @@ export async function startMerchantSite(elementsUrl: string): Promise<MerchantSi
     checkout({ key, hostile = false, extra = '' }) {
       const path = `/checkout-${++n}`;
       pages.set(path, checkoutPage(elementsUrl, key, hostile, extra));
+      return `http://localhost:${port}${path}`;
+    },
+    serve(html) {
+      const path = `/page-${++n}`;
+      pages.set(path, html);
       return `http://localhost:${port}${path}`;
     },
     evilFrameUrl: `http://127.0.0.2:${port}/evil`,
