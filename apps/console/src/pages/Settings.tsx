@@ -7,7 +7,7 @@ import { Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
 interface Tenant {
   id: string;
   name: string;
-  settings: { deduplicate_tokens: boolean };
+  settings: { deduplicate_tokens: boolean; elements_allowed_origins?: string[] };
   created_at: string;
 }
 
@@ -26,13 +26,19 @@ function TenantForm({ tenant }: { tenant: Tenant }) {
   const can = useCan();
   const [name, setName] = useState(tenant.name);
   const [dedupe, setDedupe] = useState(tenant.settings.deduplicate_tokens);
+  // one origin per line here; the API takes the list (empty: any site may frame the Elements fields)
+  const [origins, setOrigins] = useState((tenant.settings.elements_allowed_origins ?? []).join('\n'));
   const [saved, setSaved] = useState(false);
   const { busy, problem, run } = useAction();
   const writable = can('tenant:update');
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
-    if (await run(() => api<Tenant>('PUT', '/tenants/self', { name, settings: { deduplicate_tokens: dedupe } }))) setSaved(true);
+    const elements_allowed_origins = origins
+      .split(/[\s,]+/)
+      .map((o) => o.trim())
+      .filter(Boolean);
+    if (await run(() => api<Tenant>('PUT', '/tenants/self', { name, settings: { deduplicate_tokens: dedupe, elements_allowed_origins } }))) setSaved(true);
   };
   return (
     <form className="card form" onSubmit={(e) => void submit(e)} aria-labelledby="tenant-title">
@@ -47,6 +53,16 @@ function TenantForm({ tenant }: { tenant: Tenant }) {
       <label>
         <input type="checkbox" checked={dedupe} onChange={(e) => setDedupe(e.target.checked)} disabled={!writable} /> Deduplicate tokens (the same data in the
         same container gives back the existing token)
+      </label>
+      <label>
+        Sites that may show the card fields (Elements), one origin per line
+        <textarea
+          value={origins}
+          onChange={(e) => setOrigins(e.target.value)}
+          rows={3}
+          placeholder="https://shop.example.com (empty: any site)"
+          disabled={!writable}
+        />
       </label>
       <ProblemView problem={problem} />
       {writable ? (
