@@ -427,7 +427,9 @@ export function makeCofferElements(scriptUrl: string | undefined) {
       if (typeof apiKey !== 'string' || !apiKey) return Promise.reject(cofferError('CofferConfigurationError', 'An API key is required'));
       let base: string;
       try {
-        base = new URL(options.elementsBaseUrl ?? defaultBase ?? '', location.href).href;
+        const given = options.elementsBaseUrl ?? defaultBase;
+        if (!given) throw new Error('unknown');
+        base = new URL(given, location.href).href;
         if (!/^https?:$/.test(new URL(base).protocol)) throw new Error('protocol');
       } catch {
         return Promise.reject(
