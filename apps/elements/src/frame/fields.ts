@@ -120,6 +120,8 @@ export class ElementUi {
       const ac = card ? (o.autoComplete as Record<string, string> | undefined)?.[CARD_AUTOCOMPLETE[f.kind]] : (o.autoComplete as string | undefined);
       f.input.autocomplete = (typeof ac === 'string' && ac ? ac : d.autocomplete) as AutoFill;
       f.input.name = d.name;
+      if (typeof o.title === 'string' && o.title) f.input.title = o.title;
+      else f.input.removeAttribute('title');
       f.input.inputMode = o.inputMode ?? d.inputMode;
       f.input.disabled = !!o.disabled;
       f.input.readOnly = !!o.readOnly;

@@ -29,7 +29,7 @@
  *   init     { elementType, channel, options, [controller:] apiKey, apiBaseUrl }   first message, after iframe load
  *   update   { options }            merged into the frame's options
  *   clear | focus | blur           (element frames)
- *   request  { id, op, body, apiKey?, idempotencyKey? }  (controller) op: 'tokens.create' | 'tokenize' |
+ *   request  { id, op, body, apiKey?, idempotencyKey?, correlationId? }  (controller) op: 'tokens.create' | 'tokenize' |
  *            'tokenIntents.create' | 'sessions.create'. `body` holds element references { $coffer: { element, part? } }
  *            where the page passed an element (part: 'month' | 'year' of an expiration date element).
  * Frame → page — never a value: only states, brand, last 4 and BIN of a complete card number, Enter/Escape keys
@@ -43,7 +43,8 @@
  *            (controller) the API's reply without `data`, with `card` details the frame computed
  * Frame ⇄ frame (BroadcastChannel, elements origin only)
  *   collect  { id, elements: [elementId…] }        controller → element frames
- *   value    { id, element, state, value? }        element frame → controller; value only when complete and valid
+ *   value    { id, element, kind, state, value? }  element frame → controller; value only when complete and valid
+ *                                                  (kind: the element type, for the security-code rules of template.ts)
  *   brand    { element, brand }                    a card number (or card) frame, on every brand change / on request
  *   brand?   { element }                           a security code frame asking the brand of its cardNumberElement
  */
