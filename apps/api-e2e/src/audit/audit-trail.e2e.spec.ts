@@ -291,6 +291,24 @@ describe('audit trail', () => {
         }),
         expect: { operation: 'create', entity_type: 'token', actor: () => ctx['user'].id },
       },
+      {
+        name: 'POST /token-intents (public key)',
+        run: async (t) => {
+          ctx['front'] = await tenant.app('public', { permissions: ['token-intent:create'] });
+          const r = await call('POST', '/token-intents', ctx['front'].key, t, { type: 'card_number', data: '4000056655665556' });
+          ctx['intent'] = r.body;
+          return { ...r, secrets: ['4000056655665556'] };
+        },
+        expect: { operation: 'create', entity_type: 'token_intent', actor: () => ctx['front'].id },
+      },
+      {
+        name: 'DELETE /token-intents/{id}',
+        run: async (t) => {
+          ctx['intents'] = await tenant.app('private', { permissions: ['token-intent:delete'] });
+          return call('DELETE', `/token-intents/${ctx['intent'].id}`, ctx['intents'].key, t);
+        },
+        expect: { operation: 'delete', entity_type: 'token_intent', actor: () => ctx['intents'].id },
+      },
       // every writing method of the proxy, with a query and a body that must never reach the record
       ...(['POST', 'PUT', 'PATCH', 'DELETE'] as const).flatMap((method) =>
         ['/proxy', '/proxy/{path}'].map(

@@ -141,7 +141,7 @@ describe('@basis-theory/basis-theory-js 4.30.2', () => {
       const all = await mgmt.permissions.list();
       expect(all).toContainEqual({ type: 'token:use', description: expect.any(String), applicationTypes: ['private'] });
       const pub = await mgmt.permissions.list({ applicationType: 'public' } as never);
-      expect(pub.map((p) => p.type).sort()).toEqual(['token:create', 'token:update']);
+      expect(pub.map((p) => p.type).sort()).toEqual(['token-intent:create', 'token:create', 'token:update']);
     });
   });
 

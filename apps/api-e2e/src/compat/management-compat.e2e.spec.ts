@@ -131,9 +131,10 @@ describe('permissions, tenant settings, logs', () => {
     expect(all.status).toBe(200);
     expect(all.body).toContainEqual({ type: 'token:use', description: expect.any(String), application_types: ['private'] });
     expect(all.body).toContainEqual({ type: 'token:create', description: expect.any(String), application_types: ['public', 'private'] });
-    expect(all.body).toHaveLength(26); // token 6, proxy 5, reactor 4, application 4, tenant 2, log 1, webhook 4
+    expect(all.body).toContainEqual({ type: 'token-intent:create', description: expect.any(String), application_types: ['public', 'private'] });
+    expect(all.body).toHaveLength(29); // token 6, token-intent 3, proxy 5, reactor 4, application 4, tenant 2, log 1, webhook 4
     const pub = await api('GET', '/permissions?application_type=public', { key: tenant.managementKey });
-    expect(pub.body.map((p: { type: string }) => p.type).sort()).toEqual(['token:create', 'token:update']);
+    expect(pub.body.map((p: { type: string }) => p.type).sort()).toEqual(['token-intent:create', 'token:create', 'token:update']);
     const web = await tenant.app('public', { permissions: ['token:create'] });
     expect((await api('GET', '/permissions', { key: web.key })).status).toBe(200);
     const bad = await api('GET', '/permissions?application_type=robot', { key: tenant.managementKey });
@@ -177,6 +178,7 @@ describe('permissions, tenant settings, logs', () => {
     expect(types.status).toBe(200);
     expect(types.body).toEqual([
       { display_name: 'Token', value: 'token' },
+      { display_name: 'Token intent', value: 'token_intent' },
       { display_name: 'Reactor', value: 'reactor' },
       { display_name: 'Reactor formula', value: 'reactor_formula' },
       { display_name: 'Application', value: 'application' },

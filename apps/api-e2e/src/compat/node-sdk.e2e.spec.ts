@@ -170,7 +170,7 @@ describe('@basis-theory/node-sdk 5.7.0', () => {
       const all = await mgmt.permissions.list();
       expect(all).toContainEqual({ type: 'token:use', description: expect.any(String), applicationTypes: ['private'] });
       const pub = await mgmt.permissions.list({ applicationType: 'public' });
-      expect(pub.map((p) => p.type).sort()).toEqual(['token:create', 'token:update']);
+      expect(pub.map((p) => p.type).sort()).toEqual(['token-intent:create', 'token:create', 'token:update']);
     });
   });
 

@@ -39,6 +39,9 @@ const CLASSES = [
 ] as const;
 type Credential = (typeof CLASSES)[number];
 const DEAD: Credential[] = ['none', 'malformed', 'unknown', 'regenerated', 'deleted', 'session-expired'];
+/** token intents (docs/token-intents.md): public keys may create them; private keys also read and delete them */
+const PUBLIC_ALL: string[] = [...PUBLIC_PERMISSIONS, 'token-intent:create'];
+const PRIVATE_ALL: string[] = [...TOKEN_PERMISSIONS, 'token-intent:create', 'token-intent:read', 'token-intent:delete'];
 
 type Kind = 'tokens' | 'management' | 'session-create' | 'session-authorize';
 interface Req {
@@ -68,8 +71,10 @@ interface Ctx {
   adminB: string;
   turn: number;
   tokenWriter: string;
+  intentWriter: string;
   nonceMaker: string;
   tokenId: string;
+  intentId: string;
   targetAppId: string;
   targetKeyId: string;
   formulaId: string;
@@ -119,6 +124,8 @@ const ANY_APPLICATION_204 = Object.fromEntries(
   ).map((c) => [c, [204]]),
 ) as Partial<Record<Credential, number[]>>;
 const freshToken = (ctx: Ctx) => created(api('POST', '/tokens', { key: ctx.tokenWriter, body: { type: 'token', data: 'matrix victim' } }), 'victim token');
+const freshIntent = (ctx: Ctx) =>
+  created(api('POST', '/token-intents', { key: ctx.intentWriter, body: { type: 'token', data: 'matrix victim' } }), 'victim intent');
 const freshFormula = (ctx: Ctx, cls: Credential) =>
   created(api('POST', '/reactor-formulas', { key: admin(ctx, cls), body: { name: `victim ${Math.random()}`, ...FORMULA } }), 'victim formula');
 const freshReactor = async (ctx: Ctx, cls: Credential) =>
@@ -235,6 +242,26 @@ const ROUTES: Record<string, Row> = {
     request: async () => ({ path: '/tokens', body: { type: 'token', data: 'matrix' } }),
   },
   'GET /tokens': { kind: 'tokens', perms: ['token:read'], success: 200, request: async () => ({ path: '/tokens' }) },
+  'POST /token-intents': {
+    kind: 'tokens',
+    perms: ['token-intent:create'],
+    success: 201,
+    request: async () => ({ path: '/token-intents', body: { type: 'token', data: 'matrix' } }),
+  },
+  'GET /token-intents/{id}': {
+    kind: 'tokens',
+    perms: ['token-intent:read'],
+    success: 200,
+    scoped: true,
+    request: async (c) => ({ path: `/token-intents/${c.intentId}` }),
+  },
+  'DELETE /token-intents/{id}': {
+    kind: 'tokens',
+    perms: ['token-intent:delete'],
+    success: 204,
+    scoped: true,
+    request: async (c) => ({ path: `/token-intents/${await freshIntent(c)}` }),
+  },
   'GET /tokens/{id}': { kind: 'tokens', perms: ['token:read'], success: 200, scoped: true, request: async (c) => ({ path: `/tokens/${c.tokenId}` }) },
   'PATCH /tokens/{id}': {
     kind: 'tokens',
@@ -480,14 +507,14 @@ function expected(row: Row, cls: Credential): number[] {
   if (cls === 'session-pending') return [403];
   const without = new Set(row.without ?? row.perms);
   const held: Record<string, string[]> = {
-    'public-with': PUBLIC_PERMISSIONS,
-    'public-without': PUBLIC_PERMISSIONS.filter((p) => !without.has(p)),
-    'private-with': [...TOKEN_PERMISSIONS],
-    'private-without': TOKEN_PERMISSIONS.filter((p) => !without.has(p)),
+    'public-with': PUBLIC_ALL,
+    'public-without': PUBLIC_ALL.filter((p) => !without.has(p)),
+    'private-with': PRIVATE_ALL,
+    'private-without': PRIVATE_ALL.filter((p) => !without.has(p)),
     'management-with': [...MANAGEMENT_PERMISSIONS],
     'management-without': MANAGEMENT_PERMISSIONS.filter((p) => !without.has(p)),
     'session-authorized': [...TOKEN_PERMISSIONS],
-    'other-tenant': [...TOKEN_PERMISSIONS, ...MANAGEMENT_PERMISSIONS],
+    'other-tenant': [...PRIVATE_ALL, ...MANAGEMENT_PERMISSIONS],
   };
   const has = held[cls] ?? [];
   // detokenize's "without" keeps token:read: a masked read is not a reveal, the service refuses per token (403)
@@ -533,7 +560,8 @@ describe('route matrix: every registered route × every credential class', () =>
   /** public applications and sessions may make 50 requests a minute: the rows take turns among three of each */
   const PUBLIC_TURNS = 3;
   const key = (row: Row, cls: Credential, index: number): string | undefined => {
-    const kind = row.kind === 'management' || (row.kind === 'tokens' && !row.perms.some((p) => p.startsWith('token:'))) ? 'management' : 'private';
+    const tokenPermission = (p: string) => p.startsWith('token:') || p.startsWith('token-intent:');
+    const kind = row.kind === 'management' || (row.kind === 'tokens' && !row.perms.some(tokenPermission)) ? 'management' : 'private';
     const without = (row.without ?? row.perms).join(',');
     switch (cls) {
       case 'none':
@@ -581,26 +609,26 @@ describe('route matrix: every registered route × every credential class', () =>
     for (let i = 0; i < 3; i++) adminA.push((await a.app('management', { permissions: [...MANAGEMENT_PERMISSIONS] })).key);
     const adminB = (await b.app('management', { permissions: [...MANAGEMENT_PERMISSIONS] })).key;
 
-    for (let i = 0; i < PUBLIC_TURNS; i++) await mk(a, `public-all-${i}`, 'public', PUBLIC_PERMISSIONS);
-    await mk(a, 'private-all', 'private', TOKEN_PERMISSIONS);
+    for (let i = 0; i < PUBLIC_TURNS; i++) await mk(a, `public-all-${i}`, 'public', PUBLIC_ALL);
+    await mk(a, 'private-all', 'private', PRIVATE_ALL);
     await mk(a, 'management-all', 'management', MANAGEMENT_PERMISSIONS);
     const withouts = new Set(Object.values(ROUTES).map((r) => (r.without ?? r.perms).join(',')));
     for (const w of withouts) {
       if (!w) continue;
       const drop = w.split(',');
-      if (drop.some((p) => (PUBLIC_PERMISSIONS as string[]).includes(p)))
+      if (drop.some((p) => PUBLIC_ALL.includes(p)))
         await mk(
           a,
           `public-minus-${w}`,
           'public',
-          PUBLIC_PERMISSIONS.filter((p) => !drop.includes(p)),
+          PUBLIC_ALL.filter((p) => !drop.includes(p)),
         );
-      if (drop.some((p) => (TOKEN_PERMISSIONS as readonly string[]).includes(p)))
+      if (drop.some((p) => PRIVATE_ALL.includes(p)))
         await mk(
           a,
           `private-minus-${w}`,
           'private',
-          TOKEN_PERMISSIONS.filter((p) => !drop.includes(p)),
+          PRIVATE_ALL.filter((p) => !drop.includes(p)),
         );
       if (drop.some((p) => (MANAGEMENT_PERMISSIONS as readonly string[]).includes(p))) {
         await mk(
@@ -621,10 +649,11 @@ describe('route matrix: every registered route × every credential class', () =>
       const gone = await mk(a, `deleted-${kind}`, type, perms);
       expect((await api('DELETE', `/applications/${gone.id}`, { key: adminA[0] })).status).toBe(204);
     }
-    await mk(b, 'b-public', 'public', PUBLIC_PERMISSIONS);
-    await mk(b, 'b-private', 'private', TOKEN_PERMISSIONS);
+    await mk(b, 'b-public', 'public', PUBLIC_ALL);
+    await mk(b, 'b-private', 'private', PRIVATE_ALL);
     await mk(b, 'b-management', 'management', MANAGEMENT_PERMISSIONS);
     const tokenWriter = (await a.app('private', { permissions: ['token:create'] })).key;
+    const intentWriter = (await a.app('private', { permissions: ['token-intent:create'] })).key;
     const nonceMaker = (await a.app('public', { permissions: [] })).key;
     const sessionMaker = (await a.app('public', { permissions: [] })).key;
 
@@ -652,6 +681,7 @@ describe('route matrix: every registered route × every credential class', () =>
     keys.set('session-expired', expiring.session_key);
 
     const tokenId = await created(api('POST', '/tokens', { key: tokenWriter, body: { type: 'token', data: 'matrix token' } }), 'token');
+    const intentId = await created(api('POST', '/token-intents', { key: intentWriter, body: { type: 'token', data: 'matrix intent' } }), 'intent');
     const targetAppId = await created(
       api('POST', '/applications', { key: adminA[0], body: { name: 'target', type: 'private', permissions: ['token:read'] } }),
       'target',
@@ -690,8 +720,10 @@ describe('route matrix: every registered route × every credential class', () =>
       adminB,
       turn: 0,
       tokenWriter,
+      intentWriter,
       nonceMaker,
       tokenId,
+      intentId,
       targetAppId,
       targetKeyId,
       formulaId,
