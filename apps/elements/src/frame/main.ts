@@ -1,6 +1,6 @@
 // The script of every Coffer frame (frames/<type>.html and frames/controller.html). The protocol: ../shared/protocol.ts.
 import { checkCardNumber } from '../shared/card';
-import { channelName, checkParentMessage, parentHints, PROTOCOL_VERSION, type Envelope, type ParentLink } from '../shared/protocol';
+import { channelName, checkParentMessage, parentHints, PROTOCOL_VERSION, sha256Hex, type Envelope, type ParentLink } from '../shared/protocol';
 import {
   collectRefs,
   containsValue,
@@ -26,6 +26,8 @@ let channel: BroadcastChannel | undefined;
 let ui: ElementUi | undefined;
 let apiKey: string | undefined;
 let initApiBaseUrl: string | undefined;
+/** the SHA-256 of the key this frame was served for (`?k=`): the server chose the frame's CSP from its tenant */
+const servedKeyHash = new URLSearchParams(location.search).get('k') ?? undefined;
 
 function post(type: string, payload: Record<string, unknown> = {}): void {
   if (!link.origin || !link.instance || !link.element) return;
@@ -191,6 +193,10 @@ async function handleRequest(msg: Envelope): Promise<unknown> {
   if (!route) throw new FrameError('CofferConfigurationError', `Unknown operation ${op}`);
   const key = typeof msg.apiKey === 'string' && msg.apiKey ? msg.apiKey : apiKey;
   if (!key) throw new FrameError('CofferConfigurationError', 'No API key');
+  // another key for one call: a session key (its tenant authorized it from its backend) or the key the frame is for
+  if (key !== apiKey && !key.startsWith('skey_') && (await sha256Hex(key)) !== servedKeyHash) {
+    throw new FrameError('CofferConfigurationError', 'This key is not the one the fields were loaded for: use a session key or init() again');
+  }
   const refs = collectRefs(msg.body);
   const { values, kinds } = refs.size > 0 ? await collect(refs) : { values: new Map<string, ElementValue>(), kinds: new Map<string, string>() };
   let body: unknown;
@@ -249,8 +255,14 @@ async function handleRequest(msg: Envelope): Promise<unknown> {
   return result;
 }
 
-function initController(msg: Envelope): void {
-  apiKey = typeof msg.apiKey === 'string' ? msg.apiKey : undefined;
+/** The key must be the one the frame's address names (the frame's CSP is that key's tenant's). */
+async function initController(msg: Envelope): Promise<void> {
+  const key = typeof msg.apiKey === 'string' ? msg.apiKey : '';
+  if (!key || !servedKeyHash || (await sha256Hex(key)) !== servedKeyHash) {
+    post('error', { error: { name: 'CofferConfigurationError', message: 'The fields were not loaded for this key' } });
+    return;
+  }
+  apiKey = key;
   initApiBaseUrl = typeof msg.apiBaseUrl === 'string' ? msg.apiBaseUrl : undefined;
   post('ready');
 }
@@ -266,7 +278,7 @@ window.addEventListener('message', (ev) => {
       if (typeof msg.channel !== 'string' || !/^[0-9a-f]{32}$/.test(msg.channel)) return;
       channel = new BroadcastChannel(channelName(msg.channel));
       channel.onmessage = onChannelMessage;
-      if (kind === 'controller') initController(msg);
+      if (kind === 'controller') void initController(msg);
       else initElement(msg);
       return;
     case 'update':
@@ -299,3 +311,6 @@ window.addEventListener('message', (ev) => {
       return;
   }
 });
+
+// the first word to the parent, which answers with init (see the protocol): nothing in it, so '*' is fine
+if (window.parent !== window) window.parent.postMessage({ coffer: PROTOCOL_VERSION, type: 'hello' }, '*');

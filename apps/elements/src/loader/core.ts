@@ -1,11 +1,23 @@
 // The page side of Coffer Elements: CofferElements.init(), elements (iframes of Coffer's origin) and the API calls
 // the controller frame makes for the page. The page never holds a value: it holds elements, which it may put in a
 // request body where a value goes. The protocol: ../shared/protocol.ts.
-import { CONTROLLER_ID, ELEMENT_TYPES, PROTOCOL_VERSION, checkFrameMessage, randomId, type ElementType, type Envelope } from '../shared/protocol';
+import {
+  CONTROLLER_ID,
+  ELEMENT_TYPES,
+  PROTOCOL_VERSION,
+  checkFrameMessage,
+  isHello,
+  randomId,
+  sha256Hex,
+  type ElementType,
+  type Envelope,
+} from '../shared/protocol';
 import { toTemplate, type ElementRef } from '../shared/template';
 import type { ChangeEvent, ElementEvent, ElementEventType } from '../shared/types';
 
 const LOAD_TIMEOUT_MS = 15000;
+/** after an iframe's load event, its ready comes within milliseconds; a frame the browser refused never sends it */
+const READY_AFTER_LOAD_MS = 5000;
 const REQUEST_TIMEOUT_MS = 60000;
 
 export interface InitOptions {
@@ -113,7 +125,7 @@ export class CofferElement {
     const container = typeof target === 'string' ? document.querySelector(target) : target;
     if (!container) return Promise.reject(cofferError('CofferConfigurationError', `No element matches ${String(target)}`));
     const iframe = document.createElement('iframe');
-    iframe.src = `${this.coffer.elementsBaseUrl}frames/${this.type}.html`;
+    iframe.src = this.coffer.frameUrl(this.type);
     iframe.title = FRAME_TITLES[this.type];
     iframe.setAttribute('frameborder', '0');
     iframe.setAttribute('scrolling', 'no');
@@ -126,25 +138,30 @@ export class CofferElement {
     iframe.style.setProperty('color-scheme', 'normal');
     this.iframe = iframe;
     const done = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(cofferError('CofferConfigurationError', 'The element frame did not load')), LOAD_TIMEOUT_MS);
+      const timers: ReturnType<typeof setTimeout>[] = [];
+      const failed = () => this.mounting?.reject(cofferError('CofferConfigurationError', 'The element frame did not load (is this site allowed to frame it?)'));
+      timers.push(setTimeout(failed, LOAD_TIMEOUT_MS));
+      iframe.addEventListener('load', () => timers.push(setTimeout(failed, READY_AFTER_LOAD_MS)));
       this.mounting = {
         resolve: () => {
-          clearTimeout(timer);
+          timers.forEach(clearTimeout);
           resolve();
         },
         reject: (e) => {
-          clearTimeout(timer);
+          timers.forEach(clearTimeout);
+          this.mounting = undefined;
           reject(e);
         },
       };
     });
-    iframe.addEventListener('load', () => {
-      const win = iframe.contentWindow;
-      if (!win) return;
-      this.coffer.register(win, { id: this.id, onMessage: (m) => this.onFrameMessage(m) });
-      this.coffer.postTo(win, this.id, 'init', { elementType: this.type, channel: this.coffer.channel, options: this.options });
-    });
     container.appendChild(iframe);
+    const win = iframe.contentWindow;
+    if (win) {
+      this.coffer.onHello(win, () => {
+        this.coffer.register(win, { id: this.id, onMessage: (m) => this.onFrameMessage(m) });
+        this.coffer.postTo(win, this.id, 'init', { elementType: this.type, channel: this.coffer.channel, options: this.options });
+      });
+    }
     return done;
   }
 
@@ -273,8 +290,12 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; time
 export class Coffer {
   readonly instance = randomId();
   readonly channel = randomId();
-  readonly elementsOrigin: string;
+  private origin: string;
+  /** set by the controller's hello: from then on the elements origin is final */
+  private originPinned = false;
   private readonly frames = new Map<unknown, FrameRecord>();
+  /** what to do when the iframe whose contentWindow is the key says hello (with the hello's origin) */
+  private readonly hellos = new Map<unknown, (origin: string) => void>();
   private readonly elements = new Set<CofferElement>();
   private controller?: HTMLIFrameElement;
   private readonly pending = new Map<string, Pending>();
@@ -288,11 +309,34 @@ export class Coffer {
     readonly elementsBaseUrl: string,
     private readonly apiKey: string,
     private readonly apiBaseUrl: string | undefined,
+    /** SHA-256 of apiKey (hex), named in every frame's address */
+    private readonly keyHash: string,
   ) {
-    this.elementsOrigin = new URL(elementsBaseUrl).origin;
+    this.origin = new URL(elementsBaseUrl).origin;
     window.addEventListener('message', (ev) => {
-      const hit = checkFrameMessage(ev, this.elementsOrigin, this.instance, this.frames);
+      if (isHello(ev.data)) {
+        const onHello = ev.source ? this.hellos.get(ev.source) : undefined;
+        if (onHello) onHello(ev.origin);
+        return;
+      }
+      const hit = checkFrameMessage(ev, this.origin, this.instance, this.frames);
       if (hit) hit.frame.onMessage(hit.message);
+    });
+  }
+
+  /** The origin of Coffer's frames: the loader's own, or the one its controller frame answered from (see protocol.ts). */
+  get elementsOrigin(): string {
+    return this.origin;
+  }
+
+  frameUrl(type: ElementType | 'controller'): string {
+    return `${this.elementsBaseUrl}frames/${type}.html?k=${this.keyHash}`;
+  }
+
+  /** Runs `init` each time the frame in `win` says hello from the elements origin (again after a reload). */
+  onHello(win: Window, init: () => void): void {
+    this.hellos.set(win, (origin) => {
+      if (origin === this.origin) init();
     });
   }
 
@@ -300,28 +344,47 @@ export class Coffer {
   start(): Promise<this> {
     return new Promise((resolve, reject) => {
       const iframe = document.createElement('iframe');
-      iframe.src = `${this.elementsBaseUrl}frames/controller.html`;
+      iframe.src = this.frameUrl('controller');
       iframe.title = 'Coffer Elements';
       iframe.hidden = true;
       iframe.tabIndex = -1;
       iframe.setAttribute('aria-hidden', 'true');
-      const timer = setTimeout(() => reject(cofferError('CofferConfigurationError', 'Coffer Elements did not load')), LOAD_TIMEOUT_MS);
-      iframe.addEventListener('load', () => {
-        const win = iframe.contentWindow;
-        if (!win) return;
+      const timers: ReturnType<typeof setTimeout>[] = [];
+      const fail = (message: string) => {
+        timers.forEach(clearTimeout);
+        reject(cofferError('CofferConfigurationError', message));
+      };
+      const notLoaded = 'Coffer Elements did not load (is this site allowed to frame the fields?)';
+      timers.push(setTimeout(() => fail(notLoaded), LOAD_TIMEOUT_MS));
+      iframe.addEventListener('load', () => timers.push(setTimeout(() => fail(notLoaded), READY_AFTER_LOAD_MS)));
+      this.controller = iframe;
+      (document.body ?? document.documentElement).appendChild(iframe);
+      const win = iframe.contentWindow;
+      if (!win) {
+        fail('Coffer Elements could not make its frame');
+        return;
+      }
+      this.hellos.set(win, (origin) => {
+        // the first hello fixes the elements origin: the loader's own, or where a redirect took the frame
+        if (!this.originPinned) {
+          this.originPinned = true;
+          if (origin !== this.origin && /^https?:\/\/[^/]+$/.test(origin)) this.origin = origin;
+        }
+        if (origin !== this.origin) return;
         this.register(win, {
           id: CONTROLLER_ID,
           onMessage: (m) => {
             if (m.type === 'ready') {
-              clearTimeout(timer);
+              timers.forEach(clearTimeout);
               resolve(this);
+            } else if (m.type === 'error') {
+              const e = (m.error ?? {}) as { message?: unknown };
+              fail(typeof e.message === 'string' ? e.message : 'Coffer Elements refused the key');
             } else if (m.type === 'response') this.onResponse(m);
           },
         });
         this.postTo(win, CONTROLLER_ID, 'init', { channel: this.channel, apiKey: this.apiKey, apiBaseUrl: this.apiBaseUrl });
       });
-      this.controller = iframe;
-      (document.body ?? document.documentElement).appendChild(iframe);
     });
   }
 
@@ -331,10 +394,11 @@ export class Coffer {
 
   unregister(win: Window): void {
     this.frames.delete(win);
+    this.hellos.delete(win);
   }
 
   postTo(win: Window, element: string, type: string, payload: Record<string, unknown> = {}): void {
-    win.postMessage({ ...payload, coffer: PROTOCOL_VERSION, instance: this.instance, element, type }, this.elementsOrigin);
+    win.postMessage({ ...payload, coffer: PROTOCOL_VERSION, instance: this.instance, element, type }, this.origin);
   }
 
   createElement(type: ElementType, options: Record<string, unknown> = {}): CofferElement {
@@ -437,7 +501,10 @@ export function makeCofferElements(scriptUrl: string | undefined) {
         );
       }
       if (!base.endsWith('/')) base += '/';
-      return new Coffer(base, apiKey, options.apiBaseUrl).start();
+      // the frames' address names the key by its hash (crypto.subtle: https pages, or localhost)
+      if (!globalThis.crypto?.subtle) return Promise.reject(cofferError('CofferConfigurationError', 'Coffer Elements needs a secure context (https)'));
+      const finalBase = base;
+      return sha256Hex(apiKey).then((keyHash) => new Coffer(finalBase, apiKey, options.apiBaseUrl, keyHash).start());
     },
   };
 }

@@ -12,6 +12,15 @@
  *     elements origin in the same browsing context group / storage partition could join a channel of that name, and
  *     only Coffer's own code runs on that origin.
  *
+ * Start-up: the loader adds `?k=<SHA-256 of the init key, hex>` to every frame's address (the server picks the frame's
+ * CSP frame-ancestors from that key's tenant). A frame's script first posts `{ coffer: 1, type: 'hello' }` to its
+ * parent with targetOrigin '*' (it carries nothing: the frame does not know its parent's origin yet). The loader
+ * answers a hello only from the contentWindow of an iframe it made, with `init`. The controller's hello also tells the
+ * loader the elements origin when elements.js was loaded through a redirect (the API origin's /elements/… answers
+ * 307 to the Elements origin; a classic script's currentScript.src is the address before the redirect): the origin is
+ * taken from that hello's event.origin (set by the browser) only, and every later message must come from it. The
+ * controller frame answers init with `ready`, or `error` when SHA-256(apiKey) is not the `k` it was served for.
+ *
  * Envelope: every page⇄frame message is a plain object { coffer: 1, instance, element, type, … }: `instance` is the
  * init()'s random id, `element` the random id of the frame's element ('controller' for the controller frame).
  *
@@ -34,6 +43,7 @@
  *            where the page passed an element (part: 'month' | 'year' of an expiration date element).
  * Frame → page — never a value: only states, brand, last 4 and BIN of a complete card number, Enter/Escape keys
  *   ready    {}
+ *   error    { error: { name, message } }  (controller) init refused: the key is not the one its address names
  *   change   { event: { empty, complete, valid, errors: [{ targetId, type }], maskSatisfied?, cardBrand?, cardLast4?,
  *            cardBin? } }
  *   focus | blur { targetId }
@@ -141,6 +151,19 @@ export function randomId(bytes = 16): string {
   const a = new Uint8Array(bytes);
   crypto.getRandomValues(a);
   return Array.from(a, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** SHA-256 of a key, lower-case hex: how the loader names the key in a frame's address (`?k=`), never the key itself. */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The frame's first word: `{ coffer: 1, type: 'hello' }`, posted to its parent with '*' (it carries nothing). */
+export function isHello(data: unknown): boolean {
+  return (
+    !!data && typeof data === 'object' && (data as Record<string, unknown>).coffer === PROTOCOL_VERSION && (data as Record<string, unknown>).type === 'hello'
+  );
 }
 
 export function channelName(channel: string): string {
