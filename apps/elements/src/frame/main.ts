@@ -234,14 +234,17 @@ async function handleRequest(msg: Envelope): Promise<unknown> {
   } catch {
     reply = undefined;
   }
-  const leaked = containsValue(reply, values.values());
   if (!res.ok) {
+    const leaked = containsValue(reply, values.values());
     const title =
       reply && typeof reply === 'object' && typeof (reply as { title?: unknown }).title === 'string' ? (reply as { title: string }).title : res.statusText;
     throw new FrameError('CofferApiError', title || `HTTP ${res.status}`, { status: res.status, data: leaked ? undefined : reply });
   }
-  if (leaked) throw new FrameError('CofferApiError', 'The reply held a value typed in an element and was withheld (an id expression?)', { status: res.status });
   let result = stripData(reply);
+  // what is left must not quote a value (an id computed from the data, say): the page would see it
+  if (containsValue(result, values.values())) {
+    throw new FrameError('CofferApiError', 'The reply held a value typed in an element and was withheld (an id expression?)', { status: res.status });
+  }
   if (hideFingerprints(msg.body, kinds)) result = dropFingerprints(result);
   if (op === 'sessions.create' && result && typeof result === 'object') {
     const r = result as Record<string, unknown>;
