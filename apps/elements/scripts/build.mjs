@@ -79,7 +79,7 @@ hashes['elements.js'] = sri(iife);
 hashes['elements.mjs'] = sri(esm);
 
 // the React components (React is the page's)
-const react = await bundle({ entryPoints: [path.join(APP, 'src/react/index.tsx')], format: 'esm', external: ['react', 'react/jsx-runtime'], jsx: 'automatic' });
+const react = await bundle({ entryPoints: [path.join(APP, 'src/react/index.ts')], format: 'esm', external: ['react'] });
 write('react.mjs', react);
 hashes['react.mjs'] = sri(react);
 for (const f of ['elements.d.ts', 'react.d.ts']) fs.copyFileSync(path.join(APP, 'static', f), path.join(OUT, f));

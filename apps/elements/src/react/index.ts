@@ -1,6 +1,7 @@
 // React components over Coffer Elements (react.mjs). React is the page's own (a peer, external in the build); the
 // `coffer` prop is the instance CofferElements.init() resolved to.
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type ForwardedRef } from 'react';
+// no JSX: react.mjs imports 'react' only (one entry for an import map), not 'react/jsx-runtime'
+import { createElement, forwardRef, useEffect, useImperativeHandle, useRef, useState, type ForwardedRef } from 'react';
 import type { CofferElement } from '../loader/core';
 import type {
   BlurEvent,
@@ -83,7 +84,7 @@ function useCofferElement(type: ElementType, props: ElementProps & Record<string
   }, [element, key]);
 
   useImperativeHandle(ref, () => element, [element]);
-  return <div id={props.id} className={props.className} ref={container} />;
+  return createElement('div', { id: props.id, className: props.className, ref: container });
 }
 
 function component<O>(type: ElementType, displayName: string) {
