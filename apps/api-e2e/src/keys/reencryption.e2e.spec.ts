@@ -5,6 +5,7 @@ import { adminChild, adminJson, database, expectAllReadable, inParallel, seed, t
 
 const KINDS = [
   'tokens',
+  'token_intents',
   'reactor_configurations',
   'proxy_secrets',
   'job_arguments',

@@ -66,15 +66,19 @@ export interface SeededTenant {
   webhookSecret: string;
   idempotent: { key: string; body: unknown; id: string };
   proxy: { id: string; key: string };
+  /** a card token intent (not converted) */
+  intent: { id: string; card: unknown };
 }
 
 /**
  * A tenant with a value of every sealed kind: `tokens` tokens, a reactor (configuration), an asynchronous job with
- * a callback nobody answers (arguments, outcome, webhook body), its webhook secret, an idempotency reply and a
- * pre-configured proxy (its key and configuration).
+ * a callback nobody answers (arguments, outcome, webhook body), its webhook secret, an idempotency reply, a
+ * pre-configured proxy (its key and configuration) and a token intent.
  */
 export async function seed(tenant: TestTenant, tokens: number): Promise<SeededTenant> {
-  const key = (await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:use'] })).key;
+  const key = (
+    await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:use', 'token-intent:create', 'token-intent:read'] })
+  ).key;
   const created = await inParallel(
     Array.from({ length: tokens }, (_, i) => `value ${i} ${Math.random().toString(36).slice(2)}`),
     8,
@@ -105,6 +109,11 @@ export async function seed(tenant: TestTenant, tokens: number): Promise<SeededTe
     body: { name: 'sealed', destination_url: 'https://psp.example.com', configuration: { API_KEY: 'proxy-secret-value' } },
   });
   if (proxy.status !== 201) throw new Error(`proxy: ${proxy.status} ${proxy.text}`);
+  const intent = await api('POST', '/token-intents', {
+    key,
+    body: { type: 'card', data: { number: '4242424242424242', expiration_month: 1, expiration_year: 2040 } },
+  });
+  if (intent.status !== 201) throw new Error(`intent: ${intent.status} ${intent.text}`);
   return {
     key,
     tokens: created,
@@ -113,6 +122,7 @@ export async function seed(tenant: TestTenant, tokens: number): Promise<SeededTe
     webhookSecret: secret.body.secret,
     idempotent: { key: idemKey, body: idem.body, id: idem.body.id },
     proxy: { id: proxy.body.id, key: proxy.body.key },
+    intent: { id: intent.body.id, card: intent.body.card },
   };
 }
 
@@ -137,4 +147,8 @@ export async function expectAllReadable(tenant: TestTenant, s: SeededTenant): Pr
   expect(replay.body).toEqual(s.idempotent.body);
   const proxy = await api('GET', `/proxies/${s.proxy.id}`, { key: tenant.managementKey });
   expect(proxy.body).toMatchObject({ key: s.proxy.key, configuration: { API_KEY: 'proxy-secret-value' } });
+  // an intent's details are computed from its decrypted data on each read
+  const intent = await api('GET', `/token-intents/${s.intent.id}`, { key: s.key });
+  expect(intent.status).toBe(200);
+  expect(intent.body.card).toEqual(s.intent.card);
 }

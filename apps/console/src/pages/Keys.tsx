@@ -27,6 +27,7 @@ export const KEYS_POLL_MS = 3000;
 
 const KIND_LABELS: Record<string, string> = {
   tokens: 'Tokens',
+  token_intents: 'Token intents',
   reactor_configurations: 'Reactor configurations',
   proxy_secrets: 'Proxy keys and configurations',
   job_arguments: 'Asynchronous job arguments',

@@ -27,7 +27,7 @@ export class ReencryptionKindProgressView {
   @ApiProperty({
     example: 'tokens',
     description:
-      'the kind of sealed value: tokens, reactor_configurations, proxy_secrets, job_arguments, job_outcomes, webhook_bodies, webhook_secrets, idempotency_replies',
+      'the kind of sealed value: tokens, token_intents, reactor_configurations, proxy_secrets, job_arguments, job_outcomes, webhook_bodies, webhook_secrets, idempotency_replies',
   })
   kind!: string;
 

@@ -1302,7 +1302,7 @@ export interface components {
         };
         ReencryptionKindProgressView: {
             /**
-             * @description the kind of sealed value: tokens, reactor_configurations, proxy_secrets, job_arguments, job_outcomes, webhook_bodies, webhook_secrets, idempotency_replies
+             * @description the kind of sealed value: tokens, token_intents, reactor_configurations, proxy_secrets, job_arguments, job_outcomes, webhook_bodies, webhook_secrets, idempotency_replies
              * @example tokens
              */
             kind: string;

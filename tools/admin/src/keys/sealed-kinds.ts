@@ -37,6 +37,15 @@ export const SEALED_KINDS: readonly SealedKind[] = [
     aad: (r) => `token:${r['id']}`,
   },
   {
+    // a converted intent keeps its row without data (null ciphertext): nothing to re-encrypt there
+    kind: 'token_intents',
+    table: 'token_intents',
+    keyset: [{ name: 'id', type: 'uuid' }],
+    ciphertext: 'data_ciphertext',
+    keyIdColumn: 'data_key_id',
+    aad: (r) => `token-intent:${r['id']}`,
+  },
+  {
     kind: 'reactor_configurations',
     table: 'reactors',
     keyset: [{ name: 'id', type: 'uuid' }],
