@@ -4,7 +4,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import type { Principal, TenantSettings } from '@coffer/contracts';
 import { createLogger } from '@coffer/observability';
-import { FrameAncestors } from './frame-ancestors';
+import { FrameAncestors, TooManyLookups } from './frame-ancestors';
 import { ELEMENTS_PREFIX, elementsDir, listenForElements, redirectElementsToTheirOrigin, type ElementsListener } from './elements-origin';
 
 const TIMEOUTS = {
@@ -150,5 +150,33 @@ describe('the Elements origin', () => {
     expect((await api.inject({ url: '/elements' })).statusCode).toBe(307);
     expect((await api.inject({ url: '/elementsx' })).body).toBe('not ours');
     await api.close();
+  });
+});
+
+describe('the frame policy lookups', () => {
+  it('ask once per key for frames asked together, and refuse (503, not queue) past the cap of lookups under way', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let asked = 0;
+    const ancestors = new FrameAncestors(
+      {
+        principalOf: async () => {
+          asked++;
+          await held;
+          return null;
+        },
+        settingsOf: async () => ({ deduplicate_tokens: false }),
+      },
+      2,
+    );
+    const a = ancestors.of(TENANT_KEY, 't');
+    const again = ancestors.of(TENANT_KEY, 't');
+    const b = ancestors.of(OPEN_KEY, 't');
+    await expect(ancestors.of('c'.repeat(64), 't')).rejects.toBeInstanceOf(TooManyLookups);
+    release();
+    expect(await Promise.all([a, again, b])).toEqual(['*', '*', '*']);
+    expect(asked).toBe(2);
+    // the cap counts lookups under way only
+    expect(await ancestors.of('c'.repeat(64), 't')).toBe('*');
   });
 });

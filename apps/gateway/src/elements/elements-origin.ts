@@ -7,7 +7,7 @@ import type { Logger } from '@coffer/observability';
 import type { ElementsConfig } from '../config';
 import { onClientError, onConnect } from '../http/framework-errors';
 import { serverTimeoutOptions, type RequestTimeouts } from '../http/request-timeouts';
-import { KEY_HASH_PATTERN, type FrameAncestors } from './frame-ancestors';
+import { KEY_HASH_PATTERN, TooManyLookups, type FrameAncestors } from './frame-ancestors';
 
 /**
  * Coffer Elements, the hosted card fields, on an origin of their own. Their frames hold card numbers, so nothing
@@ -173,7 +173,7 @@ export async function listenForElements(
     try {
       ancestors = await frameAncestors.of(k, request.id);
     } catch (err) {
-      logger.warn({ err: (err as Error).message }, 'elements: the tenant of a frame could not be looked up');
+      if (!(err instanceof TooManyLookups)) logger.warn({ err: (err as Error).message }, 'elements: the tenant of a frame could not be looked up');
       return reply
         .status(503)
         .header('retry-after', '1')

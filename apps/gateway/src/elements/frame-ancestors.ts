@@ -11,6 +11,11 @@ export interface FrameAncestorSources {
   settingsOf(principal: Principal, traceId: string): Promise<TenantSettings>;
 }
 
+/** A frame asked for while this many lookups are already under way is refused (503), not queued. */
+export const MAX_LOOKUPS_IN_FLIGHT = 16;
+
+export class TooManyLookups extends Error {}
+
 /**
  * Which pages may frame a field: the CSP `frame-ancestors` of a frame page, from the allowed origins of the tenant
  * whose key the fields were initialised with. The loader names that key by its hash in the frame's address, and the
@@ -20,13 +25,29 @@ export interface FrameAncestorSources {
 export class FrameAncestors {
   /** a tenant's change is seen within 5 s, as every service's view of tenant settings */
   private readonly cache = new LRUCache<string, string>({ max: 10_000, ttl: 5_000 });
+  /**
+   * Lookups under way, by key hash: frames of one checkout ask once. The frame pages need no key, so anybody may ask
+   * for them with made-up hashes; the cap keeps that from becoming a flood of lookups on session-service.
+   */
+  private readonly inFlight = new Map<string, Promise<string>>();
 
-  constructor(private readonly sources: FrameAncestorSources) {}
+  constructor(
+    private readonly sources: FrameAncestorSources,
+    private readonly maxInFlight = MAX_LOOKUPS_IN_FLIGHT,
+  ) {}
 
+  /** The policy for frames named by `keyHash`; throws TooManyLookups when the cap is reached. */
   async of(keyHash: string | undefined, traceId: string): Promise<string> {
     if (!keyHash) return '*';
-    const hit = this.cache.get(keyHash);
+    const hit = this.cache.get(keyHash) ?? this.inFlight.get(keyHash);
     if (hit) return hit;
+    if (this.inFlight.size >= this.maxInFlight) throw new TooManyLookups();
+    const asking = this.lookUp(keyHash, traceId).finally(() => this.inFlight.delete(keyHash));
+    this.inFlight.set(keyHash, asking);
+    return asking;
+  }
+
+  private async lookUp(keyHash: string, traceId: string): Promise<string> {
     const principal = await this.sources.principalOf(keyHash, traceId);
     const origins = principal ? ((await this.sources.settingsOf(principal, traceId)).elements_allowed_origins ?? []) : [];
     const policy = origins.length ? origins.join(' ') : '*';
