@@ -107,6 +107,7 @@ export class CofferElement {
   };
   cardMetadata?: { cardBrand: string; cardLast4?: string; cardBin?: string };
   private iframe?: HTMLIFrameElement;
+  private initialized = false;
   private listeners = new Map<string, Set<(e: ElementEvent) => void>>();
   private options: Record<string, unknown>;
   private mounting?: { resolve: () => void; reject: (e: Error) => void };
@@ -160,6 +161,7 @@ export class CofferElement {
       this.coffer.onHello(win, () => {
         this.coffer.register(win, { id: this.id, onMessage: (m) => this.onFrameMessage(m) });
         this.coffer.postTo(win, this.id, 'init', { elementType: this.type, channel: this.coffer.channel, options: this.options });
+        this.initialized = true;
       });
     }
     return done;
@@ -263,6 +265,7 @@ export class CofferElement {
     this.iframe?.remove();
     this.iframe = undefined;
     this.mounted = false;
+    this.initialized = false;
     this.mounting?.reject(cofferError('CofferConfigurationError', 'The element was unmounted'));
     this.mounting = undefined;
   }
@@ -281,7 +284,8 @@ export class CofferElement {
 
   private send(type: string, payload: Record<string, unknown> = {}): void {
     const win = this.iframe?.contentWindow;
-    if (win && this.mounted) this.coffer.postTo(win, this.id, type, payload);
+    // after init (even before ready): the frame handles its messages in order
+    if (win && this.initialized) this.coffer.postTo(win, this.id, type, payload);
   }
 }
 
