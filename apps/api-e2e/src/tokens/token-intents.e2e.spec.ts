@@ -163,6 +163,14 @@ describe('token intents', () => {
     expect((await api('GET', `/token-intents/${intent.id}`, { key: backend.key })).status).toBe(200);
   });
 
+  it('POST /tokenize does not convert intents: a token request naming one is a 400, and nothing is written', async () => {
+    const intent = (await createIntent({ type: 'card', data: CARD })).body;
+    const res = await api('POST', '/tokenize', { key: backend.key, body: { card: { type: 'card', token_intent_id: intent.id }, note: 'x' } });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors)).toEqual(['card.token_intent_id']);
+    expect((await api('GET', `/token-intents/${intent.id}`, { key: backend.key })).status).toBe(200);
+  });
+
   it('an expired intent is 404 on read and conversion, and the expiry sweep deletes it', async () => {
     const intent = (await createIntent({ type: 'card', data: CARD })).body;
     await db.query(`UPDATE token_intents SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND id = $2`, [tenant.tenantId, intent.id]);

@@ -111,6 +111,12 @@ export class TokenizeUseCase {
       return (take) => parts.map((p) => p(take));
     }
     const obj = value as Record<string, unknown>;
+    // a token request naming a token intent: tokenize does not convert intents (docs/token-intents.md), and walking it
+    // would make tokens of its type and intent id instead
+    if ('type' in obj && 'token_intent_id' in obj && !('data' in obj)) {
+      errors.add(path ? `${path}.token_intent_id` : 'token_intent_id', 'is not taken by POST /tokenize: convert a token intent with POST /tokens');
+      return () => obj;
+    }
     if ('type' in obj && 'data' in obj) {
       const prepared = this.create.prepare(principal, obj, errors, path, budget);
       if (prepared) slots.push({ path, prepared, asId: false });
