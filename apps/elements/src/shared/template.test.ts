@@ -151,6 +151,16 @@ describe('security codes', () => {
     expect(resolveTokenBody({ type: 'token', data: ref('ssn'), fingerprint_expression: '{{ data }}' }, values, kinds)).toMatchObject({ data: '123-45-6789' });
   });
 
+  it('never lets a code without a number be deduplicated (an existing token would answer a guess)', () => {
+    expect(resolveTokenBody({ type: 'token', data: ref('cvc') }, values, kinds)).toEqual({ type: 'token', data: '987', deduplicate_token: false });
+    expect(() => resolveTokenBody({ type: 'token', data: ref('cvc'), deduplicate_token: true }, values, kinds)).toThrow(/deduplicated/);
+    expect(resolveTokenBody({ type: 'card', data: ref('card'), deduplicate_token: true }, values, kinds)).toMatchObject({ deduplicate_token: true });
+    expect(() => resolveTokenizeBody({ cvc: ref('cvc') }, values, kinds)).toThrow(/on its own/);
+    expect(resolveTokenizeBody({ cvc: { type: 'token', data: ref('cvc') } }, values, kinds)).toEqual({
+      cvc: { type: 'token', data: '987', deduplicate_token: false },
+    });
+  });
+
   it('withholds fingerprints when a code travels without a card number', () => {
     expect(hideFingerprints({ type: 'token', data: ref('cvc') }, kinds)).toBe(true);
     expect(hideFingerprints({ type: 'card', data: ref('card') }, kinds)).toBe(false);

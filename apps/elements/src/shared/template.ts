@@ -109,6 +109,7 @@ function isTokenSpec(v: unknown): v is Record<string, unknown> {
 export type Kinds = ReadonlyMap<string, string>;
 
 const carriesCvc = (ids: Iterable<string>, kinds: Kinds) => [...ids].some((id) => kinds.get(id) === 'cardVerificationCode' || kinds.get(id) === 'card');
+const carriesNumber = (ids: Iterable<string>, kinds: Kinds) => [...ids].some((id) => kinds.get(id) === 'card' || kinds.get(id) === 'cardNumber');
 
 function resolveSpec(spec: Record<string, unknown>, values: ReadonlyMap<string, ElementValue>, kinds: Kinds): Record<string, unknown> {
   const { data, ...rest } = spec;
@@ -119,6 +120,11 @@ function resolveSpec(spec: Record<string, unknown>, values: ReadonlyMap<string, 
   if (carriesCvc(refs, kinds) && (rest.fingerprint_expression !== undefined || rest.search_indexes !== undefined)) {
     throw new TemplateError('a token holding a security code cannot set fingerprint_expression or search_indexes');
   }
+  // deduplicating a code without a number would tell the page whether a token of a guessed code exists: never
+  if (carriesCvc(refs, kinds) && !carriesNumber(refs, kinds)) {
+    if (rest.deduplicate_token === true) throw new TemplateError('a token holding a security code without a card number cannot be deduplicated');
+    return { ...rest, deduplicate_token: false, data: substitute(data, values) };
+  }
   return { ...rest, data: substitute(data, values) };
 }
 
@@ -128,7 +134,7 @@ function resolveSpec(spec: Record<string, unknown>, values: ReadonlyMap<string, 
  */
 export function hideFingerprints(body: unknown, kinds: Kinds): boolean {
   const ids = collectRefs(body);
-  return carriesCvc(ids, kinds) && ![...ids].some((id) => kinds.get(id) === 'card' || kinds.get(id) === 'cardNumber');
+  return carriesCvc(ids, kinds) && !carriesNumber(ids, kinds);
 }
 
 /** A reply without any `fingerprint` member. */
@@ -156,7 +162,13 @@ export function resolveTokenBody(body: unknown, values: ReadonlyMap<string, Elem
  * other element becomes a token of its own, replaced by its id in the reply; other objects and arrays are walked.
  */
 export function resolveTokenizeBody(body: unknown, values: ReadonlyMap<string, ElementValue>, kinds: Kinds = new Map()): unknown {
-  if (isRef(body)) return substitute(body, values);
+  if (isRef(body)) {
+    // a bare value becomes a token by the tenant's deduplication setting: a code must say deduplicate_token: false
+    if (carriesCvc([body[REF_KEY].element], kinds)) {
+      throw new TemplateError("a security code on its own must be tokenized as { type: 'token', data: element }, not as a bare value");
+    }
+    return substitute(body, values);
+  }
   if (isTokenSpec(body)) return resolveSpec(body, values, kinds);
   if (Array.isArray(body)) return body.map((x) => resolveTokenizeBody(x, values, kinds));
   if (body && typeof body === 'object') {
