@@ -433,6 +433,27 @@ describe('Coffer Elements in the browser', () => {
       body: { name: 'elements-browser', settings: { elements_allowed_origins: [] } },
     });
     expect(cleared.body.settings.elements_allowed_origins).toBeUndefined();
+    // any site again once the cached policy has expired (the tests after this one frame the fields elsewhere)
+    await new Promise((r) => setTimeout(r, 5_500));
+    await page.goto(site.checkout({ key: publicKey }));
+    expect(await page.evaluate(() => (window as unknown as ShopWindow).shop.start())).toBe(true);
+    await page.close();
+  });
+
+  it('the demo checkout served on the Elements origin (as npm start serves it) tokenizes a typed card', async () => {
+    const page = await context.newPage();
+    await page.goto(`${elementsUrl()}/elements/v1/demo/`);
+    await page.getByLabel('Public API key (or session key)').fill(publicKey);
+    await page.getByRole('button', { name: 'Load the card form' }).click();
+    const frame = await frameOf(page, 'card');
+    await frame.locator('#input-cardNumber').pressSequentially(NUMBER);
+    await frame.locator('#input-cardExpirationDate').pressSequentially('1240');
+    await frame.locator('#input-cardVerificationCode').pressSequentially(CVC);
+    await page.getByRole('button', { name: 'Tokenize', exact: true }).click();
+    await page.waitForFunction(() => (document.getElementById('result')?.textContent ?? '').includes('"id"'));
+    const shown = JSON.parse((await page.locator('#result').textContent())!);
+    expect(JSON.stringify(shown)).not.toContain(NUMBER);
+    expect((await read(shown.id)).data).toMatchObject({ number: NUMBER });
     await page.close();
   });
 
