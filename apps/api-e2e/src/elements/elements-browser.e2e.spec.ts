@@ -484,7 +484,7 @@ describe('Coffer Elements in the browser', () => {
       ['GET', '/applications', undefined],
       ['GET', '/reactors', undefined],
     ] as const) {
-      expect([method, p, (await api(method, p, { key: publicKey, body })).status]).toEqual([method, p, 403]);
+      expect([method, p, (await api(method as 'GET', p as '/tokens', { key: publicKey, body })).status]).toEqual([method, p, 403]);
     }
   });
 
