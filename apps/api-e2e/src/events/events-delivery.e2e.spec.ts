@@ -19,6 +19,8 @@ const ALL_TYPES = [
   'token.updated',
   'token.deleted',
   'token.expired',
+  'token-intent.created',
+  'token-intent.deleted',
   'application.created',
   'application.updated',
   'application.deleted',
@@ -54,7 +56,9 @@ describe('events delivered to webhooks', () => {
     expect(hook.status).toBe(201);
     // the webhook's own secret signs its deliveries (standard-webhooks.e2e.spec.ts)
     secret = hook.body.signing_secret;
-    writer = await tenant.app('private', { permissions: ['token:create', 'token:read', 'token:update', 'token:delete'] });
+    writer = await tenant.app('private', {
+      permissions: ['token:create', 'token:read', 'token:update', 'token:delete', 'token-intent:create', 'token-intent:delete'],
+    });
     managementAppId = (await api('GET', '/applications/key', { key: tenant.managementKey })).body.id;
   });
 
@@ -100,6 +104,24 @@ describe('events delivered to webhooks', () => {
     const e3 = await receiver.waitForEvent('token.deleted', (e) => e.event.data.token?.id === id);
     checkEnvelope(e3, 'token.deleted');
     expect(e3.event.data.token).toEqual({ id });
+  });
+
+  it('token-intent.created and token-intent.deleted: the intent as its reply shows it (card details), never the data', async () => {
+    const created = await api('POST', '/token-intents', {
+      key: writer.key,
+      body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2030 } },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const e1 = await receiver.waitForEvent('token-intent.created', (e) => e.event.data.token_intent?.id === id);
+    checkEnvelope(e1, 'token-intent.created');
+    expect(e1.event.data.token_intent).toMatchObject({ id, type: 'card', fingerprint: expect.any(String), card: { last4: '4242', brand: 'visa' } });
+    expect(e1.event.data.actor).toEqual({ id: writer.id, type: 'application' });
+    expect(e1.raw.body).not.toContain(VISA);
+    expect((await api('DELETE', `/token-intents/${id}`, { key: writer.key })).status).toBe(204);
+    const e2 = await receiver.waitForEvent('token-intent.deleted', (e) => e.event.data.token_intent?.id === id);
+    checkEnvelope(e2, 'token-intent.deleted');
+    expect(e2.event.data.token_intent).toEqual({ id });
   });
 
   it('token.expired when the sweeper removes an expired token (actor: system)', async () => {

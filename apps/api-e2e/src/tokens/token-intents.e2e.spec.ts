@@ -163,12 +163,21 @@ describe('token intents', () => {
     expect((await api('GET', `/token-intents/${intent.id}`, { key: backend.key })).status).toBe(200);
   });
 
-  it('POST /tokenize does not convert intents: a token request naming one is a 400, and nothing is written', async () => {
+  it('POST /tokenize converts intents too: an object naming one becomes its token, once, and the call is all-or-nothing', async () => {
     const intent = (await createIntent({ type: 'card', data: CARD })).body;
     const res = await api('POST', '/tokenize', { key: backend.key, body: { card: { type: 'card', token_intent_id: intent.id }, note: 'x' } });
-    expect(res.status).toBe(400);
-    expect(Object.keys(res.body.errors)).toEqual(['card.token_intent_id']);
-    expect((await api('GET', `/token-intents/${intent.id}`, { key: backend.key })).status).toBe(200);
+    expect(res.status).toBe(200);
+    expect(res.body.card).toMatchObject({ type: 'card' });
+    expect(typeof res.body.note).toBe('string');
+    expect((await api('GET', `/token-intents/${intent.id}`, { key: backend.key })).status).toBe(404);
+    // used again, alone or beside a good item: 409, and nothing of the call is written
+    const other = (await createIntent({ type: 'card', data: CARD })).body;
+    const again = await api('POST', '/tokenize', { key: backend.key, body: [{ token_intent_id: other.id }, { token_intent_id: intent.id }] });
+    expect(again.status).toBe(409);
+    expect((await api('GET', `/token-intents/${other.id}`, { key: backend.key })).status).toBe(200);
+    const bad = await api('POST', '/tokenize', { key: backend.key, body: { card: { type: 'bank', token_intent_id: other.id } } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors)).toEqual(['card.type']);
   });
 
   it('an expired intent is 404 on read and conversion, and the expiry sweep deletes it', async () => {

@@ -72,6 +72,21 @@ describe('token intents (PostgreSQL)', () => {
     expect(JSON.stringify(await intents.get(back, 't', view.id))).not.toContain(CARD.number);
   });
 
+  it('a create and a delete each commit their event with the change: the view (never data), then the id', async () => {
+    const view = await intents.create(front, 't-ev', { type: 'card', data: CARD });
+    await intents.delete(back, 't-ev', view.id);
+    const events = (
+      await ctx.sql.query("SELECT type, event FROM event_outbox WHERE tenant_id = $1 AND event->'data'->'token_intent'->>'id' = $2 ORDER BY type", [
+        tenant,
+        view.id,
+      ])
+    ).rows;
+    expect(events.map((e) => e.type)).toEqual(['token-intent.created', 'token-intent.deleted']);
+    expect(events[0].event.data.token_intent).toMatchObject({ id: view.id, type: 'card', card: { last4: '4242' } });
+    expect(JSON.stringify(events)).not.toContain(CARD.number);
+    expect(events[1].event.data.token_intent).toEqual({ id: view.id });
+  });
+
   it('a refused create stores nothing', async () => {
     const before = (await ctx.sql.query('SELECT count(*)::int AS n FROM token_intents WHERE tenant_id = $1', [tenant])).rows[0].n;
     const problem = await problemOf(intents.create(front, 't', { type: 'card', data: { number: '4242424242424241' } }));

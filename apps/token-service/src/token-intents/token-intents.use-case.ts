@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, conflict, notFound, type Principal, type TokenIntentView } from '@coffer/contracts';
-import { PrismaService } from '@coffer/db';
+import { FieldErrors, actorOf, conflict, newEvent, notFound, type Principal, type TokenIntentView } from '@coffer/contracts';
+import { EventOutbox, PrismaService } from '@coffer/db';
 import { AuditRepository } from '../audit/audit.repository';
 import { TokenVault, renderExpressions } from '../tokens/token-vault';
 import { validateTokenFields } from '../tokens/token-fields';
@@ -31,6 +31,7 @@ export class TokenIntentsUseCase {
     private readonly vault: TokenVault,
     private readonly audit: AuditRepository,
     private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
   ) {}
 
   async create(principal: Principal, traceId: string, body: unknown): Promise<TokenIntentView> {
@@ -59,14 +60,17 @@ export class TokenIntentsUseCase {
       created_at: createdAt,
       expires_at: new Date(createdAt.getTime() + TOKEN_INTENT_TTL_MS),
     };
-    // the intent and its audit record commit together (or with the idempotency key's record, when there is one)
+    const view = intentView(row, fields.data);
+    // the intent, its audit record and its event commit together (with the idempotency key's record, when there is one)
     await this.prisma.transactional(async () => {
       await this.intents.insert(row);
       await this.audit.record(tenantId, [
         { actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token_intent', entityId: id, traceId },
       ]);
+      // the view as its reply shows it: card or bank details, never data
+      await this.outbox.record([newEvent('token-intent.created', tenantId, traceId, actorOf(principal), { token_intent: view })]);
     });
-    return intentView(row, fields.data);
+    return view;
   }
 
   async get(principal: Principal, traceId: string, id: string): Promise<TokenIntentView> {
@@ -85,6 +89,7 @@ export class TokenIntentsUseCase {
       await this.audit.record(principal.tenantId, [
         { actorApplicationId: principal.applicationId, operation: 'delete', entityType: 'token_intent', entityId: id, traceId },
       ]);
+      await this.outbox.record([newEvent('token-intent.deleted', principal.tenantId, traceId, actorOf(principal), { token_intent: { id } })]);
     });
   }
 

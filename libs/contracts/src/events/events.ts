@@ -10,6 +10,8 @@ export const EVENT_TYPES = [
   'token.updated',
   'token.deleted',
   'token.expired',
+  'token-intent.created',
+  'token-intent.deleted',
   'application.created',
   'application.updated',
   'application.deleted',

@@ -15,6 +15,8 @@ import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { CreateTokenUseCase } from '../create/create-token.use-case';
 import { TokenInserts } from '../create/token-inserts';
+import { TokenIntentRepository } from '../../token-intents/token-intent.repository';
+import { TokenIntentsUseCase } from '../../token-intents/token-intents.use-case';
 import { TokenizeUseCase } from './tokenize.use-case';
 
 /** POST /tokenize against PostgreSQL: all-or-nothing writes in one transaction; tenant settings come from a fake (no NATS). */
@@ -34,7 +36,20 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ctx = await startIntegration(
-      { providers: [IdempotentWrites, AuditRepository, TokenRepository, TokenInserts, TokenVault, CreateTokenUseCase, TokenizeUseCase, TenantSettingsClient] },
+      {
+        providers: [
+          IdempotentWrites,
+          AuditRepository,
+          TokenRepository,
+          TokenInserts,
+          TokenVault,
+          CreateTokenUseCase,
+          TokenizeUseCase,
+          TenantSettingsClient,
+          TokenIntentRepository,
+          TokenIntentsUseCase,
+        ],
+      },
       [{ provide: TenantSettingsClient, useValue: settings }],
     );
     tokenize = ctx.get(TokenizeUseCase);
@@ -122,5 +137,65 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
       ).status,
     ).toBe(400);
     expect(await count(tenant)).toBe(before);
+  });
+
+  describe('token intents in the payload', () => {
+    const CARD = { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 };
+    const front = () => principalOf(tenant, { type: 'public', permissions: ['token-intent:create'] });
+    const intent = async () => (await ctx.get(TokenIntentsUseCase).create(front(), 't', { type: 'card', data: CARD })).id;
+    const intentRow = async (id: string) => (await ctx.sql.query('SELECT converted_at, data_ciphertext FROM token_intents WHERE id = $1', [id])).rows[0];
+
+    it("become tokens of the intents' data with the item's other fields, each intent consumed in the call's transaction", async () => {
+      const [a, b] = [await intent(), await intent()];
+      const out = (await tokenize.execute(p, 't', {
+        pay: { token_intent_id: a, metadata: { order: 'o-1' } },
+        list: [{ type: 'card', token_intent_id: b }],
+        note: 'n',
+      })) as {
+        pay: TokenView;
+        list: TokenView[];
+        note: string;
+      };
+      expect(out.pay.type).toBe('card');
+      expect(out.pay.metadata).toEqual({ order: 'o-1' });
+      expect(out.list[0].type).toBe('card');
+      const rows = (
+        await ctx.sql.query('SELECT id, data_key_id, data_ciphertext FROM tokens WHERE tenant_id = $1 AND id = ANY($2)', [tenant, [out.pay.id, out.list[0].id]])
+      ).rows;
+      const vault = ctx.get(TokenVault);
+      for (const r of rows) expect(await vault.decrypt(tenant, r.id, r.data_key_id, r.data_ciphertext)).toEqual(CARD);
+      for (const id of [a, b]) expect(await intentRow(id)).toMatchObject({ converted_at: expect.any(Date), data_ciphertext: null });
+    });
+
+    it('all or nothing: an intent named twice, one already converted or unknown refuses the call and consumes none', async () => {
+      const a = await intent();
+      const before = await count(tenant);
+      expect((await problemOf(tokenize.execute(p, 't', [{ token_intent_id: a }, { token_intent_id: a }]))).status).toBe(409);
+      expect(await intentRow(a)).toMatchObject({ converted_at: null });
+      expect((await problemOf(tokenize.execute(p, 't', [{ token_intent_id: a }, { token_intent_id: '00000000-0000-4000-8000-000000000000' }]))).status).toBe(
+        404,
+      );
+      expect(await intentRow(a)).toMatchObject({ converted_at: null });
+      await tokenize.execute(p, 't', [{ token_intent_id: a }]);
+      expect((await problemOf(tokenize.execute(p, 't', { again: { token_intent_id: a } }))).status).toBe(409);
+      expect(await count(tenant)).toBe(before + 1);
+    });
+
+    it('a bad id, data beside the id or another type is a 400 naming its place', async () => {
+      const a = await intent();
+      const problem = await problemOf(tokenize.execute(p, 't', { x: { token_intent_id: 7 }, y: [{ type: 'bank', token_intent_id: a }] }));
+      expect(problem.status).toBe(400);
+      expect(Object.keys(problem.errors ?? {}).sort()).toEqual(['x.token_intent_id', 'y[0].type']);
+      expect(await intentRow(a)).toMatchObject({ converted_at: null });
+    });
+
+    it('an idempotent repeat answers the same tokens although the intents are consumed', async () => {
+      const a = await intent();
+      const payload = { pay: { token_intent_id: a } };
+      const req = idempotentRequest(SUBJECTS.token.tokens.tokenize, { principal: p, traceId: 't', idempotencyKey: 'tok-intent-1', body: { payload } });
+      const first = (await tokenizeIdempotently(p, payload, req)) as { pay: TokenView };
+      const again = unwrapIdempotentReplay(await tokenizeIdempotently(p, payload, req))?.body as { pay: TokenView };
+      expect(again.pay.id).toBe(first.pay.id);
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { PrismaService } from '@coffer/db';
 import type { AuditRepository } from '../../audit/audit.repository';
 import type { CreateTokenUseCase } from '../create/create-token.use-case';
 import type { TokenVault } from '../token-vault';
+import type { TokenIntentsUseCase } from '../../token-intents/token-intents.use-case';
 import { TokenizeUseCase } from './tokenize.use-case';
 
 const principal: Principal = { tenantId: 't', applicationId: 'app', applicationType: 'private', permissions: ['token:create', 'token:read', 'token:use'] };
@@ -34,7 +35,9 @@ function setup() {
   const prisma = { transactional: jest.fn(async (fn: () => unknown) => fn()) } as unknown as PrismaService;
   const audit = { record: jest.fn(async () => undefined) } as unknown as AuditRepository;
   const vault = { keyring: { warm: jest.fn(async () => undefined) } } as unknown as TokenVault;
-  return new TokenizeUseCase(create, prisma, audit, vault);
+  // the payloads here name no token intent: nothing is looked up
+  const intents = { conversion: jest.fn(async () => null) } as unknown as TokenIntentsUseCase;
+  return new TokenizeUseCase(create, prisma, audit, vault, intents);
 }
 
 const payload = { x: { type: 'token', data: 'a' }, y: [{ type: 'token', data: 'b' }], z: 'plain' };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, TOKENIZE_RENDERED, badRequest, type Principal, type TokenView, type Transform } from '@coffer/contracts';
+import { FieldErrors, ProblemError, TOKENIZE_RENDERED, badRequest, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
 import type { ExpressionBudget } from '@coffer/expression';
 import { writeBudget } from '../expression-budgets';
@@ -7,14 +7,25 @@ import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
 import { AuditRepository, type AuditEventInput } from '../../audit/audit.repository';
 import { CreateTokenUseCase, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
 import { TokenVault } from '../token-vault';
+import { TokenIntentsUseCase, type IntentConversion } from '../../token-intents/token-intents.use-case';
 
 export const MAX_TOKENS_PER_CALL = 100;
 
-type Slot = { path: string; prepared: PreparedToken; asId: boolean };
+/** A slot of the payload that becomes a token; `conversion`: made from a token intent, consumed in the transaction. */
+type Slot = { path: string; prepared?: PreparedToken; asId: boolean; conversion?: IntentConversion };
+
+/** The intents a payload names, looked up (and decrypted) before planning; none while a repeat is rebuilt. */
+type Intents = { replaying: boolean; conversions: Map<object, IntentConversion> };
+
+/** An object of the payload that names a token intent instead of carrying data (docs/token-intents.md). */
+function namesIntent(obj: Record<string, unknown>): boolean {
+  return 'token_intent_id' in obj && !('data' in obj);
+}
 
 /**
  * POST /tokenize (docs/tokens.md): walks any JSON. An object with `type` and `data` is a token request and becomes
- * the created token; any other primitive becomes a `token` of that value and is replaced by its id; other objects
+ * the created token, as does an object with `token_intent_id` (and no `data`), a token intent converted as
+ * POST /tokens converts it; any other primitive becomes a `token` of that value and is replaced by its id; other objects
  * and arrays are walked. All-or-nothing: everything is validated first, then written in one transaction.
  *
  * `rendered` (reactor-service only): each token view also carries TOKENIZE_RENDERED, the transform it was rendered
@@ -27,10 +38,12 @@ export class TokenizeUseCase {
     private readonly prisma: PrismaService,
     private readonly audit: AuditRepository,
     private readonly vault: TokenVault,
+    private readonly intents: TokenIntentsUseCase,
   ) {}
 
   async execute(principal: Principal, traceId: string, payload: unknown, idempotency?: IdempotentWrite, rendered = false): Promise<unknown> {
-    const { shape, slots } = this.planned(principal, payload);
+    const conversions = await this.lookUpIntents(principal, payload);
+    const { shape, slots } = this.planned(principal, payload, { replaying: false, conversions });
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
     if (slots.length) await this.vault.keyring.warm(principal.tenantId);
     const tenantDeduplicates = slots.length ? await this.create.tenantDeduplicates(principal, traceId) : false;
@@ -40,7 +53,9 @@ export class TokenizeUseCase {
         const written: WrittenToken[] = [];
         const audits: AuditEventInput[] = [];
         for (const slot of slots) {
-          const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared, tenantDeduplicates, audits);
+          // an intent is consumed in the transaction that writes its token: used twice, even in one call, is a 409
+          if (slot.conversion) await slot.conversion.consume(principal, traceId);
+          const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared!, tenantDeduplicates, audits);
           out.push(this.resultOf(slot, view, transform, rendered));
           written.push({ id: row.id, created });
         }
@@ -66,7 +81,8 @@ export class TokenizeUseCase {
       reply: (result) => result,
       record: (result) => result,
       replay: async (recorded) => {
-        const { shape, slots } = this.planned(principal, payload);
+        // the intents of the call were consumed by it: the repeat rebuilds the shape around the recorded tokens
+        const { shape, slots } = this.planned(principal, payload, { replaying: true, conversions: new Map() });
         const views = await this.create.rerenderWithTransforms(principal, recorded as WrittenToken[]);
         let next = 0;
         return shape(() => this.resultOf(slots[next], views[next].view, views[next++].transform, rendered));
@@ -75,12 +91,12 @@ export class TokenizeUseCase {
   }
 
   /** The payload validated and planned: every token request prepared, under one expression budget for the call. */
-  private planned(principal: Principal, payload: unknown): { shape: (take: () => unknown) => unknown; slots: Slot[] } {
+  private planned(principal: Principal, payload: unknown, intents: Intents): { shape: (take: () => unknown) => unknown; slots: Slot[] } {
     if (payload === undefined) throw badRequest('The request body is required');
     const errors = new FieldErrors();
     const slots: Slot[] = [];
     // one expression budget for every token of the call, spent before the transaction starts
-    const shape = this.plan(principal, payload, '', slots, errors, writeBudget());
+    const shape = this.plan(principal, payload, '', slots, errors, writeBudget(), intents);
     if (slots.length > MAX_TOKENS_PER_CALL) throw badRequest(`At most ${MAX_TOKENS_PER_CALL} tokens may be created in one call`);
     errors.throwIfAny();
     return { shape, slots };
@@ -91,6 +107,42 @@ export class TokenizeUseCase {
     return rendered ? { ...view, [TOKENIZE_RENDERED]: transform } : view;
   }
 
+  /**
+   * The token intents the payload names (objects with `token_intent_id` and no `data`), in walk order: each looked up
+   * and decrypted before the transaction opens. A bad id or type is a 400 naming its place in the payload; an intent
+   * that is not live is a 404 and one already converted a 409, for the whole call (it is all-or-nothing). At most
+   * MAX_TOKENS_PER_CALL are looked up; past that planning refuses the call anyway.
+   */
+  private async lookUpIntents(principal: Principal, payload: unknown): Promise<Map<object, IntentConversion>> {
+    const found = new Map<object, IntentConversion>();
+    const errors = new FieldErrors();
+    const walk = async (value: unknown, path: string): Promise<void> => {
+      if (value === null || typeof value !== 'object' || found.size > MAX_TOKENS_PER_CALL) return;
+      if (Array.isArray(value)) {
+        for (const [i, v] of value.entries()) await walk(v, `${path}[${i}]`);
+        return;
+      }
+      const obj = value as Record<string, unknown>;
+      if (namesIntent(obj)) {
+        try {
+          const conversion = await this.intents.conversion(principal, obj);
+          if (conversion) found.set(obj, conversion);
+          else errors.add(path ? `${path}.token_intent_id` : 'token_intent_id', 'must be the id of a token intent');
+        } catch (err) {
+          const fields = err instanceof ProblemError && err.problem.status === 400 ? err.problem.errors : undefined;
+          if (!fields) throw err;
+          for (const [field, messages] of Object.entries(fields)) for (const m of messages) errors.add(path ? `${path}.${field}` : field, m);
+        }
+        return;
+      }
+      if ('type' in obj && 'data' in obj) return;
+      for (const [k, v] of Object.entries(obj)) await walk(v, path ? `${path}.${k}` : k);
+    };
+    await walk(payload, '');
+    errors.throwIfAny();
+    return found;
+  }
+
   /** Returns a function that rebuilds the payload with results in walk order. */
   private plan(
     principal: Principal,
@@ -99,6 +151,7 @@ export class TokenizeUseCase {
     slots: Slot[],
     errors: FieldErrors,
     budget: ExpressionBudget,
+    intents: Intents,
   ): (take: () => unknown) => unknown {
     if (value === null) return () => null;
     if (typeof value !== 'object') {
@@ -107,22 +160,28 @@ export class TokenizeUseCase {
       return (take) => (prepared ? take() : value);
     }
     if (Array.isArray(value)) {
-      const parts = value.map((v, i) => this.plan(principal, v, `${path}[${i}]`, slots, errors, budget));
+      const parts = value.map((v, i) => this.plan(principal, v, `${path}[${i}]`, slots, errors, budget, intents));
       return (take) => parts.map((p) => p(take));
     }
     const obj = value as Record<string, unknown>;
-    // a token request naming a token intent: tokenize does not convert intents (docs/token-intents.md), and walking it
-    // would make tokens of its type and intent id instead
-    if ('type' in obj && 'token_intent_id' in obj && !('data' in obj)) {
-      errors.add(path ? `${path}.token_intent_id` : 'token_intent_id', 'is not taken by POST /tokenize: convert a token intent with POST /tokens');
-      return () => obj;
+    // a token request naming a token intent: the intent's data becomes the token, as with POST /tokens
+    if (namesIntent(obj)) {
+      if (intents.replaying) {
+        slots.push({ path, asId: false });
+        return (take) => take();
+      }
+      // looked up before planning (lookUpIntents): every object that names one has its conversion or refused the call
+      const conversion = intents.conversions.get(obj);
+      const prepared = conversion ? this.create.prepare(principal, conversion.body, errors, path, budget) : undefined;
+      if (prepared) slots.push({ path, prepared, asId: false, conversion });
+      return (take) => (prepared ? take() : obj);
     }
     if ('type' in obj && 'data' in obj) {
       const prepared = this.create.prepare(principal, obj, errors, path, budget);
       if (prepared) slots.push({ path, prepared, asId: false });
       return (take) => (prepared ? take() : obj);
     }
-    const entries = Object.entries(obj).map(([k, v]) => [k, this.plan(principal, v, path ? `${path}.${k}` : k, slots, errors, budget)] as const);
+    const entries = Object.entries(obj).map(([k, v]) => [k, this.plan(principal, v, path ? `${path}.${k}` : k, slots, errors, budget, intents)] as const);
     return (take) => Object.fromEntries(entries.map(([k, p]) => [k, p(take)]));
   }
 }
