@@ -322,6 +322,39 @@ describe('Coffer Elements in the browser', () => {
     await page.close();
   });
 
+  it('a page cannot ask about a typed value by changing the rules: update leaves validity and brand rules as created', async () => {
+    const page = await openCheckout({ hostile: true });
+    await mount(page, 'text', 'name', { ariaLabel: 'Secret' });
+    await mount(page, 'cardNumber', 'number');
+    await (await frameOf(page, 'name')).locator('input').pressSequentially('secret-123');
+    await (await frameOf(page, 'number')).locator('input').pressSequentially(NUMBER);
+    expect(
+      (
+        await until(
+          () => lastChange(page, 'number'),
+          (e) => e['complete'] === true,
+        )
+      )['cardBrand'],
+    ).toBe('visa');
+    const before = (await events(page)).length;
+    await page.evaluate(async () => {
+      const shop = (window as unknown as ShopWindow).shop as unknown as Record<string, { update(o: unknown): Promise<void> }>;
+      // each would answer one question about the value if the frame took it now
+      await shop['name'].update({ validation: /^x/ });
+      await shop['number'].update({
+        cardTypes: [{ type: 'probe', niceType: 'Probe', patterns: [42424242], gaps: [4, 8, 12], lengths: [16], code: { name: 'CVC', size: 3 } }],
+      });
+      await shop['number'].update({ skipLuhnValidation: true, placeholder: 'Card number' });
+    });
+    await page.waitForTimeout(500);
+    const after = (await events(page)).slice(before).filter((e) => e.ev === 'change');
+    for (const e of after.filter((x) => x.element === 'name')) expect(e.e['valid']).toBe(true);
+    for (const e of after.filter((x) => x.element === 'number')) expect(e.e['cardBrand']).toBe('visa');
+    // the look still changes
+    expect(await (await frameOf(page, 'number')).locator('input').getAttribute('placeholder')).toBe('Card number');
+    await page.close();
+  });
+
   it('ignores messages from any other origin: a third party on the page can neither drive the fields nor fake their events', async () => {
     const page = await openCheckout({ extra: '' });
     await mount(page, 'cardNumber', 'number');

@@ -1,4 +1,5 @@
 // The script of every Coffer frame (frames/<type>.html and frames/controller.html). The protocol: ../shared/protocol.ts.
+import { updatable } from './fixed-options';
 import { checkCardNumber } from '../shared/card';
 import { channelName, checkParentMessage, parentHints, PROTOCOL_VERSION, sha256Hex, type Envelope, type ParentLink } from '../shared/protocol';
 import {
@@ -286,9 +287,7 @@ window.addEventListener('message', (ev) => {
       return;
     case 'update':
       if (ui && msg.options && typeof msg.options === 'object') {
-        const options = msg.options as AnyElementOptions;
-        if (typeof options.cardNumberElement === 'string') linkedNumber = options.cardNumberElement;
-        ui.update(options);
+        ui.update(updatable(msg.options as AnyElementOptions));
         styleContainer(ui.options);
       }
       return;

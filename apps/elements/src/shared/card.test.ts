@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_CUSTOM_BRANDS,
   brandsFor,
   checkCardNumber,
   checkCvc,
@@ -183,5 +184,15 @@ describe('text masks and validation', () => {
     expect(checkText('abc', { validation: /^\d+$/ })).toMatchObject({ complete: false, valid: false, error: 'invalid' });
     expect(checkText('123', { validation: /^\d+$/ })).toMatchObject({ complete: true, valid: true });
     expect(checkText('')).toMatchObject({ empty: true, complete: false });
+  });
+
+  it("takes a page's own brands only with prefixes no longer than the BIN it is told anyway, and at most 20 of them", () => {
+    const long = { type: 'probe', niceType: 'Probe', patterns: [424242424], gaps: [4, 8, 12], lengths: [16], code: { name: 'CVC', size: 3 } };
+    const range = { ...long, patterns: [[42424242, 42424243]] as [number, number][] };
+    const fine = { ...long, patterns: [42424242] };
+    expect(brandsFor([long]).map((b) => b.type)).toEqual([]);
+    expect(brandsFor([range, fine]).map((b) => b.type)).toEqual(['probe', 'probe']);
+    expect(brandsFor([{ ...fine, lengths: [40] }])).toEqual([]);
+    expect(brandsFor(Array.from({ length: 50 }, (_, i) => ({ ...fine, type: `b${i}` }))).length).toBe(MAX_CUSTOM_BRANDS);
   });
 });

@@ -103,15 +103,48 @@ export const CARD_BRANDS: readonly CardBrand[] = [
 export const UNKNOWN_BRAND = 'unknown';
 
 /** The brand list an element uses: the `cardTypes` option (brand ids or full definitions), else every brand. */
+/**
+ * A page may name brands of its own (`cardTypes`), but the brand of a number is reported to the page as it is typed,
+ * so a brand's prefixes may not be longer than the BIN the page is told anyway (8 digits): a brand for every longer
+ * prefix would read the number out digit by digit. At most this many brands of a page's own are taken.
+ */
+export const MAX_CUSTOM_BRANDS = 20;
+export const MAX_CUSTOM_PREFIX_DIGITS = 8;
+
+function prefixOk(p: unknown): boolean {
+  const ok = (n: unknown) => typeof n === 'number' && Number.isInteger(n) && n >= 0 && String(n).length <= MAX_CUSTOM_PREFIX_DIGITS;
+  return Array.isArray(p) ? p.length === 2 && ok(p[0]) && ok(p[1]) && String(p[0]).length === String(p[1]).length : ok(p);
+}
+
+function customBrand(t: CardBrand): CardBrand | undefined {
+  if (typeof t.type !== 'string' || !Array.isArray(t.patterns) || !Array.isArray(t.lengths)) return undefined;
+  if (!t.patterns.length || !t.patterns.every(prefixOk)) return undefined;
+  if (!t.lengths.every((n) => Number.isInteger(n) && n >= 12 && n <= 19)) return undefined;
+  const size = t.code && Number.isInteger(t.code.size) && t.code.size >= 3 && t.code.size <= 4 ? t.code.size : 3;
+  return {
+    type: t.type,
+    niceType: typeof t.niceType === 'string' ? t.niceType : t.type,
+    patterns: t.patterns,
+    lengths: t.lengths,
+    gaps: Array.isArray(t.gaps) && t.gaps.every((n) => Number.isInteger(n) && n > 0 && n < 19) ? t.gaps : G4,
+    code: { name: typeof t.code?.name === 'string' ? t.code.name : 'CVC', size },
+  };
+}
+
 export function brandsFor(cardTypes?: readonly (string | CardBrand)[]): readonly CardBrand[] {
   if (!cardTypes || cardTypes.length === 0) return CARD_BRANDS;
   const out: CardBrand[] = [];
+  let custom = 0;
   for (const t of cardTypes) {
     if (typeof t === 'string') {
       const known = CARD_BRANDS.find((b) => b.type === t);
       if (known) out.push(known);
-    } else if (t && typeof t.type === 'string' && Array.isArray(t.patterns) && Array.isArray(t.lengths)) {
-      out.push({ ...t, gaps: Array.isArray(t.gaps) ? t.gaps : G4, code: t.code ?? { name: 'CVC', size: 3 } });
+    } else if (t && typeof t === 'object' && custom < MAX_CUSTOM_BRANDS) {
+      const b = customBrand(t);
+      if (b) {
+        out.push(b);
+        custom++;
+      }
     }
   }
   return out;
