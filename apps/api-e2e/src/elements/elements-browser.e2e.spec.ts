@@ -18,6 +18,7 @@ jest.setTimeout(120_000);
 const NUMBER = '4242424242424242';
 const CVC = '987';
 const AMEX = '378282246310005';
+const MASTERCARD = '5555555555554444';
 
 interface Shop {
   events: { element: string; ev: string; e: Record<string, unknown> }[];
@@ -353,6 +354,41 @@ describe('Coffer Elements in the browser', () => {
     // the look still changes
     expect(await (await frameOf(page, 'number')).locator('input').getAttribute('placeholder')).toBe('Card number');
     await page.close();
+  });
+
+  it('never deduplicates a token of element values nor shows the page its fingerprint (either would answer a guess)', async () => {
+    const on = await api('PUT', '/tenants/self', { key: tenant.managementKey, body: { name: 'elements-browser', settings: { deduplicate_tokens: true } } });
+    expect(on.status).toBe(200);
+    try {
+      // the tenant's setting reaches token-service within its 5 s cache
+      await new Promise((r) => setTimeout(r, 5_500));
+      const guess = await api('POST', '/tokens', { key: readerKey, body: { type: 'card_number', data: MASTERCARD } });
+      expect(guess.status).toBe(201);
+      const again = await api('POST', '/tokens', { key: readerKey, body: { type: 'card_number', data: MASTERCARD } });
+      expect(again.body.id).toBe(guess.body.id);
+      const page = await openCheckout({ hostile: true });
+      await mount(page, 'cardNumber', 'number');
+      await (await frameOf(page, 'number')).locator('input').pressSequentially(MASTERCARD);
+      const made = await page.evaluate(() => {
+        const shop = (window as unknown as ShopWindow).shop;
+        return shop.coffer.tokens.create({ type: 'card_number', data: shop['number'], fingerprint_expression: '{{ data | slice: 8, 9 }}' });
+      });
+      expect(made['id']).not.toBe(guess.body.id);
+      expect(made).not.toHaveProperty('fingerprint');
+      const asked = await page.evaluate(async () => {
+        const shop = (window as unknown as ShopWindow).shop;
+        try {
+          await shop.coffer.tokens.create({ type: 'card_number', data: shop['number'], deduplicate_token: true });
+          return 'created';
+        } catch (e) {
+          return (e as Error).name;
+        }
+      });
+      expect(asked).toBe('CofferValidationError');
+      await page.close();
+    } finally {
+      await api('PUT', '/tenants/self', { key: tenant.managementKey, body: { name: 'elements-browser', settings: { deduplicate_tokens: false } } });
+    }
   });
 
   it('ignores messages from any other origin: a third party on the page can neither drive the fields nor fake their events', async () => {

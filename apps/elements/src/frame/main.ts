@@ -6,7 +6,8 @@ import {
   collectRefs,
   containsValue,
   dropFingerprints,
-  hideFingerprints,
+  idsAt,
+  type ReplyPath,
   resolveTokenBody,
   resolveTokenizeBody,
   stripData,
@@ -201,10 +202,11 @@ async function handleRequest(msg: Envelope): Promise<unknown> {
   const refs = collectRefs(msg.body);
   const { values, kinds } = refs.size > 0 ? await collect(refs) : { values: new Map<string, ElementValue>(), kinds: new Map<string, string>() };
   let body: unknown;
+  const bare: ReplyPath[] = [];
   try {
-    if (op === 'tokenize') body = resolveTokenizeBody(msg.body, values, kinds);
+    if (op === 'tokenize') body = resolveTokenizeBody(msg.body, values, kinds, bare);
     else if (op === 'sessions.create') body = undefined;
-    else body = resolveTokenBody(msg.body, values, kinds);
+    else body = resolveTokenBody(msg.body, values, kinds, op === 'tokens.create');
   } catch (e) {
     if (e instanceof TemplateError) throw new FrameError('CofferValidationError', e.message, {});
     throw e;
@@ -246,7 +248,10 @@ async function handleRequest(msg: Envelope): Promise<unknown> {
   if (containsValue(result, values.values())) {
     throw new FrameError('CofferApiError', 'The reply held a value typed in an element and was withheld (an id expression?)', { status: res.status });
   }
-  if (hideFingerprints(msg.body, kinds)) result = dropFingerprints(result);
+  // a bare element of a tokenize call is shown by its id, as tokenize shows a bare value
+  if (bare.length) result = idsAt(result, bare);
+  // no fingerprint of a value typed in an element reaches the page: it could compare it with those of its guesses
+  if (refs.size > 0) result = dropFingerprints(result);
   if (op === 'sessions.create' && result && typeof result === 'object') {
     const r = result as Record<string, unknown>;
     result = { ...r, sessionKey: r.session_key, expiresAt: r.expires_at };

@@ -4,7 +4,7 @@ import {
   collectRefs,
   containsValue,
   dropFingerprints,
-  hideFingerprints,
+  idsAt,
   REF_KEY,
   resolveTokenBody,
   resolveTokenizeBody,
@@ -66,7 +66,12 @@ describe('page side: elements become references', () => {
 
 describe('frame side: references become values', () => {
   it('puts a card element where data goes', () => {
-    expect(resolveTokenBody({ type: 'card', data: ref('card'), metadata: { k: 'v' } }, values)).toEqual({ type: 'card', data: card, metadata: { k: 'v' } });
+    expect(resolveTokenBody({ type: 'card', data: ref('card'), metadata: { k: 'v' } }, values)).toEqual({
+      type: 'card',
+      data: card,
+      metadata: { k: 'v' },
+      deduplicate_token: false,
+    });
   });
 
   it('puts split elements and expiry parts where their values go', () => {
@@ -74,7 +79,10 @@ describe('frame side: references become values', () => {
     expect(resolveTokenBody(body, values)).toEqual({
       type: 'card',
       data: { number: '5555555555554444', expiration_month: 3, expiration_year: 2031, cvc: '987' },
+      deduplicate_token: false,
     });
+    // a token intent has no deduplication to turn off
+    expect(resolveTokenBody(body, values, new Map(), false)).not.toHaveProperty('deduplicate_token');
   });
 
   it('refuses elements outside data (metadata, id … come back to the page)', () => {
@@ -87,9 +95,19 @@ describe('frame side: references become values', () => {
     expect(() => resolveTokenBody({ type: 'token', data: ref('num', 'month') }, values)).toThrow(/month/);
   });
 
-  it('tokenize: token specs take elements in data; other elements become tokens of their own', () => {
-    const body = { card: { type: 'card', data: ref('card') }, ssn: ref('ssn'), list: [ref('cvc'), 'plain'], n: 1 };
-    expect(resolveTokenizeBody(body, values)).toEqual({ card: { type: 'card', data: card }, ssn: '123-45-6789', list: ['987', 'plain'], n: 1 });
+  it('tokenize: token specs take elements in data; other elements become tokens of their own, shown by their ids', () => {
+    const body = { card: { type: 'card', data: ref('card') }, ssn: ref('ssn'), list: [ref('num'), 'plain'], n: 1 };
+    const bare: (string | number)[][] = [];
+    const never = { deduplicate_token: false };
+    expect(resolveTokenizeBody(body, values, new Map(), bare)).toEqual({
+      card: { type: 'card', data: card, ...never },
+      ssn: { type: 'token', data: '123-45-6789', ...never },
+      list: [{ type: 'token', data: '5555555555554444', ...never }, 'plain'],
+      n: 1,
+    });
+    expect(bare).toEqual([['ssn'], ['list', 0]]);
+    const reply = { card: { id: 'c', type: 'card' }, ssn: { id: 's', type: 'token' }, list: [{ id: 'l', type: 'token' }, 'p'], n: 'n' };
+    expect(idsAt(reply, bare)).toEqual({ card: { id: 'c', type: 'card' }, ssn: 's', list: ['l', 'p'], n: 'n' });
     expect(() => resolveTokenizeBody({ t: { type: 'token', data: 'x', metadata: { m: ref('ssn') } } }, values)).toThrow(/only stand in `data`/);
   });
 });
@@ -151,21 +169,19 @@ describe('security codes', () => {
     expect(resolveTokenBody({ type: 'token', data: ref('ssn'), fingerprint_expression: '{{ data }}' }, values, kinds)).toMatchObject({ data: '123-45-6789' });
   });
 
-  it('never lets a code without a number be deduplicated (an existing token would answer a guess)', () => {
+  it('never lets a token of element values be deduplicated (an existing token would answer a guess)', () => {
     expect(resolveTokenBody({ type: 'token', data: ref('cvc') }, values, kinds)).toEqual({ type: 'token', data: '987', deduplicate_token: false });
     expect(() => resolveTokenBody({ type: 'token', data: ref('cvc'), deduplicate_token: true }, values, kinds)).toThrow(/deduplicated/);
-    expect(resolveTokenBody({ type: 'card', data: ref('card'), deduplicate_token: true }, values, kinds)).toMatchObject({ deduplicate_token: true });
+    expect(() => resolveTokenBody({ type: 'card', data: ref('card'), deduplicate_token: true }, values, kinds)).toThrow(/deduplicated/);
+    // a request without element values is the page's own business
+    expect(resolveTokenBody({ type: 'token', data: 'plain', deduplicate_token: true }, values, kinds)).toMatchObject({ deduplicate_token: true });
     expect(() => resolveTokenizeBody({ cvc: ref('cvc') }, values, kinds)).toThrow(/on its own/);
     expect(resolveTokenizeBody({ cvc: { type: 'token', data: ref('cvc') } }, values, kinds)).toEqual({
       cvc: { type: 'token', data: '987', deduplicate_token: false },
     });
   });
 
-  it('withholds fingerprints when a code travels without a card number', () => {
-    expect(hideFingerprints({ type: 'token', data: ref('cvc') }, kinds)).toBe(true);
-    expect(hideFingerprints({ type: 'card', data: ref('card') }, kinds)).toBe(false);
-    expect(hideFingerprints({ type: 'card', data: { number: ref('num'), cvc: ref('cvc') } }, kinds)).toBe(false);
-    expect(hideFingerprints({ type: 'token', data: ref('ssn') }, kinds)).toBe(false);
+  it('takes fingerprints out of a reply', () => {
     expect(dropFingerprints({ id: 't', fingerprint: 'f', nested: [{ fingerprint: 'g', x: 1 }] })).toEqual({ id: 't', nested: [{ x: 1 }] });
   });
 });

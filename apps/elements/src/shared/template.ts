@@ -109,32 +109,29 @@ function isTokenSpec(v: unknown): v is Record<string, unknown> {
 export type Kinds = ReadonlyMap<string, string>;
 
 const carriesCvc = (ids: Iterable<string>, kinds: Kinds) => [...ids].some((id) => kinds.get(id) === 'cardVerificationCode' || kinds.get(id) === 'card');
-const carriesNumber = (ids: Iterable<string>, kinds: Kinds) => [...ids].some((id) => kinds.get(id) === 'card' || kinds.get(id) === 'cardNumber');
 
-function resolveSpec(spec: Record<string, unknown>, values: ReadonlyMap<string, ElementValue>, kinds: Kinds): Record<string, unknown> {
+/**
+ * A token request whose data holds element values. It is never deduplicated: an existing token answering it would tell
+ * the page that the value equals one it can name (a token it made itself from a guess), and a page that learnt the
+ * BIN and last 4 could test the few digits left. The page never sees a fingerprint of it either (dropFingerprints), so
+ * a fingerprint or search expression of the merchant's own tells the page nothing. Merchants deduplicate from their
+ * backend, by fingerprint. A token intent has no deduplication (`forToken` false).
+ */
+function resolveSpec(spec: Record<string, unknown>, values: ReadonlyMap<string, ElementValue>, kinds: Kinds, forToken = true): Record<string, unknown> {
   const { data, ...rest } = spec;
   assertNoRefs(rest, '`data`');
   const refs = collectRefs(data);
-  if (refs.size > 0) checkAliasId(rest.id);
-  // a fingerprint or search index over a security code alone would let the page test guesses of it
+  if (refs.size === 0) return { ...rest, data: substitute(data, values) };
+  checkAliasId(rest.id);
+  // a fingerprint or search index over a security code alone would let the backend's callers test guesses of it
   if (carriesCvc(refs, kinds) && (rest.fingerprint_expression !== undefined || rest.search_indexes !== undefined)) {
     throw new TemplateError('a token holding a security code cannot set fingerprint_expression or search_indexes');
   }
-  // deduplicating a code without a number would tell the page whether a token of a guessed code exists: never
-  if (carriesCvc(refs, kinds) && !carriesNumber(refs, kinds)) {
-    if (rest.deduplicate_token === true) throw new TemplateError('a token holding a security code without a card number cannot be deduplicated');
-    return { ...rest, deduplicate_token: false, data: substitute(data, values) };
+  if (!forToken) return { ...rest, data: substitute(data, values) };
+  if (rest.deduplicate_token === true) {
+    throw new TemplateError('a token made from elements is never deduplicated: deduplicate from your backend, by fingerprint');
   }
-  return { ...rest, data: substitute(data, values) };
-}
-
-/**
- * Whether the reply's fingerprints must be withheld: the request carries a security code but no card number, so a
- * default fingerprint (over the data) would be one of a low-entropy value.
- */
-export function hideFingerprints(body: unknown, kinds: Kinds): boolean {
-  const ids = collectRefs(body);
-  return carriesCvc(ids, kinds) && !carriesNumber(ids, kinds);
+  return { ...rest, deduplicate_token: false, data: substitute(data, values) };
 }
 
 /** A reply without any `fingerprint` member. */
@@ -152,31 +149,59 @@ export function dropFingerprints(v: unknown): unknown {
  * The body of POST /tokens or /token-intents: elements may stand only inside `data` (elsewhere, say in `metadata`,
  * the value would come back to the page).
  */
-export function resolveTokenBody(body: unknown, values: ReadonlyMap<string, ElementValue>, kinds: Kinds = new Map()): unknown {
+export function resolveTokenBody(body: unknown, values: ReadonlyMap<string, ElementValue>, kinds: Kinds = new Map(), forToken = true): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new TemplateError('the request must be an object');
-  return resolveSpec(body as Record<string, unknown>, values, kinds);
+  return resolveSpec(body as Record<string, unknown>, values, kinds, forToken);
 }
+
+/** Where a tokenize reply holds a token the page asked for as a bare element: keys from the root. */
+export type ReplyPath = (string | number)[];
 
 /**
  * The body of POST /tokenize: an object with `type` and `data` becomes a token (elements only in its `data`); any
- * other element becomes a token of its own, replaced by its id in the reply; other objects and arrays are walked.
+ * other element becomes a token of its own — sent as `{ type: 'token', data, deduplicate_token: false }`, so it is
+ * never deduplicated either, its place noted in `bare` so that the reply shows only its id there, as tokenize shows a
+ * bare value's; other objects and arrays are walked.
  */
-export function resolveTokenizeBody(body: unknown, values: ReadonlyMap<string, ElementValue>, kinds: Kinds = new Map()): unknown {
+export function resolveTokenizeBody(
+  body: unknown,
+  values: ReadonlyMap<string, ElementValue>,
+  kinds: Kinds = new Map(),
+  bare: ReplyPath[] = [],
+  at: ReplyPath = [],
+): unknown {
   if (isRef(body)) {
-    // a bare value becomes a token by the tenant's deduplication setting: a code must say deduplicate_token: false
     if (carriesCvc([body[REF_KEY].element], kinds)) {
       throw new TemplateError("a security code on its own must be tokenized as { type: 'token', data: element }, not as a bare value");
     }
-    return substitute(body, values);
+    bare.push(at);
+    return { type: 'token', data: substitute(body, values), deduplicate_token: false };
   }
   if (isTokenSpec(body)) return resolveSpec(body, values, kinds);
-  if (Array.isArray(body)) return body.map((x) => resolveTokenizeBody(x, values, kinds));
+  if (Array.isArray(body)) return body.map((x, i) => resolveTokenizeBody(x, values, kinds, bare, [...at, i]));
   if (body && typeof body === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(body)) out[k] = resolveTokenizeBody(x, values, kinds);
+    for (const [k, x] of Object.entries(body)) out[k] = resolveTokenizeBody(x, values, kinds, bare, [...at, k]);
     return out;
   }
   return body;
+}
+
+/** The reply with the token at each of `paths` replaced by its id (a bare element's place in a tokenize call). */
+export function idsAt(reply: unknown, paths: readonly ReplyPath[]): unknown {
+  let out = reply;
+  for (const path of paths) out = replaceAt(out, path, 0);
+  return out;
+}
+
+function replaceAt(v: unknown, path: ReplyPath, i: number): unknown {
+  if (i === path.length) return v && typeof v === 'object' && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : v;
+  const key = path[i];
+  if (Array.isArray(v) && typeof key === 'number') return v.map((x, j) => (j === key ? replaceAt(x, path, i + 1) : x));
+  if (v && typeof v === 'object' && !Array.isArray(v) && typeof key === 'string' && key in v) {
+    return { ...(v as Record<string, unknown>), [key]: replaceAt((v as Record<string, unknown>)[key], path, i + 1) };
+  }
+  return v;
 }
 
 function isTokenLike(v: unknown): v is Record<string, unknown> {
