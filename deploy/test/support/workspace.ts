@@ -119,8 +119,9 @@ export function workspaceApplications(): string[] {
         projectType?: string;
         tags?: string[];
       };
-      // the console is a static bundle inside the gateway's image: it has no deployment of its own
-      return project.projectType === 'application' && !(project.tags ?? []).includes('type:e2e') && !(project.tags ?? []).includes('scope:console');
+      // the console and the Elements fields are static bundles inside the gateway's image: no deployment of their own
+      const tags = project.tags ?? [];
+      return project.projectType === 'application' && !tags.includes('type:e2e') && !tags.includes('scope:console') && !tags.includes('scope:elements');
     })
     .map((d) => d.name)
     .sort();
