@@ -50,7 +50,7 @@ describe("proxy-service configuration: the tenants' shares", () => {
     expect(loadProxyServiceConfig()).toMatchObject({
       maxInFlight: 64,
       maxInFlightBytes: 64 * 1024 * 1024,
-      maxBytesPerSecond: 32 * 1024 * 1024,
+      maxBytesPerSecond: 16 * 1024 * 1024,
       tenantSharePercent: 50,
     });
   });

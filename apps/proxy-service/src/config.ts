@@ -21,7 +21,7 @@ export interface ProxyServiceConfig extends ProcessConfig {
   /** PROXY_MAX_IN_FLIGHT_BYTES: 0 (no limit) or 1 MiB – 4 GiB, default 64 MiB: request and answer bytes those calls hold */
   readonly maxInFlightBytes: number;
   /**
-   * PROXY_MAX_BYTES_PER_SECOND: 0 (no limit) or 1 MiB – 4 GiB, default 32 MiB: request and answer bytes relayed per
+   * PROXY_MAX_BYTES_PER_SECOND: 0 (no limit) or 1 MiB – 4 GiB, default 16 MiB: request and answer bytes relayed per
    * second, shared between tenants (a tenant's share of it is its rate)
    */
   readonly maxBytesPerSecond: number;
@@ -45,7 +45,7 @@ export function loadProxyServiceConfig(): ProxyServiceConfig {
     // the gateway's budget and share (HTTP_MAX_IN_FLIGHT, HTTP_TENANT_SHARE_PERCENT): proxy-service serves several gateways
     maxInFlight: envInt('PROXY_MAX_IN_FLIGHT', 64, 0, 10_000),
     maxInFlightBytes: byteBudget('PROXY_MAX_IN_FLIGHT_BYTES', 64 * MiB),
-    maxBytesPerSecond: byteBudget('PROXY_MAX_BYTES_PER_SECOND', 32 * MiB),
+    maxBytesPerSecond: byteBudget('PROXY_MAX_BYTES_PER_SECOND', 16 * MiB),
     tenantSharePercent: envInt('PROXY_TENANT_SHARE_PERCENT', 50, 1, 100),
   };
 }
@@ -54,8 +54,9 @@ const MiB = 1024 * 1024;
 
 /**
  * A byte budget: 0 (no limit) or 1 MiB – 4 GiB. PROXY_MAX_IN_FLIGHT_BYTES' 64 MiB is sixteen of the largest answers
- * (4 MiB) at once, eight of them one tenant's; PROXY_MAX_BYTES_PER_SECOND's 32 MiB a second is four such answers a
- * second for one tenant, each costing this service and the gateway about 20 ms of CPU (profiled on 2 cores).
+ * (4 MiB) at once, eight of them one tenant's; PROXY_MAX_BYTES_PER_SECOND's 16 MiB a second is two such answers a
+ * second for one tenant, each costing this service and the gateway 20 ms of CPU on a quiet day (profiled on 2 cores)
+ * and three times that on a busy one, when four a second kept another tenant's requests waiting a second.
  */
 function byteBudget(name: string, fallback: number): number {
   const bytes = envInt(name, fallback, 0, 4 * 1024 * MiB);

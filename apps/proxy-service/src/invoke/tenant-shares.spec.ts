@@ -103,6 +103,24 @@ describe("TenantShareBudget: proxy-service's calls and bytes shared between tena
       next.release();
     });
 
+    it("expects a tenant's first calls to bring the largest answer: a first burst is bounded by the rate, and small answers give it back", () => {
+      const c = clock();
+      const shares = new TenantShareBudget(
+        { maxInFlight: 64, maxInFlightBytes: 0, tenantSharePercent: 50, maxBytesPerSecond: 16 * MiB, maxResponseBytes: 4 * MiB },
+        c.now,
+      );
+      // 8 MiB/s: each first call is charged 4 MiB (0.5 s); a second ahead is as far as it may run
+      const burst = [shares.admit('cold', 0), shares.admit('cold', 0), shares.admit('cold', 0)];
+      expect(() => shares.admit('cold', 0)).toThrow(expect.objectContaining({ status: 503 }));
+      // another tenant's first call is its own
+      shares.admit('other', 0).release();
+      // the answers were small: what was charged for them comes back, and the tenant runs at its share again
+      burst.forEach((b) => b.hold(1024));
+      burst.forEach((b) => b.release());
+      const next = Array.from({ length: 10 }, () => shares.admit('cold', 0));
+      next.forEach((n) => n.release());
+    });
+
     it('bounds a steady stream of large answers to the rate, and never small ones below it', () => {
       const c = clock();
       const shares = budget(c);

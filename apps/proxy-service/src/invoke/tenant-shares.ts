@@ -9,6 +9,8 @@ export interface ShareBudgetConfig {
   tenantSharePercent: number;
   /** PROXY_MAX_BYTES_PER_SECOND (0 or absent: no rate bound) */
   maxBytesPerSecond?: number;
+  /** PROXY_MAX_RESPONSE_BYTES: with a rate bound, what a tenant's first calls are expected to relay (below) */
+  maxResponseBytes?: number;
 }
 
 /** How far ahead of its rate a tenant may run: a second of its bytes (a burst of 4 MiB answers by default). */
@@ -47,6 +49,8 @@ export class TenantShareBudget {
 
   /** bytes a second one tenant may relay (0: no rate bound) */
   private readonly tenantRate: number;
+  /** what a call of a tenant none of whose answers was seen yet is expected to relay */
+  private readonly firstAnswerGuess: number;
   /** each tenant's clock (ms): when the bytes charged to it so far are paid for at its rate */
   private readonly paidAt = new Map<string, number>();
 
@@ -57,11 +61,15 @@ export class TenantShareBudget {
     this.calls = new InFlightShares(config.maxInFlight, config.tenantSharePercent);
     this.bytesCap = Math.max(1, Math.ceil((config.maxInFlightBytes * config.tenantSharePercent) / 100));
     this.tenantRate = Math.ceil(((config.maxBytesPerSecond ?? 0) * config.tenantSharePercent) / 100);
+    this.firstAnswerGuess = this.tenantRate > 0 ? (config.maxResponseBytes ?? 0) : 0;
   }
 
   admit(tenant: string, requestBytes: number): Admission {
     const held = this.bytes.get(tenant) ?? 0;
-    const expected = this.expected.get(tenant) ?? 0;
+    // before any of a tenant's answers is seen, each call is expected to bring the largest answer: otherwise a first
+    // burst of calls is charged nothing and brings a second's worth of large answers at once. The difference is given
+    // back when the answer comes, so a tenant of small answers loses nothing but its first burst's size.
+    const expected = this.expected.get(tenant) ?? this.firstAnswerGuess;
     // a tenant holding nothing is always admitted (one call); one whose answers are large gets fewer calls at once
     const overBytes =
       this.config.maxInFlightBytes > 0 && held > 0 && (held + requestBytes + expected > this.bytesCap || this.totalBytes >= this.config.maxInFlightBytes);
