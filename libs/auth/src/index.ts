@@ -4,3 +4,4 @@ export * from './access';
 export * from './grants';
 export * from './permission.guard';
 export * from './require-principal';
+export * from './roles';

@@ -32,6 +32,13 @@ const DESCRIPTIONS: Record<string, string> = {
   'webhook:read': 'Read webhooks and their deliveries',
   'webhook:update': 'Update webhooks, re-send failed deliveries',
   'webhook:delete': 'Delete webhooks',
+  'tenant:member:read': 'Read the tenant members and its owner',
+  'tenant:member:update': "Change members' roles",
+  'tenant:member:delete': 'Remove members (their console sessions end at once)',
+  'tenant:invitation:create': 'Invite people by email',
+  'tenant:invitation:read': 'Read invitations (never their links)',
+  'tenant:invitation:update': 'Resend invitations (the old link stops working)',
+  'tenant:invitation:delete': 'Revoke invitations',
 };
 
 export interface PermissionView {

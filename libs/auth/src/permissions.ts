@@ -33,6 +33,14 @@ export const PERMISSIONS: Record<string, { types: ApplicationType[]; transform?:
   'webhook:read': { types: ['management'] },
   'webhook:update': { types: ['management'] },
   'webhook:delete': { types: ['management'] },
+  // tenant members and invitations (docs/members.md)
+  'tenant:member:read': { types: ['management'] },
+  'tenant:member:update': { types: ['management'] },
+  'tenant:member:delete': { types: ['management'] },
+  'tenant:invitation:create': { types: ['management'] },
+  'tenant:invitation:read': { types: ['management'] },
+  'tenant:invitation:update': { types: ['management'] },
+  'tenant:invitation:delete': { types: ['management'] },
 };
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -39,3 +39,5 @@ export * from './messages/payloads';
 export * from './operations/operation';
 export * from './operations/operations';
 export * from './resource-stamps';
+export * from './members/members';
+export * from './members/console-sign-in';

@@ -35,6 +35,30 @@ export const SUBJECTS = {
       create: 'session.sessions.create.v1',
       authorize: 'session.sessions.authorize.v1',
     },
+    /** tenant members, their owner and invitations (docs/members.md) */
+    members: {
+      list: 'session.members.list.v1',
+      get: 'session.members.get.v1',
+      update: 'session.members.update.v1',
+      delete: 'session.members.delete.v1',
+      owner: 'session.members.owner.get.v1',
+      transferOwner: 'session.members.owner.transfer.v1',
+    },
+    invitations: {
+      create: 'session.invitations.create.v1',
+      list: 'session.invitations.list.v1',
+      get: 'session.invitations.get.v1',
+      resend: 'session.invitations.resend.v1',
+      delete: 'session.invitations.delete.v1',
+      /** gateway only: the tenant and email an invitation link names (the sign-in page shows them) */
+      preview: 'session.invitations.preview.v1',
+    },
+    /** console sign-in, its sessions (in PostgreSQL: any gateway replica serves them) and sign-out */
+    console: {
+      signIn: 'session.console.sign-in.v1',
+      authenticate: 'session.console.authenticate.v1',
+      signOut: 'session.console.sign-out.v1',
+    },
   },
   token: {
     tokens: {

@@ -1,17 +1,19 @@
 import type { Principal } from '../auth/principal';
 
 /**
- * Who did something, as audit records and events name it. An API key acts as its application; a session key acts as
+ * Who did something, as audit records and events name it. An API key acts as its application; a person signed in to the console acts as the user (named by email); a session key acts as
  * the session (its application is the public one that created it); the operator CLI acts as `operator` with the
  * operating system user or the name given with --actor. The name is filled where the acting service knows it.
  */
 export interface Actor {
   id: string;
-  type: 'application' | 'session' | 'operator' | 'anonymous' | 'system';
+  type: 'application' | 'session' | 'user' | 'operator' | 'anonymous' | 'system';
   name?: string;
 }
 
 export function actorOf(principal: Principal, name?: string): Actor {
+  // a person in the console is named by their email, whatever the caller knows of an application
+  if (principal.user) return { id: principal.user.id, type: 'user', name: principal.user.email };
   if (principal.sessionId) return { id: principal.sessionId, type: 'session' };
   return name === undefined ? { id: principal.applicationId, type: 'application' } : { id: principal.applicationId, type: 'application', name };
 }

@@ -40,6 +40,11 @@ export interface Principal {
    * Such a principal holds `proxy:invoke` only, may invoke that proxy only, and detokenizes nothing.
    */
   anonymousProxyId?: string;
+  /**
+   * A person signed in to the console (docs/members.md): acts as a management principal with the permissions of the
+   * member's role; `applicationId` is then the user's id (what `created_by` and the audit name).
+   */
+  user?: { id: string; email: string; memberId: string; role: string };
 }
 
 /** What an application (or session) holds: permissions for every container, or rules. */

@@ -42,6 +42,22 @@ import {
   TokenPatchMessage,
   WebhookSecretMessage,
 } from '../messages/payloads';
+import {
+  CreateInvitationRequest,
+  ListInvitationsQuery,
+  ListMembersQuery,
+  TransferOwnerRequest,
+  type InvitationView,
+  type MemberView,
+} from '../members/members';
+import {
+  ConsoleAuthenticateMessage,
+  ConsoleSignInMessage,
+  ConsoleSignOutMessage,
+  InvitationLookupMessage,
+  type ConsoleAuthenticateReply,
+  type ConsoleSignInReply,
+} from '../members/console-sign-in';
 import { op, type Access, type IdempotencyMode } from './operation';
 
 /**
@@ -242,6 +258,135 @@ export const OPS = {
         // session-service validates it after its own 403 (only a private application's key authorizes sessions)
         validate: false,
         idempotency: 'transaction',
+        internal: false,
+      }),
+    },
+    members: {
+      list: op<ListMembersQuery, unknown>()({
+        subject: SUBJECTS.session.members.list,
+        payload: ListMembersQuery,
+        access: ['tenant:member:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      get: op<IdMessage, MemberView>()({
+        subject: SUBJECTS.session.members.get,
+        payload: IdMessage,
+        access: ['tenant:member:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      update: op<IdBodyMessage, MemberView>()({
+        subject: SUBJECTS.session.members.update,
+        payload: IdBodyMessage,
+        access: ['tenant:member:update'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      delete: op<IdMessage, Deleted>()({
+        subject: SUBJECTS.session.members.delete,
+        payload: IdMessage,
+        access: ['tenant:member:delete'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      owner: op<EmptyMessage, MemberView>()({
+        subject: SUBJECTS.session.members.owner,
+        payload: EmptyMessage,
+        access: ['tenant:member:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      /** a person must also be the OWNER (session-service checks it); a key needs tenant:update */
+      transferOwner: op<TransferOwnerRequest, MemberView>()({
+        subject: SUBJECTS.session.members.transferOwner,
+        payload: TransferOwnerRequest,
+        access: ['tenant:update'],
+        validate: true,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+    },
+    invitations: {
+      create: op<CreateInvitationRequest, InvitationView>()({
+        subject: SUBJECTS.session.invitations.create,
+        payload: CreateInvitationRequest,
+        access: ['tenant:invitation:create'],
+        validate: true,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      list: op<ListInvitationsQuery, unknown>()({
+        subject: SUBJECTS.session.invitations.list,
+        payload: ListInvitationsQuery,
+        access: ['tenant:invitation:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      get: op<IdMessage, InvitationView>()({
+        subject: SUBJECTS.session.invitations.get,
+        payload: IdMessage,
+        access: ['tenant:invitation:read'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      resend: op<IdMessage, InvitationView>()({
+        subject: SUBJECTS.session.invitations.resend,
+        payload: IdMessage,
+        access: ['tenant:invitation:update'],
+        validate: false,
+        idempotency: 'transaction',
+        internal: false,
+      }),
+      delete: op<IdMessage, Deleted>()({
+        subject: SUBJECTS.session.invitations.delete,
+        payload: IdMessage,
+        access: ['tenant:invitation:delete'],
+        validate: false,
+        idempotency: 'none',
+        internal: false,
+      }),
+      /** before sign-in: no principal (the link's secret is the credential) */
+      preview: op<InvitationLookupMessage, { tenant_name: string; email: string; role: string } | null>()({
+        subject: SUBJECTS.session.invitations.preview,
+        payload: InvitationLookupMessage,
+        access: 'none',
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+    },
+    console: {
+      /** no principal: the credential is the key (its hash) or the identity the gateway verified */
+      signIn: op<ConsoleSignInMessage, ConsoleSignInReply>()({
+        subject: SUBJECTS.session.console.signIn,
+        payload: ConsoleSignInMessage,
+        access: 'none',
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+      authenticate: op<ConsoleAuthenticateMessage, ConsoleAuthenticateReply>()({
+        subject: SUBJECTS.session.console.authenticate,
+        payload: ConsoleAuthenticateMessage,
+        access: 'none',
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+      signOut: op<ConsoleSignOutMessage, { ended: number }>()({
+        subject: SUBJECTS.session.console.signOut,
+        payload: ConsoleSignOutMessage,
+        access: 'none',
+        validate: true,
+        idempotency: 'none',
         internal: false,
       }),
     },
