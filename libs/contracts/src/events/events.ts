@@ -32,6 +32,15 @@ export const EVENT_TYPES = [
   'proxy.created',
   'proxy.updated',
   'proxy.deleted',
+  // people (docs/members.md): member changes, invitations and console sign-ins, successful and refused
+  'tenant.member.created',
+  'tenant.member.updated',
+  'tenant.member.deleted',
+  'tenant.owner.transferred',
+  'tenant.invitation.created',
+  'tenant.invitation.deleted',
+  'console.signed-in',
+  'console.sign-in-refused',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -199,6 +199,16 @@ export class AuthInvalidatedEvent {
   @IsOptional()
   @IsString()
   sessionId?: string;
+
+  /** a person's membership changed or ended (with tenantId: in that tenant only) */
+  @IsOptional()
+  @IsString()
+  userId?: string;
+
+  /** console sessions that ended (the SHA-256 of their cookies) */
+  @IsOptional()
+  @IsString({ each: true })
+  consoleSessions?: string[];
 }
 
 /** Messages without a body (`{}`): the principal of the envelope is the whole request. */
