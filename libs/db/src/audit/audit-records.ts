@@ -5,7 +5,7 @@ import { GLOBAL_AUDIT_TENANT } from './audit-chain';
 /** Who did it, as `@coffer/contracts` Actor names it (kept structural here: this lib does not load contracts). */
 export interface AuditActor {
   id: string;
-  type: 'application' | 'session' | 'operator' | 'anonymous' | 'system';
+  type: 'application' | 'session' | 'user' | 'operator' | 'anonymous' | 'system';
   name?: string;
 }
 
