@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, offsetPage, pageOffset, parsePageRequest, type Page, type Principal } from '@coffer/contracts';
+import { ACTOR_TYPES, FieldErrors, type ActorType, offsetPage, pageOffset, parsePageRequest, type Page, type Principal } from '@coffer/contracts';
 import type { AuditEvent } from '@coffer/db';
 import { AuditRepository } from './audit.repository';
 import { STORABLE_DATE_MESSAGE, storableDate } from '../storable-date';
@@ -10,7 +10,7 @@ export interface AuditEventView {
   actor_application_id?: string;
   /** the same application, under the names clients of the mirrored service read */
   actor_id?: string;
-  actor_type?: 'application' | 'session' | 'operator' | 'anonymous' | 'system';
+  actor_type?: ActorType;
   actor_name?: string;
   /** a sentence for people: "Token read", "Reactor invoked" */
   message: string;
@@ -25,8 +25,6 @@ export interface AuditEventView {
   count?: number;
   created_at: string;
 }
-
-const ACTOR_TYPES = ['application', 'session', 'operator', 'anonymous', 'system'];
 
 const PAST_TENSE: Record<string, string> = {
   create: 'created',
@@ -43,6 +41,9 @@ const PAST_TENSE: Record<string, string> = {
   resend: 'sent again',
   proxy: 'sent',
   convert: 'converted',
+  'sign-in': 'signed in',
+  'sign-in-refused': 'refused',
+  transfer: 'transferred',
 };
 
 /** "Token created" from entity type and operation: never anything of the data. */
@@ -74,7 +75,8 @@ export class ListLogsUseCase {
     const start = date('start_date');
     const end = date('end_date');
     const actorType = one('actor_type');
-    if (actorType !== undefined && !ACTOR_TYPES.includes(actorType)) errors.add('actor_type', `must be one of ${ACTOR_TYPES.join(', ')}`);
+    if (actorType !== undefined && !(ACTOR_TYPES as readonly string[]).includes(actorType))
+      errors.add('actor_type', `must be one of ${ACTOR_TYPES.join(', ')}`);
     for (const k of ['entity_type', 'entity_id', 'actor_id', 'trace_id', 'operation'])
       if ((one(k)?.length ?? 0) > 200) errors.add(k, 'must be at most 200 characters');
     errors.throwIfAny('The query is invalid');

@@ -5,9 +5,12 @@ import type { Principal } from '../auth/principal';
  * the session (its application is the public one that created it); the operator CLI acts as `operator` with the
  * operating system user or the name given with --actor. The name is filled where the acting service knows it.
  */
+export const ACTOR_TYPES = ['application', 'session', 'user', 'operator', 'anonymous', 'system'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
+
 export interface Actor {
   id: string;
-  type: 'application' | 'session' | 'user' | 'operator' | 'anonymous' | 'system';
+  type: ActorType;
   name?: string;
 }
 

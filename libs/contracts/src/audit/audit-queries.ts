@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { PageQuery } from '../paging/page-query';
 import { AUDIT_ENTITY_TYPES } from './audit';
+import { ACTOR_TYPES } from '../actors/actor';
 
 /** GET /logs filters, besides paging. */
 export class ListLogsQuery extends PageQuery {
@@ -16,10 +17,10 @@ export class ListLogsQuery extends PageQuery {
   @ApiPropertyOptional({ format: 'date-time', description: 'ISO 8601: events at or before' })
   end_date?: string;
 
-  @ApiPropertyOptional({ description: "the actor's id: an application or session id, or the operator's name" })
+  @ApiPropertyOptional({ description: "the actor's id: an application, session or user id (a person's acts), or the operator's name" })
   actor_id?: string;
 
-  @ApiPropertyOptional({ enum: ['application', 'session', 'operator', 'anonymous', 'system'] })
+  @ApiPropertyOptional({ enum: ACTOR_TYPES })
   actor_type?: string;
 
   @ApiPropertyOptional({ description: 'the trace id of the request that did it (the response header of that request)' })

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageOf } from '../paging/page-of';
+import { ACTOR_TYPES, type ActorType } from '../actors/actor';
 
 /** The kinds of entity audit events name (`GET /logs?entity_type=`), as `GET /logs/entity-types` lists them. */
 export const AUDIT_ENTITY_TYPES = [
@@ -19,6 +20,9 @@ export const AUDIT_ENTITY_TYPES = [
   { value: 'data_key', display_name: 'Data keys (operator)' },
   { value: 'audit_log', display_name: 'Audit log (operator)' },
   { value: 'audit_retention', display_name: 'Audit retention (operator)' },
+  { value: 'tenant_member', display_name: 'Tenant member' },
+  { value: 'tenant_invitation', display_name: 'Tenant invitation' },
+  { value: 'console_session', display_name: 'Console sign-in' },
 ] as const;
 
 export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number]['value'];
@@ -46,10 +50,10 @@ export class AuditEventView {
   actor_id?: string;
 
   @ApiPropertyOptional({
-    enum: ['application', 'session', 'operator', 'anonymous', 'system'],
+    enum: ACTOR_TYPES,
     description: '`system`: Coffer itself (webhook-dispatcher disabling a webhook)',
   })
-  actor_type?: 'application' | 'session' | 'operator' | 'anonymous' | 'system';
+  actor_type?: ActorType;
 
   @ApiPropertyOptional({ description: "the actor's name where known (the operator's)" })
   actor_name?: string;
