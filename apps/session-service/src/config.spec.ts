@@ -5,6 +5,9 @@ const VARS = [
   'HEALTH_PORT',
   'DATABASE_POOL_SIZE',
   'SESSION_SWEEP_INTERVAL_MS',
+  'CONSOLE_IDLE_TIMEOUT_MS',
+  'CONSOLE_SESSION_MAX_AGE_MS',
+  'CONSOLE_MAX_SESSIONS_PER_KEY',
   'LOG_LEVEL',
   'SHUTDOWN_TIMEOUT_MS',
   'NATS_URL',
@@ -29,12 +32,20 @@ describe('session-service configuration', () => {
       healthPort: 9102,
       databasePoolSize: 10,
       sessionSweepIntervalMs: 600_000,
+      consoleIdleTimeoutMs: 900_000,
+      consoleSessionMaxAgeMs: 28_800_000,
+      consoleMaxSessionsPerKey: 20,
     });
   });
 
   it('reads the values given', () => {
     Object.assign(process.env, { SESSION_SWEEP_INTERVAL_MS: '1000', DATABASE_POOL_SIZE: '25', HEALTH_PORT: '9200' });
     expect(loadSessionServiceConfig()).toMatchObject({ sessionSweepIntervalMs: 1000, databasePoolSize: 25, healthPort: 9200 });
+  });
+
+  it("reads the console sessions' limits", () => {
+    Object.assign(process.env, { CONSOLE_IDLE_TIMEOUT_MS: '60000', CONSOLE_SESSION_MAX_AGE_MS: '3600000', CONSOLE_MAX_SESSIONS_PER_KEY: '3' });
+    expect(loadSessionServiceConfig()).toMatchObject({ consoleIdleTimeoutMs: 60_000, consoleSessionMaxAgeMs: 3_600_000, consoleMaxSessionsPerKey: 3 });
   });
 
   it('treats an empty value as unset', () => {
@@ -45,6 +56,9 @@ describe('session-service configuration', () => {
   it.each([
     ['SESSION_SWEEP_INTERVAL_MS', '1m', 'SESSION_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "1m"'],
     ['SESSION_SWEEP_INTERVAL_MS', '0', 'SESSION_SWEEP_INTERVAL_MS must be an integer between 100 and 86400000, got "0"'],
+    ['CONSOLE_IDLE_TIMEOUT_MS', '999', 'CONSOLE_IDLE_TIMEOUT_MS must be an integer between 1000 and 86400000, got "999"'],
+    ['CONSOLE_SESSION_MAX_AGE_MS', '604800001', 'CONSOLE_SESSION_MAX_AGE_MS must be an integer between 1000 and 604800000, got "604800001"'],
+    ['CONSOLE_MAX_SESSIONS_PER_KEY', '0', 'CONSOLE_MAX_SESSIONS_PER_KEY must be an integer between 1 and 10000, got "0"'],
     ['DATABASE_POOL_SIZE', 'ten', 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "ten"'],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;

@@ -10,6 +10,12 @@ export interface SessionServiceConfig extends ProcessConfig {
   readonly databasePoolSize: number;
   /** SESSION_SWEEP_INTERVAL_MS: 100 ms – 1 day, default 600 000 (10 min): expired sessions are refused at once; this only deletes them */
   readonly sessionSweepIntervalMs: number;
+  /** CONSOLE_IDLE_TIMEOUT_MS: 1 s – 24 h, default 900 000 (15 min): a console session unused this long ends */
+  readonly consoleIdleTimeoutMs: number;
+  /** CONSOLE_SESSION_MAX_AGE_MS: 1 s – 7 days, default 28 800 000 (8 h): a console session ends this long after sign-in */
+  readonly consoleSessionMaxAgeMs: number;
+  /** CONSOLE_MAX_SESSIONS_PER_KEY: 1–10 000, default 20: live console sessions of one key or one person; past it the oldest ends */
+  readonly consoleMaxSessionsPerKey: number;
 }
 
 export const DEFAULT_HEALTH_PORT = 9102;
@@ -21,6 +27,9 @@ export function loadSessionServiceConfig(): SessionServiceConfig {
     healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
     databasePoolSize: databasePoolSize(),
     sessionSweepIntervalMs: envInt('SESSION_SWEEP_INTERVAL_MS', 600_000, 100, 86_400_000),
+    consoleIdleTimeoutMs: envInt('CONSOLE_IDLE_TIMEOUT_MS', 900_000, 1_000, 86_400_000),
+    consoleSessionMaxAgeMs: envInt('CONSOLE_SESSION_MAX_AGE_MS', 28_800_000, 1_000, 604_800_000),
+    consoleMaxSessionsPerKey: envInt('CONSOLE_MAX_SESSIONS_PER_KEY', 20, 1, 10_000),
   };
 }
 

@@ -1,3 +1,4 @@
+import { UpdateTenantRequest, validateContract } from '@coffer/contracts';
 import { AuditTrail } from '@coffer/messaging';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from './tenant.repository';
@@ -32,5 +33,25 @@ describe('TenantsService (PostgreSQL)', () => {
     const row = (await ctx.sql.query('SELECT settings FROM tenants WHERE id = $1', [a])).rows[0];
     expect(row.settings).toEqual({ deduplicate_tokens: true, reactor_egress: egress });
     expect((await tenants.get(b)).settings).toEqual({ deduplicate_tokens: false });
+  });
+
+  it("keeps the console's sign-in policy once set (booleans; absent until then) and records the change", async () => {
+    const id = await insertTenant(ctx.sql, {}, 'Policy');
+    expect((await tenants.get(id)).settings).toEqual({ deduplicate_tokens: false });
+    const view = await tenants.update(principalOf(id), { settings: { console_key_sign_in: false, console_require_mfa: true } } as never);
+    expect(view.settings).toEqual({ deduplicate_tokens: false, console_key_sign_in: false, console_require_mfa: true });
+    const again = await tenants.update(principalOf(id), { settings: { console_require_mfa: false } } as never);
+    expect(again.settings).toEqual({ deduplicate_tokens: false, console_key_sign_in: false, console_require_mfa: false });
+    const audit = await ctx.sql.query(`SELECT changes FROM audit_events WHERE entity_type = 'tenant' AND entity_id = $1 ORDER BY created_at`, [id]);
+    expect(audit.rows.map((r) => r.changes)).toEqual([
+      { 'settings.console_key_sign_in': { new: false }, 'settings.console_require_mfa': { new: true } },
+      { 'settings.console_require_mfa': { old: true, new: false } },
+    ]);
+  });
+
+  it('accepts the policy as "true" / "false" strings and refuses anything else (the contract, as the gateway validates it)', () => {
+    const ok = validateContract(UpdateTenantRequest, { settings: { console_key_sign_in: 'FALSE', console_require_mfa: 'true' } });
+    expect(ok.settings).toEqual({ console_key_sign_in: false, console_require_mfa: true });
+    expect(() => validateContract(UpdateTenantRequest, { settings: { console_require_mfa: 'yes' } })).toThrow();
   });
 });

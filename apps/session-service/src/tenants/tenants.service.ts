@@ -49,6 +49,9 @@ export class TenantsService {
       const settings = { ...current.settings };
       if (req.settings?.deduplicate_tokens !== undefined) settings.deduplicate_tokens = req.settings.deduplicate_tokens;
       if (req.settings?.reactor_egress !== undefined) settings.reactor_egress = req.settings.reactor_egress;
+      // the console's sign-in policy (console-sign-in.service.ts reads it); the operation needs tenant:update
+      if (req.settings?.console_key_sign_in !== undefined) settings.console_key_sign_in = req.settings.console_key_sign_in;
+      if (req.settings?.console_require_mfa !== undefined) settings.console_require_mfa = req.settings.console_require_mfa;
       if (req.settings?.elements_allowed_origins !== undefined) {
         // an empty list clears the setting: any origin again, as before it was set
         const origins = [...new Set(req.settings.elements_allowed_origins)];

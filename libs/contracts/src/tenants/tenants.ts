@@ -9,6 +9,10 @@ export interface TenantSettings {
   reactor_egress?: ReactorEgressDefault;
   /** the origins whose pages may frame the tenant's Elements fields (CSP frame-ancestors); absent or empty: any origin */
   elements_allowed_origins?: string[];
+  /** whether a management or private key may sign in to the console (break-glass); shown once set, absent = true */
+  console_key_sign_in?: boolean;
+  /** whether people must sign in to the console with a second factor (the ID token's amr); shown once set, absent = false */
+  console_require_mfa?: boolean;
 }
 
 /** An origin a merchant page is served from: scheme, host, optional port; no path, no trailing slash. */
@@ -67,6 +71,24 @@ export class TenantSettingsInput {
     message: 'each entry must be an origin like https://shop.example.com (scheme, host, optional port; no path)',
   })
   elements_allowed_origins?: string[];
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }],
+    description: 'whether a management or private key may sign in to the console (default true); false: people sign in with single sign-on only',
+  })
+  @IsOptional()
+  @Transform(booleanOrBooleanString)
+  @IsBoolean({ message: 'must be a boolean (or "true" / "false")' })
+  console_key_sign_in?: boolean;
+
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }],
+    description: 'whether people must sign in to the console with a second factor (default false)',
+  })
+  @IsOptional()
+  @Transform(booleanOrBooleanString)
+  @IsBoolean({ message: 'must be a boolean (or "true" / "false")' })
+  console_require_mfa?: boolean;
 }
 
 export class UpdateTenantRequest {
@@ -94,6 +116,12 @@ export class TenantSettingsView implements TenantSettings {
 
   @ApiPropertyOptional({ type: [String], description: 'shown once set; absent or empty: any origin may frame the Elements fields' })
   elements_allowed_origins?: string[];
+
+  @ApiPropertyOptional({ description: 'shown once set; absent: true (a management or private key may sign in to the console)' })
+  console_key_sign_in?: boolean;
+
+  @ApiPropertyOptional({ description: 'shown once set; absent: false (people need no second factor to sign in to the console)' })
+  console_require_mfa?: boolean;
 }
 
 export class TenantView {
