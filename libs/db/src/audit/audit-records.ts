@@ -25,6 +25,8 @@ export interface AuditRecordInput {
   entityId: string;
   traceId?: string;
   changes?: AuditChanges;
+  /** a refused sign-in: the client address it came from */
+  source?: string;
 }
 
 /** One refusal window: `count` refusals of `reason` from `source` in the minute starting at `windowStart`. */
@@ -45,14 +47,14 @@ export interface RefusalWindow {
 export function auditRecordsInsert(records: AuditRecordInput[]): Prisma.Sql {
   const col = <T>(f: (r: AuditRecordInput) => T) => records.map(f);
   return Prisma.sql`
-    INSERT INTO audit_events (id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes, created_at)
-    SELECT id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes::jsonb, now()
+    INSERT INTO audit_events (id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes, source, created_at)
+    SELECT id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes::jsonb, source, now()
     FROM unnest(${col(() => randomUUID())}::uuid[], ${col((r) => r.tenantId ?? GLOBAL_AUDIT_TENANT)}::uuid[],
       ${col((r) => (r.actor?.type === 'application' ? r.actor.id : null))}::uuid[], ${col((r) => r.actor?.type ?? null)}::text[],
       ${col((r) => r.actor?.id ?? null)}::text[], ${col((r) => r.actor?.name ?? null)}::text[], ${col((r) => r.operation)}::text[],
       ${col((r) => r.entityType)}::text[], ${col((r) => r.entityId)}::text[], ${col((r) => r.traceId ?? null)}::text[],
-      ${col((r) => (r.changes ? JSON.stringify(r.changes) : null))}::text[])
-      AS t(id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes)`;
+      ${col((r) => (r.changes ? JSON.stringify(r.changes) : null))}::text[], ${col((r) => r.source ?? null)}::text[])
+      AS t(id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes, source)`;
 }
 
 /**
