@@ -14,6 +14,9 @@ const VARS = [
   'NATS_USER',
   'NATS_PASSWORD',
   'NATS_TOKEN',
+  'SMTP_URL',
+  'SMTP_FROM',
+  'CONSOLE_URL',
 ];
 
 describe('session-service configuration', () => {
@@ -35,12 +38,27 @@ describe('session-service configuration', () => {
       consoleIdleTimeoutMs: 900_000,
       consoleSessionMaxAgeMs: 28_800_000,
       consoleMaxSessionsPerKey: 20,
+      smtpFrom: 'Coffer <coffer@localhost>',
+      consoleUrl: 'http://localhost:8081',
     });
   });
 
   it('reads the values given', () => {
     Object.assign(process.env, { SESSION_SWEEP_INTERVAL_MS: '1000', DATABASE_POOL_SIZE: '25', HEALTH_PORT: '9200' });
     expect(loadSessionServiceConfig()).toMatchObject({ sessionSweepIntervalMs: 1000, databasePoolSize: 25, healthPort: 9200 });
+  });
+
+  it('reads the relay, the sender and the console origin of invitations', () => {
+    Object.assign(process.env, {
+      SMTP_URL: 'smtps://u:p@relay.example.com:465',
+      SMTP_FROM: 'Acme <no-reply@acme.test>',
+      CONSOLE_URL: 'https://console.acme.test',
+    });
+    expect(loadSessionServiceConfig()).toMatchObject({
+      smtpUrl: 'smtps://u:p@relay.example.com:465',
+      smtpFrom: 'Acme <no-reply@acme.test>',
+      consoleUrl: 'https://console.acme.test',
+    });
   });
 
   it("reads the console sessions' limits", () => {
@@ -60,6 +78,12 @@ describe('session-service configuration', () => {
     ['CONSOLE_SESSION_MAX_AGE_MS', '604800001', 'CONSOLE_SESSION_MAX_AGE_MS must be an integer between 1000 and 604800000, got "604800001"'],
     ['CONSOLE_MAX_SESSIONS_PER_KEY', '0', 'CONSOLE_MAX_SESSIONS_PER_KEY must be an integer between 1 and 10000, got "0"'],
     ['DATABASE_POOL_SIZE', 'ten', 'DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "ten"'],
+    ['SMTP_URL', 'http://relay', 'SMTP_URL must use smtp or smtps://'],
+    [
+      'CONSOLE_URL',
+      'https://console.acme.test/app',
+      'CONSOLE_URL must be an origin like https://console.example.com (scheme, host, optional port; no path), got "https://console.acme.test/app"',
+    ],
   ])('stops on %s=%s', (name, value, message) => {
     process.env[name] = value;
     expect(() => loadSessionServiceConfig()).toThrow(new ConfigError(message));

@@ -1,6 +1,7 @@
 import { validateKekConfig } from '@coffer/crypto';
 import { databaseConfig, databasePoolSize } from '@coffer/db';
-import { configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
+import { ELEMENTS_ORIGIN_PATTERN } from '@coffer/contracts';
+import { ConfigError, configOnce, envInt, envString, envUrl, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 
 /** Everything session-service reads from the environment (docs/operations.md#configuration). */
 export interface SessionServiceConfig extends ProcessConfig {
@@ -16,6 +17,12 @@ export interface SessionServiceConfig extends ProcessConfig {
   readonly consoleSessionMaxAgeMs: number;
   /** CONSOLE_MAX_SESSIONS_PER_KEY: 1–10 000, default 20: live console sessions of one key or one person; past it the oldest ends */
   readonly consoleMaxSessionsPerKey: number;
+  /** SMTP_URL: smtp:// or smtps:// URL of the relay for invitations (unset: invitations are not mailed, only logged) */
+  readonly smtpUrl?: string;
+  /** SMTP_FROM: the invitations' sender, default `Coffer <coffer@localhost>` */
+  readonly smtpFrom: string;
+  /** CONSOLE_URL: the console's public origin, which invitation links point to; default http://localhost:8081 */
+  readonly consoleUrl: string;
 }
 
 export const DEFAULT_HEALTH_PORT = 9102;
@@ -30,7 +37,18 @@ export function loadSessionServiceConfig(): SessionServiceConfig {
     consoleIdleTimeoutMs: envInt('CONSOLE_IDLE_TIMEOUT_MS', 900_000, 1_000, 86_400_000),
     consoleSessionMaxAgeMs: envInt('CONSOLE_SESSION_MAX_AGE_MS', 28_800_000, 1_000, 604_800_000),
     consoleMaxSessionsPerKey: envInt('CONSOLE_MAX_SESSIONS_PER_KEY', 20, 1, 10_000),
+    ...(process.env['SMTP_URL'] ? { smtpUrl: envUrl('SMTP_URL', ['smtp', 'smtps']) } : {}),
+    smtpFrom: envString('SMTP_FROM', 'Coffer <coffer@localhost>'),
+    consoleUrl: consoleUrl(),
   };
+}
+
+/** The gateway's rule for CONSOLE_URL: an origin (scheme, host, optional port; no path). */
+function consoleUrl(): string {
+  const url = envString('CONSOLE_URL', 'http://localhost:8081');
+  if (!ELEMENTS_ORIGIN_PATTERN.test(url))
+    throw new ConfigError(`CONSOLE_URL must be an origin like https://console.example.com (scheme, host, optional port; no path), got "${url}"`);
+  return url;
 }
 
 const config = configOnce(loadSessionServiceConfig);

@@ -14,7 +14,7 @@ import { WebhooksService } from './webhooks/webhooks.service';
 import { EventStream } from './events/event-stream';
 import { OutboxRelay } from './events/outbox-relay';
 import { RelayLeadership } from './events/relay-leadership';
-import { Mailer } from './notify/mailer';
+import { mailerProvider } from './notify/mailer';
 import { FailingWebhooks } from './notify/failing-webhooks';
 import { DeliveryPruner } from './retention/delivery-pruner';
 
@@ -34,7 +34,7 @@ import { DeliveryPruner } from './retention/delivery-pruner';
     EventStream,
     RelayLeadership,
     OutboxRelay,
-    Mailer,
+    mailerProvider,
     FailingWebhooks,
     DeliveryPruner,
     // coffer_event_outbox_oldest_age_seconds, coffer_webhook_oldest_due_age_seconds
