@@ -48,8 +48,9 @@ export function App() {
   const current = visible.find((p) => p.path === route.page) ?? visible[0];
   const Page = PAGE_COMPONENTS[current.path];
 
-  const signOut = async () => {
-    await api('DELETE', '/console/session').catch(() => undefined);
+  // everywhere: every console session of the person, in every browser
+  const signOut = async (everywhere = false) => {
+    await api('DELETE', `/console/session${everywhere ? '?everywhere=true' : ''}`).catch(() => undefined);
     setSession(null);
     window.location.hash = '';
   };
@@ -65,11 +66,19 @@ export function App() {
             Menu
           </button>
           <span className="brand">Coffer console</span>
-          <span className="who" title={session.application_id}>
-            {session.application_type} key · tenant {session.tenant_id.slice(0, 8)}
-          </span>
+          {session.user ? (
+            <span className="who" title={session.user.id}>
+              {session.user.email} · {session.user.role} · tenant {session.tenant_id.slice(0, 8)}
+            </span>
+          ) : (
+            <span className="who" title={session.application_id}>
+              {session.application_type} key · tenant {session.tenant_id.slice(0, 8)}
+            </span>
+          )}
+          {session.user && (session.tenants?.length ?? 0) > 1 ? <TenantSwitch current={session.tenant_id} tenants={session.tenants ?? []} /> : null}
           <ThemeToggle />
           <button onClick={() => void signOut()}>Sign out</button>
+          {session.user ? <button onClick={() => void signOut(true)}>Sign out everywhere</button> : null}
         </header>
         <nav id="nav" aria-label="Console" className={menuOpen ? 'open' : ''}>
           <ul>
@@ -89,5 +98,26 @@ export function App() {
         </main>
       </div>
     </SessionContext.Provider>
+  );
+}
+
+/** A person in several tenants signs in to another one through single sign-on again (GET /console/oidc/start?tenant_id=). */
+function TenantSwitch({ current, tenants }: { current: string; tenants: NonNullable<ConsoleSession['tenants']> }) {
+  return (
+    <label className="tenant-switch">
+      <span className="sr-only">Tenant</span>
+      <select
+        value={current}
+        onChange={(e) => {
+          if (e.target.value !== current) window.location.assign(`/console/oidc/start?tenant_id=${encodeURIComponent(e.target.value)}`);
+        }}
+      >
+        {tenants.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.name} ({t.role})
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -1,12 +1,26 @@
 import { createContext, useContext } from 'react';
 
-/** Who is signed in (GET /console/session): the key's application and what it may do. */
+/** A member's role in the tenant: the OWNER is one member, changed only by a transfer of ownership. */
+export type MemberRole = 'OWNER' | 'ADMIN' | 'DEVELOPER' | 'READ_ONLY';
+
+/** The person signed in through single sign-on (absent for a key's session). */
+export interface SessionUser {
+  id: string;
+  email: string;
+  role: MemberRole;
+  member_id: string;
+}
+
+/** Who is signed in (GET /console/session): the key's application and what it may do, and the person when one signed in. */
 export interface ConsoleSession {
   tenant_id: string;
   application_id: string;
   application_type: 'management' | 'private' | 'public';
   permissions: string[];
   rules?: { permissions: string[] }[];
+  user?: SessionUser;
+  /** the tenants the person is a member of */
+  tenants?: { id: string; name: string; role: MemberRole }[];
 }
 
 /** Everything the key may do: its permissions, or those its rules name. */
