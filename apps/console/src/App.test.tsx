@@ -17,7 +17,12 @@ const PERSON: ConsoleSession = {
   permissions: ['tenant:read'],
   user: { id: '22222222-2222-4222-8222-222222222222', email: 'ada@example.com', role: 'ADMIN', member_id: '33333333-3333-4333-8333-333333333333' },
 };
-const KEY: ConsoleSession = { tenant_id: TENANT, application_id: '44444444-4444-4444-8444-444444444444', application_type: 'management', permissions: ['tenant:read'] };
+const KEY: ConsoleSession = {
+  tenant_id: TENANT,
+  application_id: '44444444-4444-4444-8444-444444444444',
+  application_type: 'management',
+  permissions: ['tenant:read'],
+};
 
 function reply(status: number, body?: unknown) {
   return Promise.resolve(new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
@@ -39,7 +44,7 @@ function gateway(session: ConsoleSession) {
 }
 
 describe('the top bar', () => {
-  it("names a person by email, role and tenant, and signs them out of every browser with Sign out everywhere", async () => {
+  it('names a person by email, role and tenant, and signs them out of every browser with Sign out everywhere', async () => {
     const fetch = gateway(PERSON);
     vi.stubGlobal('fetch', fetch);
     render(<App />);

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType } from 'react';
 import { api, setUnauthorizedHandler } from './lib/api';
-import { SessionContext, heldPermissions, type ConsoleSession } from './lib/session';
+import { SessionContext, SessionRefreshContext, heldPermissions, type ConsoleSession } from './lib/session';
 import { ApiError } from './lib/problem';
 import { PAGES, useRoute } from './routes';
 import { Loading } from './components/ui';
@@ -19,6 +19,7 @@ const PAGE_COMPONENTS: Record<string, ComponentType<{ id?: string }>> = {
   logs: lazy(() => import('./pages/Logs').then((m) => ({ default: m.Logs }))),
   webhooks: lazy(() => import('./pages/Webhooks').then((m) => ({ default: m.Webhooks }))),
   proxies: lazy(() => import('./pages/Proxies').then((m) => ({ default: m.Proxies }))),
+  members: lazy(() => import('./pages/Members').then((m) => ({ default: m.Members }))),
   keys: lazy(() => import('./pages/Keys').then((m) => ({ default: m.Keys }))),
   settings: lazy(() => import('./pages/Settings').then((m) => ({ default: m.Settings }))),
 };
@@ -57,46 +58,48 @@ export function App() {
 
   return (
     <SessionContext.Provider value={session}>
-      <a className="skip" href="#main">
-        Skip to content
-      </a>
-      <div className="shell">
-        <header className="topbar">
-          <button className="menu-button" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen((o) => !o)}>
-            Menu
-          </button>
-          <span className="brand">Coffer console</span>
-          {session.user ? (
-            <span className="who" title={session.user.id}>
-              {session.user.email} · {session.user.role} · tenant {session.tenant_id.slice(0, 8)}
-            </span>
-          ) : (
-            <span className="who" title={session.application_id}>
-              {session.application_type} key · tenant {session.tenant_id.slice(0, 8)}
-            </span>
-          )}
-          {session.user && (session.tenants?.length ?? 0) > 1 ? <TenantSwitch current={session.tenant_id} tenants={session.tenants ?? []} /> : null}
-          <ThemeToggle />
-          <button onClick={() => void signOut()}>Sign out</button>
-          {session.user ? <button onClick={() => void signOut(true)}>Sign out everywhere</button> : null}
-        </header>
-        <nav id="nav" aria-label="Console" className={menuOpen ? 'open' : ''}>
-          <ul>
-            {visible.map((p) => (
-              <li key={p.path}>
-                <a href={`#/${p.path}`} aria-current={p.path === current.path ? 'page' : undefined}>
-                  {p.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <main id="main" tabIndex={-1}>
-          <Suspense fallback={<Loading />}>
-            <Page key={current.path} id={current.path === route.page ? route.id : undefined} />
-          </Suspense>
-        </main>
-      </div>
+      <SessionRefreshContext.Provider value={check}>
+        <a className="skip" href="#main">
+          Skip to content
+        </a>
+        <div className="shell">
+          <header className="topbar">
+            <button className="menu-button" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen((o) => !o)}>
+              Menu
+            </button>
+            <span className="brand">Coffer console</span>
+            {session.user ? (
+              <span className="who" title={session.user.id}>
+                {session.user.email} · {session.user.role} · tenant {session.tenant_id.slice(0, 8)}
+              </span>
+            ) : (
+              <span className="who" title={session.application_id}>
+                {session.application_type} key · tenant {session.tenant_id.slice(0, 8)}
+              </span>
+            )}
+            {session.user && (session.tenants?.length ?? 0) > 1 ? <TenantSwitch current={session.tenant_id} tenants={session.tenants ?? []} /> : null}
+            <ThemeToggle />
+            <button onClick={() => void signOut()}>Sign out</button>
+            {session.user ? <button onClick={() => void signOut(true)}>Sign out everywhere</button> : null}
+          </header>
+          <nav id="nav" aria-label="Console" className={menuOpen ? 'open' : ''}>
+            <ul>
+              {visible.map((p) => (
+                <li key={p.path}>
+                  <a href={`#/${p.path}`} aria-current={p.path === current.path ? 'page' : undefined}>
+                    {p.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <main id="main" tabIndex={-1}>
+            <Suspense fallback={<Loading />}>
+              <Page key={current.path} id={current.path === route.page ? route.id : undefined} />
+            </Suspense>
+          </main>
+        </div>
+      </SessionRefreshContext.Provider>
     </SessionContext.Provider>
   );
 }

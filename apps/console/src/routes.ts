@@ -18,6 +18,7 @@ export const PAGES: PageEntry[] = [
   { path: 'logs', label: 'Logs', anyOf: ['log:read'] },
   { path: 'webhooks', label: 'Webhooks', anyOf: ['webhook:read'] },
   { path: 'proxies', label: 'Proxies', anyOf: ['proxy:read'] },
+  { path: 'members', label: 'Members', anyOf: ['tenant:member:read'] },
   { path: 'keys', label: 'Keys', anyOf: ['tenant:read'] },
   { path: 'settings', label: 'Settings', anyOf: ['tenant:read'] },
 ];

@@ -30,6 +30,9 @@ export function heldPermissions(s: ConsoleSession): Set<string> {
 
 export const SessionContext = createContext<ConsoleSession | null>(null);
 
+/** Reads the session again (GET /console/session): after a change to the signed-in person's own role or membership. */
+export const SessionRefreshContext = createContext<() => void>(() => undefined);
+
 export function useCan(): (permission: string) => boolean {
   const session = useContext(SessionContext);
   const held = session ? heldPermissions(session) : new Set<string>();

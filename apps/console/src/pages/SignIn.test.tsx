@@ -19,7 +19,9 @@ function reply(status: number, body: unknown) {
 
 /** The gateway's sign-in options, and what POST /console/session answers. */
 function gateway(sso: { name: string; start: string } | null, signIn: () => Promise<Response> = () => reply(201, SESSION)) {
-  return vi.fn((url: string, init?: RequestInit) => (url === '/console/sign-in-options' ? reply(200, { sso }) : init?.method === 'POST' ? signIn() : reply(404, {})));
+  return vi.fn((url: string, init?: RequestInit) =>
+    url === '/console/sign-in-options' ? reply(200, { sso }) : init?.method === 'POST' ? signIn() : reply(404, {}),
+  );
 }
 
 describe('the sign-in page', () => {
@@ -52,7 +54,10 @@ describe('the sign-in page', () => {
   });
 
   it('falls back to the key form when the sign-in options cannot be read', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => reply(404, { title: 'Not Found', status: 404 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => reply(404, { title: 'Not Found', status: 404 })),
+    );
     render(<SignIn onSignedIn={vi.fn()} />);
     expect(await screen.findByLabelText('Management key')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
