@@ -44,6 +44,44 @@ describe('the settings page', () => {
     expect(JSON.parse(String((put?.[1] as RequestInit).body)).settings).toEqual({
       deduplicate_tokens: false,
       elements_allowed_origins: ['https://shop.example.com', 'https://m.example.com'],
+      console_key_sign_in: true,
+      console_require_mfa: false,
     });
+  });
+
+  it('shows the console sign-in settings (key sign-in allowed and no MFA required when unset) and saves them', async () => {
+    const fetch = vi.fn((url: string, init?: RequestInit) => reply(init?.method === 'PUT' ? { ...TENANT, ...JSON.parse(String(init.body)) } : TENANT));
+    vi.stubGlobal('fetch', fetch);
+    render(
+      <SessionContext.Provider value={OPERATOR}>
+        <Settings />
+      </SessionContext.Provider>,
+    );
+    const keySignIn = (await screen.findByLabelText(/Allow signing in with a management key \(break-glass\)/)) as HTMLInputElement;
+    const mfa = screen.getByLabelText(/Require multi-factor authentication for single sign-on/) as HTMLInputElement;
+    expect(keySignIn.checked).toBe(true);
+    expect(mfa.checked).toBe(false);
+    fireEvent.click(keySignIn);
+    fireEvent.click(mfa);
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await screen.findByRole('status');
+    const put = fetch.mock.calls.find((c) => (c[1] as RequestInit | undefined)?.method === 'PUT');
+    expect(JSON.parse(String((put?.[1] as RequestInit).body)).settings).toMatchObject({ console_key_sign_in: false, console_require_mfa: true });
+  });
+
+  it('shows the saved console sign-in settings, read only without tenant:update', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => reply({ ...TENANT, settings: { ...TENANT.settings, console_key_sign_in: false, console_require_mfa: true } })),
+    );
+    render(
+      <SessionContext.Provider value={{ ...OPERATOR, permissions: ['tenant:read'] }}>
+        <Settings />
+      </SessionContext.Provider>,
+    );
+    const keySignIn = (await screen.findByLabelText(/Allow signing in with a management key/)) as HTMLInputElement;
+    const mfa = screen.getByLabelText(/Require multi-factor authentication/) as HTMLInputElement;
+    expect([keySignIn.checked, keySignIn.disabled, mfa.checked, mfa.disabled]).toEqual([false, true, true, true]);
+    expect(screen.queryByRole('button', { name: 'Save settings' })).toBeNull();
   });
 });

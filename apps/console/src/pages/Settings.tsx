@@ -7,7 +7,14 @@ import { Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
 interface Tenant {
   id: string;
   name: string;
-  settings: { deduplicate_tokens: boolean; elements_allowed_origins?: string[] };
+  settings: {
+    deduplicate_tokens: boolean;
+    elements_allowed_origins?: string[];
+    /** signing in to the console with a management key (the break-glass path); absent: allowed */
+    console_key_sign_in?: boolean;
+    /** single sign-on only with multi-factor authentication at the identity provider; absent: not required */
+    console_require_mfa?: boolean;
+  };
   created_at: string;
 }
 
@@ -28,6 +35,8 @@ function TenantForm({ tenant }: { tenant: Tenant }) {
   const [dedupe, setDedupe] = useState(tenant.settings.deduplicate_tokens);
   // one origin per line here; the API takes the list (empty: any site may frame the Elements fields)
   const [origins, setOrigins] = useState((tenant.settings.elements_allowed_origins ?? []).join('\n'));
+  const [keySignIn, setKeySignIn] = useState(tenant.settings.console_key_sign_in ?? true);
+  const [requireMfa, setRequireMfa] = useState(tenant.settings.console_require_mfa ?? false);
   const [saved, setSaved] = useState(false);
   const { busy, problem, run } = useAction();
   const writable = can('tenant:update');
@@ -38,7 +47,15 @@ function TenantForm({ tenant }: { tenant: Tenant }) {
       .split(/[\s,]+/)
       .map((o) => o.trim())
       .filter(Boolean);
-    if (await run(() => api<Tenant>('PUT', '/tenants/self', { name, settings: { deduplicate_tokens: dedupe, elements_allowed_origins } }))) setSaved(true);
+    if (
+      await run(() =>
+        api<Tenant>('PUT', '/tenants/self', {
+          name,
+          settings: { deduplicate_tokens: dedupe, elements_allowed_origins, console_key_sign_in: keySignIn, console_require_mfa: requireMfa },
+        }),
+      )
+    )
+      setSaved(true);
   };
   return (
     <form className="card form" onSubmit={(e) => void submit(e)} aria-labelledby="tenant-title">
@@ -63,6 +80,14 @@ function TenantForm({ tenant }: { tenant: Tenant }) {
           placeholder="https://shop.example.com (empty: any site)"
           disabled={!writable}
         />
+      </label>
+      <label>
+        <input type="checkbox" checked={keySignIn} onChange={(e) => setKeySignIn(e.target.checked)} disabled={!writable} /> Allow signing in with a management
+        key (break-glass)
+      </label>
+      <label>
+        <input type="checkbox" checked={requireMfa} onChange={(e) => setRequireMfa(e.target.checked)} disabled={!writable} /> Require multi-factor
+        authentication for single sign-on
       </label>
       <ProblemView problem={problem} />
       {writable ? (
