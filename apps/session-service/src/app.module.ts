@@ -18,10 +18,13 @@ import { SessionsService } from './sessions/sessions.service';
 import { SessionsHandler } from './sessions/sessions.handler';
 import { AuthenticateService } from './authenticate/authenticate.service';
 import { AuthenticateHandler } from './authenticate/authenticate.handler';
+import { ConsoleRepository } from './console/console.repository';
+import { ConsoleSignInService } from './console/console-sign-in.service';
+import { ConsoleHandler } from './console/console.handler';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
-  controllers: [ApplicationsHandler, TenantsHandler, SessionsHandler, AuthenticateHandler],
+  controllers: [ApplicationsHandler, TenantsHandler, SessionsHandler, AuthenticateHandler, ConsoleHandler],
   providers: [
     OperationDispatcher,
     AuditTrail,
@@ -37,6 +40,8 @@ import { AuthenticateHandler } from './authenticate/authenticate.handler';
     SessionRepository,
     SessionsService,
     AuthenticateService,
+    ConsoleRepository,
+    ConsoleSignInService,
   ],
 })
 export class AppModule {}
