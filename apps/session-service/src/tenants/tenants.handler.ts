@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { OPS, type UpdateTenantRequest, type WebhookSecretMessage } from '@coffer/contracts';
+import { OPS, type TenantGetMessage, type UpdateTenantRequest, type WebhookSecretMessage } from '@coffer/contracts';
 import { AuditTrail, Operation, type Command } from '@coffer/messaging';
 import { TenantsService } from './tenants.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
@@ -29,8 +29,8 @@ export class TenantsHandler {
 
   /** Also used service-to-service (token-service reads deduplicate_tokens): any principal of the tenant. */
   @Operation(OPS.session.tenants.get)
-  get(cmd: Command) {
-    return this.tenants.get(cmd.principal.tenantId);
+  get(cmd: Command<TenantGetMessage | undefined>) {
+    return this.tenants.get(cmd.principal.tenantId, { owner: !cmd.body?.internal });
   }
 
   @Operation(OPS.session.tenants.update)

@@ -134,6 +134,9 @@ export class TenantView {
   @ApiProperty({ type: () => TenantSettingsView })
   settings!: TenantSettings;
 
+  @ApiPropertyOptional({ format: 'uuid', description: "the user id of the tenant's owner (absent until someone owns it)" })
+  owner_id?: string;
+
   @ApiProperty({ format: 'date-time' })
   created_at!: string;
 
