@@ -6,10 +6,25 @@ import { usePagedLoad } from '../lib/use-paged-load';
 import { PageHeader, formatDate } from '../components/ui';
 import { PagedTable, type Column } from '../components/ResourceTable';
 
+/** Who acts in the audit log: a person signed in to the console is a `user`, named by their email (actor_name). */
+export const ACTOR_TYPES = [
+  { value: 'application', label: 'Application (API key)' },
+  { value: 'user', label: 'Person (console)' },
+  { value: 'session', label: 'Session' },
+  { value: 'operator', label: 'Operator' },
+  { value: 'system', label: 'Coffer (system)' },
+  { value: 'anonymous', label: 'Anonymous' },
+] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number]['value'];
+
 export interface LogEvent {
   id: string;
   tenant_id: string;
   actor_application_id?: string;
+  actor_id?: string;
+  actor_type?: ActorType;
+  /** a person's email, an operator's name */
+  actor_name?: string;
   message: string;
   operation: string;
   entity_type: string;
@@ -18,12 +33,35 @@ export interface LogEvent {
   created_at: string;
 }
 interface Filters {
+  actor_type: string;
+  actor_id: string;
   entity_type: string;
   entity_id: string;
   start_date: string;
   end_date: string;
 }
-const COLUMNS = ['created_at', 'operation', 'entity_type', 'entity_id', 'message', 'actor_application_id', 'trace_id', 'id'];
+const COLUMNS = [
+  'created_at',
+  'operation',
+  'entity_type',
+  'entity_id',
+  'message',
+  'actor_type',
+  'actor_id',
+  'actor_name',
+  'actor_application_id',
+  'trace_id',
+  'id',
+];
+
+/** The actor as the table shows it: a person by email, an application by id, anyone else by name or id. */
+export function actorLabel(e: LogEvent): string {
+  if (e.actor_type === 'user') return e.actor_name ?? e.actor_id ?? 'a person';
+  if (e.actor_type === 'application' || (!e.actor_type && e.actor_application_id)) return `application ${e.actor_id ?? e.actor_application_id}`;
+  if (!e.actor_type) return '';
+  return e.actor_name ? `${e.actor_type} ${e.actor_name}` : `${e.actor_type}${e.actor_id ? ` ${e.actor_id}` : ''}`;
+}
+
 const LOG_COLUMNS: Column<LogEvent>[] = [
   { header: 'When', cell: (e) => formatDate(e.created_at) },
   { header: 'Operation', cell: (e) => e.operation },
@@ -35,9 +73,10 @@ const LOG_COLUMNS: Column<LogEvent>[] = [
       </>
     ),
   },
+  { header: 'Actor', cell: (e) => <span title={e.actor_id}>{actorLabel(e)}</span> },
   { header: 'Message', cell: (e) => e.message },
 ];
-const EMPTY: Filters = { entity_type: '', entity_id: '', start_date: '', end_date: '' };
+const EMPTY: Filters = { actor_type: '', actor_id: '', entity_type: '', entity_id: '', start_date: '', end_date: '' };
 const iso = (local: string) => (local ? new Date(local).toISOString() : '');
 
 export function Logs() {
@@ -84,6 +123,21 @@ export function Logs() {
         <label>
           Entity id
           <input value={draft.entity_id} onChange={set('entity_id')} />
+        </label>
+        <label>
+          Actor type
+          <select value={draft.actor_type} onChange={set('actor_type')}>
+            <option value="">Any</option>
+            {ACTOR_TYPES.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Actor id
+          <input value={draft.actor_id} onChange={set('actor_id')} />
         </label>
         <label>
           From
