@@ -21,10 +21,17 @@ import { AuthenticateHandler } from './authenticate/authenticate.handler';
 import { ConsoleRepository } from './console/console.repository';
 import { ConsoleSignInService } from './console/console-sign-in.service';
 import { ConsoleHandler } from './console/console.handler';
+import { MemberRepository } from './members/member.repository';
+import { MembersService } from './members/members.service';
+import { MembersHandler } from './members/members.handler';
+import { InvitationRepository } from './invitations/invitation.repository';
+import { InvitationsService } from './invitations/invitations.service';
+import { InvitationsHandler } from './invitations/invitations.handler';
+import { InvitationMail, mailerProvider } from './invitations/invitation-mail';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
-  controllers: [ApplicationsHandler, TenantsHandler, SessionsHandler, AuthenticateHandler, ConsoleHandler],
+  controllers: [ApplicationsHandler, TenantsHandler, SessionsHandler, AuthenticateHandler, ConsoleHandler, MembersHandler, InvitationsHandler],
   providers: [
     OperationDispatcher,
     AuditTrail,
@@ -42,6 +49,12 @@ import { ConsoleHandler } from './console/console.handler';
     AuthenticateService,
     ConsoleRepository,
     ConsoleSignInService,
+    MemberRepository,
+    MembersService,
+    InvitationRepository,
+    InvitationsService,
+    InvitationMail,
+    mailerProvider,
   ],
 })
 export class AppModule {}

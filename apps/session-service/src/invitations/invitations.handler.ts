@@ -1,0 +1,41 @@
+import { Controller } from '@nestjs/common';
+import { OPS, type CreateInvitationRequest, type IdMessage, type InvitationLookupMessage } from '@coffer/contracts';
+import { Operation, type Command } from '@coffer/messaging';
+import { InvitationsService } from './invitations.service';
+
+@Controller()
+export class InvitationsHandler {
+  constructor(private readonly invitations: InvitationsService) {}
+
+  @Operation(OPS.session.invitations.create)
+  create(cmd: Command<CreateInvitationRequest>) {
+    return this.invitations.create(cmd.principal, cmd.body, cmd.traceId);
+  }
+
+  @Operation(OPS.session.invitations.list)
+  list(cmd: Command<Record<string, unknown> | undefined>) {
+    return this.invitations.list(cmd.principal, cmd.body ?? {});
+  }
+
+  @Operation(OPS.session.invitations.get)
+  get(cmd: Command<IdMessage>) {
+    return this.invitations.get(cmd.principal, String(cmd.body.id));
+  }
+
+  @Operation(OPS.session.invitations.resend)
+  resend(cmd: Command<IdMessage>) {
+    return this.invitations.resend(cmd.principal, String(cmd.body.id), cmd.traceId);
+  }
+
+  @Operation(OPS.session.invitations.delete)
+  async delete(cmd: Command<IdMessage>) {
+    await this.invitations.delete(cmd.principal, String(cmd.body.id), cmd.traceId);
+    return { deleted: true };
+  }
+
+  /** No principal (access none): the gateway asks before the person signs in. */
+  @Operation(OPS.session.invitations.preview)
+  preview(cmd: Command<InvitationLookupMessage>) {
+    return this.invitations.preview(cmd.body);
+  }
+}

@@ -1,0 +1,218 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  CreateInvitationRequest,
+  DEFAULT_INVITATION_ROLE,
+  FieldErrors,
+  INVITATION_STATUSES,
+  INVITATION_TTL_HOURS,
+  InvitationLookupMessage,
+  actorOf,
+  conflict,
+  newEvent,
+  notFound,
+  offsetPage,
+  pageOffset,
+  parsePageRequest,
+  validateContract,
+  type InvitationStatus,
+  type InvitationView,
+  type Page,
+  type Principal,
+} from '@coffer/contracts';
+import { sha256Hex } from '@coffer/crypto';
+import { EventOutbox, PrismaService } from '@coffer/db';
+import { AuditTrail, sqlStateOf, type AuditAct } from '@coffer/messaging';
+import { TenantRepository } from '../tenants/tenant.repository';
+import { InvitationRepository, type InvitationRow } from './invitation.repository';
+import { InvitationMail } from './invitation-mail';
+import { toInvitationView } from './invitation.view';
+
+const TTL_MS = INVITATION_TTL_HOURS * 3_600_000;
+const ALREADY_MEMBER = 'A member of the tenant already signs in with this email';
+const ALREADY_INVITED = 'This email has a pending invitation: resend it or revoke it first';
+
+/** The link's secret (32 random bytes, base64url) and what is stored of it (its SHA-256, hex). */
+function newLinkSecret(): { secret: string; tokenHash: string } {
+  const secret = randomBytes(32).toString('base64url');
+  return { secret, tokenHash: sha256Hex(secret) };
+}
+
+const isUniqueViolation = (err: unknown) => sqlStateOf(err) === '23505' || (err as { code?: unknown } | null)?.code === 'P2002';
+
+/**
+ * Invitations to a tenant (`/tenants/self/invitations`; docs/members.md). An invitation is a link mailed to one
+ * address: only the SHA-256 of its secret is stored, it works for INVITATION_TTL_HOURS, and a resend replaces the
+ * secret (the old link stops working) and extends the expiry. One invitation per email and tenant: a pending one is
+ * a conflict (resend it), an expired one is replaced. The console sign-in accepts it (console/), deleting the row.
+ *
+ * Changes commit with their audit record and their event; the mail goes once they committed, and a mail that could
+ * not be sent never fails the call. The secret is never logged, never in a view, an event or an audit record.
+ */
+@Injectable()
+export class InvitationsService {
+  /** the sends started and not yet finished (tests wait for them; nothing else does) */
+  readonly sending = new Set<Promise<boolean>>();
+
+  constructor(
+    private readonly invitations: InvitationRepository,
+    private readonly tenants: TenantRepository,
+    private readonly mail: InvitationMail,
+    private readonly prisma: PrismaService,
+    private readonly outbox: EventOutbox,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  /** `POST /tenants/self/invitations` `{email, role?}` (role ADMIN by default). */
+  async create(principal: Principal, body: unknown, traceId?: string): Promise<InvitationView> {
+    const req = validateContract(CreateInvitationRequest, body);
+    const email = req.email;
+    const role = req.role ?? DEFAULT_INVITATION_ROLE;
+    const { secret, tokenHash } = newLinkSecret();
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + TTL_MS);
+    const actor = actorOf(principal);
+    let created: InvitationRow;
+    try {
+      created = await this.prisma.transactional(async () => {
+        if (await this.invitations.memberHasEmail(principal.tenantId, email)) throw conflict(ALREADY_MEMBER);
+        const existing = await this.invitations.findByEmail(principal.tenantId, email);
+        if (existing) {
+          if (existing.expiresAt > now) throw conflict(ALREADY_INVITED);
+          // an expired invitation is replaced: revoked, with its record and event, then made anew
+          await this.invitations.delete(principal.tenantId, existing.id);
+          await this.outbox.record([
+            newEvent('tenant.invitation.deleted', principal.tenantId, traceId, actor, { invitation: toInvitationView(existing, now) }),
+          ]);
+          await this.audit.record(act(principal, traceId, 'delete', existing.id, { email: { old: existing.email } }));
+        }
+        const invitation = await this.invitations.create({
+          id: randomUUID(),
+          tenantId: principal.tenantId,
+          email,
+          role,
+          tokenHash,
+          expiresAt,
+          createdBy: principal.applicationId,
+        });
+        await this.outbox.record([
+          newEvent('tenant.invitation.created', principal.tenantId, traceId, actor, { invitation: toInvitationView(invitation, now) }),
+        ]);
+        await this.audit.record(
+          act(principal, traceId, 'create', invitation.id, {
+            email: { new: email },
+            role: { new: role },
+            expires_at: { new: expiresAt.toISOString() },
+            token: { redacted: true },
+          }),
+        );
+        return invitation;
+      });
+    } catch (err) {
+      // the same email invited by two calls at once (tenant_invitations_tenant_id_email_key)
+      if (isUniqueViolation(err)) throw conflict(ALREADY_INVITED);
+      throw err;
+    }
+    await this.sendMail(principal.tenantId, created, secret);
+    return toInvitationView(created);
+  }
+
+  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<InvitationView>> {
+    const errors = new FieldErrors();
+    const page = parsePageRequest(query, errors);
+    const status = statusFilter(query, errors);
+    errors.throwIfAny('The query is invalid');
+    const now = new Date();
+    const { rows, total } = await this.invitations.page(principal.tenantId, pageOffset(page), page.size, status, now);
+    return offsetPage(
+      rows.map((r) => toInvitationView(r, now)),
+      total,
+      page,
+    );
+  }
+
+  async get(principal: Principal, id: string): Promise<InvitationView> {
+    const invitation = await this.invitations.find(principal.tenantId, id);
+    if (!invitation) throw notFound('invitation');
+    return toInvitationView(invitation);
+  }
+
+  /** `POST /tenants/self/invitations/{id}/resend`: a new link (the old one stops working), valid for the full TTL again. */
+  async resend(principal: Principal, id: string, traceId?: string): Promise<InvitationView> {
+    const { secret, tokenHash } = newLinkSecret();
+    const expiresAt = new Date(Date.now() + TTL_MS);
+    const updated = await this.prisma.transactional(async () => {
+      const existing = await this.invitations.find(principal.tenantId, id);
+      if (!existing) throw notFound('invitation');
+      if (await this.invitations.memberHasEmail(principal.tenantId, existing.email)) throw conflict(ALREADY_MEMBER);
+      const invitation = await this.invitations.replaceSecret(principal.tenantId, id, tokenHash, expiresAt, principal.applicationId);
+      if (!invitation) throw notFound('invitation');
+      await this.audit.record(
+        act(principal, traceId, 'resend', id, {
+          expires_at: { old: existing.expiresAt.toISOString(), new: expiresAt.toISOString() },
+          token: { redacted: true },
+        }),
+      );
+      return invitation;
+    });
+    await this.sendMail(principal.tenantId, updated, secret);
+    return toInvitationView(updated);
+  }
+
+  /** `DELETE /tenants/self/invitations/{id}`: revoked, its link stops working. */
+  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
+    await this.prisma.transactional(async () => {
+      const existing = await this.invitations.find(principal.tenantId, id);
+      if (!existing || !(await this.invitations.delete(principal.tenantId, id))) throw notFound('invitation');
+      await this.outbox.record([
+        newEvent('tenant.invitation.deleted', principal.tenantId, traceId, actorOf(principal), { invitation: toInvitationView(existing) }),
+      ]);
+      await this.audit.record(act(principal, traceId, 'delete', id, { email: { old: existing.email } }));
+    });
+  }
+
+  /** Before sign-in (the gateway's invitation page): what a pending link names, or null (unknown, used, expired). */
+  async preview(body: unknown): Promise<{ tenant_name: string; email: string; role: string } | null> {
+    const { tokenHash } = body instanceof InvitationLookupMessage ? body : validateContract(InvitationLookupMessage, body);
+    const found = await this.invitations.preview(tokenHash);
+    return found ? { tenant_name: found.tenantName, email: found.email, role: found.role } : null;
+  }
+
+  /** After commit; never waited for by the call, never failing it. */
+  private async sendMail(tenantId: string, invitation: InvitationRow, secret: string): Promise<void> {
+    const tenant = await this.tenants.find(tenantId);
+    const sending = this.mail.send({
+      email: invitation.email,
+      role: invitation.role,
+      expiresAt: invitation.expiresAt,
+      tenantName: tenant?.name ?? 'a tenant',
+      secret,
+    });
+    this.sending.add(sending);
+    void sending.finally(() => this.sending.delete(sending));
+  }
+}
+
+function act(principal: Principal, traceId: string | undefined, operation: string, entityId: string, changes: AuditAct['changes']): AuditAct {
+  return {
+    tenantId: principal.tenantId,
+    actor: actorOf(principal),
+    operation,
+    entityType: 'tenant_invitation',
+    entityId,
+    changes,
+    ...(traceId ? { traceId } : {}),
+  };
+}
+
+/** `status`: PENDING or EXPIRED (any case; the last of repeated ones counts). */
+function statusFilter(query: Record<string, unknown>, errors: FieldErrors): InvitationStatus | undefined {
+  const raw = query['status'];
+  if (raw === undefined) return undefined;
+  const value = String(Array.isArray(raw) ? raw[raw.length - 1] : raw)
+    .trim()
+    .toUpperCase();
+  if ((INVITATION_STATUSES as readonly string[]).includes(value)) return value as InvitationStatus;
+  errors.add('status', `must be one of ${INVITATION_STATUSES.join(', ')}`);
+  return undefined;
+}
