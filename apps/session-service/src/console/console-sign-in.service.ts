@@ -21,7 +21,7 @@ import { AuthenticateService } from '../authenticate/authenticate.service';
 import { ApplicationKeyRepository } from '../applications/application-key.repository';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { ConsoleRepository, type ConsoleSessionRow, type InvitationRow, type Membership, type UserProfile, type UserRow } from './console.repository';
-import { memberViewOf } from './member-view';
+import { toMemberView } from '../members/member.view';
 
 /** The console sessions' limits (config.ts: CONSOLE_IDLE_TIMEOUT_MS, CONSOLE_SESSION_MAX_AGE_MS, CONSOLE_MAX_SESSIONS_PER_KEY). */
 export interface ConsoleSessionLimits {
@@ -236,7 +236,7 @@ export class ConsoleSignInService {
         createdBy: invitation.createdBy,
         createdAt: at,
       });
-      const view = memberViewOf(member, user);
+      const view = toMemberView({ ...member, user });
       await this.outbox.record([newEvent('tenant.member.created', invitation.tenantId, traceId, actor, { member: view })]);
       await this.audit.record({
         tenantId: invitation.tenantId,
