@@ -34,6 +34,10 @@ const TENANT_TABLES = [
   'sessions',
   'application_keys',
   'applications',
+  // people (docs/members.md): console sign-ins and invitations end at "tenants delete" already
+  'console_sessions',
+  'tenant_invitations',
+  'tenant_members',
   'tenant_keys',
 ] as const;
 
@@ -121,9 +125,9 @@ export class TenantAdmin {
   }
 
   /**
-   * Crypto-shredding, in one transaction: the tenant is marked deleted, every API and session key is revoked and
-   * its data and index keys are destroyed, so each value sealed for it can no longer be opened by anyone. The rows
-   * themselves go later, in batches (purge).
+   * Crypto-shredding, in one transaction: the tenant is marked deleted, every API and session key, console session
+   * and invitation is revoked and its data and index keys are destroyed, so each value sealed for it can no longer be
+   * opened by anyone. The rows themselves (members too) go later, in batches (purge).
    */
   async shred(tenantId: string): Promise<{ destroyed_keys: number; revoked_keys: number }> {
     const [marked, revoked, , , destroyed] = await this.prisma.$transaction([
@@ -132,6 +136,9 @@ export class TenantAdmin {
       this.prisma.session.deleteMany({ where: { tenantId } }),
       this.prisma.application.deleteMany({ where: { tenantId } }),
       this.prisma.tenantKey.deleteMany({ where: { tenantId } }),
+      // the console's sessions and the invitations' links are credentials too: they stop with the keys
+      this.prisma.consoleSession.deleteMany({ where: { tenantId } }),
+      this.prisma.tenantInvitation.deleteMany({ where: { tenantId } }),
     ]);
     if (!marked.count) throw new TenantNotFoundError(tenantId);
     return { destroyed_keys: destroyed.count, revoked_keys: revoked.count };
