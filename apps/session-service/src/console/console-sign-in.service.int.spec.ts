@@ -12,6 +12,7 @@ import { ApplicationsService } from '../applications/applications.service';
 import { SessionRepository } from '../sessions/session.repository';
 import { SessionsService } from '../sessions/sessions.service';
 import { TenantRepository } from '../tenants/tenant.repository';
+import { MemberRepository } from '../members/member.repository';
 import { ConsoleRepository } from './console.repository';
 import {
   CONSOLE_CLOCK,
@@ -55,6 +56,7 @@ describe('ConsoleSignInService (PostgreSQL)', () => {
           SessionsService,
           AuthenticateService,
           TenantRepository,
+          MemberRepository,
           ConsoleRepository,
           ConsoleSignInService,
           EventBus,
@@ -324,6 +326,21 @@ describe('ConsoleSignInService (PostgreSQL)', () => {
         [other.tenantId, 'READ_ONLY'],
         [tenantId, 'DEVELOPER'],
       ]);
+    });
+
+    it('two first acceptances at once make exactly one owner', async () => {
+      const tenantId = await insertTenant(ctx.sql);
+      const [a, b] = await Promise.all([
+        console_.signIn({
+          identity: person('sub-race-a', 'a@race.example.com'),
+          invitationTokenHash: await invite(tenantId, 'a@race.example.com', 'DEVELOPER'),
+        }),
+        console_.signIn({
+          identity: person('sub-race-b', 'b@race.example.com'),
+          invitationTokenHash: await invite(tenantId, 'b@race.example.com', 'DEVELOPER'),
+        }),
+      ]);
+      expect([a.principal.user?.role, b.principal.user?.role].sort()).toEqual(['DEVELOPER', 'OWNER']);
     });
 
     it('a member who accepts another invitation to the same tenant keeps the membership; the invitation is consumed', async () => {

@@ -22,6 +22,7 @@ import { ApplicationKeyRepository } from '../applications/application-key.reposi
 import { TenantRepository } from '../tenants/tenant.repository';
 import { ConsoleRepository, type ConsoleSessionRow, type InvitationRow, type Membership, type UserProfile, type UserRow } from './console.repository';
 import { toMemberView } from '../members/member.view';
+import { MemberRepository } from '../members/member.repository';
 
 /** The console sessions' limits (config.ts: CONSOLE_IDLE_TIMEOUT_MS, CONSOLE_SESSION_MAX_AGE_MS, CONSOLE_MAX_SESSIONS_PER_KEY). */
 export interface ConsoleSessionLimits {
@@ -86,6 +87,7 @@ export class ConsoleSignInService {
     private readonly auth: AuthenticateService,
     private readonly keys: ApplicationKeyRepository,
     private readonly tenants: TenantRepository,
+    private readonly members: MemberRepository,
     private readonly prisma: PrismaService,
     private readonly outbox: EventOutbox,
     private readonly audit: AuditTrail,
@@ -224,7 +226,8 @@ export class ConsoleSignInService {
     if (!(await this.repo.consumeInvitation(invitation.id))) throw new InvitationGone();
     const user = await this.repo.upsertUser(randomUUID(), identity.issuer, identity.subject, profile, at);
     const actor = userActor(user);
-    await this.repo.lockTenant(invitation.tenantId);
+    // who the owner is, decided behind the lock every ownership change of the tenant takes (members.service transfer)
+    await this.members.lockOwnership(invitation.tenantId);
     let member = await this.repo.findMember(invitation.tenantId, user.id);
     if (!member) {
       const role = (await this.repo.hasOwner(invitation.tenantId)) ? invitation.role : 'OWNER';

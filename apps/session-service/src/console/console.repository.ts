@@ -74,11 +74,6 @@ export class ConsoleRepository {
     return count === 1;
   }
 
-  /** Serialises the memberships of a tenant being created (the first one becomes its owner) until commit. */
-  async lockTenant(tenantId: string): Promise<void> {
-    await this.prisma.$queryRaw`SELECT 1 FROM tenants WHERE id = ${tenantId}::uuid FOR UPDATE`;
-  }
-
   async hasOwner(tenantId: string): Promise<boolean> {
     return (await this.prisma.tenantMember.count({ where: { tenantId, role: 'OWNER' } })) > 0;
   }
