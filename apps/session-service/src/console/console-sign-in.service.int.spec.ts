@@ -403,6 +403,14 @@ describe('ConsoleSignInService (PostgreSQL)', () => {
       const reply = await console_.signIn({ identity: person(subject, email, { givenName: 'Janet' }) });
       expect(reply.principal).toMatchObject({ tenantId, user: { role: 'OWNER', email } });
       expect((await ctx.sql.query('SELECT first_name FROM users WHERE subject = $1', [subject])).rows[0].first_name).toBe('Janet');
+      // a new verified address is kept; an unverified one never replaces it (it names the person in the audit log)
+      const moved = `moved-${email}`;
+      expect((await console_.signIn({ identity: person(subject, moved) })).principal.user?.email).toBe(moved);
+      expect((await console_.signIn({ identity: person(subject, 'ceo@example.com', { emailVerified: false }) })).principal.user?.email).toBe(moved);
+      expect((await ctx.sql.query('SELECT email, email_verified FROM users WHERE subject = $1', [subject])).rows[0]).toEqual({
+        email: moved,
+        email_verified: true,
+      });
 
       // the same email from another subject (or another issuer) is somebody else
       expect(await problemOf(console_.signIn({ identity: person('someone-else', email) }))).toMatchObject({ status: 403, detail: NOT_A_MEMBER });

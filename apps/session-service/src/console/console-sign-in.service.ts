@@ -150,9 +150,9 @@ export class ConsoleSignInService {
     const known = await this.repo.findUser(identity.issuer, identity.subject);
     const actor: Actor = known ? userActor(known) : { id: email ?? 'unknown', type: 'anonymous', ...(email ? { name: email } : {}) };
     const refuse = (r: Omit<Refusal, 'method' | 'actor'>) => this.refuse({ ...r, method: 'oidc', actor }, msg.source, traceId);
+    // an address the provider has not verified never replaces the one kept (it names the person in the audit log)
     const profile: UserProfile = {
-      ...(email ? { email } : {}),
-      emailVerified: identity.emailVerified,
+      ...(email && identity.emailVerified ? { email, emailVerified: true } : {}),
       ...(identity.givenName !== undefined ? { firstName: identity.givenName } : {}),
       ...(identity.familyName !== undefined ? { lastName: identity.familyName } : {}),
       ...(identity.picture !== undefined ? { picture: identity.picture } : {}),
@@ -174,7 +174,7 @@ export class ConsoleSignInService {
       await this.refuseIfSuspended(tenant.suspendedAt, { reason: 'tenant_suspended', method: 'oidc', actor, tenantId: tenant.id }, msg.source, traceId);
       if (!mfaSatisfied(tenant.settings, identity.amr)) return refuse({ status: 403, detail: MFA_REQUIRED, reason: 'mfa_required', tenantId: tenant.id });
       try {
-        return await this.prisma.transactional(() => this.accept(invitation, identity, { ...profile, email }, msg.source, traceId));
+        return await this.prisma.transactional(() => this.accept(invitation, identity, { ...profile, email, emailVerified: true }, msg.source, traceId));
       } catch (err) {
         if (err instanceof InvitationGone)
           return refuse({ status: 403, detail: INVITATION_INVALID, reason: 'invitation_invalid', tenantId: invitation.tenantId });
@@ -218,7 +218,7 @@ export class ConsoleSignInService {
   private async accept(
     invitation: InvitationRow,
     identity: VerifiedIdentity,
-    profile: UserProfile & { email: string },
+    profile: UserProfile & { email: string; emailVerified: boolean },
     source: string | undefined,
     traceId: string | undefined,
   ): Promise<ConsoleSignInReply> {

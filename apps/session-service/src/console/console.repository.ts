@@ -29,7 +29,7 @@ export interface SessionMember {
 /** What the person's ID token says of them, as kept on the user row (the email lower case). */
 export interface UserProfile {
   email?: string;
-  emailVerified: boolean;
+  emailVerified?: boolean;
   firstName?: string;
   lastName?: string;
   picture?: string;
@@ -51,7 +51,7 @@ export class ConsoleRepository {
   }
 
   /** The user of (issuer, subject), created on first sign-in (a random id), its profile refreshed on every one. */
-  upsertUser(id: string, issuer: string, subject: string, profile: UserProfile & { email: string }, at: Date): Promise<UserRow> {
+  upsertUser(id: string, issuer: string, subject: string, profile: UserProfile & { email: string; emailVerified: boolean }, at: Date): Promise<UserRow> {
     const fields = profileFields(profile);
     return this.prisma.user.upsert({
       where: { issuer_subject: { issuer, subject } },
@@ -176,8 +176,9 @@ export class ConsoleRepository {
 
 /** The fields the token named (an absent claim keeps what is stored). */
 function profileFields(p: UserProfile): UserProfile {
-  const out: UserProfile = { emailVerified: p.emailVerified };
+  const out: UserProfile = {};
   if (p.email !== undefined) out.email = p.email;
+  if (p.emailVerified !== undefined) out.emailVerified = p.emailVerified;
   if (p.firstName !== undefined) out.firstName = p.firstName;
   if (p.lastName !== undefined) out.lastName = p.lastName;
   if (p.picture !== undefined) out.picture = p.picture;
