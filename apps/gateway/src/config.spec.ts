@@ -42,6 +42,14 @@ const VARS = [
   'ELEMENTS_API_URL',
   'ELEMENTS_DIR',
   'ELEMENTS_DEMO',
+  'OIDC_ISSUER',
+  'OIDC_CLIENT_ID',
+  'OIDC_CLIENT_SECRET',
+  'OIDC_REDIRECT_URL',
+  'OIDC_SCOPES',
+  'OIDC_ACR_VALUES',
+  'OIDC_PROVIDER_NAME',
+  'OIDC_COOKIE_SECRET',
 ];
 
 describe('gateway configuration', () => {
@@ -141,6 +149,90 @@ describe('gateway configuration', () => {
     expect(loadGatewayConfig().console.dir).toBeUndefined();
     process.env['CONSOLE_DIR'] = '/app/console';
     expect(loadGatewayConfig().console.dir).toBe('/app/console');
+  });
+
+  it('has no single sign-on without OIDC_ISSUER', () => {
+    expect(loadGatewayConfig().oidc).toBeUndefined();
+    process.env['OIDC_ISSUER'] = '';
+    expect(loadGatewayConfig().oidc).toBeUndefined();
+  });
+
+  it('signs in through the OpenID provider given, with the values given', () => {
+    Object.assign(process.env, {
+      OIDC_ISSUER: 'https://login.example.com/realms/coffer',
+      OIDC_CLIENT_ID: 'coffer-console',
+      OIDC_CLIENT_SECRET: 'the-client-secret',
+      OIDC_REDIRECT_URL: 'https://console.example.com/console/oidc/callback',
+      OIDC_SCOPES: 'openid,email profile groups',
+      OIDC_ACR_VALUES: 'phr  urn:example:mfa',
+      OIDC_PROVIDER_NAME: 'Example SSO',
+      OIDC_COOKIE_SECRET: 's'.repeat(32),
+    });
+    expect(loadGatewayConfig().oidc).toEqual({
+      settings: {
+        issuer: 'https://login.example.com/realms/coffer',
+        clientId: 'coffer-console',
+        clientSecret: 'the-client-secret',
+        redirectUri: 'https://console.example.com/console/oidc/callback',
+        scopes: ['openid', 'email', 'profile', 'groups'],
+        acrValues: 'phr urn:example:mfa',
+        allowInsecureHttp: false,
+      },
+      providerName: 'Example SSO',
+      cookieSecret: 's'.repeat(32),
+      cookieSecretRandom: false,
+    });
+  });
+
+  it('defaults: a public client, the callback on CONSOLE_URL, openid email profile, a random cookie key per process', () => {
+    Object.assign(process.env, { OIDC_ISSUER: 'https://accounts.example.com', OIDC_CLIENT_ID: 'coffer', CONSOLE_URL: 'https://console.example.com' });
+    const oidc = loadGatewayConfig().oidc;
+    expect(oidc).toEqual({
+      settings: {
+        issuer: 'https://accounts.example.com',
+        clientId: 'coffer',
+        redirectUri: 'https://console.example.com/console/oidc/callback',
+        scopes: ['openid', 'email', 'profile'],
+        allowInsecureHttp: false,
+      },
+      providerName: 'single sign-on',
+      cookieSecret: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      cookieSecretRandom: true,
+    });
+    // another process (replica): another key, so replicas need OIDC_COOKIE_SECRET set
+    expect(loadGatewayConfig().oidc?.cookieSecret).not.toBe(oidc?.cookieSecret);
+  });
+
+  it.each(['http://127.0.0.1:9000', 'http://localhost:9000/realms/dev', 'http://[::1]:9000'])('takes plain http for a loopback issuer (%s)', (issuer) => {
+    Object.assign(process.env, { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'coffer' });
+    expect(loadGatewayConfig().oidc?.settings).toMatchObject({ issuer, allowInsecureHttp: true });
+  });
+
+  const ISSUER_PROBLEM =
+    "OIDC_ISSUER must be the provider's issuer, an https:// URL without query or fragment (plain http only on 127.0.0.1, localhost or ::1), got";
+  it.each([
+    [{ OIDC_ISSUER: 'http://login.example.com' }, `${ISSUER_PROBLEM} "http://login.example.com"`],
+    [{ OIDC_ISSUER: 'login.example.com' }, `${ISSUER_PROBLEM} "login.example.com"`],
+    [{ OIDC_ISSUER: 'https://login.example.com?tenant=1' }, `${ISSUER_PROBLEM} "https://login.example.com?tenant=1"`],
+    [{ OIDC_ISSUER: 'https://login.example.com#x' }, `${ISSUER_PROBLEM} "https://login.example.com#x"`],
+    [{ OIDC_CLIENT_ID: '' }, 'OIDC_CLIENT_ID is required with OIDC_ISSUER'],
+    [
+      { OIDC_REDIRECT_URL: 'console.example.com/callback' },
+      'OIDC_REDIRECT_URL must be an http(s) URL without fragment (registered at the provider), got "console.example.com/callback"',
+    ],
+    [{ OIDC_SCOPES: 'email profile' }, 'OIDC_SCOPES must be a space or comma list of scopes including openid, got "email profile"'],
+    [{ OIDC_SCOPES: 'openid "email"' }, 'OIDC_SCOPES must be a space or comma list of scopes including openid, got "openid "email""'],
+    [{ OIDC_ACR_VALUES: 'mfa "x"' }, 'OIDC_ACR_VALUES must be a space list of acr values, got "mfa "x""'],
+    [{ OIDC_PROVIDER_NAME: 'x'.repeat(61) }, `OIDC_PROVIDER_NAME must be a label of up to 60 characters, got "${'x'.repeat(61)}"`],
+    [{ OIDC_COOKIE_SECRET: 'short' }, 'OIDC_COOKIE_SECRET must have at least 32 characters, got 5'],
+  ])('stops on bad single sign-on settings %o', (vars, message) => {
+    Object.assign(process.env, { OIDC_ISSUER: 'https://login.example.com', OIDC_CLIENT_ID: 'coffer' }, vars);
+    expect(() => loadGatewayConfig()).toThrow(new ConfigError(message));
+  });
+
+  it('stops on OIDC_ settings without OIDC_ISSUER (a misspelt issuer variable would leave single sign-on off unnoticed)', () => {
+    process.env['OIDC_CLIENT_ID'] = 'coffer';
+    expect(() => loadGatewayConfig()).toThrow(new ConfigError("OIDC_CLIENT_ID is set but OIDC_ISSUER is not (single sign-on needs the provider's issuer)"));
   });
 
   it.each([

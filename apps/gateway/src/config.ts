@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { ApplicationType } from '@coffer/contracts';
 import { ConfigError, configOnce, envInt, envList, envString, loadHealthHost, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 import { backPressureFromEnv, type BackPressureLimits } from './http/back-pressure';
 import { limitsFromEnv, parseLimit, type Limit } from './rate-limit/rate-limits';
 import { requestTimeoutsFromEnv, type RequestTimeouts } from './http/request-timeouts';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy';
+import type { OidcSettings } from './console/oidc/oidc-client';
 
 /** Everything the gateway reads from the environment (docs/operations.md#configuration), checked at start-up. */
 export interface GatewayConfig extends ProcessConfig {
@@ -49,6 +51,31 @@ export interface GatewayConfig extends ProcessConfig {
   readonly console: Readonly<ConsoleConfig>;
   /** ELEMENTS_PORT, ELEMENTS_URL, ELEMENTS_API_URL, ELEMENTS_DIR, ELEMENTS_DEMO (elementsFromEnv) */
   readonly elements: Readonly<ElementsConfig>;
+  /**
+   * The console's single sign-on (oidcFromEnv): OIDC_ISSUER (unset: off, and then no other OIDC_ variable may be set),
+   * OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_REDIRECT_URL, OIDC_SCOPES, OIDC_ACR_VALUES, OIDC_PROVIDER_NAME,
+   * OIDC_COOKIE_SECRET
+   */
+  readonly oidc?: Readonly<OidcConfig>;
+}
+
+export interface OidcConfig {
+  /**
+   * issuer: OIDC_ISSUER (https://, or plain http on a loopback host: allowInsecureHttp), clientId: OIDC_CLIENT_ID
+   * (required with the issuer), clientSecret: OIDC_CLIENT_SECRET (unset: a public client, PKCE only), redirectUri:
+   * OIDC_REDIRECT_URL (default `<CONSOLE_URL>/console/oidc/callback`), scopes: OIDC_SCOPES (space or comma list with
+   * openid, default `openid email profile`), acrValues: OIDC_ACR_VALUES (space list, default none)
+   */
+  settings: OidcSettings;
+  /** OIDC_PROVIDER_NAME: the sign-in button's label (up to 60 characters), default "single sign-on" */
+  providerName: string;
+  /**
+   * OIDC_COOKIE_SECRET (32 characters at least): the HMAC key of the sign-in's transaction cookie. Unset: a random key
+   * of this process, so a sign-in must come back to the replica that started it: set it (the same) on every replica.
+   */
+  cookieSecret: string;
+  /** OIDC_COOKIE_SECRET was unset: cookieSecret is this process's own random key */
+  cookieSecretRandom: boolean;
 }
 
 export interface ElementsConfig {
@@ -138,12 +165,86 @@ function elementsFromEnv(port: number, healthPort: number, consolePort: number):
   return { port: elementsPort, url, apiUrl, demo: demo === 'true', ...(dir ? { dir } : {}) };
 }
 
+const OIDC_OPTIONAL_VARS = [
+  'OIDC_CLIENT_ID',
+  'OIDC_CLIENT_SECRET',
+  'OIDC_REDIRECT_URL',
+  'OIDC_SCOPES',
+  'OIDC_ACR_VALUES',
+  'OIDC_PROVIDER_NAME',
+  'OIDC_COOKIE_SECRET',
+];
+/** An OAuth scope-token (RFC 6749 3.3), which acr values are too. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The console's single sign-on through the installation's OpenID provider; undefined when OIDC_ISSUER is unset. */
+function oidcFromEnv(consoleUrl: string): OidcConfig | undefined {
+  const issuer = envString('OIDC_ISSUER', '');
+  if (!issuer) {
+    const stray = OIDC_OPTIONAL_VARS.find((name) => envString(name, ''));
+    if (stray) throw new ConfigError(`${stray} is set but OIDC_ISSUER is not (single sign-on needs the provider's issuer)`);
+    return undefined;
+  }
+  const issuerUrl = parseUrl(issuer);
+  const loopback = issuerUrl?.protocol === 'http:' && LOOPBACK_HOSTS.includes(issuerUrl.hostname);
+  if (!issuerUrl || !(issuerUrl.protocol === 'https:' || loopback) || issuerUrl.search || issuerUrl.hash || issuer.includes('#') || issuer.endsWith('?'))
+    throw new ConfigError(
+      `OIDC_ISSUER must be the provider's issuer, an https:// URL without query or fragment (plain http only on 127.0.0.1, localhost or ::1), got "${issuer}"`,
+    );
+  const clientId = envString('OIDC_CLIENT_ID', '');
+  if (!clientId) throw new ConfigError('OIDC_CLIENT_ID is required with OIDC_ISSUER');
+  const clientSecret = envString('OIDC_CLIENT_SECRET', '');
+  const redirectUri = envString('OIDC_REDIRECT_URL', `${consoleUrl}/console/oidc/callback`);
+  const redirect = parseUrl(redirectUri);
+  if (!redirect || !['http:', 'https:'].includes(redirect.protocol) || redirect.hash || redirectUri.includes('#'))
+    throw new ConfigError(`OIDC_REDIRECT_URL must be an http(s) URL without fragment (registered at the provider), got "${redirectUri}"`);
+  const scopes = envString('OIDC_SCOPES', 'openid email profile')
+    .split(/[\s,]+/)
+    .filter(Boolean);
+  const badScope = scopes.find((scope) => !SCOPE_TOKEN.test(scope));
+  if (badScope !== undefined || !scopes.includes('openid'))
+    throw new ConfigError(`OIDC_SCOPES must be a space or comma list of scopes including openid, got "${envString('OIDC_SCOPES', '')}"`);
+  const acrValues = envString('OIDC_ACR_VALUES', '').split(/\s+/).filter(Boolean);
+  if (acrValues.some((value) => !SCOPE_TOKEN.test(value)))
+    throw new ConfigError(`OIDC_ACR_VALUES must be a space list of acr values, got "${envString('OIDC_ACR_VALUES', '')}"`);
+  const providerName = envString('OIDC_PROVIDER_NAME', 'single sign-on');
+  // eslint-disable-next-line no-control-regex
+  if (providerName.length > 60 || /[\u0000-\u001f\u007f]/.test(providerName))
+    throw new ConfigError(`OIDC_PROVIDER_NAME must be a label of up to 60 characters, got "${providerName}"`);
+  const cookieSecret = envString('OIDC_COOKIE_SECRET', '');
+  if (cookieSecret && cookieSecret.length < 32) throw new ConfigError(`OIDC_COOKIE_SECRET must have at least 32 characters, got ${cookieSecret.length}`);
+  return {
+    settings: {
+      issuer,
+      clientId,
+      ...(clientSecret ? { clientSecret } : {}),
+      redirectUri,
+      scopes: [...new Set(scopes)],
+      ...(acrValues.length ? { acrValues: acrValues.join(' ') } : {}),
+      allowInsecureHttp: loopback,
+    },
+    providerName,
+    cookieSecret: cookieSecret || randomBytes(32).toString('base64url'),
+    cookieSecretRandom: !cookieSecret,
+  };
+}
+
 /** Throws ConfigError naming the first bad variable. */
 export function loadGatewayConfig(): GatewayConfig {
   const cors = envList('CORS_ORIGINS', '*', (e) => (e === '*' ? null : originProblem(e)));
   const port = envInt('PORT', 8080, 1, 65535);
   const healthPort = envInt('HEALTH_PORT', 9105, 1, 65535);
   const consoleConfig = consoleFromEnv(port, healthPort);
+  const oidc = oidcFromEnv(consoleConfig.url);
   return {
     ...loadProcessConfig(),
     port,
@@ -160,6 +261,7 @@ export function loadGatewayConfig(): GatewayConfig {
     requestTimeouts: Object.freeze(requestTimeoutsFromEnv()),
     console: Object.freeze(consoleConfig),
     elements: Object.freeze(elementsFromEnv(port, healthPort, consoleConfig.port)),
+    ...(oidc ? { oidc: Object.freeze(oidc) } : {}),
   };
 }
 
