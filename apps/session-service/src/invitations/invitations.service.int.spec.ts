@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { INVITATION_TTL_HOURS, type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
+import { PrismaService } from '@coffer/db';
 import { AuditTrail } from '@coffer/messaging';
 import { Mailer } from '@coffer/messaging/mail';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
@@ -268,6 +269,27 @@ describe('InvitationsService (PostgreSQL, SMTP)', () => {
       expect.objectContaining({ trace_id: 'trace-revoke', data: expect.objectContaining({ invitation: expect.objectContaining({ id: view.id }) }) }),
     );
     expect((await problemOf(invitations.delete(admin, view.id))).status).toBe(404);
+  });
+
+  it('mails once the enclosing transaction (an idempotent write) commits, and never when it rolls back', async () => {
+    const prisma = ctx.get(PrismaService);
+    await expect(
+      prisma.transactional(async () => {
+        await invitations.create(admin, { email: 'rollback@example.com' });
+        expect(invitations.sending.size).toBe(0);
+        throw new Error('rolled back after the call');
+      }),
+    ).rejects.toThrow('rolled back after the call');
+    expect(invitations.sending.size).toBe(0);
+    expect(await mailTo('rollback@example.com')).toEqual([]);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM tenant_invitations WHERE email = $1', ['rollback@example.com'])).rows[0].n).toBe(0);
+
+    const view = await prisma.transactional(async () => {
+      const v = await invitations.create(admin, { email: 'committed@example.com' });
+      expect(invitations.sending.size).toBe(0);
+      return v;
+    });
+    expect((await rowOf(view.id)).token_hash).toBe(sha256Hex(secretOf((await mailTo('committed@example.com'))[0])));
   });
 
   it("previews a pending link of a live tenant only; a relay's refusal never fails the call", async () => {

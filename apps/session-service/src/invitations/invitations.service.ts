@@ -21,7 +21,7 @@ import {
   type Principal,
 } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { EventOutbox, PrismaService } from '@coffer/db';
+import { EventOutbox, PrismaService, deferUntilCommitted } from '@coffer/db';
 import { AuditTrail, sqlStateOf, type AuditAct } from '@coffer/messaging';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { InvitationRepository, type InvitationRow } from './invitation.repository';
@@ -72,7 +72,7 @@ export class InvitationsService {
     const now = new Date();
     const expiresAt = new Date(now.getTime() + TTL_MS);
     const actor = actorOf(principal);
-    let created: InvitationRow;
+    let created: { invitation: InvitationRow; tenantName: string };
     try {
       created = await this.prisma.transactional(async () => {
         if (await this.invitations.memberHasEmail(principal.tenantId, email)) throw conflict(ALREADY_MEMBER);
@@ -106,15 +106,15 @@ export class InvitationsService {
             token: { redacted: true },
           }),
         );
-        return invitation;
+        return { invitation, tenantName: await this.tenantName(principal.tenantId) };
       });
     } catch (err) {
       // the same email invited by two calls at once (tenant_invitations_tenant_id_email_key)
       if (isUniqueViolation(err)) throw conflict(ALREADY_INVITED);
       throw err;
     }
-    await this.sendMail(principal.tenantId, created, secret);
-    return toInvitationView(created);
+    this.mailOnceCommitted(created.invitation, created.tenantName, secret);
+    return toInvitationView(created.invitation);
   }
 
   async list(principal: Principal, query: Record<string, unknown>): Promise<Page<InvitationView>> {
@@ -153,10 +153,10 @@ export class InvitationsService {
           token: { redacted: true },
         }),
       );
-      return invitation;
+      return { invitation, tenantName: await this.tenantName(principal.tenantId) };
     });
-    await this.sendMail(principal.tenantId, updated, secret);
-    return toInvitationView(updated);
+    this.mailOnceCommitted(updated.invitation, updated.tenantName, secret);
+    return toInvitationView(updated.invitation);
   }
 
   /** `DELETE /tenants/self/invitations/{id}`: revoked, its link stops working. */
@@ -178,18 +178,22 @@ export class InvitationsService {
     return found ? { tenant_name: found.tenantName, email: found.email, role: found.role } : null;
   }
 
-  /** After commit; never waited for by the call, never failing it. */
-  private async sendMail(tenantId: string, invitation: InvitationRow, secret: string): Promise<void> {
-    const tenant = await this.tenants.find(tenantId);
-    const sending = this.mail.send({
-      email: invitation.email,
-      role: invitation.role,
-      expiresAt: invitation.expiresAt,
-      tenantName: tenant?.name ?? 'a tenant',
-      secret,
-    });
-    this.sending.add(sending);
-    void sending.finally(() => this.sending.delete(sending));
+  private async tenantName(tenantId: string): Promise<string> {
+    return (await this.tenants.find(tenantId))?.name ?? 'a tenant';
+  }
+
+  /**
+   * The mail, once the invitation committed: at once when this call's own transaction already did, else when the
+   * enclosing one does (an idempotent write's, opened by the dispatcher), and never if it rolls back (a link that
+   * would not work). Started, not waited for: the call answers whatever the relay does, and a failure never fails it.
+   */
+  private mailOnceCommitted(invitation: InvitationRow, tenantName: string, secret: string): void {
+    const start = () => {
+      const sending = this.mail.send({ email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt, tenantName, secret });
+      this.sending.add(sending);
+      void sending.finally(() => this.sending.delete(sending));
+    };
+    if (!deferUntilCommitted(start)) start();
   }
 }
 
