@@ -19,17 +19,17 @@ export class InvitationsHandler {
 
   @Operation(OPS.session.invitations.get)
   get(cmd: Command<IdMessage>) {
-    return this.invitations.get(cmd.principal, String(cmd.body.id));
+    return this.invitations.get(cmd.principal, String(cmd.body?.id ?? ''));
   }
 
   @Operation(OPS.session.invitations.resend)
   resend(cmd: Command<IdMessage>) {
-    return this.invitations.resend(cmd.principal, String(cmd.body.id), cmd.traceId);
+    return this.invitations.resend(cmd.principal, String(cmd.body?.id ?? ''), cmd.traceId);
   }
 
   @Operation(OPS.session.invitations.delete)
   async delete(cmd: Command<IdMessage>) {
-    await this.invitations.delete(cmd.principal, String(cmd.body.id), cmd.traceId);
+    await this.invitations.delete(cmd.principal, String(cmd.body?.id ?? ''), cmd.traceId);
     return { deleted: true };
   }
 

@@ -14,17 +14,17 @@ export class MembersHandler {
 
   @Operation(OPS.session.members.get)
   get(cmd: Command<IdMessage>) {
-    return this.members.get(cmd.principal, String(cmd.body.id));
+    return this.members.get(cmd.principal, String(cmd.body?.id ?? ''));
   }
 
   @Operation(OPS.session.members.update)
   update(cmd: Command<IdBodyMessage>) {
-    return this.members.update(cmd.principal, String(cmd.body.id), cmd.body.body, cmd.traceId);
+    return this.members.update(cmd.principal, String(cmd.body?.id ?? ''), cmd.body?.body, cmd.traceId);
   }
 
   @Operation(OPS.session.members.delete)
   async delete(cmd: Command<IdMessage>) {
-    await this.members.delete(cmd.principal, String(cmd.body.id), cmd.traceId);
+    await this.members.delete(cmd.principal, String(cmd.body?.id ?? ''), cmd.traceId);
     return { deleted: true };
   }
 
