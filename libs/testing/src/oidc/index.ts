@@ -38,6 +38,8 @@ export interface TestProviderOptions {
   tamper?: TestOidcTamper | null;
   /** 'all' (default): the email and profile claims in the ID token; 'conform': in UserInfo only */
   idTokenClaims?: 'all' | 'conform';
+  /** the token endpoint's client authentication methods (default client_secret_basic, client_secret_post, none) */
+  clientAuthMethods?: ('client_secret_basic' | 'client_secret_post' | 'none')[];
   /** the port on 127.0.0.1 (default: a free one) */
   port?: number;
 }

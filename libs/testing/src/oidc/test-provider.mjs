@@ -14,7 +14,8 @@
 //   4. the only account, when there is one
 // otherwise the interaction page shows the accounts as links (a browser clicks one). The login `!deny` answers the
 // client with error=access_denied (the person declined).
-// Consent is granted automatically (every scope and claim asked for).
+// Every sign-in logs in (a browser's session at the provider does not carry over to the next sign-in); consent is
+// granted automatically (every scope and claim asked for).
 //
 // Tampering (the ID token the token endpoint returns is re-signed after one change), for the client's refusals:
 //   `tamper` option or `POST <control>/tamper {"tamper":"audience"}` ({"tamper":null} to stop):
@@ -142,13 +143,23 @@ export async function signInHeadless(authorizationUrl, { maxRedirects = 20 } = {
  *     name?: string, picture?: string, amr?: string[], acr?: string }[],
  *   tamper?: string | null,
  *   idTokenClaims?: 'all' | 'conform',
+ *   clientAuthMethods?: string[],
  *   port?: number,
  * }} options `idTokenClaims`: 'all' (default) puts the profile and email claims in the ID token as Keycloak and Google
- *   do; 'conform' only in the UserInfo answer (OpenID Connect Core 5.4 with an access token; oidc-provider's default)
+ *   do; 'conform' only in the UserInfo answer (OpenID Connect Core 5.4 with an access token; oidc-provider's default).
+ *   `clientAuthMethods`: the token endpoint's client authentication methods (default client_secret_basic,
+ *   client_secret_post, none)
  * @returns {Promise<{ issuer: string, control: string, stop: () => Promise<void>, setTamper: (t: string | null) => void,
  *   nextLogin: (login: string) => void, authorizations: Record<string, string>[] }>}
  */
-export async function startTestProvider({ clients, accounts, tamper = null, idTokenClaims = 'all', port = 0 }) {
+export async function startTestProvider({
+  clients,
+  accounts,
+  tamper = null,
+  idTokenClaims = 'all',
+  clientAuthMethods = ['client_secret_basic', 'client_secret_post', 'none'],
+  port = 0,
+}) {
   if (!Array.isArray(clients) || !clients.length) throw new TypeError('startTestProvider: clients must be a non-empty array');
   if (!Array.isArray(accounts)) throw new TypeError('startTestProvider: accounts must be an array');
   const state = { tamper: checkTamper(tamper), nextLogin: undefined };
@@ -178,6 +189,7 @@ export async function startTestProvider({ clients, accounts, tamper = null, idTo
     ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     pkce: { required: () => true },
+    clientAuthMethods,
     features: { devInteractions: { enabled: false } },
     conformIdTokenClaims: idTokenClaims === 'conform',
     acrValues,
@@ -215,12 +227,22 @@ export async function startTestProvider({ clients, accounts, tamper = null, idTo
     if (ctx.path.startsWith('/__test/')) return controlRoute(ctx);
     const interaction = /^\/interaction\/([\w-]+)$/.exec(ctx.path);
     if (interaction && ctx.method === 'GET') return interact(ctx);
-    if (ctx.path === '/auth' && ctx.method === 'GET') authorizations.push({ ...ctx.query });
+    if (ctx.path === '/auth' && ctx.method === 'GET') {
+      authorizations.push({ ...ctx.query });
+      await forgetSession(ctx);
+    }
     await next();
     if (ctx.path === '/token' && ctx.method === 'POST' && ctx.status === 200 && state.tamper && ctx.body?.id_token) {
       ctx.body = { ...ctx.body, id_token: await tampered(ctx.body.id_token, state.tamper) };
     }
   });
+
+  /** A browser's session at the provider ends when it starts another sign-in: every sign-in logs in. */
+  async function forgetSession(ctx) {
+    const id = ctx.cookies.get(provider.cookieName('session'), { signed: true });
+    const session = id ? await provider.Session.find(id) : undefined;
+    if (session) await session.destroy();
+  }
 
   async function interact(ctx) {
     const details = await provider.interactionDetails(ctx.req, ctx.res);

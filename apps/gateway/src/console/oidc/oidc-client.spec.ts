@@ -251,6 +251,24 @@ describe('OidcClient with a provider that keeps profile claims in UserInfo (Open
   });
 });
 
+describe('OidcClient with a provider that takes client_secret_post only', () => {
+  let op: TestProvider;
+  beforeAll(async () => {
+    op = await startTestProvider({
+      clients: [{ ...CLIENTS[0], token_endpoint_auth_method: 'client_secret_post' }],
+      accounts: ACCOUNTS,
+      clientAuthMethods: ['client_secret_post'],
+    });
+  });
+  afterAll(() => op?.stop());
+
+  it('sends the secret in the body', async () => {
+    const client = await OidcClient.connect(settings(op.issuer));
+    const { url, transaction } = await client.begin({ loginHint: 'bob' });
+    expect(await client.complete(await op.signIn(url), transaction)).toMatchObject({ subject: 'bob' });
+  });
+});
+
 describe('OidcClient when the provider is down', () => {
   it('connects anyway, refuses sign-ins as unavailable, and discovers once the provider is up', async () => {
     const port = await freePort();
