@@ -481,6 +481,16 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
 });
 
 describe('the console on an origin of its own', () => {
+  it("session-service's invitation links name the gateway's console origin; single sign-on comes from the gateway's Secret, optional", () => {
+    const gateway = onlyContainer(podTemplate(named(render('base gateway'), 'Deployment', 'gateway')).spec);
+    const session = onlyContainer(podTemplate(named(render('base session-service'), 'Deployment', 'session-service')).spec);
+    expect(env(session, 'CONSOLE_URL')?.value).toBe(env(gateway, 'CONSOLE_URL')?.value);
+    for (const name of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_COOKIE_SECRET']) {
+      const ref = env(gateway, name)?.valueFrom?.secretKeyRef;
+      expect(ref).toMatchObject({ name: 'gateway-secrets', key: name, optional: true });
+    }
+  });
+
   it('listens on CONSOLE_PORT with CONSOLE_URL, and the production Ingress gives it a host name of its own without /proxy or /docs', () => {
     const c = onlyContainer(podTemplate(named(render('base gateway'), 'Deployment', 'gateway')).spec);
     expect(env(c, 'CONSOLE_PORT')?.value).toBe(String(APPS.gateway.consolePort));

@@ -17,6 +17,9 @@ import { AccessPreviewController } from './applications/access-preview.controlle
 import { PermissionsController } from './permissions/permissions.controller';
 import { LogEntityTypesController } from './logs/log-entity-types.controller';
 import { TenantsController } from './tenants/tenants.controller';
+import { MembersController } from './members/members.controller';
+import { InvitationsController } from './members/invitations.controller';
+import { RolesController } from './members/roles.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { TokensController } from './tokens/tokens.controller';
 import { TokensV2Controller } from './tokens/tokens-v2.controller';
@@ -36,6 +39,9 @@ import { ProxiesController } from './proxy/proxies.controller';
     PermissionsController,
     LogEntityTypesController,
     TenantsController,
+    MembersController,
+    InvitationsController,
+    RolesController,
     SessionsController,
     TokensController,
     TokensV2Controller,
@@ -53,7 +59,7 @@ import { ProxiesController } from './proxy/proxies.controller';
     // the Elements frames' policy reads the tenant's allowed origins (elements/frame-ancestors.ts)
     TenantSettingsClient,
     // console sign-ins (apps/console): in this process's memory; the factory keeps Nest from injecting its parameters
-    { provide: ConsoleSessions, useFactory: () => new ConsoleSessions() },
+    ConsoleSessions,
     // Order matters: authenticate (401), rate limit (429), then the route's permission (403; none declared → 403).
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -43,10 +43,9 @@ export interface GatewayConfig extends ProcessConfig {
   readonly requestTimeouts: Readonly<RequestTimeouts>;
   /**
    * CONSOLE_PORT (0–65535, default 8081; 0: no console), CONSOLE_URL (the console's public origin, default
-   * http://localhost:<CONSOLE_PORT>), CONSOLE_IDLE_TIMEOUT_MS (1 s – 24 h, default 15 min), CONSOLE_SESSION_MAX_AGE_MS
-   * (1 s – 7 d, default 8 h), CONSOLE_SIGN_IN_LIMIT (per client address and per key, default 10/min),
-   * CONSOLE_MAX_SESSIONS (live sessions in all, default 10 000), CONSOLE_MAX_SESSIONS_PER_KEY (default 20) and
-   * CONSOLE_DIR (where the built console is; default: next to the gateway's bundle)
+   * http://localhost:<CONSOLE_PORT>), CONSOLE_SIGN_IN_LIMIT (per client address and per key, default 10/min) and
+   * CONSOLE_DIR (where the built console is; default: next to the gateway's bundle). The sessions' timeouts and
+   * limits are session-service's (they live in PostgreSQL).
    */
   readonly console: Readonly<ConsoleConfig>;
   /** ELEMENTS_PORT, ELEMENTS_URL, ELEMENTS_API_URL, ELEMENTS_DIR, ELEMENTS_DEMO (elementsFromEnv) */
@@ -96,11 +95,8 @@ export interface ConsoleConfig {
   port: number;
   /** where the API origin's /console redirects (scheme, host and port, no path) */
   url: string;
-  idleTimeoutMs: number;
-  maxAgeMs: number;
+  /** sign-in attempts per client address and per key (the sessions themselves and their limits: session-service) */
   signInLimit: Limit;
-  maxSessions: number;
-  maxSessionsPerKey: number;
   /** CONSOLE_DIR: where the built console is (unset: next to the gateway's bundle, console-routes.ts consoleDir) */
   dir?: string;
 }
@@ -133,11 +129,7 @@ function consoleFromEnv(port: number, healthPort: number): ConsoleConfig {
   return {
     port: consolePort,
     url,
-    idleTimeoutMs: envInt('CONSOLE_IDLE_TIMEOUT_MS', 900_000, 1_000, 86_400_000),
-    maxAgeMs: envInt('CONSOLE_SESSION_MAX_AGE_MS', 28_800_000, 1_000, 604_800_000),
     signInLimit: parseLimit('CONSOLE_SIGN_IN_LIMIT', envString('CONSOLE_SIGN_IN_LIMIT', '10/min')),
-    maxSessions: envInt('CONSOLE_MAX_SESSIONS', 10_000, 1, 1_000_000),
-    maxSessionsPerKey: envInt('CONSOLE_MAX_SESSIONS_PER_KEY', 20, 1, 10_000),
     ...(dir ? { dir } : {}),
   };
 }

@@ -21,6 +21,7 @@ import { consoleDir, registerConsole } from './console/console-routes';
 import { ConsoleSessions } from './console/console-sessions';
 import { closeConsoleListener, listenForConsole, separateConsoleOrigin } from './console/console-origin';
 import { SignInLimiter } from './console/sign-in-limiter';
+import { OidcSignOn } from './console/single-sign-on';
 import { FrameAncestors } from './elements/frame-ancestors';
 import { elementsDir, listenForElements, redirectElementsToTheirOrigin, type ElementsListener } from './elements/elements-origin';
 import { TenantSettingsClient } from '@coffer/messaging';
@@ -84,14 +85,15 @@ async function bootstrap() {
   // the API reference: Swagger UI at /docs, the document at /docs/openapi.json (snapshot: docs/openapi.json)
   setupOpenApi(app);
   // the web console at /console (apps/console) on its own port, signed in with a session cookie instead of a key header
-  registerConsole(
-    app.getHttpAdapter().getInstance(),
-    app.get(ConsoleSessions),
-    app.get(PrincipalResolver),
-    new SignInLimiter(config.console.signInLimit),
+  registerConsole(app.getHttpAdapter().getInstance(), {
+    sessions: app.get(ConsoleSessions),
+    resolver: app.get(PrincipalResolver),
+    limiter: new SignInLimiter(config.console.signInLimit),
+    refusals: app.get(RefusalTally),
     logger,
-    consoleDir(config.console.dir),
-  );
+    sso: config.oidc ? new OidcSignOn(config.oidc) : undefined,
+    dir: consoleDir(config.console.dir),
+  });
   let consoleServer: Server | undefined;
   let elementsListener: ElementsListener | undefined;
 

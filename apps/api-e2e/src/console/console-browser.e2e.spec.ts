@@ -39,6 +39,13 @@ describe('the web console in Chromium', () => {
   const expectAccessible = async (where: string) => {
     expect({ where, violations: await axeViolations(page) }).toEqual({ where, violations: [] });
   };
+  /** The key form: with single sign-on configured (as in this suite) it is the break-glass path, folded under the SSO button. */
+  const keyForm = async () => {
+    const fold = page.getByText('Sign in with a management key instead');
+    await fold.waitFor();
+    if (!(await page.getByLabel('Management key').isVisible())) await fold.click();
+    await page.getByLabel('Management key').waitFor();
+  };
   const nav = async (label: string) => {
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: label, exact: true }).click();
     await page.getByRole('heading', { level: 1 }).first().waitFor();
@@ -63,8 +70,8 @@ describe('the web console in Chromium', () => {
   it('opens and signs in with a management key; no page script can read the session or the key', async () => {
     const started = Date.now();
     await page.goto(`${consoleUrl()}/console/`);
-    const button = page.getByRole('button', { name: 'Sign in' });
-    await page.getByLabel('Management key').waitFor();
+    const button = page.getByRole('button', { name: 'Sign in', exact: true });
+    await page.getByRole('button', { name: 'Sign in with Test IdP' }).waitFor();
     const interactiveMs = Date.now() - started;
     const timing = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
@@ -75,6 +82,7 @@ describe('the web console in Chromium', () => {
     await expectAccessible('sign-in');
     await shot('sign-in');
 
+    await keyForm();
     await page.getByLabel('Management key').fill('key_wrong');
     await button.click();
     await page.getByRole('alert').filter({ hasText: '(401)' }).waitFor();
@@ -259,7 +267,7 @@ describe('the web console in Chromium', () => {
     await shot('logs');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = fs.readFileSync(await download.path(), 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('created_at,operation,entity_type,entity_id,message,actor_application_id,trace_id,id');
+    expect(csv.split('\r\n')[0]).toBe('created_at,operation,entity_type,entity_id,message,actor_type,actor_id,actor_name,actor_application_id,trace_id,id');
     expect(
       csv
         .split('\r\n')
@@ -481,11 +489,11 @@ describe('the web console in Chromium', () => {
     // (on the console's origin: on the API's, the cookie authenticates nothing)
     const onConsole = { origin: 'console' as const, headers: { cookie: header, 'x-coffer-csrf': csrf } };
     expect((await apiRaw('GET', '/tenants/self', onConsole)).status).toBe(200);
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign in with Test IdP' }).waitFor();
     expect((await apiRaw('GET', '/tenants/self', onConsole)).status).toBe(401);
     await page.reload();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in with Test IdP' }).waitFor();
   });
 
   it('tokens explorer: a private key sees exactly what its rules allow, masked on screen until shown', async () => {
@@ -498,8 +506,9 @@ describe('the web console in Chromium', () => {
     const writer = await tenant.app('private', { permissions: ['token:create'] });
     const card = await apiRaw('POST', '/tokens', { key: writer.key, body: { type: 'card_number', data: VISA } });
     expect({ status: card.status, body: card.body }).toMatchObject({ status: 201 });
+    await keyForm();
     await page.getByLabel('Management key').fill(reader.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     // a private key sees no management pages
     const links = await page.getByRole('navigation', { name: 'Console' }).getByRole('link').allInnerTexts();

@@ -80,8 +80,10 @@ describe('one click on a proxy link from a signed-in console', () => {
     const before = (await api('GET', '/applications', { key: victim.managementKey })).body.data.length;
 
     await page.goto(`${consoleUrl()}/console/`);
+    // single sign-on is configured in this suite: the key form is the break-glass path under it
+    await page.getByText('Sign in with a management key instead').click();
     await page.getByLabel('Management key').fill(victim.managementKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     const sessionBefore = (await context.cookies()).find((c) => c.name === 'coffer_console')?.value;
     expect(sessionBefore).toBeDefined();

@@ -7,6 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort, startEphemeralSystem } from '../../../../tools/dev/system.mjs';
 import { createTestCa } from '../../../../tools/dev/test-ca.mjs';
+// a plain ES module Node loads as it is (Jest's global setup is not compiled, so no @coffer/ alias resolves here)
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { startTestProvider } from '../../../../libs/testing/src/oidc/test-provider.mjs';
 
 export default async function globalSetup() {
   const logDir = path.join(process.cwd(), 'tmp', 'e2e-logs');
@@ -40,6 +43,26 @@ export default async function globalSetup() {
       CONSOLE_IDLE_TIMEOUT_MS: '30000',
       // console/console-session: sign-ins of every test file come from one address; the limit test makes 31 at once
       CONSOLE_SIGN_IN_LIMIT: '30/10s',
+      // members/*: single sign-on through the suite's own OpenID provider (started below, once the console's port is known)
+      OIDC_CLIENT_ID: 'coffer-console',
+      OIDC_CLIENT_SECRET: 'e2e-client-secret',
+      OIDC_PROVIDER_NAME: 'Test IdP',
+    },
+    // the provider must know the console's redirect URI, and the gateway the provider's address, before it starts
+    beforeServices: async (sys) => {
+      sys.oidc = await startTestProvider({
+        clients: [
+          {
+            client_id: 'coffer-console',
+            client_secret: 'e2e-client-secret',
+            redirect_uris: [`http://127.0.0.1:${sys.consolePort}/console/oidc/callback`],
+          },
+        ],
+        accounts: [],
+      });
+      sys.env.OIDC_ISSUER = sys.oidc.issuer;
+      // session-service writes the console's address into invitation links
+      sys.env.CONSOLE_URL = `http://127.0.0.1:${sys.consolePort}`;
     },
   });
   globalThis.__COFFER_E2E__ = sys;
@@ -86,6 +109,9 @@ export default async function globalSetup() {
     COFFER_E2E_SMTP_PORT: String(smtpPort),
     // ca.pem, server.pem and server.key of the proxy's test destinations (tools/dev/test-ca.mjs)
     COFFER_E2E_PROXY_TLS_DIR: proxyTlsDir,
+    // the suite's OpenID provider: its issuer and its test control endpoint (accounts, tampering, headless sign-in)
+    COFFER_E2E_OIDC_ISSUER: sys.oidc.issuer,
+    COFFER_E2E_OIDC_CONTROL: sys.oidc.control,
   });
 }
 
@@ -94,5 +120,6 @@ export async function stopAll() {
   if (!sys) return;
   sys.control?.close();
   await sys.stop();
+  await sys.oidc?.stop();
   if (sys.proxyTlsDir) fs.rmSync(sys.proxyTlsDir, { recursive: true, force: true });
 }

@@ -3,17 +3,24 @@ import { LRUCache } from 'lru-cache';
 import { SUBJECTS, type Principal } from '@coffer/contracts';
 import { EventBus } from '@coffer/messaging';
 import { gatewayConfig } from '../config';
+import { CONSOLE_SESSION_PREFIX } from '../console/console-sessions';
 
 interface Entry {
   principal: Principal;
   /** session expiry: never served past it */
   expiresAt?: number;
+  /** a console session's CSRF token hash: every request must carry the token (console-sessions.ts csrfMatches) */
+  csrfHash?: string;
 }
 
 interface Invalidation {
   tenantId?: string;
   applicationId?: string;
   sessionId?: string;
+  /** a person's membership changed or ended (in tenantId only, when given) */
+  userId?: string;
+  /** console sessions that ended: the SHA-256 of their cookies */
+  consoleSessions?: string[];
 }
 
 /**
@@ -59,7 +66,12 @@ export class PrincipalCache implements OnModuleInit {
     // an application's change reaches its own key, the sessions it created and the sessions it authorized
     const affected = (p: Principal) =>
       (!!e.sessionId && p.sessionId === e.sessionId) ||
-      (!!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId));
+      (!!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId)) ||
+      (!!e.userId && p.user?.id === e.userId && (!e.tenantId || p.tenantId === e.tenantId));
+    for (const idHash of e.consoleSessions ?? []) {
+      this.cache.delete(`${CONSOLE_SESSION_PREFIX}${idHash}`);
+      this.recent.delete(`${CONSOLE_SESSION_PREFIX}${idHash}`);
+    }
     for (const [hash, entry] of this.cache.entries()) if (affected(entry.principal)) this.cache.delete(hash);
     for (const [hash, principal] of this.recent.entries()) if (affected(principal)) this.recent.delete(hash);
   }

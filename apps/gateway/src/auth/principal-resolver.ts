@@ -6,7 +6,7 @@ import { RpcClient } from '@coffer/messaging';
 import { HeaderNames } from './api-key-headers';
 import { proxyHeaderPrefixes, proxyKeyOf } from '../proxy/proxy-request';
 import { PrincipalCache } from './principal-cache';
-import { ConsoleSessions } from '../console/console-sessions';
+import { CONSOLE_SESSION_PREFIX, ConsoleSessions, csrfMatches, sessionIdHashOf } from '../console/console-sessions';
 import { arrivedOnConsole } from '../console/console-origin';
 import type { EarlyAuthenticator } from '../http/back-pressure';
 import type { GatewayRequest } from '../http/gateway-request';
@@ -24,7 +24,7 @@ export class PrincipalResolver implements EarlyAuthenticator {
   private readonly headers = new HeaderNames();
   private readonly proxyPrefixes = proxyHeaderPrefixes(this.headers);
   /** Lookups in flight by key hash: a burst of requests with one new key asks session-service once. */
-  private readonly inFlight = new Map<string, Promise<{ principal: Principal | null; expiresAt?: string }>>();
+  private readonly inFlight = new Map<string, Promise<{ principal: Principal | null; expiresAt?: string; csrfHash?: string }>>();
 
   constructor(
     private readonly rpc: RpcClient,
@@ -42,8 +42,8 @@ export class PrincipalResolver implements EarlyAuthenticator {
       const req = request as GatewayRequest;
       // the console's cookie counts on the console's own origin only (console-origin.ts): on the API origin, where
       // proxied answers are served, it authenticates nothing
-      if (arrivedOnConsole(request)) req.consoleKeyHash ??= this.consoleSessions.keyHashOf(request);
-      if (req.consoleKeyHash) return req.consoleKeyHash;
+      const session = arrivedOnConsole(request) ? sessionIdHashOf(request) : undefined;
+      if (session) return `${CONSOLE_SESSION_PREFIX}${session}`;
       // /proxy without a key: a pre-configured proxy that does not require auth may be called with its own key
       const proxyKey = PROXY_ROUTES.has(request.routeOptions?.url ?? '') ? proxyKeyOf(req, this.proxyPrefixes).key : undefined;
       if (proxyKey && proxyKey.length <= 512) return `${ANONYMOUS_PROXY}${sha256Hex(proxyKey)}`;
@@ -71,6 +71,7 @@ export class PrincipalResolver implements EarlyAuthenticator {
     if (req.principal) return req.principal;
     const hit = this.cache.get(this.keyHash(request));
     if (!hit || (hit.expiresAt !== undefined && hit.expiresAt <= Date.now())) return undefined;
+    if (hit.csrfHash !== undefined) this.checkCsrf(request, hit.csrfHash);
     req.principal = hit.principal;
     return hit.principal;
   }
@@ -87,6 +88,10 @@ export class PrincipalResolver implements EarlyAuthenticator {
     const req = request as GatewayRequest;
     const keyHash = this.keyHash(request);
     let asking = this.inFlight.get(keyHash);
+    if (!asking && keyHash.startsWith(CONSOLE_SESSION_PREFIX)) {
+      asking = this.consoleSessions.authenticate(keyHash.slice(CONSOLE_SESSION_PREFIX.length), req.traceId).finally(() => this.inFlight.delete(keyHash));
+      this.inFlight.set(keyHash, asking);
+    }
     if (!asking && keyHash.startsWith(ANONYMOUS_PROXY)) {
       asking = this.anonymousProxy(keyHash.slice(ANONYMOUS_PROXY.length), req.traceId).finally(() => this.inFlight.delete(keyHash));
       this.inFlight.set(keyHash, asking);
@@ -101,9 +106,13 @@ export class PrincipalResolver implements EarlyAuthenticator {
       this.inFlight.set(keyHash, asking);
     }
     const result = await asking;
-    if (!result?.principal) throw new ProblemError(401, 'The API key is invalid or expired');
+    if (!result?.principal) {
+      if (keyHash.startsWith(CONSOLE_SESSION_PREFIX)) throw new ProblemError(401, 'The console session has ended: sign in again');
+      throw new ProblemError(401, 'The API key is invalid or expired');
+    }
     const expiresAt = result.expiresAt ? Date.parse(result.expiresAt) : undefined;
-    this.cache.set(keyHash, { principal: result.principal, expiresAt });
+    if (result.csrfHash !== undefined) this.checkCsrf(request, result.csrfHash);
+    this.cache.set(keyHash, { principal: result.principal, expiresAt, csrfHash: result.csrfHash });
     req.principal = result.principal;
     return result.principal;
   }
@@ -122,6 +131,16 @@ export class PrincipalResolver implements EarlyAuthenticator {
     return {
       principal: { tenantId: proxy.tenantId, applicationId: proxy.id, applicationType: 'private', permissions: ['proxy:invoke'], anonymousProxyId: proxy.id },
     };
+  }
+
+  private checkCsrf(request: FastifyRequest, csrfHash: string): void {
+    if (!csrfMatches(request, csrfHash)) throw new ProblemError(401, 'The console session needs its X-Coffer-CSRF header');
+  }
+
+  /** The request's console session (the SHA-256 of its cookie), when it authenticates with one. */
+  consoleSessionOf(request: FastifyRequest): string | undefined {
+    if (HeaderNames.first(request.headers, this.headers.apiKey) || !arrivedOnConsole(request)) return undefined;
+    return sessionIdHashOf(request);
   }
 
   /** The request's principal: already resolved (by the admission hook), cached, or looked up now. */

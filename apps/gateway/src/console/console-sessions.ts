@@ -1,32 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ProblemError } from '@coffer/contracts';
-import { gatewayConfig } from '../config';
+import { timingSafeEqual } from 'node:crypto';
+import { OPS, RPC_DEADLINE_MS, type ConsoleAuthenticateReply, type ConsoleSignInMessage, type ConsoleSignInReply } from '@coffer/contracts';
+import { sha256Hex } from '@coffer/crypto';
+import { RpcClient } from '@coffer/messaging';
 
 /** The console's cookies and header (docs/console.md). */
 export const CONSOLE_COOKIE = 'coffer_console';
 export const CSRF_COOKIE = 'coffer_console_csrf';
 export const CSRF_HEADER = 'x-coffer-csrf';
-
-interface ConsoleSession {
-  /** the hash of the signed-in key: all the gateway needs to resolve its principal; the key itself is never kept */
-  keyHash: string;
-  csrf: string;
-  createdAt: number;
-  lastSeenAt: number;
-}
-
-export interface ConsoleSessionLimits {
-  idleTimeoutMs: number;
-  maxAgeMs: number;
-  /** live sessions in all: past it a sign-in is refused (503) until some end */
-  maxSessions: number;
-  /** live sessions of one key: past it the key's oldest session ends */
-  maxSessionsPerKey: number;
-}
-
-const hash = (s: string) => createHash('sha256').update(s).digest('hex');
+/** The principal cache's key prefix for console sessions (never a key hash: those are bare hex). */
+export const CONSOLE_SESSION_PREFIX = 'console:';
 
 /** The value of one cookie in a Cookie header (RFC 6265 syntax: `a=1; b=2`), undefined when absent. */
 export function readCookie(header: string | string[] | undefined, name: string): string | undefined {
@@ -38,95 +22,43 @@ export function readCookie(header: string | string[] | undefined, name: string):
   return undefined;
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/** The SHA-256 of the request's console session cookie (what session-service keys sessions by), if it has one. */
+export function sessionIdHashOf(request: FastifyRequest): string | undefined {
+  const id = readCookie(request.headers.cookie, CONSOLE_COOKIE);
+  return id && id.length <= 200 ? sha256Hex(id) : undefined;
 }
 
 /**
- * Console sign-ins: a management key exchanged for an opaque session id (an HttpOnly cookie) and a CSRF token
- * (synchronizer: kept here, sent back by the page in X-Coffer-CSRF on every call). Sessions live in this process's
- * memory, indexed by the hash of their id (a heap dump reveals no usable cookie), and hold only the key's hash: the
- * principal is resolved from it like from the header, so revoking the key ends the console session too. A session
- * ends at sign-out, after the idle timeout or at its maximum age.
+ * Whether the request carries its session's CSRF token in X-Coffer-CSRF (synchronizer: session-service keeps its
+ * hash). A cookie alone authenticates nothing, so another site cannot make the browser act.
+ */
+export function csrfMatches(request: FastifyRequest, csrfHash: string): boolean {
+  const header = request.headers[CSRF_HEADER];
+  const csrf = Array.isArray(header) ? header[0] : header;
+  if (!csrf || csrf.length > 200) return false;
+  const given = Buffer.from(sha256Hex(csrf));
+  const kept = Buffer.from(csrfHash);
+  return given.length === kept.length && timingSafeEqual(given, kept);
+}
+
+/**
+ * Console sessions live in PostgreSQL, owned by session-service (any gateway replica serves any session); the gateway
+ * only carries the cookie's hash to it. Sign-in by a break-glass management key or by a person through single sign-on
+ * (console-routes.ts), the session's principal for each request (cached like a key's, PrincipalResolver), sign-out.
  */
 @Injectable()
 export class ConsoleSessions {
-  private readonly sessions = new Map<string, ConsoleSession>();
+  constructor(private readonly rpc: RpcClient) {}
 
-  constructor(
-    private readonly limits: ConsoleSessionLimits = gatewayConfig().console,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** A new session of this key; 503 when CONSOLE_MAX_SESSIONS are live (a flood of sign-ins holds no more memory). */
-  create(keyHash: string): { id: string; csrf: string } {
-    this.sweep();
-    this.endOldestOf(keyHash, this.limits.maxSessionsPerKey - 1);
-    if (this.sessions.size >= this.limits.maxSessions) {
-      const full = new ProblemError(503, 'Too many console sessions are open: try again later');
-      full.retryAfter = 60;
-      throw full;
-    }
-    const id = randomBytes(32).toString('base64url');
-    const csrf = randomBytes(32).toString('base64url');
-    const at = this.now();
-    this.sessions.set(hash(id), { keyHash, csrf, createdAt: at, lastSeenAt: at });
-    return { id, csrf };
+  signIn(message: ConsoleSignInMessage, traceId: string): Promise<ConsoleSignInReply> {
+    return this.rpc.call(OPS.session.console.signIn, message, { traceId }, RPC_DEADLINE_MS.authenticate);
   }
 
-  /** The live session of this id (touching it), or undefined when unknown, idle too long or too old. */
-  private live(id: string): ConsoleSession | undefined {
-    const key = hash(id);
-    const session = this.sessions.get(key);
-    if (!session) return undefined;
-    const at = this.now();
-    if (at - session.lastSeenAt > this.limits.idleTimeoutMs || at - session.createdAt > this.limits.maxAgeMs) {
-      this.sessions.delete(key);
-      return undefined;
-    }
-    session.lastSeenAt = at;
-    return session;
+  authenticate(idHash: string, traceId: string): Promise<ConsoleAuthenticateReply> {
+    return this.rpc.call(OPS.session.console.authenticate, { idHash }, { traceId }, RPC_DEADLINE_MS.authenticate);
   }
 
-  /**
-   * The key hash a console request authenticates with: its session cookie plus the matching CSRF header (a cookie
-   * alone authenticates nothing, so another site cannot make the browser act). Undefined without a session cookie;
-   * 401 for a cookie of an ended session or without the right header.
-   */
-  keyHashOf(request: FastifyRequest): string | undefined {
-    const id = readCookie(request.headers.cookie, CONSOLE_COOKIE);
-    if (!id) return undefined;
-    const session = this.live(id);
-    if (!session) throw new ProblemError(401, 'The console session has ended: sign in again');
-    const header = request.headers[CSRF_HEADER];
-    const csrf = Array.isArray(header) ? header[0] : header;
-    if (!csrf || !sameSecret(csrf, session.csrf)) throw new ProblemError(401, 'The console session needs its X-Coffer-CSRF header');
-    return session.keyHash;
-  }
-
-  /** Ends the session of this request's cookie; true when there was one. */
-  destroy(request: FastifyRequest): boolean {
-    const id = readCookie(request.headers.cookie, CONSOLE_COOKIE);
-    return id !== undefined && this.sessions.delete(hash(id));
-  }
-
-  get size(): number {
-    return this.sessions.size;
-  }
-
-  /** Ends this key's oldest sessions until at most `keep` are left (Map order is creation order). */
-  private endOldestOf(keyHash: string, keep: number): void {
-    const mine = [...this.sessions].filter(([, s]) => s.keyHash === keyHash);
-    for (const [key] of mine.slice(0, Math.max(0, mine.length - keep))) this.sessions.delete(key);
-  }
-
-  /** Drops ended sessions (on each sign-in: the map never grows with abandoned sessions). */
-  private sweep(): void {
-    const at = this.now();
-    for (const [key, s] of this.sessions) {
-      if (at - s.lastSeenAt > this.limits.idleTimeoutMs || at - s.createdAt > this.limits.maxAgeMs) this.sessions.delete(key);
-    }
+  signOut(idHash: string, everywhere: boolean, traceId: string): Promise<{ ended: number }> {
+    return this.rpc.call(OPS.session.console.signOut, { idHash, everywhere }, { traceId }, RPC_DEADLINE_MS.authenticate);
   }
 }

@@ -40,12 +40,24 @@ export function isProxyRoute(req: FastifyRequest): boolean {
 }
 
 /**
+ * Routes whose clients label a plain JSON body `application/json-patch+json` (the mirrored service's node SDK does for
+ * a member's role: `{"role": …}`, not an RFC 6902 patch): read as JSON there, and nowhere else.
+ */
+const JSON_PATCH_LABELLED_JSON = new Set(['PUT /tenants/self/members/:id']);
+
+function sentAsJsonPatch(req: FastifyRequest): boolean {
+  const type = req.headers?.['content-type']?.split(';')[0].trim().toLowerCase();
+  return type === 'application/json-patch+json' && JSON_PATCH_LABELLED_JSON.has(`${req.method} ${req.routeOptions?.url ?? ''}`);
+}
+
+/**
  * Any content type other than JSON: a POST without a body is a POST without a body, whatever it claims to be
  * (clients of the mirrored service send `application/x-www-form-urlencoded` with no body for POST /sessions and
  * POST /applications/{id}/regenerate). A body that is there, or any other method, stays a 415.
  */
 export function parseOtherContentType(req: FastifyRequest, body: string | Buffer, done: (err: Error | null, value?: unknown) => void) {
   if (isProxyRoute(req)) return done(null, typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+  if (sentAsJsonPatch(req)) return parseJson(req, body, done);
   if (req.method === 'POST' && body.length === 0) return done(null, undefined);
   done(ProblemError.fromProblem(frameworkProblem(415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE')));
 }

@@ -4,8 +4,6 @@ import type { CallContext } from '@coffer/messaging';
 
 export type GatewayRequest = FastifyRequest & {
   principal?: Principal;
-  /** the key hash of the request's console session (cookie and CSRF header), once looked at */
-  consoleKeyHash?: string;
   traceId: string;
   /** set by the idempotency interceptor only on POST, PUT and PATCH */
   idempotencyKey?: string;

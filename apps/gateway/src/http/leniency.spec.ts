@@ -26,6 +26,19 @@ describe('bodies in other content types', () => {
   });
 });
 
+describe('a JSON body labelled application/json-patch+json', () => {
+  const put = (url: string, body: string) => {
+    let out: { err: Error | null; value?: unknown } = { err: null };
+    const req = { method: 'PUT', url, routeOptions: { url }, headers: { 'content-type': 'application/json-patch+json' } } as unknown as FastifyRequest;
+    parseOtherContentType(req, Buffer.from(body), (err, value) => (out = { err, value }));
+    return out;
+  };
+  it("is read as JSON on a member's role (the mirrored SDK labels it so), and is a 415 anywhere else", () => {
+    expect(put('/tenants/self/members/:id', '{"role":"ADMIN"}')).toEqual({ err: null, value: { role: 'ADMIN' } });
+    expect((put('/applications/:id', '{"name":"x"}').err as ProblemError).problem.status).toBe(415);
+  });
+});
+
 describe('trace id header names', () => {
   const names = new HeaderNames('BT');
   it('SVC-TRACE-ID always, plus the alias the client used for the trace id or the key', () => {

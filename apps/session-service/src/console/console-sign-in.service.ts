@@ -131,7 +131,9 @@ export class ConsoleSignInService {
       }
       throw err;
     }
-    if (!principal) return refuse({ status: 401, detail: KEY_INVALID, reason: 'key_invalid', actor: keyActor(undefined, source) });
+    // an unknown key is a guess anyone can make for free: no row of its own here (a flood of them would write one
+    // each); the gateway counts it with the other refused keys, one audit row per client address and minute
+    if (!principal) throw new ProblemError(401, KEY_INVALID);
     const actor = actorOf(principal);
     if (principal.sessionId || principal.applicationType === 'public')
       return refuse({ status: 403, detail: KEY_KIND, reason: 'key_not_allowed', actor, tenantId: principal.tenantId });

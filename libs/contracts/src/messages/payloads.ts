@@ -107,8 +107,9 @@ export class RefusalWindowMessage {
   @IsUUID()
   tenantId?: string;
 
-  @IsIn(['missing_key', 'invalid_key', 'forbidden'])
-  reason!: 'missing_key' | 'invalid_key' | 'forbidden';
+  /** sign_in_refused: a console single sign-on answer that failed its checks (state, nonce, signature, audience, expiry) */
+  @IsIn(['missing_key', 'invalid_key', 'forbidden', 'sign_in_refused'])
+  reason!: 'missing_key' | 'invalid_key' | 'forbidden' | 'sign_in_refused';
 
   /** the client address as the gateway derived it (TRUST_PROXY), `unknown`, or `*` (too many windows) */
   @IsString()

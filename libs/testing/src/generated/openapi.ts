@@ -286,6 +286,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tenants/self/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tenant members
+         * @description tenant:member:read. Oldest first; `user_id` filters (repeatable).
+         */
+        get: operations["Members_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/self/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a tenant member
+         * @description tenant:member:read.
+         */
+        get: operations["Members_get"];
+        /**
+         * Change a member's role
+         * @description tenant:member:update. ADMIN, DEVELOPER or READ_ONLY; the owner is changed by PUT /tenants/self/owner only (409).
+         */
+        put: operations["Members_update"];
+        post?: never;
+        /**
+         * Remove a tenant member
+         * @description tenant:member:delete. The member's console sessions end at once; the owner cannot be removed (409).
+         */
+        delete: operations["Members_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/self/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The owner of the tenant
+         * @description tenant:member:read. 404 until a first member has joined.
+         */
+        get: operations["Members_owner"];
+        /**
+         * Transfer ownership
+         * @description tenant:update; a person must be the OWNER. The member named becomes the owner and the former owner an ADMIN, in one transaction.
+         */
+        put: operations["Members_transferOwner"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/self/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invitations
+         * @description tenant:invitation:read. `status` PENDING or EXPIRED filters.
+         */
+        get: operations["Invitations_list"];
+        put?: never;
+        /**
+         * Invite a person
+         * @description tenant:invitation:create. Emails a single-use link that works for 72 hours; `role` ADMIN (default), DEVELOPER or READ_ONLY. A member or a pending invitation with that email is a 409.
+         */
+        post: operations["Invitations_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/self/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an invitation
+         * @description tenant:invitation:read. Never its link.
+         */
+        get: operations["Invitations_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description tenant:invitation:delete. Its link stops working at once.
+         */
+        delete: operations["Invitations_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tenants/self/invitations/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an invitation
+         * @description tenant:invitation:update. A new link, valid 72 hours from now; the previous link stops working.
+         */
+        post: operations["Invitations_resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List member roles
+         * @description Any key. Each role with its permissions.
+         */
+        get: operations["Roles_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions": {
         parameters: {
             query?: never;
@@ -1236,6 +1396,10 @@ export interface components {
             reactor_egress?: "allow_public" | "deny_unlisted";
             /** @description shown once set; absent or empty: any origin may frame the Elements fields */
             elements_allowed_origins?: string[];
+            /** @description shown once set; absent: true (a management or private key may sign in to the console) */
+            console_key_sign_in?: boolean;
+            /** @description shown once set; absent: false (people need no second factor to sign in to the console) */
+            console_require_mfa?: boolean;
         };
         TenantView: {
             /** Format: uuid */
@@ -1243,6 +1407,11 @@ export interface components {
             /** @example Acme */
             name: string;
             settings: components["schemas"]["TenantSettingsView"];
+            /**
+             * Format: uuid
+             * @description the user id of the tenant's owner (absent until someone owns it)
+             */
+            owner_id?: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1263,6 +1432,10 @@ export interface components {
              *     ]
              */
             elements_allowed_origins?: string[] | string;
+            /** @description whether a management or private key may sign in to the console (default true); false: people sign in with single sign-on only */
+            console_key_sign_in?: boolean | ("true" | "false");
+            /** @description whether people must sign in to the console with a second factor (default false) */
+            console_require_mfa?: boolean | ("true" | "false");
         };
         UpdateTenantRequest: {
             /** @example Acme */
@@ -1331,6 +1504,105 @@ export interface components {
             data: components["schemas"]["TenantKeyVersionView"][];
             /** @description present while a re-encryption job runs for this tenant (or for every tenant), absent otherwise */
             reencryption?: components["schemas"]["ReencryptionProgressView"];
+        };
+        UserView: {
+            /** Format: uuid */
+            id: string;
+            /** @example jane@example.com */
+            email: string;
+            /** @example Jane */
+            first_name?: string;
+            /** @example Doe */
+            last_name?: string;
+            picture?: string;
+            /**
+             * @description the issuer of the user's identity provider
+             * @example https://login.example.com
+             */
+            provider?: string;
+        };
+        MemberView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            user: components["schemas"]["UserView"];
+            /** @enum {string} */
+            role: "OWNER" | "ADMIN" | "DEVELOPER" | "READ_ONLY";
+            /**
+             * Format: uuid
+             * @description the user or application that added the member
+             */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description the same as created_at (the name some clients read)
+             */
+            created_date?: string;
+            /** Format: uuid */
+            modified_by?: string;
+            /** Format: date-time */
+            modified_at?: string;
+        };
+        MemberPage: {
+            pagination: components["schemas"]["AnyPagination"];
+            data: components["schemas"]["MemberView"][];
+        };
+        UpdateMemberRequest: {
+            /** @enum {string} */
+            role: "ADMIN" | "DEVELOPER" | "READ_ONLY";
+        };
+        TransferOwnerRequest: {
+            /**
+             * Format: uuid
+             * @description the member who becomes the owner; the former owner becomes ADMIN
+             */
+            member_id: string;
+        };
+        CreateInvitationRequest: {
+            /** @example jane@example.com */
+            email: string;
+            /**
+             * @default ADMIN
+             * @enum {string}
+             */
+            role: "ADMIN" | "DEVELOPER" | "READ_ONLY";
+        };
+        InvitationView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            tenant_id: string;
+            /** @example jane@example.com */
+            email: string;
+            /** @enum {string} */
+            role: "ADMIN" | "DEVELOPER" | "READ_ONLY";
+            /** @enum {string} */
+            status: "PENDING" | "EXPIRED";
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: uuid */
+            created_by?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            modified_by?: string;
+            /** Format: date-time */
+            modified_at?: string;
+        };
+        InvitationPage: {
+            pagination: components["schemas"]["AnyPagination"];
+            data: components["schemas"]["InvitationView"][];
+        };
+        RoleView: {
+            /** @enum {string} */
+            name: "OWNER" | "ADMIN" | "DEVELOPER" | "READ_ONLY";
+            /** @example Manage everything but the owner */
+            description: string;
+            /** @description the permissions a member with this role acts with */
+            permissions: string[];
         };
         CreateSessionResponse: {
             /** @description the session's API key: no access until the session is authorized */
@@ -1618,7 +1890,7 @@ export interface components {
              * @description `system`: Coffer itself (webhook-dispatcher disabling a webhook)
              * @enum {string}
              */
-            actor_type?: "application" | "session" | "operator" | "anonymous" | "system";
+            actor_type?: "application" | "session" | "user" | "operator" | "anonymous" | "system";
             /** @description the actor's name where known (the operator's) */
             actor_name?: string;
             /** @example Token created */
@@ -3356,8 +3628,11 @@ export interface operations {
                      *         "reactor_egress": "allow_public",
                      *         "elements_allowed_origins": [
                      *           "string"
-                     *         ]
+                     *         ],
+                     *         "console_key_sign_in": true,
+                     *         "console_require_mfa": true
                      *       },
+                     *       "owner_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_at": "2030-01-31T12:00:00.000Z"
                      *     }
@@ -3395,7 +3670,9 @@ export interface operations {
                  *         "reactor_egress": "allow_public",
                  *         "elements_allowed_origins": [
                  *           "https://shop.example.com"
-                 *         ]
+                 *         ],
+                 *         "console_key_sign_in": true,
+                 *         "console_require_mfa": true
                  *       }
                  *     }
                  */
@@ -3417,8 +3694,11 @@ export interface operations {
                      *         "reactor_egress": "allow_public",
                      *         "elements_allowed_origins": [
                      *           "string"
-                     *         ]
+                     *         ],
+                     *         "console_key_sign_in": true,
+                     *         "console_require_mfa": true
                      *       },
+                     *       "owner_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
                      *       "created_at": "2030-01-31T12:00:00.000Z",
                      *       "modified_at": "2030-01-31T12:00:00.000Z"
                      *     }
@@ -3556,6 +3836,807 @@ export interface operations {
             413: components["responses"]["Problem413"];
             415: components["responses"]["Problem415"];
             422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Members_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
+                start?: string;
+                /** @description user ids (repeatable) */
+                user_id?: string[];
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "user": {
+                     *             "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *             "email": "jane@example.com",
+                     *             "first_name": "Jane",
+                     *             "last_name": "Doe",
+                     *             "picture": "string",
+                     *             "provider": "https://login.example.com"
+                     *           },
+                     *           "role": "OWNER",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "created_date": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Members_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the member id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "user": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "email": "jane@example.com",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "picture": "string",
+                     *         "provider": "https://login.example.com"
+                     *       },
+                     *       "role": "OWNER",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "created_date": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description No such member in the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such member in the tenant"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Members_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the member id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "ADMIN"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateMemberRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "user": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "email": "jane@example.com",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "picture": "string",
+                     *         "provider": "https://login.example.com"
+                     *       },
+                     *       "role": "OWNER",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "created_date": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description No such member in the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such member in the tenant"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The member is the owner: transfer ownership first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The member is the owner: transfer ownership first"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Members_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the member id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description No such member in the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such member in the tenant"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The member is the owner: transfer ownership first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "The member is the owner: transfer ownership first"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Members_owner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "user": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "email": "jane@example.com",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "picture": "string",
+                     *         "provider": "https://login.example.com"
+                     *       },
+                     *       "role": "OWNER",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "created_date": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description Nobody has joined the tenant yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "Nobody has joined the tenant yet"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Members_transferOwner: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "member_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransferOwnerRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "user": {
+                     *         "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *         "email": "jane@example.com",
+                     *         "first_name": "Jane",
+                     *         "last_name": "Doe",
+                     *         "picture": "string",
+                     *         "provider": "https://login.example.com"
+                     *       },
+                     *       "role": "OWNER",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "created_date": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            /** @description A person who is not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Forbidden",
+                     *       "status": 403,
+                     *       "detail": "A person who is not the owner"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No such member in the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such member in the tenant"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Invitations_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                size?: number;
+                /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
+                start?: string;
+                status?: "PENDING" | "EXPIRED";
+            };
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "pagination": {
+                     *         "total_items": 1,
+                     *         "page_number": 1,
+                     *         "page_size": 20,
+                     *         "total_pages": 1,
+                     *         "next": "string"
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "email": "jane@example.com",
+                     *           "role": "ADMIN",
+                     *           "status": "PENDING",
+                     *           "expires_at": "2030-01-31T12:00:00.000Z",
+                     *           "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "created_at": "2030-01-31T12:00:00.000Z",
+                     *           "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *           "modified_at": "2030-01-31T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvitationPage"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Invitations_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "jane@example.com",
+                 *       "role": "ADMIN"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "email": "jane@example.com",
+                     *       "role": "ADMIN",
+                     *       "status": "PENDING",
+                     *       "expires_at": "2030-01-31T12:00:00.000Z",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvitationView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description A member has this email, or an invitation for it is pending */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Conflict",
+                     *       "status": 409,
+                     *       "detail": "A member has this email, or an invitation for it is pending"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Invitations_get: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the invitation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "email": "jane@example.com",
+                     *       "role": "ADMIN",
+                     *       "status": "PENDING",
+                     *       "expires_at": "2030-01-31T12:00:00.000Z",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvitationView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description No such invitation in the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such invitation in the tenant"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Invitations_delete: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path: {
+                /** @description the invitation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description No such invitation in the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such invitation in the tenant"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            414: components["responses"]["Problem414"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Invitations_resend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+                /** @description the first successful response is stored for 24 h per application and returned for repeats. The IETF `Idempotency-Key` header is accepted too (not on /proxy, where it is forwarded to the destination); two headers with different keys are a 400 */
+                "SVC-IDEMPOTENCY-KEY"?: string;
+            };
+            path: {
+                /** @description the invitation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "tenant_id": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "email": "jane@example.com",
+                     *       "role": "ADMIN",
+                     *       "status": "PENDING",
+                     *       "expires_at": "2030-01-31T12:00:00.000Z",
+                     *       "created_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "created_at": "2030-01-31T12:00:00.000Z",
+                     *       "modified_by": "3f6c1b4e-9a2d-4c7e-8b1f-5d0a2e4c6b8a",
+                     *       "modified_at": "2030-01-31T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InvitationView"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            /** @description No such invitation in the tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "title": "Not Found",
+                     *       "status": 404,
+                     *       "detail": "No such invitation in the tenant"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            414: components["responses"]["Problem414"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+            504: components["responses"]["Problem504"];
+        };
+    };
+    Roles_list: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description correlation id, echoed on the response and carried across services; generated when absent */
+                "SVC-TRACE-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "name": "OWNER",
+                     *         "description": "Manage everything but the owner",
+                     *         "permissions": [
+                     *           "string"
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["RoleView"][];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
             504: components["responses"]["Problem504"];
@@ -4269,15 +5350,15 @@ export interface operations {
                 /** @description cursor form: `pagination.next` of the previous page ("" for the first); not with page */
                 start?: string;
                 /** @description values of GET /logs/entity-types */
-                entity_type?: "token" | "token_intent" | "reactor" | "reactor_formula" | "application" | "application_key" | "session" | "tenant" | "webhook_secret" | "webhook" | "webhook_delivery" | "proxy" | "authentication" | "data_key" | "audit_log" | "audit_retention";
+                entity_type?: "token" | "token_intent" | "reactor" | "reactor_formula" | "application" | "application_key" | "session" | "tenant" | "webhook_secret" | "webhook" | "webhook_delivery" | "proxy" | "authentication" | "data_key" | "audit_log" | "audit_retention" | "tenant_member" | "tenant_invitation" | "console_session";
                 entity_id?: string;
                 /** @description ISO 8601: events at or after */
                 start_date?: string;
                 /** @description ISO 8601: events at or before */
                 end_date?: string;
-                /** @description the actor's id: an application or session id, or the operator's name */
+                /** @description the actor's id: an application, session or user id (a person's acts), or the operator's name */
                 actor_id?: string;
-                actor_type?: "application" | "session" | "operator" | "anonymous" | "system";
+                actor_type?: "application" | "session" | "user" | "operator" | "anonymous" | "system";
                 /** @description the trace id of the request that did it (the response header of that request) */
                 trace_id?: string;
                 /** @description the act: create, read, update, delete, use, search, invoke, regenerate, authorize, rotate, refuse */

@@ -30,6 +30,7 @@
 // Headless sign-in (no browser): `POST <control>/sign-in {"url":"<authorization URL>"}` follows the redirects with a
 // cookie jar, as a browser would, and answers {"callback":"<the redirect to the client, code & state & iss>"}, or
 // {"error":…}. `GET <control>/authorizations` lists the authorization requests' parameters seen (newest last).
+// `POST <control>/accounts {sub, email, …}` adds an account (or replaces the one with that sub) while it runs.
 import { fstatSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -317,6 +318,19 @@ export async function startTestProvider({
       case 'GET /authorizations':
         ctx.body = authorizations;
         return;
+      case 'POST /accounts': {
+        // a person added while the provider runs (e2e files invite people of their own); one with the same sub is replaced
+        if (typeof body?.sub !== 'string' || !body.sub) {
+          ctx.status = 400;
+          ctx.body = { error: 'an account needs a sub' };
+          return;
+        }
+        const at = accounts.findIndex((a) => a.sub === body.sub);
+        if (at >= 0) accounts.splice(at, 1);
+        accounts.push(body);
+        ctx.body = { accounts: accounts.length };
+        return;
+      }
       default:
         ctx.status = 404;
         ctx.body = { error: `no control route ${route}` };
