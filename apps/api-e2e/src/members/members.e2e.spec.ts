@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { api, apiRaw, createTenant, gatewayUrl, type TestTenant } from '@coffer/testing';
 import { sectionCommands } from '../support/doc-walkthrough';
 import { Mailbox } from './mailbox';
+import { Receiver } from '../events/support';
 import { addAccount, asPerson, signedIn, ssoSignIn, tamper, type ConsoleSignedIn } from './sso';
 
 jest.setTimeout(60_000);
@@ -235,6 +236,50 @@ describe('members, roles and the owner', () => {
     expect((await asPerson(second, 'GET', '/tenants/self')).status).toBe(401);
     expect((await asPerson(owner.session, 'GET', '/tenants/self')).status).toBe(401);
     owner.session = await signedIn(owner.sub, { tenantId: tenant.tenantId });
+  });
+});
+
+describe('events of people, delivered to a webhook', () => {
+  it('an invitation, the member it makes, a role change, a transfer, a removal, sign-ins and a refusal: each an event naming who acted', async () => {
+    const tenant = await createTenant('members-events');
+    const receiver = await new Receiver().start();
+    try {
+      const events = [
+        'tenant.invitation.created',
+        'tenant.member.created',
+        'tenant.member.updated',
+        'tenant.owner.transferred',
+        'tenant.member.deleted',
+        'console.signed-in',
+        'console.sign-in-refused',
+      ];
+      const hook = await api('POST', '/webhooks', { key: tenant.managementKey, body: { name: 'people', url: receiver.url, events } });
+      expect(hook.status).toBe(201);
+      const ownerEmail = unique('events-owner');
+      const owner = await join(tenant, ownerEmail);
+      const other = await join(tenant, unique('events-other'), 'DEVELOPER');
+      const invited = await receiver.waitForEvent('tenant.invitation.created', (e) => e.event.data['invitation']?.email === ownerEmail);
+      expect(JSON.stringify(invited.event.data)).not.toMatch(/invitation=|token_hash/);
+      const created = await receiver.waitForEvent('tenant.member.created', (e) => e.event.data['member']?.id === owner.memberId);
+      expect(created.event.data['member']).toMatchObject({ role: 'OWNER', user: { id: owner.userId, email: ownerEmail } });
+      const signedIn = await receiver.waitForEvent('console.signed-in', (e) => e.event.data.actor.id === owner.userId);
+      expect(signedIn.event.data).toMatchObject({ method: 'oidc', actor: { type: 'user', id: owner.userId, name: ownerEmail } });
+
+      expect((await asPerson(owner.session, 'PUT', `/tenants/self/members/${other.memberId}`, { role: 'ADMIN' })).status).toBe(200);
+      const updated = await receiver.waitForEvent('tenant.member.updated', (e) => e.event.data['member']?.id === other.memberId);
+      expect(updated.event.data).toMatchObject({ member: { role: 'ADMIN' }, actor: { type: 'user', id: owner.userId } });
+      expect((await asPerson(owner.session, 'PUT', '/tenants/self/owner', { member_id: other.memberId })).status).toBe(200);
+      await receiver.waitForEvent('tenant.owner.transferred', (e) => e.event.data['member']?.id === other.memberId);
+      expect((await asPerson(other.session, 'DELETE', `/tenants/self/members/${owner.memberId}`)).status).toBe(204);
+      await receiver.waitForEvent('tenant.member.deleted', (e) => e.event.data['member']?.id === owner.memberId);
+
+      await api('PUT', '/tenants/self', { key: tenant.managementKey, body: { settings: { console_key_sign_in: false } } });
+      expect((await apiRaw('POST', '/console/session', { origin: 'console', body: { api_key: tenant.managementKey } })).status).toBe(403);
+      const refused = await receiver.waitForEvent('console.sign-in-refused');
+      expect(refused.event.data).toMatchObject({ method: 'key', reason: 'key_sign_in_off', actor: { type: 'application' } });
+    } finally {
+      await receiver.stop();
+    }
   });
 });
 
