@@ -39,6 +39,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'tenant:invitation:read': 'Read invitations (never their links)',
   'tenant:invitation:update': 'Resend invitations (the old link stops working)',
   'tenant:invitation:delete': 'Revoke invitations',
+  'tenant:owner:transfer': 'Hand the tenant to another member (people: the owner only)',
 };
 
 export interface PermissionView {

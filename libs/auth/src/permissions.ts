@@ -41,6 +41,8 @@ export const PERMISSIONS: Record<string, { types: ApplicationType[]; transform?:
   'tenant:invitation:read': { types: ['management'] },
   'tenant:invitation:update': { types: ['management'] },
   'tenant:invitation:delete': { types: ['management'] },
+  // held by the OWNER role only among people, so no one else can mint a key that hands the tenant over
+  'tenant:owner:transfer': { types: ['management'] },
 };
 
 export type Permission = keyof typeof PERMISSIONS;

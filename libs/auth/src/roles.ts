@@ -16,6 +16,7 @@ export const MEMBER_ADMINISTRATION = [
 ];
 
 const EVERYTHING = [...ALL_MANAGEMENT_PERMISSIONS];
+const ALL_BUT_OWNERSHIP = EVERYTHING.filter((p) => p !== 'tenant:owner:transfer');
 
 /** applications, reactors, proxies and webhooks, read and write; the tenant, its log and its members read-only */
 const DEVELOPER = EVERYTHING.filter(
@@ -26,7 +27,7 @@ const READ_ONLY = EVERYTHING.filter((p) => p.endsWith(':read'));
 
 export const ROLES: Record<MemberRole, { description: string; permissions: readonly string[] }> = {
   OWNER: { description: 'Everything, and the only one who may hand the tenant to another member', permissions: EVERYTHING },
-  ADMIN: { description: 'Everything but transferring ownership; may not change or remove the owner', permissions: EVERYTHING },
+  ADMIN: { description: 'Everything but transferring ownership; may not change or remove the owner', permissions: ALL_BUT_OWNERSHIP },
   DEVELOPER: {
     description: 'Applications, reactors, proxies and webhooks; reads the tenant, its log and its members',
     permissions: DEVELOPER,

@@ -132,7 +132,8 @@ describe('permissions, tenant settings, logs', () => {
     expect(all.body).toContainEqual({ type: 'token:use', description: expect.any(String), application_types: ['private'] });
     expect(all.body).toContainEqual({ type: 'token:create', description: expect.any(String), application_types: ['public', 'private'] });
     expect(all.body).toContainEqual({ type: 'token-intent:create', description: expect.any(String), application_types: ['public', 'private'] });
-    expect(all.body).toHaveLength(29); // token 6, token-intent 3, proxy 5, reactor 4, application 4, tenant 2, log 1, webhook 4
+    // token 6, token-intent 3, proxy 5, reactor 4, application 4, tenant 2, log 1, webhook 4, member 3, invitation 4, owner 1
+    expect(all.body).toHaveLength(37);
     const pub = await api('GET', '/permissions?application_type=public', { key: tenant.managementKey });
     expect(pub.body.map((p: { type: string }) => p.type).sort()).toEqual(['token-intent:create', 'token:create', 'token:update']);
     const web = await tenant.app('public', { permissions: ['token:create'] });
@@ -193,6 +194,9 @@ describe('permissions, tenant settings, logs', () => {
       { display_name: 'Data keys (operator)', value: 'data_key' },
       { display_name: 'Audit log (operator)', value: 'audit_log' },
       { display_name: 'Audit retention (operator)', value: 'audit_retention' },
+      { display_name: 'Tenant member', value: 'tenant_member' },
+      { display_name: 'Tenant invitation', value: 'tenant_invitation' },
+      { display_name: 'Console sign-in', value: 'console_session' },
     ]);
     expect((await api('GET', '/logs/entity-types', { key: app.key })).status).toBe(403);
   });

@@ -183,6 +183,25 @@ describe('members, roles and the owner', () => {
     }
   });
 
+  it('no one makes a key stronger than their role: no management grant beyond it, no key of a stronger application', async () => {
+    const root = (await api('GET', '/applications/key', { key: tenant.managementKey })).body.id as string;
+    // the developer may build applications, but not hand one tenant:update, nor take a key of the tenant's first one
+    const beyond = await asPerson(developer.session, 'POST', '/applications', { name: 'mine', type: 'management', permissions: ['tenant:update'] });
+    expect(beyond.status).toBe(403);
+    expect(beyond.body.detail).toMatch(/DEVELOPER.*tenant:update/);
+    expect((await asPerson(developer.session, 'POST', `/applications/${root}/keys`)).status).toBe(403);
+    expect((await asPerson(developer.session, 'POST', `/applications/${root}/regenerate`)).status).toBe(403);
+    const within = await asPerson(developer.session, 'POST', '/applications', { name: 'builder', type: 'management', permissions: ['reactor:create'] });
+    expect(within.status).toBe(201);
+    expect((await asPerson(developer.session, 'PUT', `/applications/${within.body.id}`, { name: 'builder', permissions: ['tenant:update'] })).status).toBe(403);
+    // an admin holds everything but the ownership: no key of theirs may transfer it
+    const transferKey = await asPerson(admin.session, 'POST', '/applications', { name: 'x', type: 'management', permissions: ['tenant:owner:transfer'] });
+    expect(transferKey.status).toBe(403);
+    expect((await asPerson(admin.session, 'POST', `/applications/${root}/keys`)).status).toBe(403);
+    // the root key itself still works
+    expect((await api('GET', '/tenants/self', { key: tenant.managementKey })).status).toBe(200);
+  });
+
   it('the owner cannot be demoted or removed; an admin cannot transfer ownership; the owner can', async () => {
     const demote = await asPerson(admin.session, 'PUT', `/tenants/self/members/${owner.memberId}`, { role: 'ADMIN' });
     expect(demote.status).toBe(409);

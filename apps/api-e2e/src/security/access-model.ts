@@ -53,6 +53,14 @@ export const MANAGEMENT_PERMISSIONS = [
   'proxy:read',
   'proxy:update',
   'proxy:delete',
+  'tenant:member:read',
+  'tenant:member:update',
+  'tenant:member:delete',
+  'tenant:invitation:create',
+  'tenant:invitation:read',
+  'tenant:invitation:update',
+  'tenant:invitation:delete',
+  'tenant:owner:transfer',
 ] as const;
 
 export type Transform = 'redact' | 'mask' | 'reveal';

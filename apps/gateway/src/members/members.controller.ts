@@ -70,10 +70,10 @@ export class MembersController {
   }
 
   @Put('owner')
-  @RequirePermission('tenant:update')
+  @RequirePermission('tenant:owner:transfer')
   @ApiOperation({
     summary: 'Transfer ownership',
-    description: 'tenant:update; a person must be the OWNER. The member named becomes the owner and the former owner an ADMIN, in one transaction.',
+    description: 'tenant:owner:transfer; a person must be the OWNER. The member named becomes the owner and the former owner an ADMIN, in one transaction.',
   })
   @ApiBody({ type: TransferOwnerRequest })
   @ApiOkResponse({ type: MemberView })

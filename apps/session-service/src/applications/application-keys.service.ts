@@ -6,6 +6,7 @@ import { AuditTrail, EventBus } from '@coffer/messaging';
 import { EventOutbox, PrismaService, type ApplicationKey } from '@coffer/db';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationKeyRepository } from './application-key.repository';
+import { assertWithinRole } from './role-ceiling';
 
 export const API_KEY_PREFIX = 'key';
 
@@ -44,7 +45,9 @@ export class ApplicationKeysService {
   }
 
   async create(principal: Principal, applicationId: string, traceId?: string): Promise<ApplicationKeyView> {
-    await this.requireApplication(principal.tenantId, applicationId);
+    const app = await this.applications.find(principal.tenantId, applicationId);
+    if (!app) throw notFound('application');
+    assertWithinRole(principal, app.type, app.permissions);
     const key = generateSecret(API_KEY_PREFIX);
     const row = await this.prisma.transactional(async () => {
       const created = await this.keys.createWithin(MAX_KEYS_PER_APPLICATION, {

@@ -28,6 +28,7 @@ import { ApplicationRepository, type ApplicationFilter } from './application.rep
 import { SessionRepository } from '../sessions/session.repository';
 import { toApplicationView } from './application.view';
 import { API_KEY_PREFIX, ApplicationKeysService, applicationKeyEventView, toApplicationKeyView } from './application-keys.service';
+import { assertWithinRole } from './role-ceiling';
 
 @Injectable()
 export class ApplicationsService {
@@ -46,6 +47,7 @@ export class ApplicationsService {
     const errors = new FieldErrors();
     const grants = validateGrants(req.type, req.permissions, req.rules, errors);
     errors.throwIfAny();
+    assertWithinRole(principal, req.type, grants.permissions);
     // create_key: false makes an application without a key (keys come from POST /applications/{id}/keys)
     const key = req.create_key === false ? undefined : generateSecret(API_KEY_PREFIX);
     // the application and its application.created event commit together (docs/events.md)
@@ -101,6 +103,7 @@ export class ApplicationsService {
     const errors = new FieldErrors();
     const grants = validateGrants(existing.type as never, req.permissions, req.rules, errors);
     errors.throwIfAny();
+    assertWithinRole(principal, existing.type, grants.permissions);
     const app = await this.prisma.transactional(async () => {
       const updated = await this.applications.update(principal.tenantId, id, {
         name: req.name,
@@ -134,6 +137,9 @@ export class ApplicationsService {
 
   /** Every key of the application is replaced by one new key (the old ones stop at once), its sessions end. */
   async regenerate(principal: Principal, id: string): Promise<ApplicationView> {
+    const existing = await this.applications.find(principal.tenantId, id);
+    if (!existing) throw notFound('application');
+    assertWithinRole(principal, existing.type, existing.permissions);
     const app = await this.applications.update(principal.tenantId, id, { modifiedBy: principal.applicationId, modifiedAt: new Date() });
     if (!app) throw notFound('application');
     const key = await this.keys.replaceAll(principal.tenantId, id, principal.applicationId);

@@ -63,7 +63,7 @@ describe('MembersService (PostgreSQL)', () => {
   });
 
   const keyOf = (tenantId: string) =>
-    principalOf(tenantId, { type: 'management', permissions: ['tenant:update', 'tenant:member:read', 'tenant:member:update', 'tenant:member:delete'] });
+    principalOf(tenantId, { type: 'management', permissions: ['tenant:owner:transfer', 'tenant:member:read', 'tenant:member:update', 'tenant:member:delete'] });
 
   const roleOf = async (memberId: string) =>
     (await ctx.sql.query('SELECT role FROM tenant_members WHERE id = $1', [memberId])).rows[0]?.role as string | undefined;

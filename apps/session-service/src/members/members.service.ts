@@ -34,7 +34,7 @@ export const OWNER_PROTECTED = 'The owner cannot be removed or demoted: transfer
  * - a person may change their own role or remove themselves (leave the tenant), unless they are the owner: nothing
  *   is gained by refusing it (an ADMIN already holds every permission a role can give, and a member who may not
  *   update or delete members cannot call these at all), and the owner rule keeps the tenant from losing its owner;
- * - a transfer is made by the owner in person, or by a management key with tenant:update (break-glass: a tenant
+ * - a transfer is made by the owner in person, or by a management key with tenant:owner:transfer (break-glass: a tenant
  *   whose owner left the company); any other person is refused (403), whatever their role.
  *
  * Every change commits with its audit record and its event; once committed, the gateway is told to drop the

@@ -302,11 +302,11 @@ export const OPS = {
         idempotency: 'none',
         internal: false,
       }),
-      /** a person must also be the OWNER (session-service checks it); a key needs tenant:update */
+      /** a person must also be the OWNER (session-service checks it) */
       transferOwner: op<TransferOwnerRequest, MemberView>()({
         subject: SUBJECTS.session.members.transferOwner,
         payload: TransferOwnerRequest,
-        access: ['tenant:update'],
+        access: ['tenant:owner:transfer'],
         validate: true,
         idempotency: 'transaction',
         internal: false,

@@ -348,7 +348,7 @@ export interface paths {
         get: operations["Members_owner"];
         /**
          * Transfer ownership
-         * @description tenant:update; a person must be the OWNER. The member named becomes the owner and the former owner an ADMIN, in one transaction.
+         * @description tenant:owner:transfer; a person must be the OWNER. The member named becomes the owner and the former owner an ADMIN, in one transaction.
          */
         put: operations["Members_transferOwner"];
         post?: never;
@@ -435,7 +435,7 @@ export interface paths {
         };
         /**
          * List member roles
-         * @description Any key. Each role with its permissions.
+         * @description Any application key (a session key: 403). Each role with its permissions.
          */
         get: operations["Roles_list"];
         put?: never;
