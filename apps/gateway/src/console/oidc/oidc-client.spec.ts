@@ -335,6 +335,14 @@ describe('identityOf', () => {
     expect(identityOf({ ...claims, email: 'a@example.com', email_verified: value }).emailVerified).toBe(verified);
   });
 
+  it("takes Entra ID's xms_edov for email_verified when the provider sends no email_verified", () => {
+    expect(identityOf({ ...claims, email: 'a@example.com', xms_edov: true }).emailVerified).toBe(true);
+    expect(identityOf({ ...claims, email: 'a@example.com', xms_edov: 'true' }).emailVerified).toBe(true);
+    expect(identityOf({ ...claims, email: 'a@example.com', xms_edov: false }).emailVerified).toBe(false);
+    // an explicit email_verified: false wins
+    expect(identityOf({ ...claims, email: 'a@example.com', email_verified: false, xms_edov: true }).emailVerified).toBe(false);
+  });
+
   it('keeps no email that is not one, and never calls a missing email verified', () => {
     expect(identityOf({ ...claims, email: 'not an email', email_verified: true })).toEqual({ ...{ issuer: claims.iss, subject: 'u1' }, emailVerified: false });
     expect(identityOf({ ...claims, email_verified: true }).emailVerified).toBe(false);

@@ -195,7 +195,8 @@ function httpsUrl(value: unknown): string | undefined {
 
 /**
  * The identity of verified claims (the ID token's, completed by UserInfo's profile claims). `email_verified` is true
- * only for boolean true or the string "true" some providers send; anything else, and no email, is not verified.
+ * only for boolean true or the string "true" some providers send (or, without it, Entra ID's `xms_edov` so); anything
+ * else, and no email, is not verified.
  */
 export function identityOf(claims: Record<string, unknown>, profile: Record<string, unknown> = {}): VerifiedIdentity {
   const subject = text(claims['sub'], 255);
@@ -204,8 +205,11 @@ export function identityOf(claims: Record<string, unknown>, profile: Record<stri
   const pick = (name: string) => (claims[name] !== undefined ? claims[name] : profile[name]);
   const rawEmail = text(pick('email'), 254);
   const email = rawEmail && /^[^\s@]+@[^\s@]+$/.test(rawEmail) ? rawEmail : undefined;
-  // email_verified goes with the email it came with
-  const verifiedClaim = claims['email'] !== undefined ? claims['email_verified'] : profile['email_verified'];
+  // email_verified goes with the email it came with; Microsoft Entra ID sends no email_verified but, as an optional
+  // claim, xms_edov (the email's domain is verified by its owner), which stands for it
+  const from = claims['email'] !== undefined ? claims : profile;
+  const isTrue = (v: unknown) => v === true || v === 'true';
+  const verified = isTrue(from['email_verified']) || (from['email_verified'] === undefined && isTrue(from['xms_edov']));
   const amrClaim = claims['amr'];
   const amr = (Array.isArray(amrClaim) ? amrClaim : typeof amrClaim === 'string' ? [amrClaim] : [])
     .filter((m): m is string => typeof m === 'string' && m.length > 0 && m.length <= 100)
@@ -218,7 +222,7 @@ export function identityOf(claims: Record<string, unknown>, profile: Record<stri
     issuer,
     subject,
     ...(email ? { email } : {}),
-    emailVerified: !!email && (verifiedClaim === true || verifiedClaim === 'true'),
+    emailVerified: !!email && verified,
     ...(givenName ? { givenName } : {}),
     ...(familyName ? { familyName } : {}),
     ...(picture ? { picture } : {}),
