@@ -72,7 +72,10 @@ describe('people in the console, in Chromium', () => {
     await form.getByLabel('Email').fill(email);
     await form.getByLabel('Role').selectOption('READ_ONLY');
     await form.getByRole('button', { name: 'Send invitation' }).click();
-    await page.getByRole('status').filter({ hasText: `Invitation sent to ${email}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Invitation sent to ${email}` })
+      .waitFor();
     await page.getByRole('cell', { name: email, exact: true }).waitFor();
     expect(await mailbox.invitationLink(email)).toMatch(/^[A-Za-z0-9_-]{40,}$/);
     expect(await axeViolations(page)).toEqual([]);
@@ -98,7 +101,11 @@ describe('people in the console, in Chromium', () => {
     expect(await page.getByRole('link', { name: 'New application' }).count()).toBe(0);
     // what the page hides, the API refuses
     const status = await page.evaluate(async () => {
-      const csrf = document.cookie.split('; ').find((c) => c.startsWith('coffer_console_csrf='))?.split('=')[1] ?? '';
+      const csrf =
+        document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('coffer_console_csrf='))
+          ?.split('=')[1] ?? '';
       const res = await fetch('/applications', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-coffer-csrf': csrf },
