@@ -31,6 +31,16 @@ describe('database failures as problems', () => {
     }
   });
 
+  it('a write that reached a read-only server (a standby, a demoted primary during failover) is a 503', async () => {
+    await client.query('BEGIN READ ONLY');
+    const err = await client.query('CREATE TEMP TABLE coffer_ro_probe (x int)').catch((e: unknown) => e);
+    await client.query('ROLLBACK');
+    expect(sqlStateOf(err)).toBe('25006');
+    expect(databaseProblem(err)).toMatchObject({ status: 503 });
+    // the server shutting down after a crash of one of its backends
+    expect(databaseProblem(Object.assign(new Error('crash'), { code: '57P02' }))).toMatchObject({ status: 503 });
+  });
+
   it("reads the SQLSTATE Prisma's driver adapter wraps", () => {
     const prismaError = (code: string, meta?: unknown) => Object.assign(new Error('Raw query failed'), { name: 'PrismaClientKnownRequestError', code, meta });
     expect(databaseProblem(prismaError('P2010', { driverAdapterError: { cause: { kind: 'postgres', code: '57014' } } }))).toMatchObject({ status: 504 });

@@ -12,10 +12,14 @@ const BY_SQLSTATE: Record<string, Problem> = {
   '55P03': { title: 'Service Unavailable', status: 503, detail: 'The resource is busy; retry the request' },
   '40P01': { title: 'Service Unavailable', status: 503, detail: 'The resource is busy; retry the request' },
   '40001': { title: 'Service Unavailable', status: 503, detail: 'The resource is busy; retry the request' },
-  // too_many_connections, admin_shutdown, cannot_connect_now
+  // too_many_connections, admin_shutdown, crash_shutdown, cannot_connect_now
   '53300': { title: 'Service Unavailable', status: 503, detail: 'The database is unavailable; retry the request' },
   '57P01': { title: 'Service Unavailable', status: 503, detail: 'The database is unavailable; retry the request' },
+  '57P02': { title: 'Service Unavailable', status: 503, detail: 'The database is unavailable; retry the request' },
   '57P03': { title: 'Service Unavailable', status: 503, detail: 'The database is unavailable; retry the request' },
+  // read_only_sql_transaction: during a failover a connection can reach a standby, or the old primary as it is
+  // demoted; the write did nothing, and the retry reaches the new primary
+  '25006': { title: 'Service Unavailable', status: 503, detail: 'The database is unavailable; retry the request' },
 };
 
 const UNAVAILABLE: Problem = { title: 'Service Unavailable', status: 503, detail: 'The database is unavailable; retry the request' };
