@@ -104,7 +104,11 @@ test('PostgreSQL HA: failover within 30 s through the same HAProxy URL, no ackno
     const rejoinAt = Date.now();
     await ha.restart(killed.name);
     const healthy = await ha.waitHealthy({ timeoutMs: 90_000 });
-    log(`${killed.name} rejoined as the synchronous standby in ${Date.now() - rejoinAt} ms`);
+    const rewound = fs
+      .readFileSync(path.join(dir, killed.name, 'patroni.log'), 'utf8')
+      .split('\n')
+      .filter((line) => /rewind|crash recovery|clean shutdown|basebackup/i.test(line));
+    log(`${killed.name} rejoined as the synchronous standby in ${Date.now() - rejoinAt} ms; its log:\n  ${rewound.slice(0, 12).join('\n  ')}`);
     assert.deepEqual(healthy, { leader: after, syncStandby: killed.name });
     const old = ha.members.find((m) => m.name === killed.name);
     const direct = new URL(ha.url);
