@@ -109,6 +109,42 @@ function killHard(pid) {
   }
 }
 
+/**
+ * Immediate shutdown of a postmaster left without its Patroni (SIGQUIT): its backends are killed at once, but it exits
+ * by itself and so removes its System V shared memory segment, which a kill -9 would leave behind.
+ */
+function quitPostmaster(dataDir) {
+  const pid = postmasterPid(dataDir);
+  if (pid) {
+    try {
+      process.kill(pid, 'SIGQUIT');
+    } catch {
+      /* gone */
+    }
+  }
+  return pid;
+}
+
+/**
+ * The System V segment a postmaster killed with -9 left (its id is on the 7th line of postmaster.pid), removed once no
+ * process is attached to it: the next postmaster on that data directory would do it, but a stopped cluster has none.
+ */
+function releaseSharedMemory(dataDir) {
+  let shmid;
+  try {
+    shmid = fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[6]?.trim().split(/\s+/)[1];
+  } catch {
+    return;
+  }
+  if (!/^\d+$/.test(shmid ?? '')) return;
+  const row = spawnSync('ipcs', ['-m'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .find((cols) => cols[1] === shmid);
+  // columns: key shmid owner perms bytes nattch status
+  if (row && row[2] === 'postgres' && row[5] === '0') spawnSync('ipcrm', ['-m', shmid], { stdio: 'ignore' });
+}
+
 /** kill -9 a postmaster with all its backends at once (its process group), as if the machine under it died */
 function killPostmaster(dataDir) {
   const pid = postmasterPid(dataDir);
@@ -318,7 +354,8 @@ export async function startPostgresHa({ dir, log = () => {} }) {
   const onExit = () => {
     for (const m of state.members.values()) {
       if (m.child && !exited(m.child)) m.child.kill('SIGKILL');
-      killPostmaster(m.dataDir);
+      // it outlives this process (a session of its own) long enough to shut down and release its shared memory
+      quitPostmaster(m.dataDir);
     }
     for (const c of [state.haproxy, state.etcd]) if (c && !exited(c)) c.kill('SIGKILL');
   };
@@ -393,10 +430,10 @@ export async function startPostgresHa({ dir, log = () => {} }) {
       const patronis = [...state.members.values()].filter((m) => m.child && !exited(m.child));
       for (const m of patronis) m.child.kill('SIGTERM');
       await Promise.race([Promise.all(patronis.map((m) => waitExit(m.child))), deadline(20_000)]);
-      for (const m of state.members.values()) {
-        if (m.child && !exited(m.child)) m.child.kill('SIGKILL');
-        killPostmaster(m.dataDir);
-      }
+      for (const m of state.members.values()) if (m.child && !exited(m.child)) m.child.kill('SIGKILL');
+      const quitting = [...state.members.values()].map((m) => quitPostmaster(m.dataDir)).filter(Boolean);
+      for (let i = 0; i < 50 && quitting.some(alive); i++) await sleep(100);
+      for (const m of state.members.values()) killPostmaster(m.dataDir);
       if (state.etcd && !exited(state.etcd)) {
         state.etcd.kill('SIGTERM');
         await Promise.race([waitExit(state.etcd), deadline(5000)]);
@@ -409,6 +446,7 @@ export async function startPostgresHa({ dir, log = () => {} }) {
         left.forEach(killHard);
         await sleep(100);
       }
+      for (const m of state.members.values()) releaseSharedMemory(m.dataDir);
     } finally {
       process.removeListener('exit', onExit);
       fs.rmSync(dir, { recursive: true, force: true });
