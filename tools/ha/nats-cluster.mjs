@@ -72,7 +72,7 @@ async function getJson(url) {
  * logs and stores (created; removed by stop()).
  * → { urls: ['tls://127.0.0.1:<port>', …], url (the comma list NATS_URL takes), nodes, kill(i), restart(i), stop() }
  */
-export async function startNatsCluster({ bus, dir, size = 3, log = () => {} }) {
+export async function startNatsCluster({ bus, dir, size = 3, log = () => undefined }) {
   const bin = findNatsServer();
   if (!bin) throw new Error('nats-server was not found: install it (apt-get install -y nats-server)');
   fs.mkdirSync(dir, { recursive: true });

@@ -23,7 +23,7 @@ export function findBinary(name) {
  * { patroni, etcd, haproxy } (their paths). Throws a clear error when they cannot be installed (not root and no sudo, no
  * Debian registry). The packages' own services are not used: the drill runs its own processes on free loopback ports.
  */
-export function ensureHaPackages(log = () => {}) {
+export function ensureHaPackages(log = () => undefined) {
   const required = Object.entries(HA_PACKAGES).filter(([, p]) => !p.optional);
   const missing = required.filter(([bin]) => !findBinary(bin)).map(([, p]) => p.package);
   if (missing.length) {

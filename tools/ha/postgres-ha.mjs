@@ -181,7 +181,7 @@ function tail(file, lines = 15) {
  * Starts etcd, two Patroni members (pg0, pg1) and HAProxy under `dir` (created; removed by stop()). Resolves once a
  * leader and a streaming synchronous standby exist and HAProxy routes to the leader.
  */
-export async function startPostgresHa({ dir, log = () => {} }) {
+export async function startPostgresHa({ dir, log = () => undefined }) {
   const bins = ensureHaPackages(log);
   const binDir = postgresBinDir();
   const owner = postgresUser();
