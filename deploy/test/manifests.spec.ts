@@ -25,7 +25,7 @@ import {
 } from './support/k8s-helpers';
 import { APPS, APP_NAMES, K8S, OVERLAYS, SECRET_ENV, WORKSPACE, workspaceApplications, type AppName, type LabelSelector } from './support/workspace';
 
-const BASES = [...APP_NAMES, 'migrate', 'admin', 'common'] as const;
+const BASES = [...APP_NAMES, 'migrate', 'admin', 'common', 'postgres'] as const;
 const RENDERS = [...BASES.map((b) => `base ${b}`), ...OVERLAYS.map((o) => `overlay ${o}`)];
 const NAMESPACE: Record<(typeof OVERLAYS)[number], string> = { dev: 'coffer-dev', production: 'coffer' };
 
@@ -118,7 +118,7 @@ describe('workspace coverage', () => {
     expect(workspaceApplications()).toEqual([...APP_NAMES].sort());
     const dirs = fs
       .readdirSync(K8S, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && !['overlays', 'common', 'migrate', 'admin'].includes(d.name))
+      .filter((d) => d.isDirectory() && !['overlays', 'common', 'migrate', 'admin', 'postgres'].includes(d.name))
       .map((d) => d.name)
       .sort();
     expect(dirs).toEqual([...APP_NAMES].sort());
@@ -361,7 +361,8 @@ describe.each(OVERLAYS)('overlay %s', (overlay) => {
 
     it('is configured from the environment: NATS as its own user, database (if it has one) and keys from Secrets', () => {
       const c = container();
-      expect(env(c, 'NATS_URL')?.value).toMatch(/^tls:\/\/[^,]+$/);
+      // all three servers of the NATS cluster, each over TLS (deploy/test/high-availability.spec.ts: the certificate covers them)
+      expect(env(c, 'NATS_URL')?.value).toMatch(/^tls:\/\/[^,]+(,tls:\/\/[^,]+){2}$/);
       // an nkey seed from its own Secret: no NATS password anywhere (the bus holds the public key only)
       expect(env(c, 'NATS_NKEY_SEED')?.valueFrom?.secretKeyRef).toEqual({ name: `${app}-secrets`, key: 'NATS_NKEY_SEED' });
       expect(env(c, 'NATS_USER')).toBeUndefined();
@@ -535,10 +536,13 @@ describe('the Elements fields on an origin of their own', () => {
 });
 
 describe('overlays differ only where they should', () => {
-  it('keep the same objects (by kind and name) apart from the production Ingress', () => {
+  it('keep the same objects (by kind and name) apart from the production Ingress and PostgreSQL', () => {
+    // production runs its database as the CloudNativePG Cluster of deploy/k8s/postgres; dev brings its own
     const ids = (o: string) =>
       render(`overlay ${o}`)
-        .filter((r) => r.object.kind !== 'Namespace' && r.object.kind !== 'Ingress')
+        .filter(
+          (r) => r.object.kind !== 'Namespace' && r.object.kind !== 'Ingress' && r.object.metadata.labels?.['app.kubernetes.io/name'] !== 'coffer-postgres',
+        )
         .map((r) => `${r.object.kind}/${r.object.metadata.name}`)
         .sort();
     expect(ids('dev')).toEqual(ids('production'));

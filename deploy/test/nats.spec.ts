@@ -176,8 +176,11 @@ describe('deploy/nats/values.yaml', () => {
       const d = loadObjects(path.join(K8S, app, 'deployment.yaml'))[0] as unknown as {
         spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
       };
-      const url = new URL(d.spec.template.spec.containers[0]?.env.find((e) => e.name === 'NATS_URL')?.value ?? '');
-      expect({ app, protocol: url.protocol, covered: server?.spec.dnsNames?.includes(url.hostname) }).toEqual({ app, protocol: 'tls:', covered: true });
+      const urls = (d.spec.template.spec.containers[0]?.env.find((e) => e.name === 'NATS_URL')?.value ?? '').split(',').map((u) => new URL(u));
+      expect(urls.length).toBeGreaterThan(0);
+      for (const url of urls) {
+        expect({ app, protocol: url.protocol, covered: server?.spec.dnsNames?.includes(url.hostname) }).toEqual({ app, protocol: 'tls:', covered: true });
+      }
     }
   });
 

@@ -10,6 +10,7 @@
  */
 import path from 'node:path';
 import ts from 'typescript';
+import { crdErrors, isCustomResource } from './crd-schema';
 import type { K8sObject } from './kustomize';
 
 interface Model {
@@ -36,6 +37,12 @@ export function modelClass(o: K8sObject): ModelClass {
 
 /** Throws with the validator's message when the object does not match its kind's schema. */
 export function validateAgainstSchema(o: K8sObject): void {
+  // a custom resource (the CloudNativePG Cluster): its CRD's schema, which also refuses unknown fields
+  if (isCustomResource(o)) {
+    const errors = crdErrors(o);
+    if (errors.length) throw new Error(errors.join('; '));
+    return;
+  }
   const Cls = modelClass(o);
   new Cls(structuredClone(o)).validate();
 }
@@ -49,7 +56,9 @@ export interface Labelled {
  * Type-checks every object as a literal of its kubernetes-models interface and returns one message per problem,
  * e.g. `Deployment/gateway (deploy/k8s/gateway/deployment.yaml): 'readinesProbe' does not exist in type ...`.
  */
-export function unknownFieldErrors(items: Labelled[], workspaceRoot: string): string[] {
+export function unknownFieldErrors(all: Labelled[], workspaceRoot: string): string[] {
+  // custom resources have no kubernetes-models declarations: validateAgainstSchema refuses their unknown fields
+  const items = all.filter(({ object }) => !isCustomResource(object));
   const fileName = path.join(workspaceRoot, 'deploy', '__rendered_manifests__.ts');
   const lines: string[] = [];
   const ranges: { label: string; from: number; to: number }[] = [];

@@ -8,9 +8,14 @@ const nsIs = (p: Peer, ns: string) => p.namespaceSelector?.matchLabels?.['kubern
 const isDns = (p: Peer) => nsIs(p, 'kube-system') && p.podSelector?.matchLabels?.['k8s-app'] === 'kube-dns';
 const isNats = (p: Peer) => nsIs(p, 'nats') && p.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'nats';
 const POSTGRES_PORTS = [5432, 6432];
-/** In-cluster (namespace postgres) or a database subnet (an ipBlock other than the internet) on PostgreSQL ports. */
+/** The CloudNativePG Cluster's instances in the workload's own namespace (deploy/k8s/postgres). */
+export const POSTGRES_CLUSTER = 'coffer-postgres';
+export const isPostgresCluster = (p: Peer) => !p.namespaceSelector && !p.ipBlock && p.podSelector?.matchLabels?.['cnpg.io/cluster'] === POSTGRES_CLUSTER;
+/** The CloudNativePG Cluster, a database in namespace postgres, or a database subnet (an ipBlock other than the internet) on PostgreSQL ports. */
 const isPostgres = (p: Peer, ports: (string | number | undefined)[]) =>
-  nsIs(p, 'postgres') || (Boolean(p.ipBlock) && !isInternet(p) && ports.length > 0 && ports.every((x) => POSTGRES_PORTS.includes(Number(x))));
+  isPostgresCluster(p) ||
+  nsIs(p, 'postgres') ||
+  (Boolean(p.ipBlock) && !isInternet(p) && ports.length > 0 && ports.every((x) => POSTGRES_PORTS.includes(Number(x))));
 const isInternet = (p: Peer) => p.ipBlock?.cidr === '0.0.0.0/0' || p.ipBlock?.cidr === '::/0';
 const MUST_EXCLUDE_V4 = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8', '100.64.0.0/10'];
 const MUST_EXCLUDE_V6 = ['::1/128', 'fc00::/7', 'fe80::/10', '::ffff:0:0/96'];
