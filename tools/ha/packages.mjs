@@ -7,7 +7,6 @@ import fs from 'node:fs';
 export const HA_PACKAGES = {
   patroni: { package: 'patroni', candidates: ['/usr/bin/patroni'] },
   etcd: { package: 'etcd-server', candidates: ['/usr/bin/etcd'] },
-  etcdctl: { package: 'etcd-client', candidates: ['/usr/bin/etcdctl'], optional: true },
   haproxy: { package: 'haproxy', candidates: ['/usr/sbin/haproxy', '/usr/bin/haproxy'] },
 };
 
@@ -24,7 +23,7 @@ export function findBinary(name) {
  * Debian registry). The packages' own services are not used: the drill runs its own processes on free loopback ports.
  */
 export function ensureHaPackages(log = () => undefined) {
-  const required = Object.entries(HA_PACKAGES).filter(([, p]) => !p.optional);
+  const required = Object.entries(HA_PACKAGES);
   const missing = required.filter(([bin]) => !findBinary(bin)).map(([, p]) => p.package);
   if (missing.length) {
     if (!fs.existsSync('/usr/bin/apt-get'))
