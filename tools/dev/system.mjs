@@ -274,6 +274,8 @@ export function log_(msg) {
  * Benchmark options: `nodeArgs(name, replica)` adds node flags per process (e.g. --cpu-prof), `natsMonitoring` opens
  * nats-server's monitoring port (sys.natsMonitorUrl), `replicas` ({gateway: 2}) starts more processes of a service,
  * each gateway replica on its own port (sys.urls).
+ * `startBus({ bus, storeDir })`: a bus of the caller's instead of the private nats-server (the HA drill's three-node
+ * cluster), given this system's TLS and nkey secrets; it resolves `{ url, stop() }`.
  */
 export async function startEphemeralSystem({
   logDir,
@@ -283,6 +285,7 @@ export async function startEphemeralSystem({
   nodeArgs,
   natsMonitoring = false,
   replicas = {},
+  startBus,
 } = {}) {
   const os = await import('node:os');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-'));
@@ -308,11 +311,15 @@ export async function startEphemeralSystem({
   sys.bus = ensureBusSecrets(path.join(tmp, 'bus'));
   /** how to start this system's nats-server (again: the fault suite restarts it) */
   sys.natsOptions = { port: natsPort, storeDir: path.join(tmp, 'nats'), monitorPort, bus: sys.bus };
-  sys.nats = await startNatsServer(sys.natsOptions);
+  let natsUrl = `tls://127.0.0.1:${natsPort}`;
+  if (startBus) {
+    sys.externalBus = await startBus({ bus: sys.bus, storeDir: sys.natsOptions.storeDir });
+    natsUrl = sys.externalBus.url;
+  } else sys.nats = await startNatsServer(sys.natsOptions);
   if (monitorPort) sys.natsMonitorUrl = `http://127.0.0.1:${monitorPort}`;
   sys.env = {
     DATABASE_URL: databaseUrl,
-    NATS_URL: `tls://127.0.0.1:${natsPort}`,
+    NATS_URL: natsUrl,
     NATS_TLS_CA_FILE: sys.bus.caFile,
     KEY_ENCRYPTION_KEYS: `test:${randomBytes(32).toString('base64')}`,
     ...extraEnv,
@@ -398,6 +405,7 @@ export async function startEphemeralSystem({
     // a service that never got ready: stop what this call started, so no orphan keeps the machine busy
     for (const child of [...sys.children.values(), ...(sys.replicas ?? [])]) child.kill('SIGKILL');
     sys.nats?.kill();
+    await sys.externalBus?.stop().catch(() => undefined);
     await dropDatabase(sys.adminUrl, sys.dbName).catch(() => undefined);
     if (sys.embedded) await sys.embedded.pg.stop().catch(() => undefined);
     fs.rmSync(sys.tmp, { recursive: true, force: true });
@@ -412,6 +420,7 @@ export async function startEphemeralSystem({
     const exited = (child) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
     await Promise.all([...SERVICES.map((s) => sys.stopService(s.name)), ...(sys.replicas ?? []).map(exited)]);
     sys.nats?.kill();
+    await sys.externalBus?.stop().catch(() => undefined);
     await dropDatabase(sys.adminUrl, sys.dbName).catch(() => undefined);
     if (sys.embedded) await sys.embedded.pg.stop().catch(() => undefined);
     fs.rmSync(sys.tmp, { recursive: true, force: true });

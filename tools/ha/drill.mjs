@@ -1,0 +1,265 @@
+#!/usr/bin/env node
+// `npm run test:ha [-- --no-build] [--seconds N]`: the high-availability drill (docs/high-availability.md). Starts, on
+// loopback, PostgreSQL with automatic failover (etcd, two Patroni-managed servers, a primary and a synchronous
+// standby, HAProxy routing to the leader), three clustered nats-servers with JetStream, and Coffer with two gateways
+// behind HAProxy and two token-services; runs create and read load with idempotency keys and kills, one experiment
+// after the other, a NATS node, the PostgreSQL primary, then a gateway and a token-service. Afterwards it retries every
+// unacknowledged create with its key, checks every acknowledged one, and prints as its last line
+// `HA {json}`: per experiment acknowledged, lost, duplicates, hangs (no answer in 20 s) and unavailable_ms (the
+// longest gap without a successful write). Exit code 1 when a goal is missed.
+import '../dev/runtime.mjs'; // first: re-executes this command on the pinned Node (docs/runtime.md)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { APPS, ROOT, build, startEphemeralSystem } from '../dev/system.mjs';
+import { verifyTokenWrites } from '../faults/checks.mjs';
+import { GatewayClient, LoadGenerator, Recorder } from '../faults/load-generator.mjs';
+import { startGatewayBalancer } from './gateway-balancer.mjs';
+import { startNatsCluster } from './nats-cluster.mjs';
+import { ensureHaPackages } from './packages.mjs';
+import { startPostgresHa } from './postgres-ha.mjs';
+
+/** A request without an answer after this long is a hang (the issue's bound). */
+const HANG_MS = 20_000;
+/** The goals: the longest write outage each experiment may cause. */
+const UNAVAILABLE_BOUND_MS = { 'nats-node': 5_000, 'postgres-primary': 30_000, 'coffer-replicas': 5_000 };
+
+const { values: opts } = parseArgs({
+  options: {
+    'no-build': { type: 'boolean', default: false },
+    seconds: { type: 'string', default: '12' },
+    clients: { type: 'string', default: '6' },
+    readers: { type: 'string', default: '2' },
+  },
+});
+const log = (msg) => process.stderr.write(`[ha] ${msg}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** how long each experiment keeps its component down (a node's repair time), and the load after it returns */
+const downMs = Number(opts.seconds) * 1000;
+
+/** Readers: each reads an acknowledged token by id, over and over; what they saw is counted per phase. */
+class ReadLoad {
+  constructor({ client, key, recorder, readers }) {
+    Object.assign(this, { client, key, recorder, readers });
+    this.running = false;
+    this.byPhase = new Map();
+  }
+
+  start() {
+    this.running = true;
+    this.loops = Array.from({ length: this.readers }, () => this.loop());
+  }
+
+  async stop() {
+    this.running = false;
+    await Promise.all(this.loops ?? []);
+  }
+
+  async loop() {
+    let ids = [];
+    for (let n = 0; this.running; n++) {
+      // the acknowledged ids, looked up again now and then (the list grows all the time)
+      if (n % 200 === 0) ids = [...this.recorder.writes.values()].filter((w) => w.acknowledgedAt).map((w) => w.id);
+      if (!ids.length) {
+        n = -1;
+        await sleep(100);
+        continue;
+      }
+      const phase = this.recorder.phase;
+      const res = await this.client.send('GET', `/tokens/${ids[Math.floor(Math.random() * ids.length)]}`, { key: this.key });
+      const figures = this.byPhase.get(phase) ?? { reads: 0, ok: 0, failed: 0, hangs: 0, statuses: {} };
+      figures.reads++;
+      if (res.status === 200) figures.ok++;
+      else {
+        figures.failed++;
+        figures.statuses[res.status || res.error] = (figures.statuses[res.status || res.error] ?? 0) + 1;
+        await sleep(50);
+      }
+      if (res.ms >= HANG_MS - 100) figures.hangs++;
+      this.byPhase.set(phase, figures);
+    }
+  }
+}
+
+/** The longest stretch of [from, to] without a successful write (a 201), in ms. */
+function longestWriteGap(attempts, from, to) {
+  const successes = attempts
+    .filter((a) => a.status === 201 && a.at >= from && a.at <= to)
+    .map((a) => a.at)
+    .sort((a, b) => a - b);
+  let gap = 0;
+  let last = from;
+  for (const at of successes) {
+    gap = Math.max(gap, at - last);
+    last = at;
+  }
+  return Math.max(gap, to - last);
+}
+
+async function main() {
+  const started = Date.now();
+  ensureHaPackages(log);
+  if (!opts['no-build']) build([...APPS, 'admin']);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-ha-'));
+  fs.chmodSync(dir, 0o755);
+  const logDir = path.join(ROOT, 'tmp', 'ha');
+  fs.rmSync(logDir, { recursive: true, force: true });
+  const cleanups = [];
+  let exitCode = 1;
+  try {
+    log('starting PostgreSQL (etcd, Patroni: a primary and a synchronous standby, HAProxy) ...');
+    const postgres = await startPostgresHa({ dir: path.join(dir, 'postgres'), log });
+    cleanups.push(() => postgres.stop());
+    let nats;
+    log('starting Coffer on a three-node NATS cluster, two gateways and two token-services ...');
+    const sys = await startEphemeralSystem({
+      logDir,
+      adminUrl: postgres.url,
+      env: { EVENTS_STREAM_REPLICAS: '3', LOG_LEVEL: 'warn' },
+      replicas: { gateway: 2, 'token-service': 2 },
+      startBus: async ({ bus }) => {
+        nats = await startNatsCluster({ bus, dir: path.join(dir, 'nats'), log });
+        return nats;
+      },
+    });
+    cleanups.unshift(() => sys.stop());
+    const balancer = await startGatewayBalancer({ dir: path.join(dir, 'haproxy'), gateways: sys.urls });
+    cleanups.unshift(() => balancer.stop());
+    log(`ready in ${((Date.now() - started) / 1000).toFixed(0)} s; gateways ${sys.urls.join(', ')} behind ${balancer.url}`);
+
+    const { management_key: managementKey } = sys.createTenant('ha drill');
+    const client = new GatewayClient(balancer.url, { cutoffMs: HANG_MS });
+    const created = await client.send('POST', '/applications', {
+      key: managementKey,
+      body: { name: 'ha load', type: 'private', permissions: ['token:create', 'token:read', 'token:use'] },
+    });
+    if (created.status !== 201) throw new Error(`creating the load's application: ${created.status} ${JSON.stringify(created.body)}`);
+    const key = created.body.key;
+    const runId = `ha-${Date.now()}`;
+    const recorder = new Recorder();
+    const load = new LoadGenerator({ client, recorder, key, runId, clients: Number(opts.clients), giveUpMs: 60_000 });
+    const reads = new ReadLoad({ client, key, recorder, readers: Number(opts.readers) });
+    load.start();
+    reads.start();
+    await sleep(3_000);
+
+    const alive = () => [...sys.children.values(), ...(sys.replicas ?? [])].filter((c) => c.exitCode === null && c.signalCode === null).length;
+    const processes = alive();
+    const experiments = [
+      {
+        name: 'nats-node',
+        what: 'kill -9 one of the three nats-servers, bring it back',
+        run: async () => {
+          await nats.kill(0);
+          await sleep(downMs);
+          await nats.restart(0);
+        },
+      },
+      {
+        name: 'postgres-primary',
+        what: 'kill -9 the PostgreSQL primary (Patroni and postmaster), bring it back as a standby',
+        run: async (figures) => {
+          const { name } = await postgres.killLeader();
+          figures.killed = name;
+          const deadline = Date.now() + 60_000;
+          let leader = null;
+          while (Date.now() < deadline && (!leader || leader === name)) {
+            await sleep(250);
+            leader = await postgres.leader().catch(() => null);
+          }
+          figures.new_leader = leader;
+          await sleep(downMs);
+          await postgres.restart(name);
+          await postgres.waitHealthy({ timeoutMs: 90_000 });
+        },
+      },
+      {
+        name: 'coffer-replicas',
+        what: 'kill -9 a gateway and a token-service, start them again',
+        run: async () => {
+          await Promise.all([sys.stopService('gateway', 'SIGKILL'), sys.stopService('token-service', 'SIGKILL')]);
+          await sleep(downMs);
+          await Promise.all([sys.startService('gateway'), sys.startService('token-service')]);
+        },
+      },
+    ];
+    const results = {};
+    for (const experiment of experiments) {
+      recorder.phase = experiment.name;
+      const figures = { what: experiment.what };
+      const from = Date.now();
+      await sleep(2_000);
+      log(`${experiment.name}: ${experiment.what}`);
+      await experiment.run(figures);
+      await sleep(downMs / 2);
+      // every process of the system still runs but the ones the experiment itself killed and started again
+      const running = alive();
+      figures.window_ms = Date.now() - from;
+      figures.unavailable_ms = longestWriteGap(recorder.attempts, from, Date.now());
+      figures.processes_down = processes - running;
+      results[experiment.name] = figures;
+      log(`${experiment.name}: longest write gap ${figures.unavailable_ms} ms`);
+    }
+    recorder.phase = 'after';
+    await load.stop();
+    await reads.stop();
+
+    // every create that was never acknowledged and carried an idempotency key is sent again with it: either it was
+    // written (the same token comes back) or it is written now; never twice
+    const unacknowledged = [...recorder.writes.values()].filter((w) => w.kind === 'token' && !w.acknowledgedAt);
+    log(`retrying ${unacknowledged.length} unacknowledged creates with their keys ...`);
+    for (const w of unacknowledged) {
+      const res = await client.send('POST', '/tokens', { key, body: w.data, idempotencyKey: w.key });
+      if (res.status === 201) Object.assign(w, { id: res.body.id, acknowledgedAt: Date.now(), retriedAfter: true });
+    }
+    const verified = await verifyTokenWrites({ client, key, runId, recorder });
+    const phaseOf = (k) => recorder.writes.get(k)?.phase;
+    let met = true;
+    for (const [name, figures] of Object.entries(results)) {
+      const writes = [...recorder.writes.values()].filter((w) => w.phase === name && (w.kind === 'token' || w.kind === 'token-plain'));
+      const attempts = recorder.attemptsIn(name);
+      const readFigures = reads.byPhase.get(name) ?? { reads: 0, ok: 0, failed: 0, hangs: 0, statuses: {} };
+      Object.assign(figures, {
+        acknowledged: writes.filter((w) => w.acknowledgedAt).length,
+        lost: verified.lost.filter((k) => phaseOf(k) === name).length + verified.wrongData.filter((k) => phaseOf(k) === name).length,
+        duplicates: verified.duplicatedKeys.filter((k) => phaseOf(k) === name).length,
+        hangs: attempts.filter((a) => a.ms >= HANG_MS - 100).length + readFigures.hangs,
+        unacknowledged_without_key: writes.filter((w) => w.kind === 'token-plain' && !w.acknowledgedAt).length,
+        failed_attempts: attempts.filter((a) => a.status !== 201).length,
+        reads: readFigures,
+      });
+      const bound = UNAVAILABLE_BOUND_MS[name];
+      const ok = figures.lost === 0 && figures.duplicates === 0 && figures.hangs === 0 && figures.unavailable_ms < bound && figures.processes_down === 0;
+      figures.verdict = ok ? 'PASS' : 'FAIL';
+      if (!ok) met = false;
+      log(
+        `${name}: ${figures.verdict} acknowledged ${figures.acknowledged}, lost ${figures.lost}, duplicates ${figures.duplicates}, hangs ${figures.hangs}, ` +
+          `unavailable ${figures.unavailable_ms} ms (bound ${bound}), reads ${readFigures.ok}/${readFigures.reads}`,
+      );
+    }
+    const total = {
+      acknowledged: verified.acknowledged,
+      lost: verified.lost.length + verified.wrongData.length,
+      duplicates: verified.duplicates,
+      unreadable: verified.unreadable,
+    };
+    if (total.lost || total.duplicates || total.unreadable) met = false;
+    await client.close();
+    fs.mkdirSync(logDir, { recursive: true });
+    const report = { ...results, total, seconds: Math.round((Date.now() - started) / 1000), verdict: met ? 'PASS' : 'FAIL' };
+    fs.writeFileSync(path.join(logDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    exitCode = met ? 0 : 1;
+    log(`done in ${report.seconds} s: ${report.verdict} (tmp/ha/latest.json; the processes' logs in tmp/ha)`);
+    for (const cleanup of cleanups.splice(0)) await cleanup().catch((err) => log(`clean-up: ${err.message}`));
+    process.stdout.write(`HA ${JSON.stringify(report)}\n`);
+  } catch (err) {
+    log(`failed: ${err.stack ?? err}`);
+  } finally {
+    for (const cleanup of cleanups) await cleanup().catch((err) => log(`clean-up: ${err.message}`));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  process.exit(exitCode);
+}
+
+await main();
