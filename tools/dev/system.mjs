@@ -364,6 +364,7 @@ export async function startEphemeralSystem({
   sys.startReplica = async (name) => {
     const s = SERVICES.find((x) => x.name === name);
     const port = await freePort();
+    const consolePort = s.consoleEnv ? await freePort() : 0;
     const n = (sys.replicas ?? []).filter((r) => r.name === name).length + 1;
     const child = startService(
       s,
@@ -372,7 +373,7 @@ export async function startEphemeralSystem({
         ...busEnv(name),
         [s.healthEnv]: String(port),
         ...metricsEnv(s, s.metricsEnv ? await freePort() : 0),
-        ...consoleEnv(s, s.consoleEnv ? await freePort() : 0),
+        ...consoleEnv(s, consolePort),
         ...elementsEnv(s, s.elementsEnv ? await freePort() : 0, port),
       },
       { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) },
@@ -380,6 +381,7 @@ export async function startEphemeralSystem({
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
     child.name = name;
     child.port = port;
+    child.consolePort = consolePort;
     sys.replicas = [...(sys.replicas ?? []), child];
     return () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
   };
@@ -415,6 +417,7 @@ export async function startEphemeralSystem({
   sys.consoleUrl = `http://127.0.0.1:${sys.consolePort}`;
   sys.elementsUrl = `http://127.0.0.1:${sys.elementsPort}`;
   sys.urls = [sys.url, ...(sys.replicas ?? []).filter((r) => r.name === 'gateway').map((r) => `http://127.0.0.1:${r.port}`)];
+  sys.consoleUrls = [sys.consoleUrl, ...(sys.replicas ?? []).filter((r) => r.name === 'gateway').map((r) => `http://127.0.0.1:${r.consolePort}`)];
   sys.stop = async () => {
     // replicas too are awaited: a process writes its --cpu-prof profile as it exits
     const exited = (child) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));

@@ -82,6 +82,43 @@ class ReadLoad {
   }
 }
 
+/**
+ * State the gateways share, checked before the experiments: a console session signed in through one gateway works
+ * through the other, and signing out through the second ends it on the first at once (its principal cache is
+ * invalidated over the bus).
+ */
+async function checkSharedState({ consoleUrls, managementKey }) {
+  const [first, second] = consoleUrls;
+  const call = (base, method, path, { headers = {}, body } = {}) =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: { origin: base, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(HANG_MS),
+    });
+  const signIn = await call(first, 'POST', '/console/session', { body: { api_key: managementKey } });
+  const csrf = (await signIn.json()).csrf_token;
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const session = { cookie, 'x-coffer-csrf': csrf };
+  const elsewhere = await call(second, 'GET', '/console/session', { headers: session });
+  const work = await call(second, 'GET', '/applications', { headers: session });
+  const signOut = await call(second, 'DELETE', '/console/session', { headers: session });
+  const afterSignOut = await call(first, 'GET', '/console/session', { headers: session });
+  const figures = {
+    console_sign_in: signIn.status,
+    console_session_on_other_gateway: elsewhere.status,
+    console_work_on_other_gateway: work.status,
+    console_sign_out_on_other_gateway: signOut.status,
+    console_session_after_sign_out: afterSignOut.status,
+  };
+  figures.verdict =
+    signIn.status === 201 && elsewhere.status === 200 && work.status === 200 && signOut.status === 204 && afterSignOut.status === 401 ? 'PASS' : 'FAIL';
+  return figures;
+}
+
 /** The longest stretch of [from, to] without a successful write (a 201), in ms. */
 function longestWriteGap(attempts, from, to) {
   const successes = attempts
@@ -136,6 +173,8 @@ async function main() {
     });
     if (created.status !== 201) throw new Error(`creating the load's application: ${created.status} ${JSON.stringify(created.body)}`);
     const key = created.body.key;
+    const sharedState = await checkSharedState({ consoleUrls: sys.consoleUrls, managementKey });
+    log(`shared state across the gateways: ${JSON.stringify(sharedState)}`);
     const runId = `ha-${Date.now()}`;
     const recorder = new Recorder();
     const load = new LoadGenerator({ client, recorder, key, runId, clients: Number(opts.clients), giveUpMs: 60_000 });
@@ -227,10 +266,20 @@ async function main() {
         hangs: attempts.filter((a) => a.ms >= HANG_MS - 100).length + readFigures.hangs,
         unacknowledged_without_key: writes.filter((w) => w.kind === 'token-plain' && !w.acknowledgedAt).length,
         failed_attempts: attempts.filter((a) => a.status !== 201).length,
+        // a 500 is a bug whatever failed; a 503 tells the client when to retry, in the problem format
+        server_errors: attempts.filter((a) => a.status === 500).length + (readFigures.statuses[500] ?? 0),
+        unavailable_without_retry_after: attempts.filter((a) => a.status === 503 && (!a.retryAfter || !a.problem)).length,
         reads: readFigures,
       });
       const bound = UNAVAILABLE_BOUND_MS[name];
-      const ok = figures.lost === 0 && figures.duplicates === 0 && figures.hangs === 0 && figures.unavailable_ms < bound && figures.processes_down === 0;
+      const ok =
+        figures.lost === 0 &&
+        figures.duplicates === 0 &&
+        figures.hangs === 0 &&
+        figures.unavailable_ms < bound &&
+        figures.processes_down === 0 &&
+        figures.server_errors === 0 &&
+        figures.unavailable_without_retry_after === 0;
       figures.verdict = ok ? 'PASS' : 'FAIL';
       if (!ok) met = false;
       log(
@@ -244,10 +293,10 @@ async function main() {
       duplicates: verified.duplicates,
       unreadable: verified.unreadable,
     };
-    if (total.lost || total.duplicates || total.unreadable) met = false;
+    if (total.lost || total.duplicates || total.unreadable || sharedState.verdict !== 'PASS') met = false;
     await client.close();
     fs.mkdirSync(logDir, { recursive: true });
-    const report = { ...results, total, seconds: Math.round((Date.now() - started) / 1000), verdict: met ? 'PASS' : 'FAIL' };
+    const report = { ...results, shared_state: sharedState, total, seconds: Math.round((Date.now() - started) / 1000), verdict: met ? 'PASS' : 'FAIL' };
     fs.writeFileSync(path.join(logDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     exitCode = met ? 0 : 1;
     log(`done in ${report.seconds} s: ${report.verdict} (tmp/ha/latest.json; the processes' logs in tmp/ha)`);

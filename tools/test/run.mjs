@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: install if needed, then format check (Prettier), lint, type checks and unit tests of every project (Nx, cached), then build
 // and run the end-to-end suite against the real system (throwaway database, private NATS; see apps/api-e2e), then the
-// bounded fault-injection run (tools/faults, `--ci`; FAULTS=0 skips it). Arguments are passed to jest (a folder or a
-// file runs only those tests, and then the fault run is skipped).
+// bounded fault-injection run (tools/faults, `--ci`; FAULTS=0 skips it), then the high-availability drill (tools/ha,
+// about 3 minutes; HA=0 skips it). Arguments are passed to jest (a folder or a file runs only those tests, and then
+// the fault run and the drill are skipped).
 import '../dev/runtime.mjs'; // first: re-executes this command on the pinned Node (docs/runtime.md)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -44,10 +45,16 @@ try {
     step('fault injection (bounded)');
     faults = spawnSync(process.execPath, [path.join(ROOT, 'tools/faults/run.mjs'), '--ci', '--no-build'], { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
   }
+  let ha = 0;
+  if (process.env.HA !== '0' && process.argv.length <= 2) {
+    step('high-availability drill (npm run test:ha)');
+    ha = spawnSync(process.execPath, [path.join(ROOT, 'tools/ha/drill.mjs'), '--no-build'], { cwd: ROOT, stdio: 'inherit' }).status ?? 1;
+  }
   step(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (summary) process.stdout.write(`e2e: ${summary}\n`);
   if (faults) process.stdout.write('fault injection: failed (tmp/faults/latest.json)\n');
-  process.exit((jest.status ?? 1) !== 0 || faults ? 1 : 0);
+  if (ha) process.stdout.write('high-availability drill: failed (tmp/ha/latest.json)\n');
+  process.exit((jest.status ?? 1) !== 0 || faults || ha ? 1 : 0);
 } catch (err) {
   process.stderr.write(`[coffer test] failed: ${err.message}\n`);
   process.exit(1);
