@@ -119,6 +119,21 @@ async function checkSharedState({ consoleUrls, managementKey }) {
   return figures;
 }
 
+/** The events stream as one node's monitoring port sees it: its leader's name and its message count. */
+async function eventsStream(nats) {
+  for (const node of nats.nodes) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${node.monitorPort}/jsz?accounts=true&streams=true`, { signal: AbortSignal.timeout(2_000) });
+      const streams = (await res.json()).account_details?.flatMap((a) => a.stream_detail ?? []) ?? [];
+      const stream = streams.find((x) => x.name === 'COFFER_EVENTS');
+      if (stream) return { leader: stream.cluster?.leader, messages: stream.state?.messages ?? 0, replicas: (stream.cluster?.replicas?.length ?? 0) + 1 };
+    } catch {
+      /* that node is down: ask the next */
+    }
+  }
+  return undefined;
+}
+
 /** The longest stretch of [from, to] without a successful write (a 201), in ms. */
 function longestWriteGap(attempts, from, to) {
   const successes = attempts
@@ -189,10 +204,18 @@ async function main() {
       {
         name: 'nats-node',
         what: 'kill -9 one of the three nats-servers, bring it back',
-        run: async () => {
-          await nats.kill(0);
+        run: async (figures) => {
+          // the server leading the events stream: its loss makes the stream elect a new leader under load
+          const stream = await eventsStream(nats);
+          const victim = Math.max(
+            0,
+            nats.nodes.findIndex((n) => n.name === stream?.leader),
+          );
+          figures.killed = nats.nodes[victim].name;
+          figures.events_stream_replicas = stream?.replicas;
+          await nats.kill(victim);
           await sleep(downMs);
-          await nats.restart(0);
+          await nats.restart(victim);
         },
       },
       {
@@ -253,6 +276,14 @@ async function main() {
       if (res.status === 201) Object.assign(w, { id: res.body.id, acknowledgedAt: Date.now(), retriedAfter: true });
     }
     const verified = await verifyTokenWrites({ client, key, runId, recorder });
+    // every acknowledged create wrote a token.created event in its transaction; the relay publishes each to the
+    // replicated stream (at least once), so the stream ends up holding at least as many messages
+    let stream = await eventsStream(nats);
+    for (let waited = 0; waited < 30_000 && (stream?.messages ?? 0) < verified.acknowledged; waited += 500) {
+      await sleep(500);
+      stream = await eventsStream(nats);
+    }
+    const events = { stream_messages: stream?.messages ?? 0, acknowledged_creates: verified.acknowledged, replicas: stream?.replicas };
     const phaseOf = (k) => recorder.writes.get(k)?.phase;
     let met = true;
     for (const [name, figures] of Object.entries(results)) {
@@ -294,9 +325,10 @@ async function main() {
       unreadable: verified.unreadable,
     };
     if (total.lost || total.duplicates || total.unreadable || sharedState.verdict !== 'PASS') met = false;
+    if (events.stream_messages < events.acknowledged_creates || events.replicas !== 3) met = false;
     await client.close();
     fs.mkdirSync(logDir, { recursive: true });
-    const report = { ...results, shared_state: sharedState, total, seconds: Math.round((Date.now() - started) / 1000), verdict: met ? 'PASS' : 'FAIL' };
+    const report = { ...results, shared_state: sharedState, events, total, seconds: Math.round((Date.now() - started) / 1000), verdict: met ? 'PASS' : 'FAIL' };
     fs.writeFileSync(path.join(logDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
     exitCode = met ? 0 : 1;
     log(`done in ${report.seconds} s: ${report.verdict} (tmp/ha/latest.json; the processes' logs in tmp/ha)`);

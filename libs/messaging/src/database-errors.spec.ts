@@ -49,6 +49,20 @@ describe('database failures as problems', () => {
     expect(databaseProblem(Object.assign(new Error('raised'), { code: 'P0001' }))).toBeUndefined();
   });
 
+  it('a query on a pooled client whose connection already broke (a failover cut it) is a 503', async () => {
+    const doomed = new pg.Client({ connectionString: url });
+    await doomed.connect();
+    doomed.on('error', () => undefined);
+    const pid = (await doomed.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const broken = new Promise((resolve) => doomed.once('end', resolve));
+    await client.query('SELECT pg_terminate_backend($1)', [pid]);
+    await broken;
+    const after = await doomed.query('SELECT 1').catch((e: unknown) => e);
+    expect((after as Error).message).toMatch(/not queryable/);
+    expect(databaseProblem(after)).toMatchObject({ status: 503 });
+    await doomed.end().catch(() => undefined);
+  });
+
   it('anything else is not a database problem (a bug: 500)', () => {
     expect(databaseProblem(new Error('boom'))).toBeUndefined();
     expect(databaseProblem(Object.assign(new Error('unique'), { code: '23505' }))).toBeUndefined();

@@ -47,8 +47,13 @@ export function databaseProblem(err: unknown): Problem | undefined {
   if (prisma && typeof code === 'string' && PRISMA_UNAVAILABLE.has(code)) return UNAVAILABLE;
   const state = sqlStateOf(err);
   if (state !== undefined) return BY_SQLSTATE[state] ?? (state.startsWith('08') ? UNAVAILABLE : undefined);
-  // node-postgres' pool: "timeout exceeded when trying to connect"; a connection dropped mid-query
+  // node-postgres: "timeout exceeded when trying to connect" (the pool); a connection dropped mid-query; a query sent on
+  // a client whose connection had already broken (a transaction's next statement after a failover cut it)
   const message = (err as ErrorLike | null)?.message;
-  if (typeof message === 'string' && /timeout exceeded when trying to connect|Connection terminated/i.test(message)) return UNAVAILABLE;
+  if (
+    typeof message === 'string' &&
+    /timeout exceeded when trying to connect|Connection terminated|encountered a connection error and is not queryable/i.test(message)
+  )
+    return UNAVAILABLE;
   return undefined;
 }
