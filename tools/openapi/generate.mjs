@@ -1,6 +1,7 @@
 // `npm run openapi`: rewrites the committed API reference docs/openapi.json from the gateway's controllers and
 // contracts (the gateway's openapi spec builds the document without starting any service), then the TypeScript
-// types the e2e test client is checked against (libs/testing/src/generated/openapi.d.ts).
+// types the e2e test client is checked against (libs/testing/src/generated/openapi.ts) and the web console's API
+// helpers are typed with (apps/console/src/generated/openapi.ts): tools/openapi/types.mjs.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

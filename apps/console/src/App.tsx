@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useState, type ComponentType } from 'react';
-import { api, setUnauthorizedHandler } from './lib/api';
+import { request, setUnauthorizedHandler } from './lib/api';
 import { SessionContext, SessionRefreshContext, heldPermissions, type ConsoleSession } from './lib/session';
 import { ApiError } from './lib/problem';
 import { PAGES, useRoute } from './routes';
@@ -30,7 +30,7 @@ export function App() {
   const route = useRoute();
 
   const check = useCallback(() => {
-    api<ConsoleSession>('GET', '/console/session').then(setSession, (err: unknown) => {
+    request<ConsoleSession>('GET', '/console/session').then(setSession, (err: unknown) => {
       if (err instanceof ApiError && err.problem.status === 401) setSession(null);
       else setSession(null);
     });
@@ -51,7 +51,7 @@ export function App() {
 
   // everywhere: every console session of the person, in every browser
   const signOut = async (everywhere = false) => {
-    await api('DELETE', `/console/session${everywhere ? '?everywhere=true' : ''}`).catch(() => undefined);
+    await request('DELETE', `/console/session${everywhere ? '?everywhere=true' : ''}`).catch(() => undefined);
     setSession(null);
     window.location.hash = '';
   };

@@ -1,14 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../lib/api';
+import { api, type Schema } from '../lib/api';
 import { useAction } from '../lib/use-load';
 import { ProblemView } from './ui';
 
-interface Preview {
-  container: string;
-  subject: 'application' | 'session';
-  matched_rule?: { priority: number; container?: string; description?: string };
-  decisions: { permission: string; allowed: boolean; transform?: string }[];
-}
+type Preview = Schema<'AccessPreviewView'>;
 
 /**
  * What the application (or a session it authorizes with the given permissions) may do with a token in a container,
@@ -36,7 +31,7 @@ export function AccessPreview({ applicationId, version }: { applicationId: strin
           }
         : {}),
     };
-    const res = await run(() => api<Preview>('POST', `/applications/${applicationId}/access-preview`, body));
+    const res = await run(() => api('POST', '/applications/{id}/access-preview', { params: { id: applicationId }, body }));
     if (res) setPreview(res);
     setSeen(version);
   };

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import type { Page } from '../lib/api';
 import type { Load } from '../lib/use-load';
-import { PagedTable, type Column } from './ResourceTable';
+import { PagedTable, ResourceTable, type Column } from './ResourceTable';
 
 afterEach(cleanup);
 
@@ -60,5 +60,29 @@ describe('PagedTable', () => {
     );
     expect(screen.getByText('Page 2 of many')).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Next' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe('ResourceTable', () => {
+  it('shows its caption when asked, names each row by its row-header column, and adds what rowProps gives a row', () => {
+    render(
+      <ResourceTable
+        caption="Things"
+        showCaption
+        columns={[{ header: 'Name', cell: (r: Row) => r.name, rowHeader: true }, ...COLUMNS.slice(1)]}
+        rows={[
+          { id: 'r1', name: 'One' },
+          { id: 'r2', name: 'Two' },
+        ]}
+        rowProps={(r) => (r.id === 'r2' ? { className: 'active-key', 'aria-current': 'true' } : {})}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Things' });
+    expect(table.querySelector('caption')?.className).toBe('table-title');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual(['One', 'Two']);
+    expect(rows[1].getAttribute('aria-current')).toBe('true');
+    expect(rows[1].className).toBe('active-key');
+    expect(rows[0].getAttribute('aria-current')).toBeNull();
   });
 });

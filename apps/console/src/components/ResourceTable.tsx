@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { HTMLAttributes, ReactNode } from 'react';
 import type { Page } from '../lib/api';
 import type { Load } from '../lib/use-load';
 import { Empty, Loaded } from './ui';
@@ -8,14 +8,31 @@ export interface Column<T> {
   header: string;
   cell: (row: T) => ReactNode;
   className?: string;
+  /** the cell names its row (a row header, `<th scope="row">`) */
+  rowHeader?: boolean;
 }
 
-/** A list's table: a visually hidden caption, one header per column, one row per item (keyed by its id). */
-export function ResourceTable<T extends { id: string }>({ caption, columns, rows }: { caption: string; columns: Column<T>[]; rows: T[] }) {
+/**
+ * A list's table: a caption (visually hidden unless `showCaption`), one header per column, one row per item (keyed by
+ * its id; `rowProps` adds a row's attributes, such as its class or aria-current).
+ */
+export function ResourceTable<T extends { id: string }>({
+  caption,
+  columns,
+  rows,
+  showCaption = false,
+  rowProps,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  showCaption?: boolean;
+  rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement>;
+}) {
   return (
     <div className="table-wrap">
       <table>
-        <caption className="sr-only">{caption}</caption>
+        <caption className={showCaption ? 'table-title' : 'sr-only'}>{caption}</caption>
         <thead>
           <tr>
             {columns.map((c) => (
@@ -27,12 +44,18 @@ export function ResourceTable<T extends { id: string }>({ caption, columns, rows
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.id}>
-              {columns.map((c) => (
-                <td key={c.header} className={c.className}>
-                  {c.cell(row)}
-                </td>
-              ))}
+            <tr key={row.id} {...rowProps?.(row)}>
+              {columns.map((c) =>
+                c.rowHeader ? (
+                  <th key={c.header} scope="row" className={c.className}>
+                    {c.cell(row)}
+                  </th>
+                ) : (
+                  <td key={c.header} className={c.className}>
+                    {c.cell(row)}
+                  </td>
+                ),
+              )}
             </tr>
           ))}
         </tbody>

@@ -1,24 +1,11 @@
+import type { ApiBody, Schema } from './api';
 import { ApiError } from './problem';
 
-/** One step of a proxy's request or response transforms (the server checks each by its type: docs/proxy.md). */
-export type ProxyTransform = { type?: string } & Record<string, unknown>;
-
 /** A pre-configured proxy as GET /proxies/{id} shows it (with its key and configuration: proxy:read). */
-export interface ProxyView {
-  id: string;
-  key: string;
-  name: string;
-  destination_url: string;
-  request_transforms: ProxyTransform[];
-  response_transforms: ProxyTransform[];
-  application_id?: string;
-  configuration: Record<string, string | null>;
-  require_auth: boolean;
-  disable_detokenization: boolean;
-  state: string;
-  created_at: string;
-  modified_at?: string;
-}
+export type ProxyView = Schema<'ProxyView'>;
+
+/** One step of a proxy's request or response transforms (the server checks each by its type: docs/proxy.md). */
+export type ProxyTransform = ProxyView['request_transforms'][number];
 
 /** One row of the configuration editor (`id` keeps React's row identity across edits). */
 export interface ConfigRow {
@@ -108,7 +95,7 @@ export function configurationOf(rows: ConfigRow[], errors: Record<string, string
  * The request body of the form (PUT replaces everything but the key, so every member is sent), or an ApiError with
  * the form's own field errors when it cannot be sent (nothing is sent then).
  */
-export function proxyBody(form: ProxyFormState): Record<string, unknown> {
+export function proxyBody(form: ProxyFormState): ApiBody<'POST', '/proxies'> {
   const errors: Record<string, string[]> = {};
   const configuration = configurationOf(form.config, errors);
   const requestTransforms = parseTransforms(form.requestTransforms, 'request_transforms', errors);

@@ -1,18 +1,10 @@
+import type { Schema } from './api';
+
+/** An access rule of an application (AccessRuleView: a container or conditions, a transform, permissions). */
+export type Rule = Schema<'AccessRuleView'>;
+export type Transform = Rule['transform'];
+
 /** The grants editor's state: permissions for every container, or prioritized rules (docs/access-control.md). */
-export type Transform = 'redact' | 'mask' | 'reveal';
-export interface Condition {
-  attribute: 'id' | 'container';
-  operator: 'equals' | 'starts_with';
-  value: string;
-}
-export interface Rule {
-  description?: string;
-  priority: number;
-  container?: string;
-  conditions?: Condition[];
-  transform: Transform;
-  permissions: string[];
-}
 export interface GrantsState {
   mode: 'permissions' | 'rules';
   permissions: string[];

@@ -1,7 +1,8 @@
 import { createContext, useContext } from 'react';
+import type { Schema } from './api';
 
 /** A member's role in the tenant: the OWNER is one member, changed only by a transfer of ownership. */
-export type MemberRole = 'OWNER' | 'ADMIN' | 'DEVELOPER' | 'READ_ONLY';
+export type MemberRole = Schema<'MemberView'>['role'];
 
 /** The person signed in through single sign-on (absent for a key's session). */
 export interface SessionUser {

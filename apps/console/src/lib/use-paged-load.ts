@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, query, type Page } from './api';
+import { apiUrl, request, type ApiItem, type ApiPath, type Page } from './api';
 import { useLoad, type Load } from './use-load';
 
 /** A list page's state: the page shown (from 1) and what the API answered for it; PagedTable takes all three. */
@@ -9,9 +9,19 @@ export interface PagedLoad<T> {
   setPage: (page: number) => void;
 }
 
-/** GET `path` with the query `params(page)` (its filters, size and page), again whenever the page or `deps` change. */
-export function usePagedLoad<T>(path: string, params: (page: number) => Record<string, string | number | undefined>, deps: unknown[] = []): PagedLoad<T> {
+/** The documented paths without parameters whose GET answers a page of items (`{ pagination, data }`). */
+export type ListPath = { [P in ApiPath<'GET'>]: [ApiItem<P>] extends [never] ? never : P }[ApiPath<'GET'>];
+
+/**
+ * GET `path` with the query `params(page)` (its filters, size and page), again whenever the page or `deps` change;
+ * the items are typed as the API reference describes that list.
+ */
+export function usePagedLoad<P extends ListPath>(
+  path: P,
+  params: (page: number) => Record<string, string | number | undefined>,
+  deps: unknown[] = [],
+): PagedLoad<ApiItem<P>> {
   const [page, setPage] = useState(1);
-  const [load] = useLoad(() => api<Page<T>>('GET', `${path}${query(params(page))}`), [page, ...deps]);
+  const [load] = useLoad(() => request<Page<ApiItem<P>>>('GET', apiUrl(path, undefined, params(page))), [page, ...deps]);
   return { load, page, setPage };
 }

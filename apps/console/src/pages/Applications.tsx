@@ -1,6 +1,6 @@
 import { useReducer, useState, type FormEvent } from 'react';
-import { api } from '../lib/api';
-import { grantsBody, grantsReducer, initialGrants, type Rule } from '../lib/rules';
+import { api, type Schema } from '../lib/api';
+import { grantsBody, grantsReducer, initialGrants } from '../lib/rules';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { usePagedLoad } from '../lib/use-paged-load';
@@ -11,20 +11,7 @@ import { AccessPreview } from '../components/AccessPreview';
 import { PagedTable, type Column } from '../components/ResourceTable';
 import { DetailHeader, ListHeader } from '../components/ResourceList';
 
-interface Application {
-  id: string;
-  name: string;
-  type: 'management' | 'private' | 'public';
-  permissions?: string[];
-  rules?: Rule[];
-  key?: string;
-  created_at: string;
-}
-interface Key {
-  id: string;
-  key?: string;
-  created_at: string;
-}
+type Application = Schema<'ApplicationView'>;
 
 export function Applications({ id }: { id?: string }) {
   if (id === 'new') return <ApplicationForm />;
@@ -40,7 +27,7 @@ const APPLICATION_COLUMNS: Column<Application>[] = [
 ];
 
 function ApplicationList() {
-  const list = usePagedLoad<Application>('/applications', (page) => ({ page, size: 25 }));
+  const list = usePagedLoad('/applications', (page) => ({ page, size: 25 }));
   return (
     <>
       <ListHeader title="Applications" create={{ permission: 'application:create', href: '#/applications/new', label: 'New application' }} />
@@ -72,7 +59,7 @@ function ApplicationForm() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const body = type === 'management' ? { name, type, permissions: grants.permissions } : { name, type, ...grantsBody(grants) };
-    const app = await run(() => api<Application>('POST', '/applications', body));
+    const app = await run(() => api('POST', '/applications', { body }));
     if (app) setCreated(app);
   };
   if (created)
@@ -114,7 +101,7 @@ function ApplicationForm() {
 }
 
 function ApplicationDetail({ id }: { id: string }) {
-  const [app, reload] = useLoad(() => api<Application>('GET', `/applications/${id}`), [id]);
+  const [app, reload] = useLoad(() => api('GET', '/applications/{id}', { params: { id } }), [id]);
   return <Loaded load={app}>{(a) => <ApplicationEditor key={a.id + (a.rules?.length ?? 0)} app={a} reload={reload} />}</Loaded>;
 }
 
@@ -129,17 +116,17 @@ function ApplicationEditor({ app, reload }: { app: Application; reload: () => vo
   const writable = can('application:update');
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const updated = await save.run(() => api<Application>('PUT', `/applications/${app.id}`, { name, ...grantsBody(grants) }));
+    const updated = await save.run(() => api('PUT', '/applications/{id}', { params: { id: app.id }, body: { name, ...grantsBody(grants) } }));
     if (updated) setVersion((v) => v + 1);
   };
   const remove = async () => {
     if (!window.confirm(`Delete “${app.name}”? Its keys stop working at once.`)) return;
-    const ok = await danger.run(() => api('DELETE', `/applications/${app.id}`).then(() => true));
+    const ok = await danger.run(() => api('DELETE', '/applications/{id}', { params: { id: app.id } }).then(() => true));
     if (ok) go('applications');
   };
   const regenerate = async () => {
     if (!window.confirm('Regenerate the key? Every existing key of this application stops working.')) return;
-    const res = await danger.run(() => api<Application>('POST', `/applications/${app.id}/regenerate`));
+    const res = await danger.run(() => api('POST', '/applications/{id}/regenerate', { params: { id: app.id } }));
     if (res?.key) setSecret(res.key);
   };
   return (
@@ -173,17 +160,17 @@ function ApplicationEditor({ app, reload }: { app: Application; reload: () => vo
 }
 
 function Keys({ applicationId, writable }: { applicationId: string; writable: boolean; onChange: () => void }) {
-  const [keys, reload] = useLoad(() => api<Key[]>('GET', `/applications/${applicationId}/keys`), [applicationId]);
+  const [keys, reload] = useLoad(() => api('GET', '/applications/{id}/keys', { params: { id: applicationId } }), [applicationId]);
   const [secret, setSecret] = useState<string | null>(null);
   const { busy, problem, run } = useAction();
   const create = async () => {
-    const key = await run(() => api<Key>('POST', `/applications/${applicationId}/keys`));
+    const key = await run(() => api('POST', '/applications/{id}/keys', { params: { id: applicationId } }));
     if (key?.key) setSecret(key.key);
     reload();
   };
   const revoke = async (keyId: string) => {
     if (!window.confirm('Revoke this key? Calls with it fail at once.')) return;
-    await run(() => api('DELETE', `/applications/${applicationId}/keys/${keyId}`));
+    await run(() => api('DELETE', '/applications/{id}/keys/{keyId}', { params: { id: applicationId, keyId } }));
     reload();
   };
   return (

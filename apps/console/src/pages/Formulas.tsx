@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
-import { api, query, type Page } from '../lib/api';
+import { api, type ApiBody, type Schema } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
@@ -8,16 +8,7 @@ import { CardList, DetailHeader, ListHeader } from '../components/ResourceList';
 
 const CodeEditor = lazy(() => import('../components/CodeEditor'));
 
-export interface Formula {
-  id: string;
-  name: string;
-  description?: string;
-  type: string;
-  code: string;
-  configuration: { name: string; description?: string; type: string }[];
-  request_parameters: { name: string; description?: string; type: string; optional: boolean }[];
-  created_at: string;
-}
+export type Formula = Schema<'ReactorFormulaView'>;
 
 export const STARTER_CODE = `module.exports = async function (req) {
   const { args, configuration } = req;
@@ -31,7 +22,7 @@ export function Formulas({ id }: { id?: string }) {
 }
 
 function FormulaList() {
-  const [formulas] = useLoad(() => api<Page<Formula>>('GET', `/reactor-formulas${query({ size: 100 })}`), []);
+  const [formulas] = useLoad(() => api('GET', '/reactor-formulas', { query: { size: 100 } }), []);
   return (
     <>
       <ListHeader title="Formulas" create={{ permission: 'reactor:create', href: '#/formulas/new', label: 'New formula' }} />
@@ -51,7 +42,7 @@ function FormulaList() {
 }
 
 function FormulaEditor({ id }: { id?: string }) {
-  const [existing] = useLoad(() => (id ? api<Formula>('GET', `/reactor-formulas/${id}`) : Promise.resolve(null)), [id]);
+  const [existing] = useLoad(() => (id ? api('GET', '/reactor-formulas/{id}', { params: { id } }) : Promise.resolve(null)), [id]);
   return <Loaded load={existing}>{(f) => <FormulaForm formula={f} />}</Loaded>;
 }
 
@@ -68,22 +59,24 @@ function FormulaForm({ formula }: { formula: Formula | null }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSaved(false);
-    const body = () => ({
+    // the JSON the operator typed, as the API takes it: the gateway checks it
+    const body = (): ApiBody<'POST', '/reactor-formulas'> => ({
       name,
-      description: description || undefined,
+      // docs/openapi.json calls `description` an object: the contract's `string | null` is lost in the reflection
+      description: (description || undefined) as ApiBody<'POST', '/reactor-formulas'>['description'],
       type: 'private',
       code,
-      configuration: JSON.parse(configuration) as unknown,
-      request_parameters: JSON.parse(parameters) as unknown,
+      configuration: JSON.parse(configuration) as Formula['configuration'],
+      request_parameters: JSON.parse(parameters) as Formula['request_parameters'],
     });
     const res = await run(async () => {
-      let parsed: ReturnType<typeof body>;
+      let parsed: ApiBody<'POST', '/reactor-formulas'>;
       try {
         parsed = body();
       } catch {
         throw new Error('Configuration and request parameters must be JSON arrays');
       }
-      return formula ? api<Formula>('PUT', `/reactor-formulas/${formula.id}`, parsed) : api<Formula>('POST', '/reactor-formulas', parsed);
+      return formula ? api('PUT', '/reactor-formulas/{id}', { params: { id: formula.id }, body: parsed }) : api('POST', '/reactor-formulas', { body: parsed });
     });
     if (res) {
       setSaved(true);
@@ -92,7 +85,7 @@ function FormulaForm({ formula }: { formula: Formula | null }) {
   };
   const remove = async () => {
     if (!formula || !window.confirm(`Delete the formula “${formula.name}”?`)) return;
-    if (await run(() => api('DELETE', `/reactor-formulas/${formula.id}`).then(() => true))) go('formulas');
+    if (await run(() => api('DELETE', '/reactor-formulas/{id}', { params: { id: formula.id } }).then(() => true))) go('formulas');
   };
   return (
     <>

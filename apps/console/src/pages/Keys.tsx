@@ -1,26 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { api } from '../lib/api';
+import { api, type Schema } from '../lib/api';
 import { useLoad } from '../lib/use-load';
 import { Empty, Loaded, PageHeader, formatDate } from '../components/ui';
+import { ResourceTable, type Column } from '../components/ResourceTable';
 
-export interface KeyVersion {
-  id: string;
-  version: number;
-  active: boolean;
-  created_at: string;
-  kek_provider: 'env' | 'pkcs11';
-}
-
-export interface KindProgress {
-  kind: string;
-  rows_total: number;
-  rows_done: number;
-}
-
-export interface TenantKeys {
-  data: KeyVersion[];
-  reencryption?: { started_at: string; kinds: KindProgress[] };
-}
+/** GET /tenants/self/keys: the data key versions, and the re-encryption job while one runs. */
+export type TenantKeys = Schema<'TenantKeysView'>;
+type KeyVersion = Schema<'TenantKeyVersionView'>;
+type KindProgress = Schema<'ReencryptionKindProgressView'>;
 
 /** How often the page asks again while a re-encryption job runs. */
 export const KEYS_POLL_MS = 3000;
@@ -47,7 +34,7 @@ function percent(p: KindProgress): number {
 
 /** Key status (GET /tenants/self/keys): the data key versions, and a running re-encryption job's progress, polled. */
 export function Keys({ pollMs = KEYS_POLL_MS }: { id?: string; pollMs?: number }) {
-  const [keys, reload] = useLoad(() => api<TenantKeys>('GET', '/tenants/self/keys'), []);
+  const [keys, reload] = useLoad(() => api('GET', '/tenants/self/keys'), []);
   const running = keys.state === 'ready' && keys.data.reencryption !== undefined;
   const wasRunning = useRef(false);
   const [finished, setFinished] = useState(false);
@@ -92,7 +79,7 @@ export function Keys({ pollMs = KEYS_POLL_MS }: { id?: string; pollMs?: number }
   );
 }
 
-function Reencryption({ job }: { job: NonNullable<TenantKeys['reencryption']> }) {
+function Reencryption({ job }: { job: Schema<'ReencryptionProgressView'> }) {
   return (
     <section className="card" aria-labelledby="reencryption-title">
       <h2 id="reencryption-title">Re-encryption in progress</h2>
@@ -125,36 +112,24 @@ function Reencryption({ job }: { job: NonNullable<TenantKeys['reencryption']> })
   );
 }
 
+const VERSION_COLUMNS: Column<KeyVersion>[] = [
+  { header: 'Version', cell: (v) => v.version, rowHeader: true },
+  { header: 'Status', cell: (v) => (v.active ? <span className="badge active">active</span> : <span className="muted">older</span>) },
+  { header: 'Key id', cell: (v) => <code>{v.id}</code>, className: 'break' },
+  { header: 'Created', cell: (v) => formatDate(v.created_at) },
+  { header: 'Wrapped by', cell: (v) => PROVIDERS[v.kek_provider] ?? v.kek_provider },
+];
+
 function Versions({ versions }: { versions: KeyVersion[] }) {
   if (!versions.length) return <Empty>No data key yet: the tenant gets its first one with its first stored value.</Empty>;
   const newestFirst = [...versions].sort((a, b) => b.version - a.version);
   return (
-    <div className="table-wrap">
-      <table>
-        <caption className="table-title">Data key versions</caption>
-        <thead>
-          <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Status</th>
-            <th scope="col">Key id</th>
-            <th scope="col">Created</th>
-            <th scope="col">Wrapped by</th>
-          </tr>
-        </thead>
-        <tbody>
-          {newestFirst.map((v) => (
-            <tr key={v.id} className={v.active ? 'active-key' : undefined} aria-current={v.active ? 'true' : undefined}>
-              <th scope="row">{v.version}</th>
-              <td>{v.active ? <span className="badge active">active</span> : <span className="muted">older</span>}</td>
-              <td className="break">
-                <code>{v.id}</code>
-              </td>
-              <td>{formatDate(v.created_at)}</td>
-              <td>{PROVIDERS[v.kek_provider] ?? v.kek_provider}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ResourceTable
+      caption="Data key versions"
+      showCaption
+      columns={VERSION_COLUMNS}
+      rows={newestFirst}
+      rowProps={(v) => (v.active ? { className: 'active-key', 'aria-current': 'true' } : {})}
+    />
   );
 }

@@ -1,37 +1,24 @@
 import { useState, type FormEvent } from 'react';
-import { api, query, type Page } from '../lib/api';
+import { api, type Schema } from '../lib/api';
 import { download, toCsv } from '../lib/csv';
 import { useLoad } from '../lib/use-load';
 import { usePagedLoad } from '../lib/use-paged-load';
 import { PageHeader, formatDate } from '../components/ui';
 import { PagedTable, type Column } from '../components/ResourceTable';
 
+/** An event of the audit log (GET /logs). */
+export type LogEvent = Schema<'AuditEventView'>;
+export type ActorType = NonNullable<LogEvent['actor_type']>;
+
 /** Who acts in the audit log: a person signed in to the console is a `user`, named by their email (actor_name). */
-export const ACTOR_TYPES = [
+export const ACTOR_TYPES: { value: ActorType; label: string }[] = [
   { value: 'application', label: 'Application (API key)' },
   { value: 'user', label: 'Person (console)' },
   { value: 'session', label: 'Session' },
   { value: 'operator', label: 'Operator' },
   { value: 'system', label: 'Coffer (system)' },
   { value: 'anonymous', label: 'Anonymous' },
-] as const;
-export type ActorType = (typeof ACTOR_TYPES)[number]['value'];
-
-export interface LogEvent {
-  id: string;
-  tenant_id: string;
-  actor_application_id?: string;
-  actor_id?: string;
-  actor_type?: ActorType;
-  /** a person's email, an operator's name */
-  actor_name?: string;
-  message: string;
-  operation: string;
-  entity_type: string;
-  entity_id: string;
-  trace_id?: string;
-  created_at: string;
-}
+];
 interface Filters {
   actor_type: string;
   actor_id: string;
@@ -82,9 +69,9 @@ const iso = (local: string) => (local ? new Date(local).toISOString() : '');
 export function Logs() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [types] = useLoad(() => api<{ value: string; display_name: string }[]>('GET', '/logs/entity-types'), []);
+  const [types] = useLoad(() => api('GET', '/logs/entity-types'), []);
   const params = { ...filters, start_date: iso(filters.start_date), end_date: iso(filters.end_date) };
-  const list = usePagedLoad<LogEvent>('/logs', (page) => ({ ...params, page, size: 50 }), [JSON.stringify(filters)]);
+  const list = usePagedLoad('/logs', (page) => ({ ...params, page, size: 50 }), [JSON.stringify(filters)]);
   const apply = (e: FormEvent) => {
     e.preventDefault();
     list.setPage(1);
@@ -94,7 +81,7 @@ export function Logs() {
     // every page of the current filters, not only the one shown
     const rows: LogEvent[] = [];
     for (let p = 1; p <= 200; p++) {
-      const res = await api<Page<LogEvent>>('GET', `/logs${query({ ...params, page: p, size: 100 })}`);
+      const res = await api('GET', '/logs', { query: { ...params, page: p, size: 100 } });
       rows.push(...res.data);
       if (res.data.length < 100) break;
     }

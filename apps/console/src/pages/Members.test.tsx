@@ -21,6 +21,7 @@ const ADA = member(2, 'ada@example.com', 'ADMIN', { first_name: 'Ada' });
 const DEV = member(3, 'dev@example.com', 'DEVELOPER');
 const PENDING: Invitation = {
   id: '40000000-0000-4000-8000-000000000000',
+  tenant_id: TENANT,
   email: 'new@example.com',
   role: 'DEVELOPER',
   status: 'PENDING',

@@ -1,34 +1,16 @@
 import { useContext, useState, type FormEvent } from 'react';
-import { api } from '../lib/api';
-import { SessionContext, SessionRefreshContext, useCan, type MemberRole } from '../lib/session';
+import { api, type Schema } from '../lib/api';
+import { SessionContext, SessionRefreshContext, useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { usePagedLoad } from '../lib/use-paged-load';
 import { Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
 import { PagedTable, type Column } from '../components/ResourceTable';
 
-export interface Member {
-  id: string;
-  tenant_id: string;
-  role: MemberRole;
-  user: { id: string; email: string; first_name?: string; last_name?: string };
-  created_at: string;
-}
-export interface Invitation {
-  id: string;
-  email: string;
-  role: AssignableRole;
-  status: 'PENDING' | 'EXPIRED';
-  expires_at: string;
-  created_at: string;
-}
-interface Role {
-  name: string;
-  description: string;
-  permissions: string[];
-}
+export type Member = Schema<'MemberView'>;
+export type Invitation = Schema<'InvitationView'>;
 
 /** The roles a member is given or invited with: the OWNER is one member, changed by a transfer of ownership only. */
-type AssignableRole = Exclude<MemberRole, 'OWNER'>;
+type AssignableRole = Schema<'UpdateMemberRequest'>['role'];
 const ASSIGNABLE: AssignableRole[] = ['ADMIN', 'DEVELOPER', 'READ_ONLY'];
 
 const fullName = (m: Member) => [m.user.first_name, m.user.last_name].filter(Boolean).join(' ');
@@ -53,7 +35,7 @@ function MemberList() {
   const me = session?.user?.member_id;
   const isOwner = session?.user?.role === 'OWNER';
   const [version, setVersion] = useState(0);
-  const list = usePagedLoad<Member>('/tenants/self/members', (page) => ({ page, size: 25 }), [version]);
+  const list = usePagedLoad('/tenants/self/members', (page) => ({ page, size: 25 }), [version]);
   const { busy, problem, run } = useAction();
   // a change to the signed-in person's own membership changes what the session may do
   const changed = (m: Member) => {
@@ -61,17 +43,17 @@ function MemberList() {
     if (m.id === me) refreshSession();
   };
   const setRole = async (m: Member, role: AssignableRole) => {
-    const ok = await run(() => api<Member>('PUT', `/tenants/self/members/${m.id}`, { role }).then(() => true));
+    const ok = await run(() => api('PUT', '/tenants/self/members/{id}', { params: { id: m.id }, body: { role } }).then(() => true));
     if (ok) changed(m);
     return ok === true;
   };
   const remove = async (m: Member) => {
     if (!window.confirm(`Remove ${m.user.email} from this tenant? Their console sessions end at once.`)) return;
-    if (await run(() => api('DELETE', `/tenants/self/members/${m.id}`).then(() => true))) changed(m);
+    if (await run(() => api('DELETE', '/tenants/self/members/{id}', { params: { id: m.id } }).then(() => true))) changed(m);
   };
   const makeOwner = async (m: Member) => {
     if (!window.confirm(`Make ${m.user.email} the owner of this tenant? You become an ADMIN.`)) return;
-    if (await run(() => api<Member>('PUT', '/tenants/self/owner', { member_id: m.id }).then(() => true))) {
+    if (await run(() => api('PUT', '/tenants/self/owner', { body: { member_id: m.id } }).then(() => true))) {
       setVersion((v) => v + 1);
       refreshSession();
     }
@@ -171,7 +153,7 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setSent(null);
-    const invitation = await run(() => api<Invitation>('POST', '/tenants/self/invitations', { email, role }));
+    const invitation = await run(() => api('POST', '/tenants/self/invitations', { body: { email, role } }));
     if (invitation) {
       setSent(email);
       setEmail('');
@@ -206,12 +188,12 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
 function InvitationList({ version }: { version: number }) {
   const can = useCan();
   const [own, setOwn] = useState(0);
-  const list = usePagedLoad<Invitation>('/tenants/self/invitations', (page) => ({ page, size: 25 }), [version, own]);
+  const list = usePagedLoad('/tenants/self/invitations', (page) => ({ page, size: 25 }), [version, own]);
   const [resent, setResent] = useState<string | null>(null);
   const { busy, problem, run } = useAction();
   const resend = async (i: Invitation) => {
     setResent(null);
-    if (await run(() => api<Invitation>('POST', `/tenants/self/invitations/${i.id}/resend`))) {
+    if (await run(() => api('POST', '/tenants/self/invitations/{id}/resend', { params: { id: i.id } }))) {
       setResent(i.email);
       setOwn((v) => v + 1);
     }
@@ -219,7 +201,7 @@ function InvitationList({ version }: { version: number }) {
   const revoke = async (i: Invitation) => {
     if (!window.confirm(`Revoke the invitation of ${i.email}? Its link stops working at once.`)) return;
     setResent(null);
-    if (await run(() => api('DELETE', `/tenants/self/invitations/${i.id}`).then(() => true))) setOwn((v) => v + 1);
+    if (await run(() => api('DELETE', '/tenants/self/invitations/{id}', { params: { id: i.id } }).then(() => true))) setOwn((v) => v + 1);
   };
   const resendable = can('tenant:invitation:update');
   const revocable = can('tenant:invitation:delete');
@@ -258,7 +240,7 @@ function InvitationList({ version }: { version: number }) {
 
 /** GET /roles: what each role may do, folded away. */
 function Roles() {
-  const [roles] = useLoad(() => api<Role[]>('GET', '/roles'), []);
+  const [roles] = useLoad(() => api('GET', '/roles'), []);
   return (
     <details className="roles card">
       <summary>What each role may do</summary>

@@ -1,24 +1,23 @@
-import { api, query, type Page } from '../lib/api';
+import { api } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useLoad } from '../lib/use-load';
 import { Empty, Loaded, PageHeader, formatDate } from '../components/ui';
-import type { LogEvent } from './Logs';
 
 const COUNTS = [
   { label: 'Applications', path: '/applications', permission: 'application:read', page: 'applications' },
   { label: 'Reactors', path: '/reactors', permission: 'reactor:read', page: 'reactors' },
   { label: 'Formulas', path: '/reactor-formulas', permission: 'reactor:read', page: 'formulas' },
   { label: 'Tokens', path: '/tokens', permission: 'token:read', page: 'tokens' },
-];
+] as const;
 
 export function Overview() {
   const can = useCan();
   const shown = COUNTS.filter((c) => can(c.permission));
   const [counts] = useLoad(
-    () => Promise.all(shown.map((c) => api<Page<unknown>>('GET', `${c.path}${query({ size: 1 })}`).then((p) => p.pagination.total_items ?? p.data.length))),
+    () => Promise.all(shown.map((c) => api('GET', c.path, { query: { size: 1 } }).then((p) => p.pagination.total_items ?? p.data.length))),
     [],
   );
-  const [recent] = useLoad(() => (can('log:read') ? api<Page<LogEvent>>('GET', `/logs${query({ size: 10 })}`).then((p) => p.data) : Promise.resolve([])), []);
+  const [recent] = useLoad(() => (can('log:read') ? api('GET', '/logs', { query: { size: 10 } }).then((p) => p.data) : Promise.resolve([])), []);
   return (
     <>
       <PageHeader title="Overview" />

@@ -26,7 +26,7 @@ const PROXY_COLUMNS: Column<ProxyView>[] = [
 ];
 
 function ProxyList() {
-  const list = usePagedLoad<ProxyView>('/proxies', (page) => ({ page, size: 25 }));
+  const list = usePagedLoad('/proxies', (page) => ({ page, size: 25 }));
   return (
     <>
       <ListHeader title="Proxies" create={{ permission: 'proxy:create', href: '#/proxies/new', label: 'New proxy' }} />
@@ -73,7 +73,7 @@ function NewProxy() {
 }
 
 function ProxyDetail({ id }: { id: string }) {
-  const [proxy] = useLoad(() => api<ProxyView>('GET', `/proxies/${encodeURIComponent(id)}`), [id]);
+  const [proxy] = useLoad(() => api('GET', '/proxies/{id}', { params: { id } }), [id]);
   return <Loaded load={proxy}>{(p) => <ProxyEditor key={p.id} initial={p} />}</Loaded>;
 }
 
@@ -83,7 +83,7 @@ function ProxyEditor({ initial }: { initial: ProxyView }) {
   const remover = useAction();
   const remove = async () => {
     if (!window.confirm(`Delete the proxy “${proxy.name}”? Its key stops working at once.`)) return;
-    if (await remover.run(() => api('DELETE', `/proxies/${proxy.id}`).then(() => true))) go('proxies');
+    if (await remover.run(() => api('DELETE', '/proxies/{id}', { params: { id: proxy.id } }).then(() => true))) go('proxies');
   };
   return (
     <>
@@ -170,7 +170,7 @@ function ProxyForm({ proxy, onSaved }: { proxy: ProxyView | null; onSaved: (p: P
     setSaved(false);
     const res = await run(() => {
       const body = proxyBody(form);
-      return proxy ? api<ProxyView>('PUT', `/proxies/${proxy.id}`, body) : api<ProxyView>('POST', '/proxies', body);
+      return proxy ? api('PUT', '/proxies/{id}', { params: { id: proxy.id }, body }) : api('POST', '/proxies', { body });
     });
     if (!res) return;
     if (proxy) setSaved(true);

@@ -1,16 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../lib/api';
+import { api, type ApiReply } from '../lib/api';
 import { useAction } from '../lib/use-load';
 import { Json, PageHeader, ProblemView, formatDate } from '../components/ui';
 
-interface JobResult {
-  id: string;
-  status: string;
-  result?: unknown;
-  error?: unknown;
-  created_at: string;
-  completed_at?: string;
-}
+type JobResult = ApiReply<'GET', '/reactors/{id}/results/{requestId}'>;
 
 /** The result of an asynchronous react (POST /reactors/{id}/react-async), polled until it is done. */
 export function Results({ id }: { id?: string }) {
@@ -20,7 +13,7 @@ export function Results({ id }: { id?: string }) {
   const { busy, problem, run } = useAction();
   const fetchResult = async (e?: FormEvent) => {
     e?.preventDefault();
-    const res = await run(() => api<JobResult>('GET', `/reactors/${encodeURIComponent(reactorId)}/results/${encodeURIComponent(requestId)}`));
+    const res = await run(() => api('GET', '/reactors/{id}/results/{requestId}', { params: { id: reactorId, requestId } }));
     if (res) setJob(res);
   };
   useEffect(() => {

@@ -1,25 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../lib/api';
+import { api, type Schema } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
 
-interface Tenant {
-  id: string;
-  name: string;
-  settings: {
-    deduplicate_tokens: boolean;
-    elements_allowed_origins?: string[];
-    /** signing in to the console with a management key (the break-glass path); absent: allowed */
-    console_key_sign_in?: boolean;
-    /** single sign-on only with multi-factor authentication at the identity provider; absent: not required */
-    console_require_mfa?: boolean;
-  };
-  created_at: string;
-}
+/** The tenant; in its settings, console_key_sign_in absent: allowed, console_require_mfa absent: not required. */
+type Tenant = Schema<'TenantView'>;
 
 export function Settings() {
-  const [tenant] = useLoad(() => api<Tenant>('GET', '/tenants/self'), []);
+  const [tenant] = useLoad(() => api('GET', '/tenants/self'), []);
   return (
     <>
       <PageHeader title="Settings" />
@@ -49,9 +38,11 @@ function TenantForm({ tenant }: { tenant: Tenant }) {
       .filter(Boolean);
     if (
       await run(() =>
-        api<Tenant>('PUT', '/tenants/self', {
-          name,
-          settings: { deduplicate_tokens: dedupe, elements_allowed_origins, console_key_sign_in: keySignIn, console_require_mfa: requireMfa },
+        api('PUT', '/tenants/self', {
+          body: {
+            name,
+            settings: { deduplicate_tokens: dedupe, elements_allowed_origins, console_key_sign_in: keySignIn, console_require_mfa: requireMfa },
+          },
         }),
       )
     )
@@ -106,12 +97,12 @@ function WebhookSecret() {
   const [secret, setSecret] = useState<string | null>(null);
   const { busy, problem, run } = useAction();
   const reveal = async () => {
-    const res = await run(() => api<{ secret: string }>('GET', '/tenants/self/webhook-secret'));
+    const res = await run(() => api('GET', '/tenants/self/webhook-secret'));
     if (res) setSecret(res.secret);
   };
   const rotate = async () => {
     if (!window.confirm('Rotate the webhook secret? Receivers must switch to the new one.')) return;
-    const res = await run(() => api<{ secret: string }>('POST', '/tenants/self/webhook-secret/rotate'));
+    const res = await run(() => api('POST', '/tenants/self/webhook-secret/rotate'));
     if (res) setSecret(res.secret);
   };
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../lib/api';
+import { request } from '../lib/api';
 import type { ConsoleSession } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { Loading, ProblemView } from '../components/ui';
@@ -42,7 +42,7 @@ export function SignIn({
   const [ssoError] = useState(signInError);
   useEffect(dropSignInError, []);
   // without the options (an older gateway, a network failure) the key form is still there
-  const [options] = useLoad(() => api<SignInOptions>('GET', '/console/sign-in-options').catch((): SignInOptions => ({ sso: null })), []);
+  const [options] = useLoad(() => request<SignInOptions>('GET', '/console/sign-in-options').catch((): SignInOptions => ({ sso: null })), []);
   return (
     <main className="signin" id="main">
       <h1>Coffer console</h1>
@@ -77,7 +77,7 @@ function KeyForm({ onSignedIn }: { onSignedIn: (s: ConsoleSession) => void }) {
   const { busy, problem, run } = useAction();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const session = await run(() => api<ConsoleSession>('POST', '/console/session', { api_key: key }));
+    const session = await run(() => request<ConsoleSession>('POST', '/console/session', { api_key: key }));
     setKey('');
     if (session) onSignedIn(session);
   };

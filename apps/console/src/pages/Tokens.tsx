@@ -3,15 +3,6 @@ import { usePagedLoad } from '../lib/use-paged-load';
 import { Json, PageHeader, formatDate } from '../components/ui';
 import { PagedTable } from '../components/ResourceTable';
 
-interface Token {
-  id: string;
-  type: string;
-  containers?: string[];
-  container?: string;
-  data?: unknown;
-  created_at: string;
-}
-
 /**
  * The tokens this key may read, with exactly the data the API returns to it (its rules' transforms apply); the data
  * stays hidden on screen until the operator shows a row.
@@ -20,7 +11,7 @@ export function Tokens() {
   const [container, setContainer] = useState('');
   const [filter, setFilter] = useState('');
   const [shown, setShown] = useState<Set<string>>(new Set());
-  const list = usePagedLoad<Token>('/tokens', (page) => ({ page, size: 25, container: filter }), [filter]);
+  const list = usePagedLoad('/tokens', (page) => ({ page, size: 25, container: filter }), [filter]);
   const toggle = (id: string) => setShown((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
   return (
     <>
@@ -45,7 +36,7 @@ export function Tokens() {
         columns={[
           { header: 'Id', cell: (t) => <code>{t.id}</code> },
           { header: 'Type', cell: (t) => t.type },
-          { header: 'Container', cell: (t) => t.container ?? t.containers?.join(', ') },
+          { header: 'Container', cell: (t) => t.containers.join(', ') },
           {
             header: 'Data',
             cell: (t) => (

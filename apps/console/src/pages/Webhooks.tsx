@@ -1,34 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { api, query, type Page } from '../lib/api';
+import { api, type Schema } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
 import { Empty, Loaded, ProblemView, formatDate } from '../components/ui';
 import { CardList, DetailHeader, ListHeader } from '../components/ResourceList';
+import { ResourceTable, type Column } from '../components/ResourceTable';
 
-export interface Webhook {
-  id: string;
-  name: string;
-  url: string;
-  events: string[];
-  status: 'enabled' | 'disabled';
-  notify_email?: string;
-  created_at: string;
-  modified_at?: string;
-}
-
-interface Delivery {
-  id: string;
-  event_id?: string;
-  event_type?: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  last_status_code?: number;
-  last_duration_ms?: number;
-  last_error?: string;
-  created_at: string;
-  delivered_at?: string;
-}
+export type Webhook = Schema<'WebhookView'>;
+type Delivery = Schema<'WebhookDeliveryView'>;
 
 /** Event subscriptions (the webhooks API): list, create, edit, enable or disable, delete, and the deliveries. */
 export function Webhooks({ id }: { id?: string }) {
@@ -38,7 +18,7 @@ export function Webhooks({ id }: { id?: string }) {
 }
 
 function WebhookList() {
-  const [hooks] = useLoad(() => api<Page<Webhook>>('GET', `/webhooks${query({ size: 100 })}`), []);
+  const [hooks] = useLoad(() => api('GET', '/webhooks', { query: { size: 100 } }), []);
   return (
     <>
       <ListHeader title="Webhooks" create={{ permission: 'webhook:create', href: '#/webhooks/new', label: 'New webhook' }} />
@@ -58,7 +38,7 @@ function WebhookList() {
 }
 
 function WebhookDetail({ id }: { id: string }) {
-  const [hook] = useLoad(() => api<Webhook>('GET', `/webhooks/${encodeURIComponent(id)}`), [id]);
+  const [hook] = useLoad(() => api('GET', '/webhooks/{id}', { params: { id } }), [id]);
   return (
     <Loaded load={hook}>
       {(w) => (
@@ -73,7 +53,7 @@ function WebhookDetail({ id }: { id: string }) {
 
 function WebhookForm({ webhook }: { webhook: Webhook | null }) {
   const can = useCan();
-  const [types] = useLoad(() => api<string[]>('GET', '/webhooks/event-types'), []);
+  const [types] = useLoad(() => api('GET', '/webhooks/event-types'), []);
   const [name, setName] = useState(webhook?.name ?? '');
   const [url, setUrl] = useState(webhook?.url ?? '');
   const [email, setEmail] = useState(webhook?.notify_email ?? '');
@@ -89,15 +69,15 @@ function WebhookForm({ webhook }: { webhook: Webhook | null }) {
     setSaved(false);
     const body = { name, url, events, ...(email ? { notify_email: email } : {}) };
     const res = webhook
-      ? await run(() => api<Webhook>('PUT', `/webhooks/${webhook.id}`, { ...body, status: enabled ? 'enabled' : 'disabled' }))
-      : await run(() => api<Webhook>('POST', '/webhooks', body));
+      ? await run(() => api('PUT', '/webhooks/{id}', { params: { id: webhook.id }, body: { ...body, status: enabled ? 'enabled' : 'disabled' } }))
+      : await run(() => api('POST', '/webhooks', { body }));
     if (!res) return;
     if (webhook) setSaved(true);
     else go('webhooks', res.id);
   };
   const remove = async () => {
     if (!webhook || !window.confirm(`Delete the webhook “${webhook.name}”? Its pending deliveries are dropped.`)) return;
-    if (await remover.run(() => api('DELETE', `/webhooks/${webhook.id}`).then(() => true))) go('webhooks');
+    if (await remover.run(() => api('DELETE', '/webhooks/{id}', { params: { id: webhook.id } }).then(() => true))) go('webhooks');
   };
   return (
     <>
@@ -160,18 +140,35 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
   const can = useCan();
   const [status, setStatus] = useState('');
   const [deliveries, reload] = useLoad(
-    () => api<Page<Delivery>>('GET', `/webhooks/${webhook.id}/deliveries${query({ status: status || undefined, size: 50 })}`),
+    () => api('GET', '/webhooks/{id}/deliveries', { params: { id: webhook.id }, query: { status: status || undefined, size: 50 } }),
     [webhook.id, status],
   );
   const { problem, run } = useAction();
   const [resent, setResent] = useState<string | null>(null);
   const resend = async (d: Delivery) => {
     setResent(null);
-    if (await run(() => api('POST', `/webhooks/${webhook.id}/deliveries/${d.id}/resend`))) {
+    if (await run(() => api('POST', '/webhooks/{id}/deliveries/{deliveryId}/resend', { params: { id: webhook.id, deliveryId: d.id } }))) {
       setResent(d.id);
       reload();
     }
   };
+  const columns: Column<Delivery>[] = [
+    { header: 'Created', cell: (d) => formatDate(d.created_at) },
+    { header: 'Event', cell: (d) => d.event_type ?? '—' },
+    { header: 'Status', cell: (d) => d.status },
+    { header: 'Attempts', cell: (d) => d.attempts },
+    { header: 'Last answer', cell: (d) => (d.last_status_code !== undefined ? `${d.last_status_code} in ${d.last_duration_ms ?? '?'} ms` : '') },
+    { header: 'Last error', cell: (d) => d.last_error ?? '' },
+    {
+      header: 'Actions',
+      cell: (d) =>
+        can('webhook:update') && d.status !== 'pending' ? (
+          <button onClick={() => void resend(d)} aria-label={`Send again: delivery ${d.id}`}>
+            Send again
+          </button>
+        ) : null,
+    },
+  ];
   return (
     <section className="card" aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Deliveries</h2>
@@ -189,38 +186,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       <Loaded load={deliveries}>
         {(res) =>
           res.data.length ? (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Last answer</th>
-                  <th scope="col">Last error</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {res.data.map((d) => (
-                  <tr key={d.id}>
-                    <td>{formatDate(d.created_at)}</td>
-                    <td>{d.event_type ?? '—'}</td>
-                    <td>{d.status}</td>
-                    <td>{d.attempts}</td>
-                    <td>{d.last_status_code !== undefined ? `${d.last_status_code} in ${d.last_duration_ms ?? '?'} ms` : ''}</td>
-                    <td>{d.last_error ?? ''}</td>
-                    <td>
-                      {can('webhook:update') && d.status !== 'pending' ? (
-                        <button onClick={() => void resend(d)} aria-label={`Send again: delivery ${d.id}`}>
-                          Send again
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ResourceTable caption="Deliveries" columns={columns} rows={res.data} />
           ) : (
             <Empty>No deliveries{status ? ` with status ${status}` : ''} yet.</Empty>
           )
