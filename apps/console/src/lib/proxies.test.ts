@@ -11,8 +11,7 @@ const PROXY: ProxyView = {
   request_transforms: [{ type: 'append_header', options: { location: 'Authorization', value: 'Bearer {{ configuration.API_KEY }}' } }],
   response_transforms: [],
   application_id: 'a1',
-  // the gateway's contract allows a null value (Record<string, string | null>); docs/openapi.json says strings only
-  configuration: { API_KEY: 'sk_live_1', EMPTY: null } as unknown as ProxyView['configuration'],
+  configuration: { API_KEY: 'sk_live_1', EMPTY: null },
   require_auth: false,
   disable_detokenization: true,
   state: 'active',

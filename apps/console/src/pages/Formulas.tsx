@@ -62,8 +62,7 @@ function FormulaForm({ formula }: { formula: Formula | null }) {
     // the JSON the operator typed, as the API takes it: the gateway checks it
     const body = (): ApiBody<'POST', '/reactor-formulas'> => ({
       name,
-      // docs/openapi.json calls `description` an object: the contract's `string | null` is lost in the reflection
-      description: (description || undefined) as ApiBody<'POST', '/reactor-formulas'>['description'],
+      description: description || undefined,
       type: 'private',
       code,
       configuration: JSON.parse(configuration) as Formula['configuration'],

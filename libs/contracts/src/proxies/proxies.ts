@@ -222,7 +222,7 @@ export class CreateProxyRequest {
 
   @ApiPropertyOptional({
     type: 'object',
-    additionalProperties: { type: 'string' },
+    additionalProperties: { type: 'string', nullable: true },
     nullable: true,
     description: 'secrets for the transforms, stored encrypted',
   })
@@ -269,7 +269,7 @@ export class ProxyView extends ResourceStamps {
   response_transform?: ProxyTransformView;
   @ApiPropertyOptional({ format: 'uuid' })
   application_id?: string;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string', nullable: true } })
   configuration!: Record<string, string | null>;
   @ApiProperty()
   require_auth!: boolean;

@@ -63,12 +63,12 @@ abstract class FormulaFields {
   @MaxLength(FORMULA_LIMITS.nameLength, { message: `must be at most ${FORMULA_LIMITS.nameLength} characters` })
   name!: string;
 
-  @ApiPropertyOptional({ nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true })
   @IsOptional()
   @IsString({ message: 'must be a string' })
   description?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'a base64 data URL of image/png, image/jpg or image/jpeg' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'a base64 data URL of image/png, image/jpg or image/jpeg' })
   @IsOptional()
   @IsString({ message: 'must be a string' })
   @Matches(ICON_DATA_URL, { message: 'must be a base64 data URL of type image/png, image/jpg or image/jpeg' })

@@ -112,7 +112,11 @@ export class ReactRequest {
   @IsObject({ message: 'must be an object' })
   args?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ nullable: true, description: 'makes the invocation asynchronous (202): the result is POSTed there, signed (Standard Webhooks)' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'makes the invocation asynchronous (202): the result is POSTed there, signed (Standard Webhooks)',
+  })
   @IsOptional()
   @IsString({ message: 'must be a string' })
   callback_url?: string | null;

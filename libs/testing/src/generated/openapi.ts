@@ -2017,9 +2017,9 @@ export interface components {
         ReactorFormulaRequest: {
             /** @example Charge a card */
             name: string;
-            description?: Record<string, never> | null;
+            description?: string | null;
             /** @description a base64 data URL of image/png, image/jpg or image/jpeg */
-            icon?: Record<string, never> | null;
+            icon?: string | null;
             /**
              * @description a CommonJS module for Node.js 16 exporting one async function (req) => ({raw?, tokenize?})
              * @example module.exports = async function (req) { return { raw: { ok: true } }; };
@@ -2204,7 +2204,7 @@ export interface components {
                 [key: string]: unknown;
             } | null;
             /** @description makes the invocation asynchronous (202): the result is POSTed there, signed (Standard Webhooks) */
-            callback_url?: Record<string, never> | null;
+            callback_url?: string | null;
             /**
              * @description honoured for asynchronous runs only
              * @default 10000
@@ -2413,7 +2413,7 @@ export interface components {
             application?: components["schemas"]["ReactorRef"] | null;
             /** @description secrets for the transforms, stored encrypted */
             configuration?: {
-                [key: string]: string;
+                [key: string]: string | null;
             } | null;
             /**
              * @description false: anyone with the proxy key may call it without an API key (inbound)
@@ -2450,7 +2450,7 @@ export interface components {
             /** Format: uuid */
             application_id?: string;
             configuration: {
-                [key: string]: string;
+                [key: string]: string | null;
             };
             require_auth: boolean;
             disable_detokenization: boolean;
@@ -5868,8 +5868,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Charge a card",
-                 *       "description": {},
-                 *       "icon": {},
+                 *       "description": "string",
+                 *       "icon": "string",
                  *       "code": "module.exports = async function (req) { return { raw: { ok: true } }; };",
                  *       "configuration": [
                  *         {
@@ -6042,8 +6042,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Charge a card",
-                 *       "description": {},
-                 *       "icon": {},
+                 *       "description": "string",
+                 *       "icon": "string",
                  *       "code": "module.exports = async function (req) { return { raw: { ok: true } }; };",
                  *       "configuration": [
                  *         {
@@ -6820,7 +6820,7 @@ export interface operations {
                  *         "card": "{{ 3c5d0a1e-8d2f-4a55-8f0e-8b6a4c113d3b }}",
                  *         "amount": 1200
                  *       },
-                 *       "callback_url": {},
+                 *       "callback_url": "string",
                  *       "timeout_ms": 10000,
                  *       "capture_logs": false
                  *     }
