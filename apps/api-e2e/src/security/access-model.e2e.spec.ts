@@ -7,7 +7,8 @@
  * delete/regenerate/update applications, reactors whose svc acts as an application or that tokenize as it, invoked
  * with react or react-async), and
  * checks every reply and the stored state against the reference model (access-model.ts, written from the contract,
- * independently of libs/auth). See access-commands.ts for the checks.
+ * independently of libs/auth). The harness is in access-harness/: the shared pool (pool.ts), the world of one run
+ * (world.ts), the commands (commands.ts), the checks (checks.ts) and what is generated (generators.ts).
  *
  * Budget: SECURITY_RUNS sequences (default 200) of SECURITY_STEPS operations on average (default 10, at most twice that) from SECURITY_SEED
  * (default 11); `npm run test:security` runs 2000. A failure is shrunk for at most SECURITY_SHRINK_SECONDS (default
@@ -16,7 +17,11 @@
  * model decided each operation, with counts; SECURITY_SEED + SECURITY_PATH (printed on failure) replay a counterexample.
  */
 import fc from 'fast-check';
-import { InvariantViolation, commandArbitraries, createPool, newStats, startWorld, worldSpecArb, type Pool } from './access-commands';
+import { InvariantViolation, inventory, newStats } from './access-harness/checks';
+import { commandArbitraries } from './access-harness/commands';
+import { worldSpecArb } from './access-harness/generators';
+import { createPool, type Pool } from './access-harness/pool';
+import { startWorld } from './access-harness/world';
 
 const RUNS = Number(process.env['SECURITY_RUNS'] ?? 200);
 const STEPS = Number(process.env['SECURITY_STEPS'] ?? 10);
@@ -48,7 +53,7 @@ describe('security invariants 1–3 (model-based)', () => {
       stats.sequences++;
       try {
         await fc.asyncModelRun(() => ({ model: world, real: world }), cmds);
-        await world.inventory();
+        await inventory(world);
         return true;
       } catch (err) {
         if (!(err instanceof InvariantViolation)) throw err;

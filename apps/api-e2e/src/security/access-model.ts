@@ -1,7 +1,7 @@
 /**
  * Reference model of Coffer's access contract for issue 11 (invariants 1–3), written from the contract text
  * (docs/access-control.md, the conventions' transform table, the issue's invariants) and deliberately NOT from
- * libs/auth or the services' access code. Pure: no I/O. access-commands.ts drives the real system over HTTP and
+ * libs/auth or the services' access code. Pure: no I/O. The harness in access-harness/ drives the real system over HTTP and
  * compares every reply with what this model allows.
  *
  * The rules, as implemented here:
