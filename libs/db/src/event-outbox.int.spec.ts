@@ -8,7 +8,7 @@ import { SqlPool } from './sql-pool';
  * The outbox against a real PostgreSQL (a throwaway database with the event_outbox table of the migration): an event
  * commits with its unit of work and vanishes with its rollback; outside a unit of work it is refused.
  */
-const ADMIN_URL = process.env['COFFER_TEST_ADMIN_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `coffer_outbox_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const databaseUrl = (() => {
   const u = new URL(ADMIN_URL);

@@ -10,7 +10,7 @@ import { SqlPool } from './sql-pool';
  * The unit of work against a real PostgreSQL: a throwaway database per run, with the one table (tenants, as the
  * schema defines it) the Prisma model writes need and a plain table for the raw-SQL writes.
  */
-const ADMIN_URL = process.env['COFFER_TEST_ADMIN_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const ADMIN_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dbName = `coffer_uow_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
 const databaseUrl = (() => {
   const u = new URL(ADMIN_URL);

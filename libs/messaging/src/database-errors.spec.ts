@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { databaseProblem, sqlStateOf } from './database-errors';
 
-const url = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+/** the test tiers' PostgreSQL server (TEST_DATABASE_URL, as everywhere; CONTRIBUTING.md) */
+const url = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 describe('database failures as problems', () => {
   let client: pg.Client;

@@ -10,7 +10,7 @@ import { accessPredicate } from './token-access.sql';
  * only where it holds. Any disagreement would hide a token from a list or audit a read that was refused, so the two are
  * compared on generated principals and tokens, with the predicate evaluated by PostgreSQL itself (no table needed).
  */
-const PG_URL = process.env['COFFER_TEST_PG_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const PG_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PERMISSIONS = ['token:read', 'token:use', 'token:create', 'token:search'];
 
 const fragment = fc.constantFrom('/', '/pci/', '/PCI/', '/pii/', '/pci/high/', 'tok_', 'tok_a', '', 'x');

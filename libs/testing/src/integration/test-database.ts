@@ -9,12 +9,13 @@ export const REPO_ROOT = path.resolve(__dirname, '../../../..');
 const MIGRATIONS_DIR = path.join(REPO_ROOT, 'prisma/migrations');
 
 /**
- * The server the medium tier uses: TEST_DATABASE_URL (the e2e harness reads the same variable), else DATABASE_URL,
- * else the local server with trust auth. Only its host, port and credentials matter: each test file gets its own
- * database on it.
+ * The server the medium tier uses: TEST_DATABASE_URL, the one variable every test tier reads (the e2e harness, the
+ * libraries' PostgreSQL specs, tools/db's migration test), else the local server with trust auth. Not DATABASE_URL:
+ * that names the services' own database, and this process sets it to each file's database. Only the server's host,
+ * port and credentials matter: each test file gets its own database on it.
  */
 export function serverUrl(): string {
-  return process.env['TEST_DATABASE_URL'] ?? process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  return process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 }
 
 function urlOf(database: string, server = serverUrl()): string {
