@@ -1,10 +1,4 @@
-module.exports = {
-  displayName: 'messaging',
-  preset: '../../jest.preset.js',
-  testEnvironment: 'node',
-  transform: {
-    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
-  },
-  moduleFileExtensions: ['ts', 'js', 'json', 'node'],
-  coverageDirectory: '../../coverage/libs/messaging',
-};
+// The unit tier: no I/O. The specs that need PostgreSQL (`*.int.spec.ts`) are the medium tier, jest.int.config.cts.
+const { serviceJestConfig } = require('../../tools/build/service-jest.cjs');
+
+module.exports = serviceJestConfig(__dirname, { intTier: true });
