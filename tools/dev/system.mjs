@@ -357,6 +357,7 @@ export async function startEphemeralSystem({
   sys.startReplica = async (name) => {
     const s = SERVICES.find((x) => x.name === name);
     const port = await freePort();
+    const consolePort = s.consoleEnv ? await freePort() : 0;
     const n = (sys.replicas ?? []).filter((r) => r.name === name).length + 1;
     const child = startService(
       s,
@@ -365,7 +366,7 @@ export async function startEphemeralSystem({
         ...busEnv(name),
         [s.healthEnv]: String(port),
         ...metricsEnv(s, s.metricsEnv ? await freePort() : 0),
-        ...consoleEnv(s, s.consoleEnv ? await freePort() : 0),
+        ...consoleEnv(s, consolePort),
         ...elementsEnv(s, s.elementsEnv ? await freePort() : 0, port),
       },
       { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) },
@@ -373,6 +374,7 @@ export async function startEphemeralSystem({
     await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
     child.name = name;
     child.port = port;
+    child.consolePort = consolePort;
     sys.replicas = [...(sys.replicas ?? []), child];
     return () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
   };
