@@ -7,8 +7,8 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 /**
  * Console sign-in attempts per client address and per key (hash): a sign-in is a key guess or a session held in the
  * database, so neither one address nor one key may make them at the rate the API allows calls. Counted by
- * session-service for every gateway replica together, one permit per attempt (SharedRateLimiter, exact), with the
- * API limits' sliding window; an attempt counts against both its address and its key.
+ * session-service for every gateway replica together, one permit per attempt (SharedRateLimiter, exact), in fixed
+ * windows; an attempt counts against both its address and its key.
  */
 export class SignInLimiter {
   constructor(

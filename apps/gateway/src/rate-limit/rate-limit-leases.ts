@@ -8,7 +8,7 @@ export const RATE_LIMIT_LEASE_DEADLINE_MS = 200;
 
 /**
  * Leases of the gateway's shared rate limits from session-service (session.rate-limits.lease), and the limiters that
- * spend them: the API's (RateLimitGuard) and the console's sign-ins (exact: one permit per lease).
+ * spend them: the API's (RateLimitGuard) and the console's sign-ins (exact: one permit per lease; fixed windows).
  */
 @Injectable()
 export class RateLimitLeases implements LeaseClient {
@@ -18,14 +18,14 @@ export class RateLimitLeases implements LeaseClient {
 
   constructor(private readonly rpc: RpcClient) {
     this.api = this.limiter({ name: 'api' });
-    this.signIn = this.limiter({ name: 'console_sign_in', exact: true });
+    this.signIn = this.limiter({ name: 'console_sign_in', exact: true, fixed: true });
   }
 
   lease(request: RateLimitLeaseMessage, traceId: string): Promise<RateLimitLeaseReply> {
     return this.rpc.call(OPS.session.rateLimits.lease, request, { traceId }, RATE_LIMIT_LEASE_DEADLINE_MS);
   }
 
-  private limiter(options: Pick<SharedRateLimiterOptions, 'name' | 'exact'>): SharedRateLimiter {
+  private limiter(options: Pick<SharedRateLimiterOptions, 'name' | 'exact' | 'fixed'>): SharedRateLimiter {
     return new SharedRateLimiter(this, {
       ...options,
       onFallback: (err) =>

@@ -27,6 +27,8 @@ export interface SharedRateLimiterOptions {
   name: 'api' | 'console_sign_in';
   /** every lease asks for one permit (the console's sign-ins: few, and each one counted where it is made) */
   exact?: boolean;
+  /** fixed windows: the previous window does not count (the console's sign-ins) */
+  fixed?: boolean;
   now?: () => number;
   /** told once per window of a limit that leases failed and this replica limits on its own */
   onFallback?: (error: unknown) => void;
@@ -67,7 +69,7 @@ export type Admission = number;
  * - A request spends a leased permit if the replica holds one (no round trip); otherwise it asks for a lease, one in
  *   flight per subject, which concurrent requests wait for.
  * - Lease size: the window's first asks for an eighth of the limit; then a quarter of what the last reply said is
- *   left, so leases shrink to 1 near the limit. `exact`: always 1.
+ *   left, so leases shrink to 1 near the limit. `exact`: always 1. `fixed`: the previous window does not count.
  * - Permits a replica leased but did not spend lapse at the window's end: the limit may admit fewer, never more.
  * - When the limit leaves nothing, the replica refuses without asking until the estimate frees a permit (and, not
  *   exact, for at least 1/64 of the window, so a subject over its limit costs at most 64 leases a window).
@@ -108,7 +110,8 @@ export class SharedRateLimiter {
     }
     if (now < s.fallbackUntil) {
       const t = s.tally;
-      if (t.previous * (1 - (now - t.start) / limit.windowMs) + t.count >= limit.requests) return retryAfter(t.start + limit.windowMs, now);
+      const previous = this.options.fixed ? 0 : t.previous;
+      if (previous * (1 - (now - t.start) / limit.windowMs) + t.count >= limit.requests) return retryAfter(t.start + limit.windowMs, now);
       return this.spend(s);
     }
     if (s.permits > 0) {
@@ -143,7 +146,8 @@ export class SharedRateLimiter {
     const askedAt = this.now();
     let reply: RateLimitLeaseReply;
     try {
-      reply = await this.client.lease({ subject, limit: limit.requests, windowMs: limit.windowMs, want }, traceId);
+      const request = { subject, limit: limit.requests, windowMs: limit.windowMs, want, ...(this.options.fixed ? { fixed: true } : {}) };
+      reply = await this.client.lease(request, traceId);
     } catch (err) {
       this.fallBack(s, limit, askedAt, err);
       return;

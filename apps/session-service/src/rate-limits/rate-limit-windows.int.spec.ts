@@ -68,6 +68,13 @@ describe('RateLimitWindows (PostgreSQL)', () => {
     expect(reply.nextPermitInMs).toBeLessThan(reply.windowEndsInMs);
   });
 
+  it('fixed windows (the console sign-ins) do not count the previous window', async () => {
+    const s = subject();
+    const probe = await windows.lease({ subject: s, limit: 10, windowMs: HOUR, want: 1, fixed: true });
+    await ctx.sql.query('INSERT INTO rate_limit_windows (subject, window_start, granted) VALUES ($1, $2, 10)', [s, probe.windowStart - HOUR]);
+    expect(await windows.lease({ subject: s, limit: 10, windowMs: HOUR, want: 100, fixed: true })).toMatchObject({ granted: 9, remaining: 0 });
+  });
+
   it("the sessions' periodic sweep deletes windows older than two hours, and keeps the rest", async () => {
     const s = subject();
     const now = Date.now();

@@ -35,15 +35,15 @@ export class RateLimitWindows {
     }
   }
 
-  private async leaseOnce({ subject, limit, windowMs, want }: RateLimitLeaseMessage): Promise<LeaseRow | undefined> {
+  private async leaseOnce({ subject, limit, windowMs, want, fixed }: RateLimitLeaseMessage): Promise<LeaseRow | undefined> {
     const rows = await this.prisma.$queryRaw<LeaseRow[]>`
       WITH clock AS (
         SELECT now_ms, now_ms - now_ms % ${windowMs}::bigint AS start
         FROM (SELECT floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint AS now_ms) t
       ),
       cap AS (
-        SELECT clock.start, clock.now_ms, coalesce(p.granted, 0) AS previous,
-          floor(${limit}::int - coalesce(p.granted, 0) * (1 - (clock.now_ms - clock.start)::float8 / ${windowMs}::int))::int AS cap
+        SELECT clock.start, clock.now_ms, coalesce(p.granted, 0) * ${fixed ? 0 : 1}::int AS previous,
+          floor(${limit}::int - coalesce(p.granted, 0) * ${fixed ? 0 : 1}::int * (1 - (clock.now_ms - clock.start)::float8 / ${windowMs}::int))::int AS cap
         FROM clock
         LEFT JOIN rate_limit_windows p ON p.subject = ${subject} AND p.window_start = clock.start - ${windowMs}::bigint
       ),

@@ -1,4 +1,4 @@
-import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 
 /** The longest window a rate limit may have (RATE_LIMIT_*, CONSOLE_SIGN_IN_LIMIT): rows live two of these. */
 export const RATE_LIMIT_MAX_WINDOW_MS = 3_600_000;
@@ -7,7 +7,7 @@ export const RATE_LIMIT_MAX_WINDOW_MS = 3_600_000;
  * session.rate-limits.lease (gateway only): permits of a limit shared by every gateway replica. The window is the
  * fixed one of `windowMs` holding now (its start a multiple of `windowMs` since the epoch); at most `want` permits are
  * granted, and never more than the sliding estimate leaves: `limit - previous window's grants × its remaining share -
- * this window's grants`.
+ * this window's grants` (`fixed`: `limit - this window's grants`).
  */
 export class RateLimitLeaseMessage {
   /** `a:<application>`, `s:<session>`, `console:a:<address>`, `console:k:<key hash>` */
@@ -29,6 +29,11 @@ export class RateLimitLeaseMessage {
   @Min(1)
   @Max(1_000_000_000)
   want!: number;
+
+  /** fixed windows: the previous window does not count (the console's sign-ins, as they always were) */
+  @IsOptional()
+  @IsBoolean()
+  fixed?: boolean;
 }
 
 export interface RateLimitLeaseReply {
