@@ -92,6 +92,31 @@ describe('rate limits shared by two gateway replicas', () => {
     expect((await call(bases[1], 'GET', '/tenants/self', { key: tenant.managementKey })).status).toBe(200);
   }, 60_000);
 
+  it('fails open when session-service does not answer: the gateway keeps serving, counts alone until the window ends, and says so in a metric', async () => {
+    const metricsPorts = JSON.parse(process.env['COFFER_E2E_METRICS_PORTS'] as string) as Record<string, number>;
+    const fallbacks = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${metricsPorts['gateway']}/metrics`)).text();
+      return Number(/^coffer_rate_limit_fallbacks_total\{limiter="api"\} (\d+)/m.exec(text)?.[1] ?? NaN);
+    };
+    const before = await fallbacks();
+    expect(before).toBeGreaterThanOrEqual(0);
+    // a public application (50 a minute): its first lease is 6 permits; the key is cached from then on (AUTH_CACHE_TTL_MS)
+    const { key } = await tenant.app('public', { permissions: ['token:create'] });
+    expect((await call(gatewayUrl(), 'GET', '/tenants/self', { key })).status).toBe(403);
+    await control('pause', 'session-service');
+    try {
+      const started = Date.now();
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) statuses.push((await call(gatewayUrl(), 'GET', '/tenants/self', { key })).status);
+      // the permits held, then one lease that times out (200 ms), then this replica's own count
+      expect(statuses).toEqual(Array(10).fill(403));
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      await control('resume', 'session-service');
+    }
+    expect(await fallbacks()).toBe(before + 1);
+  }, 60_000);
+
   it('console sign-ins (30 per 10 s per address) are admitted 30 times in total across both replicas, then refused by both', async () => {
     const consoles = [consoleUrl(), `http://127.0.0.1:${replica.consolePort}`];
     const address = '127.0.0.38';
