@@ -10,6 +10,7 @@ import { PrincipalResolver } from './auth/principal-resolver';
 import { RefusalTally } from './auth/refusal-tally';
 import { ConsoleSessions } from './console/console-sessions';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimitLeases } from './rate-limit/rate-limit-leases';
 import { ContractValidationPipe } from './http/contract-validation.pipe';
 import { ApplicationsController } from './applications/applications.controller';
 import { ApplicationKeysController } from './applications/application-keys.controller';
@@ -60,6 +61,8 @@ import { ProxiesController } from './proxy/proxies.controller';
     TenantSettingsClient,
     // console sign-ins (apps/console): in this process's memory; the factory keeps Nest from injecting its parameters
     ConsoleSessions,
+    // the API's and the console's rate limits, shared by the replicas (leases from session-service)
+    RateLimitLeases,
     // Order matters: authenticate (401), rate limit (429), then the route's permission (403; none declared → 403).
     { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_GUARD, useClass: RateLimitGuard },

@@ -21,6 +21,7 @@ import { consoleDir, registerConsole } from './console/console-routes';
 import { ConsoleSessions } from './console/console-sessions';
 import { closeConsoleListener, listenForConsole, separateConsoleOrigin } from './console/console-origin';
 import { SignInLimiter } from './console/sign-in-limiter';
+import { RateLimitLeases } from './rate-limit/rate-limit-leases';
 import { OidcSignOn } from './console/single-sign-on';
 import { FrameAncestors } from './elements/frame-ancestors';
 import { elementsDir, listenForElements, redirectElementsToTheirOrigin, type ElementsListener } from './elements/elements-origin';
@@ -88,7 +89,7 @@ async function bootstrap() {
   registerConsole(app.getHttpAdapter().getInstance(), {
     sessions: app.get(ConsoleSessions),
     resolver: app.get(PrincipalResolver),
-    limiter: new SignInLimiter(config.console.signInLimit),
+    limiter: new SignInLimiter(config.console.signInLimit, app.get(RateLimitLeases).signIn),
     refusals: app.get(RefusalTally),
     logger,
     sso: config.oidc ? new OidcSignOn(config.oidc) : undefined,

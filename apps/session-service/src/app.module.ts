@@ -28,10 +28,21 @@ import { InvitationRepository } from './invitations/invitation.repository';
 import { InvitationsService } from './invitations/invitations.service';
 import { InvitationsHandler } from './invitations/invitations.handler';
 import { InvitationMail, mailerProvider } from './invitations/invitation-mail';
+import { RateLimitWindows } from './rate-limits/rate-limit-windows';
+import { RateLimitsHandler } from './rate-limits/rate-limits.handler';
 
 @Module({
   imports: [DbModule, KeyringModule, MessagingModule],
-  controllers: [ApplicationsHandler, TenantsHandler, SessionsHandler, AuthenticateHandler, ConsoleHandler, MembersHandler, InvitationsHandler],
+  controllers: [
+    ApplicationsHandler,
+    TenantsHandler,
+    SessionsHandler,
+    AuthenticateHandler,
+    ConsoleHandler,
+    MembersHandler,
+    InvitationsHandler,
+    RateLimitsHandler,
+  ],
   providers: [
     OperationDispatcher,
     AuditTrail,
@@ -55,6 +66,7 @@ import { InvitationMail, mailerProvider } from './invitations/invitation-mail';
     InvitationsService,
     InvitationMail,
     mailerProvider,
+    RateLimitWindows,
   ],
 })
 export class AppModule {}

@@ -41,3 +41,4 @@ export * from './operations/operations';
 export * from './resource-stamps';
 export * from './members/members';
 export * from './members/console-sign-in';
+export * from './rate-limits/rate-limits';

@@ -59,6 +59,10 @@ export const SUBJECTS = {
       authenticate: 'session.console.authenticate.v1',
       signOut: 'session.console.sign-out.v1',
     },
+    /** gateway only: permits of a rate limit shared by every gateway replica (rate_limit_windows) */
+    rateLimits: {
+      lease: 'session.rate-limits.lease.v1',
+    },
   },
   token: {
     tokens: {

@@ -148,14 +148,25 @@ export async function createTenant(name = 'e2e'): Promise<TestTenant> {
   };
 }
 
-/** Stops, starts, pauses (SIGSTOP) or resumes one service of the running system (outage and lost-reply tests). */
+/** A replica the control endpoint started: its HTTP port (the API's, for the gateway) and, for the gateway, the console's. */
+export interface ReplicaPorts {
+  port: number;
+  consolePort: number;
+}
+
+/**
+ * Stops, starts, pauses (SIGSTOP) or resumes one service of the running system (outage and lost-reply tests); `replica`
+ * starts another instance and answers its ports.
+ */
 export async function control(
   action: 'stop' | 'start' | 'replica' | 'stop-replicas' | 'pause' | 'resume',
   service: string,
   signal?: 'SIGTERM' | 'SIGKILL',
-): Promise<void> {
+): Promise<ReplicaPorts | undefined> {
   const res = await fetch(`${process.env['COFFER_E2E_CONTROL']}/${action}/${service}${signal ? `?signal=${signal}` : ''}`, { method: 'POST' });
+  if (res.status === 200) return (await res.json()) as ReplicaPorts;
   if (res.status !== 204) throw new Error(`control ${action} ${service} failed: ${res.status}`);
+  return undefined;
 }
 
 export const VISA = '4242424242424242';

@@ -68,8 +68,9 @@ export default async function globalSetup() {
   globalThis.__COFFER_E2E__ = sys;
   sys.proxyTlsDir = proxyTlsDir;
 
-  // POST /stop/<service>[?signal=SIGKILL], POST /start/<service>, POST /replica/<service> (a second instance,
-  // stopped again by POST /stop-replicas/<service>), POST /pause/<service> and /resume/<service> (SIGSTOP/SIGCONT)
+  // POST /stop/<service>[?signal=SIGKILL], POST /start/<service>, POST /replica/<service> (a second instance, its
+  // ports answered as {port, consolePort}; stopped again by POST /stop-replicas/<service>), POST /pause/<service> and
+  // /resume/<service> (SIGSTOP/SIGCONT)
   const replicas = new Map();
   const control = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -80,8 +81,11 @@ export default async function globalSetup() {
       else if (action === 'start') await sys.startService(name);
       else if (action === 'pause') sys.signalService(name, 'SIGSTOP');
       else if (action === 'resume') sys.signalService(name, 'SIGCONT');
-      else if (action === 'replica') replicas.set(name, [...(replicas.get(name) ?? []), await sys.startReplica(name)]);
-      else for (const stop of replicas.get(name) ?? []) await stop();
+      else if (action === 'replica') {
+        replicas.set(name, [...(replicas.get(name) ?? []), await sys.startReplica(name)]);
+        const { port, consolePort } = sys.replicas.at(-1);
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ port, consolePort }));
+      } else for (const stop of replicas.get(name) ?? []) await stop();
       res.writeHead(204).end();
     } catch (err) {
       res.writeHead(500).end(String(err));

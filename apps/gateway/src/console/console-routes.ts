@@ -137,7 +137,7 @@ export function registerConsole(fastify: FastifyInstance, deps: ConsoleDependenc
       return sendProblem(reply, problemOf(400, 'api_key (the key of a management or private application) is required', { api_key: ['is required'] }));
     }
     const keyHash = sha256Hex(key);
-    const wait = limiter.admit(request.ip, keyHash);
+    const wait = await limiter.admit(request.ip, keyHash, (request as GatewayRequest).traceId);
     if (wait > 0) {
       logger.warn({ client: request.ip }, 'console sign-in refused: too many attempts');
       return sendProblem(reply, problemOf(429, 'Too many sign-in attempts: try again later'), wait);
@@ -206,7 +206,7 @@ export function registerConsole(fastify: FastifyInstance, deps: ConsoleDependenc
     if (!sso) return sendProblem(reply, problemOf(404, 'Single sign-on is not configured (OIDC_ISSUER)'));
     const source = refusalSource(request.ip);
     const state = (request.query as Record<string, unknown>)['state'];
-    const wait = limiter.admit(request.ip, `oidc:${typeof state === 'string' ? state.slice(0, 100) : ''}`);
+    const wait = await limiter.admit(request.ip, `oidc:${typeof state === 'string' ? state.slice(0, 100) : ''}`, (request as GatewayRequest).traceId);
     if (wait > 0) return sendProblem(reply, problemOf(429, 'Too many sign-in attempts: try again later'), wait);
     let completed: Awaited<ReturnType<SingleSignOn['complete']>>;
     try {

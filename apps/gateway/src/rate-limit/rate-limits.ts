@@ -1,5 +1,5 @@
 import { ConfigError, envString } from '@coffer/observability';
-import type { ApplicationType } from '@coffer/contracts';
+import { RATE_LIMIT_MAX_WINDOW_MS, type ApplicationType } from '@coffer/contracts';
 
 export interface Limit {
   requests: number;
@@ -12,7 +12,12 @@ const UNITS: Record<string, number> = { s: 1000, m: 60_000, min: 60_000, h: 3_60
 export function parseLimit(name: string, value: string): Limit {
   const m = /^(\d+)\/(\d*)(s|m|min|h)$/.exec(value.trim());
   if (!m || Number(m[1]) < 1) throw new ConfigError(`${name} must look like 2000/10s or 50/min, got "${value}"`);
-  return { requests: Number(m[1]), windowMs: Number(m[2] || 1) * UNITS[m[3]] };
+  const limit = { requests: Number(m[1]), windowMs: Number(m[2] || 1) * UNITS[m[3]] };
+  // the shared counts (session.rate-limits.lease) keep windows of at most an hour
+  if (limit.windowMs < 1000 || limit.windowMs > RATE_LIMIT_MAX_WINDOW_MS || limit.requests > 1_000_000_000) {
+    throw new ConfigError(`${name} must have a window of 1 s to 1 h and at most 1000000000 requests, got "${value}"`);
+  }
+  return limit;
 }
 
 /** docs/api-reference.md defaults, per application (a session counts on its own). */

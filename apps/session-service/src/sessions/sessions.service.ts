@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import {
   AuthorizeSessionRequest,
   FieldErrors,
@@ -17,6 +17,7 @@ import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { AuditTrail, EventBus } from '@coffer/messaging';
 import { sessionServiceConfig } from '../config';
+import { RateLimitWindows } from '../rate-limits/rate-limit-windows';
 import { SessionRepository } from './session.repository';
 
 export const SESSION_LIFETIME_MS = 3 * 60_000;
@@ -32,6 +33,8 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
     private readonly audit: AuditTrail,
     private readonly prisma: PrismaService,
     private readonly outbox: EventOutbox,
+    /** the gateway's shared rate limits: their old windows go with the same sweep */
+    @Optional() private readonly rateLimits?: RateLimitWindows,
   ) {}
 
   /** The session, its audit record and its session.created event commit together (never the key or the nonce). */
@@ -134,13 +137,16 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
     if (this.sweeper) clearInterval(this.sweeper);
   }
 
+  /** Deletes expired sessions (the count is returned) and the rate limit windows no lease reads any more. */
   async sweep(): Promise<number> {
     let total = 0;
     for (;;) {
       const gone = await this.sessions.deleteExpired(500);
       for (const s of gone) await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: s.tenant_id, sessionId: s.id });
       total += gone.length;
-      if (gone.length < 500) return total;
+      if (gone.length < 500) break;
     }
+    await this.rateLimits?.sweep();
+    return total;
   }
 }

@@ -58,6 +58,7 @@ import {
   type ConsoleAuthenticateReply,
   type ConsoleSignInReply,
 } from '../members/console-sign-in';
+import { RateLimitLeaseMessage, type RateLimitLeaseReply } from '../rate-limits/rate-limits';
 import { op, type Access, type IdempotencyMode } from './operation';
 
 /**
@@ -384,6 +385,17 @@ export const OPS = {
       signOut: op<ConsoleSignOutMessage, { ended: number }>()({
         subject: SUBJECTS.session.console.signOut,
         payload: ConsoleSignOutMessage,
+        access: 'none',
+        validate: true,
+        idempotency: 'none',
+        internal: false,
+      }),
+    },
+    rateLimits: {
+      /** the gateway's rate limits, shared by its replicas (no principal, no HTTP route: the gateway asks before a request runs) */
+      lease: op<RateLimitLeaseMessage, RateLimitLeaseReply>()({
+        subject: SUBJECTS.session.rateLimits.lease,
+        payload: RateLimitLeaseMessage,
         access: 'none',
         validate: true,
         idempotency: 'none',
