@@ -119,6 +119,33 @@ async function checkSharedState({ consoleUrls, managementKey }) {
   return figures;
 }
 
+/**
+ * A rate limit holds across the gateways: a new public application (RATE_LIMIT_PUBLIC, 50 a minute by default) sends
+ * creates alternately to each gateway, as a round-robin balancer would; N are admitted in total, then both refuse.
+ */
+async function checkSharedRateLimit({ urls, managementKey, limit = 50 }) {
+  const call = (base, method, path, key, body) =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: { 'svc-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(HANG_MS),
+    });
+  const app = await call(urls[0], 'POST', '/applications', managementKey, { name: 'ha rate limit', type: 'public', permissions: ['token:create'] });
+  const key = (await app.json()).key;
+  // not across a minute's boundary, where the previous window's count starts to fade
+  while (Date.now() % 60_000 > 50_000) await sleep(500);
+  const statuses = [];
+  for (let n = 0; n < limit + 20; n++) {
+    const res = await call(urls[n % urls.length], 'POST', '/tokens', key, { type: 'token', data: `rate ${n}` });
+    statuses.push({ gateway: n % urls.length, status: res.status, retryAfter: res.headers.get('retry-after') });
+    await res.arrayBuffer();
+  }
+  const admitted = statuses.filter((s) => s.status === 201).length;
+  const refusedBy = new Set(statuses.filter((s) => s.status === 429 && s.retryAfter).map((s) => s.gateway));
+  return { limit, admitted, refused: statuses.filter((s) => s.status === 429).length, refused_by_both: refusedBy.size === urls.length };
+}
+
 /** The events stream as one node's monitoring port sees it: its leader's name and its message count. */
 async function eventsStream(nats) {
   for (const node of nats.nodes) {
@@ -168,7 +195,9 @@ async function main() {
     const sys = await startEphemeralSystem({
       logDir,
       adminUrl: postgres.url,
-      env: { EVENTS_STREAM_REPLICAS: '3', LOG_LEVEL: 'warn' },
+      // the load's private application must not be throttled (its rate is what the drill measures); the rate-limit
+      // check below uses a public application under the default RATE_LIMIT_PUBLIC
+      env: { EVENTS_STREAM_REPLICAS: '3', LOG_LEVEL: 'warn', RATE_LIMIT_PRIVATE: '1000000/10s' },
       replicas: { gateway: 2, 'token-service': 2 },
       startBus: async ({ bus }) => {
         nats = await startNatsCluster({ bus, dir: path.join(dir, 'nats'), log });
@@ -189,6 +218,8 @@ async function main() {
     if (created.status !== 201) throw new Error(`creating the load's application: ${created.status} ${JSON.stringify(created.body)}`);
     const key = created.body.key;
     const sharedState = await checkSharedState({ consoleUrls: sys.consoleUrls, managementKey });
+    sharedState.rate_limit = await checkSharedRateLimit({ urls: sys.urls, managementKey });
+    if (sharedState.rate_limit.admitted !== sharedState.rate_limit.limit || !sharedState.rate_limit.refused_by_both) sharedState.verdict = 'FAIL';
     log(`shared state across the gateways: ${JSON.stringify(sharedState)}`);
     const runId = `ha-${Date.now()}`;
     const recorder = new Recorder();
@@ -212,6 +243,7 @@ async function main() {
             nats.nodes.findIndex((n) => n.name === stream?.leader),
           );
           figures.killed = nats.nodes[victim].name;
+          figures.events_stream_leader = stream?.leader ?? null;
           figures.events_stream_replicas = stream?.replicas;
           await nats.kill(victim);
           await sleep(downMs);
