@@ -134,6 +134,25 @@ describe('SharedRateLimiter', () => {
     expect(waits.filter((w) => w === 0)).toHaveLength(5);
   });
 
+  it('a lease answered after its window ended does not refuse a request far under the limit: it asks the new window', async () => {
+    const l = limiter();
+    const answer = leases.lease.bind(leases);
+    let deliver: () => void = () => undefined;
+    // the first reply is computed 10 ms before a window's end, and reaches the gateway 40 ms after it
+    jest.spyOn(leases, 'lease').mockImplementationOnce(async (req) => {
+      const reply = await answer(req);
+      await new Promise<void>((r) => (deliver = r));
+      return reply;
+    });
+    now = 1_009_990;
+    const pending = l.admit('a:app', limit, 'trace');
+    await new Promise((r) => setImmediate(r));
+    now = 1_010_040;
+    deliver();
+    expect(await pending).toBe(0);
+    expect(leases.calls.length).toBe(2);
+  });
+
   it('permits leased in one window are not spent in the next', async () => {
     const small = { requests: 100, windowMs: 10_000 };
     const l = limiter();

@@ -128,13 +128,18 @@ export class SharedRateLimiter {
   }
 
   private async leaseAndDecide(subject: string, s: SubjectState, limit: Limit, traceId: string): Promise<Admission> {
-    for (;;) {
+    for (let windowChanged = false; ; ) {
       const own = !s.leasing;
       if (own) s.leasing = this.lease(subject, s, limit, traceId).finally(() => (s.leasing = undefined));
       await s.leasing;
       const now = this.now();
       const decided = this.decide(s, limit, now);
       if (decided !== undefined) return decided;
+      // the reply's window ended while it travelled (its permits lapsed, nothing was refused): ask the new one, once
+      if (own && now >= s.until && !windowChanged) {
+        windowChanged = true;
+        continue;
+      }
       // this request's own lease left it nothing: refused (never a second round trip for one request)
       if (own) return retryAfter(s.until, now);
       // the lease went to requests that were waiting before this one: ask again (one in flight at a time)
