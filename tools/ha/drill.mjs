@@ -22,6 +22,8 @@ import { startPostgresHa } from './postgres-ha.mjs';
 
 /** A request without an answer after this long is a hang (the issue's bound). */
 const HANG_MS = 20_000;
+/** The whole drill, start to clean-up: about 3 minutes on a 2-core machine. */
+const OVERALL_LIMIT_MS = 15 * 60_000;
 /** The goals: the longest write outage each experiment may cause. */
 const UNAVAILABLE_BOUND_MS = { 'nats-node': 5_000, 'postgres-primary': 30_000, 'coffer-replicas': 5_000 };
 
@@ -186,6 +188,14 @@ async function main() {
   fs.rmSync(logDir, { recursive: true, force: true });
   const cleanups = [];
   let exitCode = 1;
+  // bounded in time whatever hangs: everything started is stopped, and the run fails
+  const watchdog = setTimeout(async () => {
+    log(`the drill overran ${OVERALL_LIMIT_MS / 60_000} minutes: stopping everything`);
+    for (const cleanup of cleanups.splice(0)) await cleanup().catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.exit(1);
+  }, OVERALL_LIMIT_MS);
+  watchdog.unref();
   try {
     log('starting PostgreSQL (etcd, Patroni: a primary and a synchronous standby, HAProxy) ...');
     const postgres = await startPostgresHa({ dir: path.join(dir, 'postgres'), log });
