@@ -1,3 +1,4 @@
+import { withoutHopByHop } from '@coffer/egress';
 import type { FailKind } from './protocol';
 import type { SandboxCustomResponse, SandboxOutcome, SandboxProblem } from './types';
 
@@ -101,22 +102,24 @@ export function sanitizeErrors(v: unknown): Record<string, string[]> | undefined
 }
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const FORBIDDEN_RESPONSE_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'proxy-connection', 'te', 'trailer']);
+/** the framing the gateway redoes for the answer it sends */
+const FRAMING = new Set(['content-length']);
 
+/**
+ * A custom response's headers the caller may receive: well-formed names and values, at most 50, without the hop-by-hop
+ * headers (and those their `Connection` names) that no hop Coffer relays may pass on (libs/egress, one list).
+ */
 function sanitizeHeaders(v: unknown): Record<string, string> | undefined {
   if (v === undefined || v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-  const out: Record<string, string> = {};
-  let n = 0;
+  const wellFormed: [string, string][] = [];
   for (const [name, value] of Object.entries(v as Record<string, unknown>)) {
-    if (n >= 50) break;
-    if (!HEADER_NAME.test(name) || FORBIDDEN_RESPONSE_HEADERS.has(name.toLowerCase())) continue;
+    if (!HEADER_NAME.test(name)) continue;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
     const text = String(value);
     if (/[\0\r\n]/.test(text) || text.length > 8192) continue;
-    out[name] = text;
-    n++;
+    wellFormed.push([name, text]);
   }
-  return out;
+  return Object.fromEntries(withoutHopByHop(wellFormed, FRAMING).slice(0, 50));
 }
 
 /**
