@@ -59,7 +59,7 @@ import { ProxiesController } from './proxy/proxies.controller';
     RefusalTally,
     // the Elements frames' policy reads the tenant's allowed origins (elements/frame-ancestors.ts)
     TenantSettingsClient,
-    // console sign-ins (apps/console): in this process's memory; the factory keeps Nest from injecting its parameters
+    // console sign-ins (apps/console): sessions kept by session-service in PostgreSQL, so any replica serves them
     ConsoleSessions,
     // the API's and the console's rate limits, shared by the replicas (leases from session-service)
     RateLimitLeases,
