@@ -120,6 +120,7 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
       this.nc = nc;
       logConnectionStatus(nc, this.config.name, this.config.logger);
       this.followStatus(nc);
+      this.replies.followConnection(nc);
       for (const [subject, handler] of this.getHandlers()) {
         const queue = typeof handler.extras?.['queue'] === 'string' ? (handler.extras['queue'] as string) : this.config.name;
         this.subscriptions.push(nc.subscribe(subject, { queue, callback: (err, msg) => (err ? undefined : this.receive(subject, handler, msg)) }));
@@ -248,7 +249,8 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
   private reply(msg: Msg, data: Uint8Array): void {
     // a request without a reply subject is an event: nobody to answer
     if (!msg.reply) return;
-    // a reply that cannot leave (the connection closed) is not retried: the caller gets its deadline or its own 503
+    // held while the connection is down (PublishBatch.followConnection); one that cannot leave (the connection closed)
+    // is not retried: the caller gets its deadline or its own 503
     this.replies.add(() => msg.respond(data));
   }
 

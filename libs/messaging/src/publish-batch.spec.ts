@@ -1,3 +1,4 @@
+import { Events } from 'nats';
 import { PublishBatch } from './publish-batch';
 
 describe('PublishBatch', () => {
@@ -34,5 +35,39 @@ describe('PublishBatch', () => {
     batch.add(() => sent.push('b'));
     batch.flush();
     expect(sent).toEqual(['b']);
+  });
+
+  it('following a connection, holds the sends while it is down and makes them, in order, once it has reconnected', async () => {
+    // the connection's status events, as nats.js yields them
+    const events: Array<{ type: string }> = [];
+    let wake: () => void = () => undefined;
+    const nc = {
+      status: async function* () {
+        for (;;) {
+          while (events.length) yield events.shift() as { type: string; data: string };
+          await new Promise<void>((r) => (wake = r));
+        }
+      },
+    };
+    const tell = async (type: string) => {
+      events.push({ type });
+      wake();
+      await new Promise((r) => setImmediate(r));
+    };
+    const batch = new PublishBatch().followConnection(nc as never);
+    const sent: string[] = [];
+    const iteration = () => new Promise((r) => setImmediate(r));
+    await tell(Events.Disconnect);
+    batch.add(() => sent.push('a'));
+    batch.add(() => sent.push('b'));
+    await iteration();
+    await iteration();
+    expect(sent).toEqual([]);
+    await tell(Events.Reconnect);
+    await iteration();
+    expect(sent).toEqual(['a', 'b']);
+    batch.add(() => sent.push('c'));
+    await iteration();
+    expect(sent).toEqual(['a', 'b', 'c']);
   });
 });

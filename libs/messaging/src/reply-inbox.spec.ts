@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { connect, type NatsConnection } from 'nats';
 import { ReplyInbox, RequestFailure } from './reply-inbox';
 
@@ -86,6 +87,44 @@ describe('ReplyInbox', () => {
     own.close();
   });
 
+  it('fails the requests sent when the connection is lost at once, and holds the next ones until it is back', async () => {
+    // a TCP relay to the server: cutting its sockets is the server dying, as the client sees it; it reconnects through it
+    const sockets = new Set<net.Socket>();
+    const relay = net.createServer((client) => {
+      const { hostname, port } = new URL(NATS_URL);
+      const server = net.connect(Number(port), hostname);
+      for (const s of [client, server]) {
+        sockets.add(s);
+        s.on('error', () => undefined).on('close', () => sockets.delete(s));
+      }
+      client.pipe(server).pipe(client);
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
+    const other = await connect({ servers: `nats://127.0.0.1:${(relay.address() as net.AddressInfo).port}`, reconnectTimeWait: 50 });
+    const own = new ReplyInbox(other, `_INBOX.${randomUUID()}`);
+    nc.subscribe(`${run}.never`, { callback: () => undefined });
+    await nc.flush();
+    try {
+      const pending = own.request(`${run}.never`, enc.encode('x'), 5_000);
+      await other.flush();
+      const started = Date.now();
+      for (const s of sockets) s.destroy();
+      await expect(pending).rejects.toMatchObject({ code: 'DISCONNECTED' });
+      expect(Date.now() - started).toBeLessThan(1_000);
+      // one made before it has reconnected is held (nats.js would drop it at the next dial), then sent and answered
+      expect(dec.decode((await own.request(`${run}.echo`, enc.encode('again'), 5_000)).data)).toBe('echo again');
+      // a server that does not come back: a held request fails at its deadline as never sent (503), not as a timeout
+      relay.close();
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      await expect(own.request(`${run}.echo`, enc.encode('lost'), 300)).rejects.toMatchObject({ code: 'DISCONNECTED' });
+    } finally {
+      own.close();
+      await other.close();
+      relay.close();
+    }
+  });
+
   it('fails pending and later requests at once when the server refuses its reply subscription', async () => {
     let callback: ((err: Error | null, msg: unknown) => void) | undefined;
     const fake = {
@@ -95,6 +134,7 @@ describe('ReplyInbox', () => {
       },
       publish: () => undefined,
       closed: () => new Promise(() => undefined),
+      status: async function* () {},
     } as unknown as NatsConnection;
     const refused = new ReplyInbox(fake, '_INBOX.refused');
     try {

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { Msg, NatsConnection, Subscription } from 'nats';
+import { Events, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { PublishBatch } from './publish-batch';
 
 /** Why a request got no reply; RpcClient turns these into 504 and 503. */
 export class RequestFailure extends Error {
-  constructor(readonly code: 'TIMEOUT' | '503' | 'CONNECTION_CLOSED') {
-    super(code === 'TIMEOUT' ? 'timeout' : code === '503' ? 'no responders' : 'connection closed');
+  constructor(readonly code: 'TIMEOUT' | '503' | 'CONNECTION_CLOSED' | 'DISCONNECTED') {
+    super(code === 'TIMEOUT' ? 'timeout' : code === '503' ? 'no responders' : code === 'DISCONNECTED' ? 'disconnected from the server' : 'connection closed');
   }
 }
 
@@ -13,9 +13,10 @@ interface Pending {
   resolve: (msg: Msg) => void;
   reject: (err: Error) => void;
   deadline: number;
+  /** what to publish, until it has left (held while the connection is down) */
+  unsent?: { subject: string; data: Uint8Array };
 }
 
-/** How often deadlines are checked: a late request fails at most this much after its deadline. */
 /**
  * Request-reply over one subscription, `<prefix>.<random>.*`, where each request's reply subject ends in its own
  * sequence number. It does what nats.js's `request` does with its multiplexed inbox, less what a request there costs
@@ -26,6 +27,14 @@ interface Pending {
  *
  * A reply-less "no responders" status (nobody serves the subject) fails the request at once with code 503, as it
  * does in nats.js; a closed connection fails every pending request.
+ *
+ * A lost connection (its server died, say) is handled here too, as the high-availability drill found it costs every
+ * caller 5 s otherwise:
+ * - the requests already sent fail at once (DISCONNECTED): the reply subscription lived on that server, so a reply
+ *   sent before the client has subscribed again elsewhere is dropped, and they would only wait for their deadline;
+ * - the requests made until it has reconnected are held, not published: nats.js 2 discards what is published between
+ *   a lost connection and its next dial (each dial resets its outbound buffer). They leave once it is back, or fail
+ *   at their deadline as DISCONNECTED (never sent, so safe to retry).
  */
 export class ReplyInbox {
   private readonly subject: string;
@@ -39,6 +48,8 @@ export class ReplyInbox {
   private seq = 0;
   /** The reply subscription failed (the server refused it: a permissions error): no reply can ever arrive. */
   private broken = false;
+  /** the connection lost its server and has not reconnected yet */
+  private down = false;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -52,6 +63,12 @@ export class ReplyInbox {
       },
     });
     void nc.closed().then(() => this.failAll(new RequestFailure('CONNECTION_CLOSED')));
+    void (async () => {
+      for await (const status of nc.status()) {
+        if (status.type === Events.Disconnect) this.disconnected();
+        else if (status.type === Events.Reconnect) this.reconnected();
+      }
+    })().catch(() => undefined);
   }
 
   request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Msg> {
@@ -59,18 +76,40 @@ export class ReplyInbox {
     if (this.broken) return Promise.reject(new RequestFailure('CONNECTION_CLOSED'));
     return new Promise<Msg>((resolve, reject) => {
       const deadline = Date.now() + timeoutMs;
-      this.pending.set(token, { resolve, reject, deadline });
+      this.pending.set(token, { resolve, reject, deadline, unsent: { subject, data } });
       this.sweepBy(deadline);
-      this.outbox.add(() => {
-        if (!this.pending.has(token)) return; // failed or timed out before it left
-        try {
-          this.nc.publish(subject, data, { reply: `${this.subject}.${token}` });
-        } catch (err) {
-          this.pending.delete(token);
-          reject(err);
-        }
-      });
+      if (!this.down) this.outbox.add(() => this.send(token));
     });
+  }
+
+  /** Publishes a pending request, unless it has failed, timed out or left already, or the connection is down. */
+  private send(token: string): void {
+    const p = this.pending.get(token);
+    if (!p?.unsent || this.down) return;
+    const { subject, data } = p.unsent;
+    p.unsent = undefined;
+    try {
+      this.nc.publish(subject, data, { reply: `${this.subject}.${token}` });
+    } catch (err) {
+      this.pending.delete(token);
+      p.reject(err as Error);
+    }
+  }
+
+  private disconnected(): void {
+    this.down = true;
+    const lost = new RequestFailure('DISCONNECTED');
+    for (const [token, p] of this.pending) {
+      if (p.unsent) continue;
+      this.pending.delete(token);
+      p.reject(lost);
+    }
+    if (this.pending.size === 0) this.stopSweeper();
+  }
+
+  private reconnected(): void {
+    this.down = false;
+    for (const [token, p] of this.pending) if (p.unsent) this.outbox.add(() => this.send(token));
   }
 
   /** Requests still waiting (for tests and shutdown). */
@@ -134,7 +173,7 @@ export class ReplyInbox {
         continue;
       }
       this.pending.delete(token);
-      p.reject(new RequestFailure('TIMEOUT'));
+      p.reject(new RequestFailure(p.unsent && this.down ? 'DISCONNECTED' : 'TIMEOUT'));
     }
     if (next !== Infinity) this.sweepBy(next);
   }

@@ -130,12 +130,19 @@ export class SharedRateLimiter {
   private async leaseAndDecide(subject: string, s: SubjectState, limit: Limit, traceId: string): Promise<Admission> {
     for (let windowChanged = false; ; ) {
       const own = !s.leasing;
-      if (own) s.leasing = this.lease(subject, s, limit, traceId).finally(() => (s.leasing = undefined));
+      let granted = 0;
+      if (own)
+        s.leasing = this.lease(subject, s, limit, traceId)
+          .then((n) => void (granted = n))
+          .finally(() => (s.leasing = undefined));
       await s.leasing;
       const now = this.now();
       const decided = this.decide(s, limit, now);
       if (decided !== undefined) return decided;
-      // the reply's window ended while it travelled (its permits lapsed, nothing was refused): ask the new one, once
+      // the reply's window ended while it travelled and its permits lapsed: the one this request asked for was counted
+      // in that window, so it is spent here (a loaded bus can make that happen twice in a row near a window's end)
+      if (own && granted > 0) return this.spend(s);
+      // nothing granted, and the window ended while the reply travelled: ask the new one, once
       if (own && now >= s.until && !windowChanged) {
         windowChanged = true;
         continue;
@@ -146,7 +153,8 @@ export class SharedRateLimiter {
     }
   }
 
-  private async lease(subject: string, s: SubjectState, limit: Limit, traceId: string): Promise<void> {
+  /** Asks for permits and holds them; resolves to how many were granted (0 when the lease failed). */
+  private async lease(subject: string, s: SubjectState, limit: Limit, traceId: string): Promise<number> {
     const want = this.options.exact ? 1 : Math.max(1, Math.floor(s.remaining === undefined ? limit.requests / 8 : s.remaining / 4));
     const askedAt = this.now();
     let reply: RateLimitLeaseReply;
@@ -155,7 +163,7 @@ export class SharedRateLimiter {
       reply = await this.client.lease(request, traceId);
     } catch (err) {
       this.fallBack(s, limit, askedAt, err);
-      return;
+      return 0;
     }
     if (reply.windowStart !== s.windowStart || s.until <= this.now()) {
       // a new window: what was held of the last one has lapsed
@@ -171,6 +179,7 @@ export class SharedRateLimiter {
     } else {
       s.refusedUntil = 0;
     }
+    return reply.granted;
   }
 
   private fallBack(s: SubjectState, limit: Limit, at: number, err: unknown): void {
