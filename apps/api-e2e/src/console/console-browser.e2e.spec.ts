@@ -523,6 +523,13 @@ describe('the web console in Chromium', () => {
     expect(shown).not.toContain(VISA);
     await expectAccessible('tokens');
     await shot('tokens');
+    // the container filter lists that container's tokens only (GET /v2/tokens?container=)
+    const other = await apiRaw('POST', '/tokens', { key: writer.key, body: { type: 'token', data: 'not a card', containers: ['/general/'] } });
+    expect(other.status).toBe(201);
+    await page.getByLabel('Container').fill('/general/');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.locator('tbody tr', { hasText: other.body.id }).waitFor();
+    expect(await page.locator('tbody tr', { hasText: card.body.id }).count()).toBe(0);
   });
 
   it('loaded no script that broke the Content-Security-Policy, and threw no page error', () => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { apiUrl, request, type ApiItem, type ApiPath, type Page } from './api';
 import { useLoad, type Load } from './use-load';
 
@@ -23,5 +23,25 @@ export function usePagedLoad<P extends ListPath>(
 ): PagedLoad<ApiItem<P>> {
   const [page, setPage] = useState(1);
   const [load] = useLoad(() => request<Page<ApiItem<P>>>('GET', apiUrl(path, undefined, params(page))), [page, ...deps]);
+  return { load, page, setPage };
+}
+
+/**
+ * usePagedLoad for a list paged by cursor (`/v2/tokens`): page n asks with the `next` page n - 1 answered (each one
+ * remembered, so Previous goes back without a cursor of its own); give PagedTable `pager.last` = no `next`.
+ */
+export function useCursorPagedLoad<P extends ListPath>(
+  path: P,
+  params: () => Record<string, string | number | undefined>,
+  deps: unknown[] = [],
+): PagedLoad<ApiItem<P>> {
+  const [page, setPage] = useState(1);
+  /** the `start` of each page: none for the first */
+  const starts = useRef<Array<string | undefined>>([]);
+  const [load] = useLoad(async () => {
+    const res = await request<Page<ApiItem<P>>>('GET', apiUrl(path, undefined, { ...params(), start: starts.current[page] }));
+    starts.current[page + 1] = res.pagination.next;
+    return res;
+  }, [page, ...deps]);
   return { load, page, setPage };
 }

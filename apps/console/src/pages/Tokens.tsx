@@ -1,17 +1,17 @@
 import { useState } from 'react';
-import { usePagedLoad } from '../lib/use-paged-load';
+import { useCursorPagedLoad } from '../lib/use-paged-load';
 import { Json, PageHeader, formatDate } from '../components/ui';
 import { PagedTable } from '../components/ResourceTable';
 
 /**
  * The tokens this key may read, with exactly the data the API returns to it (its rules' transforms apply); the data
- * stays hidden on screen until the operator shows a row.
+ * stays hidden on screen until the operator shows a row. Listed by `/v2/tokens`, the list that filters by container.
  */
 export function Tokens() {
   const [container, setContainer] = useState('');
   const [filter, setFilter] = useState('');
   const [shown, setShown] = useState<Set<string>>(new Set());
-  const list = usePagedLoad('/tokens', (page) => ({ page, size: 25, container: filter }), [filter]);
+  const list = useCursorPagedLoad('/v2/tokens', () => ({ size: 25, container: filter }), [filter]);
   const toggle = (id: string) => setShown((s) => (s.has(id) ? new Set([...s].filter((x) => x !== id)) : new Set([...s, id])));
   return (
     <>
@@ -26,8 +26,11 @@ export function Tokens() {
       >
         <label>
           Container
-          <input value={container} onChange={(e) => setContainer(e.target.value)} placeholder="/pci/" />
+          <input value={container} onChange={(e) => setContainer(e.target.value)} placeholder="/pci/" aria-describedby="container-hint" />
         </label>
+        <span id="container-hint" className="muted">
+          exact, or a prefix ending in * (/pci/*)
+        </span>
         <button type="submit">Filter</button>
       </form>
       <PagedTable
@@ -58,7 +61,8 @@ export function Tokens() {
           },
           { header: 'Created', cell: (t) => formatDate(t.created_at) },
         ]}
-        empty="No tokens this key may read."
+        pager={{ last: (res) => !res.pagination.next }}
+        empty={filter ? `No tokens this key may read in ${filter}.` : 'No tokens this key may read.'}
       />
     </>
   );
