@@ -26,3 +26,4 @@ export type {
 } from './generated/prisma/client';
 export * from './audit';
 export * from './retention-pruner';
+export * from './periodic-work';

@@ -1,5 +1,7 @@
 import type { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import type { createLogger } from '@coffer/observability';
+import type { SimpleIntervalJob } from 'toad-scheduler';
+import { periodicWork } from './periodic-work';
 
 /** Rows per statement: each DELETE holds its locks for a few milliseconds, so the API never waits on pruning. */
 export const RETENTION_BATCH = 1000;
@@ -26,7 +28,7 @@ export interface RetentionPolicy {
 export abstract class RetentionPruner implements OnModuleInit, OnApplicationShutdown {
   protected abstract readonly logger: ReturnType<typeof createLogger>;
   protected abstract readonly policy: RetentionPolicy;
-  private timer?: NodeJS.Timeout;
+  private job?: SimpleIntervalJob;
   private running = false;
   private stopped = false;
 
@@ -39,13 +41,13 @@ export abstract class RetentionPruner implements OnModuleInit, OnApplicationShut
   }
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.prune(), this.policy.intervalMs);
-    this.timer.unref();
+    this.job = periodicWork(this.policy.countField, this.policy.intervalMs, () => this.prune());
+    this.job.start();
   }
 
   onApplicationShutdown(): void {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.job?.stop();
   }
 
   /** Prunes everything past retention; returns the number of rows deleteBatch removed. */

@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ProblemError, idempotentReplay, type IdempotentReplay, type RpcEnvelope } from '@coffer/contracts';
-import { PrismaService } from '@coffer/db';
+import { PrismaService, periodicWork } from '@coffer/db';
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { IdempotencyLedger, inProgress } from './idempotency-ledger';
 import { idempotentRequestOf, type IdempotentRequest } from './idempotent-request';
@@ -75,7 +75,7 @@ const PLAIN: ReplayCodec<unknown, unknown> = { reply: (o) => o, record: (o) => o
 export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Idempotency');
   readonly ledger: IdempotencyLedger;
-  private sweeper?: NodeJS.Timeout;
+  private readonly sweeper = periodicWork('idempotency-sweep', SWEEP_INTERVAL_MS, () => this.ledger.sweep());
 
   constructor(
     private readonly prisma: PrismaService,
@@ -85,12 +85,11 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.sweeper = setInterval(() => void this.ledger.sweep().catch(() => undefined), SWEEP_INTERVAL_MS);
-    this.sweeper.unref();
+    this.sweeper.start();
   }
 
   onModuleDestroy(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper.stop();
   }
 
   request(route: string, env: RpcEnvelope<unknown>): IdempotentRequest | undefined {

@@ -195,6 +195,9 @@ export class AttackContext {
   private readonly statuses: string[] = [];
   private readonly abort = new AbortController();
   private open = true;
+  private markClosed: () => void = () => undefined;
+  /** resolves when the window closes */
+  readonly closed = new Promise<void>((resolve) => (this.markClosed = resolve));
   readonly notes: string[] = [];
 
   constructor() {
@@ -217,6 +220,7 @@ export class AttackContext {
   /** the window has closed: send nothing new */
   close(): void {
     this.open = false;
+    this.markClosed();
   }
 
   /** the attack's requests have had their time: give up on those still waiting */
@@ -282,13 +286,7 @@ export async function slowBodies(ctx: AttackContext, count: number, opts: { key?
         socket.on('error', () => done('reset'));
         socket.on('close', () => done('closed'));
         ctx.signal.addEventListener('abort', () => done('open'), { once: true });
-        const timer = setInterval(() => {
-          if (!ctx.active) {
-            clearInterval(timer);
-            done('open');
-          }
-        }, 100);
-        socket.on('close', () => clearInterval(timer));
+        void ctx.closed.then(() => done('open'));
       }),
   );
   for (const outcome of await Promise.all(sockets)) ctx.record(outcome);

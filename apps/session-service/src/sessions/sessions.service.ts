@@ -14,7 +14,7 @@ import {
 } from '@coffer/contracts';
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
-import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
+import { EventOutbox, Prisma, PrismaService, changedFields, periodicWork } from '@coffer/db';
 import { AuditTrail, EventBus } from '@coffer/messaging';
 import { sessionServiceConfig } from '../config';
 import { RateLimitWindows } from '../rate-limits/rate-limit-windows';
@@ -25,7 +25,7 @@ const MAX_AUTHORIZED_LIFETIME_MS = 24 * 3600_000;
 
 @Injectable()
 export class SessionsService implements OnModuleInit, OnApplicationShutdown {
-  private sweeper?: NodeJS.Timeout;
+  private sweeper?: ReturnType<typeof periodicWork>;
 
   constructor(
     private readonly sessions: SessionRepository,
@@ -129,12 +129,12 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   onModuleInit(): void {
-    this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), sessionServiceConfig().sessionSweepIntervalMs);
-    this.sweeper.unref();
+    this.sweeper = periodicWork('sessions-sweep', sessionServiceConfig().sessionSweepIntervalMs, () => this.sweep());
+    this.sweeper.start();
   }
 
   onApplicationShutdown(): void {
-    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper?.stop();
   }
 
   /** Deletes expired sessions (the count is returned) and the rate limit windows no lease reads any more. */

@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { AuditLedger, CHANNELS, PgListener, PrismaService, auditSignal } from '@coffer/db';
+import { AuditLedger, CHANNELS, PgListener, PrismaService, auditSignal, periodicWork } from '@coffer/db';
 import { onRequestHandled } from '@coffer/messaging';
 import { tokenServiceConfig } from '../config';
 
@@ -25,7 +25,7 @@ export class AuditChainKeeper implements OnModuleInit, OnApplicationShutdown {
   private sealTimer?: NodeJS.Timeout;
   /** when the scheduled seal runs (Date.now() scale) */
   private sealAt = Infinity;
-  private pruneTimer?: NodeJS.Timeout;
+  private pruneJob?: ReturnType<typeof periodicWork>;
   private stopListening?: () => void;
   private sealing = false;
   private pruning = false;
@@ -46,8 +46,8 @@ export class AuditChainKeeper implements OnModuleInit, OnApplicationShutdown {
     await this.listener.on(CHANNELS.auditEvents, soon);
     // records left unsealed by a previous run of the service
     this.sealIn(config.auditSealIntervalMs);
-    this.pruneTimer = setInterval(() => void this.prune(), config.auditPruneIntervalMs);
-    this.pruneTimer.unref();
+    this.pruneJob = periodicWork('audit-prune', config.auditPruneIntervalMs, () => this.prune());
+    this.pruneJob.start();
   }
 
   onApplicationShutdown(): void {
@@ -55,7 +55,7 @@ export class AuditChainKeeper implements OnModuleInit, OnApplicationShutdown {
     this.stopListening?.();
     auditSignal.handleLocally(undefined);
     if (this.sealTimer) clearTimeout(this.sealTimer);
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
+    this.pruneJob?.stop();
   }
 
   /** Schedules a seal within `ms` (an earlier one already scheduled stays). */

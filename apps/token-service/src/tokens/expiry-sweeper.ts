@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { Prisma, SqlPool } from '@coffer/db';
+import { Prisma, SqlPool, periodicWork } from '@coffer/db';
 import { tokenServiceConfig } from '../config';
 import { tokenExpired } from './token-events';
 import { TokenRepository } from './token.repository';
@@ -14,7 +14,7 @@ const BATCH = 1000;
  */
 @Injectable()
 export class ExpirySweeper implements OnModuleInit, OnApplicationShutdown {
-  private timer?: NodeJS.Timeout;
+  private readonly job = periodicWork('token-expiry-sweep', tokenServiceConfig().tokenSweepIntervalMs, () => this.sweep());
   private running = false;
 
   constructor(
@@ -24,12 +24,11 @@ export class ExpirySweeper implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.sweep(), tokenServiceConfig().tokenSweepIntervalMs);
-    this.timer.unref();
+    this.job.start();
   }
 
   onApplicationShutdown(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.job.stop();
   }
 
   async sweep(): Promise<number> {

@@ -88,14 +88,19 @@ describe('RelayLeadership (PostgreSQL, two replicas)', () => {
     const b = replica();
     await within(3_000, async () => (await relayLocks()).waiters.length === 1);
 
+    // sampled every millisecond during the hand-over: never two leaders at once
     let both = false;
-    const watch = setInterval(() => (both ||= a.leadership.held && b.leadership.held), 1);
+    let sampling = true;
+    const sampler = (async () => {
+      for (; sampling; await new Promise((r) => setTimeout(r, 1))) both ||= a.leadership.held && b.leadership.held;
+    })();
     try {
       await a.leadership.release();
       const ms = await within(3_000, () => b.leadership.held);
       expect(ms).toBeLessThan(3_000);
     } finally {
-      clearInterval(watch);
+      sampling = false;
+      await sampler;
     }
     expect(both).toBe(false);
     expect(b.leads()).toBe(1);
