@@ -1,10 +1,3 @@
-module.exports = {
-  displayName: 'auth',
-  preset: '../../jest.preset.js',
-  testEnvironment: 'node',
-  transform: {
-    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
-  },
-  moduleFileExtensions: ['ts', 'js', 'json', 'node'],
-  coverageDirectory: '../../coverage/libs/auth',
-};
+const { serviceJestConfig } = require('../../tools/build/service-jest.cjs');
+
+module.exports = serviceJestConfig(__dirname);

@@ -1,12 +1,8 @@
+const { serviceJestConfig } = require('../../tools/build/service-jest.cjs');
+
+// the HSM key store's tests run against a SoftHSM token made for the run
 module.exports = {
-  displayName: 'crypto',
-  preset: '../../jest.preset.js',
-  testEnvironment: 'node',
+  ...serviceJestConfig(__dirname),
   globalSetup: '<rootDir>/jest.softhsm-setup.mjs',
   globalTeardown: '<rootDir>/jest.softhsm-teardown.mjs',
-  transform: {
-    '^.+\\.[tj]s$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.spec.json' }],
-  },
-  moduleFileExtensions: ['ts', 'js', 'json', 'node'],
-  coverageDirectory: '../../coverage/libs/crypto',
 };

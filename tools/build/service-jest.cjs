@@ -1,4 +1,4 @@
-// The Jest configurations of the Node programs (apps/* and tools/admin): each one's jest.config.cts is
+// The Jest configurations of the Node projects (apps/*, libs/* and tools/admin): each one's jest.config.cts is
 // `module.exports = serviceJestConfig(__dirname)`, and a service with a medium tier (`*.int.spec.ts`, real
 // PostgreSQL) also has a jest.int.config.cts that is `module.exports = serviceIntJestConfig(__dirname)`.
 const { basename, join, relative } = require('path');
