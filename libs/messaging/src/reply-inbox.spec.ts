@@ -134,7 +134,9 @@ describe('ReplyInbox', () => {
       },
       publish: () => undefined,
       closed: () => new Promise(() => undefined),
-      status: async function* () {},
+      status: async function* () {
+        // no status events
+      },
     } as unknown as NatsConnection;
     const refused = new ReplyInbox(fake, '_INBOX.refused');
     try {
