@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool, inTransaction, type AuditEvent } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, auditInsert, inTransaction, type AuditEvent } from '@coffer/db';
 
 export interface AuditEventInput {
   actorApplicationId?: string;
@@ -48,10 +48,18 @@ export interface AuditEventFilter {
  * `tenant_id`, `id` and `container` of tokens; only rows passing `allowed` are audited. Never data.
  */
 export function readEventInsert(rows: Prisma.Sql, allowed: Prisma.Sql, actorApplicationId: string | undefined, traceId: string | undefined): Prisma.Sql {
-  return Prisma.sql`
-    INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
-    SELECT gen_random_uuid(), tenant_id, ${actorApplicationId ?? null}::uuid, 'read', 'token', id, ${traceId ?? null}::text, now()
-    FROM ${rows} WHERE ${allowed} RETURNING entity_id`;
+  return auditInsert(
+    {
+      tenantId: Prisma.sql`tenant_id`,
+      actorApplicationId: actorApplicationId ?? null,
+      operation: 'read',
+      entityType: 'token',
+      entityId: Prisma.sql`id`,
+      traceId: traceId ?? null,
+    },
+    rows,
+    { where: allowed, returning: Prisma.sql`entity_id` },
+  );
 }
 
 /**
@@ -60,19 +68,30 @@ export function readEventInsert(rows: Prisma.Sql, allowed: Prisma.Sql, actorAppl
  * unless `audited` (a parameter, so the statement's text stays the same and it stays prepared either way).
  */
 export function createEventInsert(rows: Prisma.Sql, tenantId: string, actorApplicationId: string | null, traceId: string | null, audited: boolean): Prisma.Sql {
-  return Prisma.sql`
-    INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
-    SELECT gen_random_uuid(), ${tenantId}::uuid, ${actorApplicationId}::uuid, 'create', 'token', id, ${traceId}::text, now()
-    FROM ${rows} WHERE ${audited}::boolean`;
+  return auditInsert({ tenantId, actorApplicationId, operation: 'create', entityType: 'token', entityId: Prisma.sql`id`, traceId }, rows, {
+    where: Prisma.sql`${audited}::boolean`,
+  });
 }
 
 /** The multi-row INSERT of recorded events (a group-committed batch, or the events of one unit of work). */
 function eventsInsert(rows: Pending['rows']): Prisma.Sql {
-  return Prisma.sql`
-    INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, changes, created_at)
-    SELECT * , now() FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.tenantId)}::uuid[],
+  const t = (column: string) => Prisma.raw(`t.${column}`);
+  return auditInsert(
+    {
+      id: t('id'),
+      tenantId: t('tenant_id'),
+      actorApplicationId: t('actor_application_id'),
+      operation: t('operation'),
+      entityType: t('entity_type'),
+      entityId: t('entity_id'),
+      traceId: t('trace_id'),
+      changes: t('changes'),
+    },
+    Prisma.sql`unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.tenantId)}::uuid[],
       ${rows.map((r) => r.actorApplicationId)}::uuid[], ${rows.map((r) => r.operation)}::text[], ${rows.map((r) => r.entityType)}::text[],
-      ${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.traceId)}::text[], ${rows.map((r) => r.changes)}::jsonb[])`;
+      ${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.traceId)}::text[], ${rows.map((r) => r.changes)}::jsonb[])
+      AS t(id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, changes)`,
+  );
 }
 
 const isUuidText = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
@@ -82,9 +101,10 @@ const MAX_BATCH = 500;
 const MAX_FLUSHES = 4;
 
 /**
- * audit_events (owned by token-service; other services send theirs over token.audit.record): the one owner of every
- * audit write of token-service. `record` is the API; the two statement fragments above are for the reads and creates
- * whose event rides in their own statement; no other code inserts into audit_events. Never data.
+ * token-service's audit records, and those reactor-service and proxy-service send over token.audit.record (the other
+ * services and the operator CLI write theirs in their own transactions through libs/db's auditRecordsInsert; every
+ * statement is libs/db's auditInsert). `record` is the API; the two statement fragments above are for the reads and
+ * creates whose record rides in their own statement. Never data.
  *
  * Inside a unit of work (PrismaService.transactional) `record` writes in that transaction: the events commit with the
  * change they describe, or not at all. Outside one, group commit: callers wait until their events are written, but the events recorded during one event-loop iteration

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool, inTransaction, outboxInsert, type OutboxEvent } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, auditInsert, inTransaction, outboxInsert, type OutboxEvent } from '@coffer/db';
 import { createEventInsert, readEventInsert } from '../audit/audit.repository';
 
 /** A token row as stored: data only as ciphertext. */
@@ -136,10 +136,17 @@ function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
       SELECT w.tenant_id, w.id, d.digest FROM w
       JOIN unnest(${digests.map((d) => d.ord)}::int[], ${digests.map((d) => d.digest)}::text[]) AS d(ord, digest) ON d.ord = w.ord
       ON CONFLICT DO NOTHING
-    ), a AS (
-      INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
-      SELECT gen_random_uuid(), w.tenant_id, w.created_by, 'create', 'token', w.id, w.trace_id, now() FROM w
-    ), o AS (
+    ), a AS (${auditInsert(
+      {
+        tenantId: Prisma.sql`w.tenant_id`,
+        actorApplicationId: Prisma.sql`w.created_by`,
+        operation: 'create',
+        entityType: 'token',
+        entityId: Prisma.sql`w.id`,
+        traceId: Prisma.sql`w.trace_id`,
+      },
+      Prisma.raw('w'),
+    )}), o AS (
       INSERT INTO event_outbox (id, tenant_id, type, event, traceparent)
       SELECT e.id, w.tenant_id, e.type, e.event, e.traceparent FROM w
       JOIN unnest(${events.map((e) => e.ord)}::int[], ${events.map((e) => e.event.id)}::uuid[], ${events.map((e) => e.event.type)}::text[],
@@ -305,10 +312,18 @@ export class TokenRepository {
       ), t AS (
         SELECT k.ord, k.audit, k.actor, k.trace, ${COLUMNS_OF_T} FROM k
         JOIN tokens t ON t.tenant_id = k.tenant_id AND t.id = k.id AND (t.expires_at IS NULL OR t.expires_at > now())
-      ), a AS (
-        INSERT INTO audit_events (id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, created_at)
-        SELECT gen_random_uuid(), tenant_id, actor, 'read', 'token', id, trace, now() FROM t WHERE audit
-      )
+      ), a AS (${auditInsert(
+        {
+          tenantId: Prisma.sql`tenant_id`,
+          actorApplicationId: Prisma.sql`actor`,
+          operation: 'read',
+          entityType: 'token',
+          entityId: Prisma.sql`id`,
+          traceId: Prisma.sql`trace`,
+        },
+        Prisma.raw('t'),
+        { where: Prisma.sql`audit` },
+      )})
       SELECT ord, audit AS audited, ${COLUMNS} FROM t`,
       'token_find_each_audited',
     );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client';
 import { GLOBAL_AUDIT_TENANT } from './audit-chain';
+import { auditColumnsOf, auditInsert } from './audit-insert';
 
 /** Who did it, as `@coffer/contracts` Actor names it (kept structural here: this lib does not load contracts). */
 export interface AuditActor {
@@ -46,15 +47,15 @@ export interface RefusalWindow {
  */
 export function auditRecordsInsert(records: AuditRecordInput[]): Prisma.Sql {
   const col = <T>(f: (r: AuditRecordInput) => T) => records.map(f);
-  return Prisma.sql`
-    INSERT INTO audit_events (id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes, source, created_at)
-    SELECT id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes::jsonb, source, now()
-    FROM unnest(${col(() => randomUUID())}::uuid[], ${col((r) => r.tenantId ?? GLOBAL_AUDIT_TENANT)}::uuid[],
+  return auditInsert(
+    { ...auditColumnsOf('t'), changes: Prisma.sql`t.changes::jsonb` },
+    Prisma.sql`unnest(${col(() => randomUUID())}::uuid[], ${col((r) => r.tenantId ?? GLOBAL_AUDIT_TENANT)}::uuid[],
       ${col((r) => (r.actor?.type === 'application' ? r.actor.id : null))}::uuid[], ${col((r) => r.actor?.type ?? null)}::text[],
       ${col((r) => r.actor?.id ?? null)}::text[], ${col((r) => r.actor?.name ?? null)}::text[], ${col((r) => r.operation)}::text[],
       ${col((r) => r.entityType)}::text[], ${col((r) => r.entityId)}::text[], ${col((r) => r.traceId ?? null)}::text[],
       ${col((r) => (r.changes ? JSON.stringify(r.changes) : null))}::text[], ${col((r) => r.source ?? null)}::text[])
-      AS t(id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes, source)`;
+      AS t(id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes, source)`,
+  );
 }
 
 /**
