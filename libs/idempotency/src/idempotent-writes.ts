@@ -151,27 +151,47 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
     throw idempotencyKeyBusy();
   }
 
+  /**
+   * An exclusive write's first step: the recorded reply of a completed request (`recorded`), or the key claimed for
+   * `leaseMs` (`claimed`: run the work, then complete or release); 409 while another claim holds the key, 422 for
+   * another request under it. Public for the writes whose work runs in another process (proxy-service's calls claim
+   * through reactor-service, which holds the ledger); every other write goes through perform().
+   */
+  async begin(req: IdempotentRequest, leaseMs: number): Promise<{ claimed: true } | { recorded: unknown }> {
+    const prior = await this.recorded(req);
+    if (prior) return { recorded: prior.reply };
+    if (await this.ledger.claim(req, leaseMs)) return { claimed: true };
+    const winner = await this.recorded(req);
+    if (winner) return { recorded: winner.reply };
+    throw inProgress();
+  }
+
+  /** Records what a claimed request answered: every repeat replays it from now on. */
+  complete(req: IdempotentRequest, recorded: unknown): Promise<void> {
+    return this.ledger.complete(req, recorded);
+  }
+
+  /** Gives a claimed key back (the work failed): a repeat runs the request anew. */
+  release(req: IdempotentRequest): Promise<void> {
+    return this.ledger.release(req);
+  }
+
   private async claimed<O, R>(
     req: IdempotentRequest,
     leaseMs: number,
     codec: ReplayCodec<O, R>,
     work: (write?: IdempotentWrite) => Promise<O>,
   ): Promise<R | IdempotentReplay<R>> {
-    const prior = await this.replayOf(req, codec);
-    if (prior) return prior;
-    if (!(await this.ledger.claim(req, leaseMs))) {
-      const winner = await this.replayOf(req, codec);
-      if (winner) return winner;
-      throw inProgress();
-    }
+    const begun = await this.begin(req, leaseMs);
+    if ('recorded' in begun) return idempotentReplay(await codec.replay(begun.recorded));
     let outcome: O;
     try {
       outcome = await work();
     } catch (err) {
-      await this.ledger.release(req).catch(() => undefined);
+      await this.release(req).catch(() => undefined);
       throw err;
     }
-    await this.ledger.complete(req, codec.record(outcome)).catch((err: Error) => this.logger.error(`recording a completed request failed: ${err.message}`));
+    await this.complete(req, codec.record(outcome)).catch((err: Error) => this.logger.error(`recording a completed request failed: ${err.message}`));
     return codec.reply(outcome);
   }
 

@@ -7,7 +7,7 @@ import {
   type ProxyIdempotencyReply,
   type RecordedProxyReply,
 } from '@coffer/contracts';
-import { IdempotentWrites, idempotentRequestOf, inProgress } from '@coffer/idempotency';
+import { IdempotentWrites, idempotentRequestOf } from '@coffer/idempotency';
 
 /** How long a claim holds the key: the proxy's whole deadline, and some slack for the answer's way back. */
 const LEASE_MS = RPC_DEADLINE_MS.proxy + 5_000;
@@ -15,7 +15,8 @@ const LEASE_MS = RPC_DEADLINE_MS.proxy + 5_000;
 /**
  * The idempotency of proxy requests, kept in this service's ledger (idempotency_records, replies sealed with the
  * tenant's key) on proxy-service's behalf: proxy-service holds plaintext in flight and nothing at rest. The key is
- * claimed before the request is sent (a destination's side effects cannot be rolled back), as a synchronous react's.
+ * claimed before the request is sent (a destination's side effects cannot be rolled back), as a synchronous react's:
+ * the same begin, complete and release of IdempotentWrites, each step one call over the bus.
  */
 @Injectable()
 export class ProxyIdempotency {
@@ -24,22 +25,16 @@ export class ProxyIdempotency {
   async handle(principal: Principal, traceId: string, msg: ProxyIdempotencyMessage): Promise<ProxyIdempotencyReply> {
     const req = idempotentRequestOf(SUBJECTS.proxy.invoke, { principal, traceId, body: msg.request, idempotencyKey: msg.key });
     if (!req) return { done: true };
-    const ledger = this.writes.ledger;
     switch (msg.action) {
       case 'begin': {
-        for (let attempt = 0; attempt < 2; attempt++) {
-          const entry = await ledger.find(req);
-          if (entry?.state === 'completed') return { replay: entry.reply as RecordedProxyReply };
-          if (entry?.state === 'running' && entry.lockedUntil.getTime() > Date.now()) throw inProgress();
-          if (await ledger.claim(req, LEASE_MS)) return { claimed: true };
-        }
-        throw inProgress();
+        const begun = await this.writes.begin(req, LEASE_MS);
+        return 'recorded' in begun ? { replay: begun.recorded as RecordedProxyReply } : { claimed: true };
       }
       case 'complete':
-        await ledger.complete(req, msg.reply ?? null);
+        await this.writes.complete(req, msg.reply ?? null);
         return { done: true };
       case 'release':
-        await ledger.release(req);
+        await this.writes.release(req);
         return { done: true };
     }
   }
