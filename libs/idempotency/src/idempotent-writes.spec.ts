@@ -126,3 +126,32 @@ describe('IdempotentWrites.perform', () => {
     });
   });
 });
+
+describe('IdempotentWrites begin, complete and release (a claim whose work runs in another process: a proxy call)', () => {
+  it('claims a new key; the recorded reply once completed; a new claim once released', async () => {
+    const { writes } = setup();
+    expect(await writes.begin(req, 1000)).toEqual({ claimed: true });
+    await writes.release(req);
+    expect(await writes.begin(req, 1000)).toEqual({ claimed: true });
+    await writes.complete(req, { status: 200 });
+    expect(await writes.begin(req, 1000)).toEqual({ recorded: { status: 200 } });
+  });
+
+  it('409 while another claim holds the key; an expired claim is taken over', async () => {
+    await expect(setup({ state: 'running', lockedUntil: new Date(Date.now() + 60_000) }).writes.begin(req, 1000)).rejects.toMatchObject({
+      problem: { status: 409 },
+    });
+    const expired = setup({ state: 'running', lockedUntil: new Date(Date.now() - 1) });
+    expired.ledger.claim.mockResolvedValueOnce(true);
+    expect(await expired.writes.begin(req, 1000)).toEqual({ claimed: true });
+  });
+
+  it('losing the claim to a request that completed meanwhile replays its reply', async () => {
+    const { writes, ledger, state } = setup();
+    ledger.claim.mockImplementationOnce(async () => {
+      state.entry = { state: 'completed', reply: { status: 201 } };
+      return false;
+    });
+    expect(await writes.begin(req, 1000)).toEqual({ recorded: { status: 201 } });
+  });
+});
