@@ -56,9 +56,22 @@ export interface OperationRow<B = unknown, R = unknown> {
 export type BodyOf<O> = O extends OperationRow<infer B, unknown> ? B : never;
 export type ReplyOf<O> = O extends OperationRow<unknown, infer R> ? R : never;
 
-/** A row with its types: `op<CreateTokenRequest, TokenView>()({...})`. */
+/** The fields a row may leave out: what most rows are (not validated by the dispatcher, not a write, callable by the gateway). */
+export const OPERATION_DEFAULTS = { validate: false, idempotency: 'none', internal: false } as const satisfies Pick<
+  OperationRow,
+  'validate' | 'idempotency' | 'internal'
+>;
+
+/** What a row spells out: everything but the phantom types, the defaulted fields optional. */
+export type OperationRowInput<B, R> = Omit<OperationRow<B, R>, 'types' | keyof typeof OPERATION_DEFAULTS> &
+  Partial<Pick<OperationRow<B, R>, keyof typeof OPERATION_DEFAULTS>>;
+
+/**
+ * A row with its types: `op<CreateTokenRequest, TokenView>()({...})`. `validate`, `idempotency` and `internal` take
+ * OPERATION_DEFAULTS when absent, so readers always find them.
+ */
 export function op<B, R = unknown>() {
-  return (row: Omit<OperationRow<B, R>, 'types'>): OperationRow<B, R> => row;
+  return (row: OperationRowInput<B, R>): OperationRow<B, R> => ({ ...OPERATION_DEFAULTS, ...row });
 }
 
 /** Every row under a node of the table (depth first). */
