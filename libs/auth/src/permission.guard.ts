@@ -3,8 +3,9 @@ import { Reflector } from '@nestjs/core';
 import { ProblemError, type Principal } from '@coffer/contracts';
 import { mayEver } from './access';
 
-const PERMISSION_KEY = 'coffer:permission';
-const AUTHENTICATED_ONLY_KEY = 'coffer:authenticated-only';
+/** The route metadata the guard reads (exported for the gateway's check that its routes and the operation rows agree). */
+export const PERMISSION_KEY = 'coffer:permission';
+export const AUTHENTICATED_ONLY_KEY = 'coffer:authenticated-only';
 
 /** The permission a route needs (any one of several). A route without one is refused: deny by default. */
 export const RequirePermission = (...permissions: string[]) => SetMetadata(PERMISSION_KEY, permissions);

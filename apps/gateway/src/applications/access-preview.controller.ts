@@ -20,6 +20,8 @@ const TOKEN_PERMISSIONS = Object.keys(PERMISSIONS).filter(isTokenPermission);
  * The access preview (a Coffer extension, used by the console's rules editor): the decision every token route
  * makes (libs/auth decideTokenAccess), applied to the application as it is stored now and a token in a given
  * container — or to a session this application would authorize, capped by it. Nothing is read or written.
+ * Plain decorators, no row of its own: the gateway answers it, reading the application with
+ * OPS.session.applications.get (whose row is bound to GET /applications/{id}).
  */
 @ApiTags('applications')
 @Controller('applications')

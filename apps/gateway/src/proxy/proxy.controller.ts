@@ -65,7 +65,8 @@ const DOCS = {
 
 /**
  * The ephemeral proxy: any of the five methods on /proxy and /proxy/**. The body arrives here as raw bytes whatever
- * its content type (fastify-setup's parsers leave proxy bodies alone), and proxy-service does the rest.
+ * its content type (fastify-setup's parsers leave proxy bodies alone), and proxy-service does the rest. Plain decorators,
+ * not `@Route`: the ten routes share one row (OPS.proxy.invoke, no `http` binding) and require its access.
  */
 @ApiTags('proxy')
 @Controller()

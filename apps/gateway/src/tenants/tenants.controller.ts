@@ -1,65 +1,36 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Req } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { OPS, TenantKeysView, TenantView, UpdateTenantRequest, WebhookSecretView } from '@coffer/contracts';
-import { RequirePermission } from '@coffer/auth';
+import { Body, Controller, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { OPS, TenantKeysView, TenantView, UpdateTenantRequest } from '@coffer/contracts';
 import { RpcClient } from '@coffer/messaging';
+import { Route } from '../http/route.decorator';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 
 @ApiTags('tenants')
-@Controller('tenants/self')
+@Controller()
 export class TenantsController {
   constructor(private readonly rpc: RpcClient) {}
 
-  @Get()
-  @RequirePermission('tenant:read')
-  @ApiOperation({ summary: 'The tenant of the key', description: 'tenant:read.' })
-  @ApiOkResponse({ type: TenantView })
+  @Route(OPS.session.tenants.get)
   get(@Req() req: GatewayRequest) {
     return this.rpc.call<TenantView>(OPS.session.tenants.get, {}, callContext(req));
   }
 
-  @Put()
-  @RequirePermission('tenant:update')
-  @ApiOperation({ summary: 'Update the tenant', description: 'tenant:update. Name and settings (deduplicate_tokens).' })
-  @ApiBody({ type: UpdateTenantRequest })
-  @ApiOkResponse({ type: TenantView })
+  @Route(OPS.session.tenants.update)
   update(@Req() req: GatewayRequest, @Body() body: UpdateTenantRequest) {
     return this.rpc.call<TenantView>(OPS.session.tenants.update, body, callContext(req));
   }
 
-  @Get('webhook-secret')
-  @RequirePermission('tenant:read')
-  @ApiOperation({
-    summary: 'The webhook signing secret',
-    description: 'tenant:read. The HMAC key of the Standard Webhooks signatures of asynchronous reactor results.',
-  })
-  @ApiOkResponse({ type: WebhookSecretView })
+  @Route(OPS.session.tenants.webhookSecret)
   webhookSecret(@Req() req: GatewayRequest) {
     return this.rpc.call<{ secret: string }>(OPS.session.tenants.webhookSecret, {}, callContext(req));
   }
 
-  @Get('keys')
-  @RequirePermission('tenant:read')
-  @ApiOperation({
-    summary: "The tenant's data key versions",
-    description:
-      'tenant:read. Every version of the data key (id, version, whether active, created, the key-encryption key provider ' +
-      'it is wrapped under), oldest first, and while a re-encryption job (admin keys reencrypt) runs for the tenant, its ' +
-      'progress per kind of sealed value. Never key material.',
-  })
-  @ApiOkResponse({ type: TenantKeysView })
+  @Route(OPS.token.keys.status)
   keys(@Req() req: GatewayRequest) {
     return this.rpc.call<TenantKeysView>(OPS.token.keys.status, {}, callContext(req));
   }
 
-  @Post('webhook-secret/rotate')
-  @HttpCode(200)
-  @RequirePermission('tenant:update')
-  @ApiOperation({
-    summary: 'Rotate the webhook signing secret',
-    description: 'tenant:update. For 24 hours webhooks carry two signatures, by the old and the new secret.',
-  })
-  @ApiOkResponse({ type: WebhookSecretView })
+  @Route(OPS.session.tenants.rotateWebhookSecret)
   rotateWebhookSecret(@Req() req: GatewayRequest) {
     return this.rpc.call<{ secret: string }>(OPS.session.tenants.rotateWebhookSecret, {}, callContext(req));
   }

@@ -1,8 +1,8 @@
-import { Body, Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { OPS, ListTokensV2Query, SearchTokensV2Request, TokenCursorPage } from '@coffer/contracts';
-import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/messaging';
+import { Route } from '../http/route.decorator';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 
 /**
@@ -10,26 +10,18 @@ import { callContext, type GatewayRequest } from '../http/gateway-request';
  * cursor pages only, `{data, pagination: {page_size, next?}}`. Pass `next` back as `start` for the following page.
  */
 @ApiTags('tokens')
-@Controller('v2/tokens')
+@Controller()
 export class TokensV2Controller {
   constructor(private readonly rpc: RpcClient) {}
 
   /** Filters: `type`, `container` (trailing `*` = prefix), `fingerprint`, `metadata` (a JSON object); `size`, `start`. */
-  @Get()
-  @RequirePermission('token:read')
-  @ApiOperation({ summary: 'List tokens (cursor pages)', description: 'token:read. Newest first; the same access rules and transforms as GET /tokens.' })
-  @ApiOkResponse({ type: TokenCursorPage })
+  @Route(OPS.token.tokens.listV2)
   list(@Req() req: GatewayRequest, @Query() query: ListTokensV2Query) {
     return this.rpc.call<TokenCursorPage>(OPS.token.tokens.listV2, { query }, callContext(req));
   }
 
   /** Body `{query?, size?, start?}`: the search language of POST /tokens/search; no query = every searchable token. */
-  @Post('search')
-  @HttpCode(200)
-  @RequirePermission('token:search')
-  @ApiOperation({ summary: 'Search tokens (cursor pages)', description: 'token:search. The query language of POST /tokens/search.' })
-  @ApiBody({ type: SearchTokensV2Request })
-  @ApiOkResponse({ type: TokenCursorPage })
+  @Route(OPS.token.tokens.searchV2)
   search(@Req() req: GatewayRequest, @Body() body: SearchTokensV2Request) {
     return this.rpc.call<TokenCursorPage>(OPS.token.tokens.searchV2, body, callContext(req));
   }

@@ -26,6 +26,62 @@ export interface JsonLimitRule {
   rootFrom?: string;
 }
 
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A path or query parameter as the API reference documents it (the options of @nestjs/swagger's ApiParam/ApiQuery). */
+export interface HttpParamDoc {
+  readonly name: string;
+  readonly description?: string;
+  readonly format?: string;
+  readonly example?: string;
+  readonly required?: boolean;
+  readonly type?: unknown;
+  readonly enum?: readonly string[];
+  readonly schema?: object;
+}
+
+/** A JSON body or reply given as an OpenAPI schema rather than a contract class (any JSON: tokenize, detokenize). */
+export interface HttpSchemaDoc {
+  readonly schema: object;
+  readonly example?: unknown;
+  readonly examples?: Record<string, { summary: string; value: unknown }>;
+}
+
+/**
+ * How the gateway serves a row over HTTP (apps/gateway `@Route(row)`): the route, its success status, the permission
+ * it checks before the call, and the API reference of the route. A row without one is not an HTTP route of its own:
+ * service-to-service and console operations, and `proxy.invoke`, which ten routes (five methods on /proxy and /proxy/**)
+ * reach through one handler and keep their plain decorators. Routes the gateway answers itself (GET /permissions,
+ * /roles, /logs/entity-types, /webhooks/event-types, /ping, the access preview) have no row at all.
+ */
+export interface HttpBinding {
+  readonly method: HttpMethod;
+  /** the path as the gateway mounts it, in Nest's syntax (`/applications/:id`) */
+  readonly path: string;
+  /** the success status (Nest's HttpCode; also the status of `reply` in the reference) */
+  readonly status: number;
+  readonly summary: string;
+  readonly description: string;
+  /**
+   * The HTTP body, when it has one. It is often not the bus payload: the gateway maps it (PUT /applications/{id} takes
+   * an UpdateApplicationRequest and sends `{id, body}`, an IdBodyMessage). Several classes: one of them (`oneOf`).
+   */
+  readonly body?: PayloadClass | readonly PayloadClass[] | HttpSchemaDoc;
+  /** the success reply in the reference: its class (`[Class]`: an array of them) or schema, and its description */
+  readonly reply:
+    | { readonly type?: PayloadClass | readonly [PayloadClass]; readonly description?: string }
+    | (HttpSchemaDoc & { readonly description?: string });
+  readonly params?: readonly HttpParamDoc[];
+  readonly query?: readonly HttpParamDoc[];
+  /** the error statuses the route answers beyond the shared ones: status → when */
+  readonly problems?: Readonly<Record<number, string>>;
+  /**
+   * The gateway's check when the row's `access` is decided by the body or the principal (a function): what any such
+   * call needs at least. The service applies the row's own access after it.
+   */
+  readonly access?: Access;
+}
+
 /**
  * One NATS operation (docs/nats.md, "Operations"): its subject, payload contract, who may call it, the limits and
  * validation its body gets before the handler runs, and its idempotency. `B` and `R` are the body and reply types,
@@ -49,6 +105,8 @@ export interface OperationRow<B = unknown, R = unknown> {
   readonly leaseMs?: number;
   /** service-to-service only: never called by the gateway, never reachable from a reactor's `svc` */
   readonly internal: boolean;
+  /** the HTTP route the gateway serves the row at, when it has one of its own */
+  readonly http?: HttpBinding;
   /** phantom: the body and reply types */
   readonly types?: { body: B; reply: R };
 }
@@ -56,9 +114,22 @@ export interface OperationRow<B = unknown, R = unknown> {
 export type BodyOf<O> = O extends OperationRow<infer B, unknown> ? B : never;
 export type ReplyOf<O> = O extends OperationRow<unknown, infer R> ? R : never;
 
-/** A row with its types: `op<CreateTokenRequest, TokenView>()({...})`. */
+/** The fields a row may leave out: what most rows are (not validated by the dispatcher, not a write, callable by the gateway). */
+export const OPERATION_DEFAULTS = { validate: false, idempotency: 'none', internal: false } as const satisfies Pick<
+  OperationRow,
+  'validate' | 'idempotency' | 'internal'
+>;
+
+/** What a row spells out: everything but the phantom types, the defaulted fields optional. */
+export type OperationRowInput<B, R> = Omit<OperationRow<B, R>, 'types' | keyof typeof OPERATION_DEFAULTS> &
+  Partial<Pick<OperationRow<B, R>, keyof typeof OPERATION_DEFAULTS>>;
+
+/**
+ * A row with its types: `op<CreateTokenRequest, TokenView>()({...})`. `validate`, `idempotency` and `internal` take
+ * OPERATION_DEFAULTS when absent, so readers always find them.
+ */
 export function op<B, R = unknown>() {
-  return (row: Omit<OperationRow<B, R>, 'types'>): OperationRow<B, R> => row;
+  return (row: OperationRowInput<B, R>): OperationRow<B, R> => ({ ...OPERATION_DEFAULTS, ...row });
 }
 
 /** Every row under a node of the table (depth first). */

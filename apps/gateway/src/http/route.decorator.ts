@@ -1,0 +1,57 @@
+import { Delete, Get, HttpCode, Patch, Post, Put, SetMetadata, applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath, type ApiBodyOptions, type ApiResponseOptions } from '@nestjs/swagger';
+import type { Access, HttpBinding, HttpMethod, HttpParamDoc, OperationRow } from '@coffer/contracts';
+import { AuthenticatedOnly, RequirePermission } from '@coffer/auth';
+import { ApiProblems } from '../docs/api-problems.decorator';
+
+/** The row a route serves (`@Route(row)`), for the check that the controllers and the rows agree (route.decorator.spec). */
+export const ROUTE_ROW_KEY = 'coffer:route-row';
+
+const ROUTE: Record<HttpMethod, (path: string) => MethodDecorator> = { GET: Get, POST: Post, PUT: Put, PATCH: Patch, DELETE: Delete };
+
+/** What the gateway checks before the call: the binding's own access when the row's is decided per call. */
+export function gatewayAccess(row: OperationRow): Access {
+  const access = row.http?.access ?? row.access;
+  if (typeof access === 'function') throw new Error(`${row.subject}: the row's access is decided per call; its http binding must name the gateway's`);
+  return access;
+}
+
+function permission(row: OperationRow): MethodDecorator {
+  const access = gatewayAccess(row);
+  if (access === 'principal') return AuthenticatedOnly();
+  // 'none' has no place on a route: every route of the gateway authenticates (deny by default)
+  if (access === 'none' || access.length === 0) throw new Error(`${row.subject}: a route needs a principal`);
+  return RequirePermission(...access);
+}
+
+function bodyOptions(body: NonNullable<HttpBinding['body']>): ApiBodyOptions {
+  if (typeof body === 'function') return { type: body };
+  if (Array.isArray(body)) return { schema: { oneOf: body.map((type) => ({ $ref: getSchemaPath(type) })) } };
+  return body as ApiBodyOptions;
+}
+
+/**
+ * The route of a row (libs/contracts OPS, `http`): its method and path, success status, the permission the gateway
+ * checks (a permission list → RequirePermission, `principal` → AuthenticatedOnly), and its API reference (summary,
+ * description, path and query parameters, body, success reply, error statuses). The handler is left with mapping the
+ * HTTP inputs to the bus payload and the call. The controller is mounted at `@Controller()`: the row's path is the whole
+ * path.
+ */
+export function Route(row: OperationRow): MethodDecorator {
+  const http = row.http;
+  if (!http) throw new Error(`${row.subject} has no HTTP binding`);
+  // written as they would be stacked on the method, top to bottom (the reference lists parameters in that order)
+  const stacked: MethodDecorator[] = [
+    ROUTE[http.method](http.path),
+    HttpCode(http.status),
+    permission(row),
+    SetMetadata(ROUTE_ROW_KEY, row),
+    ApiOperation({ summary: http.summary, description: http.description }),
+    ...(http.params ?? []).map((p: HttpParamDoc) => ApiParam(p as Parameters<typeof ApiParam>[0])),
+    ...(http.query ?? []).map((q: HttpParamDoc) => ApiQuery(q as Parameters<typeof ApiQuery>[0])),
+    ...(http.body ? [ApiBody(bodyOptions(http.body))] : []),
+    ApiResponse({ status: http.status, ...http.reply } as ApiResponseOptions),
+    ...(http.problems ? [ApiProblems(http.problems)] : []),
+  ];
+  return applyDecorators(...stacked.reverse());
+}
