@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { OPS, operationRows } from '@coffer/contracts';
 import { api, createTenant, type ApiResponse, type TestTenant, apiRaw, apiDynamic } from '@coffer/testing';
 import { MANAGEMENT_PERMISSIONS, PUBLIC_PERMISSIONS, TOKEN_PERMISSIONS } from './access-model';
 
@@ -610,7 +611,7 @@ function expected(row: Row, cls: Credential): number[] {
   return [row.success];
 }
 
-/** `@Controller('x')` + `@Get(':id')` … from the gateway's sources, as OpenAPI-style `GET /x/{id}`. */
+/** The routes the gateway declares, as OpenAPI-style `GET /x/{id}`: `@Controller('x')` + `@Get(':id')` … in its sources, and the HTTP bindings of the operation rows (`@Route(row)`). */
 function declaredRoutes(): string[] {
   const root = path.resolve(__dirname, '../../../gateway/src');
   const files: string[] = [];
@@ -633,6 +634,8 @@ function declaredRoutes(): string[] {
       out.push(`${m[1].toUpperCase()} ${p || '/'}`);
     }
   }
+  // the routes bound by their operation row (@Route(row)): the row's binding is the route
+  for (const row of operationRows(OPS)) if (row.http) out.push(`${row.http.method} ${row.http.path.replace(/:([A-Za-z]+)/g, '{$1}')}`);
   return out.sort();
 }
 
