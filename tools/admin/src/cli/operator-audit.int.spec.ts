@@ -200,10 +200,10 @@ describe('operator CLI: an act and its audit record commit together (issue 36)',
     const before = await state();
     const run = await admin(...argv, '--actor', REFUSED);
     expect(run.exit).toBe(1);
+    expect(await state()).toEqual(before);
     expect(run.stderr.join('\n')).toContain('audit record refused (test)');
     expect(auditLines(run.stderr)).toEqual([]);
     expect(run.stdout).toEqual([]);
-    expect(await state()).toEqual(before);
   });
 
   it('an act that fails half-way leaves no audit record, and nothing of the act', async () => {
