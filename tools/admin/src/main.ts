@@ -1,5 +1,5 @@
 /**
- * Operator CLI (docs/operations.md, "Operator CLI"). stdout carries only the requested result (one JSON object with
+ * Operator CLI (docs/keys-rotation.md; what it audits: its "Auditability"). stdout carries only the requested result (one JSON object with
  * --json); progress, audit lines and errors go to stderr, so scripts can pipe it. Each group of commands lives in
  * its own module under commands/ and is listed in commands/index.ts; cli/run.ts parses the line and runs one.
  */

@@ -12,6 +12,13 @@ export interface Io {
   stderr: (line: string) => void;
 }
 
+/**
+ * How long an operator's transaction may run: an act runs once and may touch every row of a tenant of one kind (the
+ * shredding ends all of its sessions), so it gets longer than a request's unit of work (15 s); every statement keeps
+ * DATABASE_STATEMENT_TIMEOUT_MS.
+ */
+const ACT_TIMEOUT_MS = 10 * 60_000;
+
 const PROCESS_IO: Io = { stdout: (line) => process.stdout.write(`${line}\n`), stderr: (line) => process.stderr.write(`${line}\n`) };
 
 const USAGE = [
@@ -82,7 +89,7 @@ export async function runCommandLine(argv: string[], io: Io = PROCESS_IO): Promi
     out: io.stdout,
     err: io.stderr,
     result: (value, text) => io.stdout(json ? JSON.stringify(value) : text),
-    transaction: (work) => database().transactional(work),
+    transaction: (work) => database().transactional(work, { timeoutMs: ACT_TIMEOUT_MS }),
     audit: (action, details) => recordOperatorAct(database(), operatorActor(actor), action, details, io.stderr),
   };
   try {
