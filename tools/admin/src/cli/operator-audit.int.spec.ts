@@ -80,10 +80,14 @@ async function delivery(tenantId: string, webhookId: string, status: string): Pr
 
 const rows = async (text: string, values: unknown[] = []) => (await sql.query(text, values)).rows;
 
-/** The operator records of `actor`, oldest first, as `entity.operation` and their changes' new values. */
+/**
+ * The operator records of `actor`, oldest first (records of one transaction share its time: an intent before an
+ * outcome, then by name), as `entity.operation` and their changes' new values.
+ */
 async function records(actor: string): Promise<Array<{ act: string; tenant_id: string; changes: Record<string, unknown> }>> {
   const found = await rows(
-    `SELECT entity_type || '.' || operation AS act, tenant_id::text, changes FROM audit_events WHERE actor_type = 'operator' AND actor_id = $1 ORDER BY created_at, id`,
+    `SELECT entity_type || '.' || operation AS act, tenant_id::text, changes FROM audit_events WHERE actor_type = 'operator' AND actor_id = $1
+     ORDER BY created_at, changes->'state'->>'new' IN ('started', 'resumed') DESC, entity_type || '.' || operation`,
     [actor],
   );
   return found.map((r) => ({
@@ -236,8 +240,8 @@ describe('operator CLI: an act and its audit record commit together (issue 36)',
       expect(run.exit).toBe(0);
       const { tenant_id: id, application_id: app } = JSON.parse(run.stdout[0] as string) as { tenant_id: string; application_id: string };
       expect(await records('alice')).toEqual([
-        { act: 'tenant.create', tenant_id: id, changes: { tenant_id: id } },
         { act: 'application.create', tenant_id: id, changes: { tenant_id: id, type: 'management' } },
+        { act: 'tenant.create', tenant_id: id, changes: { tenant_id: id } },
       ]);
       expect(auditLines(run.stderr)).toEqual([
         expect.objectContaining({ action: 'tenant.create', tenant_id: id, actor: operatorActor('alice') }),
