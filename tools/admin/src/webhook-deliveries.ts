@@ -6,11 +6,11 @@
  *   webhooks resend --tenant <id> --webhook <id> (--delivery <id> | --all-failed) [--json]
  */
 import type { ParseArgsConfig } from 'node:util';
-import { CHANNELS, deliveryQueuedAgain, type PrismaService } from '@coffer/db';
+import { CHANNELS, deferUntilCommitted, deliveryQueuedAgain, type PrismaService } from '@coffer/db';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STATUSES = ['pending', 'delivered', 'failed'];
-const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, actor: { type: 'string' } } as const;
 
 export const WEBHOOK_COMMANDS: Record<string, { usage: string; summary: string; options: NonNullable<ParseArgsConfig['options']>; positionals: number }> = {
   'webhooks deliveries': {
@@ -81,7 +81,10 @@ export async function runWebhookCommand(prisma: PrismaService, command: string, 
     data: deliveryQueuedAgain(),
   });
   if (typeof delivery === 'string' && count === 0) return { exit: 1, err: 'no finished delivery with that id for this webhook and tenant' };
-  // due now: the dispatchers' claims take them at once rather than at their safety sweep (docs/operations.md)
-  if (count > 0) await prisma.$executeRaw`SELECT pg_notify(${CHANNELS.webhookDeliveries}, '')`;
+  // due now: the dispatchers' claims take them at once rather than at their safety sweep (docs/operations.md); once
+  // the command's transaction committed, when it runs in one (a NOTIFY inside it would serialize commits). A lost
+  // notification only waits for the sweep: it never fails a resend that committed.
+  const notify = () => prisma.$executeRaw`SELECT pg_notify(${CHANNELS.webhookDeliveries}, '')`.catch(() => undefined);
+  if (count > 0 && !deferUntilCommitted(notify)) await notify();
   return { exit: 0, out: json ? JSON.stringify({ requeued: count }) : `${count} deliver${count === 1 ? 'y' : 'ies'} queued again` };
 }

@@ -15,7 +15,16 @@ export interface CommandContext {
   err: (text: string) => void;
   /** one JSON object (with --json) or the text, on stdout */
   result: (json: unknown, text: string) => void;
-  /** records the act in the audit trail (actor `operator`) and writes it as a structured line on stderr */
+  /**
+   * Runs `work` in one database transaction and returns its result once committed: every query of `prisma` made in
+   * it joins (PrismaService.transactional, the unit of work), TenantAdmin's and the key job's included. An act and its
+   * `audit` record run in one, so both commit or neither does.
+   */
+  transaction: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * Records the act in the audit trail (actor `operator`), inside the open `transaction` (refused outside one). Once
+   * that commits, the record is also written as a JSON line on stderr and the audit sealer is woken.
+   */
   audit: (action: string, details: Record<string, unknown>) => Promise<void>;
 }
 

@@ -52,7 +52,7 @@ function readCatalog(dir: string): Array<{ file: string; data: Omit<Prisma.React
   return out;
 }
 
-/** Upserts official formulas by name (tenant_id null), all in one transaction. */
+/** Upserts official formulas by name (tenant_id null), all in one transaction (the command's, when it runs in one). */
 async function importFormulas(prisma: PrismaService, dir: string): Promise<{ created: string[]; updated: string[] }> {
   const catalog = readCatalog(dir);
   const names = catalog.map((c) => c.data.name);
@@ -86,8 +86,11 @@ export const formulaCommands: Command[] = [
       const dir = ctx.positionals[0];
       if (!dir || !fs.existsSync(dir) || !fs.statSync(dir).isDirectory())
         throw new UsageError('formulas import needs a directory of *.json formula definitions');
-      const result = await importFormulas(ctx.prisma, dir);
-      await ctx.audit('formulas.import', { created: result.created, updated: result.updated });
+      const result = await ctx.transaction(async () => {
+        const r = await importFormulas(ctx.prisma, dir);
+        await ctx.audit('formulas.import', { created: r.created, updated: r.updated });
+        return r;
+      });
       ctx.result(result, `official formulas: ${result.created.length} created, ${result.updated.length} updated`);
       return 0;
     },

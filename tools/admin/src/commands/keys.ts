@@ -27,15 +27,20 @@ export const keyCommands: Command[] = [
     options: { ...COMMON, ...TENANT },
     async run(ctx) {
       const tenants = await tenantsInScope(ctx);
+      const scope = ctx.values['tenant'] ?? null;
+      // the keyring writes on its own pool, which never joins a transaction, one tenant after another: no transaction
+      // holds the rotation and its record, so the intent commits before the first tenant's and the outcome after the
+      // last (docs/keys-rotation.md, "Auditability")
       const rotated = await withKeyring(async (keyring) => {
+        await ctx.transaction(() => ctx.audit('keys.rotate', { tenants: tenants.length, tenant_id: scope, state: 'started' }));
         const out: Array<{ tenant_id: string; key_id: string }> = [];
         for (const tenantId of tenants) {
           await keyring.rotateDataKeys(tenantId);
           out.push({ tenant_id: tenantId, key_id: await keyring.activeDataKeyId(tenantId) });
         }
+        await ctx.transaction(() => ctx.audit('keys.rotate', { tenants: out.length, tenant_id: scope, state: 'done' }));
         return out;
       });
-      await ctx.audit('keys.rotate', { tenants: rotated.length, tenant_id: ctx.values['tenant'] ?? null });
       ctx.result(
         { tenants: rotated.length, rotated },
         `new data keys for ${rotated.length} tenant(s); services pick them up within a minute. Then run "keys reencrypt" to move existing data.`,
@@ -68,13 +73,17 @@ export const keyCommands: Command[] = [
             rate,
             batchSize,
             actor: ctx.actor,
+            // the intent, in the transaction that creates (or resumes) the job; the outcome right after its last batch
+            onStart: (job) => ctx.audit('keys.reencrypt', { job_id: job.id, tenant_id: tenantId ?? null, state: job.resumed ? 'resumed' : 'started' }),
             onProgress: (s) => show(s, s.rowsThisRun === 0),
           }).run(),
         ),
       );
       show(result, true);
       progress.end();
-      await ctx.audit('keys.reencrypt', { job_id: result.jobId, tenant_id: tenantId ?? null, state: result.state, rows: result.rowsThisRun });
+      await ctx.transaction(() =>
+        ctx.audit('keys.reencrypt', { job_id: result.jobId, tenant_id: tenantId ?? null, state: result.state, rows: result.rowsThisRun }),
+      );
       const json = {
         job_id: result.jobId,
         state: result.state,

@@ -1,20 +1,29 @@
-import { type Command, UsageError, intOption, tenantIdArgument } from '../cli/command';
+import { type Command, type CommandContext, UsageError, intOption, tenantIdArgument } from '../cli/command';
 import { ProgressReporter } from '../cli/progress';
 import { withKeyJobLock } from '../keys/job-lock';
 import { TenantAdmin } from '../tenants/tenant-admin';
 
 const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, actor: { type: 'string' } } as const;
 
-async function purgeWithProgress(admin: TenantAdmin, tenantIds: string[], batchSize: number, json: boolean): Promise<number> {
-  const progress = ProgressReporter.for(process.stderr, json);
+/**
+ * Removes the rows of deleted tenants (`tenants purge`, and the second phase of `tenants delete`). Many short
+ * transactions (TenantAdmin.purge), so no one transaction can hold the act and its record: the intent (`state:
+ * "started"`) commits in a transaction of its own before the first batch, the outcome (`state: "done"`, the rows
+ * removed) right after the last. A `started` record with no `done` one: the purge was interrupted, and running
+ * `tenants purge` again finishes it (docs/keys-rotation.md, "Auditability").
+ */
+async function auditedPurge(ctx: CommandContext, admin: TenantAdmin, tenantIds: string[], batchSize: number): Promise<number> {
+  const progress = ProgressReporter.for(process.stderr, ctx.json);
   const started = Date.now();
   let rows = 0;
   await withKeyJobLock('purge', async () => {
+    await ctx.transaction(() => ctx.audit('tenant.purge', { tenants: tenantIds, state: 'started' }));
     for (const id of tenantIds)
       rows += await admin.purge(id, batchSize, (_table, n) => {
         const total = rows + n;
         progress.update({ label: `purging ${id}`, done: total, total, rate: (total * 1000) / Math.max(1, Date.now() - started) }, { tenant_id: id });
       });
+    await ctx.transaction(() => ctx.audit('tenant.purge', { tenants: tenantIds, rows, state: 'done' }));
   });
   progress.end();
   return rows;
@@ -29,8 +38,12 @@ function suspensionCommand(verb: 'suspend' | 'resume', summary: string, state: s
     options: COMMON,
     positionals: { required: 1 },
     async run(ctx) {
-      const tenant = await new TenantAdmin(ctx.prisma).setSuspended(tenantIdArgument(ctx.positionals[0]), verb === 'suspend');
-      await ctx.audit(`tenant.${verb}`, { tenant_id: tenant.id });
+      const tenantId = tenantIdArgument(ctx.positionals[0]);
+      const tenant = await ctx.transaction(async () => {
+        const t = await new TenantAdmin(ctx.prisma).setSuspended(tenantId, verb === 'suspend');
+        await ctx.audit(`tenant.${verb}`, { tenant_id: t.id });
+        return t;
+      });
       ctx.result(tenant, `tenant ${tenant.id} ${state}`);
       return 0;
     },
@@ -46,9 +59,12 @@ export const tenantCommands: Command[] = [
     async run(ctx) {
       const name = ctx.values['name'];
       if (typeof name !== 'string' || !name.trim() || name.length > 200) throw new UsageError('tenants create needs --name <name> (1 to 200 characters)');
-      const created = await new TenantAdmin(ctx.prisma).create(name.trim());
-      await ctx.audit('tenant.create', { tenant_id: created.tenant_id });
-      await ctx.audit('application.create', { tenant_id: created.tenant_id, entity_id: created.application_id, type: 'management' });
+      const created = await ctx.transaction(async () => {
+        const c = await new TenantAdmin(ctx.prisma).create(name.trim());
+        await ctx.audit('tenant.create', { tenant_id: c.tenant_id });
+        await ctx.audit('application.create', { tenant_id: c.tenant_id, entity_id: c.application_id, type: 'management' });
+        return c;
+      });
       ctx.result(created, `tenant ${created.tenant_id}\nmanagement key (shown once): ${created.management_key}`);
       return 0;
     },
@@ -77,11 +93,11 @@ export const tenantCommands: Command[] = [
     options: COMMON,
     positionals: { required: 1 },
     async run(ctx) {
-      const issued = await new TenantAdmin(ctx.prisma).reissueManagementKey(tenantIdArgument(ctx.positionals[0]));
-      await ctx.audit('tenant.management_key.reissue', {
-        tenant_id: issued.tenant_id,
-        application_id: issued.application_id,
-        revoked_keys: issued.revoked_keys,
+      const tenantId = tenantIdArgument(ctx.positionals[0]);
+      const issued = await ctx.transaction(async () => {
+        const i = await new TenantAdmin(ctx.prisma).reissueManagementKey(tenantId);
+        await ctx.audit('tenant.management_key.reissue', { tenant_id: i.tenant_id, application_id: i.application_id, revoked_keys: i.revoked_keys });
+        return i;
       });
       ctx.result(
         issued,
@@ -101,9 +117,13 @@ export const tenantCommands: Command[] = [
       const batchSize = intOption(ctx.values, 'batch-size', 1000, 1, 10_000);
       if (ctx.values['yes'] !== true) throw new UsageError('deleting a tenant destroys its data for good: confirm with --yes');
       const admin = new TenantAdmin(ctx.prisma);
-      const shredded = await admin.shred(tenantId);
-      await ctx.audit('tenant.delete', { tenant_id: tenantId, destroyed_keys: shredded.destroyed_keys });
-      const purged = ctx.values['no-purge'] === true ? null : await purgeWithProgress(admin, [tenantId], batchSize, ctx.json);
+      // the shredding is one transaction, with its record; the purge that follows is audited as `tenants purge` is
+      const shredded = await ctx.transaction(async () => {
+        const s = await admin.shred(tenantId);
+        await ctx.audit('tenant.delete', { tenant_id: tenantId, destroyed_keys: s.destroyed_keys });
+        return s;
+      });
+      const purged = ctx.values['no-purge'] === true ? null : await auditedPurge(ctx, admin, [tenantId], batchSize);
       ctx.result(
         { tenant_id: tenantId, ...shredded, purged_rows: purged, state: purged === null ? 'deleting' : 'deleted' },
         `tenant ${tenantId}: ${shredded.destroyed_keys} key(s) destroyed, its data is unreadable; ` +
@@ -122,8 +142,7 @@ export const tenantCommands: Command[] = [
       const admin = new TenantAdmin(ctx.prisma);
       const batchSize = intOption(ctx.values, 'batch-size', 1000, 1, 10_000);
       const ids = ctx.positionals[0] ? [tenantIdArgument(ctx.positionals[0])] : await admin.deleting();
-      const purged = await purgeWithProgress(admin, ids, batchSize, ctx.json);
-      await ctx.audit('tenant.purge', { tenants: ids, rows: purged });
+      const purged = await auditedPurge(ctx, admin, ids, batchSize);
       ctx.result({ tenants: ids, purged_rows: purged }, `${purged} row(s) of ${ids.length} deleted tenant(s) removed`);
       return 0;
     },

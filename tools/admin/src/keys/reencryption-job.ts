@@ -23,6 +23,11 @@ export interface ReencryptionOptions {
   /** rows per second across kinds; 0: as fast as the database takes it */
   rate: number;
   actor: string;
+  /**
+   * Runs in the transaction that creates the job, or finds the interrupted one it resumes, before any row moves: where
+   * the command records its intent, so a job never starts without it.
+   */
+  onStart?: (job: { id: string; resumed: boolean }) => Promise<void>;
   /** how long to wait for a young target key before the final pass (tests shorten it) */
   settleMs?: number;
   onProgress?: (p: ReencryptionSnapshot) => void;
@@ -75,13 +80,17 @@ export class ReencryptionJob {
 
   async run(): Promise<ReencryptionResult> {
     const scope = this.options.tenantId ?? null;
-    const existing = await this.jobs.findRunning(scope);
-    const job = existing ?? (await this.jobs.create(scope, this.options.actor));
+    const { job, resumed } = await this.prisma.transactional(async () => {
+      const existing = await this.jobs.findRunning(scope);
+      const job = existing ?? (await this.jobs.create(scope, this.options.actor));
+      await this.options.onStart?.({ id: job.id, resumed: !!existing });
+      return { job, resumed: !!existing };
+    });
     await this.register(job);
     let progress = await this.jobs.progress(job.id);
     this.snapshot = {
       jobId: job.id,
-      resumed: !!existing,
+      resumed,
       rowsTotal: sum(progress, 'rowsTotal'),
       rowsDone: sum(progress, 'rowsDone'),
       rowsThisRun: 0,
