@@ -146,7 +146,8 @@ describe('Coffer Elements in the browser', () => {
     expect(token['id']).toEqual(expect.any(String));
     expect(token).not.toHaveProperty('data');
     expect(JSON.stringify(token)).not.toContain(NUMBER);
-    expect(JSON.stringify(token)).not.toContain(CVC);
+    // as a whole value: the ids are random hex and hold '987' now and then (a full test run failed so once)
+    expect(JSON.stringify(token)).not.toMatch(new RegExp(`\\b${CVC}\\b`));
     const stored = await read(String(token['id']));
     expect(stored.data).toMatchObject({ number: NUMBER, expiration_month: 12, expiration_year: 2040, cvc: CVC });
     expect(stored.metadata).toEqual({ order: 'A-1' });
