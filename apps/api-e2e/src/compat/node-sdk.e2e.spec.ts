@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BasisTheory, BasisTheoryClient } from '@basis-theory/node-sdk';
 import { VISA, api, createTenant, type TestTenant } from '@coffer/testing';
-import { eventually, gatewayDeclares, nodeSdk, parsedPagination } from './support';
+import { eventually, nodeSdk, parsedPagination } from './support';
 
 jest.setTimeout(60_000);
 
@@ -78,8 +78,7 @@ describe('@basis-theory/node-sdk 5.7.0', () => {
       expect(rawResponse.headers.get('bt-trace-id')).toBe('node-sdk-trace-1');
     });
 
-    const v2 = gatewayDeclares('GET /v2/tokens') && gatewayDeclares('POST /v2/tokens/search') ? describe : describe.skip;
-    v2('v2 list and search (cursor paging)', () => {
+    describe('v2 list and search (cursor paging)', () => {
       beforeAll(async () => {
         for (let i = 0; i < 5; i++) await backend.tokens.create({ type: 'token', data: `v2-${i}`, metadata: { batch: 'v2-batch' } });
       });
@@ -245,8 +244,7 @@ describe('@basis-theory/node-sdk 5.7.0', () => {
       }
     });
 
-    const fromCode = gatewayDeclares('PATCH /reactors/{id}') && gatewayDeclares('POST /reactors/{id}/react-async') ? describe : describe.skip;
-    fromCode('reactors from code, patch, reactAsync and results', () => {
+    describe('reactors from code, patch, reactAsync and results', () => {
       it('create with inline code, update with code, patch, react, reactAsync + results', async () => {
         const created = await mgmt.reactors.create({ name: 'inline', code: ECHO, configuration: { greeting: 'yo' } });
         expect(created).toMatchObject({ name: 'inline', code: ECHO, configuration: { greeting: 'yo' } });

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { BasisTheoryClient } from '@basis-theory/node-sdk';
 import { BasisTheory } from '@basis-theory/basis-theory-js';
 import type { BasisTheory as BtJs } from '@basis-theory/basis-theory-js/types/sdk';
@@ -30,34 +28,6 @@ export function parsedPagination(
   page: object,
 ): { pageSize?: number; pageNumber?: number; totalItems?: number; totalPages?: number; next?: string } | undefined {
   return (page as { response?: { pagination?: ReturnType<typeof parsedPagination> } }).response?.pagination;
-}
-
-/**
- * Whether a gateway controller declares a route (`GET /v2/tokens`), read from the sources the e2e build was made
- * from. The operations another branch brings (v2 token list and search, reactors from code, react-async) are tested
- * here already; until those routes exist their tests are reported as skipped, never as passed.
- */
-export function gatewayDeclares(route: string): boolean {
-  const root = path.resolve(__dirname, '../../../gateway/src');
-  const found = new Set<string>();
-  const walk = (dir: string) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(path.join(dir, e.name));
-      else if (e.name.endsWith('.controller.ts')) {
-        const src = fs.readFileSync(path.join(dir, e.name), 'utf8');
-        const prefix = /@Controller\(\s*(?:'([^']*)')?\s*\)/.exec(src)?.[1] ?? '';
-        for (const m of src.matchAll(/@(Get|Post|Put|Patch|Delete)\(\s*(?:'([^']*)')?\s*\)/g)) {
-          const p = ['', prefix, m[2] ?? '']
-            .filter((s, i) => i === 0 || s)
-            .join('/')
-            .replace(/:([A-Za-z]+)/g, '{$1}');
-          found.add(`${m[1].toUpperCase()} ${p || '/'}`);
-        }
-      }
-    }
-  };
-  walk(root);
-  return found.has(route);
 }
 
 /** Polls until `check` gives a value (asynchronous results, webhooks). */
