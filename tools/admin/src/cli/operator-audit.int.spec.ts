@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
-import { PrismaService } from '@coffer/db';
+import { AuditLedger, PrismaService } from '@coffer/db';
 import { KeyEncryptionKeys } from '@coffer/crypto';
 import { operatorActor } from '@coffer/contracts';
 import { createTestDatabase, type TestDatabase } from '@coffer/testing/integration';
@@ -79,6 +79,23 @@ async function delivery(tenantId: string, webhookId: string, status: string): Pr
 }
 
 const rows = async (text: string, values: unknown[] = []) => (await sql.query(text, values)).rows;
+
+/** Seals every record written so far, as token-service's sealer would (only sealed records are pruned). */
+async function sealAll(): Promise<void> {
+  const prisma = new PrismaService();
+  try {
+    await new AuditLedger(prisma).seal();
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+/** A tenant whose trail holds sealed records (its creation's). */
+async function tenantWithSealedTrail(): Promise<string> {
+  const id = await tenant('int-cli audited trail');
+  await sealAll();
+  return id;
+}
 
 /**
  * The operator records of `actor`, oldest first (records of one transaction share its time: an intent before an
@@ -196,6 +213,30 @@ const ACTS: Array<{ name: string; arrange: () => Promise<{ argv: string[]; state
       return { argv: ['keys', 'reencrypt', '--tenant', id], state: () => rows('SELECT id, state FROM key_jobs WHERE tenant_id = $1', [id]) };
     },
   },
+  {
+    name: 'audit retention',
+    arrange: async () => {
+      const id = await tenant();
+      return {
+        argv: ['audit', 'retention', '--tenant', id, '--days', '30'],
+        state: () => rows('SELECT retention_days FROM audit_chains WHERE tenant_id = $1', [id]),
+      };
+    },
+  },
+  {
+    name: 'audit prune (its intent, before the first batch)',
+    arrange: async () => {
+      const id = await tenantWithSealedTrail();
+      return {
+        argv: ['audit', 'prune', '--tenant', id, '--before', new Date(Date.now() + 60_000).toISOString()],
+        state: () =>
+          rows(
+            'SELECT (SELECT count(*) FROM audit_events WHERE tenant_id = $1) AS records, (SELECT anchor_seq FROM audit_chains WHERE tenant_id = $1) AS anchor',
+            [id],
+          ),
+      };
+    },
+  },
 ];
 
 describe('operator CLI: an act and its audit record commit together (issue 36)', () => {
@@ -298,6 +339,70 @@ describe('operator CLI: an act and its audit record commit together (issue 36)',
       { tenants: 1, tenant_id: id, state: 'started' },
       { tenants: 1, tenant_id: id, state: 'done' },
     ]);
+  });
+
+  it('audit prune (many transactions): its intent before the first batch, its outcome after the last; it never prunes its own intent', async () => {
+    const id = await tenantWithSealedTrail();
+    const sealed = (await rows('SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1 AND seq IS NOT NULL', [id]))[0].n as number;
+    expect(sealed).toBeGreaterThan(0);
+    // --before in the future: everything written before the command began, and nothing after
+    const before = new Date(Date.now() + 60_000).toISOString();
+    const run = await admin('audit', 'prune', '--tenant', id, '--before', before, '--json', '--actor', 'pruner');
+    expect(run.exit).toBe(0);
+    expect(JSON.parse(run.stdout[0] as string)).toEqual({ pruned: { [id]: sealed } });
+    expect(await records('pruner')).toEqual([
+      { act: 'audit_log.prune', tenant_id: id, changes: { tenant_id: id, before, state: 'started' } },
+      { act: 'audit_log.prune', tenant_id: id, changes: { tenant_id: id, before, records: sealed, state: 'done' } },
+    ]);
+    expect(auditLines(run.stderr).map((a) => `${a.action}:${(a as { state?: string }).state}`)).toEqual(['audit_log.prune:started', 'audit_log.prune:done']);
+    // the next prune takes those two records like any other written before it began, and keeps its own intent
+    await sealAll();
+    const again = await admin('audit', 'prune', '--tenant', id, '--before', before, '--json', '--actor', 'pruner-2');
+    expect(JSON.parse(again.stdout[0] as string)).toEqual({ pruned: { [id]: 2 } });
+  });
+
+  it('an interrupted prune leaves its intent and no outcome, and prunes nothing more than it committed', async () => {
+    const id = await tenantWithSealedTrail();
+    const count = async () =>
+      (await rows('SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1 AND actor_id IS DISTINCT FROM $2', [id, 'prune-cut']))[0].n;
+    const kept = await count();
+    // the first batch's DELETE is refused (as a lost connection would end it): the intent is committed, no outcome
+    await sql.query(`CREATE FUNCTION refuse_prune() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'prune refused (test)'; END $$;
+      CREATE TRIGGER refuse_prune BEFORE DELETE ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_prune();`);
+    try {
+      const run = await admin('audit', 'prune', '--tenant', id, '--before', new Date(Date.now() + 60_000).toISOString(), '--actor', 'prune-cut');
+      expect(run.exit).toBe(1);
+      expect(run.stderr.join('\n')).toContain('prune refused (test)');
+    } finally {
+      await sql.query('DROP TRIGGER refuse_prune ON audit_events; DROP FUNCTION refuse_prune();');
+    }
+    expect((await records('prune-cut')).map((r) => r.changes['state'])).toEqual(['started']);
+    expect(await count()).toBe(kept);
+  });
+
+  it('audit retention: the setting and its record (the value it replaced) commit together', async () => {
+    const id = await tenant();
+    expect((await admin('audit', 'retention', '--tenant', id, '--days', '30', '--actor', 'keeper')).exit).toBe(0);
+    expect((await admin('audit', 'retention', '--tenant', id, '--default', '--actor', 'keeper')).exit).toBe(0);
+    expect((await records('keeper')).map((r) => r.changes)).toEqual([
+      { tenant_id: id, retention_days: 30, previous_retention_days: 'default' },
+      { tenant_id: id, retention_days: 'default', previous_retention_days: 30 },
+    ]);
+    expect((await admin('audit', 'retention', '--tenant', id, '--days', '0')).exit).toBe(2);
+  });
+
+  it('audit prune reads AUDIT_RETENTION_DAYS through the configuration parser: a bad value is refused before anything is written', async () => {
+    const saved = process.env['AUDIT_RETENTION_DAYS'];
+    process.env['AUDIT_RETENTION_DAYS'] = 'a year';
+    try {
+      const run = await admin('audit', 'prune', '--actor', 'bad-config');
+      expect(run.exit).toBe(1);
+      expect(run.stderr.join('\n')).toContain('AUDIT_RETENTION_DAYS must be an integer between 1 and 36500');
+    } finally {
+      if (saved === undefined) delete process.env['AUDIT_RETENTION_DAYS'];
+      else process.env['AUDIT_RETENTION_DAYS'] = saved;
+    }
+    expect(await records('bad-config')).toEqual([]);
   });
 
   it('an audit record is refused outside the transaction of an act', async () => {

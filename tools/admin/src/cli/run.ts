@@ -1,10 +1,10 @@
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { PrismaService } from '@coffer/db';
 import { operatorActor } from '@coffer/contracts';
 import { type Command, type CommandContext, type OptionValues, UsageError } from './command';
 import { COMMANDS } from '../commands';
 import { recordOperatorAct } from './operator-audit';
+import { defaultOperator } from '../config';
 
 /** Where a run writes: stdout the requested result only, stderr progress, audit lines and errors (each a whole line). */
 export interface Io {
@@ -54,11 +54,7 @@ function parseCommandLine(argv: string[]): Parsed | { exit: number; out?: string
 function operatorName(values: OptionValues): string {
   const given = values['actor'];
   if (typeof given === 'string' && given.trim()) return given.trim().slice(0, 200);
-  try {
-    return os.userInfo().username;
-  } catch {
-    return process.env['USER'] ?? 'operator';
-  }
+  return defaultOperator();
 }
 
 /**

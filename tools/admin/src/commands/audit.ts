@@ -1,11 +1,11 @@
 /**
  * `audit verify | export | retention | prune` (docs/audit.md): the operator's side of the tamper-evident audit trail.
  */
-import os from 'node:os';
 import type { ParseArgsConfig } from 'node:util';
-import { AuditLedger, CHANNELS, PrismaService, auditRecordsInsert, type AuditActor, type AuditRecordInput } from '@coffer/db';
+import { AuditLedger } from '@coffer/db';
 import { csvRow } from '@coffer/csv';
-import { commandsOf, type Command } from '../cli/command';
+import { UsageError, commandsOf, type Command, type CommandContext } from '../cli/command';
+import { loadAdminConfig } from '../config';
 
 const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, actor: { type: 'string' } } as const;
 
@@ -36,27 +36,6 @@ const COMMANDS: Record<string, { usage: string; summary: string; options: NonNul
   },
 };
 
-/** The operator as the audit trail names them: --actor, else the operating system user. */
-function operatorOf(values: Record<string, string | boolean | undefined>): AuditActor {
-  const given = typeof values['actor'] === 'string' && values['actor'].trim() ? values['actor'].trim().slice(0, 200) : undefined;
-  let name = given;
-  if (!name) {
-    try {
-      name = os.userInfo().username;
-    } catch {
-      name = 'unknown';
-    }
-  }
-  return { id: name, type: 'operator', name };
-}
-
-async function record(prisma: PrismaService, actor: AuditActor, ...records: Omit<AuditRecordInput, 'actor'>[]): Promise<number> {
-  const n = await prisma.$executeRaw(auditRecordsInsert(records.map((r) => ({ ...r, actor }))));
-  // token-service's sealer seals them at once rather than at its safety sweep (docs/operations.md, "Idle")
-  await prisma.$executeRaw`SELECT pg_notify(${CHANNELS.auditEvents}, '')`;
-  return n;
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY_MS = 86_400_000;
 
@@ -79,27 +58,27 @@ const EXPORT_COLUMNS = [
   'hash',
 ] as const;
 
-async function audit(prisma: PrismaService, command: string, values: Record<string, string | boolean | undefined>, json: boolean): Promise<number> {
-  const ledger = new AuditLedger(prisma);
+type AuditContext = Pick<CommandContext, 'values' | 'json' | 'prisma' | 'out' | 'err' | 'transaction' | 'audit'>;
+
+async function audit(ctx: AuditContext, command: string): Promise<number> {
+  const { values, json } = ctx;
+  const ledger = new AuditLedger(ctx.prisma);
   const tenant = typeof values['tenant'] === 'string' ? values['tenant'] : undefined;
-  if (tenant !== undefined && !UUID.test(tenant)) {
-    process.stderr.write(`audit ${command}: --tenant must be a tenant id (a UUID)\n`);
-    return 2;
-  }
+  if (tenant !== undefined && !UUID.test(tenant)) throw new UsageError('--tenant must be a tenant id (a UUID)');
   if (command === 'verify') {
     const tenants = tenant ? [tenant] : await ledger.tenants();
     const reports = [];
     for (const t of tenants) reports.push(await ledger.verify(t));
     const ok = reports.every((r) => r.ok);
-    if (json) process.stdout.write(`${JSON.stringify({ ok, chains: reports })}\n`);
+    if (json) ctx.out(JSON.stringify({ ok, chains: reports }));
     else {
       for (const r of reports)
-        process.stdout.write(
+        ctx.out(
           r.ok
-            ? `ok      ${r.tenantId}  ${r.records} record(s), #${r.anchorSeq + 1}..#${r.headSeq}${r.unsealed ? `, ${r.unsealed} old record(s) not sealed yet` : ''}\n`
-            : `BROKEN  ${r.tenantId}  ${r.break?.detail}\n`,
+            ? `ok      ${r.tenantId}  ${r.records} record(s), #${r.anchorSeq + 1}..#${r.headSeq}${r.unsealed ? `, ${r.unsealed} old record(s) not sealed yet` : ''}`
+            : `BROKEN  ${r.tenantId}  ${r.break?.detail}`,
         );
-      if (!reports.length) process.stdout.write('no audit chains yet\n');
+      if (!reports.length) ctx.out('no audit chains yet');
     }
     return ok ? 0 : 1;
   }
@@ -113,11 +92,9 @@ async function audit(prisma: PrismaService, command: string, values: Record<stri
     };
     const since = date('since');
     const until = date('until');
-    if (!tenant || (format !== 'ndjson' && format !== 'csv') || since === null || until === null) {
-      process.stderr.write(`usage: ${COMMANDS['audit export']?.usage}\n  --tenant is required; --since/--until are ISO 8601 dates\n`);
-      return 2;
-    }
-    if (format === 'csv') process.stdout.write(`${csvRow(EXPORT_COLUMNS)}\n`);
+    if (!tenant || (format !== 'ndjson' && format !== 'csv') || since === null || until === null)
+      throw new UsageError('--tenant is required; --since/--until are ISO 8601 dates; --format is ndjson or csv');
+    if (format === 'csv') ctx.out(csvRow(EXPORT_COLUMNS));
     let afterSeq = 0;
     let n = 0;
     for (;;) {
@@ -142,68 +119,58 @@ async function audit(prisma: PrismaService, command: string, values: Record<stri
           changes: r.changes ?? null,
           hash: r.hash,
         };
-        process.stdout.write(format === 'csv' ? `${csvRow(EXPORT_COLUMNS.map((c) => out[c]))}\n` : `${JSON.stringify(out)}\n`);
+        ctx.out(format === 'csv' ? csvRow(EXPORT_COLUMNS.map((c) => out[c])) : JSON.stringify(out));
         n++;
       }
       afterSeq = (rows[rows.length - 1] as { seq: number }).seq;
     }
-    await record(prisma, operatorOf(values), {
-      tenantId: tenant,
-      operation: 'export',
-      entityType: 'audit_log',
-      entityId: tenant,
-      changes: { records: { new: n }, format: { new: format } },
-    });
-    process.stderr.write(`exported ${n} record(s)\n`);
+    // a read of the trail: recorded once it is done, with what it handed out
+    await ctx.transaction(() => ctx.audit('audit_log.export', { tenant_id: tenant, records: n, format }));
+    ctx.err(`exported ${n} record(s)`);
     return 0;
   }
   if (command === 'retention') {
     const days = typeof values['days'] === 'string' ? Number(values['days']) : undefined;
     const reset = values['default'] === true;
-    if (!tenant || reset === (days !== undefined) || (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 36_500))) {
-      process.stderr.write(`usage: ${COMMANDS['audit retention']?.usage}\n  --days is a whole number of days, 1 to 36500\n`);
-      return 2;
-    }
-    await prisma.transactional(async () => {
-      const [before] = await prisma.$queryRaw<
+    if (!tenant || reset === (days !== undefined) || (days !== undefined && (!Number.isInteger(days) || days < 1 || days > 36_500)))
+      throw new UsageError('--tenant and one of --days or --default are required; --days is a whole number of days, 1 to 36500');
+    await ctx.transaction(async () => {
+      const [before] = await ctx.prisma.$queryRaw<
         Array<{ retention_days: number | null }>
       >`SELECT retention_days FROM audit_chains WHERE tenant_id = ${tenant}::uuid`;
       await ledger.setRetention(tenant, reset ? null : (days as number));
-      await record(prisma, operatorOf(values), {
-        tenantId: tenant,
-        operation: 'update',
-        entityType: 'audit_retention',
-        entityId: tenant,
-        changes: { retention_days: { old: before?.retention_days ?? 'default', new: reset ? 'default' : days } },
+      await ctx.audit('audit_retention.update', {
+        tenant_id: tenant,
+        retention_days: reset ? 'default' : days,
+        previous_retention_days: before?.retention_days ?? 'default',
       });
     });
     const result = { tenant_id: tenant, retention_days: reset ? null : days };
-    process.stdout.write(json ? `${JSON.stringify(result)}\n` : `audit retention of ${tenant}: ${reset ? 'the default' : `${days} day(s)`}\n`);
+    ctx.out(json ? JSON.stringify(result) : `audit retention of ${tenant}: ${reset ? 'the default' : `${days} day(s)`}`);
     return 0;
   }
   // prune
-  const defaultDays = Number(process.env['AUDIT_RETENTION_DAYS'] ?? 365);
-  if (!Number.isInteger(defaultDays) || defaultDays < 1) {
-    process.stderr.write('AUDIT_RETENTION_DAYS must be a whole number of days\n');
-    return 2;
-  }
   const before = typeof values['before'] === 'string' ? new Date(values['before']) : undefined;
-  if (before && (Number.isNaN(before.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(values['before'] as string))) {
-    process.stderr.write('audit prune: --before must be an ISO 8601 date-time\n');
-    return 2;
-  }
+  if (before && (Number.isNaN(before.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(values['before'] as string)))
+    throw new UsageError('--before must be an ISO 8601 date-time');
+  const defaultDays = loadAdminConfig().auditRetentionDays;
+  // Pruning runs in many short transactions (AuditLedger.prune: 1,000 rows each), so no one transaction can hold the
+  // act and its record: the intent commits before the first batch, the outcome after the last. Nothing written after
+  // the command began is pruned by it, its own intent included, whatever --before says.
+  const began = new Date();
+  const scope = { ...(tenant ? { tenant_id: tenant } : {}), ...(before ? { before: before.toISOString() } : {}) };
+  await ctx.transaction(() => ctx.audit('audit_log.prune', { ...scope, state: 'started' }));
   const pruned: Record<string, number> = {};
   for (const { tenantId, days } of await ledger.retentions(defaultDays)) {
     if (tenant && tenantId !== tenant) continue;
-    const n = await ledger.prune(tenantId, before ?? new Date(Date.now() - days * DAY_MS));
+    const cutoff = before ?? new Date(began.getTime() - days * DAY_MS);
+    const n = await ledger.prune(tenantId, cutoff < began ? cutoff : began);
     if (n) pruned[tenantId] = n;
   }
   const total = Object.values(pruned).reduce((a, b) => a + b, 0);
-  const changes: NonNullable<AuditRecordInput['changes']> = { records: { new: total } };
-  if (before) changes['before'] = { new: before.toISOString() };
-  await record(prisma, operatorOf(values), { tenantId: tenant ?? null, operation: 'prune', entityType: 'audit_log', entityId: tenant ?? 'all', changes });
-  process.stdout.write(json ? `${JSON.stringify({ pruned })}\n` : `pruned ${total} audit record(s)\n`);
+  await ctx.transaction(() => ctx.audit('audit_log.prune', { ...scope, records: total, state: 'done' }));
+  ctx.out(json ? JSON.stringify({ pruned }) : `pruned ${total} audit record(s)`);
   return 0;
 }
 
-export const auditCommands: Command[] = commandsOf(COMMANDS, (name, ctx) => audit(ctx.prisma, name.split(' ')[1], ctx.values, ctx.json));
+export const auditCommands: Command[] = commandsOf(COMMANDS, (name, ctx) => audit(ctx, name.split(' ')[1] as string));
