@@ -2,6 +2,7 @@ import './tracing';
 import 'reflect-metadata';
 import tls from 'node:tls';
 // its own entry point: the service bootstrap stays out of the gateway's bundle
+import { rowsServedBy } from '@coffer/contracts';
 import { bootstrapService } from '@coffer/messaging/service-bootstrap';
 import { OperationDispatcher } from '@coffer/messaging';
 import { validateConfig } from '@coffer/observability';
@@ -16,6 +17,7 @@ if (tls.DEFAULT_MIN_VERSION !== 'TLSv1.3') tls.DEFAULT_MIN_VERSION = 'TLSv1.2';
 
 void bootstrapService({
   name: 'proxy-service',
+  operations: rowsServedBy('proxy'),
   module: AppModule,
   defaultHealthPort: config.healthPort,
   usesDatabase: false,

@@ -1,6 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
 // its own entry point: the service bootstrap (with its database readiness check) stays out of the gateway's bundle
+import { rowsServedBy } from '@coffer/contracts';
 import { bootstrapService } from '@coffer/messaging/service-bootstrap';
 import { OperationDispatcher } from '@coffer/messaging';
 import { validateConfig } from '@coffer/observability';
@@ -12,6 +13,7 @@ const config = validateConfig('session-service', startupConfig);
 
 void bootstrapService({
   name: 'session-service',
+  operations: rowsServedBy('session'),
   module: AppModule,
   defaultHealthPort: config.healthPort,
   usesDatabase: true,

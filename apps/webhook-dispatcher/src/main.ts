@@ -1,6 +1,7 @@
 import './tracing';
 import 'reflect-metadata';
 // its own entry point: the service bootstrap (with its database readiness check) stays out of the gateway's bundle
+import { rowsServedBy } from '@coffer/contracts';
 import { bootstrapService } from '@coffer/messaging/service-bootstrap';
 import { OperationDispatcher } from '@coffer/messaging';
 import { validateConfig } from '@coffer/observability';
@@ -14,6 +15,7 @@ const config = validateConfig('webhook-dispatcher', startupConfig);
 
 void bootstrapService({
   name: 'webhook-dispatcher',
+  operations: rowsServedBy('webhook'),
   module: AppModule,
   defaultHealthPort: config.healthPort,
   usesDatabase: true,

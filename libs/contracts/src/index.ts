@@ -38,6 +38,7 @@ export * from './validation/token-data';
 export * from './messages/payloads';
 export * from './operations/operation';
 export * from './operations/operations';
+export * from './operations/service-rows';
 export * from './resource-stamps';
 export * from './members/members';
 export * from './members/console-sign-in';

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { stopTracing } from '@coffer/observability/tracing';
 import { PrismaService } from '@coffer/db';
 import { KeyEncryptionKeyProvider } from '@coffer/crypto';
+import type { OperationRow } from '@coffer/contracts';
 import {
   PinoNestLogger,
   createLogger,
@@ -20,10 +21,17 @@ import {
 import { EventBus } from './event-bus';
 import { RpcProblemFilter } from './rpc-problem.filter';
 import { CofferNatsServer, type HandlerInvoker } from './coffer-nats.server';
+import { assertHandlerCoverage } from './operations/handler-coverage';
+import { declaredOperations } from './operations/operation.decorator';
 
 export interface ServiceDefinition {
   /** e.g. 'token-service'; also the NATS queue group, so replicas share the work */
   name: string;
+  /**
+   * The operation rows it serves (`rowsServedBy('token')`): it refuses to start unless each has exactly one handler
+   * and every handler serves one of them (handler-coverage.ts).
+   */
+  operations: readonly OperationRow[];
   module: Type<unknown>;
   defaultHealthPort: number;
   /** the service keeps its state in PostgreSQL: DATABASE_URL is required, and readiness checks the database */
@@ -88,6 +96,7 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   const health = await startHealthServer(healthPort, checks, () => shuttingDown, healthHost);
   // handlers are registered by init, and listen subscribes to them (and flushes, so the server has them)
   await app.init();
+  assertHandlerCoverage(def.name, def.operations, server.getHandlers().keys(), declaredOperations());
   if (def.invoker) server.setInvoker(def.invoker(app));
   await app.listen();
   listening = true;

@@ -2,3 +2,4 @@ export * from './command';
 export * from './operation.decorator';
 export * from './operation-dispatcher';
 export * from './acting-context';
+export * from './handler-coverage';
