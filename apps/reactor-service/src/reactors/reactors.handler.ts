@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type IdRequest, type ReactorBodyRequest, type ReactorResultMessage } from '@coffer/contracts';
-import { Operation, OperationDispatcher, type Command } from '@coffer/messaging';
+import { Operation, OperationDispatcher, RecordingOperation, type Command } from '@coffer/messaging';
 import { InvokeReactorUseCase } from '../invoke/invoke-reactor.use-case';
 import { ReactorJobs } from '../invoke/async/reactor-jobs';
 import { ReactorsService } from './reactors.service';
@@ -49,7 +49,7 @@ export class ReactorsHandler {
    * The row's idempotency: a synchronous invocation claims its key while it runs (a formula's calls to third parties
    * cannot be rolled back); an accepted asynchronous one is recorded in the transaction that stores its job.
    */
-  @Operation(OPS.reactor.reactors.react)
+  @RecordingOperation(OPS.reactor.reactors.react)
   react(cmd: Command<ReactorBodyRequest | undefined>) {
     return this.invoke.executeRecorded({ ctx: context(cmd), reactorId: cmd.body?.id as string, body: cmd.body?.body });
   }

@@ -16,6 +16,7 @@ import {
   Min,
 } from 'class-validator';
 import { TRACE_ID_PATTERN } from '../envelope';
+import type { Principal } from '../auth/principal';
 
 /**
  * The payloads of the NATS subjects (libs/contracts subjects), one class per message shape. Each crosses the bus as
@@ -160,6 +161,16 @@ export class AuthenticateMessage {
   @IsString()
   keyHash!: string;
 }
+
+/** session.auth.authenticate's reply: the key's principal (null: unknown or expired, a 401); sessions say until when it may be cached. */
+export interface AuthenticateReply {
+  principal: Principal | null;
+  /** the gateway never caches a principal past this instant (sessions) */
+  expiresAt?: string;
+}
+
+/** A reply that is any JSON value: tokenize and detokenize answer in the shape of the request. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** session.auth.tenant-standing: the tenant of an anonymous proxy call, which carries no key of its own to check. */
 export class TenantStandingMessage {

@@ -1,4 +1,6 @@
 import { SUBJECTS } from '../subjects';
+import type { Page } from '../pagination';
+import type { Principal } from '../auth/principal';
 import { RPC_DEADLINE_MS } from '../envelope';
 import {
   CreateApplicationRequest,
@@ -25,6 +27,7 @@ import { ReactorFormulaRequest, ReactorFormulaPage, ReactorFormulaView } from '.
 import {
   CreateReactorRequest,
   ReactorView,
+  ReactAccepted,
   ReactAsyncAccepted,
   ReactRequest,
   ReactResponse,
@@ -66,7 +69,9 @@ import {
   AuditRecordMessage,
   AuthInvalidatedEvent,
   AuthenticateMessage,
+  type AuthenticateReply,
   EmptyMessage,
+  type JsonValue,
   IdBodyMessage,
   IdMessage,
   ListQueryMessage,
@@ -99,7 +104,7 @@ import {
 } from '../members/console-sign-in';
 import { RateLimitLeaseMessage, type RateLimitLeaseReply } from '../rate-limits/rate-limits';
 import { ANY_JSON_SCHEMA } from '../openapi/json-schema';
-import { AuditEventPage } from '../audit/audit';
+import { AuditEventPage, AuditEventView } from '../audit/audit';
 import { ReactorMergePatch } from '../reactors/reactor-bodies';
 import { TenantKeysView } from '../tenants/tenant-keys';
 import { op, type Access, type HttpParamDoc, type IdempotencyMode } from './operation';
@@ -127,8 +132,8 @@ const TOKEN_ID: HttpParamDoc = {
 };
 const WEBHOOK_ID: HttpParamDoc = { name: 'id', format: 'uuid', description: 'the webhook id' };
 
-type Deleted = { deleted: true };
-type Ok = { ok: true };
+type Deleted = { deleted: boolean };
+type Ok = { ok: boolean };
 
 /** A react with a callback URL is accepted and runs later: its job is recorded in one transaction with the key. */
 function reactIdempotency(body: unknown): IdempotencyMode {
@@ -151,7 +156,7 @@ const ping = (service: 'token' | 'session' | 'reactor' | 'webhook' | 'proxy') =>
  */
 export const OPS = {
   session: {
-    authenticate: op<AuthenticateMessage, unknown>()({
+    authenticate: op<AuthenticateMessage, AuthenticateReply>()({
       subject: SUBJECTS.session.authenticate,
       payload: AuthenticateMessage,
       access: 'none',
@@ -180,7 +185,7 @@ export const OPS = {
           reply: { type: ApplicationView },
         },
       }),
-      list: op<ListApplicationsQuery, unknown>()({
+      list: op<ListApplicationsQuery, Page<ApplicationView>>()({
         subject: SUBJECTS.session.applications.list,
         payload: ListApplicationsQuery,
         access: ['application:read'],
@@ -267,7 +272,7 @@ export const OPS = {
         },
       }),
       keys: {
-        create: op<ApplicationKeyMessage, unknown>()({
+        create: op<ApplicationKeyMessage, ApplicationKeyView>()({
           subject: SUBJECTS.session.applications.keys.create,
           payload: ApplicationKeyMessage,
           access: ['application:update'],
@@ -283,7 +288,7 @@ export const OPS = {
             problems: { 422: `The application already holds ${MAX_KEYS_PER_APPLICATION} keys` },
           },
         }),
-        list: op<ApplicationKeyMessage, unknown>()({
+        list: op<ApplicationKeyMessage, ApplicationKeyView[]>()({
           subject: SUBJECTS.session.applications.keys.list,
           payload: ApplicationKeyMessage,
           access: ['application:read'],
@@ -297,7 +302,7 @@ export const OPS = {
             reply: { type: [ApplicationKeyView] },
           },
         }),
-        get: op<ApplicationKeyMessage, unknown>()({
+        get: op<ApplicationKeyMessage, ApplicationKeyView>()({
           subject: SUBJECTS.session.applications.keys.get,
           payload: ApplicationKeyMessage,
           access: ['application:read'],
@@ -327,7 +332,7 @@ export const OPS = {
         }),
       },
       /** reactor-service: the application a reactor acts as (no key material) */
-      principal: op<IdMessage, unknown>()({
+      principal: op<IdMessage, Principal>()({
         subject: SUBJECTS.session.applications.principal,
         payload: IdMessage,
         access: 'principal',
@@ -367,7 +372,7 @@ export const OPS = {
           reply: { type: TenantView },
         },
       }),
-      webhookSecret: op<WebhookSecretMessage, unknown>()({
+      webhookSecret: op<WebhookSecretMessage, WebhookSecretView | string[]>()({
         subject: SUBJECTS.session.tenants.webhookSecret,
         payload: WebhookSecretMessage,
         access: webhookSecretRead,
@@ -383,7 +388,7 @@ export const OPS = {
           access: ['tenant:read'],
         },
       }),
-      rotateWebhookSecret: op<EmptyMessage, unknown>()({
+      rotateWebhookSecret: op<EmptyMessage, WebhookSecretView>()({
         subject: SUBJECTS.session.tenants.rotateWebhookSecret,
         payload: EmptyMessage,
         access: ['tenant:update'],
@@ -433,7 +438,7 @@ export const OPS = {
       }),
     },
     members: {
-      list: op<ListMembersQuery, unknown>()({
+      list: op<ListMembersQuery, Page<MemberView>>()({
         subject: SUBJECTS.session.members.list,
         payload: ListMembersQuery,
         access: ['tenant:member:read'],
@@ -547,7 +552,7 @@ export const OPS = {
           problems: { 409: 'A member has this email, or an invitation for it is pending' },
         },
       }),
-      list: op<ListInvitationsQuery, unknown>()({
+      list: op<ListInvitationsQuery, Page<InvitationView>>()({
         subject: SUBJECTS.session.invitations.list,
         payload: ListInvitationsQuery,
         access: ['tenant:invitation:read'],
@@ -682,7 +687,7 @@ export const OPS = {
           reply: { type: TokenView },
         },
       }),
-      list: op<ListQueryMessage, unknown>()({
+      list: op<ListQueryMessage, Page<TokenView>>()({
         subject: SUBJECTS.token.tokens.list,
         payload: ListQueryMessage,
         access: ['token:read'],
@@ -732,7 +737,7 @@ export const OPS = {
           reply: { description: 'deleted' },
         },
       }),
-      search: op<SearchTokensRequest, unknown>()({
+      search: op<SearchTokensRequest, Page<TokenView>>()({
         subject: SUBJECTS.token.tokens.search,
         payload: SearchTokensRequest,
         access: ['token:search'],
@@ -748,7 +753,7 @@ export const OPS = {
           reply: { type: TokenSearchPage },
         },
       }),
-      listV2: op<ListQueryMessage, unknown>()({
+      listV2: op<ListQueryMessage, TokenCursorPage>()({
         subject: SUBJECTS.token.tokens.listV2,
         payload: ListQueryMessage,
         access: ['token:read'],
@@ -761,7 +766,7 @@ export const OPS = {
           reply: { type: TokenCursorPage },
         },
       }),
-      searchV2: op<SearchTokensV2Request, unknown>()({
+      searchV2: op<SearchTokensV2Request, TokenCursorPage>()({
         subject: SUBJECTS.token.tokens.searchV2,
         payload: SearchTokensV2Request,
         access: ['token:search'],
@@ -776,7 +781,7 @@ export const OPS = {
           reply: { type: TokenCursorPage },
         },
       }),
-      tokenize: op<PayloadMessage, unknown>()({
+      tokenize: op<PayloadMessage, JsonValue>()({
         subject: SUBJECTS.token.tokens.tokenize,
         payload: PayloadMessage,
         access: ['token:create'],
@@ -807,7 +812,7 @@ export const OPS = {
         },
       }),
       /** POST /detokenize, and reactor-service for invocation args (`path` names the field in errors) */
-      detokenize: op<PayloadMessage, unknown>()({
+      detokenize: op<PayloadMessage, JsonValue>()({
         subject: SUBJECTS.token.tokens.detokenize,
         payload: PayloadMessage,
         access: ['token:use', 'token:read'],
@@ -879,7 +884,7 @@ export const OPS = {
       }),
     },
     logs: {
-      list: op<ListLogsQuery, unknown>()({
+      list: op<ListLogsQuery, Page<AuditEventView>>()({
         subject: SUBJECTS.token.logs.list,
         payload: ListLogsQuery,
         access: ['log:read'],
@@ -932,7 +937,7 @@ export const OPS = {
   },
   reactor: {
     formulas: {
-      create: op<ReactorFormulaRequest, unknown>()({
+      create: op<ReactorFormulaRequest, ReactorFormulaView>()({
         subject: SUBJECTS.reactor.formulas.create,
         payload: ReactorFormulaRequest,
         access: ['reactor:create'],
@@ -948,7 +953,7 @@ export const OPS = {
           reply: { type: ReactorFormulaView },
         },
       }),
-      list: op<ListReactorFormulasQuery, unknown>()({
+      list: op<ListReactorFormulasQuery, Page<ReactorFormulaView>>()({
         subject: SUBJECTS.reactor.formulas.list,
         payload: ListReactorFormulasQuery,
         access: ['reactor:read'],
@@ -961,7 +966,7 @@ export const OPS = {
           reply: { type: ReactorFormulaPage },
         },
       }),
-      get: op<IdMessage, unknown>()({
+      get: op<IdMessage, ReactorFormulaView>()({
         subject: SUBJECTS.reactor.formulas.get,
         payload: IdMessage,
         access: ['reactor:read'],
@@ -975,7 +980,7 @@ export const OPS = {
           reply: { type: ReactorFormulaView },
         },
       }),
-      update: op<IdBodyMessage, unknown>()({
+      update: op<IdBodyMessage, ReactorFormulaView>()({
         subject: SUBJECTS.reactor.formulas.update,
         payload: IdBodyMessage,
         access: ['reactor:update'],
@@ -1025,7 +1030,7 @@ export const OPS = {
           problems: { 404: 'The formula or the application does not exist' },
         },
       }),
-      list: op<ListReactorsQuery, unknown>()({
+      list: op<ListReactorsQuery, Page<ReactorView>>()({
         subject: SUBJECTS.reactor.reactors.list,
         payload: ListReactorsQuery,
         access: ['reactor:read'],
@@ -1087,7 +1092,7 @@ export const OPS = {
        * Synchronous: the key is claimed while the reactor runs (a formula's calls to third parties cannot be rolled
        * back); with a callback URL it is accepted and recorded with its job.
        */
-      react: op<IdBodyMessage, unknown>()({
+      react: op<IdBodyMessage, ReactResponse | ReactAccepted>()({
         subject: SUBJECTS.reactor.reactors.react,
         payload: IdBodyMessage,
         access: ['token:use'],
@@ -1111,7 +1116,7 @@ export const OPS = {
         },
       }),
       /** GET /reactors/{id}/results/{request id}: the invoking application with token:use, or management with reactor:read */
-      result: op<ReactorResultMessage, unknown>()({
+      result: op<ReactorResultMessage, ReactorJobResultView>()({
         subject: SUBJECTS.reactor.reactors.result,
         payload: ReactorResultMessage,
         access: (_body, principal) => (principal.applicationType === 'management' ? ['reactor:read'] : ['token:use']),
@@ -1145,7 +1150,7 @@ export const OPS = {
           problems: { 415: 'The Content-Type is neither application/merge-patch+json nor application/json' },
         },
       }),
-      reactAsync: op<IdBodyMessage, unknown>()({
+      reactAsync: op<IdBodyMessage, ReactAccepted>()({
         subject: SUBJECTS.reactor.reactors.reactAsync,
         payload: IdBodyMessage,
         access: ['token:use'],
@@ -1180,7 +1185,7 @@ export const OPS = {
           problems: { 404: 'The application does not exist' },
         },
       }),
-      list: op<ListQueryMessage, unknown>()({
+      list: op<ListQueryMessage, Page<ProxyView>>()({
         subject: SUBJECTS.reactor.proxies.list,
         payload: ListQueryMessage,
         access: ['proxy:read'],
@@ -1310,7 +1315,7 @@ export const OPS = {
           reply: { type: CreatedWebhookView },
         },
       }),
-      list: op<ListQueryMessage, unknown>()({
+      list: op<ListQueryMessage, Page<WebhookView>>()({
         subject: SUBJECTS.webhook.webhooks.list,
         payload: ListQueryMessage,
         access: ['webhook:read'],
@@ -1370,7 +1375,7 @@ export const OPS = {
           reply: { description: 'deleted' },
         },
       }),
-      deliveries: op<WebhookDeliveriesMessage, unknown>()({
+      deliveries: op<WebhookDeliveriesMessage, Page<WebhookDeliveryView>>()({
         subject: SUBJECTS.webhook.webhooks.deliveries,
         payload: WebhookDeliveriesMessage,
         access: ['webhook:read'],
@@ -1386,7 +1391,7 @@ export const OPS = {
           reply: { type: WebhookDeliveryPage },
         },
       }),
-      resend: op<WebhookDeliveryMessage, unknown>()({
+      resend: op<WebhookDeliveryMessage, WebhookDeliveryView>()({
         subject: SUBJECTS.webhook.webhooks.resend,
         payload: WebhookDeliveryMessage,
         access: ['webhook:update'],

@@ -25,6 +25,23 @@ describe('handler coverage: a service starts only when each of its rows has exac
     );
   });
 
+  it("holds a handler to its row's reply type (checked by the compiler: a wrong reply does not build)", () => {
+    const typed = op<Body, { id: string }>()({ subject: 'test.coverage.typed', payload: Body, access: 'principal' });
+    class Handlers {
+      @Operation(typed)
+      right() {
+        return Promise.resolve({ id: 'a' });
+      }
+
+      // @ts-expect-error -- the row replies {id: string}
+      @Operation(typed)
+      wrong() {
+        return { name: 'a' };
+      }
+    }
+    expect(new Handlers().right()).toBeInstanceOf(Promise);
+  });
+
   it('@Operation remembers every method that claims a row, so two handlers of one row are refused (Nest would keep one)', () => {
     const twice = row('test.coverage.twice');
     @Controller()

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { badRequest, forbidden, type Principal } from '@coffer/contracts';
+import { badRequest, forbidden, type JsonValue, type Principal } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { ExpressionError, findDetokenizationExpressions, substituteDetokenization } from '@coffer/expression';
 import { AuditRepository } from '../../audit/audit.repository';
@@ -22,7 +22,7 @@ export class DetokenizeUseCase {
     private readonly audit: AuditRepository,
   ) {}
 
-  async execute(principal: Principal, traceId: string, payload: unknown, path = 'body'): Promise<unknown> {
+  async execute(principal: Principal, traceId: string, payload: unknown, path = 'body'): Promise<JsonValue> {
     let ids: string[];
     try {
       ids = findDetokenizationExpressions(payload);
@@ -31,7 +31,8 @@ export class DetokenizeUseCase {
         [path]: [err instanceof ExpressionError ? err.message : 'invalid detokenization expression'],
       });
     }
-    if (!ids.length) return payload;
+    // JSON in, JSON out (the payload came off the bus as JSON): the request with each expression replaced by its value
+    if (!ids.length) return payload as JsonValue;
     if (ids.length > MAX_DETOKENIZED)
       throw badRequest(`At most ${MAX_DETOKENIZED} tokens may be detokenized in one request`, { [path]: [`references ${ids.length} tokens`] });
     const rows = await this.tokens.findMany(principal.tenantId, ids);
@@ -58,6 +59,6 @@ export class DetokenizeUseCase {
       principal.tenantId,
       rows.map((r) => ({ actorApplicationId: principal.applicationId, operation: 'use' as const, entityType: 'token' as const, entityId: r.id, traceId })),
     );
-    return result;
+    return result as JsonValue;
   }
 }

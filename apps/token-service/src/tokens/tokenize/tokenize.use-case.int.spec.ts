@@ -61,7 +61,7 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
   const count = async (tenantId: string) => (await ctx.sql.query('SELECT count(*)::int AS n FROM tokens WHERE tenant_id = $1', [tenantId])).rows[0].n;
 
   it('replaces primitives by token ids and token requests by tokens, each stored and audited', async () => {
-    const out = (await tokenize.execute(p, 't', { card: { type: 'token', data: 'c-1' }, list: ['x', 7], keep: null })) as {
+    const out = (await tokenize.execute(p, 't', { card: { type: 'token', data: 'c-1' }, list: ['x', 7], keep: null })) as unknown as {
       card: TokenView;
       list: string[];
       keep: null;
@@ -151,7 +151,7 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
         pay: { token_intent_id: a, metadata: { order: 'o-1' } },
         list: [{ type: 'card', token_intent_id: b }],
         note: 'n',
-      })) as {
+      })) as unknown as {
         pay: TokenView;
         list: TokenView[];
         note: string;

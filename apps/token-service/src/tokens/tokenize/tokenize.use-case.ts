@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, ProblemError, TOKENIZE_RENDERED, badRequest, type Principal, type TokenView, type Transform } from '@coffer/contracts';
+import { FieldErrors, ProblemError, TOKENIZE_RENDERED, badRequest, type JsonValue, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
 import type { ExpressionBudget } from '@coffer/expression';
 import { writeBudget } from '../expression-budgets';
@@ -41,7 +41,7 @@ export class TokenizeUseCase {
     private readonly intents: TokenIntentsUseCase,
   ) {}
 
-  async execute(principal: Principal, traceId: string, payload: unknown, idempotency?: IdempotentWrite, rendered = false): Promise<unknown> {
+  async execute(principal: Principal, traceId: string, payload: unknown, idempotency?: IdempotentWrite, rendered = false): Promise<JsonValue> {
     const conversions = await this.lookUpIntents(principal, payload);
     const { shape, slots } = this.planned(principal, payload, { replaying: false, conversions });
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
@@ -69,7 +69,8 @@ export class TokenizeUseCase {
       { timeoutMs: 30_000 },
     );
     let next = 0;
-    return shape(() => results[next++]);
+    // JSON in, JSON out: the request's shape with each value to tokenize replaced by its token
+    return shape(() => results[next++]) as JsonValue;
   }
 
   /**
