@@ -100,7 +100,8 @@ import {
 import { RateLimitLeaseMessage, type RateLimitLeaseReply } from '../rate-limits/rate-limits';
 import { ANY_JSON_SCHEMA } from '../openapi/json-schema';
 import { AuditEventPage } from '../audit/audit';
-import { ReactorMergePatch } from '../reactors/reactor-bodies';
+import { NewReactorRequest, ReactorMergePatch, ReplaceReactorRequest } from '../reactors/reactor-bodies';
+import { ListTokensQuery, ListTokensV2Query } from '../tokens/token-queries';
 import { TenantKeysView } from '../tenants/tenant-keys';
 import { op, type Access, type HttpParamDoc, type IdempotencyMode } from './operation';
 
@@ -187,6 +188,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/applications',
+          payloadFrom: 'query',
           status: 200,
           summary: 'List applications',
           description: 'application:read. Newest first; never keys.',
@@ -275,6 +277,7 @@ export const OPS = {
           http: {
             method: 'POST',
             path: '/applications/:id/keys',
+            paramsAs: { id: 'applicationId' },
             status: 201,
             summary: 'Create a key for an application',
             description: `application:update. The secret \`key\` is in this reply only; at most ${MAX_KEYS_PER_APPLICATION} keys per application.`,
@@ -290,6 +293,7 @@ export const OPS = {
           http: {
             method: 'GET',
             path: '/applications/:id/keys',
+            paramsAs: { id: 'applicationId' },
             status: 200,
             summary: 'List the keys of an application',
             description: 'application:read. Never the secrets.',
@@ -304,6 +308,7 @@ export const OPS = {
           http: {
             method: 'GET',
             path: '/applications/:id/keys/:keyId',
+            paramsAs: { id: 'applicationId' },
             status: 200,
             summary: 'Get a key of an application',
             description: 'application:read. Never the secret.',
@@ -318,6 +323,7 @@ export const OPS = {
           http: {
             method: 'DELETE',
             path: '/applications/:id/keys/:keyId',
+            paramsAs: { id: 'applicationId' },
             status: 204,
             summary: 'Revoke a key of an application',
             description: 'application:update. The key stops working at once.',
@@ -440,6 +446,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/tenants/self/members',
+          payloadFrom: 'query',
           status: 200,
           summary: 'List tenant members',
           description: 'tenant:member:read. Oldest first; `user_id` filters (repeatable).',
@@ -554,6 +561,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/tenants/self/invitations',
+          payloadFrom: 'query',
           status: 200,
           summary: 'List invitations',
           description: 'tenant:invitation:read. `status` PENDING or EXPIRED filters.',
@@ -689,6 +697,8 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/tokens',
+          payloadFrom: 'params+query',
+          queryClass: ListTokensQuery,
           status: 200,
           summary: 'List tokens',
           description:
@@ -755,6 +765,8 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/v2/tokens',
+          payloadFrom: 'params+query',
+          queryClass: ListTokensV2Query,
           status: 200,
           summary: 'List tokens (cursor pages)',
           description: 'token:read. Newest first; the same access rules and transforms as GET /tokens.',
@@ -841,6 +853,7 @@ export const OPS = {
         http: {
           method: 'POST',
           path: '/token-intents',
+          tags: ['token-intents'],
           status: 201,
           summary: 'Create a token intent',
           description:
@@ -856,6 +869,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/token-intents/:id',
+          tags: ['token-intents'],
           status: 200,
           summary: 'Get a token intent',
           description: 'token-intent:read. 404 once it expired, was deleted or was converted to a token.',
@@ -870,6 +884,7 @@ export const OPS = {
         http: {
           method: 'DELETE',
           path: '/token-intents/:id',
+          tags: ['token-intents'],
           status: 204,
           summary: 'Delete a token intent',
           description: 'token-intent:delete.',
@@ -886,6 +901,8 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/logs',
+          payloadFrom: 'query',
+          tags: ['logs'],
           status: 200,
           summary: 'List audit events',
           description: 'log:read. Every token create, read, update, delete, use and every reactor invocation; never sensitive data.',
@@ -955,6 +972,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/reactor-formulas',
+          payloadFrom: 'query',
           status: 200,
           summary: 'List formulas',
           description: "reactor:read. The operator's official formulas and the tenant's private ones.",
@@ -1016,6 +1034,7 @@ export const OPS = {
         http: {
           method: 'POST',
           path: '/reactors',
+          bodyClass: NewReactorRequest,
           status: 201,
           summary: 'Create a reactor',
           description:
@@ -1032,6 +1051,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/reactors',
+          payloadFrom: 'query',
           status: 200,
           summary: 'List reactors',
           description: 'reactor:read. Configuration values are returned as given.',
@@ -1060,6 +1080,7 @@ export const OPS = {
         http: {
           method: 'PUT',
           path: '/reactors/:id',
+          bodyClass: ReplaceReactorRequest,
           status: 200,
           summary: 'Replace a reactor',
           description:
@@ -1187,6 +1208,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/proxies',
+          payloadFrom: 'params+query',
           status: 200,
           summary: 'List proxies',
           description: 'proxy:read. Newest first; `id` (repeatable) and `name` (wildcard `*`) filter.',
@@ -1317,6 +1339,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/webhooks',
+          payloadFrom: 'params+query',
           status: 200,
           summary: 'List webhooks',
           description: 'webhook:read. Newest first.',
@@ -1378,6 +1401,8 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/webhooks/:id/deliveries',
+          payloadFrom: 'params+query',
+          paramsAs: { id: 'webhookId' },
           status: 200,
           summary: "A webhook's deliveries (Coffer extension)",
           description: 'webhook:read. Newest first; `status` filters.',
@@ -1394,6 +1419,7 @@ export const OPS = {
         http: {
           method: 'POST',
           path: '/webhooks/:id/deliveries/:deliveryId/resend',
+          paramsAs: { id: 'webhookId' },
           status: 202,
           summary: 'Send a delivery again (Coffer extension)',
           description: 'webhook:update. A failed (or delivered) delivery is queued again with a fresh retry schedule; a pending one is a 409.',
