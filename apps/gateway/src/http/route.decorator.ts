@@ -1,6 +1,17 @@
 import { Delete, Get, HttpCode, Patch, Post, Put, SetMetadata, applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath, type ApiBodyOptions, type ApiResponseOptions } from '@nestjs/swagger';
-import type { Access, HttpBinding, HttpMethod, HttpParamDoc, OperationRow } from '@coffer/contracts';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+  type ApiBodyOptions,
+  type ApiResponseOptions,
+} from '@nestjs/swagger';
+import type { Access, HttpBinding, HttpMethod, HttpParamDoc, OperationRow, PayloadClass } from '@coffer/contracts';
 import { AuthenticatedOnly, RequirePermission } from '@coffer/auth';
 import { ApiProblems } from '../docs/api-problems.decorator';
 
@@ -33,8 +44,9 @@ function bodyOptions(body: NonNullable<HttpBinding['body']>): ApiBodyOptions {
 /**
  * The route of a row (libs/contracts OPS, `http`): its method and path, success status, the permission the gateway
  * checks (a permission list → RequirePermission, `principal` → AuthenticatedOnly), and its API reference (summary,
- * description, path and query parameters, body, success reply, error statuses). The handler is left with mapping the
- * HTTP inputs to the bus payload and the call. The controller is mounted at `@Controller()`: the row's path is the whole
+ * description, tags, path and query parameters, body, success reply, error statuses). The handler is left with mapping
+ * the HTTP inputs to the bus payload and the call: rowController (row-routes.ts) writes it from the row's
+ * `payloadFrom`; a controller method with `@Route(row)` is for the routes that do more. The controller is mounted at `@Controller()`: the row's path is the whole
  * path.
  */
 export function Route(row: OperationRow): MethodDecorator {
@@ -46,9 +58,12 @@ export function Route(row: OperationRow): MethodDecorator {
     HttpCode(http.status),
     permission(row),
     SetMetadata(ROUTE_ROW_KEY, row),
+    ...(http.tags ? [ApiTags(...http.tags)] : []),
     ApiOperation({ summary: http.summary, description: http.description }),
     ...(http.params ?? []).map((p: HttpParamDoc) => ApiParam(p as Parameters<typeof ApiParam>[0])),
     ...(http.query ?? []).map((q: HttpParamDoc) => ApiQuery(q as Parameters<typeof ApiQuery>[0])),
+    // the shapes of a `oneOf` body are referenced, so they are registered with the document
+    ...(Array.isArray(http.body) ? [ApiExtraModels(...(http.body as PayloadClass[]))] : []),
     ...(http.body ? [ApiBody(bodyOptions(http.body))] : []),
     ApiResponse({ status: http.status, ...http.reply } as ApiResponseOptions),
     ...(http.problems ? [ApiProblems(http.problems)] : []),
