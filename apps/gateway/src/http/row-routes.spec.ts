@@ -50,7 +50,12 @@ const Applications = rowController('ApplicationsController', {
 
 const Others = rowController('OthersController', {
   tags: ['others'],
-  routes: { tenant: OPS.session.tenants.get, tokens: OPS.token.tokens.list, deliveries: OPS.webhook.webhooks.deliveries },
+  routes: {
+    tenant: OPS.session.tenants.get,
+    tokens: OPS.token.tokens.list,
+    deliveries: OPS.webhook.webhooks.deliveries,
+    patchToken: OPS.token.tokens.update,
+  },
 });
 
 describe('rowController: routes served from their rows', () => {
@@ -69,13 +74,16 @@ describe('rowController: routes served from their rows', () => {
     const moduleRef = await Test.createTestingModule({ imports: [TestModule] }).compile();
     app = moduleRef.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
     app.useGlobalFilters(new ProblemFilter({ error: () => undefined } as unknown as Logger));
+    const fastify = app.getHttpAdapter().getInstance();
+    fastify.addContentTypeParser('application/merge-patch+json', { parseAs: 'string' }, fastify.getDefaultJsonParser('ignore', 'ignore'));
     await app.init();
-    await app.getHttpAdapter().getInstance().ready();
+    await fastify.ready();
   });
   afterAll(() => app.close());
   beforeEach(() => rpc.calls.splice(0));
 
-  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => app.inject({ method, url, payload });
+  const send = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object, contentType?: string) =>
+    app.inject({ method, url, payload, ...(contentType ? { headers: { 'content-type': contentType } } : {}) });
 
   it('sends the validated body of a create, members the class does not declare dropped, and answers the row status', async () => {
     const res = await send('POST', '/applications', { name: 'app', type: 'private', permissions: ['token:read'], extra: 1 });
@@ -115,6 +123,18 @@ describe('rowController: routes served from their rows', () => {
     await send('GET', '/tokens?type=card');
     await send('GET', '/tenants/self?internal=true');
     expect(rpc.calls.map((c) => c.payload)).toEqual([{ webhookId: 'w1', query: { status: 'failed' } }, { query: { type: 'card' } }, {}]);
+  });
+
+  it('takes only the media types the binding names, and sends the body under the member it names', async () => {
+    const refused = await send('PATCH', '/tokens/t1', { metadata: { a: 'b' } });
+    expect(refused.statusCode).toBe(415);
+    expect(refused.json().detail).toBe('PATCH /tokens/{id} requires Content-Type: application/merge-patch+json');
+    expect(rpc.calls).toEqual([]);
+    const patched = await send('PATCH', '/tokens/t1', { metadata: { a: 'b' } }, 'application/merge-patch+json');
+    expect(patched.statusCode).toBe(200);
+    expect(rpc.calls.map((c) => [c.subject, { ...(c.payload as object) }])).toEqual([
+      [OPS.token.tokens.update.subject, { id: 't1', patch: expect.objectContaining({ metadata: { a: 'b' } }) }],
+    ]);
   });
 
   it('answers a 204 route with no body, whatever the service replied', async () => {

@@ -77,7 +77,7 @@ function payloadOf(http: HttpBinding, inputs: Input[], values: unknown[]): unkno
   const payload: Record<string, unknown> = {};
   inputs.forEach((input, i) => {
     if (input.kind === 'param') payload[http.paramsAs?.[input.name] ?? input.name] = values[i];
-    else payload[input.kind] = values[i];
+    else payload[input.kind === 'body' ? (http.bodyAs ?? 'body') : 'query'] = values[i];
   });
   return payload;
 }

@@ -1,6 +1,6 @@
 import { Body, Param, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiAcceptedResponse, ApiConsumes, ApiExtraModels, ApiResponse } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiExtraModels, ApiResponse } from '@nestjs/swagger';
 import {
   OPS,
   CodeReactorRequest,
@@ -11,17 +11,14 @@ import {
   ReactAsyncRequest,
   ReactRequest,
   ReactResponse,
-  ReactorMergePatch,
   customReactorResponse,
-  type ReactorView,
 } from '@coffer/contracts';
 import { Route } from '../http/route.decorator';
 import { HANDWRITTEN, RowRoutes, rowController } from '../http/row-routes';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { CustomReactorResponseException, CustomReactorResponseFilter } from './custom-response.filter';
-import { AcceptsContentType } from '../http/content-type.guard';
 
-/** The reactor routes a row cannot describe: the invocations (their replies and deadlines) and the merge patch. */
+/** The invocations: their deadline, react's status and the formula's own answer, react-async's reply. */
 @ApiExtraModels(CreateReactorRequest, CodeReactorRequest, ReactResponse, ReactAccepted)
 class ReactorHandlers extends RowRoutes {
   /**
@@ -54,20 +51,6 @@ class ReactorHandlers extends RowRoutes {
   }
 
   /**
-   * JSON merge patch (RFC 7386) of name, configuration, application and, for a code reactor, code and runtime. The
-   * node SDK sends application/merge-patch+json; application/json is taken too. Answers the updated reactor.
-   */
-  @Route(OPS.reactor.reactors.patch)
-  @ApiConsumes('application/merge-patch+json', 'application/json')
-  @AcceptsContentType(
-    ['application/merge-patch+json', 'application/json'],
-    'PATCH /reactors/{id} takes Content-Type: application/merge-patch+json (or application/json)',
-  )
-  patch(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReactorMergePatch) {
-    return this.rpc.call<ReactorView>(OPS.reactor.reactors.patch, { id, body }, callContext(req));
-  }
-
-  /**
    * Asynchronous invocation without a callback (the mirrored API's react-async): 202 once the arguments are checked
    * and the job is stored. `asyncReactorRequestId` is the name the node SDK reads; `id` and `status` are the
    * asynchronous reply of docs/reactors.md. The result: GET /reactors/{id}/results/{request id}.
@@ -95,7 +78,8 @@ export const ReactorsController = rowController('ReactorsController', {
     update: OPS.reactor.reactors.update,
     delete: OPS.reactor.reactors.delete,
     react: HANDWRITTEN,
-    patch: HANDWRITTEN,
+    /** JSON merge patch (RFC 7386) of name, configuration, application and, for a code reactor, code and runtime */
+    patch: OPS.reactor.reactors.patch,
     reactAsync: HANDWRITTEN,
     result: OPS.reactor.reactors.result,
   },

@@ -1,21 +1,12 @@
-import { Body, Param, Req, UseInterceptors } from '@nestjs/common';
-import { ApiConsumes } from '@nestjs/swagger';
-import { OPS, DetokenizeRequest, TokenizeRequest, UpdateTokenPatch, type TokenView } from '@coffer/contracts';
+import { Body, Req, UseInterceptors } from '@nestjs/common';
+import { OPS, DetokenizeRequest, TokenizeRequest } from '@coffer/contracts';
 import { Route } from '../http/route.decorator';
 import { HANDWRITTEN, RowRoutes, rowController } from '../http/row-routes';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { JsonBodyInterceptor } from '../http/json-body.interceptor';
-import { AcceptsContentType } from '../http/content-type.guard';
 
-/** The token routes a row cannot describe: the merge patch's content type, and tokenize/detokenize's any-JSON body. */
+/** Tokenize and detokenize take any JSON document as their body (JsonBodyInterceptor): their routes are written here. */
 class TokenHandlers extends RowRoutes {
-  @Route(OPS.token.tokens.update)
-  @ApiConsumes('application/merge-patch+json')
-  @AcceptsContentType(['application/merge-patch+json'], 'PATCH /tokens/{id} requires Content-Type: application/merge-patch+json')
-  update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: UpdateTokenPatch) {
-    return this.rpc.call<TokenView>(OPS.token.tokens.update, { id, patch: body }, callContext(req));
-  }
-
   @Route(OPS.token.tokens.tokenize)
   @UseInterceptors(JsonBodyInterceptor)
   tokenize(@Req() req: GatewayRequest, @Body() message: TokenizeRequest) {
@@ -37,7 +28,7 @@ export const TokensController = rowController('TokensController', {
     create: OPS.token.tokens.create,
     list: OPS.token.tokens.list,
     get: OPS.token.tokens.get,
-    update: HANDWRITTEN,
+    update: OPS.token.tokens.update,
     delete: OPS.token.tokens.delete,
     createIntent: OPS.token.intents.create,
     getIntent: OPS.token.intents.get,

@@ -52,7 +52,8 @@ export interface HttpSchemaDoc {
  * `rowController`). The path parameters are those of `path` (`:id` → `id`, renamed by `paramsAs`):
  * - `params`: the path parameters, `{id}` (`{}` for a path without any). The default without a body.
  * - `body`: the body itself. The default with a body and no path parameter.
- * - `params+body`: `{...path parameters, body}`. The default with a body and path parameters.
+ * - `params+body`: `{...path parameters, body}` (the member renamed by `bodyAs`). The default with a body and path
+ *   parameters.
  * - `query`: the query itself (a list whose payload class is its query class).
  * - `params+query`: `{...path parameters, query}` (`{query}` for a path without any).
  * The query is never sent unless the binding says so: a default passes no member the caller chose the name of.
@@ -98,6 +99,13 @@ export interface HttpBinding {
   readonly payloadFrom?: HttpPayloadFrom;
   /** the payload member a path parameter fills when it is not the parameter's name: `{ id: 'applicationId' }` */
   readonly paramsAs?: Readonly<Record<string, string>>;
+  /** the payload member the body fills beside the path parameters (`params+body`) when it is not `body` */
+  readonly bodyAs?: string;
+  /**
+   * The media types the body may come in when JSON alone is not it (a merge patch): the reference lists them, and the
+   * gateway answers any other with a 415 before the body is read.
+   */
+  readonly consumes?: readonly string[];
   /**
    * The contract class the gateway validates the body with when `body` is not one class (several shapes: the class
    * that picks the shape; a schema: a class taking the whole document). Default: `body` when it is a class.

@@ -718,6 +718,8 @@ export const OPS = {
         http: {
           method: 'PATCH',
           path: '/tokens/:id',
+          bodyAs: 'patch',
+          consumes: ['application/merge-patch+json'],
           status: 200,
           summary: 'Update a token (JSON merge patch)',
           description:
@@ -1157,6 +1159,7 @@ export const OPS = {
         http: {
           method: 'PATCH',
           path: '/reactors/:id',
+          consumes: ['application/merge-patch+json', 'application/json'],
           status: 200,
           summary: 'Patch a reactor (JSON merge patch)',
           description: 'reactor:update. name, configuration, application; code and runtime of a code reactor.',
@@ -1260,6 +1263,7 @@ export const OPS = {
         http: {
           method: 'PATCH',
           path: '/proxies/:id',
+          consumes: ['application/merge-patch+json', 'application/json'],
           status: 204,
           summary: 'Patch a proxy (JSON merge patch)',
           description: 'proxy:update. The merged proxy is validated as a PUT. Answers 204, as the mirrored service does: GET the proxy to read it.',
