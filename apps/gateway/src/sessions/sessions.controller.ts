@@ -18,8 +18,5 @@ class SessionAuthorization extends RowRoutes {
 export const SessionsController = rowController('SessionsController', {
   tags: ['sessions'],
   handlers: SessionAuthorization,
-  routes: {
-    create: OPS.session.sessions.create,
-    authorize: HANDWRITTEN,
-  },
+  routes: { create: OPS.session.sessions.create, authorize: HANDWRITTEN },
 });
