@@ -1,8 +1,21 @@
 import { Delete, Get, HttpCode, Patch, Post, Put, SetMetadata, applyDecorators } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, getSchemaPath, type ApiBodyOptions, type ApiResponseOptions } from '@nestjs/swagger';
-import type { Access, HttpBinding, HttpMethod, HttpParamDoc, OperationRow } from '@coffer/contracts';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiOperation,
+  ApiParam,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+  type ApiBodyOptions,
+  type ApiResponseOptions,
+} from '@nestjs/swagger';
+import type { Access, HttpBinding, HttpMethod, HttpParamDoc, OperationRow, PayloadClass } from '@coffer/contracts';
 import { AuthenticatedOnly, RequirePermission } from '@coffer/auth';
 import { ApiProblems } from '../docs/api-problems.decorator';
+import { AcceptsContentType } from './content-type.guard';
 
 /** The row a route serves (`@Route(row)`), for the check that the controllers and the rows agree (route.decorator.spec). */
 export const ROUTE_ROW_KEY = 'coffer:route-row';
@@ -24,6 +37,16 @@ function permission(row: OperationRow): MethodDecorator {
   return RequirePermission(...access);
 }
 
+/** `PATCH /tokens/{id} requires Content-Type: application/merge-patch+json`; with several: `takes …: a (or b)` */
+function contentTypeRule(http: HttpBinding, types: readonly string[]): MethodDecorator {
+  const path = http.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  const [first, ...others] = types;
+  const message = others.length
+    ? `${http.method} ${path} takes Content-Type: ${first} (or ${others.join(', ')})`
+    : `${http.method} ${path} requires Content-Type: ${first}`;
+  return AcceptsContentType(types, message);
+}
+
 function bodyOptions(body: NonNullable<HttpBinding['body']>): ApiBodyOptions {
   if (typeof body === 'function') return { type: body };
   if (Array.isArray(body)) return { schema: { oneOf: body.map((type) => ({ $ref: getSchemaPath(type) })) } };
@@ -32,9 +55,11 @@ function bodyOptions(body: NonNullable<HttpBinding['body']>): ApiBodyOptions {
 
 /**
  * The route of a row (libs/contracts OPS, `http`): its method and path, success status, the permission the gateway
- * checks (a permission list → RequirePermission, `principal` → AuthenticatedOnly), and its API reference (summary,
- * description, path and query parameters, body, success reply, error statuses). The handler is left with mapping the
- * HTTP inputs to the bus payload and the call. The controller is mounted at `@Controller()`: the row's path is the whole
+ * checks (a permission list → RequirePermission, `principal` → AuthenticatedOnly), the media types its body may
+ * come in (`consumes`: any other is a 415), and its API reference (summary,
+ * description, tags, path and query parameters, body, success reply, error statuses). The handler is left with mapping
+ * the HTTP inputs to the bus payload and the call: rowController (row-routes.ts) writes it from the row's
+ * `payloadFrom`; a controller method with `@Route(row)` is for the routes that do more. The controller is mounted at `@Controller()`: the row's path is the whole
  * path.
  */
 export function Route(row: OperationRow): MethodDecorator {
@@ -46,9 +71,14 @@ export function Route(row: OperationRow): MethodDecorator {
     HttpCode(http.status),
     permission(row),
     SetMetadata(ROUTE_ROW_KEY, row),
+    ...(http.consumes ? [contentTypeRule(http, http.consumes)] : []),
+    ...(http.tags ? [ApiTags(...http.tags)] : []),
     ApiOperation({ summary: http.summary, description: http.description }),
     ...(http.params ?? []).map((p: HttpParamDoc) => ApiParam(p as Parameters<typeof ApiParam>[0])),
     ...(http.query ?? []).map((q: HttpParamDoc) => ApiQuery(q as Parameters<typeof ApiQuery>[0])),
+    // the shapes of a `oneOf` body are referenced, so they are registered with the document
+    ...(Array.isArray(http.body) ? [ApiExtraModels(...(http.body as PayloadClass[]))] : []),
+    ...(http.consumes ? [ApiConsumes(...http.consumes)] : []),
     ...(http.body ? [ApiBody(bodyOptions(http.body))] : []),
     ApiResponse({ status: http.status, ...http.reply } as ApiResponseOptions),
     ...(http.problems ? [ApiProblems(http.problems)] : []),

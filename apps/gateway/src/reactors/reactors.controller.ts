@@ -1,63 +1,26 @@
-import { Body, Controller, Param, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { Body, Param, Req, Res, UseFilters } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { ApiAcceptedResponse, ApiConsumes, ApiExtraModels, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiExtraModels, ApiResponse } from '@nestjs/swagger';
 import {
   OPS,
   CodeReactorRequest,
   CreateReactorRequest,
-  ListReactorsQuery,
-  NewReactorRequest,
   ProblemError,
   RPC_DEADLINE_MS,
   ReactAccepted,
   ReactAsyncRequest,
   ReactRequest,
   ReactResponse,
-  ReactorMergePatch,
-  ReactorView,
-  ReplaceReactorRequest,
-  UpdateReactorRequest,
   customReactorResponse,
-  type Page,
 } from '@coffer/contracts';
-import { RpcClient } from '@coffer/messaging';
 import { Route } from '../http/route.decorator';
+import { HANDWRITTEN, RowRoutes, rowController } from '../http/row-routes';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { CustomReactorResponseException, CustomReactorResponseFilter } from './custom-response.filter';
-import { AcceptsContentType } from '../http/content-type.guard';
 
-@ApiTags('reactors')
+/** The invocations: their deadline, react's status and the formula's own answer, react-async's reply. */
 @ApiExtraModels(CreateReactorRequest, CodeReactorRequest, ReactResponse, ReactAccepted)
-@Controller()
-export class ReactorsController {
-  constructor(private readonly rpc: RpcClient) {}
-
-  @Route(OPS.reactor.reactors.create)
-  create(@Req() req: GatewayRequest, @Body() body: NewReactorRequest) {
-    return this.rpc.call<ReactorView>(OPS.reactor.reactors.create, body, callContext(req));
-  }
-
-  @Route(OPS.reactor.reactors.list)
-  list(@Req() req: GatewayRequest, @Query() query: ListReactorsQuery) {
-    return this.rpc.call<Page<ReactorView>>(OPS.reactor.reactors.list, query, callContext(req));
-  }
-
-  @Route(OPS.reactor.reactors.get)
-  get(@Req() req: GatewayRequest, @Param('id') id: string) {
-    return this.rpc.call<ReactorView>(OPS.reactor.reactors.get, { id }, callContext(req));
-  }
-
-  @Route(OPS.reactor.reactors.update)
-  @ApiExtraModels(UpdateReactorRequest)
-  update(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReplaceReactorRequest) {
-    return this.rpc.call<ReactorView>(OPS.reactor.reactors.update, { id, body }, callContext(req));
-  }
-
-  @Route(OPS.reactor.reactors.delete)
-  async delete(@Req() req: GatewayRequest, @Param('id') id: string): Promise<void> {
-    await this.rpc.call(OPS.reactor.reactors.delete, { id }, callContext(req));
-  }
-
+class ReactorHandlers extends RowRoutes {
   /**
    * Synchronous invocation. A formula's `CustomHttpResponseError` comes back as a problem carrying `custom`
    * (libs/contracts reactors): the route turns it into the exception its filter answers with verbatim.
@@ -88,20 +51,6 @@ export class ReactorsController {
   }
 
   /**
-   * JSON merge patch (RFC 7386) of name, configuration, application and, for a code reactor, code and runtime. The
-   * node SDK sends application/merge-patch+json; application/json is taken too. Answers the updated reactor.
-   */
-  @Route(OPS.reactor.reactors.patch)
-  @ApiConsumes('application/merge-patch+json', 'application/json')
-  @AcceptsContentType(
-    ['application/merge-patch+json', 'application/json'],
-    'PATCH /reactors/{id} takes Content-Type: application/merge-patch+json (or application/json)',
-  )
-  patch(@Req() req: GatewayRequest, @Param('id') id: string, @Body() body: ReactorMergePatch) {
-    return this.rpc.call<ReactorView>(OPS.reactor.reactors.patch, { id, body }, callContext(req));
-  }
-
-  /**
    * Asynchronous invocation without a callback (the mirrored API's react-async): 202 once the arguments are checked
    * and the job is stored. `asyncReactorRequestId` is the name the node SDK reads; `id` and `status` are the
    * asynchronous reply of docs/reactors.md. The result: GET /reactors/{id}/results/{request id}.
@@ -116,9 +65,22 @@ export class ReactorsController {
     );
     return { asyncReactorRequestId: accepted.id, id: accepted.id, status: accepted.status };
   }
-
-  @Route(OPS.reactor.reactors.result)
-  result(@Req() req: GatewayRequest, @Param('id') id: string, @Param('requestId') requestId: string) {
-    return this.rpc.call(OPS.reactor.reactors.result, { id, requestId }, callContext(req));
-  }
 }
+
+/** Reactors (docs/reactors.md), kept and run by reactor-service. */
+export const ReactorsController = rowController('ReactorsController', {
+  tags: ['reactors'],
+  handlers: ReactorHandlers,
+  routes: {
+    create: OPS.reactor.reactors.create,
+    list: OPS.reactor.reactors.list,
+    get: OPS.reactor.reactors.get,
+    update: OPS.reactor.reactors.update,
+    delete: OPS.reactor.reactors.delete,
+    react: HANDWRITTEN,
+    /** JSON merge patch (RFC 7386) of name, configuration, application and, for a code reactor, code and runtime */
+    patch: OPS.reactor.reactors.patch,
+    reactAsync: HANDWRITTEN,
+    result: OPS.reactor.reactors.result,
+  },
+});

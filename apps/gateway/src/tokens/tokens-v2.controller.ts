@@ -1,28 +1,17 @@
-import { Body, Controller, Query, Req } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
-import { OPS, ListTokensV2Query, SearchTokensV2Request, TokenCursorPage } from '@coffer/contracts';
-import { RpcClient } from '@coffer/messaging';
-import { Route } from '../http/route.decorator';
-import { callContext, type GatewayRequest } from '../http/gateway-request';
+import { OPS } from '@coffer/contracts';
+import { rowController } from '../http/row-routes';
 
 /**
  * The v2 token lists of the mirrored API (what `@basis-theory/node-sdk` calls for `tokens.listV2` and `searchV2`):
  * cursor pages only, `{data, pagination: {page_size, next?}}`. Pass `next` back as `start` for the following page.
+ * The list filters: `type`, `container` (trailing `*` = prefix), `fingerprint`, `metadata` (a JSON object); `size`,
+ * `start`. The search body `{query?, size?, start?}`: the search language of POST /tokens/search; no query = every
+ * searchable token.
  */
-@ApiTags('tokens')
-@Controller()
-export class TokensV2Controller {
-  constructor(private readonly rpc: RpcClient) {}
-
-  /** Filters: `type`, `container` (trailing `*` = prefix), `fingerprint`, `metadata` (a JSON object); `size`, `start`. */
-  @Route(OPS.token.tokens.listV2)
-  list(@Req() req: GatewayRequest, @Query() query: ListTokensV2Query) {
-    return this.rpc.call<TokenCursorPage>(OPS.token.tokens.listV2, { query }, callContext(req));
-  }
-
-  /** Body `{query?, size?, start?}`: the search language of POST /tokens/search; no query = every searchable token. */
-  @Route(OPS.token.tokens.searchV2)
-  search(@Req() req: GatewayRequest, @Body() body: SearchTokensV2Request) {
-    return this.rpc.call<TokenCursorPage>(OPS.token.tokens.searchV2, body, callContext(req));
-  }
-}
+export const TokensV2Controller = rowController('TokensV2Controller', {
+  tags: ['tokens'],
+  routes: {
+    list: OPS.token.tokens.listV2,
+    search: OPS.token.tokens.searchV2,
+  },
+});

@@ -48,6 +48,19 @@ export interface HttpSchemaDoc {
 }
 
 /**
+ * Where the gateway takes a route's bus payload from, for the rows it serves from the row alone (apps/gateway
+ * `rowController`). The path parameters are those of `path` (`:id` → `id`, renamed by `paramsAs`):
+ * - `params`: the path parameters, `{id}` (`{}` for a path without any). The default without a body.
+ * - `body`: the body itself. The default with a body and no path parameter.
+ * - `params+body`: `{...path parameters, body}` (the member renamed by `bodyAs`). The default with a body and path
+ *   parameters.
+ * - `query`: the query itself (a list whose payload class is its query class).
+ * - `params+query`: `{...path parameters, query}` (`{query}` for a path without any).
+ * The query is never sent unless the binding says so: a default passes no member the caller chose the name of.
+ */
+export type HttpPayloadFrom = 'params' | 'body' | 'params+body' | 'query' | 'params+query';
+
+/**
  * How the gateway serves a row over HTTP (apps/gateway `@Route(row)`): the route, its success status, the permission
  * it checks before the call, and the API reference of the route. A row without one is not an HTTP route of its own:
  * service-to-service and console operations, and `proxy.invoke`, which ten routes (five methods on /proxy and /proxy/**)
@@ -80,6 +93,42 @@ export interface HttpBinding {
    * call needs at least. The service applies the row's own access after it.
    */
   readonly access?: Access;
+  /** tags of the API reference besides those of the route's controller */
+  readonly tags?: readonly string[];
+  /** where the bus payload comes from (HttpPayloadFrom); derived by httpPayloadFrom when absent */
+  readonly payloadFrom?: HttpPayloadFrom;
+  /** the payload member a path parameter fills when it is not the parameter's name: `{ id: 'applicationId' }` */
+  readonly paramsAs?: Readonly<Record<string, string>>;
+  /** the payload member the body fills beside the path parameters (`params+body`) when it is not `body` */
+  readonly bodyAs?: string;
+  /**
+   * The media types the body may come in when JSON alone is not it (a merge patch): the reference lists them, and the
+   * gateway answers any other with a 415 before the body is read.
+   */
+  readonly consumes?: readonly string[];
+  /**
+   * The contract class the gateway validates the body with when `body` is not one class (several shapes: the class
+   * that picks the shape; a schema: a class taking the whole document). Default: `body` when it is a class.
+   */
+  readonly bodyClass?: PayloadClass;
+  /**
+   * The class the query is read as: its documented members are the route's query parameters in the reference (the
+   * gateway passes the query on unvalidated; the service validates it). Default: with `payloadFrom: 'query'`, the
+   * row's `payload` when it is one class; otherwise none.
+   */
+  readonly queryClass?: PayloadClass;
+}
+
+/** The path parameters of a route, in order: `/applications/:id/keys/:keyId` → `['id', 'keyId']`. */
+export function httpPathParams(http: Pick<HttpBinding, 'path'>): string[] {
+  return [...http.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+}
+
+/** The binding's `payloadFrom`, or its default: the body when there is one (with the path parameters), else the path parameters. */
+export function httpPayloadFrom(http: Pick<HttpBinding, 'path' | 'body' | 'payloadFrom'>): HttpPayloadFrom {
+  if (http.payloadFrom) return http.payloadFrom;
+  if (http.body) return httpPathParams(http).length > 0 ? 'params+body' : 'body';
+  return 'params';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { SUBJECTS } from '../subjects';
 import { EVENT_PAYLOADS, OPS } from './operations';
-import { operationRows } from './operation';
+import { httpPathParams, httpPayloadFrom, operationRows, type HttpBinding } from './operation';
 
 function subjects(node: unknown): string[] {
   if (typeof node === 'string') return [node];
@@ -39,6 +39,25 @@ describe('the operation table', () => {
       SUBJECTS.reactor.proxies.transform,
       SUBJECTS.reactor.proxies.idempotency,
     ]);
+  });
+
+  it("takes a route's payload from the body (beside the path parameters), else from the path parameters, unless the binding says", () => {
+    const from = (row: { http?: HttpBinding }) => httpPayloadFrom(row.http as HttpBinding);
+    expect(from(OPS.session.applications.create)).toBe('body');
+    expect(from(OPS.session.applications.update)).toBe('params+body');
+    expect(from(OPS.session.applications.get)).toBe('params');
+    expect(from(OPS.session.tenants.get)).toBe('params');
+    expect(from(OPS.session.applications.list)).toBe('query');
+    expect(from(OPS.webhook.webhooks.deliveries)).toBe('params+query');
+    expect(httpPathParams({ path: '/applications/:id/keys/:keyId' })).toEqual(['id', 'keyId']);
+  });
+
+  it('renames only parameters of the path, and sends the query only with a query class or a nested query', () => {
+    const bound = rows.flatMap((r) => (r.http ? [{ subject: r.subject, http: r.http, payload: r.payload }] : []));
+    const renamed = bound.filter(({ http }) => Object.keys(http.paramsAs ?? {}).some((p) => !httpPathParams(http).includes(p)));
+    expect(renamed.map((r) => r.subject)).toEqual([]);
+    const unclassed = bound.filter(({ http, payload }) => httpPayloadFrom(http) === 'query' && typeof payload !== 'function' && !http.queryClass);
+    expect(unclassed.map((r) => r.subject)).toEqual([]);
   });
 
   it('claims the key of a synchronous react, and records an accepted one with its job', () => {

@@ -105,7 +105,8 @@ import {
 import { RateLimitLeaseMessage, type RateLimitLeaseReply } from '../rate-limits/rate-limits';
 import { ANY_JSON_SCHEMA } from '../openapi/json-schema';
 import { AuditEventPage, AuditEventView } from '../audit/audit';
-import { ReactorMergePatch } from '../reactors/reactor-bodies';
+import { NewReactorRequest, ReactorMergePatch, ReplaceReactorRequest } from '../reactors/reactor-bodies';
+import { ListTokensQuery, ListTokensV2Query } from '../tokens/token-queries';
 import { TenantKeysView } from '../tenants/tenant-keys';
 import { op, type Access, type HttpParamDoc, type IdempotencyMode } from './operation';
 
@@ -192,6 +193,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/applications',
+          payloadFrom: 'query',
           status: 200,
           summary: 'List applications',
           description: 'application:read. Newest first; never keys.',
@@ -280,6 +282,7 @@ export const OPS = {
           http: {
             method: 'POST',
             path: '/applications/:id/keys',
+            paramsAs: { id: 'applicationId' },
             status: 201,
             summary: 'Create a key for an application',
             description: `application:update. The secret \`key\` is in this reply only; at most ${MAX_KEYS_PER_APPLICATION} keys per application.`,
@@ -295,6 +298,7 @@ export const OPS = {
           http: {
             method: 'GET',
             path: '/applications/:id/keys',
+            paramsAs: { id: 'applicationId' },
             status: 200,
             summary: 'List the keys of an application',
             description: 'application:read. Never the secrets.',
@@ -309,6 +313,7 @@ export const OPS = {
           http: {
             method: 'GET',
             path: '/applications/:id/keys/:keyId',
+            paramsAs: { id: 'applicationId' },
             status: 200,
             summary: 'Get a key of an application',
             description: 'application:read. Never the secret.',
@@ -323,6 +328,7 @@ export const OPS = {
           http: {
             method: 'DELETE',
             path: '/applications/:id/keys/:keyId',
+            paramsAs: { id: 'applicationId' },
             status: 204,
             summary: 'Revoke a key of an application',
             description: 'application:update. The key stops working at once.',
@@ -445,6 +451,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/tenants/self/members',
+          payloadFrom: 'query',
           status: 200,
           summary: 'List tenant members',
           description: 'tenant:member:read. Oldest first; `user_id` filters (repeatable).',
@@ -559,6 +566,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/tenants/self/invitations',
+          payloadFrom: 'query',
           status: 200,
           summary: 'List invitations',
           description: 'tenant:invitation:read. `status` PENDING or EXPIRED filters.',
@@ -694,6 +702,8 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/tokens',
+          payloadFrom: 'params+query',
+          queryClass: ListTokensQuery,
           status: 200,
           summary: 'List tokens',
           description:
@@ -713,6 +723,8 @@ export const OPS = {
         http: {
           method: 'PATCH',
           path: '/tokens/:id',
+          bodyAs: 'patch',
+          consumes: ['application/merge-patch+json'],
           status: 200,
           summary: 'Update a token (JSON merge patch)',
           description:
@@ -760,6 +772,8 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/v2/tokens',
+          payloadFrom: 'params+query',
+          queryClass: ListTokensV2Query,
           status: 200,
           summary: 'List tokens (cursor pages)',
           description: 'token:read. Newest first; the same access rules and transforms as GET /tokens.',
@@ -846,6 +860,7 @@ export const OPS = {
         http: {
           method: 'POST',
           path: '/token-intents',
+          tags: ['token-intents'],
           status: 201,
           summary: 'Create a token intent',
           description:
@@ -861,6 +876,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/token-intents/:id',
+          tags: ['token-intents'],
           status: 200,
           summary: 'Get a token intent',
           description: 'token-intent:read. 404 once it expired, was deleted or was converted to a token.',
@@ -875,6 +891,7 @@ export const OPS = {
         http: {
           method: 'DELETE',
           path: '/token-intents/:id',
+          tags: ['token-intents'],
           status: 204,
           summary: 'Delete a token intent',
           description: 'token-intent:delete.',
@@ -891,6 +908,8 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/logs',
+          payloadFrom: 'query',
+          tags: ['logs'],
           status: 200,
           summary: 'List audit events',
           description: 'log:read. Every token create, read, update, delete, use and every reactor invocation; never sensitive data.',
@@ -960,6 +979,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/reactor-formulas',
+          payloadFrom: 'query',
           status: 200,
           summary: 'List formulas',
           description: "reactor:read. The operator's official formulas and the tenant's private ones.",
@@ -1021,6 +1041,7 @@ export const OPS = {
         http: {
           method: 'POST',
           path: '/reactors',
+          bodyClass: NewReactorRequest,
           status: 201,
           summary: 'Create a reactor',
           description:
@@ -1037,6 +1058,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/reactors',
+          payloadFrom: 'query',
           status: 200,
           summary: 'List reactors',
           description: 'reactor:read. Configuration values are returned as given.',
@@ -1065,6 +1087,7 @@ export const OPS = {
         http: {
           method: 'PUT',
           path: '/reactors/:id',
+          bodyClass: ReplaceReactorRequest,
           status: 200,
           summary: 'Replace a reactor',
           description:
@@ -1141,6 +1164,7 @@ export const OPS = {
         http: {
           method: 'PATCH',
           path: '/reactors/:id',
+          consumes: ['application/merge-patch+json', 'application/json'],
           status: 200,
           summary: 'Patch a reactor (JSON merge patch)',
           description: 'reactor:update. name, configuration, application; code and runtime of a code reactor.',
@@ -1192,6 +1216,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/proxies',
+          payloadFrom: 'params+query',
           status: 200,
           summary: 'List proxies',
           description: 'proxy:read. Newest first; `id` (repeatable) and `name` (wildcard `*`) filter.',
@@ -1243,6 +1268,7 @@ export const OPS = {
         http: {
           method: 'PATCH',
           path: '/proxies/:id',
+          consumes: ['application/merge-patch+json', 'application/json'],
           status: 204,
           summary: 'Patch a proxy (JSON merge patch)',
           description: 'proxy:update. The merged proxy is validated as a PUT. Answers 204, as the mirrored service does: GET the proxy to read it.',
@@ -1322,6 +1348,7 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/webhooks',
+          payloadFrom: 'params+query',
           status: 200,
           summary: 'List webhooks',
           description: 'webhook:read. Newest first.',
@@ -1383,6 +1410,8 @@ export const OPS = {
         http: {
           method: 'GET',
           path: '/webhooks/:id/deliveries',
+          payloadFrom: 'params+query',
+          paramsAs: { id: 'webhookId' },
           status: 200,
           summary: "A webhook's deliveries (Coffer extension)",
           description: 'webhook:read. Newest first; `status` filters.',
@@ -1399,6 +1428,7 @@ export const OPS = {
         http: {
           method: 'POST',
           path: '/webhooks/:id/deliveries/:deliveryId/resend',
+          paramsAs: { id: 'webhookId' },
           status: 202,
           summary: 'Send a delivery again (Coffer extension)',
           description: 'webhook:update. A failed (or delivered) delivery is queued again with a fresh retry schedule; a pending one is a 409.',
