@@ -1,17 +1,9 @@
 // Card rules, run inside the frames only: brand detection, Luhn, number formatting, expiry and security code.
 // Brand names and ranges follow Basis Theory's (and credit-card-type's) so change events carry the same names.
 
-export interface CardBrand {
-  /** id reported as `cardBrand` (`visa`, `american-express`, …) */
-  type: string;
-  niceType: string;
-  /** a prefix (number) or an inclusive range of prefixes of the same length ([min, max]) */
-  patterns: (number | [number, number])[];
-  /** positions after which the formatted number has a space */
-  gaps: number[];
-  lengths: number[];
-  code: { name: string; size: number };
-}
+import type { CardBrand } from '../../static/elements';
+
+export type { CardBrand };
 
 const brand = (
   type: string,
