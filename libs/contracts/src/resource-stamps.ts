@@ -17,9 +17,11 @@ export abstract class ResourceStamps {
  * after the property decorators, so the four come last in the OpenAPI schema (their type is given: a field without a
  * decorator of its own has no design:type metadata).
  */
-export function ApiResourceStamps(): ClassDecorator {
+export function ApiResourceStamps(options: { createdBy?: 'optional' | 'required' } = {}): ClassDecorator {
+  // created_by is required where every row has one (a webhook is always created by someone)
+  const createdBy = options.createdBy === 'required' ? ApiProperty : ApiPropertyOptional;
   return (target) => {
-    ApiPropertyOptional({ type: String, format: 'uuid' })(target.prototype, 'created_by');
+    createdBy({ type: String, format: 'uuid' })(target.prototype, 'created_by');
     ApiProperty({ type: String, format: 'date-time' })(target.prototype, 'created_at');
     ApiPropertyOptional({ type: String, format: 'uuid' })(target.prototype, 'modified_by');
     ApiPropertyOptional({ type: String, format: 'date-time' })(target.prototype, 'modified_at');

@@ -3,6 +3,7 @@ import { Transform } from 'class-transformer';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageOf } from '../paging/page-of';
 import { PageQuery } from '../paging/page-query';
+import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
 
 /**
  * The roles of tenant members (docs/members.md has what each may do; libs/auth roles.ts is the table). OWNER is held
@@ -73,7 +74,8 @@ export class MemberView {
 
 export class MemberPage extends PageOf(MemberView) {}
 
-export class InvitationView {
+@ApiResourceStamps()
+export class InvitationView extends ResourceStamps {
   @ApiProperty({ format: 'uuid' })
   id!: string;
 
@@ -91,18 +93,6 @@ export class InvitationView {
 
   @ApiProperty({ format: 'date-time' })
   expires_at!: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
-  created_by?: string;
-
-  @ApiProperty({ format: 'date-time' })
-  created_at!: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
-  modified_by?: string;
-
-  @ApiPropertyOptional({ format: 'date-time' })
-  modified_at?: string;
 }
 
 export class InvitationPage extends PageOf(InvitationView) {}
