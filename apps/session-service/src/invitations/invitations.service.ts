@@ -11,9 +11,7 @@ import {
   conflict,
   newEvent,
   notFound,
-  offsetPage,
-  pageOffset,
-  parsePageRequest,
+  offsetList,
   validateContract,
   type InvitationStatus,
   type InvitationView,
@@ -117,17 +115,14 @@ export class InvitationsService {
     return toInvitationView(created.invitation);
   }
 
-  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<InvitationView>> {
-    const errors = new FieldErrors();
-    const page = parsePageRequest(query, errors);
-    const status = statusFilter(query, errors);
-    errors.throwIfAny('The query is invalid');
+  list(principal: Principal, query: Record<string, unknown>): Promise<Page<InvitationView>> {
+    // one instant decides both which invitations count as expired in the filter and the status each one shows
     const now = new Date();
-    const { rows, total } = await this.invitations.page(principal.tenantId, pageOffset(page), page.size, status, now);
-    return offsetPage(
-      rows.map((r) => toInvitationView(r, now)),
-      total,
-      page,
+    return offsetList(
+      query,
+      statusFilter,
+      (offset, size, status) => this.invitations.page(principal.tenantId, offset, size, status, now),
+      (row) => toInvitationView(row, now),
     );
   }
 

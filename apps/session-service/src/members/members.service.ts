@@ -11,9 +11,7 @@ import {
   isUuid,
   newEvent,
   notFound,
-  offsetPage,
-  pageOffset,
-  parsePageRequest,
+  offsetList,
   validateContract,
   type MemberView,
   type Page,
@@ -50,13 +48,8 @@ export class MembersService {
     private readonly audit: AuditTrail,
   ) {}
 
-  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<MemberView>> {
-    const errors = new FieldErrors();
-    const page = parsePageRequest(query, errors);
-    const filter = listFilter(query, errors);
-    errors.throwIfAny('The query is invalid');
-    const { rows, total } = await this.members.page(principal.tenantId, pageOffset(page), page.size, filter);
-    return offsetPage(rows.map(toMemberView), total, page);
+  list(principal: Principal, query: Record<string, unknown>): Promise<Page<MemberView>> {
+    return offsetList(query, listFilter, (offset, size, filter) => this.members.page(principal.tenantId, offset, size, filter), toMemberView);
   }
 
   async get(principal: Principal, id: string): Promise<MemberView> {
