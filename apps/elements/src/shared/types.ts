@@ -3,6 +3,18 @@
 // by what its users are promised, so a declaration that drifts from the code fails the typecheck. What is here is
 // what the code needs besides: the lists the frames check styles against, and the options as a frame receives them.
 import type {
+  CardElementOptions,
+  CardExpirationDateElementOptions,
+  CardNumberElementOptions,
+  CardVerificationCodeElementOptions,
+  ElementEvent,
+  ElementStyle,
+  SafeStyle,
+  TextElementOptions,
+  VariantStyle,
+} from '../../static/elements';
+
+export type {
   BlurEvent,
   CardBrand,
   CardDetails,
@@ -22,31 +34,8 @@ import type {
   TextElementOptions,
   VariantStyle,
 } from '../../static/elements';
-import type { TextMask } from './card';
-import type { ElementType } from './protocol';
-
-export type {
-  BlurEvent,
-  CardBrand,
-  CardDetails,
-  CardElementOptions,
-  CardExpirationDateElementOptions,
-  CardNumberElementOptions,
-  CardVerificationCodeElementOptions,
-  ChangeEvent,
-  CommonOptions,
-  ElementEvent,
-  ElementStyle,
-  ElementType,
-  FieldError,
-  FocusEvent,
-  KeydownEvent,
-  ReadyEvent,
-  SafeStyle,
-  TextElementOptions,
-  TextMask,
-  VariantStyle,
-};
+export type { TextMask } from './card';
+export type { ElementType } from './protocol';
 
 /** CSS properties an element style may set (camelCase, as Basis Theory's SAFE_CSS_PROPERTIES). */
 export const SAFE_CSS_PROPERTIES = [
