@@ -3,13 +3,8 @@ import 'reflect-metadata';
 import tls from 'node:tls';
 // its own entry point: the service bootstrap stays out of the gateway's bundle
 import { bootstrapService } from '@coffer/messaging/service-bootstrap';
-import { OperationDispatcher } from '@coffer/messaging';
-import { validateConfig } from '@coffer/observability';
 import { AppModule } from './app.module';
 import { proxyServiceConfig } from './config';
-
-// every variable is read and checked here, once: a bad value stops the process (exit 78) naming the variable
-const config = validateConfig('proxy-service', proxyServiceConfig);
 
 // destinations are reached over TLS 1.2 or later, whatever node flags (--tls-min-v1.0) the process was started with
 if (tls.DEFAULT_MIN_VERSION !== 'TLSv1.3') tls.DEFAULT_MIN_VERSION = 'TLSv1.2';
@@ -17,7 +12,7 @@ if (tls.DEFAULT_MIN_VERSION !== 'TLSv1.3') tls.DEFAULT_MIN_VERSION = 'TLSv1.2';
 void bootstrapService({
   name: 'proxy-service',
   module: AppModule,
-  defaultHealthPort: config.healthPort,
+  // every variable is read and checked first, once: a bad value stops the process (exit 78) naming the variable
+  config: proxyServiceConfig,
   usesDatabase: false,
-  invoker: (app) => app.get(OperationDispatcher).invoker(),
 });
