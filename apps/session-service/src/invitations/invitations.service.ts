@@ -20,7 +20,7 @@ import {
 } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { EventOutbox, PrismaService, deferUntilCommitted } from '@coffer/db';
-import { AuditTrail, sqlStateOf, type AuditAct } from '@coffer/messaging';
+import { AuditTrail, actedBy, sqlStateOf, type AuditAct } from '@coffer/messaging';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { InvitationRepository, type InvitationRow } from './invitation.repository';
 import { InvitationMail } from './invitation-mail';
@@ -193,15 +193,7 @@ export class InvitationsService {
 }
 
 function act(principal: Principal, traceId: string | undefined, operation: string, entityId: string, changes: AuditAct['changes']): AuditAct {
-  return {
-    tenantId: principal.tenantId,
-    actor: actorOf(principal),
-    operation,
-    entityType: 'tenant_invitation',
-    entityId,
-    changes,
-    ...(traceId ? { traceId } : {}),
-  };
+  return { ...actedBy(principal, traceId), operation, entityType: 'tenant_invitation', entityId, changes };
 }
 
 /** `status`: PENDING or EXPIRED (any case; the last of repeated ones counts). */

@@ -18,7 +18,7 @@ import {
   type Principal,
 } from '@coffer/contracts';
 import { EventOutbox, PrismaService } from '@coffer/db';
-import { AuditTrail, EventBus, sqlStateOf, type AuditAct } from '@coffer/messaging';
+import { AuditTrail, EventBus, actedBy, sqlStateOf, type AuditAct } from '@coffer/messaging';
 import { MemberRepository, type MemberFilter, type MemberWithUser } from './member.repository';
 import { toMemberView } from './member.view';
 
@@ -155,15 +155,7 @@ export class MembersService {
 
 /** An audit record of a member change, naming the tenant and the actor (the operation's context names them too). */
 function act(principal: Principal, traceId: string | undefined, operation: string, entityId: string, changes: AuditAct['changes']): AuditAct {
-  return {
-    tenantId: principal.tenantId,
-    actor: actorOf(principal),
-    operation,
-    entityType: 'tenant_member',
-    entityId,
-    changes,
-    ...(traceId ? { traceId } : {}),
-  };
+  return { ...actedBy(principal, traceId), operation, entityType: 'tenant_member', entityId, changes };
 }
 
 /** `user_id` (repeatable; a value that is no UUID cannot exist and matches nothing). */
