@@ -39,6 +39,7 @@ export * from './messages/payloads';
 export * from './operations/operation';
 export * from './operations/operations';
 export * from './resource-stamps';
+export * from './tenant-resource';
 export * from './members/members';
 export * from './members/console-sign-in';
 export * from './rate-limits/rate-limits';

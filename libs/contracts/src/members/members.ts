@@ -3,7 +3,8 @@ import { Transform } from 'class-transformer';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageOf } from '../paging/page-of';
 import { PageQuery } from '../paging/page-query';
-import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
+import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';
+import { TenantResource } from '../tenant-resource';
 
 /**
  * The roles of tenant members (docs/members.md has what each may do; libs/auth roles.ts is the table). OWNER is held
@@ -43,13 +44,7 @@ export class UserView {
   provider?: string;
 }
 
-export class MemberView {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  tenant_id!: string;
-
+export class MemberView extends TenantResource {
   @ApiProperty({ type: () => UserView })
   user!: UserView;
 
@@ -75,13 +70,7 @@ export class MemberView {
 export class MemberPage extends PageOf(MemberView) {}
 
 @ApiResourceStamps()
-export class InvitationView extends ResourceStamps {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  tenant_id!: string;
-
+export class InvitationView extends StampedTenantResource {
   @ApiProperty({ example: 'jane@example.com' })
   email!: string;
 

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { EVENT_TYPES } from '../events/events';
 import { PageOf } from '../paging/page-of';
-import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
+import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';
 
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -48,13 +48,9 @@ export class UpdateWebhookRequest extends CreateWebhookRequest {
 }
 
 @ApiResourceStamps({ createdBy: 'required' })
-export class WebhookView extends ResourceStamps {
+export class WebhookView extends StampedTenantResource {
   declare created_by: string;
 
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-  @ApiProperty({ format: 'uuid' })
-  tenant_id!: string;
   @ApiProperty({ enum: WEBHOOK_STATUSES })
   status!: WebhookStatus;
   @ApiProperty()
