@@ -30,9 +30,12 @@ export interface ElementStyle {
   fonts?: string[];
 }
 export interface CardBrand {
+  /** id reported as `cardBrand` (`visa`, `american-express`, …) */
   type: string;
   niceType: string;
+  /** a prefix (number) or an inclusive range of prefixes of the same length ([min, max]) */
   patterns: (number | [number, number])[];
+  /** positions after which the formatted number has a space */
   gaps: number[];
   lengths: number[];
   code: { name: string; size: number };
@@ -135,6 +138,7 @@ export interface CofferElement {
   year(): ElementPart;
 }
 export interface RequestOptions {
+  /** another key for this call (a session key, say) */
   apiKey?: string;
   idempotencyKey?: string;
   correlationId?: string;
@@ -169,7 +173,9 @@ export interface Coffer {
   tokenize(payload: unknown, options?: RequestOptions): Promise<unknown>;
 }
 export interface InitOptions {
+  /** the API's base URL, used only when the server did not fill in the frames' coffer-api-url (local tests) */
   apiBaseUrl?: string;
+  /** where frames/ lives; default: the directory of the elements.js / elements.mjs that was loaded */
   elementsBaseUrl?: string;
 }
 export interface CofferElementsApi {

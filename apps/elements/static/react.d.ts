@@ -17,6 +17,7 @@ import type {
 
 export interface ElementProps {
   coffer?: Coffer | null;
+  /** the id of the container the iframe is mounted in */
   id?: string;
   className?: string;
   onReady?: (e: ReadyEvent) => void;

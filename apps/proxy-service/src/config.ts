@@ -65,5 +65,5 @@ function byteBudget(name: string, fallback: number): number {
 }
 
 const config = configOnce(loadProxyServiceConfig);
-/** proxy-service's configuration, read once (main.ts reads it first, inside validateConfig). */
+/** proxy-service's configuration, read once (the service bootstrap reads it first). */
 export const proxyServiceConfig = config.get;

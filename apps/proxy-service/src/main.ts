@@ -4,13 +4,8 @@ import tls from 'node:tls';
 // its own entry point: the service bootstrap stays out of the gateway's bundle
 import { rowsServedBy } from '@coffer/contracts';
 import { bootstrapService } from '@coffer/messaging/service-bootstrap';
-import { OperationDispatcher } from '@coffer/messaging';
-import { validateConfig } from '@coffer/observability';
 import { AppModule } from './app.module';
 import { proxyServiceConfig } from './config';
-
-// every variable is read and checked here, once: a bad value stops the process (exit 78) naming the variable
-const config = validateConfig('proxy-service', proxyServiceConfig);
 
 // destinations are reached over TLS 1.2 or later, whatever node flags (--tls-min-v1.0) the process was started with
 if (tls.DEFAULT_MIN_VERSION !== 'TLSv1.3') tls.DEFAULT_MIN_VERSION = 'TLSv1.2';
@@ -19,7 +14,7 @@ void bootstrapService({
   name: 'proxy-service',
   operations: rowsServedBy('proxy'),
   module: AppModule,
-  defaultHealthPort: config.healthPort,
+  // every variable is read and checked first, once: a bad value stops the process (exit 78) naming the variable
+  config: proxyServiceConfig,
   usesDatabase: false,
-  invoker: (app) => app.get(OperationDispatcher).invoker(),
 });

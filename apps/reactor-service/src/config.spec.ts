@@ -1,5 +1,6 @@
 import { ConfigError } from '@coffer/observability';
-import { loadReactorServiceConfig, startupConfig } from './config';
+import { readStartupConfig } from '@coffer/messaging/service-bootstrap';
+import { loadReactorServiceConfig, reactorServiceConfig } from './config';
 
 const VARS = [
   'HEALTH_PORT',
@@ -100,13 +101,14 @@ describe('reactor-service configuration', () => {
   });
 
   it('at start-up also requires DATABASE_URL (a postgres URL, never quoted) and KEY_ENCRYPTION_KEYS', () => {
-    expect(() => startupConfig()).toThrow('DATABASE_URL is not set');
+    const startup = () => readStartupConfig({ config: reactorServiceConfig, usesDatabase: true });
+    expect(startup).toThrow('DATABASE_URL is not set');
     process.env['DATABASE_URL'] = 'mysql://u:secret@h/db';
-    expect(() => startupConfig()).toThrow(new ConfigError('DATABASE_URL must use postgres or postgresql://'));
+    expect(startup).toThrow(new ConfigError('DATABASE_URL must use postgres or postgresql://'));
     process.env['DATABASE_URL'] = 'postgres://u:secret@h/db';
-    expect(() => startupConfig()).toThrow(/KEY_ENCRYPTION_KEYS/);
+    expect(startup).toThrow(/KEY_ENCRYPTION_KEYS/);
     process.env['KEY_ENCRYPTION_KEYS'] = KEK;
-    expect(startupConfig()).toMatchObject({ healthPort: 9103 });
-    expect(Object.isFrozen(startupConfig())).toBe(true);
+    expect(startup()).toMatchObject({ healthPort: 9103 });
+    expect(Object.isFrozen(reactorServiceConfig())).toBe(true);
   });
 });

@@ -1,5 +1,4 @@
-import { validateKekConfig } from '@coffer/crypto';
-import { databaseConfig, databasePoolSize } from '@coffer/db';
+import { databasePoolSize } from '@coffer/db';
 import { configOnce, envBool, envInt, envList, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 
 /** Everything reactor-service reads from the environment (docs/operations.md#configuration). */
@@ -75,15 +74,5 @@ export function loadReactorServiceConfig(): ReactorServiceConfig {
 }
 
 const config = configOnce(loadReactorServiceConfig);
-/** reactor-service's configuration, read once (main.ts reads it first, inside validateConfig). */
+/** reactor-service's configuration, read once (the service bootstrap reads it first, after the database and key settings). */
 export const reactorServiceConfig = config.get;
-
-/**
- * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read
- * themselves (DATABASE_URL: a postgres:// URL; KEY_ENCRYPTION_KEYS: `<id>:<base64 of 32 bytes>` list).
- */
-export function startupConfig(): Readonly<ReactorServiceConfig> {
-  databaseConfig(); // DATABASE_URL and the statement, lock and idle-in-transaction timeouts
-  validateKekConfig();
-  return reactorServiceConfig();
-}

@@ -1,5 +1,4 @@
-import { validateKekConfig } from '@coffer/crypto';
-import { databaseConfig, databasePoolSize } from '@coffer/db';
+import { databasePoolSize } from '@coffer/db';
 import { ELEMENTS_ORIGIN_PATTERN } from '@coffer/contracts';
 import { ConfigError, configOnce, envInt, envString, envUrl, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 
@@ -52,15 +51,5 @@ function consoleUrl(): string {
 }
 
 const config = configOnce(loadSessionServiceConfig);
-/** session-service's configuration, read once (main.ts reads it first, inside validateConfig). */
+/** session-service's configuration, read once (the service bootstrap reads it first, after the database and key settings). */
 export const sessionServiceConfig = config.get;
-
-/**
- * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read
- * themselves (DATABASE_URL: a postgres:// URL; KEY_ENCRYPTION_KEYS: `<id>:<base64 of 32 bytes>` list).
- */
-export function startupConfig(): Readonly<SessionServiceConfig> {
-  databaseConfig(); // DATABASE_URL and the statement, lock and idle-in-transaction timeouts
-  validateKekConfig();
-  return sessionServiceConfig();
-}

@@ -3,19 +3,14 @@ import 'reflect-metadata';
 // its own entry point: the service bootstrap (with its database readiness check) stays out of the gateway's bundle
 import { rowsServedBy } from '@coffer/contracts';
 import { bootstrapService } from '@coffer/messaging/service-bootstrap';
-import { OperationDispatcher } from '@coffer/messaging';
-import { validateConfig } from '@coffer/observability';
 import { AppModule } from './app.module';
-import { startupConfig } from './config';
-
-// every variable is read and checked here, once: a bad value stops the process (exit 78) naming the variable
-const config = validateConfig('session-service', startupConfig);
+import { sessionServiceConfig } from './config';
 
 void bootstrapService({
   name: 'session-service',
   operations: rowsServedBy('session'),
   module: AppModule,
-  defaultHealthPort: config.healthPort,
+  // every variable is read and checked first, once: a bad value stops the process (exit 78) naming the variable
+  config: sessionServiceConfig,
   usesDatabase: true,
-  invoker: (app) => app.get(OperationDispatcher).invoker(),
 });

@@ -1,11 +1,9 @@
-import { validateKekConfig } from '@coffer/crypto';
 import {
   databaseIdleInTransactionTimeoutMs,
   databaseKeyringPoolSize,
   databaseLockTimeoutMs,
   databasePoolSize,
   databaseStatementTimeoutMs,
-  databaseUrl,
   type DatabaseConfig,
 } from '@coffer/db';
 import { ConfigError, configOnce, envInt, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
@@ -73,15 +71,5 @@ function databaseTimeouts(): TokenServiceConfig['databaseTimeouts'] {
 }
 
 const config = configOnce(loadTokenServiceConfig);
-/** token-service's configuration, read once (main.ts reads it first, inside validateConfig). */
+/** token-service's configuration, read once (the service bootstrap reads it first, after the database and key settings). */
 export const tokenServiceConfig = config.get;
-
-/**
- * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read
- * themselves (DATABASE_URL: a postgres:// URL; KEY_ENCRYPTION_KEYS: `<id>:<base64 of 32 bytes>` list).
- */
-export function startupConfig(): Readonly<TokenServiceConfig> {
-  databaseUrl();
-  validateKekConfig();
-  return tokenServiceConfig();
-}

@@ -1,5 +1,4 @@
-import { validateKekConfig } from '@coffer/crypto';
-import { databaseConfig, databasePoolSize } from '@coffer/db';
+import { databasePoolSize } from '@coffer/db';
 import { configOnce, envBool, envInt, envString, envUrl, loadProcessConfig, type ProcessConfig } from '@coffer/observability';
 import { DEFAULT_SCHEDULE, parseSchedule } from './deliveries/retry-schedule';
 
@@ -81,15 +80,5 @@ export function loadWebhookDispatcherConfig(): WebhookDispatcherConfig {
 }
 
 const config = configOnce(loadWebhookDispatcherConfig);
-/** webhook-dispatcher's configuration, read once (main.ts reads it first, inside validateConfig). */
+/** webhook-dispatcher's configuration, read once (the service bootstrap reads it first, after the database and key settings). */
 export const webhookDispatcherConfig = config.get;
-
-/**
- * main.ts, before anything starts: the settings plus the required secrets that libs/db and libs/crypto read
- * themselves (DATABASE_URL: a postgres:// URL; KEY_ENCRYPTION_KEYS, needed to open the bodies it delivers).
- */
-export function startupConfig(): Readonly<WebhookDispatcherConfig> {
-  databaseConfig(); // DATABASE_URL and the statement, lock and idle-in-transaction timeouts
-  validateKekConfig();
-  return webhookDispatcherConfig();
-}

@@ -36,8 +36,23 @@ export interface AppFacts {
   nodeArgs: string[];
 }
 
+/**
+ * What a service behind the gateway is unless its entry says otherwise: its HEALTH_PORT serves /healthz, /readyz and
+ * /metrics, it holds keys and a database connection, and it is reached only from inside the namespace.
+ */
+const INTERNAL_SERVICE = {
+  portEnv: 'HEALTH_PORT',
+  needsKeyEncryptionKeys: true,
+  needsDatabase: true,
+  internetEgress: false,
+  publicIngress: false,
+  egressFlags: [],
+  nodeArgs: [],
+} as const satisfies Omit<AppFacts, 'port'>;
+
 export const APPS: Record<AppName, AppFacts> = {
   gateway: {
+    ...INTERNAL_SERVICE,
     portEnv: 'PORT',
     port: 8080,
     metricsPort: 9105,
@@ -45,61 +60,26 @@ export const APPS: Record<AppName, AppFacts> = {
     elementsPort: 8082,
     needsKeyEncryptionKeys: false,
     needsDatabase: false,
-    internetEgress: false,
     publicIngress: true,
-    egressFlags: [],
-    nodeArgs: [],
   },
-  'token-service': {
-    portEnv: 'HEALTH_PORT',
-    port: 9101,
-    needsKeyEncryptionKeys: true,
-    needsDatabase: true,
-    internetEgress: false,
-    publicIngress: false,
-    egressFlags: [],
-    nodeArgs: [],
-  },
-  'session-service': {
-    portEnv: 'HEALTH_PORT',
-    port: 9102,
-    needsKeyEncryptionKeys: true,
-    needsDatabase: true,
-    internetEgress: false,
-    publicIngress: false,
-    egressFlags: [],
-    nodeArgs: [],
-  },
+  'token-service': { ...INTERNAL_SERVICE, port: 9101 },
+  'session-service': { ...INTERNAL_SERVICE, port: 9102 },
   'reactor-service': {
-    portEnv: 'HEALTH_PORT',
+    ...INTERNAL_SERVICE,
     port: 9103,
-    needsKeyEncryptionKeys: true,
-    needsDatabase: true,
     internetEgress: true,
-    publicIngress: false,
     egressFlags: ['ALLOW_PRIVATE_EGRESS', 'ALLOW_PRIVATE_CALLBACKS'],
     nodeArgs: ['--no-node-snapshot'],
   },
-  'webhook-dispatcher': {
-    portEnv: 'HEALTH_PORT',
-    port: 9104,
-    needsKeyEncryptionKeys: true,
-    needsDatabase: true,
-    internetEgress: true,
-    publicIngress: false,
-    egressFlags: ['ALLOW_PRIVATE_CALLBACKS'],
-    nodeArgs: [],
-  },
+  'webhook-dispatcher': { ...INTERNAL_SERVICE, port: 9104, internetEgress: true, egressFlags: ['ALLOW_PRIVATE_CALLBACKS'] },
   // the proxy: holds plaintext in flight, needs no database and no key (token-service detokenizes)
   'proxy-service': {
-    portEnv: 'HEALTH_PORT',
+    ...INTERNAL_SERVICE,
     port: 9106,
     needsKeyEncryptionKeys: false,
     needsDatabase: false,
     internetEgress: true,
-    publicIngress: false,
     egressFlags: ['PROXY_ALLOW_PRIVATE_EGRESS'],
-    nodeArgs: [],
   },
 };
 

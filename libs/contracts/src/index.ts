@@ -40,6 +40,7 @@ export * from './operations/operation';
 export * from './operations/operations';
 export * from './operations/service-rows';
 export * from './resource-stamps';
+export * from './tenant-resource';
 export * from './members/members';
 export * from './members/console-sign-in';
 export * from './rate-limits/rate-limits';

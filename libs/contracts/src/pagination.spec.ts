@@ -1,4 +1,16 @@
-import { MAX_PAGE, cursorPage, decodeCursor, encodeCursor, offsetPage, parseListWindow, parsePageBody, parsePageRequest, parsePageSize } from './pagination';
+import {
+  MAX_PAGE,
+  cursorPage,
+  decodeCursor,
+  encodeCursor,
+  noFilter,
+  offsetList,
+  offsetPage,
+  parseListWindow,
+  parsePageBody,
+  parsePageRequest,
+  parsePageSize,
+} from './pagination';
 import { FieldErrors, ProblemError } from './problem/problem';
 
 function parse(query: Record<string, unknown>) {
@@ -86,5 +98,38 @@ describe('paging', () => {
     expect(size(7, 'body')).toEqual({ size: 7, errors: {} });
     expect(size('7', 'body').errors).toEqual({ size: ['must be an integer between 0 and 100'] });
     expect(size('1e1', 'query').errors).toEqual({ size: ['must be an integer between 0 and 100'] });
+  });
+
+  describe('offsetList', () => {
+    const evenOnly = (query: Record<string, unknown>, errors: FieldErrors): number | undefined => {
+      if (query['n'] === undefined) return undefined;
+      const n = Number(query['n']);
+      if (n % 2) errors.add('n', 'must be even');
+      return n;
+    };
+
+    it('reads the page its query asks for, with the filter, and shows each row', async () => {
+      const read = jest.fn(async (offset: number, size: number, n: number | undefined) => ({ rows: [offset, size, n ?? -1], total: 42 }));
+      await expect(offsetList({ page: '3', size: '5', n: '4' }, evenOnly, read, (row) => `row ${row}`)).resolves.toEqual({
+        pagination: { total_items: 42, page_number: 3, page_size: 5, total_pages: 9 },
+        data: ['row 10', 'row 5', 'row 4'],
+      });
+      expect(read).toHaveBeenCalledWith(10, 5, 4);
+    });
+
+    it('refuses bad paging and a bad filter together in one 400, reading nothing', async () => {
+      const read = jest.fn();
+      const refused = await offsetList({ page: '0', n: '3' }, evenOnly, read, (row) => row).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ProblemError);
+      expect((refused as ProblemError).problem).toMatchObject({ status: 400, detail: 'The query is invalid' });
+      expect(Object.keys((refused as ProblemError).problem.errors ?? {}).sort()).toEqual(['n', 'page']);
+      expect(read).not.toHaveBeenCalled();
+    });
+
+    it('reads a list without filters of its own', async () => {
+      const read = jest.fn(async () => ({ rows: ['a'], total: 1 }));
+      await expect(offsetList({}, noFilter, read, (row) => row)).resolves.toMatchObject({ data: ['a'] });
+      expect(read).toHaveBeenCalledWith(0, 20, undefined);
+    });
   });
 });

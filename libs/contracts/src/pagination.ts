@@ -113,6 +113,33 @@ export function offsetPage<T>(data: T[], total: number, req: PageRequest): Page<
   return { pagination: offsetPagination(total, req), data };
 }
 
+/** One page of a stored list: its rows and how many the whole list has. */
+export interface StoredPage<R> {
+  rows: R[];
+  total: number;
+}
+
+/**
+ * A list served in offset pages (`?page=&size=`): the paging and the list's own filters are read together, so one 400
+ * names every bad field, then one page is read and each row shown. `filterOf` adds its errors to `errors`.
+ */
+export async function offsetList<F, R, V>(
+  query: Record<string, unknown>,
+  filterOf: (query: Record<string, unknown>, errors: FieldErrors) => F,
+  read: (offset: number, size: number, filter: F) => Promise<StoredPage<R>>,
+  view: (row: R) => V,
+): Promise<Page<V>> {
+  const errors = new FieldErrors();
+  const req = parsePageRequest(query, errors);
+  const filter = filterOf(query, errors);
+  errors.throwIfAny('The query is invalid');
+  const { rows, total } = await read(pageOffset(req), req.size, filter);
+  return offsetPage(rows.map(view), total, req);
+}
+
+/** For a list without filters of its own. */
+export const noFilter = (): undefined => undefined;
+
 /** Cursor over (created_at desc, id desc): opaque to clients. */
 export interface Cursor {
   createdAt: string;

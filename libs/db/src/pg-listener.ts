@@ -2,6 +2,7 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
 import { serviceName } from '@coffer/observability';
 import { poolConfig } from './pool-config';
+import { ReconnectBackoff } from './reconnect-backoff';
 
 /** The PostgreSQL notification channels Coffer's workers listen on (docs/operations.md, "What wakes the workers"). */
 export const CHANNELS = {
@@ -15,9 +16,6 @@ export const CHANNELS = {
   webhookDeliveries: 'coffer_webhook_deliveries',
 } as const;
 
-const RECONNECT_FIRST_MS = 250;
-const RECONNECT_MAX_MS = 30_000;
-
 /**
  * LISTEN on PostgreSQL notification channels, on one connection of its own per process (opened with the first
  * `on`). A notification only says "look now": whoever is woken reads the database, which stays the source of truth.
@@ -30,8 +28,7 @@ export class PgListener implements OnApplicationShutdown {
   private readonly handlers = new Map<string, Set<() => void>>();
   private client?: pg.Client;
   private connecting?: Promise<void>;
-  private retry?: NodeJS.Timeout;
-  private failures = 0;
+  private readonly reconnect = new ReconnectBackoff(() => void this.connect());
   private closed = false;
 
   /**
@@ -54,7 +51,7 @@ export class PgListener implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
-    if (this.retry) clearTimeout(this.retry);
+    this.reconnect.stop();
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
@@ -77,7 +74,7 @@ export class PgListener implements OnApplicationShutdown {
     const lost = () => {
       if (this.client !== client) return;
       this.client = undefined;
-      this.reconnectLater();
+      this.reconnect.later();
     };
     client.on('error', lost);
     client.on('end', lost);
@@ -89,7 +86,7 @@ export class PgListener implements OnApplicationShutdown {
       client.removeAllListeners();
       client.on('error', () => undefined);
       await client.end().catch(() => undefined);
-      this.reconnectLater();
+      this.reconnect.later();
       return;
     }
     if (this.closed) {
@@ -97,19 +94,9 @@ export class PgListener implements OnApplicationShutdown {
       return;
     }
     this.client = client;
-    this.failures = 0;
+    this.reconnect.connected();
     // whatever was notified while nobody listened: every handler looks once
     for (const channel of this.handlers.keys()) this.dispatch(channel);
-  }
-
-  private reconnectLater(): void {
-    if (this.closed || this.retry) return;
-    const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** Math.min(this.failures++, 10));
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      void this.connect();
-    }, delay);
-    this.retry.unref();
   }
 
   private dispatch(channel: string): void {

@@ -6,3 +6,4 @@ export type { EgressRequest, EgressResponse, EgressLimits } from './egress-fetch
 export { HostAllowList, HOST_PATTERN, normalizeHostName } from './host-allow-list';
 export { HOP_BY_HOP, connectionNamed, withoutHopByHop } from './hop-by-hop';
 export { redactedUrl } from './redacted-url';
+export { acceptedCallbackUrl, callbackUrlRule } from './callback-url';

@@ -1,14 +1,12 @@
 import type { INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { stopTracing } from '@coffer/observability/tracing';
-import { PrismaService } from '@coffer/db';
-import { KeyEncryptionKeyProvider } from '@coffer/crypto';
+import { PrismaService, databaseConfig } from '@coffer/db';
+import { KeyEncryptionKeyProvider, validateKekConfig } from '@coffer/crypto';
 import type { OperationRow } from '@coffer/contracts';
 import {
   PinoNestLogger,
   createLogger,
-  envInt,
-  envString,
   loadHealthHost,
   loadShutdownTimeoutMs,
   nameThisService,
@@ -19,6 +17,7 @@ import {
   type ReadinessCheck,
 } from '@coffer/observability';
 import { EventBus } from './event-bus';
+import { OperationDispatcher } from './operations/operation-dispatcher';
 import { RpcProblemFilter } from './rpc-problem.filter';
 import { CofferNatsServer, type HandlerInvoker } from './coffer-nats.server';
 import { assertHandlerCoverage } from './operations/handler-coverage';
@@ -33,12 +32,14 @@ export interface ServiceDefinition {
    */
   operations: readonly OperationRow[];
   module: Type<unknown>;
-  defaultHealthPort: number;
+  /**
+   * The service's configuration parser (its config.ts): every variable is read and checked once, before anything
+   * starts, and a bad value stops the process (exit 78) naming the variable. HEALTH_PORT is among them.
+   */
+  config: () => { readonly healthPort: number };
   /** the service keeps its state in PostgreSQL: DATABASE_URL is required, and readiness checks the database */
   usesDatabase: boolean;
-  /** validates the rest of the configuration before anything starts; throw ConfigError naming the variable */
-  validateConfig?: () => void;
-  /** The operation dispatcher, built from the initialized application; by default a handler receives the envelope. */
+  /** How a handler is invoked; by default through the operation dispatcher (the handlers' @Operation declarations). */
   invoker?: (app: INestMicroservice) => HandlerInvoker;
   /**
    * Work of the service's own to finish on SIGTERM after the requests drained and before the application closes:
@@ -47,6 +48,26 @@ export interface ServiceDefinition {
    */
   drain?: (app: INestMicroservice) => Promise<void>;
 }
+
+/**
+ * What a service checks before anything starts: for a service with a database, the secrets libs/db and libs/crypto
+ * read themselves (DATABASE_URL, a postgres:// URL, with the pools' timeouts; KEY_ENCRYPTION_KEYS, its keyring's
+ * key-encryption keys), then its own settings, then the health server's. Throws naming the first bad variable.
+ */
+export function readStartupConfig(def: Pick<ServiceDefinition, 'config' | 'usesDatabase'>): {
+  healthPort: number;
+  healthHost: string;
+  shutdownTimeoutMs: number;
+} {
+  if (def.usesDatabase) {
+    databaseConfig();
+    validateKekConfig();
+  }
+  const { healthPort } = def.config();
+  return { healthPort, healthHost: loadHealthHost(), shutdownTimeoutMs: loadShutdownTimeoutMs() };
+}
+
+const dispatchOperations = (app: INestMicroservice): HandlerInvoker => app.get(OperationDispatcher).invoker();
 
 /** Ready when the database (if the service has one), the bus and the key-encryption key (if it has a keyring) answer. */
 function readinessChecks(def: ServiceDefinition, app: INestMicroservice): Record<string, ReadinessCheck> {
@@ -75,15 +96,7 @@ function keyEncryptionKeyProvider(app: INestMicroservice): KeyEncryptionKeyProvi
 export async function bootstrapService(def: ServiceDefinition): Promise<INestMicroservice> {
   nameThisService(def.name);
   const logger = createLogger(def.name);
-  const { healthPort, healthHost, shutdownTimeoutMs } = validateConfig(def.name, () => {
-    if (def.usesDatabase) envString('DATABASE_URL');
-    def.validateConfig?.();
-    return {
-      healthPort: envInt('HEALTH_PORT', def.defaultHealthPort, 1, 65535),
-      healthHost: loadHealthHost(),
-      shutdownTimeoutMs: loadShutdownTimeoutMs(),
-    };
-  });
+  const { healthPort, healthHost, shutdownTimeoutMs } = validateConfig(def.name, () => readStartupConfig(def));
   // the service's name is its queue group: replicas share the requests
   const server = new CofferNatsServer({ name: def.name, logger });
   const app = await NestFactory.createMicroservice(def.module, { strategy: server, logger: new PinoNestLogger(logger), bufferLogs: false });
@@ -97,7 +110,7 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
   // handlers are registered by init, and listen subscribes to them (and flushes, so the server has them)
   await app.init();
   assertHandlerCoverage(def.name, def.operations, server.getHandlers().keys(), declaredOperations());
-  if (def.invoker) server.setInvoker(def.invoker(app));
+  server.setInvoker((def.invoker ?? dispatchOperations)(app));
   await app.listen();
   listening = true;
   logger.info({ healthPort }, `${def.name} listening on NATS`);

@@ -14,29 +14,14 @@ import {
 } from '../shared/protocol';
 import { toTemplate, type ElementRef } from '../shared/template';
 import type { ChangeEvent, ElementEvent, ElementEventType } from '../shared/types';
+import type { InitOptions, Coffer as PublicCoffer, RequestOptions, Subscription, TokenReply } from '../../static/elements';
 
 const LOAD_TIMEOUT_MS = 15000;
 /** after an iframe's load event, its ready comes within milliseconds; a frame the browser refused never sends it */
 const READY_AFTER_LOAD_MS = 5000;
 const REQUEST_TIMEOUT_MS = 60000;
 
-export interface InitOptions {
-  /** the API's base URL, used only when the server did not fill in the frames' coffer-api-url (local tests) */
-  apiBaseUrl?: string;
-  /** where frames/ lives; default: the directory of the elements.js / elements.mjs that was loaded */
-  elementsBaseUrl?: string;
-}
-
-export interface RequestOptions {
-  /** another key for this call (a session key, say) */
-  apiKey?: string;
-  idempotencyKey?: string;
-  correlationId?: string;
-}
-
-export interface Subscription {
-  unsubscribe(): void;
-}
+export type { InitOptions, RequestOptions, Subscription };
 
 export interface CofferError extends Error {
   name: 'CofferApiError' | 'CofferValidationError' | 'CofferConfigurationError' | 'CofferError';
@@ -304,9 +289,14 @@ export class Coffer {
   private controller?: HTMLIFrameElement;
   private readonly pending = new Map<string, Pending>();
 
-  readonly tokens = { create: (payload: unknown, options?: RequestOptions) => this.request('tokens.create', payload, options) };
-  readonly tokenIntents = { create: (payload: unknown, options?: RequestOptions) => this.request('tokenIntents.create', payload, options) };
-  readonly sessions = { create: (options?: RequestOptions) => this.request('sessions.create', undefined, options) };
+  // the controller frame answers with the API's reply, whose shape the published declarations give
+  readonly tokens = { create: (payload: unknown, options?: RequestOptions) => this.request('tokens.create', payload, options) as Promise<TokenReply> };
+  readonly tokenIntents = {
+    create: (payload: unknown, options?: RequestOptions) => this.request('tokenIntents.create', payload, options) as Promise<TokenReply>,
+  };
+  readonly sessions = {
+    create: (options?: RequestOptions) => this.request('sessions.create', undefined, options) as ReturnType<PublicCoffer['sessions']['create']>,
+  };
   readonly tokenize = (payload: unknown, options?: RequestOptions) => this.request('tokenize', payload, options);
 
   constructor(

@@ -1,11 +1,7 @@
 // elements.js: a classic script defining window.CofferElements. The elements origin is the origin of this script.
-import { makeCofferElements, type CofferElementsApi } from './core';
-
-declare global {
-  interface Window {
-    CofferElements?: CofferElementsApi;
-  }
-}
+// window.CofferElements is typed by the published declarations (static/elements.d.ts): what is assigned must be what
+// they promise.
+import { makeCofferElements } from './core';
 
 const src = (document.currentScript as HTMLScriptElement | null)?.src;
 if (!window.CofferElements) window.CofferElements = makeCofferElements(src);

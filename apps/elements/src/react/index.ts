@@ -2,18 +2,14 @@
 // `coffer` prop is the instance CofferElements.init() resolved to.
 // no JSX: react.mjs imports 'react' only (one entry for an import map), not 'react/jsx-runtime'
 import { createElement, forwardRef, useEffect, useImperativeHandle, useRef, useState, type ForwardedRef } from 'react';
-import type { CofferElement } from '../loader/core';
+import type { CofferElement } from '../../static/elements';
+import type * as Published from '../../static/react';
 import type {
-  BlurEvent,
   CardElementOptions,
   CardExpirationDateElementOptions,
   CardNumberElementOptions,
   CardVerificationCodeElementOptions,
-  ChangeEvent,
   ElementType,
-  FocusEvent,
-  KeydownEvent,
-  ReadyEvent,
   TextElementOptions,
 } from '../shared/types';
 
@@ -21,16 +17,9 @@ export interface CofferLike {
   createElement(type: ElementType, options?: Record<string, unknown>): CofferElement;
 }
 
-export interface ElementProps {
+/** The props of the published declarations (static/react.d.ts), any instance that creates elements as `coffer`. */
+export interface ElementProps extends Omit<Published.ElementProps, 'coffer'> {
   coffer?: CofferLike | null;
-  /** the id of the container the iframe is mounted in */
-  id?: string;
-  className?: string;
-  onReady?: (e: ReadyEvent) => void;
-  onChange?: (e: ChangeEvent) => void;
-  onFocus?: (e: FocusEvent) => void;
-  onBlur?: (e: BlurEvent) => void;
-  onKeyDown?: (e: KeydownEvent) => void;
 }
 
 const HANDLERS = ['onReady', 'onChange', 'onFocus', 'onBlur', 'onKeyDown', 'coffer', 'id', 'className'] as const;
@@ -95,8 +84,15 @@ function component<O>(type: ElementType, displayName: string) {
   return C;
 }
 
-export const CardElement = component<CardElementOptions>('card', 'CardElement');
-export const CardNumberElement = component<CardNumberElementOptions>('cardNumber', 'CardNumberElement');
-export const CardExpirationDateElement = component<CardExpirationDateElementOptions>('cardExpirationDate', 'CardExpirationDateElement');
-export const CardVerificationCodeElement = component<CardVerificationCodeElementOptions>('cardVerificationCode', 'CardVerificationCodeElement');
-export const TextElement = component<TextElementOptions>('text', 'TextElement');
+// typed by the published declarations: a component that stops matching them fails the typecheck
+export const CardElement: typeof Published.CardElement = component<CardElementOptions>('card', 'CardElement');
+export const CardNumberElement: typeof Published.CardNumberElement = component<CardNumberElementOptions>('cardNumber', 'CardNumberElement');
+export const CardExpirationDateElement: typeof Published.CardExpirationDateElement = component<CardExpirationDateElementOptions>(
+  'cardExpirationDate',
+  'CardExpirationDateElement',
+);
+export const CardVerificationCodeElement: typeof Published.CardVerificationCodeElement = component<CardVerificationCodeElementOptions>(
+  'cardVerificationCode',
+  'CardVerificationCodeElement',
+);
+export const TextElement: typeof Published.TextElement = component<TextElementOptions>('text', 'TextElement');

@@ -1,17 +1,10 @@
 // Card rules, run inside the frames only: brand detection, Luhn, number formatting, expiry and security code.
 // Brand names and ranges follow Basis Theory's (and credit-card-type's) so change events carry the same names.
 
-export interface CardBrand {
-  /** id reported as `cardBrand` (`visa`, `american-express`, …) */
-  type: string;
-  niceType: string;
-  /** a prefix (number) or an inclusive range of prefixes of the same length ([min, max]) */
-  patterns: (number | [number, number])[];
-  /** positions after which the formatted number has a space */
-  gaps: number[];
-  lengths: number[];
-  code: { name: string; size: number };
-}
+import { luhnValid } from '@coffer/checksums';
+import type { CardBrand } from '../../static/elements';
+
+export type { CardBrand };
 
 const brand = (
   type: string,
@@ -185,19 +178,9 @@ export function detectBrand(number: string, brands: readonly CardBrand[] = CARD_
   return best?.brand;
 }
 
+/** A number of digits only (no separators) whose Luhn check digit is right. */
 export function luhn(number: string): boolean {
-  const digits = digitsOnly(number);
-  if (digits.length === 0 || digits.length !== number.length) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
+  return /^\d+$/.test(number) && luhnValid(number);
 }
 
 const DEFAULT_GAPS = G4;

@@ -1,8 +1,41 @@
-// The public option, event and style types (the shape of Basis Theory's @basis-theory/web-elements).
-import type { CardBrand, TextMask } from './card';
-import type { ElementType } from './protocol';
+// The public option, event and style types (the shape of Basis Theory's @basis-theory/web-elements). They are declared
+// once, in the published declarations (static/elements.d.ts, served as /elements/v1/elements.d.ts): the code is typed
+// by what its users are promised, so a declaration that drifts from the code fails the typecheck. What is here is
+// what the code needs besides: the lists the frames check styles against, and the options as a frame receives them.
+import type {
+  CardElementOptions,
+  CardExpirationDateElementOptions,
+  CardNumberElementOptions,
+  CardVerificationCodeElementOptions,
+  ElementEvent,
+  ElementStyle,
+  SafeStyle,
+  TextElementOptions,
+  VariantStyle,
+} from '../../static/elements';
 
-export type { ElementType, CardBrand, TextMask };
+export type {
+  BlurEvent,
+  CardBrand,
+  CardDetails,
+  CardElementOptions,
+  CardExpirationDateElementOptions,
+  CardNumberElementOptions,
+  CardVerificationCodeElementOptions,
+  ChangeEvent,
+  CommonOptions,
+  ElementEvent,
+  ElementStyle,
+  FieldError,
+  FocusEvent,
+  KeydownEvent,
+  ReadyEvent,
+  SafeStyle,
+  TextElementOptions,
+  VariantStyle,
+} from '../../static/elements';
+export type { TextMask } from './card';
+export type { ElementType } from './protocol';
 
 /** CSS properties an element style may set (camelCase, as Basis Theory's SAFE_CSS_PROPERTIES). */
 export const SAFE_CSS_PROPERTIES = [
@@ -21,120 +54,36 @@ export const SAFE_CSS_PROPERTIES = [
   'textDecoration',
   'textShadow',
   'textTransform',
-] as const;
+] as const satisfies readonly (keyof SafeStyle)[];
 export type SafeCssProperty = (typeof SAFE_CSS_PROPERTIES)[number];
-export type SafeStyle = Partial<Record<SafeCssProperty, string>>;
 
-export const STYLE_SELECTORS = [':hover', ':focus', ':read-only', '::placeholder', '::selection', ':disabled'] as const;
+export const STYLE_SELECTORS = [':hover', ':focus', ':read-only', '::placeholder', '::selection', ':disabled'] as const satisfies readonly Exclude<
+  keyof VariantStyle,
+  SafeCssProperty
+>[];
 export type StyleSelector = (typeof STYLE_SELECTORS)[number];
-export type VariantStyle = SafeStyle & Partial<Record<StyleSelector, SafeStyle>>;
 
-export const STYLE_VARIANTS = ['base', 'container', 'complete', 'invalid', 'empty'] as const;
+export const STYLE_VARIANTS = ['base', 'container', 'complete', 'invalid', 'empty'] as const satisfies readonly Exclude<keyof ElementStyle, 'fonts'>[];
 export type StyleVariant = (typeof STYLE_VARIANTS)[number];
 
-export type ElementStyle = Partial<Record<StyleVariant, VariantStyle>> & {
-  /** stylesheet URLs of web fonts (https): the frame's CSP must allow them (style-src and font-src) */
-  fonts?: string[];
-};
+/** The lists above name every property, selector and variant the published types allow (none is left unchecked). */
+type Missing<All, Listed> = Exclude<All, Listed> extends never ? true : ['not in the list:', Exclude<All, Listed>];
+export const LISTS_ARE_COMPLETE: [
+  Missing<keyof SafeStyle, SafeCssProperty>,
+  Missing<Exclude<keyof VariantStyle, SafeCssProperty>, StyleSelector>,
+  Missing<Exclude<keyof ElementStyle, 'fonts'>, StyleVariant>,
+] = [true, true, true];
 
-export type InputMode = 'decimal' | 'email' | 'none' | 'numeric' | 'search' | 'tel' | 'text' | 'url';
-
-export interface CommonOptions {
-  targetId?: string;
-  style?: ElementStyle;
-  disabled?: boolean;
-  readOnly?: boolean;
-  inputMode?: InputMode;
-  ariaLabel?: string;
-  'aria-label'?: string;
-  title?: string;
-  autoComplete?: string;
-}
-
-export interface CardElementOptions extends Omit<CommonOptions, 'autoComplete' | 'ariaLabel'> {
-  placeholder?: { cardNumber?: string; cardExpirationDate?: string; cardSecurityCode?: string };
-  autoComplete?: { number?: string; expirationDate?: string; csc?: string };
-  ariaLabel?: { cardNumber?: string; cardExpirationDate?: string; cardSecurityCode?: string } | string;
-  cardTypes?: (string | CardBrand)[];
-  skipLuhnValidation?: boolean;
-}
-
-export interface CardNumberElementOptions extends CommonOptions {
-  placeholder?: string;
-  cardTypes?: (string | CardBrand)[];
-  skipLuhnValidation?: boolean;
-}
-
-export interface CardExpirationDateElementOptions extends CommonOptions {
-  placeholder?: string;
-}
-
-export interface CardVerificationCodeElementOptions extends CommonOptions {
-  placeholder?: string;
-  /** the brand whose code length applies (3, or 4 for american-express) */
-  cardBrand?: string;
-  /** a card number (or card) element of the same init(): the code length follows its brand as it is typed */
-  cardNumberElement?: unknown;
-}
-
-export interface TextElementOptions extends CommonOptions {
-  placeholder?: string;
-  mask?: TextMask;
-  validation?: RegExp;
-  maxLength?: number;
-  password?: boolean;
-}
-
-export type AnyElementOptions = CardElementOptions &
-  CardNumberElementOptions &
-  CardExpirationDateElementOptions &
-  Omit<CardVerificationCodeElementOptions, 'cardNumberElement'> &
-  TextElementOptions & { cardNumberElement?: string };
-
-export interface FieldError {
-  targetId: string;
-  type: 'incomplete' | 'invalid';
-}
-
-export interface ChangeEvent {
-  type: 'change';
-  empty: boolean;
-  complete: boolean;
-  valid: boolean;
-  maskSatisfied?: boolean;
-  errors: FieldError[];
-  cardBrand?: string;
-  cardLast4?: string;
-  cardBin?: string;
-}
-
-export interface ReadyEvent {
-  type: 'ready';
-}
-export interface FocusEvent {
-  type: 'focus';
-  targetId: string;
-}
-export interface BlurEvent {
-  type: 'blur';
-  targetId: string;
-}
-export interface KeydownEvent {
-  type: 'keydown';
-  targetId: string;
-  key: 'Enter' | 'Escape';
-  altKey: boolean;
-  ctrlKey: boolean;
-  shiftKey: boolean;
-  metaKey: boolean;
-}
-export type ElementEvent = ReadyEvent | ChangeEvent | FocusEvent | BlurEvent | KeydownEvent;
 export type ElementEventType = ElementEvent['type'];
 
-export interface CardDetails {
-  brand: string;
-  last4: string;
-  bin: string;
-  expiration_month?: number;
-  expiration_year?: number;
-}
+/**
+ * The options as a frame receives them: any element's, the card element's aria label also as one string (the frame
+ * applies it to each of its inputs), and the card number element as its id (the loader sends the id, not the element).
+ */
+export type AnyElementOptions = Omit<
+  CardElementOptions & CardNumberElementOptions & CardExpirationDateElementOptions & CardVerificationCodeElementOptions & TextElementOptions,
+  'ariaLabel' | 'cardNumberElement'
+> & {
+  ariaLabel?: CardElementOptions['ariaLabel'] | string;
+  cardNumberElement?: string;
+};

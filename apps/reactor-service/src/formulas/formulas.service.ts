@@ -12,14 +12,12 @@ import {
   type Principal,
   type ReactorFormulaView,
   isUuid,
-  cursorPage,
-  offsetPage,
   parseListWindow,
 } from '@coffer/contracts';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { AuditTrail } from '@coffer/messaging';
 import { formulaDeleted, formulaEvent } from '../reactors/reactor-events';
-import { namePattern, positionOf } from '../shared/list-query';
+import { namePattern } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
 import { toFormulaView } from './formula.view';
 
@@ -71,13 +69,7 @@ export class FormulasService {
 
   async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ReactorFormulaView>> {
     const window = parseListWindow(query, isUuid);
-    const filter = { name: namePattern(query) };
-    if (window.kind === 'cursor') {
-      const page = cursorPage(await this.formulas.list.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
-      return { pagination: page.pagination, data: page.data.map(toFormulaView) };
-    }
-    const { rows, total } = await this.formulas.list.page(principal.tenantId, filter, window.offset, window.req.size);
-    return offsetPage(rows.map(toFormulaView), total, window.req);
+    return this.formulas.list.pageOf(principal.tenantId, { name: namePattern(query) }, window, (rows) => rows.map(toFormulaView));
   }
 
   async get(principal: Principal, id: string): Promise<ReactorFormulaView> {

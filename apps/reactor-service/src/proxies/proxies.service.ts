@@ -5,11 +5,9 @@ import {
   CreateProxyRequest,
   FieldErrors,
   badRequest,
-  cursorPage,
   isUuid,
   normalizeProxyTransforms,
   notFound,
-  offsetPage,
   parseListWindow,
   validateContract,
   type CofferEvent,
@@ -24,7 +22,7 @@ import { redactedUrl } from '@coffer/egress';
 import { sha256Hex } from '@coffer/crypto';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { AuditTrail, EventBus, type CallContext } from '@coffer/messaging';
-import { many, namePattern, positionOf } from '../shared/list-query';
+import { many, namePattern } from '../shared/list-query';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { ProxyRepository, type ProxyListFilter, type ProxyRow } from './proxy.repository';
 import { ProxyVault, type ProxySecrets } from './proxy-vault';
@@ -100,12 +98,7 @@ export class ProxiesService {
     const filter: ProxyListFilter = { name: namePattern(query) };
     const ids = many(query['id']);
     if (ids.length) filter.ids = ids.filter(isUuid);
-    if (window.kind === 'cursor') {
-      const page = cursorPage(await this.proxies.list.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
-      return { pagination: page.pagination, data: await this.views(page.data) };
-    }
-    const { rows, total } = await this.proxies.list.page(principal.tenantId, filter, window.offset, window.req.size);
-    return offsetPage(await this.views(rows), total, window.req);
+    return this.proxies.list.pageOf(principal.tenantId, filter, window, (rows) => this.views(rows));
   }
 
   async get(principal: Principal, id: string): Promise<ProxyView> {

@@ -16,14 +16,12 @@ import {
   type Principal,
   type ReactorView,
   isUuid,
-  cursorPage,
-  offsetPage,
   parseListWindow,
   type CofferEvent,
 } from '@coffer/contracts';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { AuditTrail, type CallContext } from '@coffer/messaging';
-import { many, namePattern, positionOf } from '../shared/list-query';
+import { many, namePattern } from '../shared/list-query';
 import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
 import { toFormulaView } from '../formulas/formula.view';
 import { ReactorRepository, type ReactorListFilter, type ReactorRow } from './reactor.repository';
@@ -84,18 +82,10 @@ export class ReactorsService {
     const ids = many(query['id']);
     // ids are UUIDs: one that is not cannot match anything
     if (ids.length) filter.ids = ids.filter(isUuid);
-    if (window.kind === 'cursor') {
-      const page = cursorPage(await this.reactors.list.after(principal.tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
-      const views = await this.views(principal.tenantId, page.data);
-      return { pagination: page.pagination, data: page.data.map((r) => views.get(r.id) as ReactorView) };
-    }
-    const { rows, total } = await this.reactors.list.page(principal.tenantId, filter, window.offset, window.req.size);
-    const views = await this.views(principal.tenantId, rows);
-    return offsetPage(
-      rows.map((r) => views.get(r.id) as ReactorView),
-      total,
-      window.req,
-    );
+    return this.reactors.list.pageOf(principal.tenantId, filter, window, async (rows) => {
+      const views = await this.views(principal.tenantId, rows);
+      return rows.map((r) => views.get(r.id) as ReactorView);
+    });
   }
 
   async get(principal: Principal, id: string): Promise<ReactorView> {

@@ -1,5 +1,6 @@
 import { Prisma, type PrismaService } from '@coffer/db';
-import type { Cursor } from '@coffer/contracts';
+import { cursorPage, offsetPage, type Cursor, type ListWindow, type Page } from '@coffer/contracts';
+import { positionOf } from './list-query';
 
 /** One list's SELECT: a fixed table and column list, and the tenant-scoped filter of the call. */
 export interface ListSelect {
@@ -35,7 +36,7 @@ export function selectAfterCursor<R>(prisma: PrismaService, s: ListSelect, curso
  * A table's list in both paging forms (selectOffsetPage, selectAfterCursor): `where` keeps the tenant's rows (or what
  * it may see) that pass the call's filter. A repository holds one as `list`.
  */
-export class PagedList<R, F> {
+export class PagedList<R extends { id: string; createdAt: Date }, F> {
   constructor(
     private readonly prisma: PrismaService,
     /** a table name written in code, never from input */
@@ -46,6 +47,19 @@ export class PagedList<R, F> {
 
   page(tenantId: string, filter: F, offset: number, limit: number): Promise<{ rows: R[]; total: number }> {
     return selectOffsetPage<R>(this.prisma, this.select(tenantId, filter), offset, limit);
+  }
+
+  /**
+   * The page a list query asked for (parseListWindow: an offset page with its totals, or a cursor page), its rows
+   * shown by `views`, which gets the page's rows at once (a view that reads more reads it for the whole page).
+   */
+  async pageOf<V>(tenantId: string, filter: F, window: ListWindow, views: (rows: R[]) => V[] | Promise<V[]>): Promise<Page<V>> {
+    if (window.kind === 'cursor') {
+      const page = cursorPage(await this.after(tenantId, filter, window.cursor, window.req.size), window.req.size, positionOf);
+      return { pagination: page.pagination, data: await views(page.data) };
+    }
+    const { rows, total } = await this.page(tenantId, filter, window.offset, window.req.size);
+    return offsetPage(await views(rows), total, window.req);
   }
 
   /** Rows strictly after the cursor in (created_at desc, id desc) order; one extra to tell whether more exist. */

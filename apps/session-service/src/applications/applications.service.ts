@@ -10,9 +10,7 @@ import {
   UpdateApplicationRequest,
   isUuid,
   notFound,
-  offsetPage,
-  pageOffset,
-  parsePageRequest,
+  offsetList,
   validateContract,
   actorOf,
   newEvent,
@@ -77,16 +75,12 @@ export class ApplicationsService {
     return view;
   }
 
-  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ApplicationView>> {
-    const errors = new FieldErrors();
-    const page = parsePageRequest(query, errors);
-    const filter = listFilter(query, errors);
-    errors.throwIfAny('The query is invalid');
-    const { rows, total } = await this.applications.page(principal.tenantId, pageOffset(page), page.size, filter);
-    return offsetPage(
-      rows.map((r) => toApplicationView(r)),
-      total,
-      page,
+  list(principal: Principal, query: Record<string, unknown>): Promise<Page<ApplicationView>> {
+    return offsetList(
+      query,
+      listFilter,
+      (offset, size, filter) => this.applications.page(principal.tenantId, offset, size, filter),
+      (row) => toApplicationView(row),
     );
   }
 

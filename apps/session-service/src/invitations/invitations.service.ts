@@ -11,9 +11,7 @@ import {
   conflict,
   newEvent,
   notFound,
-  offsetPage,
-  pageOffset,
-  parsePageRequest,
+  offsetList,
   validateContract,
   type InvitationStatus,
   type InvitationView,
@@ -22,7 +20,7 @@ import {
 } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { EventOutbox, PrismaService, deferUntilCommitted } from '@coffer/db';
-import { AuditTrail, sqlStateOf, type AuditAct } from '@coffer/messaging';
+import { AuditTrail, actedBy, sqlStateOf, type AuditAct } from '@coffer/messaging';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { InvitationRepository, type InvitationRow } from './invitation.repository';
 import { InvitationMail } from './invitation-mail';
@@ -117,17 +115,14 @@ export class InvitationsService {
     return toInvitationView(created.invitation);
   }
 
-  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<InvitationView>> {
-    const errors = new FieldErrors();
-    const page = parsePageRequest(query, errors);
-    const status = statusFilter(query, errors);
-    errors.throwIfAny('The query is invalid');
+  list(principal: Principal, query: Record<string, unknown>): Promise<Page<InvitationView>> {
+    // one instant decides both which invitations count as expired in the filter and the status each one shows
     const now = new Date();
-    const { rows, total } = await this.invitations.page(principal.tenantId, pageOffset(page), page.size, status, now);
-    return offsetPage(
-      rows.map((r) => toInvitationView(r, now)),
-      total,
-      page,
+    return offsetList(
+      query,
+      statusFilter,
+      (offset, size, status) => this.invitations.page(principal.tenantId, offset, size, status, now),
+      (row) => toInvitationView(row, now),
     );
   }
 
@@ -198,15 +193,7 @@ export class InvitationsService {
 }
 
 function act(principal: Principal, traceId: string | undefined, operation: string, entityId: string, changes: AuditAct['changes']): AuditAct {
-  return {
-    tenantId: principal.tenantId,
-    actor: actorOf(principal),
-    operation,
-    entityType: 'tenant_invitation',
-    entityId,
-    changes,
-    ...(traceId ? { traceId } : {}),
-  };
+  return { ...actedBy(principal, traceId), operation, entityType: 'tenant_invitation', entityId, changes };
 }
 
 /** `status`: PENDING or EXPIRED (any case; the last of repeated ones counts). */

@@ -11,16 +11,14 @@ import {
   isUuid,
   newEvent,
   notFound,
-  offsetPage,
-  pageOffset,
-  parsePageRequest,
+  offsetList,
   validateContract,
   type MemberView,
   type Page,
   type Principal,
 } from '@coffer/contracts';
 import { EventOutbox, PrismaService } from '@coffer/db';
-import { AuditTrail, EventBus, sqlStateOf, type AuditAct } from '@coffer/messaging';
+import { AuditTrail, EventBus, actedBy, sqlStateOf, type AuditAct } from '@coffer/messaging';
 import { MemberRepository, type MemberFilter, type MemberWithUser } from './member.repository';
 import { toMemberView } from './member.view';
 
@@ -50,13 +48,8 @@ export class MembersService {
     private readonly audit: AuditTrail,
   ) {}
 
-  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<MemberView>> {
-    const errors = new FieldErrors();
-    const page = parsePageRequest(query, errors);
-    const filter = listFilter(query, errors);
-    errors.throwIfAny('The query is invalid');
-    const { rows, total } = await this.members.page(principal.tenantId, pageOffset(page), page.size, filter);
-    return offsetPage(rows.map(toMemberView), total, page);
+  list(principal: Principal, query: Record<string, unknown>): Promise<Page<MemberView>> {
+    return offsetList(query, listFilter, (offset, size, filter) => this.members.page(principal.tenantId, offset, size, filter), toMemberView);
   }
 
   async get(principal: Principal, id: string): Promise<MemberView> {
@@ -162,15 +155,7 @@ export class MembersService {
 
 /** An audit record of a member change, naming the tenant and the actor (the operation's context names them too). */
 function act(principal: Principal, traceId: string | undefined, operation: string, entityId: string, changes: AuditAct['changes']): AuditAct {
-  return {
-    tenantId: principal.tenantId,
-    actor: actorOf(principal),
-    operation,
-    entityType: 'tenant_member',
-    entityId,
-    changes,
-    ...(traceId ? { traceId } : {}),
-  };
+  return { ...actedBy(principal, traceId), operation, entityType: 'tenant_member', entityId, changes };
 }
 
 /** `user_id` (repeatable; a value that is no UUID cannot exist and matches nothing). */

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import pg from 'pg';
-import { poolConfig } from '@coffer/db';
+import { ReconnectBackoff, poolConfig } from '@coffer/db';
 
 const LOCK = `SELECT pg_advisory_lock(hashtext('coffer.event_outbox'))`;
-const RECONNECT_FIRST_MS = 250;
-const RECONNECT_MAX_MS = 30_000;
 
 /**
  * Which replica relays the outbox: the one holding a session-level advisory lock on a connection of its own. The
@@ -25,8 +23,7 @@ export class RelayLeadership {
   private contending = false;
   private leading = false;
   private closed = false;
-  private failures = 0;
-  private retry?: NodeJS.Timeout;
+  private readonly reconnect = new ReconnectBackoff(() => void this.contend());
   private onLead: () => void = () => undefined;
 
   /** Whether this process relays now. */
@@ -55,7 +52,7 @@ export class RelayLeadership {
       this.client = undefined;
       this.leading = false;
       this.contending = false;
-      this.reconnectLater();
+      this.reconnect.later();
     };
     client.on('error', lost);
     client.on('end', lost);
@@ -63,7 +60,7 @@ export class RelayLeadership {
       this.client = client;
       await client.connect();
       if (this.closed) throw new Error('closed');
-      this.failures = 0;
+      this.reconnect.connected();
       // the follower's wait for the lock is one statement that lasts as long as the leader lives. While a statement
       // runs, PostgreSQL does not read the socket: without client_connection_check_interval (PostgreSQL 14+) a
       // follower that was released or died left its backend waiting in the lock's queue, holding a connection, until
@@ -74,7 +71,7 @@ export class RelayLeadership {
       if (this.client === client) {
         this.client = undefined;
         this.contending = false;
-        this.reconnectLater();
+        this.reconnect.later();
       }
       client.removeAllListeners();
       client.on('error', () => undefined);
@@ -86,20 +83,10 @@ export class RelayLeadership {
     this.onLead();
   }
 
-  private reconnectLater(): void {
-    if (this.closed || this.retry) return;
-    const delay = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** Math.min(this.failures++, 10));
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      void this.contend();
-    }, delay);
-    this.retry.unref();
-  }
-
   /** Gives the lock up for good (the process is shutting down); a follower stops waiting for it. */
   async release(): Promise<void> {
     this.closed = true;
-    if (this.retry) clearTimeout(this.retry);
+    this.reconnect.stop();
     const client = this.client;
     this.client = undefined;
     this.leading = false;

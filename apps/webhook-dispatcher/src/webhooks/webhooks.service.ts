@@ -8,9 +8,8 @@ import {
   UpdateWebhookRequest,
   isUuid,
   notFound,
-  offsetPage,
-  pageOffset,
-  parsePageRequest,
+  noFilter,
+  offsetList,
   validateContract,
   type Page,
   type CreatedWebhookView,
@@ -62,12 +61,8 @@ export class WebhooksService {
     return { ...view, signing_secret: created.also };
   }
 
-  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<WebhookView>> {
-    const errors = new FieldErrors();
-    const page = parsePageRequest(query, errors);
-    errors.throwIfAny('The query is invalid');
-    const { rows, total } = await this.webhooks.page(principal.tenantId, pageOffset(page), page.size);
-    return offsetPage(rows.map(toWebhookView), total, page);
+  list(principal: Principal, query: Record<string, unknown>): Promise<Page<WebhookView>> {
+    return offsetList(query, noFilter, (offset, size) => this.webhooks.page(principal.tenantId, offset, size), toWebhookView);
   }
 
   async get(principal: Principal, id: string): Promise<WebhookView> {
@@ -97,19 +92,12 @@ export class WebhooksService {
 
   async deliveriesOf(principal: Principal, id: string, query: Record<string, unknown>): Promise<Page<WebhookDeliveryView>> {
     await this.find(principal, id);
-    const errors = new FieldErrors();
-    const page = parsePageRequest(query, errors);
-    const status = query['status'];
-    if (status !== undefined && !['pending', 'delivered', 'failed'].includes(String(status))) errors.add('status', 'must be pending, delivered or failed');
-    errors.throwIfAny('The query is invalid');
-    const { rows, total } = await this.deliveries.pageOf(
-      principal.tenantId,
-      id,
-      status === undefined ? undefined : String(status),
-      pageOffset(page),
-      page.size,
+    return offsetList(
+      query,
+      deliveryStatusFilter,
+      (offset, size, status) => this.deliveries.pageOf(principal.tenantId, id, status, offset, size),
+      (delivery) => delivery,
     );
-    return offsetPage(rows, total, page);
   }
 
   /** A delivery (failed, or already delivered) is queued again with a fresh attempt count; a pending one is a 409. */
@@ -144,4 +132,10 @@ export class WebhooksService {
 function webhookChanges(before: WebhookView | null, after: WebhookView) {
   const shown = (v: WebhookView | null) => v && { ...v, url: redactedUrl(v.url) };
   return changedFields(shown(before), shown(after), ['name', 'url', 'events', 'status', 'notify_email']);
+}
+
+function deliveryStatusFilter(query: Record<string, unknown>, errors: FieldErrors): string | undefined {
+  const status = query['status'];
+  if (status !== undefined && !['pending', 'delivered', 'failed'].includes(String(status))) errors.add('status', 'must be pending, delivered or failed');
+  return status === undefined ? undefined : String(status);
 }

@@ -5,7 +5,7 @@ import { APPLICATION_TYPES, type AccessRule, type ApplicationType } from '../aut
 import { AccessRuleView } from '../auth/access-rule.view';
 import { GrantPermissions, GrantRules } from '../auth/grant-properties';
 import { PageOf } from '../paging/page-of';
-import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
+import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';
 
 export class CreateApplicationRequest {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'Checkout backend' })
@@ -50,13 +50,7 @@ export class ApplicationKeyView {
 }
 
 @ApiResourceStamps()
-export class ApplicationView extends ResourceStamps {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  tenant_id!: string;
-
+export class ApplicationView extends StampedTenantResource {
   @ApiProperty({ example: 'Checkout backend' })
   name!: string;
 

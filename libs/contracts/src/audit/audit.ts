@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TenantResource } from '../tenant-resource';
 import { PageOf } from '../paging/page-of';
 import { ACTOR_TYPES, type ActorType } from '../actors/actor';
 
@@ -36,13 +37,7 @@ export class LogEntityTypeView {
 }
 
 /** One audit event of GET /logs: ids and names only, never sensitive data. */
-export class AuditEventView {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  tenant_id!: string;
-
+export class AuditEventView extends TenantResource {
   @ApiPropertyOptional({ format: 'uuid' })
   actor_application_id?: string;
 

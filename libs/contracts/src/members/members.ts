@@ -3,6 +3,8 @@ import { Transform } from 'class-transformer';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageOf } from '../paging/page-of';
 import { PageQuery } from '../paging/page-query';
+import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';
+import { TenantResource } from '../tenant-resource';
 
 /**
  * The roles of tenant members (docs/members.md has what each may do; libs/auth roles.ts is the table). OWNER is held
@@ -42,13 +44,7 @@ export class UserView {
   provider?: string;
 }
 
-export class MemberView {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  tenant_id!: string;
-
+export class MemberView extends TenantResource {
   @ApiProperty({ type: () => UserView })
   user!: UserView;
 
@@ -73,13 +69,8 @@ export class MemberView {
 
 export class MemberPage extends PageOf(MemberView) {}
 
-export class InvitationView {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  tenant_id!: string;
-
+@ApiResourceStamps()
+export class InvitationView extends StampedTenantResource {
   @ApiProperty({ example: 'jane@example.com' })
   email!: string;
 
@@ -91,18 +82,6 @@ export class InvitationView {
 
   @ApiProperty({ format: 'date-time' })
   expires_at!: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
-  created_by?: string;
-
-  @ApiProperty({ format: 'date-time' })
-  created_at!: string;
-
-  @ApiPropertyOptional({ format: 'uuid' })
-  modified_by?: string;
-
-  @ApiPropertyOptional({ format: 'date-time' })
-  modified_at?: string;
 }
 
 export class InvitationPage extends PageOf(InvitationView) {}

@@ -9,7 +9,7 @@ import { ANY_JSON_SCHEMA, ApiAnyJson } from '../openapi/json-schema';
 import { PageOf } from '../paging/page-of';
 import { ReactorFormulaView } from './formulas';
 import { EgressField, ReactorEgressInput, ReactorEgressView } from './egress-policy';
-import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
+import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';
 
 export const REACTOR_LIMITS = {
   nameLength: 200,
@@ -148,13 +148,7 @@ export class ReactRequest {
 }
 
 @ApiResourceStamps()
-export class ReactorView extends ResourceStamps {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  tenant_id!: string;
-
+export class ReactorView extends StampedTenantResource {
   @ApiProperty({ example: 'Charge card' })
   name!: string;
 

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TenantResource } from '../tenant-resource';
 import { Allow } from 'class-validator';
 import { ApiAnyJson } from '../openapi/json-schema';
 import { TOKEN_TYPE_NAMES } from './tokens';
@@ -55,13 +56,7 @@ export class BankDetailsView {
 }
 
 /** A token intent as every reply shows it: never its data. */
-export class TokenIntentView {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-
-  @ApiProperty({ format: 'uuid' })
-  tenant_id!: string;
-
+export class TokenIntentView extends TenantResource {
   @ApiProperty({ example: 'card' })
   type!: string;
 

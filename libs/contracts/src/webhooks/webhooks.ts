@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { EVENT_TYPES } from '../events/events';
 import { PageOf } from '../paging/page-of';
+import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';
 
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -46,11 +47,10 @@ export class UpdateWebhookRequest extends CreateWebhookRequest {
   status?: WebhookStatus;
 }
 
-export class WebhookView {
-  @ApiProperty({ format: 'uuid' })
-  id!: string;
-  @ApiProperty({ format: 'uuid' })
-  tenant_id!: string;
+@ApiResourceStamps({ createdBy: 'required' })
+export class WebhookView extends StampedTenantResource {
+  declare created_by: string;
+
   @ApiProperty({ enum: WEBHOOK_STATUSES })
   status!: WebhookStatus;
   @ApiProperty()
@@ -61,14 +61,6 @@ export class WebhookView {
   notify_email?: string;
   @ApiProperty({ type: [String] })
   events!: string[];
-  @ApiProperty({ format: 'uuid' })
-  created_by!: string;
-  @ApiProperty({ format: 'date-time' })
-  created_at!: string;
-  @ApiPropertyOptional({ format: 'uuid' })
-  modified_by?: string;
-  @ApiPropertyOptional({ format: 'date-time' })
-  modified_at?: string;
 }
 
 /**

@@ -18,10 +18,21 @@ export function withActingContext<T>(ctx: ActingContext, fn: () => T): T {
  * The tenant, actor and trace id of the operation this code runs for, for its audit records: a use case records
  * what it did without being handed who asked. Undefined outside an operation (background loops name their actor).
  */
-export function actingAs(): { tenantId: string; actor: Actor; traceId?: string } | undefined {
+export function actingAs(): ActedBy | undefined {
   const ctx = acting.getStore();
-  if (!ctx?.principal) return undefined;
-  const out: { tenantId: string; actor: Actor; traceId?: string } = { tenantId: ctx.principal.tenantId, actor: actorOf(ctx.principal) };
-  if (ctx.traceId) out.traceId = ctx.traceId;
+  return ctx?.principal ? actedBy(ctx.principal, ctx.traceId) : undefined;
+}
+
+/** Who an audit record says acted: the principal's tenant and actor, and the trace id when there is one. */
+export interface ActedBy {
+  tenantId: string;
+  actor: Actor;
+  traceId?: string;
+}
+
+/** The tenant, actor and trace id of an act of `principal`: the operation's (actingAs), or one a use case names. */
+export function actedBy(principal: Principal, traceId?: string): ActedBy {
+  const out: ActedBy = { tenantId: principal.tenantId, actor: actorOf(principal) };
+  if (traceId) out.traceId = traceId;
   return out;
 }
