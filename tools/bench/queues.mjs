@@ -26,6 +26,7 @@ import { AckPolicy, RetentionPolicy, StorageType, connect, nanos } from 'nats';
 import { run as graphileRun, runMigrations } from 'graphile-worker';
 import { PgBoss } from 'pg-boss';
 import { ensureDatabase, dropDatabase } from '../dev/system.mjs';
+import { percentile } from './lib/load.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -44,9 +45,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const adminUrl = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const natsUrl = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 
-function percentile(sorted, p) {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
-}
 const round = (n, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 /** One arm's figures: `enqueue(i)` adds job i (resolves once durable), the handler calls `ran(i)` as it starts each. */

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, build, freePort, startEphemeralSystem } from '../dev/system.mjs';
 import { filesThatRan } from './lib/coverage-files.mjs';
+import { httpClient } from './lib/http.mjs';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -65,17 +66,13 @@ log('starting a throwaway system (gateway and token-service with the inspector o
 const sys = await startEphemeralSystem({ nodeArgs: (name, replica) => (ports[name] && replica === 0 ? [`--inspect=127.0.0.1:${ports[name]}`] : []) });
 try {
   const tenant = sys.createTenant('request-files');
-  const call = async (method, url, key, body) => {
-    const res = await fetch(`${sys.url}${url}`, {
-      method,
-      headers: { 'content-type': 'application/json', 'SVC-API-KEY': key },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-  const app = await call('POST', '/applications', tenant.management_key, { name: 'writer', type: 'private', permissions: ['token:create'] });
-  const create = () => call('POST', '/tokens', app.key, { type: 'card', data: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 } });
+  const http = httpClient(sys.url, 1);
+  const app = await http.call('POST', '/applications', {
+    key: tenant.management_key,
+    body: { name: 'writer', type: 'private', permissions: ['token:create'] },
+  });
+  const create = () =>
+    http.call('POST', '/tokens', { key: app.key, body: { type: 'card', data: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 } } });
   const sessions = Object.fromEntries(await Promise.all(PROFILED.map(async (s) => [s, await inspectorSession(ports[s])])));
   for (const s of Object.values(sessions)) {
     await s.send('Profiler.enable');
@@ -89,6 +86,7 @@ try {
   const report = {};
   for (const service of PROFILED) report[service] = filesOf(await sessions[service].send('Profiler.takePreciseCoverage'), service);
   for (const s of Object.values(sessions)) s.close();
+  await http.close();
 
   const all = new Set(PROFILED.flatMap((s) => [...report[s].keys()]));
   if (json) {

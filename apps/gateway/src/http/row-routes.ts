@@ -1,6 +1,6 @@
 import { Body, Controller, Inject, Param, Query, Req, SetMetadata, type Type } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { httpPathParams, httpPayloadFrom, type HttpBinding, type OperationRow } from '@coffer/contracts';
+import { httpPathParams, httpPayloadFrom, type HttpBinding, type HttpPayloadFrom, type OperationRow } from '@coffer/contracts';
 import { RpcClient } from '@coffer/messaging';
 import { Route } from './route.decorator';
 import { callContext, type GatewayRequest } from './gateway-request';
@@ -71,8 +71,7 @@ function inputsOf(row: OperationRow, http: HttpBinding): Input[] {
   return params;
 }
 
-function payloadOf(http: HttpBinding, inputs: Input[], values: unknown[]): unknown {
-  const from = httpPayloadFrom(http);
+function payloadOf(http: HttpBinding, from: HttpPayloadFrom, inputs: Input[], values: unknown[]): unknown {
   if (from === 'body' || from === 'query') return values[0];
   const payload: Record<string, unknown> = {};
   inputs.forEach((input, i) => {
@@ -90,9 +89,11 @@ function defineRowHandler(prototype: RowRoutes, method: string, row: OperationRo
   const http = row.http;
   if (!http) throw new Error(`${method}: ${row.subject} has no HTTP binding`);
   const inputs = inputsOf(row, http);
+  // worked out once, when the route is made: the request path only maps its values
+  const from = httpPayloadFrom(http);
   const handler = {
     async [method](this: RowRoutes, req: GatewayRequest, ...values: unknown[]): Promise<unknown> {
-      const reply = await this.rpc.call(row, payloadOf(http, inputs, values), callContext(req));
+      const reply = await this.rpc.call(row, payloadOf(http, from, inputs, values), callContext(req));
       // a 204 answers no body, whatever the service replied
       return http.status === 204 ? undefined : reply;
     },

@@ -80,6 +80,7 @@ export class ApplicationsService {
       query,
       listFilter,
       (offset, size, filter) => this.applications.page(principal.tenantId, offset, size, filter),
+      // not `toApplicationView` itself: map would pass the row's index as its second parameter, the key to show
       (row) => toApplicationView(row),
     );
   }
