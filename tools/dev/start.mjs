@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: zero-configuration local Coffer. Installs what is missing, builds, starts (or reuses) PostgreSQL and
 // NATS, applies migrations, creates a default tenant on first start, then runs the six services with prefixed
-// logs. Ctrl-C stops everything. DATABASE_URL / NATS_URL / KEY_ENCRYPTION_KEYS override the local defaults. The local
+// logs: as threads of one process (the service host, service-host.mjs) unless SERVICES_AS=processes asks for a
+// process each. Ctrl-C stops everything. DATABASE_URL / NATS_URL / KEY_ENCRYPTION_KEYS override the local defaults. The local
 // bus is production's: TLS with a CA generated into .data/nats, each service connecting as its own NATS user.
 import './runtime.mjs'; // first: re-executes this command on the pinned Node (docs/runtime.md)
 import fs from 'node:fs';
@@ -20,8 +21,10 @@ import {
   log_ as log,
   migrate,
   portOpen,
+  servicesAs,
   startEmbeddedPostgres,
   startService,
+  startServiceHost,
   waitForHttp,
 } from './system.mjs';
 
@@ -67,6 +70,7 @@ async function servicePorts(s) {
 }
 
 async function main() {
+  const mode = servicesAs(); // a bad SERVICES_AS stops the start before anything is built
   fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
   ensureInstalled();
   build([...SERVICES.map((s) => s.name), 'admin', 'console', 'elements']);
@@ -98,11 +102,19 @@ async function main() {
     log(`its management key (shown once, also in .data/bootstrap.json): ${management_key}`);
   }
 
-  for (const s of SERVICES) {
-    const child = startService(s, { ...env, ...nats.serviceEnv(s.name), ...(await servicePorts(s)) });
+  const serviceEnv = async (s) => ({ ...env, ...nats.serviceEnv(s.name), ...(await servicePorts(s)) });
+  const started = [];
+  if (mode === 'threads') {
+    const entries = [];
+    for (const s of SERVICES) entries.push({ service: s, env: await serviceEnv(s) });
+    started.push({ name: 'the service host', child: startServiceHost(entries) });
+  } else {
+    for (const s of SERVICES) started.push({ name: s.name, child: startService(s, await serviceEnv(s)) });
+  }
+  for (const { name, child } of started) {
     child.once('exit', (code, signal) => {
       if (!stopping) {
-        log(`${s.name} exited (${signal ?? code}); stopping everything`);
+        log(`${name} exited (${signal ?? code}); stopping everything`);
         void stop(1);
       }
     });

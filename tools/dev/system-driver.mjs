@@ -1,7 +1,8 @@
 // A throwaway Coffer (startEphemeralSystem) driven over stdin/stdout, one JSON object per line, for test files that
 // cannot import ES modules (ts-jest compiles them to CommonJS). `node tools/dev/system-driver.mjs '<options JSON>'`
 // prints {"ready": {...}} once started, then answers each request {"id", "op", ...} with {"id", "result"|"error"}.
-// Options: {"hsm": true} starts it with KEK_PROVIDER=pkcs11 on a fresh SoftHSM2 token (`keys init` before the services).
+// Options: {"hsm": true} starts it with KEK_PROVIDER=pkcs11 on a fresh SoftHSM2 token (`keys init` before the services);
+// {"servicesAs": "threads"} runs the services as threads of one service host, as `npm start` does.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,7 @@ function admin(sys, args) {
 
 const sys = await startEphemeralSystem({
   logDir: options.logDir,
+  servicesAs: options.servicesAs,
   env: { ...(token ? { ...token.env, KEY_ENCRYPTION_KEYS: '', PKCS11_RETRY_MS: '500', PKCS11_TIMEOUT_MS: '3000' } : {}), ...(options.env ?? {}) },
   beforeServices: async (s) => {
     if (token) {
@@ -39,6 +41,15 @@ const ops = {
   createTenant: ({ name }) => sys.createTenant(name),
   stopService: ({ name, signal }) => sys.stopService(name, signal).then(() => true),
   startService: ({ name }) => sys.startService(name).then(() => true),
+  /** SERVICES_AS=threads: signals the service host and resolves how it ended, {code, signal, ms} */
+  signalHost: ({ signal }) => {
+    const host = sys.children.get('service-host');
+    const started = Date.now();
+    return new Promise((resolve) => {
+      host.once('exit', (code, sig) => resolve({ code, signal: sig, ms: Date.now() - started }));
+      host.kill(signal);
+    });
+  },
   /** the HSM goes away (its token directory is moved) and comes back */
   hsmAway: () => (fs.renameSync(token.tokenDir, `${token.tokenDir}.away`), true),
   hsmBack: () => (fs.renameSync(`${token.tokenDir}.away`, token.tokenDir), true),
@@ -69,7 +80,15 @@ async function stop() {
 }
 
 process.stdout.write(
-  `${JSON.stringify({ ready: { url: sys.url, ports: sys.ports, env: sys.env, hsm: token ? { tokenDir: token.tokenDir, conf: token.conf } : null } })}\n`,
+  `${JSON.stringify({
+    ready: {
+      url: sys.url,
+      ports: sys.ports,
+      env: sys.env,
+      pids: Object.fromEntries([...sys.children].map(([name, child]) => [name, child.pid])),
+      hsm: token ? { tokenDir: token.tokenDir, conf: token.conf } : null,
+    },
+  })}\n`,
 );
 const rl = readline.createInterface({ input: process.stdin });
 let stopping = false;

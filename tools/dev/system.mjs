@@ -248,6 +248,59 @@ export function startService(service, env, { quiet = false, logFile, nodeArgs = 
   return child;
 }
 
+/**
+ * How the services run: `threads` (the default of `npm start`: one process, the service host, with each service in a
+ * worker thread of its own) or `processes` (one process each, as in Kubernetes). SERVICES_AS chooses.
+ */
+export function servicesAs(value = process.env.SERVICES_AS) {
+  const chosen = value || 'threads';
+  if (chosen !== 'threads' && chosen !== 'processes') throw new Error(`SERVICES_AS must be threads or processes, not ${JSON.stringify(value)}`);
+  return chosen;
+}
+
+/**
+ * The service a line of the service host's output belongs to: the host prefixes what a thread writes to its stdout
+ * and stderr (`[name] ...`); the services' loggers write their JSON lines straight to the process's stdout, each
+ * naming its service. Anything else is the host's own.
+ */
+export function serviceOfHostLine(line, names) {
+  const prefixed = /^\[([a-z-]+)\] ([\s\S]*)$/.exec(line);
+  if (prefixed && names.includes(prefixed[1])) return { name: prefixed[1], text: prefixed[2] };
+  const logged = /^\{.*?"service":"([a-z-]+)"/.exec(line);
+  if (logged && names.includes(logged[1])) return { name: logged[1], text: line };
+  return { name: 'service-host', text: line };
+}
+
+/**
+ * Starts the service host (service-host.mjs) with `entries` ([{service, env}]) as its threads, and prefixes and files
+ * their logs as startService does each process's (`logFiles`: name → file). Resolves the host's ChildProcess: it
+ * exits once every service has stopped, with the code of the first that ended on its own.
+ */
+export function startServiceHost(entries, { quiet = false, logFiles = {}, nodeArgs = [] } = {}) {
+  const services = entries.map(({ service, env }) => {
+    const main = path.join(ROOT, 'dist/apps', service.name, 'main.js');
+    if (!fs.existsSync(main)) throw new Error(`${main} is missing: build first`);
+    return { name: service.name, main, env: { COFFER_COMMIT: checkoutCommitId(), ...process.env, ...env, SERVICE_NAME: service.name } };
+  });
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'tools/dev/service-host.mjs')], {
+    cwd: ROOT,
+    // what startService sets for each process: here the one process's allocator serves every thread
+    env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin.end(JSON.stringify({ services }));
+  const names = services.map((s) => s.name);
+  const sinks = new Map(Object.entries(logFiles).map(([name, file]) => [name, fs.createWriteStream(file, { flags: 'a' })]));
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => {
+      const { name, text } = serviceOfHostLine(line, names);
+      sinks.get(name)?.write(`${text}\n`);
+      if (!quiet) process.stdout.write(`[${name}] ${text}\n`);
+    });
+  }
+  return child;
+}
+
 export async function waitForHttp(url, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -276,6 +329,9 @@ export function log_(msg) {
  * each gateway replica on its own port (sys.urls).
  * `startBus({ bus, storeDir })`: a bus of the caller's instead of the private nats-server (the HA drill's three-node
  * cluster), given this system's TLS and nkey secrets; it resolves `{ url, stop() }`.
+ * `servicesAs`: 'processes' (the default here: the suites stop, pause and add processes of one service) or 'threads'
+ * (`npm start`'s default: one service host, `sys.children` holds it as 'service-host'; no per-service control, no
+ * replicas, no per-process node flags).
  */
 export async function startEphemeralSystem({
   logDir,
@@ -286,7 +342,9 @@ export async function startEphemeralSystem({
   natsMonitoring = false,
   replicas = {},
   startBus,
+  servicesAs: mode = 'processes',
 } = {}) {
+  if (servicesAs(mode) === 'threads' && (Object.keys(replicas).length || nodeArgs)) throw new Error('replicas and node flags need SERVICES_AS=processes');
   const os = await import('node:os');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-'));
   fs.chmodSync(tmp, 0o755);
@@ -342,23 +400,35 @@ export async function startEphemeralSystem({
   // each service connects as its own NATS user, to whatever NATS_URL sys.env holds by then (a fault proxy, say)
   const busEnv = (name) => serviceBusEnv(sys.bus, sys.env.NATS_URL, name);
   if (logDir) fs.mkdirSync(logDir, { recursive: true });
+  const serviceEnv = (s) => ({
+    ...sys.env,
+    ...busEnv(s.name),
+    [s.healthEnv]: String(sys.ports[s.name]),
+    ...metricsEnv(s, sys.metricsPorts[s.name]),
+    ...consoleEnv(s, sys.consolePort),
+    ...elementsEnv(s, sys.elementsPort, sys.ports[s.name]),
+  });
+  const logFile = (name) => (logDir ? path.join(logDir, `${name}.log`) : undefined);
   sys.startService = async (name) => {
+    if (mode === 'threads') throw new Error(`${name} runs as a thread of the service host: start the system with servicesAs 'processes'`);
     const s = SERVICES.find((x) => x.name === name);
-    const child = startService(
-      s,
-      {
-        ...sys.env,
-        ...busEnv(name),
-        [s.healthEnv]: String(sys.ports[name]),
-        ...metricsEnv(s, sys.metricsPorts[name]),
-        ...consoleEnv(s, sys.consolePort),
-        ...elementsEnv(s, sys.elementsPort, sys.ports[name]),
-      },
-      { quiet: true, logFile: logDir ? path.join(logDir, `${name}.log`) : undefined, nodeArgs: nodeArgs?.(name, 0) },
-    );
+    const child = startService(s, serviceEnv(s), { quiet: true, logFile: logFile(name), nodeArgs: nodeArgs?.(name, 0) });
     sys.children.set(name, child);
     await waitForHttp(`http://127.0.0.1:${sys.ports[name]}/readyz`, 90_000);
     return child;
+  };
+  /** every service as a thread of one service host */
+  const startHost = async () => {
+    const logFiles = Object.fromEntries(SERVICES.map((s) => [s.name, logFile(s.name)]).filter(([, f]) => f));
+    const host = startServiceHost(
+      SERVICES.map((s) => ({ service: s, env: serviceEnv(s) })),
+      { quiet: true, logFiles },
+    );
+    sys.children.set('service-host', host);
+    const exited = new Promise((_, reject) =>
+      host.once('exit', (code) => reject(new Error(`the service host exited (${code}) before its services were ready`))),
+    );
+    await Promise.race([Promise.all(SERVICES.map((s) => waitForHttp(`http://127.0.0.1:${sys.ports[s.name]}/readyz`, 90_000))), exited]);
   };
   /** another replica of a service (its own health port); returns a function that stops it */
   sys.startReplica = async (name) => {
@@ -388,10 +458,12 @@ export async function startEphemeralSystem({
   /** SIGSTOP / SIGCONT a service: it keeps its connections but answers nothing (a lost reply, seen from outside) */
   sys.signalService = (name, signal) => {
     const child = sys.children.get(name);
+    if (mode === 'threads') throw new Error(`${name} runs as a thread of the service host: it cannot be signalled alone`);
     if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} is not running`);
     child.kill(signal);
   };
   sys.stopService = async (name, signal = 'SIGTERM') => {
+    if (mode === 'threads' && name !== 'service-host') throw new Error(`${name} runs as a thread of the service host: it cannot be stopped alone`);
     const child = sys.children.get(name);
     if (child && child.exitCode === null && child.signalCode === null) await new Promise((r) => (child.once('exit', r), child.kill(signal)));
   };
@@ -399,9 +471,12 @@ export async function startEphemeralSystem({
   try {
     if (beforeServices) await beforeServices(sys);
     // allSettled: every start has finished (ready or given up) before a failure cleans up, so none is left behind
-    const started = await Promise.allSettled(SERVICES.map((s) => sys.startService(s.name)));
-    const failed = started.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
+    if (mode === 'threads') await startHost();
+    else {
+      const started = await Promise.allSettled(SERVICES.map((s) => sys.startService(s.name)));
+      const failed = started.find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    }
     for (const [name, count] of Object.entries(replicas)) for (let i = 1; i < count; i++) await sys.startReplica(name);
   } catch (err) {
     // a service that never got ready: stop what this call started, so no orphan keeps the machine busy
@@ -421,7 +496,7 @@ export async function startEphemeralSystem({
   sys.stop = async () => {
     // replicas too are awaited: a process writes its --cpu-prof profile as it exits
     const exited = (child) => new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
-    await Promise.all([...SERVICES.map((s) => sys.stopService(s.name)), ...(sys.replicas ?? []).map(exited)]);
+    await Promise.all([...[...sys.children.keys()].map((name) => sys.stopService(name)), ...(sys.replicas ?? []).map(exited)]);
     sys.nats?.kill();
     await sys.externalBus?.stop().catch(() => undefined);
     await dropDatabase(sys.adminUrl, sys.dbName).catch(() => undefined);

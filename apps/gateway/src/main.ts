@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { stopTracing } from '@coffer/observability/tracing';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventBus } from '@coffer/messaging';
-import { PinoNestLogger, createLogger, nameThisService, reclaimMemoryAfterStart, startHealthServer, validateConfig } from '@coffer/observability';
+import { PinoNestLogger, createLogger, nameThisService, onStopSignal, reclaimMemoryAfterStart, startHealthServer, validateConfig } from '@coffer/observability';
 import { gatewayConfig } from './config';
 import { AppModule } from './app.module';
 import { configureFastify } from './http/fastify-setup';
@@ -117,8 +117,7 @@ async function bootstrap() {
     await stopTracing();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  onStopSignal((signal) => void stop(signal));
 
   // both address families where the host has IPv6 (`localhost` may be ::1), else IPv4 only
   await app.listen(port, '::').catch((err: NodeJS.ErrnoException) => {

@@ -10,6 +10,7 @@ import {
   loadHealthHost,
   loadShutdownTimeoutMs,
   nameThisService,
+  onStopSignal,
   reclaimMemoryAfterStart,
   reportMemoryReclaim,
   startHealthServer,
@@ -90,8 +91,8 @@ function keyEncryptionKeyProvider(app: INestMicroservice): KeyEncryptionKeyProvi
 }
 
 /**
- * Starts a NATS microservice with its health port, and stops it gracefully on SIGTERM/SIGINT: readiness turns
- * red, NATS subscriptions drain (in-flight requests finish, no new ones arrive), then the process exits.
+ * Starts a NATS microservice with its health port, and stops it gracefully on SIGTERM/SIGINT (or the service host's
+ * stop request, when it runs as one of the host's threads): readiness turns red, NATS subscriptions drain (in-flight requests finish, no new ones arrive), then the process exits.
  */
 export async function bootstrapService(def: ServiceDefinition): Promise<INestMicroservice> {
   nameThisService(def.name);
@@ -142,7 +143,6 @@ export async function bootstrapService(def: ServiceDefinition): Promise<INestMic
       process.exit(0);
     }
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  onStopSignal((signal) => void stop(signal));
   return app;
 }

@@ -6,6 +6,7 @@ export * from './certificate-expiry';
 export * from './health-server';
 export * from './config';
 export * from './process-config';
+export { onStopSignal } from './stop-signal';
 export { noteActivity, reclaimMemoryAfterStart, reportMemoryReclaim, memoryReclaimIdleMs } from './memory-reclaim';
 export {
   activeTraceFields,

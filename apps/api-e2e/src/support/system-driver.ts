@@ -8,6 +8,8 @@ export interface DrivenSystem {
   url: string;
   ports: Record<string, number>;
   env: Record<string, string>;
+  /** the driver's processes: each service's, or the one service host's ('service-host') */
+  pids: Record<string, number>;
 }
 
 /**
