@@ -103,15 +103,15 @@ async function main() {
   }
 
   const serviceEnv = async (s) => ({ ...env, ...nats.serviceEnv(s.name), ...(await servicePorts(s)) });
-  const started = [];
+  const launched = [];
   if (mode === 'threads') {
     const entries = [];
     for (const s of SERVICES) entries.push({ service: s, env: await serviceEnv(s) });
-    started.push({ name: 'the service host', child: startServiceHost(entries) });
+    launched.push({ name: 'the service host', child: startServiceHost(entries) });
   } else {
-    for (const s of SERVICES) started.push({ name: s.name, child: startService(s, await serviceEnv(s)) });
+    for (const s of SERVICES) launched.push({ name: s.name, child: startService(s, await serviceEnv(s)) });
   }
-  for (const { name, child } of started) {
+  for (const { name, child } of launched) {
     child.once('exit', (code, signal) => {
       if (!stopping) {
         log(`${name} exited (${signal ?? code}); stopping everything`);
