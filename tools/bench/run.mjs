@@ -94,6 +94,7 @@ const judged = {
   proxy: null,
   proxyWhy: 'set BENCH_PROXY=1',
   idle: null,
+  idleProcesses: null,
   idleWhy: 'the request section did not run',
   idleNote: '',
   hasDatabase: true,
@@ -365,6 +366,7 @@ async function main() {
       ...(tracing ? { tracing: { exports: tracing.sink.requests, exported_bytes: tracing.sink.bytes } } : {}),
       ...(judged.proxy ? { proxy: judged.proxy } : {}),
       ...(judged.idle ? { idle: { ...judged.idle, note: judged.idleNote } } : {}),
+      ...(judged.idleProcesses ? { idle_processes: judged.idleProcesses } : {}),
       ...(judged.scalePlans.length ? { scale_plans: judged.scalePlans } : {}),
     };
     printSummary(rows);
@@ -376,6 +378,7 @@ async function main() {
     fs.writeFileSync(path.join(dir, `${name}.svg`), `${svg(result)}\n`);
     const sections = [markdown(result), goalsMarkdown(result.goals)];
     if (result.idle) sections.push(idleMarkdown(result.idle));
+    if (result.idle_processes) sections.push(idleMarkdown(result.idle_processes, 'Idle, a process per service (SERVICES_AS=processes)'));
     if (result.scale_plans) sections.push(plansMarkdown(result.scale_plans));
     if (result.comparison?.file) sections.push(comparisonMarkdown(result.comparison, result.comparison.file, TARGETS.regressionDrop));
     fs.writeFileSync(path.join(dir, `${name}.md`), `${sections.join('\n\n')}\n`);
@@ -413,15 +416,30 @@ async function measureIdleSystem(target) {
     return;
   }
   const { idleSeconds: seconds, idleSettle: settle } = CONFIG;
+  // goal 3 is the system `npm start` runs: the services as threads of one service host. The target runs a process per
+  // service (its CPU per request is told per service), so a twin started as npm start does is measured beside it.
+  const twin = target.startNpmStartTwin ? await target.startNpmStartTwin() : null;
   judged.idleNote =
     `after start (before the load) and ${settle} s of settling, ${seconds} s window` +
     (seconds < 60 ? ` (shorter than the goal's 60 s${QUICK ? ': --quick' : ''})` : '') +
-    (target.sweepIntervalMs ? `, expiry sweep every ${target.sweepIntervalMs} ms` : '');
+    (target.sweepIntervalMs ? `, expiry sweep every ${target.sweepIntervalMs} ms` : '') +
+    (twin ? ", npm start's arrangement: the services as threads of one service host (SERVICES_AS=threads)" : '');
   console.log(`\n== idle: ${judged.idleNote} ==`);
-  await new Promise((r) => setTimeout(r, settle * 1000));
-  judged.idle = await measureIdle({ roots, seconds });
+  try {
+    await new Promise((r) => setTimeout(r, settle * 1000));
+    const [asThreads, asProcesses] = await Promise.all([twin ? measureIdle({ roots: twin.roots, seconds }) : null, measureIdle({ roots, seconds })]);
+    judged.idle = twin ? asThreads : asProcesses;
+    judged.idleProcesses = twin ? asProcesses : null;
+    if (twin && asProcesses)
+      judged.idleNote += `; a process per service (as in Kubernetes): ${asProcesses.total.rss_max_mb} MB, ${asProcesses.total.cpu_pct_of_core} % of one core`;
+  } finally {
+    await twin?.stop();
+  }
   if (!judged.idle) judged.idleWhy = 'no /proc here (Linux only)';
-  else console.log(idleTable(judged.idle));
+  else {
+    console.log(idleTable(judged.idle));
+    if (judged.idleProcesses) console.log(`\na process per service (SERVICES_AS=processes, as in Kubernetes):\n${idleTable(judged.idleProcesses)}`);
+  }
 }
 
 /**

@@ -52,12 +52,14 @@ async function main() {
     prefixLines(worker.stdout, name, process.stdout);
     prefixLines(worker.stderr, name, process.stderr);
     // an uncaught exception ends the thread as it would a process; its stack goes where a process's would
-    worker.on('error', (err) => process.stderr.write(`[${name}] ${err?.stack ?? err}\n`));
+    worker.on('error', (err) => process.stderr.write(`${String(err?.stack ?? err).replace(/^/gm, `[${name}] `)}\n`));
     worker.on('exit', (code) => {
       running.delete(name);
+      // the first service to fail gives the host its exit code, also one that failed to stop cleanly
+      if (code !== 0 && exitCode === 0) exitCode = code;
       if (!stopping) {
         process.stderr.write(`[service-host] ${name} exited (${code}); stopping the others\n`);
-        exitCode = code || 1;
+        if (exitCode === 0) exitCode = 1;
         stopAll('SIGTERM');
       }
       if (running.size === 0) process.exit(exitCode);

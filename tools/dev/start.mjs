@@ -71,6 +71,7 @@ async function servicePorts(s) {
 
 async function main() {
   const mode = servicesAs(); // a bad SERVICES_AS stops the start before anything is built
+  if (mode === 'processes' && !process.env.SERVICES_AS) log('KEK_PROVIDER=pkcs11: a process per service (an HSM library keeps one state per process)');
   fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
   ensureInstalled();
   build([...SERVICES.map((s) => s.name), 'admin', 'console', 'elements']);

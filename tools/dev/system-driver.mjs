@@ -46,7 +46,10 @@ const ops = {
     const host = sys.children.get('service-host');
     const started = Date.now();
     return new Promise((resolve) => {
-      host.once('exit', (code, sig) => resolve({ code, signal: sig, ms: Date.now() - started }));
+      host.once('exit', (code, sig) => {
+        const ms = Date.now() - started;
+        void host.logsWritten.then(() => resolve({ code, signal: sig, ms }));
+      });
       host.kill(signal);
     });
   },

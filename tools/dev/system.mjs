@@ -250,12 +250,15 @@ export function startService(service, env, { quiet = false, logFile, nodeArgs = 
 
 /**
  * How the services run: `threads` (the default of `npm start`: one process, the service host, with each service in a
- * worker thread of its own) or `processes` (one process each, as in Kubernetes). SERVICES_AS chooses.
+ * worker thread of its own) or `processes` (one process each, as in Kubernetes). SERVICES_AS chooses; with an HSM
+ * (KEK_PROVIDER=pkcs11) only processes will do, and are the default.
  */
-export function servicesAs(value = process.env.SERVICES_AS) {
-  const chosen = value || 'threads';
-  if (chosen !== 'threads' && chosen !== 'processes') throw new Error(`SERVICES_AS must be threads or processes, not ${JSON.stringify(value)}`);
-  return chosen;
+export function servicesAs(value = process.env.SERVICES_AS, kekProvider = process.env.KEK_PROVIDER) {
+  if (value && value !== 'threads' && value !== 'processes') throw new Error(`SERVICES_AS must be threads or processes, not ${JSON.stringify(value)}`);
+  // a PKCS#11 library holds one state per process (C_Initialize, sessions, C_Finalize), and four services open it
+  const hsm = kekProvider === 'pkcs11';
+  if (hsm && value === 'threads') throw new Error('SERVICES_AS=threads cannot run with KEK_PROVIDER=pkcs11: the PKCS#11 library keeps one state per process');
+  return value || (hsm ? 'processes' : 'threads');
 }
 
 /**
@@ -265,10 +268,16 @@ export function servicesAs(value = process.env.SERVICES_AS) {
  */
 export function serviceOfHostLine(line, names) {
   const prefixed = /^\[([a-z-]+)\] ([\s\S]*)$/.exec(line);
-  if (prefixed && names.includes(prefixed[1])) return { name: prefixed[1], text: prefixed[2] };
+  if (prefixed && (names.includes(prefixed[1]) || prefixed[1] === 'service-host')) return { name: prefixed[1], text: prefixed[2] };
   const logged = /^\{.*?"service":"([a-z-]+)"/.exec(line);
   if (logged && names.includes(logged[1])) return { name: logged[1], text: line };
   return { name: 'service-host', text: line };
+}
+
+/** The variables every one of `envs` holds with the same value. */
+export function sharedEnv(envs) {
+  const [first, ...rest] = envs;
+  return Object.fromEntries(Object.entries(first ?? {}).filter(([name, value]) => rest.every((env) => env[name] === value)));
 }
 
 /**
@@ -284,8 +293,10 @@ export function startServiceHost(entries, { quiet = false, logFiles = {}, nodeAr
   });
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'tools/dev/service-host.mjs')], {
     cwd: ROOT,
-    // what startService sets for each process: here the one process's allocator serves every thread
-    env: { ...process.env, MALLOC_ARENA_MAX: '2' },
+    // Node and native libraries read some variables from the process's environment, never a thread's
+    // (NODE_EXTRA_CA_CERTS, SOFTHSM2_CONF, TZ): what every service is given alike is the host's too. The allocator
+    // setting startService gives each process serves every thread here.
+    env: { ...process.env, ...sharedEnv(services.map((s) => s.env)), MALLOC_ARENA_MAX: '2' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdin.end(JSON.stringify({ services }));
@@ -298,6 +309,10 @@ export function startServiceHost(entries, { quiet = false, logFiles = {}, nodeAr
       if (!quiet) process.stdout.write(`[${name}] ${text}\n`);
     });
   }
+  /** resolves once the host has exited and every line it wrote is in its file ('exit' can come before the last lines) */
+  child.logsWritten = new Promise((resolve) =>
+    child.once('close', () => Promise.all([...sinks.values()].map((sink) => new Promise((r) => sink.end(r)))).then(resolve)),
+  );
   return child;
 }
 
@@ -344,7 +359,8 @@ export async function startEphemeralSystem({
   startBus,
   servicesAs: mode = 'processes',
 } = {}) {
-  if (servicesAs(mode) === 'threads' && (Object.keys(replicas).length || nodeArgs)) throw new Error('replicas and node flags need SERVICES_AS=processes');
+  if (servicesAs(mode, extraEnv.KEK_PROVIDER ?? process.env.KEK_PROVIDER) === 'threads' && (Object.keys(replicas).length || nodeArgs))
+    throw new Error('replicas and node flags need SERVICES_AS=processes');
   const os = await import('node:os');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-'));
   fs.chmodSync(tmp, 0o755);

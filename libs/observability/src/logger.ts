@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import { isMainThread } from 'node:worker_threads';
+import pino, { type Logger, type LoggerOptions } from 'pino';
 import { envOneOf } from './config';
 import { activeTraceFields } from './tracing/trace-context';
 
@@ -32,7 +33,7 @@ export function logLevel(): LogLevel {
 }
 
 export function createLogger(service: string): Logger {
-  return pino({
+  const options: LoggerOptions = {
     name: service,
     level: logLevel(),
     base: { service },
@@ -41,7 +42,11 @@ export function createLogger(service: string): Logger {
     formatters: { level: (label) => ({ level: label }) },
     // the request's span when tracing is on, so a log line leads to its trace and back
     mixin: activeTraceFields,
-  });
+  };
+  // A service in a thread of the service host (`npm start`) writes to its thread's stdout, which the host reads line
+  // by line: pino's own file-descriptor writer would share the process's stdout with five other threads (their
+  // lines cut into each other beyond 4 KiB) and, in a thread, drop what it still buffers when the thread exits.
+  return isMainThread ? pino(options) : pino(options, process.stdout);
 }
 
 export type { Logger };

@@ -233,10 +233,10 @@ export function idleTable(idle, note = '') {
 }
 
 /** The same for the .md result file. */
-export function idleMarkdown(idle) {
+export function idleMarkdown(idle, heading = 'Idle') {
   const fmt = (x, d = 1) => (x === undefined || x === null ? '–' : x.toFixed(d));
   const lines = [
-    '## Idle',
+    `## ${heading}`,
     '',
     `${idle.note ? `${idle.note[0].toUpperCase()}${idle.note.slice(1)}; ` : ''}${idle.samples} samples over ${idle.seconds} s. RSS at the end (peak), PSS, CPU over the window.`,
     '',

@@ -35,19 +35,20 @@ export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = fa
   // whose node_modules is shared would reinstall under everyone else's feet
   if (!noBuild) build([...APPS, 'admin']);
   const sweepIntervalMs = Number(process.env.BENCH_SWEEP_INTERVAL_MS ?? 2000);
+  const systemEnv = {
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    RATE_LIMIT_PRIVATE: '100000000/10s',
+    RATE_LIMIT_PUBLIC: '100000000/10s',
+    RATE_LIMIT_MANAGEMENT: '100000000/10s',
+    TOKEN_SWEEP_INTERVAL_MS: String(sweepIntervalMs),
+    ...extraEnv,
+  };
   const sys = await startEphemeralSystem({
     natsMonitoring: true,
     replicas,
     // --cpu-prof: each process writes <name>-<replica>.cpuprofile as it exits (sys.stop() waits for that)
     nodeArgs: cpuProfDir ? (name, replica) => ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${name}-${replica}.cpuprofile`] : undefined,
-    env: {
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-      RATE_LIMIT_PRIVATE: '100000000/10s',
-      RATE_LIMIT_PUBLIC: '100000000/10s',
-      RATE_LIMIT_MANAGEMENT: '100000000/10s',
-      TOKEN_SWEEP_INTERVAL_MS: String(sweepIntervalMs),
-      ...extraEnv,
-    },
+    env: systemEnv,
   });
   const { management_key: managementKey, tenant_id: tenantId } = sys.createTenant('bench');
   log(`target: throwaway system at ${sys.urls.join(', ')}, database ${sys.dbName}`);
@@ -69,6 +70,18 @@ export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = fa
       return out;
     },
     sweepIntervalMs,
+    /**
+     * The same system as `npm start` runs it, for the idle measurement: the services as threads of one service host
+     * (SERVICES_AS=threads) on a database and nats-server of its own. This target runs a process per service, so
+     * that the scenarios can tell each service's CPU per request. Resolves {roots, stop}.
+     */
+    startNpmStartTwin: async () => {
+      const twin = await startEphemeralSystem({ servicesAs: 'threads', env: systemEnv });
+      return {
+        roots: { 'service-host': [twin.children.get('service-host').pid], 'nats-server': [twin.nats.pid] },
+        stop: () => twin.stop(),
+      };
+    },
     stop: () => sys.stop(),
   };
 }
