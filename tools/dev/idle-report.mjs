@@ -81,6 +81,7 @@ function nameOf(pid, comm) {
   const app = /dist\/apps\/([^/]+)\/(main|sandbox-worker)\.js/.exec(line);
   if (app) return app[2] === 'main' ? app[1] : `${app[1]} sandbox-worker`;
   if (/nats-server/.test(line)) return 'nats-server';
+  if (/tools\/dev\/service-host\.mjs/.test(line)) return 'service host (the six services as threads)';
   if (/tools\/dev\/start\.mjs/.test(line)) return 'start.mjs (launcher)';
   if (/npm/.test(line) && /start/.test(line)) return 'npm start (launcher)';
   return `${comm}: ${line.slice(0, 60)}`;
