@@ -8,6 +8,7 @@ export const CPU_COLUMNS = [
   ['session-service', 'ses'],
   ['reactor-service', 'rea'],
   ['webhook-dispatcher', 'whk'],
+  ['service-host', 'host'],
   ['nats-server', 'nats'],
   ['postgres', 'pg'],
   ['fastify-floor', 'flr'],

@@ -43,7 +43,10 @@ export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = fa
     TOKEN_SWEEP_INTERVAL_MS: String(sweepIntervalMs),
     ...extraEnv,
   };
+  // BENCH_SERVICES_AS=threads: the whole run against npm start's arrangement (one service host; its CPU in one column)
+  const servicesAs = process.env.BENCH_SERVICES_AS || 'processes';
   const sys = await startEphemeralSystem({
+    servicesAs,
     natsMonitoring: true,
     replicas,
     // --cpu-prof: each process writes <name>-<replica>.cpuprofile as it exits (sys.stop() waits for that)
@@ -75,13 +78,16 @@ export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = fa
      * (SERVICES_AS=threads) on a database and nats-server of its own. This target runs a process per service, so
      * that the scenarios can tell each service's CPU per request. Resolves {roots, stop}.
      */
-    startNpmStartTwin: async () => {
-      const twin = await startEphemeralSystem({ servicesAs: 'threads', env: systemEnv });
-      return {
-        roots: { 'service-host': [twin.children.get('service-host').pid], 'nats-server': [twin.nats.pid] },
-        stop: () => twin.stop(),
-      };
-    },
+    startNpmStartTwin:
+      servicesAs === 'threads'
+        ? undefined
+        : async () => {
+            const twin = await startEphemeralSystem({ servicesAs: 'threads', env: systemEnv });
+            return {
+              roots: { 'service-host': [twin.children.get('service-host').pid], 'nats-server': [twin.nats.pid] },
+              stop: () => twin.stop(),
+            };
+          },
     stop: () => sys.stop(),
   };
 }
