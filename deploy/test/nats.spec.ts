@@ -118,7 +118,7 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
   // and a pre-configured proxy's lookup and transforms (reactor-service)
   'proxy-service': ['detokenize', 'auditRecord', 'proxyResolve', 'proxyTransform', 'proxyIdempotency'],
 };
-/** A caller reads only its own replies: RpcClient's inbox prefix is _INBOX.<service> (libs/messaging). */
+/** A caller reads only its own replies: RpcClient's inbox prefix is _INBOX.<service> (libs/bus). */
 const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
   gateway: ['gatewayInbox', 'event', 'proxyChanged'],
   'token-service': ['token', 'detokenize', 'auditRecord', 'tokenInbox'],

@@ -4,7 +4,7 @@
 // round by round:
 //
 //   direct  publish / msg.respond at once: nats.js writes in a microtask after each one, so about one write per message
-//   batch   what libs/messaging does (PublishBatch): sends queued during an event-loop iteration, published together
+//   batch   what libs/bus does (PublishBatch): sends queued during an event-loop iteration, published together
 //           at its end (setImmediate), on nats.js's public API only
 //
 // (The build before issue 23 coalesced by patching nats.js's private protocol.flushPending; compare against it with

@@ -11,7 +11,7 @@ import { startNatsCluster } from './nats-cluster.mjs';
 
 const log = (msg) => process.stderr.write(`[ha] ${msg}\n`);
 
-/** a connection as one service, the way libs/messaging/src/nats-config.ts opens it (nkey, TLS against the bus's CA) */
+/** a connection as one service, the way libs/bus/src/nats-config.ts opens it (nkey, TLS against the bus's CA) */
 async function connectAs(bus, url, service) {
   const { connect, nkeyAuthenticator } = await import('nats');
   const env = serviceBusEnv(bus, url, service);

@@ -3,7 +3,7 @@ import { APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { IdempotencyKeyGuard } from './idempotency/idempotency-key.guard';
 import { QueryGuard } from './http/query.guard';
 import { PermissionGuard } from '@coffer/auth';
-import { MessagingModule, TenantSettingsClient } from '@coffer/messaging';
+import { BusModule, TenantSettingsClient } from '@coffer/bus';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { PrincipalCache } from './auth/principal-cache';
 import { PrincipalResolver } from './auth/principal-resolver';
@@ -32,7 +32,7 @@ import { ProxyController } from './proxy/proxy.controller';
 import { ProxiesController } from './proxy/proxies.controller';
 
 @Module({
-  imports: [MessagingModule],
+  imports: [BusModule],
   controllers: [
     ApplicationsController,
     ApplicationKeysController,

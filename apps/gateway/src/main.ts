@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { stopTracing } from '@coffer/observability/tracing';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EventBus } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
 import { PinoNestLogger, createLogger, nameThisService, onStopSignal, reclaimMemoryAfterStart, startHealthServer, validateConfig } from '@coffer/observability';
 import { gatewayConfig } from './config';
 import { AppModule } from './app.module';
@@ -25,7 +25,7 @@ import { RateLimitLeases } from './rate-limit/rate-limit-leases';
 import { OidcSignOn } from './console/single-sign-on';
 import { FrameAncestors } from './elements/frame-ancestors';
 import { elementsDir, listenForElements, redirectElementsToTheirOrigin, type ElementsListener } from './elements/elements-origin';
-import { TenantSettingsClient } from '@coffer/messaging';
+import { TenantSettingsClient } from '@coffer/bus';
 import type { Server } from 'node:http';
 import { cutAfterMs, drainHttp } from './http/http-drain';
 
@@ -33,7 +33,7 @@ async function bootstrap() {
   // every variable is read and checked here, once: a bad value stops the gateway (exit 78) naming the variable
   const config = validateConfig('gateway', gatewayConfig);
   const port = config.port;
-  // SERVICE_NAME is internal (libs/messaging names its NATS connections with it), not configuration
+  // SERVICE_NAME is internal (libs/bus names its NATS connections with it), not configuration
   nameThisService('gateway');
   const logger = createLogger('gateway');
   const app = await NestFactory.create<NestFastifyApplication>(

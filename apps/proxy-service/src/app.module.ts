@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
-import { MessagingModule, OperationDispatcher } from '@coffer/messaging';
+import { BusModule } from '@coffer/bus';
+import { OperationDispatcher } from '@coffer/operations';
 import { PingHandler } from './health/ping.handler';
 import { ProxyHandler } from './invoke/proxy.handler';
 import { Detokenizer } from './invoke/detokenizer';
@@ -9,7 +10,7 @@ import { ProxyDirectory } from './invoke/proxy-directory';
 import { TenantShares } from './invoke/tenant-shares';
 
 @Module({
-  imports: [MessagingModule],
+  imports: [BusModule],
   controllers: [PingHandler, ProxyHandler],
   providers: [OperationDispatcher, Detokenizer, Forwarder, AuditBatches, ProxyDirectory, TenantShares],
 })

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import tls from 'node:tls';
 // its own entry point: the service bootstrap stays out of the gateway's bundle
 import { rowsServedBy } from '@coffer/contracts';
-import { bootstrapService } from '@coffer/messaging/service-bootstrap';
+import { bootstrapService } from '@coffer/service-bootstrap';
 import { AppModule } from './app.module';
 import { proxyServiceConfig } from './config';
 

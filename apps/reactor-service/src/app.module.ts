@@ -4,7 +4,8 @@ import { ReactorJobRepository } from './invoke/async/reactor-job.repository';
 import { ReactorJobs } from './invoke/async/reactor-jobs';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { AuditTrail, MessagingModule, TenantSettingsClient, OperationDispatcher } from '@coffer/messaging';
+import { BusModule, TenantSettingsClient } from '@coffer/bus';
+import { AuditTrail, OperationDispatcher } from '@coffer/operations';
 import { PingHandler } from './health/ping.handler';
 import { FormulaRepository } from './formulas/formula.repository';
 import { FormulasService } from './formulas/formulas.service';
@@ -31,7 +32,7 @@ import { TransformWorkers } from './proxies/transforms/transform-workers';
 import { ProxyIdempotency } from './proxies/proxy-idempotency';
 
 @Module({
-  imports: [DbModule, KeyringModule, MessagingModule],
+  imports: [DbModule, KeyringModule, BusModule],
   controllers: [PingHandler, FormulasHandler, ReactorsHandler, ProxiesHandler],
   providers: [
     OperationDispatcher,

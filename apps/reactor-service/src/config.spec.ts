@@ -1,5 +1,5 @@
 import { ConfigError } from '@coffer/observability';
-import { readStartupConfig } from '@coffer/messaging/service-bootstrap';
+import { readStartupConfig } from '@coffer/service-bootstrap';
 import { loadReactorServiceConfig, reactorServiceConfig } from './config';
 
 const VARS = [

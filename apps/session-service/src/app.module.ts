@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { AuditTrail, MessagingModule, OperationDispatcher } from '@coffer/messaging';
+import { BusModule } from '@coffer/bus';
+import { AuditTrail, OperationDispatcher } from '@coffer/operations';
 import { ApplicationRepository } from './applications/application.repository';
 import { ApplicationsService } from './applications/applications.service';
 import { ApplicationsHandler } from './applications/applications.handler';
@@ -32,7 +33,7 @@ import { RateLimitWindows } from './rate-limits/rate-limit-windows';
 import { RateLimitsHandler } from './rate-limits/rate-limits.handler';
 
 @Module({
-  imports: [DbModule, KeyringModule, MessagingModule],
+  imports: [DbModule, KeyringModule, BusModule],
   controllers: [
     ApplicationsHandler,
     TenantsHandler,

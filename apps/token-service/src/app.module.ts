@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { MessagingModule, TenantSettingsClient, OperationDispatcher } from '@coffer/messaging';
+import { BusModule, TenantSettingsClient } from '@coffer/bus';
+import { OperationDispatcher } from '@coffer/operations';
 import { AuditRepository } from './audit/audit.repository';
 import { AuditChainKeeper } from './audit/audit-chain-keeper';
 import { RefusalsHandler } from './audit/refusals.handler';
@@ -31,7 +32,7 @@ import { TokenIntentsHandler } from './token-intents/token-intents.handler';
 import { ConvertTokenIntentUseCase } from './token-intents/convert-token-intent.use-case';
 
 @Module({
-  imports: [DbModule, KeyringModule, MessagingModule],
+  imports: [DbModule, KeyringModule, BusModule],
   controllers: [TokensHandler, TokensV2Handler, TokenIntentsHandler, RefusalsHandler, KeyStatusHandler],
   providers: [
     OperationDispatcher,

@@ -2,7 +2,8 @@ import { Module } from '@nestjs/common';
 import { DbModule } from '@coffer/db';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { KeyringModule } from '@coffer/crypto/keyring';
-import { AuditTrail, MessagingModule, OperationDispatcher } from '@coffer/messaging';
+import { BusModule } from '@coffer/bus';
+import { AuditTrail, OperationDispatcher } from '@coffer/operations';
 import { PingHandler } from './health/ping.handler';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { DispatcherService } from './deliveries/dispatcher.service';
@@ -19,7 +20,7 @@ import { FailingWebhooks } from './notify/failing-webhooks';
 import { DeliveryPruner } from './retention/delivery-pruner';
 
 @Module({
-  imports: [DbModule, KeyringModule, MessagingModule],
+  imports: [DbModule, KeyringModule, BusModule],
   controllers: [PingHandler, WebhooksHandler],
   providers: [
     OperationDispatcher,

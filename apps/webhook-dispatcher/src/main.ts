@@ -2,7 +2,7 @@ import './tracing';
 import 'reflect-metadata';
 // its own entry point: the service bootstrap (with its database readiness check) stays out of the gateway's bundle
 import { rowsServedBy } from '@coffer/contracts';
-import { bootstrapService } from '@coffer/messaging/service-bootstrap';
+import { bootstrapService } from '@coffer/service-bootstrap';
 import { AppModule } from './app.module';
 import { OutboxRelay } from './events/outbox-relay';
 import { webhookDispatcherConfig } from './config';

@@ -14,7 +14,7 @@ export interface RpcEnvelope<T = unknown> {
    */
   timeoutMs?: number;
   /**
-   * The caller reads replies whose top-level `body` is bytes as a binary frame (libs/messaging wire-format.ts). A
+   * The caller reads replies whose top-level `body` is bytes as a binary frame (libs/bus wire-format.ts). A
    * caller without it (an older release during a rolling upgrade) gets that body as base64 text, as before.
    */
   bytes?: true;

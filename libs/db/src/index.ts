@@ -28,3 +28,5 @@ export type {
 export * from './audit';
 export * from './retention-pruner';
 export * from './periodic-work';
+export * from './work-loop';
+export { databaseProblem, sqlStateOf } from './database-errors';

@@ -68,7 +68,7 @@ const PLAIN: ReplayCodec<unknown, unknown> = { reply: (o) => o, record: (o) => o
  * transaction as the write, so whatever happens to the reply (a timeout at the gateway, a dropped connection, a
  * crash after the commit), a retry finds the record and gets the recorded reply instead of a second write.
  *
- * Every writing operation goes through `perform`, applied by the operation dispatcher (libs/messaging operations) in
+ * Every writing operation goes through `perform`, applied by the operation dispatcher (libs/operations) in
  * the mode of the operation's row (docs/nats.md).
  */
 @Injectable()

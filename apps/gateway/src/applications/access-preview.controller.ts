@@ -11,7 +11,7 @@ import {
   type Principal,
 } from '@coffer/contracts';
 import { PERMISSIONS, RequirePermission, decideTokenAccess, firstMatchingRule, isTokenPermission, validateGrants } from '@coffer/auth';
-import { RpcClient } from '@coffer/messaging';
+import { RpcClient } from '@coffer/bus';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 
 const TOKEN_PERMISSIONS = Object.keys(PERMISSIONS).filter(isTokenPermission);

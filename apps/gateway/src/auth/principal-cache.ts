@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { SUBJECTS, type Principal } from '@coffer/contracts';
-import { EventBus } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
 import { gatewayConfig } from '../config';
 import { CONSOLE_SESSION_PREFIX } from '../console/console-sessions';
 

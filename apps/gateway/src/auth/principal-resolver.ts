@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { OPS, ProblemError, RPC_DEADLINE_MS, type Principal, type ResolvedProxy } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { RpcClient } from '@coffer/messaging';
+import { RpcClient } from '@coffer/bus';
 import { HeaderNames } from './api-key-headers';
 import { proxyHeaderPrefixes, proxyKeyOf } from '../proxy/proxy-request';
 import { PrincipalCache } from './principal-cache';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemError, RefusalWindowMessage, validateContract } from '@coffer/contracts';
-import type { RpcClient } from '@coffer/messaging';
+import type { RpcClient } from '@coffer/bus';
 import { metricsRegistry } from '@coffer/observability';
 import type { PrincipalResolver } from './principal-resolver';
 import { RefusalTally } from './refusal-tally';

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OPS, ProblemError, TRACE_ID_PATTERN, type RefusalWindowMessage } from '@coffer/contracts';
-import { RpcClient } from '@coffer/messaging';
+import { RpcClient } from '@coffer/bus';
 import { auditRefusalsDropped } from '@coffer/observability';
 import { HeaderNames } from './api-key-headers';
 import { PrincipalResolver } from './principal-resolver';

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { OPS, RPC_DEADLINE_MS, type ConsoleAuthenticateReply, type ConsoleSignInMessage, type ConsoleSignInReply } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { RpcClient } from '@coffer/messaging';
+import { RpcClient } from '@coffer/bus';
 
 /** The console's cookies and header (docs/console.md). */
 export const CONSOLE_COOKIE = 'coffer_console';

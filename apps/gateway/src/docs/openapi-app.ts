@@ -1,6 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { EventBus, RpcClient } from '@coffer/messaging';
+import { EventBus, RpcClient } from '@coffer/bus';
 import { createLogger } from '@coffer/observability';
 import { AppModule } from '../app.module';
 import { configureFastify } from '../http/fastify-setup';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@coffer/contracts';
-import type { CallContext } from '@coffer/messaging';
+import type { CallContext } from '@coffer/bus';
 
 export type GatewayRequest = FastifyRequest & {
   principal?: Principal;

@@ -1,2 +1,2 @@
-// The in-flight shares moved to libs/messaging: proxy-service shares its calls between tenants the same way.
-export { InFlightBudget, InFlightShares } from '@coffer/messaging';
+// The in-flight shares live in libs/bus: proxy-service shares its calls between tenants the same way.
+export { InFlightBudget, InFlightShares } from '@coffer/bus';

@@ -4,7 +4,7 @@ import { Test } from '@nestjs/testing';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { OPS, type OperationRow } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
-import { RpcClient, type CallContext } from '@coffer/messaging';
+import { RpcClient, type CallContext } from '@coffer/bus';
 import type { Logger } from '@coffer/observability';
 import { ContractValidationPipe } from './contract-validation.pipe';
 import { ProblemFilter } from './problem.filter';

@@ -1,7 +1,7 @@
 import { Body, Controller, Inject, Param, Query, Req, SetMetadata, type Type } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { httpPathParams, httpPayloadFrom, type HttpBinding, type HttpPayloadFrom, type OperationRow } from '@coffer/contracts';
-import { RpcClient } from '@coffer/messaging';
+import { RpcClient } from '@coffer/bus';
 import { Route } from './route.decorator';
 import { callContext, type GatewayRequest } from './gateway-request';
 

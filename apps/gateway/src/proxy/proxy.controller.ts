@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { OPS, RPC_DEADLINE_MS, type ProxyReply } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
-import { RpcClient } from '@coffer/messaging';
+import { RpcClient } from '@coffer/bus';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
 import { HeaderNames } from '../auth/api-key-headers';
 import { ApiProblems } from '../docs/api-problems.decorator';

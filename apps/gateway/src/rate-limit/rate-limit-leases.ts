@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { OPS, type RateLimitLeaseMessage, type RateLimitLeaseReply } from '@coffer/contracts';
-import { RpcClient } from '@coffer/messaging';
+import { RpcClient } from '@coffer/bus';
 import { SharedRateLimiter, type LeaseClient, type SharedRateLimiterOptions } from './shared-rate-limiter';
 
 /** A lease slower than this fails, and the replica limits on its own until the window ends (fail open). */

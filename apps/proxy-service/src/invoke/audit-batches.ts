@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { OPS, type AuditEventMessage, type Principal } from '@coffer/contracts';
-import { RpcClient } from '@coffer/messaging';
+import { RpcClient } from '@coffer/bus';
 import { createLogger } from '@coffer/observability';
 
 /** How long a record waits for others of the same caller, and how many one message carries at most. */

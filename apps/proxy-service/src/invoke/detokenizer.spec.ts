@@ -1,4 +1,4 @@
-import type { RpcClient } from '@coffer/messaging';
+import type { RpcClient } from '@coffer/bus';
 import { ProblemError } from '@coffer/contracts';
 import { Detokenizer } from './detokenizer';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OPS, badRequest } from '@coffer/contracts';
 import { ExpressionError, findDetokenizationExpressions } from '@coffer/expression';
-import { RpcClient, type CallContext } from '@coffer/messaging';
+import { RpcClient, type CallContext } from '@coffer/bus';
 import { payloadOf, readBody, writeBody, asText } from './request-body';
 import { onlyOwnExpressions } from './own-expressions';
 

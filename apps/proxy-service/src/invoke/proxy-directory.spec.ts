@@ -1,5 +1,5 @@
 import type { ResolvedProxy } from '@coffer/contracts';
-import type { EventBus, RpcClient } from '@coffer/messaging';
+import type { EventBus, RpcClient } from '@coffer/bus';
 import { ProxyDirectory } from './proxy-directory';
 
 const TENANT = '11111111-1111-4111-8111-111111111111';

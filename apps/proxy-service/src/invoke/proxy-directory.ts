@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { OPS, SUBJECTS, type ResolvedProxy } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { EventBus, RpcClient, type CallContext } from '@coffer/messaging';
+import { EventBus, RpcClient, type CallContext } from '@coffer/bus';
 
 /** How long a lookup is kept without news of the proxy (a write announces itself at once; this bounds a lost event). */
 const TTL_MS = 5_000;

@@ -16,7 +16,7 @@ import {
   type RecordedProxyReply,
   type ResolvedProxy,
 } from '@coffer/contracts';
-import type { EventBus, RpcClient } from '@coffer/messaging';
+import type { EventBus, RpcClient } from '@coffer/bus';
 import { AuditBatches } from './audit-batches';
 import { Detokenizer } from './detokenizer';
 import { Forwarder } from './forwarder';

@@ -13,7 +13,8 @@ import {
   type ProxyTransformSubject,
   type ResolvedProxy,
 } from '@coffer/contracts';
-import { Operation, RpcClient, type CallContext, type Command } from '@coffer/messaging';
+import { RpcClient, type CallContext } from '@coffer/bus';
+import { Operation, type Command } from '@coffer/operations';
 import { createLogger } from '@coffer/observability';
 import { destinationUrl } from './destination';
 import { Detokenizer } from './detokenizer';

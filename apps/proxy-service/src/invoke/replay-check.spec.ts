@@ -1,5 +1,5 @@
 import { ProblemError } from '@coffer/contracts';
-import type { RpcClient } from '@coffer/messaging';
+import type { RpcClient } from '@coffer/bus';
 import { answerOf, recheckReplay } from './replay-check';
 
 const rpcFailingWith = (status?: number) => {

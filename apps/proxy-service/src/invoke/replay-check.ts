@@ -1,5 +1,5 @@
 import { OPS, ProblemError, conflict, forbidden, type RecordedProxyReply } from '@coffer/contracts';
-import type { CallContext, RpcClient } from '@coffer/messaging';
+import type { CallContext, RpcClient } from '@coffer/bus';
 
 /**
  * Before an idempotent replay hands out a stored answer — which may quote what the first call detokenized — the

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemError } from '@coffer/contracts';
-import { InFlightShares } from '@coffer/messaging';
+import { InFlightShares } from '@coffer/bus';
 import { proxyServiceConfig } from '../config';
 
 export interface ShareBudgetConfig {

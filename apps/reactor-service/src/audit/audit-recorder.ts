@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OPS, type AuditEventMessage } from '@coffer/contracts';
-import { RpcClient, type CallContext } from '@coffer/messaging';
+import { RpcClient, type CallContext } from '@coffer/bus';
 
 /**
  * reactor-service's one way to write audit events. audit_events belongs to token-service (its AuditRepository is the

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type IdRequest, type ReactorBodyRequest, type ReactorFormulaRequest } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { FormulasService } from './formulas.service';
 
 @Controller()

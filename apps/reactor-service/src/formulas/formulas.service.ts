@@ -15,7 +15,7 @@ import {
   parseListWindow,
 } from '@coffer/contracts';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
-import { AuditTrail } from '@coffer/messaging';
+import { AuditTrail } from '@coffer/operations';
 import { formulaDeleted, formulaEvent } from '../reactors/reactor-events';
 import { namePattern } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';

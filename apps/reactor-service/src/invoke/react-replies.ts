@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemError, conflict, forbidden, type Principal, type ReactResponse } from '@coffer/contracts';
-import type { CallContext } from '@coffer/messaging';
+import type { CallContext } from '@coffer/bus';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { recapTokens, replyCeiling, type ShownView } from './reply-ceiling';
 import type { RecordedReact } from './reactor-runner';

@@ -1,5 +1,6 @@
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
-import { AuditTrail, RpcClient, TenantSettingsClient } from '@coffer/messaging';
+import { RpcClient, TenantSettingsClient } from '@coffer/bus';
+import { AuditTrail } from '@coffer/operations';
 import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { FormulasService } from '../formulas/formulas.service';

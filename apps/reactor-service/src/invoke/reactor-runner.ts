@@ -14,7 +14,7 @@ import {
   isUuid,
 } from '@coffer/contracts';
 import { findDetokenizationExpressions } from '@coffer/expression';
-import { RpcClient, type CallContext } from '@coffer/messaging';
+import { RpcClient, type CallContext } from '@coffer/bus';
 import { REACTOR_ERRORS, type SandboxOutcome } from '@coffer/sandbox';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { ReactorRepository } from '../reactors/reactor.repository';

@@ -1,5 +1,5 @@
 import { ProblemError, SUBJECTS, type Principal } from '@coffer/contracts';
-import type { RpcClient } from '@coffer/messaging';
+import type { RpcClient } from '@coffer/bus';
 import { SVC_ROUTES, TokenSvcBridge, listQuery } from './svc-bridge';
 
 const principal: Principal = { tenantId: 't', applicationId: 'a', applicationType: 'private', permissions: ['token:read'] };

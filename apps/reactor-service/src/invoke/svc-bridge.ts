@@ -1,5 +1,5 @@
 import { OPS, ProblemError, RPC_DEADLINE_MS, findJsonLimitViolation, jsonLimitProblem, type OperationRow, type Principal } from '@coffer/contracts';
-import type { RpcClient } from '@coffer/messaging';
+import type { RpcClient } from '@coffer/bus';
 import type { SvcBridge, SvcCallContext } from '@coffer/sandbox';
 
 type Route = { op: OperationRow; body: (args: unknown[]) => unknown; empty?: boolean };

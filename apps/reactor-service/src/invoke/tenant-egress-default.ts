@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal, ReactorEgressDefault } from '@coffer/contracts';
-import { TenantSettingsClient } from '@coffer/messaging';
+import { TenantSettingsClient } from '@coffer/bus';
 
 /**
  * A tenant's default for reactors without an egress list (`settings.reactor_egress`), read only when a formula of such

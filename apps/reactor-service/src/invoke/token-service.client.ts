@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OPS, RPC_DEADLINE_MS } from '@coffer/contracts';
-import { RpcClient, type CallContext } from '@coffer/messaging';
+import { RpcClient, type CallContext } from '@coffer/bus';
 
 /** The token-service operations an invocation needs; every call carries the principal it acts as. */
 @Injectable()

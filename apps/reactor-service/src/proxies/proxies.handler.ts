@@ -7,7 +7,7 @@ import {
   type ReactorBodyRequest,
   type ResolveProxyMessage,
 } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { ProxiesService } from './proxies.service';
 import { ProxyTransforms } from './transforms/proxy-transforms';
 import { ProxyIdempotency } from './proxy-idempotency';

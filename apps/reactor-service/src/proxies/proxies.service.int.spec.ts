@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { SUBJECTS, notFound, type Principal } from '@coffer/contracts';
-import { AuditTrail, EventBus, withActingContext, type CallContext } from '@coffer/messaging';
+import { EventBus, type CallContext } from '@coffer/bus';
+import { AuditTrail, withActingContext } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { ProxiesService } from './proxies.service';

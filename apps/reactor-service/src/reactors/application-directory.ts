@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OPS, type Principal } from '@coffer/contracts';
-import { RpcClient, type CallContext } from '@coffer/messaging';
+import { RpcClient, type CallContext } from '@coffer/bus';
 
 /**
  * The applications a reactor acts as (owned by session-service): the principal of an application of the caller's

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type IdRequest, type ReactorBodyRequest, type ReactorResultMessage } from '@coffer/contracts';
-import { Operation, OperationDispatcher, RecordingOperation, type Command } from '@coffer/messaging';
+import { Operation, OperationDispatcher, RecordingOperation, type Command } from '@coffer/operations';
 import { InvokeReactorUseCase } from '../invoke/invoke-reactor.use-case';
 import { ReactorJobs } from '../invoke/async/reactor-jobs';
 import { ReactorsService } from './reactors.service';

@@ -1,4 +1,4 @@
-import { AuditTrail } from '@coffer/messaging';
+import { AuditTrail } from '@coffer/operations';
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { FormulaRepository } from '../formulas/formula.repository';

@@ -20,7 +20,8 @@ import {
   type CofferEvent,
 } from '@coffer/contracts';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
-import { AuditTrail, type CallContext } from '@coffer/messaging';
+import { type CallContext } from '@coffer/bus';
+import { AuditTrail } from '@coffer/operations';
 import { many, namePattern } from '../shared/list-query';
 import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
 import { toFormulaView } from '../formulas/formula.view';

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type ApplicationKeyRequest, type CreateApplicationRequest, type IdBodyMessage, type IdRequest } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { ApplicationsService } from './applications.service';
 import { ApplicationKeysService } from './application-keys.service';
 

@@ -1,6 +1,7 @@
 import { SUBJECTS, type ApplicationView, type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { AuditTrail, EventBus } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
+import { AuditTrail } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { TenantRepository } from '../tenants/tenant.repository';

@@ -20,7 +20,8 @@ import {
 } from '@coffer/contracts';
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
-import { AuditTrail, EventBus } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
+import { AuditTrail } from '@coffer/operations';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { ApplicationRepository, type ApplicationFilter } from './application.repository';
 import { SessionRepository } from '../sessions/session.repository';

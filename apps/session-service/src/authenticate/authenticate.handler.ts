@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type AuthenticateRequest, type TenantStandingMessage } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { AuthenticateService } from './authenticate.service';
 
 @Controller()

@@ -15,7 +15,8 @@ import {
 } from '@coffer/contracts';
 import { roleOf } from '@coffer/auth';
 import { EventOutbox, PrismaService, Prisma } from '@coffer/db';
-import { AuditTrail, EventBus } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
+import { AuditTrail } from '@coffer/operations';
 import { sessionServiceConfig } from '../config';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { ApplicationKeyRepository } from '../applications/application-key.repository';

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type ConsoleAuthenticateMessage, type ConsoleSignInMessage, type ConsoleSignOutMessage } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { ConsoleSignInService } from './console-sign-in.service';
 
 /** The console's sign-in, session check and sign-out, for the gateway (no principal: the credential is in the body). */

@@ -1,6 +1,6 @@
 import { Injectable, type Provider } from '@nestjs/common';
 import { roleOf } from '@coffer/auth';
-import { Mailer, type Mail } from '@coffer/messaging/mail';
+import { Mailer, type Mail } from '@coffer/mail';
 import { createLogger } from '@coffer/observability';
 import { sessionServiceConfig } from '../config';
 

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type CreateInvitationRequest, type IdMessage, type InvitationLookupMessage } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { InvitationsService } from './invitations.service';
 
 @Controller()

@@ -20,7 +20,8 @@ import {
 } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { EventOutbox, PrismaService, deferUntilCommitted } from '@coffer/db';
-import { AuditTrail, actedBy, sqlStateOf, type AuditAct } from '@coffer/messaging';
+import { sqlStateOf } from '@coffer/db';
+import { AuditTrail, actedBy, type AuditAct } from '@coffer/operations';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { InvitationRepository, type InvitationRow } from './invitation.repository';
 import { InvitationMail } from './invitation-mail';

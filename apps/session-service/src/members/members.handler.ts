@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type IdBodyMessage, type IdMessage, type TransferOwnerRequest } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { MembersService } from './members.service';
 
 @Controller()

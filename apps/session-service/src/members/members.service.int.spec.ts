@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ROLES } from '@coffer/auth';
 import { SUBJECTS, type MemberRole, type Principal } from '@coffer/contracts';
-import { AuditTrail, EventBus } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
+import { AuditTrail } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { TenantsService } from '../tenants/tenants.service';

@@ -18,7 +18,9 @@ import {
   type Principal,
 } from '@coffer/contracts';
 import { EventOutbox, PrismaService } from '@coffer/db';
-import { AuditTrail, EventBus, actedBy, sqlStateOf, type AuditAct } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
+import { sqlStateOf } from '@coffer/db';
+import { AuditTrail, actedBy, type AuditAct } from '@coffer/operations';
 import { MemberRepository, type MemberFilter, type MemberWithUser } from './member.repository';
 import { toMemberView } from './member.view';
 

@@ -1,4 +1,5 @@
-import { AuditTrail, EventBus } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
+import { AuditTrail } from '@coffer/operations';
 import { recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { SessionRepository } from '../sessions/session.repository';
 import { SessionsService } from '../sessions/sessions.service';

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { SessionsService } from './sessions.service';
 
 @Controller()

@@ -15,7 +15,8 @@ import {
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventOutbox, Prisma, PrismaService, changedFields, periodicWork } from '@coffer/db';
-import { AuditTrail, EventBus } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
+import { AuditTrail } from '@coffer/operations';
 import { sessionServiceConfig } from '../config';
 import { RateLimitWindows } from '../rate-limits/rate-limit-windows';
 import { SessionRepository } from './session.repository';

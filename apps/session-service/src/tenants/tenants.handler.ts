@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type TenantGetMessage, type UpdateTenantRequest, type WebhookSecretMessage } from '@coffer/contracts';
-import { AuditTrail, Operation, type Command } from '@coffer/messaging';
+import { AuditTrail, Operation, type Command } from '@coffer/operations';
 import { TenantsService } from './tenants.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 

@@ -1,5 +1,5 @@
 import { UpdateTenantRequest, validateContract } from '@coffer/contracts';
-import { AuditTrail } from '@coffer/messaging';
+import { AuditTrail } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from './tenant.repository';
 import { TenantsService } from './tenants.service';

@@ -10,7 +10,7 @@ import {
   type TenantView,
 } from '@coffer/contracts';
 import { EventOutbox, PrismaService, changedFields, type Tenant } from '@coffer/db';
-import { AuditTrail } from '@coffer/messaging';
+import { AuditTrail } from '@coffer/operations';
 import { TenantRepository } from './tenant.repository';
 
 export function toTenantView(t: Tenant): TenantView {

@@ -1,4 +1,4 @@
-import { AuditTrail } from '@coffer/messaging';
+import { AuditTrail } from '@coffer/operations';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { WebhookSecretRepository } from './webhook-secret.repository';
 import { WebhookSecretsService } from './webhook-secrets.service';

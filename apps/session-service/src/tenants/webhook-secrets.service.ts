@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { TenantKeyring, newWebhookSecret, openWebhookSecret, sealWebhookSecret } from '@coffer/crypto/keyring';
 import { PrismaService } from '@coffer/db';
 import { ProblemError } from '@coffer/contracts';
-import { AuditTrail } from '@coffer/messaging';
+import { AuditTrail } from '@coffer/operations';
 import { WebhookSecretRepository } from './webhook-secret.repository';
 
 const OVERLAP_MS = 24 * 3600_000;

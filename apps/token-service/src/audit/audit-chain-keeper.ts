@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { AuditLedger, CHANNELS, PgListener, PrismaService, auditSignal, periodicWork } from '@coffer/db';
-import { onRequestHandled } from '@coffer/messaging';
+import { onRequestHandled } from '@coffer/bus';
 import { tokenServiceConfig } from '../config';
 
 const DAY_MS = 86_400_000;

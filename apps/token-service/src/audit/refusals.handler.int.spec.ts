@@ -1,6 +1,6 @@
 import { RefusalsMessage, validateContract } from '@coffer/contracts';
 import { metricsRegistry } from '@coffer/observability';
-import type { Command } from '@coffer/messaging';
+import type { Command } from '@coffer/operations';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { RefusalsHandler } from './refusals.handler';
 

@@ -1,7 +1,7 @@
 import { Controller, Logger } from '@nestjs/common';
 import { OPS, ProblemError, RefusalWindowMessage, validateContract, type RefusalsMessage } from '@coffer/contracts';
 import { AuditLog, type RefusalWindow } from '@coffer/db';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { auditRefusalsDropped } from '@coffer/observability';
 
 /** The window as stored, or the names of the fields that keep it from being stored (never their values). */

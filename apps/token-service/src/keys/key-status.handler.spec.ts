@@ -1,6 +1,6 @@
 import type { PrismaService } from '@coffer/db';
 import type { TenantKeyring } from '@coffer/crypto/keyring';
-import type { Command } from '@coffer/messaging';
+import type { Command } from '@coffer/operations';
 import { KeyStatusHandler, ReencryptionProgressReader } from './key-status.handler';
 
 const TENANT = '00000000-0000-4000-8000-000000000001';

@@ -2,7 +2,7 @@ import { Controller, Injectable } from '@nestjs/common';
 import { OPS, type ReencryptionProgressView, type TenantKeysView } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
 import { TenantKeyring } from '@coffer/crypto/keyring';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 
 interface ProgressRow {
   job_id: string;

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type IdMessage } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { TokenIntentsUseCase } from './token-intents.use-case';
 
 /** The token intent operations (OPS.token.intents): the dispatcher has checked the caller and the JSON limits. */

@@ -1,7 +1,7 @@
 import type { Principal, TokenIntentView, TokenView } from '@coffer/contracts';
 import { SqlPool } from '@coffer/db';
 import { IdempotentWrites } from '@coffer/idempotency';
-import { TenantSettingsClient } from '@coffer/messaging';
+import { TenantSettingsClient } from '@coffer/bus';
 import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuditRepository } from '../audit/audit.repository';
 import { TokenRepository } from '../tokens/token.repository';

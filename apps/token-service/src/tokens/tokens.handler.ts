@@ -8,7 +8,7 @@ import {
   type TokenIdRequest,
   type UpdateTokenRequest,
 } from '@coffer/contracts';
-import { Operation, OperationDispatcher, type Command } from '@coffer/messaging';
+import { Operation, OperationDispatcher, type Command } from '@coffer/operations';
 import { CreateTokenUseCase } from './create/create-token.use-case';
 import { ReadTokensUseCase } from './read/read-tokens.use-case';
 import { UpdateTokenUseCase } from './update/update-token.use-case';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SUBJECTS } from '@coffer/contracts';
-import { EventBus, RpcClient } from '@coffer/messaging';
+import { EventBus, RpcClient } from '@coffer/bus';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { FailingWebhooks } from '../notify/failing-webhooks';
 import { EndpointSecrets } from '../webhooks/endpoint-secrets';

@@ -3,7 +3,8 @@ import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nest
 import { OPS, SUBJECTS, type Principal } from '@coffer/contracts';
 import { EgressPolicy, egressFetch } from '@coffer/egress';
 import { CHANNELS, PgListener } from '@coffer/db';
-import { EventBus, RpcClient, WorkLoop, type TickResult } from '@coffer/messaging';
+import { EventBus, RpcClient } from '@coffer/bus';
+import { WorkLoop, type TickResult } from '@coffer/db';
 import { createLogger, inSpan } from '@coffer/observability';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
 import { webhookDispatcherConfig } from '../config';

@@ -1,7 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscardPolicy, RetentionPolicy, StorageType, connect, nanos, type JetStreamClient, type NatsConnection, type StreamConfig } from 'nats';
 import { EVENTS_STREAM, eventSubject } from '@coffer/contracts';
-import { natsConnectionOptions } from '@coffer/messaging';
+import { natsConnectionOptions } from '@coffer/bus';
 import { webhookDispatcherConfig } from '../config';
 
 /** How long JetStream remembers a message id: a relay that crashed after publishing re-publishes within it. */

@@ -1,6 +1,6 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CHANNELS, PgListener, Prisma, PrismaService, SqlPool } from '@coffer/db';
-import { WorkLoop } from '@coffer/messaging';
+import { WorkLoop } from '@coffer/db';
 import { createLogger } from '@coffer/observability';
 import { webhookDispatcherConfig } from '../config';
 import { DeliveryRepository, type ClaimedDelivery, type EventDelivery, type OutboxHold, type RelayedEvent } from '../deliveries/delivery.repository';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { systemActor } from '@coffer/contracts';
-import { AuditTrail } from '@coffer/messaging';
+import { AuditTrail } from '@coffer/operations';
 import { createLogger } from '@coffer/observability';
 import { WebhookRepository } from '../webhooks/webhook.repository';
 import { Mailer } from './mailer';

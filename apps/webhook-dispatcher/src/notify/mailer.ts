@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { Mailer } from '@coffer/messaging/mail';
+import { Mailer } from '@coffer/mail';
 import { createLogger } from '@coffer/observability';
 import { webhookDispatcherConfig } from '../config';
 

@@ -8,7 +8,7 @@ import {
   type WebhookDeliveriesMessage,
   type WebhookDeliveryMessage,
 } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { WebhooksService } from './webhooks.service';
 
 @Controller()

@@ -19,7 +19,7 @@ import {
 } from '@coffer/contracts';
 import { changedFields, deferUntilCommitted } from '@coffer/db';
 import { EgressPolicy, redactedUrl } from '@coffer/egress';
-import { AuditTrail } from '@coffer/messaging';
+import { AuditTrail } from '@coffer/operations';
 import { webhookDispatcherConfig } from '../config';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { DispatcherService } from '../deliveries/dispatcher.service';

@@ -152,7 +152,7 @@ const ping = (service: 'token' | 'session' | 'reactor' | 'webhook' | 'proxy') =>
 
 /**
  * Every NATS operation, nested like SUBJECTS (OPS.token.tokens.create is SUBJECTS.token.tokens.create's row). The
- * dispatcher of each service (libs/messaging operations) serves its rows; the unit test checks that no subject of
+ * dispatcher of each service (libs/operations) serves its rows; the unit test checks that no subject of
  * SUBJECTS is missing. Subjects carrying an HTTP body use that body's contract class; token lists carry `{query}`.
  */
 export const OPS = {

@@ -320,7 +320,7 @@ export interface ProxyTransformSubject {
   status?: number;
 }
 
-/** The message as the transforms left it; the body crosses the bus as raw bytes (libs/messaging wire-format.ts). */
+/** The message as the transforms left it; the body crosses the bus as raw bytes (libs/bus wire-format.ts). */
 export interface ProxyTransformResult {
   headers: [string, string][];
   body: Uint8Array | string;

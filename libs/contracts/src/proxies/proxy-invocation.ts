@@ -50,7 +50,7 @@ export class ProxyInvocationMessage {
 
 /**
  * What the destination answered: status, headers (hop-by-hop removed) and body, unchanged. The body crosses the bus
- * as raw bytes (a binary reply frame, libs/messaging wire-format.ts); it is base64 text in a replay of an answer
+ * as raw bytes (a binary reply frame, libs/bus wire-format.ts); it is base64 text in a replay of an answer
  * recorded under an idempotency key, and from a proxy-service of an older release.
  */
 export interface ProxyReply {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ProblemError, type Principal } from '@coffer/contracts';
-import { EventBus } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { ApplicationDirectory } from '../../reactors/application-directory';
 import { ReactReplies } from '../react-replies';

@@ -17,7 +17,8 @@ import {
 } from '@coffer/contracts';
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { CHANNELS, PgListener } from '@coffer/db';
-import { EventBus, WorkLoop, type TickResult } from '@coffer/messaging';
+import { EventBus } from '@coffer/bus';
+import { WorkLoop, type TickResult } from '@coffer/db';
 import { createLogger, metricsRegistry, scrapedValue } from '@coffer/observability';
 import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { reactorServiceConfig } from '../../config';

@@ -10,7 +10,7 @@ import {
   type ProxyTransformResult,
   type ProxyTransformView,
 } from '@coffer/contracts';
-import { RpcClient, type CallContext } from '@coffer/messaging';
+import { RpcClient, type CallContext } from '@coffer/bus';
 import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { ApplicationDirectory } from '../../reactors/application-directory';
 import { ReactorSandbox } from '../../invoke/reactor-sandbox';
@@ -96,7 +96,7 @@ export class ProxyTransforms {
       wire = t.type === 'tokenize' ? await this.tokenize(t, wire, step, budget) : await this.codeStep(t, wire, step, budget);
       i++;
     }
-    // bytes: the reply crosses the bus as they are (libs/messaging wire-format.ts), not as base64 in JSON
+    // bytes: the reply crosses the bus as they are (libs/bus wire-format.ts), not as base64 in JSON
     return { headers: wire.headers, body: Buffer.from(wire.body.buffer, wire.body.byteOffset, wire.body.byteLength) };
   }
 

@@ -1,6 +1,6 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
-import { TenantSettingsClient } from '@coffer/messaging';
+import { TenantSettingsClient } from '@coffer/bus';
 import {
   fakeTenantSettings,
   idempotentRequest,

@@ -14,7 +14,7 @@ import { toLimitedView, toTokenView, type Premasked } from '../token.view';
 import { checkMaskEvaluates } from '../mask-check';
 import { tokenCreated } from '../token-events';
 import { readBudget, writeBudget } from '../expression-budgets';
-import { TenantSettingsClient } from '@coffer/messaging';
+import { TenantSettingsClient } from '@coffer/bus';
 
 const ALIAS_ATTEMPTS = 5;
 /**

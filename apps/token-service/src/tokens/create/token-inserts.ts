@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { inTransaction, type OutboxEvent } from '@coffer/db';
-import { sqlStateOf } from '@coffer/messaging';
+import { sqlStateOf } from '@coffer/db';
 import { currentTraceparent } from '@coffer/observability';
 import { TokenRepository, type BatchedInsert, type InsertOutcome, type TokenWrite } from '../token.repository';
 

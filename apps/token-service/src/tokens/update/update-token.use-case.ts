@@ -13,7 +13,7 @@ import { DEFAULT_FINGERPRINT_EXPRESSION, validateTokenFields, type TokenFields }
 import { TOKEN_TYPES } from '../token-types';
 import { toRedactedView, toTokenView } from '../token.view';
 import { checkMaskEvaluates } from '../mask-check';
-import { TenantSettingsClient } from '@coffer/messaging';
+import { TenantSettingsClient } from '@coffer/bus';
 
 export interface UpdateTokenCommand {
   principal: Principal;

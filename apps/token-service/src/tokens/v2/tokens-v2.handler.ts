@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type ListTokensRequest } from '@coffer/contracts';
-import { Operation, type Command } from '@coffer/messaging';
+import { Operation, type Command } from '@coffer/operations';
 import { CursorTokensUseCase } from './cursor-tokens.use-case';
 
 /** The v2 token lists (cursor pages). Permissions as v1: token:read to list, token:search to search. */

@@ -4,4 +4,4 @@ import { EventBus } from './event-bus';
 
 @Global()
 @Module({ providers: [RpcClient, EventBus], exports: [RpcClient, EventBus] })
-export class MessagingModule {}
+export class BusModule {}

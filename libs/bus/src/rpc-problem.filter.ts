@@ -3,7 +3,7 @@ import { RpcException } from '@nestjs/microservices';
 import { type Observable, throwError } from 'rxjs';
 import { ProblemError, isProblem, type Problem } from '@coffer/contracts';
 import type { Logger } from '@coffer/observability';
-import { databaseProblem } from './database-errors';
+import { databaseProblem } from '@coffer/db';
 
 /**
  * Service side of the error model: a ProblemError crosses the bus as its problem document; a database timeout,

@@ -3,3 +3,4 @@ export * from './operation.decorator';
 export * from './operation-dispatcher';
 export * from './acting-context';
 export * from './handler-coverage';
+export * from './audit-trail';

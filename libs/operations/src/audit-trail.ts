@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuditLog, type AuditRecordInput } from '@coffer/db';
-import { actingAs } from './operations/acting-context';
+import { actingAs } from './acting-context';
 
 /** An act to record; the tenant, actor and trace id default to the current operation's (its principal, its trace). */
 export type AuditAct = Omit<AuditRecordInput, 'tenantId' | 'actor' | 'traceId'> & Partial<Pick<AuditRecordInput, 'tenantId' | 'actor' | 'traceId'>>;

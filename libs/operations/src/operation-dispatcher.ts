@@ -13,10 +13,9 @@ import {
 } from '@coffer/contracts';
 import { requirePrincipal } from '@coffer/auth';
 import { IdempotentWrites, type ReplayCodec } from '@coffer/idempotency';
-import { currentRequestDeadline } from '../request-deadline';
+import { currentRequestDeadline, type HandlerInvoker } from '@coffer/bus';
 import type { Command } from './command';
 import { withActingContext } from './acting-context';
-import type { HandlerInvoker } from '../coffer-nats.server';
 
 /** How a service's handler of an idempotent operation wants its replays and records made (registered by the handler). */
 export interface OperationHandling<B = unknown> {

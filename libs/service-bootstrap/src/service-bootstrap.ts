@@ -2,6 +2,8 @@ import type { INestMicroservice, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { stopTracing } from '@coffer/observability/tracing';
 import { PrismaService, databaseConfig } from '@coffer/db';
+import { CofferNatsServer, EventBus, RpcProblemFilter, type HandlerInvoker } from '@coffer/bus';
+import { OperationDispatcher, assertHandlerCoverage, declaredOperations } from '@coffer/operations';
 import { KeyEncryptionKeyProvider, validateKekConfig } from '@coffer/crypto';
 import type { OperationRow } from '@coffer/contracts';
 import {
@@ -17,12 +19,6 @@ import {
   validateConfig,
   type ReadinessCheck,
 } from '@coffer/observability';
-import { EventBus } from './event-bus';
-import { OperationDispatcher } from './operations/operation-dispatcher';
-import { RpcProblemFilter } from './rpc-problem.filter';
-import { CofferNatsServer, type HandlerInvoker } from './coffer-nats.server';
-import { assertHandlerCoverage } from './operations/handler-coverage';
-import { declaredOperations } from './operations/operation.decorator';
 
 export interface ServiceDefinition {
   /** e.g. 'token-service'; also the NATS queue group, so replicas share the work */

@@ -1,0 +1,3 @@
+const { serviceJestConfig } = require('../../tools/build/service-jest.cjs');
+
+module.exports = serviceJestConfig(__dirname);

@@ -1,5 +1,0 @@
-// The medium tier (`*.int.spec.ts`): real PostgreSQL, the server TEST_DATABASE_URL names (CONTRIBUTING.md).
-// `npx nx int-test messaging`, or one file: `npx jest -c libs/messaging/jest.int.config.cts <file>`.
-const { serviceIntJestConfig } = require('../../tools/build/service-jest.cjs');
-
-module.exports = serviceIntJestConfig(__dirname);
