@@ -8,6 +8,7 @@
 //     [--callers <frame text>]   also: the call paths (--depth frames up, 3) that lead to frames matching <frame text>
 import fs from 'node:fs';
 import path from 'node:path';
+import { packageOf } from './lib/profile-sites.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -34,19 +35,6 @@ if (windowText && !windows.length) {
   process.exit(2);
 }
 const inWindow = (t) => !windows.length || windows.some((w) => t >= w.startUs && t <= w.endUs);
-
-/** Where a frame's code lives: a package under node_modules, node's own code, V8, or the app's bundle. */
-function packageOf(url) {
-  if (!url) return '(native/V8)';
-  if (url.startsWith('node:')) return 'node:' + url.slice(5).split('/')[0];
-  const nm = url.lastIndexOf('node_modules/');
-  if (nm !== -1) {
-    const rest = url.slice(nm + 'node_modules/'.length).split('/');
-    return rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0];
-  }
-  if (url.includes('/dist/apps/')) return `app:${url.split('/dist/apps/')[1].split('/')[0]}`;
-  return path.basename(url);
-}
 
 function frameName(cf) {
   const fn = cf.functionName || '(anonymous)';

@@ -16,37 +16,12 @@ import { pathToFileURL } from 'node:url';
 import { ROOT, build, freePort, startEphemeralSystem } from '../dev/system.mjs';
 import { filesThatRan } from './lib/coverage-files.mjs';
 import { httpClient } from './lib/http.mjs';
+import { inspectorSession } from './lib/inspector.mjs';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const log = (msg) => process.stderr.write(`[request-files] ${msg}\n`);
 const PROFILED = ['gateway', 'token-service'];
-
-/** A Chrome DevTools Protocol session over the inspector's WebSocket (Node's global WebSocket). */
-async function inspectorSession(port) {
-  const [target] = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-  const ws = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => ((ws.onopen = resolve), (ws.onerror = reject)));
-  let next = 1;
-  const pending = new Map();
-  ws.onmessage = (ev) => {
-    const msg = JSON.parse(String(ev.data));
-    const waiter = msg.id && pending.get(msg.id);
-    if (!waiter) return;
-    pending.delete(msg.id);
-    if (msg.error) waiter.reject(new Error(msg.error.message));
-    else waiter.resolve(msg.result);
-  };
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve, reject) => {
-        const id = next++;
-        pending.set(id, { resolve, reject });
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
-}
 
 /** What ran in `service` for the request, by hand-written source file (lib/coverage-files.mjs). */
 function filesOf(coverage, service) {
