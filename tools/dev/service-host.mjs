@@ -62,7 +62,9 @@ async function main() {
         if (exitCode === 0) exitCode = 1;
         stopAll('SIGTERM');
       }
-      if (running.size === 0) process.exit(exitCode);
+      // no process.exit: the host ends by itself once the threads have, and only after what they wrote has left
+      // through its stdout (a pipe that a slow reader lets fill; process.exit would drop what is still queued)
+      process.exitCode = exitCode;
     });
     running.set(name, worker);
   }

@@ -24,7 +24,14 @@ function standIn(name, { exitCode, exitAfterMs, throwAfterMs } = {}) {
      ${exitAfterMs !== undefined ? `setTimeout(() => process.exit(${exitCode}), ${exitAfterMs});` : ''}
      ${throwAfterMs !== undefined ? `setTimeout(() => { throw new Error('boom'); }, ${throwAfterMs});` : ''}
      parentPort.on('message', (m) => {
-       if (m && m.type === 'stop') { console.log('stopping on ' + m.signal); clearInterval(alive); setTimeout(() => process.exit(0), 50); }
+       if (m && m.type === 'stop') {
+         console.log('stopping on ' + m.signal);
+         clearInterval(alive);
+         // what a service logs as it stops, written just before it exits
+         for (let i = 0; i < 2000; i++) console.log('flushing ' + i);
+         console.log('stopped');
+         process.exit(0);
+       }
      });`,
   );
   return { name, main: file, env: { WHO: name } };
@@ -46,7 +53,8 @@ function runHost(services, { signalAfterMs } = {}) {
       }
     }, 20);
   }
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  // 'close', not 'exit': the host's last lines may still be in the pipe when it exits
+  return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
 test('each service runs with its own environment; its output comes out prefixed with its name', async () => {
@@ -64,6 +72,9 @@ test('SIGTERM reaches every service as a stop request; the host exits 0 once all
   assert.equal(code, 0);
   assert.match(stdout, /^\[alpha\] stopping on SIGTERM$/m);
   assert.match(stdout, /^\[beta\] stopping on SIGTERM$/m);
+  // nothing a service wrote before it exited is lost when the host exits after it
+  assert.match(stdout, /^\[alpha\] stopped$/m);
+  assert.match(stdout, /^\[beta\] stopped$/m);
 });
 
 test('a service that ends on its own stops the others, and the host exits with its code', async () => {
