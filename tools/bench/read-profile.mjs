@@ -11,24 +11,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { ROOT, build, freePort, startEphemeralSystem } from '../dev/system.mjs';
 import { httpClient } from './lib/http.mjs';
 import { inspectorSession } from './lib/inspector.mjs';
 import { percentile } from './lib/load.mjs';
 import { selfTimeBySite } from './lib/profile-sites.mjs';
 
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
-const READS = opt('reads', 3000);
-const TOP = opt('top', 12);
-const json = args.includes('--json');
+const { values: options } = parseArgs({
+  options: {
+    reads: { type: 'string', default: '3000' },
+    top: { type: 'string', default: '12' },
+    json: { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+const READS = Number(options.reads);
+const TOP = Number(options.top);
+const json = options.json;
 const log = (msg) => process.stderr.write(`[read-profile] ${msg}\n`);
 const PROFILED = ['gateway', 'token-service'];
 
-if (!args.includes('--no-build')) build(PROFILED);
+if (!options['no-build']) build(PROFILED);
 const ports = Object.fromEntries(await Promise.all(PROFILED.map(async (s) => [s, await freePort()])));
 log('starting a throwaway system (gateway and token-service with the inspector open) ...');
 const sys = await startEphemeralSystem({
