@@ -263,8 +263,9 @@ export function servicesAs(value = process.env.SERVICES_AS, kekProvider = proces
 
 /**
  * The service a line of the service host's output belongs to: the host prefixes what a thread writes to its stdout
- * and stderr (`[name] ...`); the services' loggers write their JSON lines straight to the process's stdout, each
- * naming its service. Anything else is the host's own.
+ * and stderr (`[name] ...`), the services' logs included. What reaches the process's stdout without passing through a
+ * thread's stream (a library or a child process writing to the inherited descriptor) belongs to the service its JSON
+ * names, if it names one. Anything else is the host's own.
  */
 export function serviceOfHostLine(line, names) {
   const prefixed = /^\[([a-z-]+)\] ([\s\S]*)$/.exec(line);
