@@ -1,13 +1,14 @@
 // The webpack build of every Node program here (the services under apps/ and the admin CLI under tools/admin):
 // each one's webpack.config.js is `module.exports = serviceWebpackConfig(__dirname, { ...what differs })`.
 const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
-const { join, relative } = require('path');
+const { join, relative, resolve } = require('path');
 
 const workspaceRoot = join(__dirname, '../..');
 
 /**
  * @param {string} projectDir the project's folder (its webpack.config.js's __dirname); the bundle goes to the same path under dist/
  * @param {{ additionalEntryPoints?: { entryName: string, entryPath: string }[], assets?: string[], generatePackageJson?: boolean }} [options]
+ *   an additional entry's path is relative to projectDir
  */
 function serviceWebpackConfig(projectDir, options = {}) {
   const { additionalEntryPoints, assets = ['./src/assets'], generatePackageJson = true } = options;
@@ -24,7 +25,14 @@ function serviceWebpackConfig(projectDir, options = {}) {
         target: 'node',
         compiler: 'tsc',
         main: './src/main.ts',
-        ...(additionalEntryPoints && { additionalEntryPoints }),
+        // absolute: the plugin reads only './' paths as the project's and resolves any other from the workspace root,
+        // so '../../libs/…' worked only in a checkout exactly two folders below /
+        ...(additionalEntryPoints && {
+          additionalEntryPoints: additionalEntryPoints.map(({ entryName, entryPath }) => ({
+            entryName,
+            entryPath: resolve(projectDir, entryPath),
+          })),
+        }),
         tsConfig: './tsconfig.app.json',
         assets,
         optimization: false,
