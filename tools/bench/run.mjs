@@ -58,6 +58,8 @@ const CONFIG = {
   warmup: Number(env('BENCH_WARMUP', '0.3', '1')),
   clients: env('BENCH_CLIENTS', '8', '1,8,32').split(',').map(Number),
   scaleClients: Number(env('BENCH_SCALE_CLIENTS', '8', '8')),
+  // each scale point's scenarios measured this many times, in alternating order (goal 5 judges each figure's median)
+  scaleRounds: Math.max(1, Number(env('BENCH_SCALE_ROUNDS', '1', '3'))),
   scaleSizes: [...env('BENCH_SCALE_SIZES', '10000', '10000').split(','), ...(process.env.BENCH_SCALE_1M === '1' ? ['1000000'] : [])]
     .filter(Boolean)
     .map(Number),
@@ -255,16 +257,18 @@ async function main() {
         const seeded = await seedTo(db, tenantId, data.cards[0], size);
         const tokens = await countTokens(db, tenantId);
         if (seeded > 0.05) log(`seeded the tenant to ${tokens} tokens in ${seeded.toFixed(1)} s`);
-        for (const s of scenarios) {
-          await measure({
-            group: 'scale',
-            scenario: `${s.name} @ ${tokens}`,
-            clients: CONFIG.scaleClients,
-            op: s.op,
-            seconds: Math.min(CONFIG.seconds, 3),
-            // the size asked for and the scenario: goal 5 pairs the points by them (the creates add to `tokens`)
-            extra: { tokens, scale_size: size, scale_scenario: s.name },
-          });
+        for (let round = 1; round <= CONFIG.scaleRounds; round++) {
+          for (const s of round % 2 ? scenarios : [...scenarios].reverse()) {
+            await measure({
+              group: 'scale',
+              scenario: `${s.name} @ ${tokens}${CONFIG.scaleRounds > 1 ? ` #${round}` : ''}`,
+              clients: CONFIG.scaleClients,
+              op: s.op,
+              seconds: Math.min(CONFIG.seconds, 3),
+              // the size asked for and the scenario: goal 5 pairs the points by them (the creates add to `tokens`)
+              extra: { tokens, scale_size: size, scale_scenario: s.name, ...(CONFIG.scaleRounds > 1 ? { scale_round: round } : {}) },
+            });
+          }
         }
         const point = { size, tokens: await countTokens(db, tenantId), plans: await explainStatements(db, tenantId) };
         judged.scalePlans.push(point);

@@ -120,6 +120,35 @@ test('scale: every judged scenario within 1.2 × its cost at 10,000 tokens, in P
   assert.match(goalsText(Object.values(noLarge)), /not measured \(set BENCH_SCALE_1M=1\)/);
 });
 
+test('scale: with several rounds at a point, each figure is the median of its rounds', () => {
+  const names = [
+    'GET /tokens metadata filter',
+    'POST /tokens/search (v1)',
+    'GET /v2/tokens metadata, page 1',
+    'POST /v2/tokens/search, page 1',
+    'GET /tokens/{id}',
+    'POST /tokens (card)',
+  ];
+  // three rounds per point; one disturbed window (round 2 at 1,000,000: p50 and PostgreSQL's CPU 3 ×) is outvoted
+  const rounds = (size, disturbed) =>
+    [1, 2, 3].flatMap((round) =>
+      names.map((n) =>
+        row('scale', `${n} @ ${size} #${round}`, 8, {
+          scale_size: size,
+          scale_scenario: n,
+          scale_round: round,
+          p50_ms: disturbed && round === 2 ? 6 : 2 + round / 100,
+          cpu_ms_per_op: { postgres: disturbed && round === 2 ? 1.5 : 0.5 },
+        }),
+      ),
+    );
+  const g = byId(judgeGoals({ rows: [...base, ...rounds(10_000, false), ...rounds(1_000_000, true)], scale1m: true }));
+  assert.equal(g['5'].verdict, 'PASS');
+  assert.equal(g['5'].details[0].rounds, 3);
+  assert.deepEqual(g['5'].details[0].p50_ms, [2.02, 2.03]);
+  assert.deepEqual(g['5'].details[0].pg_cpu_ms, [0.5, 0.5]);
+});
+
 test('older results: a scale row names its point in the scenario', () => {
   assert.deepEqual(scalePoint({ scenario: 'POST /tokens/search (v1) @ 10000', tokens: 10000 }), { scenario: 'POST /tokens/search (v1)', size: 10000 });
 });
