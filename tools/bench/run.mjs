@@ -18,6 +18,7 @@
 //   BENCH_TRACING=1                the throwaway system traces every request to a discarding OTLP collector
 //                                  (lib/trace-sink.mjs): what tracing costs, against a run without it; its results
 //                                  are named <date>[-quick]-tracing and never become the reference of the comparison
+//                                  (nor do those of a BENCH_ONLY run, named <date>[-quick]-only)
 //   BENCH_CONSOLE=0                skip the web console's first-page time in Chromium (tools/bench/console.mjs, on
 //                                  by default unless BENCH_ONLY names something else); BENCH_ONLY=console runs only that
 //   BENCH_ELEMENTS=1               also the Elements fields' budgets in Chromium (tools/bench/elements.mjs: loader size,
@@ -377,7 +378,8 @@ async function main() {
     const printGoals = concludeGoals(result, { print: false });
     const dir = path.join(ROOT, 'bench/results');
     fs.mkdirSync(dir, { recursive: true });
-    const name = `${stamp}${QUICK ? '-quick' : ''}${tracing ? '-tracing' : ''}`;
+    // a run of some scenarios only (BENCH_ONLY) is named -only: it is never the reference of a later run's comparison
+    const name = `${stamp}${QUICK ? '-quick' : ''}${CONFIG.only ? '-only' : ''}${tracing ? '-tracing' : ''}`;
     fs.writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
     fs.writeFileSync(path.join(dir, `${name}.svg`), `${svg(result)}\n`);
     const sections = [markdown(result), goalsMarkdown(result.goals)];

@@ -87,6 +87,10 @@ test('the newest committed result of the same kind: quick with quick, full with 
     'bench/results/2026-11-28T03-10-43-quick.svg',
     'bench/results/2026-11-25T19-27-10.json',
     'bench/results/kek-2026-11-29T01-28-09.json',
+    // a run of some scenarios (BENCH_ONLY) or with tracing on is never the reference
+    'bench/results/2026-11-29T08-27-58-only.json',
+    'bench/results/2026-11-29T08-30-00-quick-only.json',
+    'bench/results/2026-11-29T08-31-00-tracing.json',
     '',
   ];
   assert.equal(pickCommittedResult(paths, true), 'bench/results/2026-11-28T03-10-43-quick.json');
