@@ -284,8 +284,13 @@ describe('the web console in Chromium', () => {
     await page.getByRole('button', { name: 'Hide' }).click();
     await expectAccessible('settings');
     await shot('settings');
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.getByLabel('Theme').first().selectOption('light');
+    expect(await background()).toBe('rgb(246, 247, 249)');
     await page.getByLabel('Theme').first().selectOption('dark');
     expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    // the toggle's scheme reaches the colours (styles.css: each one light-dark(light, dark))
+    expect(await background()).toBe('rgb(15, 20, 25)');
     await expectAccessible('settings, dark');
     await shot('settings-dark');
     await page.getByLabel('Theme').first().selectOption('system');
