@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '@coffer/db';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
-import { TokenRepository, type TokenWrite } from './token.repository';
+import { TokenRepository, type TokenRow } from './token.repository';
 import { AuditRepository } from '../audit/audit.repository';
 
 /** Token rows against real PostgreSQL: what the statements write, and what every read of another tenant cannot see. */
@@ -21,22 +21,26 @@ describe('TokenRepository (PostgreSQL)', () => {
   });
   afterAll(() => ctx?.close());
 
-  function write(overrides: Partial<TokenWrite> = {}): TokenWrite {
+  /** A new token's row; its tenant_id is set by the test's insert (every repository method takes the tenant). */
+  function write(overrides: Partial<TokenRow> = {}): TokenRow {
     return {
+      tenant_id: tenantA,
       id: randomUUID(),
       type: 'token',
-      dataCiphertext: Buffer.from('not-really-ciphertext'),
-      dataKeyId: randomUUID(),
+      data_ciphertext: Buffer.from('not-really-ciphertext'),
+      data_key_id: randomUUID(),
       mask: null,
       fingerprint: `fp-${randomUUID()}`,
-      fingerprintExpression: '{{ data | stringify }}',
+      fingerprint_expression: '{{ data | stringify }}',
       container: '/',
       metadata: { Owner: 'Alice' },
-      searchIndexes: ['{{ data }}'],
-      dedupKey: null,
-      expiresAt: null,
-      createdBy: randomUUID(),
-      createdAt: new Date(),
+      search_indexes: ['{{ data }}'],
+      dedup_key: null,
+      expires_at: null,
+      created_by: randomUUID(),
+      created_at: new Date(),
+      modified_by: null,
+      modified_at: null,
       ...overrides,
     };
   }
@@ -51,7 +55,7 @@ describe('TokenRepository (PostgreSQL)', () => {
     expect(await tokens.insert(tenantA, t, ['d1', 'd2', 'd1'], { traceId: 'trace-1' })).toBe('created-audited');
     const row = await tokens.find(tenantA, t.id);
     expect(row).toMatchObject({ tenant_id: tenantA, id: t.id, type: 'token', container: '/', metadata: { Owner: 'Alice' }, fingerprint: t.fingerprint });
-    expect(Buffer.from(row?.data_ciphertext ?? [])).toEqual(t.dataCiphertext);
+    expect(Buffer.from(row?.data_ciphertext ?? [])).toEqual(t.data_ciphertext);
     expect(await digestsOf(tenantA, t.id)).toEqual(['d1', 'd2']);
     const audit = await ctx.sql.query('SELECT operation, entity_id, trace_id FROM audit_events WHERE tenant_id = $1 AND entity_id = $2', [tenantA, t.id]);
     expect(audit.rows).toEqual([{ operation: 'create', entity_id: t.id, trace_id: 'trace-1' }]);
@@ -68,7 +72,7 @@ describe('TokenRepository (PostgreSQL)', () => {
     expect((await tokens.page(tenantB, {}, 0, 100, OPEN)).rows.map((r) => r.id)).not.toContain(t.id);
     expect((await tokens.findEach([{ tenantId: tenantB, id: t.id }]))[0]).toBeNull();
     expect(await tokens.delete(tenantB, t.id)).toBe(false);
-    expect(await tokens.update(tenantB, { ...write({ id: t.id }), modifiedBy: null }, [])).toBe('missing');
+    expect(await tokens.update(tenantB, write({ id: t.id, tenant_id: tenantB }), [])).toBe('missing');
     // the same id in tenant B is a different token, not a conflict
     expect(await tokens.insert(tenantB, write({ id: t.id }), [])).toBe('created');
     expect((await tokens.find(tenantA, t.id))?.fingerprint).toBe(t.fingerprint);
@@ -76,10 +80,10 @@ describe('TokenRepository (PostgreSQL)', () => {
   });
 
   it('reports a live id as taken and a dedup key held by a live token as a duplicate', async () => {
-    const first = write({ dedupKey: 'token:fp-dup', fingerprint: 'fp-dup' });
+    const first = write({ dedup_key: 'token:fp-dup', fingerprint: 'fp-dup' });
     expect(await tokens.insert(tenantA, first, [])).toBe('created');
     expect(await tokens.insert(tenantA, write({ id: first.id }), [])).toBe('id_taken');
-    expect(await tokens.insert(tenantA, write({ dedupKey: 'token:fp-dup', fingerprint: 'fp-dup' }), [])).toBe('duplicate');
+    expect(await tokens.insert(tenantA, write({ dedup_key: 'token:fp-dup', fingerprint: 'fp-dup' }), [])).toBe('duplicate');
     expect((await tokens.findByDedupKey(tenantA, 'token:fp-dup'))?.id).toBe(first.id);
     // a fingerprint lookup prefers the token holding the dedup key
     await tokens.insert(tenantA, write({ fingerprint: 'fp-dup' }), []);
@@ -88,18 +92,18 @@ describe('TokenRepository (PostgreSQL)', () => {
   });
 
   it('treats an expired token as gone: invisible to reads, its id and dedup key free again, removed by the sweep', async () => {
-    const expired = write({ expiresAt: new Date(Date.now() - 1000), dedupKey: 'token:fp-exp', fingerprint: 'fp-exp' });
+    const expired = write({ expires_at: new Date(Date.now() - 1000), dedup_key: 'token:fp-exp', fingerprint: 'fp-exp' });
     // written directly: the use case refuses a past expiry, but time passes for stored tokens
     expect(await tokens.insert(tenantA, expired, ['exp-digest'])).toBe('created');
     expect(await tokens.find(tenantA, expired.id)).toBeNull();
     expect(await tokens.findByFingerprint(tenantA, 'token', 'fp-exp')).toBeNull();
-    const again = write({ id: expired.id, dedupKey: 'token:fp-exp', fingerprint: 'fp-exp' });
+    const again = write({ id: expired.id, dedup_key: 'token:fp-exp', fingerprint: 'fp-exp' });
     expect(await tokens.insert(tenantA, again, ['new-digest'])).toBe('created');
     expect(await digestsOf(tenantA, expired.id)).toEqual(['new-digest']);
 
-    const other = write({ expiresAt: new Date(Date.now() - 1000), dedupKey: 'token:fp-exp2', fingerprint: 'fp-exp2' });
+    const other = write({ expires_at: new Date(Date.now() - 1000), dedup_key: 'token:fp-exp2', fingerprint: 'fp-exp2' });
     await tokens.insert(tenantA, other, ['x']);
-    const fresh = write({ dedupKey: 'token:fp-exp2', fingerprint: 'fp-exp2' });
+    const fresh = write({ dedup_key: 'token:fp-exp2', fingerprint: 'fp-exp2' });
     expect(await tokens.insert(tenantA, fresh, [])).toBe('created');
     expect((await tokens.findByDedupKey(tenantA, 'token:fp-exp2'))?.id).toBe(fresh.id);
 
@@ -110,17 +114,17 @@ describe('TokenRepository (PostgreSQL)', () => {
   });
 
   it('updates the mutable fields and replaces the search digests; a dedup key held by another token is a duplicate', async () => {
-    const t = write({ searchIndexes: ['a'] });
+    const t = write({ search_indexes: ['a'] });
     await tokens.insert(tenantA, t, ['old-1', 'old-2']);
     const modifier = randomUUID();
-    const updated = await tokens.update(tenantA, { ...t, metadata: { k: 'V' }, container: '/cards', modifiedBy: modifier }, ['new-1']);
+    const updated = await tokens.update(tenantA, { ...t, metadata: { k: 'V' }, container: '/cards', modified_by: modifier }, ['new-1']);
     expect(updated).toMatchObject({ id: t.id, container: '/cards', metadata: { k: 'V' }, modified_by: modifier });
     expect((updated as { modified_at: Date }).modified_at).toBeInstanceOf(Date);
     expect(await digestsOf(tenantA, t.id)).toEqual(['new-1']);
 
-    const holder = write({ dedupKey: 'token:held', fingerprint: 'held' });
+    const holder = write({ dedup_key: 'token:held', fingerprint: 'held' });
     await tokens.insert(tenantA, holder, []);
-    expect(await tokens.update(tenantA, { ...t, dedupKey: 'token:held', modifiedBy: null }, [])).toBe('duplicate');
+    expect(await tokens.update(tenantA, { ...t, dedup_key: 'token:held' }, [])).toBe('duplicate');
     // the failed update changed nothing
     expect(await digestsOf(tenantA, t.id)).toEqual(['new-1']);
     expect((await tokens.find(tenantA, t.id))?.container).toBe('/cards');
@@ -140,7 +144,7 @@ describe('TokenRepository (PostgreSQL)', () => {
     const base = Date.now() - 60_000;
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const t = write({ createdAt: new Date(base + i * 1000), type: i % 2 ? 'card' : 'token', metadata: { Colour: i < 2 ? 'Red' : 'Blue' } });
+      const t = write({ created_at: new Date(base + i * 1000), type: i % 2 ? 'card' : 'token', metadata: { Colour: i < 2 ? 'Red' : 'Blue' } });
       ids.push(t.id);
       await tokens.insert(tenant, t, []);
     }

@@ -24,23 +24,6 @@ export interface TokenRow {
   modified_at: Date | null;
 }
 
-export interface TokenWrite {
-  id: string;
-  type: string;
-  dataCiphertext: Buffer;
-  dataKeyId: string;
-  mask: unknown;
-  fingerprint: string;
-  fingerprintExpression: string;
-  container: string;
-  metadata: Record<string, string>;
-  searchIndexes: string[];
-  dedupKey: string | null;
-  expiresAt: Date | null;
-  createdBy: string | null;
-  createdAt: Date;
-}
-
 export interface TokenListFilter {
   ids?: string[];
   types?: string[];
@@ -80,20 +63,20 @@ function jsonOrNull(v: unknown): string | null {
 }
 
 /** The token's row, unless its id or dedup key is taken: RETURNING id tells which happened. */
-function insertToken(tenantId: string, t: TokenWrite): Prisma.Sql {
+function insertToken(tenantId: string, t: TokenRow): Prisma.Sql {
   return Prisma.sql`
     INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
       container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
-    VALUES (${tenantId}::uuid, ${t.id}, ${t.type}, ${t.dataCiphertext}, ${t.dataKeyId}::uuid, ${jsonOrNull(t.mask)}::jsonb,
-      ${t.fingerprint}, ${t.fingerprintExpression}, ${t.container}, ${JSON.stringify(t.metadata)}::jsonb,
-      ${lowerMetadata(t.metadata)}::jsonb, ${t.searchIndexes}::text[], ${t.dedupKey}, ${t.expiresAt}, ${t.createdBy}::uuid, ${t.createdAt})
+    VALUES (${tenantId}::uuid, ${t.id}, ${t.type}, ${t.data_ciphertext}, ${t.data_key_id}::uuid, ${jsonOrNull(t.mask)}::jsonb,
+      ${t.fingerprint}, ${t.fingerprint_expression}, ${t.container}, ${JSON.stringify(t.metadata)}::jsonb,
+      ${lowerMetadata(t.metadata)}::jsonb, ${t.search_indexes}::text[], ${t.dedup_key}, ${t.expires_at}, ${t.created_by}::uuid, ${t.created_at})
     ON CONFLICT DO NOTHING RETURNING id`;
 }
 
 /** One create of a group-committed batch (TokenRepository.insertMany). */
 export interface BatchedInsert {
   tenantId: string;
-  token: TokenWrite;
+  token: TokenRow;
   searchDigests: string[];
   traceId: string;
   event?: OutboxEvent;
@@ -115,11 +98,11 @@ function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
   return Prisma.sql`
     WITH k AS (
       SELECT * FROM unnest(${entries.map((_, i) => i)}::int[], ${col((e) => e.tenantId)}::uuid[], ${col((e) => e.token.id)}::text[],
-        ${col((e) => e.token.type)}::text[], ${col((e) => e.token.dataCiphertext)}::bytea[], ${col((e) => e.token.dataKeyId)}::uuid[],
-        ${col((e) => jsonOrNull(e.token.mask))}::jsonb[], ${col((e) => e.token.fingerprint)}::text[], ${col((e) => e.token.fingerprintExpression)}::text[],
+        ${col((e) => e.token.type)}::text[], ${col((e) => e.token.data_ciphertext)}::bytea[], ${col((e) => e.token.data_key_id)}::uuid[],
+        ${col((e) => jsonOrNull(e.token.mask))}::jsonb[], ${col((e) => e.token.fingerprint)}::text[], ${col((e) => e.token.fingerprint_expression)}::text[],
         ${col((e) => e.token.container)}::text[], ${col((e) => JSON.stringify(e.token.metadata))}::jsonb[], ${col((e) => lowerMetadata(e.token.metadata))}::jsonb[],
-        ${col((e) => JSON.stringify(e.token.searchIndexes))}::jsonb[], ${col((e) => e.token.dedupKey)}::text[], ${col((e) => e.token.expiresAt)}::timestamptz[],
-        ${col((e) => e.token.createdBy)}::uuid[], ${col((e) => e.token.createdAt)}::timestamptz[], ${col((e) => e.traceId)}::text[])
+        ${col((e) => JSON.stringify(e.token.search_indexes))}::jsonb[], ${col((e) => e.token.dedup_key)}::text[], ${col((e) => e.token.expires_at)}::timestamptz[],
+        ${col((e) => e.token.created_by)}::uuid[], ${col((e) => e.token.created_at)}::timestamptz[], ${col((e) => e.traceId)}::text[])
       AS k(ord, tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression, container, metadata,
         metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at, trace_id)
     ), t AS (
@@ -183,7 +166,7 @@ export class TokenRepository {
    * conflict (id taken, duplicate, or an expired holder to clear) takes the careful path in a transaction. Inside
    * a unit of work (tokenize: several tokens all-or-nothing) both run in the caller's transaction.
    */
-  async insert(tenantId: string, t: TokenWrite, searchDigests: string[], audit?: { traceId: string }, event?: OutboxEvent): Promise<InsertOutcome> {
+  async insert(tenantId: string, t: TokenRow, searchDigests: string[], audit?: { traceId: string }, event?: OutboxEvent): Promise<InsertOutcome> {
     // Inside a unit of work with no audit event to carry (a tokenize audits its tokens in one statement at the end),
     // plain statements: a statement in an open transaction goes through Prisma unprepared, so the combined one below
     // would be parsed and planned for every token (a tokenize of 10 values cost PostgreSQL 50 % more CPU).
@@ -195,7 +178,7 @@ export class TokenRepository {
       WITH t AS (${insertToken(tenantId, t)}), s AS (
         INSERT INTO token_search_indexes (tenant_id, token_id, digest)
         SELECT ${tenantId}::uuid, t.id, d FROM t, unnest(${digests}::text[]) AS d ON CONFLICT DO NOTHING
-      ), a AS (${createEventInsert(Prisma.raw('t'), tenantId, t.createdBy, audit?.traceId ?? null, audit !== undefined)}),
+      ), a AS (${createEventInsert(Prisma.raw('t'), tenantId, t.created_by, audit?.traceId ?? null, audit !== undefined)}),
       o AS (${outboxInsert(event ? [event] : [], Prisma.raw('t'))})
       SELECT id FROM t`,
       // every create: its text never changes, so it is parsed and planned once per connection
@@ -217,11 +200,11 @@ export class TokenRepository {
   }
 
   /** A create whose id or dedup key was taken when it was tried: the careful path, in a transaction of its own. */
-  insertAfterConflict(tenantId: string, t: TokenWrite, searchDigests: string[], event?: OutboxEvent): Promise<InsertOutcome> {
+  insertAfterConflict(tenantId: string, t: TokenRow, searchDigests: string[], event?: OutboxEvent): Promise<InsertOutcome> {
     return this.prisma.transactional(() => this.insertCarefully(tenantId, t, searchDigests, event));
   }
 
-  private async insertCarefully(tenantId: string, t: TokenWrite, searchDigests: string[], event?: OutboxEvent): Promise<InsertOutcome> {
+  private async insertCarefully(tenantId: string, t: TokenRow, searchDigests: string[], event?: OutboxEvent): Promise<InsertOutcome> {
     // bounded: each retry follows a delete of an expired holder; a third conflict in a row is reported as id taken
     for (let attempt = 0; attempt < 3; attempt++) {
       const inserted = await this.prisma.$queryRaw<Array<{ id: string }>>(insertToken(tenantId, t));
@@ -239,7 +222,7 @@ export class TokenRepository {
         await this.prisma.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
         continue;
       }
-      if (t.dedupKey && (await this.releaseExpiredDedupKey(tenantId, t.dedupKey))) continue;
+      if (t.dedup_key && (await this.releaseExpiredDedupKey(tenantId, t.dedup_key))) continue;
       return 'duplicate';
     }
     return 'id_taken';
@@ -425,11 +408,14 @@ export class TokenRepository {
     );
   }
 
-  /** Replaces the mutable fields; returns false when the token vanished meanwhile. */
-  /** The updated row comes back from the statement itself, so it is right inside a caller's uncommitted transaction. */
+  /**
+   * Replaces the mutable fields with `t`'s (the stored row with its changes; `modified_at` is the update's time); 'missing'
+   * when the token vanished meanwhile. The updated row comes back from the statement itself, so it is right inside a
+   * caller's uncommitted transaction.
+   */
   async update(
     tenantId: string,
-    t: TokenWrite & { modifiedBy: string | null },
+    t: TokenRow,
     searchDigests: string[],
     /** the token.updated event of the updated row, written in the update's transaction */
     event?: (row: TokenRow) => OutboxEvent,
@@ -437,11 +423,11 @@ export class TokenRepository {
     try {
       return await this.prisma.transactional(async () => {
         const updated = await this.prisma.$queryRaw<TokenRow[]>`
-          UPDATE tokens SET data_ciphertext = ${t.dataCiphertext}, data_key_id = ${t.dataKeyId}::uuid, mask = ${jsonOrNull(t.mask)}::jsonb,
-            fingerprint = ${t.fingerprint}, fingerprint_expression = ${t.fingerprintExpression}, container = ${t.container},
+          UPDATE tokens SET data_ciphertext = ${t.data_ciphertext}, data_key_id = ${t.data_key_id}::uuid, mask = ${jsonOrNull(t.mask)}::jsonb,
+            fingerprint = ${t.fingerprint}, fingerprint_expression = ${t.fingerprint_expression}, container = ${t.container},
             metadata = ${JSON.stringify(t.metadata)}::jsonb, metadata_search = ${lowerMetadata(t.metadata)}::jsonb,
-            search_indexes = ${t.searchIndexes}::text[], dedup_key = ${t.dedupKey}, expires_at = ${t.expiresAt},
-            modified_by = ${t.modifiedBy}::uuid, modified_at = now()
+            search_indexes = ${t.search_indexes}::text[], dedup_key = ${t.dedup_key}, expires_at = ${t.expires_at},
+            modified_by = ${t.modified_by}::uuid, modified_at = now()
           WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id} AND ${LIVE}
           RETURNING ${COLUMNS}`;
         if (!updated.length) return 'missing';

@@ -296,20 +296,23 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
       await create.execute({ principal: p, traceId: 't', body: { type: 'token', data: 'warm' } });
       const inserts = ctx.get(TokenInserts);
       const row = (i: number, keyId = '00000000-0000-4000-8000-000000000000') => ({
+        tenant_id: t,
         id: `row-${i}`,
         type: 'token',
-        dataCiphertext: Buffer.from([1, 2, 3]),
-        dataKeyId: keyId,
+        data_ciphertext: Buffer.from([1, 2, 3]),
+        data_key_id: keyId,
         mask: null,
         fingerprint: `fp-${i}`,
-        fingerprintExpression: '{{ data }}',
+        fingerprint_expression: '{{ data }}',
         container: '/general/high/',
         metadata: {},
-        searchIndexes: [],
-        dedupKey: null,
-        expiresAt: null,
-        createdBy: p.applicationId,
-        createdAt: new Date(),
+        search_indexes: [],
+        dedup_key: null,
+        expires_at: null,
+        created_by: p.applicationId,
+        created_at: new Date(),
+        modified_by: null,
+        modified_at: null,
       });
       const results = await Promise.all([
         settle(inserts.insert(t, row(1), [], { traceId: 't' })),

@@ -203,59 +203,33 @@ export class CreateTokenUseCase {
         throw new ProblemError(503, 'The token could not be written: concurrent writes kept conflicting with it; retry the request');
       const id = this.chooseId(p, attempt);
       const { keyId, ciphertext } = await this.vault.encrypt(tenantId, id, f.data);
-      const write = {
+      // the token as it is stored: written, shown in its event and rendered for the reply from this one row
+      const row: TokenRow = {
+        tenant_id: tenantId,
         id,
         type: f.type,
-        dataCiphertext: ciphertext,
-        dataKeyId: keyId,
+        data_ciphertext: ciphertext,
+        data_key_id: keyId,
         mask: f.mask,
         fingerprint,
-        fingerprintExpression: f.fingerprintExpression,
+        fingerprint_expression: f.fingerprintExpression,
         container: f.container,
         metadata: f.metadata,
-        searchIndexes: f.searchIndexes,
-        dedupKey,
-        expiresAt: f.expiresAt,
-        createdBy: principal.applicationId,
-        createdAt: new Date(),
-      };
-      const event = tokenCreated(principal, traceId, {
-        ...write,
-        container: f.container,
-        fingerprint_expression: f.fingerprintExpression,
         search_indexes: f.searchIndexes,
-        created_by: write.createdBy,
-        created_at: write.createdAt,
+        dedup_key: dedupKey,
         expires_at: f.expiresAt,
+        created_by: principal.applicationId,
+        created_at: new Date(),
         modified_by: null,
         modified_at: null,
-      });
-      const outcome = await this.inserts.insert(tenantId, write, searchDigests, audits ? undefined : { traceId }, event);
+      };
+      const outcome = await this.inserts.insert(tenantId, row, searchDigests, audits ? undefined : { traceId }, tokenCreated(principal, traceId, row));
       if (outcome === 'created' || outcome === 'created-audited') {
         if (outcome === 'created') {
           const event: AuditEventInput = { actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId };
           if (audits) audits.push(event);
           else await this.audit.record(tenantId, [event]);
         }
-        const row: TokenRow = {
-          tenant_id: tenantId,
-          id,
-          type: f.type,
-          data_ciphertext: ciphertext,
-          data_key_id: keyId,
-          mask: f.mask,
-          fingerprint,
-          fingerprint_expression: f.fingerprintExpression,
-          container: f.container,
-          metadata: f.metadata,
-          search_indexes: f.searchIndexes,
-          dedup_key: dedupKey,
-          expires_at: f.expiresAt,
-          created_by: principal.applicationId,
-          created_at: write.createdAt,
-          modified_by: null,
-          modified_at: null,
-        };
         const transform = writeReplyTransform(principal, 'token:create', { id, container: f.container });
         return { view: toTokenView(row, f.data, transform, p.budget, p.masked), row, created: true, transform };
       }

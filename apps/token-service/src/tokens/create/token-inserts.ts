@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { inTransaction, type OutboxEvent } from '@coffer/db';
 import { sqlStateOf } from '@coffer/db';
 import { currentTraceparent } from '@coffer/observability';
-import { TokenRepository, type BatchedInsert, type InsertOutcome, type TokenWrite } from '../token.repository';
+import { TokenRepository, type BatchedInsert, type InsertOutcome, type TokenRow } from '../token.repository';
 
 interface Waiting extends BatchedInsert {
   resolve: (outcome: InsertOutcome) => void;
@@ -40,7 +40,7 @@ export class TokenInserts {
 
   constructor(private readonly tokens: TokenRepository) {}
 
-  insert(tenantId: string, token: TokenWrite, searchDigests: string[], audit: { traceId: string } | undefined, event?: OutboxEvent): Promise<InsertOutcome> {
+  insert(tenantId: string, token: TokenRow, searchDigests: string[], audit: { traceId: string } | undefined, event?: OutboxEvent): Promise<InsertOutcome> {
     if (!audit || inTransaction()) return this.tokens.insert(tenantId, token, searchDigests, audit, event);
     return new Promise<InsertOutcome>((resolve, reject) => {
       this.queue.push({ tenantId, token, searchDigests, traceId: audit.traceId, event, traceparent: currentTraceparent(), resolve, reject });
@@ -71,7 +71,7 @@ export class TokenInserts {
     const keys = new Set<string>();
     for (const w of this.queue) {
       const id = `${w.tenantId}\u0000i${w.token.id}`;
-      const dedup = w.token.dedupKey === null ? null : `${w.tenantId}\u0000d${w.token.dedupKey}`;
+      const dedup = w.token.dedup_key === null ? null : `${w.tenantId}\u0000d${w.token.dedup_key}`;
       if (batch.length >= MAX_BATCH || keys.has(id) || (dedup && keys.has(dedup))) {
         rest.push(w);
         continue;
