@@ -21,7 +21,7 @@ describe('TokenRepository (PostgreSQL)', () => {
   });
   afterAll(() => ctx?.close());
 
-  /** A new token's row; its tenant_id is set by the test's insert (every repository method takes the tenant). */
+  /** A new token's row; the repository writes it under the tenant its methods are given (tenantA unless a test says). */
   function write(overrides: Partial<TokenRow> = {}): TokenRow {
     return {
       tenant_id: tenantA,
