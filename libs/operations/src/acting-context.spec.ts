@@ -1,5 +1,5 @@
 import type { Principal } from '@coffer/contracts';
-import { actedBy, actingAs, withActingContext } from './acting-context';
+import { actedBy, actingAs, caller, currentTraceId, withActingContext } from './acting-context';
 
 const principal = { tenantId: 't-1', applicationId: 'app-1', applicationType: 'MANAGEMENT', permissions: [] } as unknown as Principal;
 const person = { ...principal, user: { id: 'user-1', email: 'jane@example.com' } } as unknown as Principal;
@@ -14,5 +14,30 @@ describe('who an audit record says acted', () => {
     expect(withActingContext({ principal: person, traceId: 'trace-2' }, () => actingAs())).toEqual(actedBy(person, 'trace-2'));
     expect(withActingContext({}, () => actingAs())).toBeUndefined();
     expect(actingAs()).toBeUndefined();
+  });
+});
+
+describe('the caller of the current operation', () => {
+  it('is the principal the context was entered with, through awaits and timers', async () => {
+    const seen = await withActingContext({ principal: person, traceId: 'trace-3' }, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return [caller(), currentTraceId()];
+    });
+    expect(seen).toEqual([person, 'trace-3']);
+  });
+
+  it('is never guessed: outside an operation, or in one open to anyone, asking for it throws', () => {
+    expect(() => caller()).toThrow(/no authenticated caller/);
+    expect(() => withActingContext({ traceId: 't' }, () => caller())).toThrow(/no authenticated caller/);
+    expect(currentTraceId()).toBeUndefined();
+  });
+
+  it('two operations interleaved each keep their own caller', async () => {
+    const run = (p: Principal, ms: number) =>
+      withActingContext({ principal: p }, async () => {
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        return caller();
+      });
+    expect(await Promise.all([run(principal, 5), run(person, 1)])).toEqual([principal, person]);
   });
 });

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { actorOf, type Actor, type Principal } from '@coffer/contracts';
+import type { CallContext } from '@coffer/bus';
 
 /** Who the current operation acts for and its trace id, as the dispatcher received them. */
 export interface ActingContext {
@@ -9,9 +10,34 @@ export interface ActingContext {
 
 const acting = new AsyncLocalStorage<ActingContext>();
 
-/** Runs `fn` as the operation of `ctx` (the operation dispatcher, around each handler). */
+/**
+ * Runs `fn` as the operation of `ctx`: the operation dispatcher around each handler, and work done later for a caller
+ * who is no longer waiting (an asynchronous reactor job runs as the application that asked for it).
+ */
 export function withActingContext<T>(ctx: ActingContext, fn: () => T): T {
   return acting.run(ctx, fn);
+}
+
+/**
+ * The authenticated caller of the operation this code runs for: what a use case acts as, read where it starts instead
+ * of handed down every signature. Only the dispatcher (and work resumed for a caller) sets it, after its access check.
+ * Throws outside an operation or in one open to anyone (no principal): a use case that needs a caller and has none is
+ * a programming error, never a request to serve anonymously.
+ */
+export function caller(): Principal {
+  const principal = acting.getStore()?.principal;
+  if (!principal) throw new Error('caller(): no authenticated caller in this context (not inside an operation that requires one)');
+  return principal;
+}
+
+/** The trace id of the operation this code runs for, if any (the gateway's, carried in the envelope). */
+export function currentTraceId(): string | undefined {
+  return acting.getStore()?.traceId;
+}
+
+/** A call to another service made as the current operation's caller, in its trace. */
+export function asCaller(): CallContext {
+  return { principal: caller(), traceId: currentTraceId() ?? '' };
 }
 
 /**

@@ -1,14 +1,11 @@
-import type { Principal } from '@coffer/contracts';
 import type { IdempotentWrite } from '@coffer/idempotency';
 
 /**
  * What an operation's handler is called with, once the dispatcher checked the caller, the JSON limits and the body:
- * the handler is a plain function of it.
+ * the handler is a plain function of it. Who calls is not a member: the dispatcher runs the handler as its caller
+ * (acting-context.ts), and the use cases read `caller()` and `currentTraceId()` where they start.
  */
 export interface Command<B = unknown> {
-  /** the authenticated caller (absent only for operations open to anyone: pings, authentication itself) */
-  principal: Principal;
-  traceId: string;
   /** the body: the validated contract instance when the row validates, else the body as received */
   body: B;
   /** a `transaction` write whose handler records the key in its own transaction (and only then) */

@@ -1,6 +1,7 @@
 import { OPS, ProblemError, UpdateTenantRequest, type Principal, type RpcEnvelope } from '@coffer/contracts';
 import type { IdempotentWrites, IdempotencyPlan } from '@coffer/idempotency';
 import { OperationDispatcher } from './operation-dispatcher';
+import { caller, currentTraceId } from './acting-context';
 import type { Command } from './command';
 
 const app: Principal = { tenantId: 't', applicationId: 'a', applicationType: 'private', permissions: ['token:create', 'token:read'] };
@@ -49,10 +50,15 @@ describe('OperationDispatcher', () => {
       expect(call).not.toHaveBeenCalled();
     });
 
-    it('any one of the permissions is enough; the handler gets a Command, not the envelope', async () => {
-      const cmd = (await dispatcher.dispatch(OPS.token.tokens.detokenize.subject, env({ payload: 'tok' }), call)) as Command;
-      expect(cmd).toMatchObject({ principal: app, traceId: 'trace', body: { payload: 'tok' } });
-      expect(cmd).not.toHaveProperty('idempotencyKey');
+    it('any one of the permissions is enough; the handler gets a Command, not the envelope, and runs as the caller', async () => {
+      const asSeen = jest.fn(async (cmd: unknown) => ({ cmd, caller: caller(), traceId: currentTraceId() }));
+      const seen = (await dispatcher.dispatch(OPS.token.tokens.detokenize.subject, env({ payload: 'tok' }), asSeen)) as {
+        cmd: Command;
+        caller: Principal;
+        traceId: string;
+      };
+      expect(seen.cmd).toEqual({ body: { payload: 'tok' }, deadline: undefined });
+      expect(seen).toMatchObject({ caller: app, traceId: 'trace' });
     });
 
     it('access decided by the body: a service asking for its tenant (internal) needs no permission, anyone else tenant:read', async () => {

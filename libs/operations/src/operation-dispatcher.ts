@@ -53,19 +53,17 @@ export class OperationDispatcher {
 
   async dispatch(subject: string, env: RpcEnvelope, call: (data: unknown) => Promise<unknown>): Promise<unknown> {
     const row = this.rows.get(subject);
-    // who acts and the trace, for the audit records the handler writes (AuditTrail)
-    if (row) return withActingContext({ principal: env?.principal, traceId: env?.traceId }, () => this.run(row, env, call));
-    return call(env);
+    if (!row) return call(env);
+    const principal = authorize(row, env);
+    // the handler runs as its caller: the use cases read who acts (caller()) and the trace from here, as AuditTrail does
+    return withActingContext({ principal, traceId: env?.traceId }, () => this.run(row, env, call));
   }
 
   private async run(row: OperationRow, env: RpcEnvelope, call: (data: unknown) => Promise<unknown>): Promise<unknown> {
     const subject = row.subject;
     const body = env?.body;
-    const principal = authorize(row, env);
     checkJsonLimits(row, body);
     const cmd: Command = {
-      principal: principal as Principal,
-      traceId: env?.traceId,
       body: row.validate ? validateContract(payloadClass(row), body ?? {}) : body,
       deadline: currentRequestDeadline() ?? deadlineOf(env),
     };
