@@ -1,6 +1,7 @@
 // Card details without revealing the card: BIN, last four digits, brand, Luhn check and expiry status.
 // Invoke with args {"card": "{{ <card token id> }}"}: the whole card is injected, only `number` and the expiry are kept.
-const { BadRequestError } = require('@coffer/reactor-runtime');
+// luhnValid is the check the vault itself applies to card numbers
+const { BadRequestError, luhnValid } = require('@coffer/reactor-runtime');
 
 const BRANDS = [
   ['american_express', /^3[47]/, [15]],
@@ -13,19 +14,6 @@ const BRANDS = [
   ['visa', /^4/, [13, 16, 19]],
 ];
 
-function luhn(digits) {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 module.exports = async function (req) {
   const card = req.args.card || {};
   const number = String(card.number || '').replace(/[\s-]/g, '');
@@ -36,7 +24,7 @@ module.exports = async function (req) {
     last4: number.slice(-4),
     length: number.length,
     brand: brand ? brand[0] : 'unknown',
-    luhn_valid: luhn(number),
+    luhn_valid: luhnValid(number),
   };
   if (card.expiration_month !== undefined && card.expiration_year !== undefined) {
     const now = new Date();

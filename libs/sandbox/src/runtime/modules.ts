@@ -9,7 +9,7 @@ import { getCryptoModule } from './crypto';
 import { getFetch } from './fetch';
 import { codedError, once } from './host';
 import { format, inspect } from './inspect';
-import { getRuntimeModule } from './reactor-errors';
+import { getRuntimeModule } from './reactor-runtime';
 import { getTextCodecs } from './text-codec';
 import { getTimersModule, getTimersPromisesModule } from './timers';
 import { getUrlClasses } from './url';

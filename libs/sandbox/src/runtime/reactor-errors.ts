@@ -85,10 +85,3 @@ export const getErrorClasses = once(() => {
   }
   return out;
 });
-
-export const getRuntimeModule = once(() => {
-  const m: Record<string, unknown> = {};
-  for (const [name, C] of getErrorClasses()) m[name] = C;
-  m['CustomHttpResponseError'] = CustomHttpResponseError;
-  return Object.freeze(m);
-});

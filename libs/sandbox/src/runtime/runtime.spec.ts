@@ -197,6 +197,16 @@ describe('the in-isolate runtime (bundle in a bare context)', () => {
     expect(answer).toBe('E{"kind":"class","name":"BadRequestError","errors":{"card":["bad"]}}');
   });
 
+  it("the runtime module's check digits are the vault's (libs/checksums), under both of its names", async () => {
+    expect(
+      await raw(`const rt = require('@coffer/reactor-runtime');
+        const bt = require('@basis-theory/basis-theory-reactor-formulas-sdk-js');
+        return { raw: { same: rt.luhnValid === bt.luhnValid,
+          luhn: ['4242424242424242', '4242424242424241', '', '42424242424242a2', 4242424242424242, null].map((x) => rt.luhnValid(x)),
+          aba: ['011000015', '011000016', '01100001', 11000015].map((x) => rt.abaRoutingValid(x)) } };`),
+    ).toEqual({ same: true, luhn: [true, false, false, false, false, false], aba: [true, false, false, false] });
+  });
+
   it('Headers, Request and Response behave like node-fetch 2', async () => {
     expect(
       await raw(`const { Headers, Response, Request } = require('node-fetch');
