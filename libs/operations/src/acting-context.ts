@@ -35,8 +35,15 @@ export function currentTraceId(): string | undefined {
   return acting.getStore()?.traceId;
 }
 
-/** A call to another service made as the current operation's caller, in its trace. */
-export function asCaller(): CallContext {
+/** A call context with its caller certain: what asCaller() returns, and what a use case hands its own steps. */
+export type CallerContext = CallContext & { principal: Principal };
+
+/**
+ * The current operation's caller and trace as one value, read now: for a call to another service made on the
+ * caller's behalf, and for a use case's steps that run later or for someone else (a sandbox's callbacks), which get
+ * this value captured where the use case started, never a fresh read.
+ */
+export function asCaller(): CallerContext {
   return { principal: caller(), traceId: currentTraceId() ?? '' };
 }
 
