@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { ACTOR_TYPES, FieldErrors, type ActorType, offsetPage, pageOffset, parsePageRequest, type Page, type Principal } from '@coffer/contracts';
+import { ACTOR_TYPES, FieldErrors, type ActorType, offsetPage, pageOffset, parsePageRequest, type Page } from '@coffer/contracts';
 import type { AuditEvent } from '@coffer/db';
+import { caller } from '@coffer/operations';
 import { AuditRepository } from './audit.repository';
 import { STORABLE_DATE_MESSAGE, storableDate } from '../storable-date';
 
@@ -58,7 +59,8 @@ export function logMessage(entityType: string, operation: string): string {
 export class ListLogsUseCase {
   constructor(private readonly audit: AuditRepository) {}
 
-  async execute(principal: Principal, query: Record<string, unknown>): Promise<Page<AuditEventView>> {
+  async execute(query: Record<string, unknown>): Promise<Page<AuditEventView>> {
+    const principal = caller();
     const errors = new FieldErrors();
     const page = parsePageRequest(query, errors);
     const one = (k: string) => {

@@ -1,6 +1,7 @@
 import type { PrismaService } from '@coffer/db';
 import type { TenantKeyring } from '@coffer/crypto/keyring';
-import type { Command } from '@coffer/operations';
+import type { Principal } from '@coffer/contracts';
+import { withActingContext } from '@coffer/operations';
 import { KeyStatusHandler, ReencryptionProgressReader } from './key-status.handler';
 
 const TENANT = '00000000-0000-4000-8000-000000000001';
@@ -47,7 +48,7 @@ describe('key status (token.keys.status)', () => {
     };
     const { reader: r } = reader([]);
     const handler = new KeyStatusHandler(keyring as unknown as TenantKeyring, r);
-    const body = await handler.onStatus({ principal: { tenantId: TENANT }, traceId: 't', body: {} } as unknown as Command);
+    const body = await withActingContext({ principal: { tenantId: TENANT } as Principal, traceId: 't' }, () => handler.onStatus());
     expect(keyring.dataKeyVersions).toHaveBeenCalledWith(TENANT);
     expect(body).toEqual({
       data: [

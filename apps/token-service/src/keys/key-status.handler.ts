@@ -2,7 +2,7 @@ import { Controller, Injectable } from '@nestjs/common';
 import { OPS, type ReencryptionProgressView, type TenantKeysView } from '@coffer/contracts';
 import { PrismaService } from '@coffer/db';
 import { TenantKeyring } from '@coffer/crypto/keyring';
-import { Operation, type Command } from '@coffer/operations';
+import { Operation, caller } from '@coffer/operations';
 
 interface ProgressRow {
   job_id: string;
@@ -52,8 +52,8 @@ export class KeyStatusHandler {
   ) {}
 
   @Operation(OPS.token.keys.status)
-  async onStatus(cmd: Command): Promise<TenantKeysView> {
-    const tenantId = cmd.principal.tenantId;
+  async onStatus(): Promise<TenantKeysView> {
+    const tenantId = caller().tenantId;
     const [versions, reencryption] = await Promise.all([this.keyring.dataKeyVersions(tenantId), this.progress.forTenant(tenantId)]);
     const view: TenantKeysView = {
       data: versions.map((v) => ({ id: v.id, version: v.version, active: v.active, created_at: v.createdAt.toISOString(), kek_provider: v.kekProvider })),

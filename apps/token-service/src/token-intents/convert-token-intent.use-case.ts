@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { FieldErrors, forbidden, type Principal, type TokenView } from '@coffer/contracts';
+import { FieldErrors, forbidden, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { PrismaService } from '@coffer/db';
 import type { ReplayCodec } from '@coffer/idempotency';
+import { caller, currentTraceId } from '@coffer/operations';
 import { CreateTokenUseCase, type CreateTokenCommand, type WrittenToken } from '../tokens/create/create-token.use-case';
 import { TokenRepository } from '../tokens/token.repository';
 import { TokenVault } from '../tokens/token-vault';
@@ -31,7 +32,9 @@ export class ConvertTokenIntentUseCase {
   ) {}
 
   async execute(cmd: CreateTokenCommand): Promise<TokenView> {
-    const { principal, traceId } = cmd;
+    // who converts, read once where the conversion starts; the token's write gets them as data (CreateTokenUseCase.write)
+    const principal = caller();
+    const traceId = currentTraceId();
     const conversion = await this.intents.conversion(principal, cmd.body);
     if (!conversion) return this.create.execute(cmd);
     const errors = new FieldErrors();
@@ -56,8 +59,10 @@ export class ConvertTokenIntentUseCase {
   /**
    * A repeat of an idempotent conversion: its intent is gone, so the request cannot be judged again as a create is;
    * the caller must still may create in the token's container (403 otherwise), and sees the token as it may now.
+   * The caller is the one the codec is built for (in the request, by the dispatcher), captured now.
    */
-  replayCodec(principal: Principal): ReplayCodec<TokenView, TokenView> {
+  replayCodec(): ReplayCodec<TokenView, TokenView> {
+    const principal = caller();
     return {
       reply: (view) => view,
       record: (view) => view,

@@ -10,17 +10,17 @@ export class TokenIntentsHandler {
 
   @Operation(OPS.token.intents.create)
   onCreate(cmd: Command) {
-    return this.intents.create(cmd.principal, cmd.traceId, cmd.body);
+    return this.intents.create(cmd.body);
   }
 
   @Operation(OPS.token.intents.get)
   onGet(cmd: Command<IdMessage | undefined>) {
-    return this.intents.get(cmd.principal, cmd.traceId, String(cmd.body?.id ?? ''));
+    return this.intents.get(String(cmd.body?.id ?? ''));
   }
 
   @Operation(OPS.token.intents.delete)
   async onDelete(cmd: Command<IdMessage | undefined>) {
-    await this.intents.delete(cmd.principal, cmd.traceId, String(cmd.body?.id ?? ''));
+    await this.intents.delete(String(cmd.body?.id ?? ''));
     return { deleted: true };
   }
 }

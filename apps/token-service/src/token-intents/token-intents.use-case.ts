@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, actorOf, conflict, newEvent, notFound, type Principal, type TokenIntentView } from '@coffer/contracts';
 import { EventOutbox, PrismaService } from '@coffer/db';
+import { caller, currentTraceId } from '@coffer/operations';
 import { AuditRepository } from '../audit/audit.repository';
 import { TokenVault, renderExpressions } from '../tokens/token-vault';
 import { validateTokenFields } from '../tokens/token-fields';
@@ -15,8 +16,11 @@ export const TOKEN_INTENT_TTL_MS = 24 * 60 * 60 * 1000;
 /** A token create that names an intent: the create's body with the intent's type and data, and how to consume it. */
 export interface IntentConversion {
   body: Record<string, unknown>;
-  /** marks the intent converted (its data cleared) and audits it, in the caller's transaction; 409 when another conversion won */
-  consume(principal: Principal, traceId: string): Promise<void>;
+  /**
+   * marks the intent converted (its data cleared) and audits it as `principal`'s act, in the caller's transaction; 409
+   * when another conversion won. The converting use case passes the caller and trace id it read where it started.
+   */
+  consume(principal: Principal, traceId: string | undefined): Promise<void>;
 }
 
 /**
@@ -34,7 +38,9 @@ export class TokenIntentsUseCase {
     private readonly outbox: EventOutbox,
   ) {}
 
-  async create(principal: Principal, traceId: string, body: unknown): Promise<TokenIntentView> {
+  async create(body: unknown): Promise<TokenIntentView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const errors = new FieldErrors();
     if (typeof body !== 'object' || body === null || Array.isArray(body)) errors.add('body', 'must be a JSON object');
     const input = (errors.empty ? body : {}) as Record<string, unknown>;
@@ -73,7 +79,9 @@ export class TokenIntentsUseCase {
     return view;
   }
 
-  async get(principal: Principal, traceId: string, id: string): Promise<TokenIntentView> {
+  async get(id: string): Promise<TokenIntentView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const row = await this.intents.findLive(principal.tenantId, id);
     if (!row) throw notFound('token intent');
     const data = await this.vault.decryptIntent(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
@@ -83,7 +91,9 @@ export class TokenIntentsUseCase {
     return intentView(row, data);
   }
 
-  async delete(principal: Principal, traceId: string, id: string): Promise<void> {
+  async delete(id: string): Promise<void> {
+    const principal = caller();
+    const traceId = currentTraceId();
     await this.prisma.transactional(async () => {
       if (!(await this.intents.deleteLive(principal.tenantId, id))) throw notFound('token intent');
       await this.audit.record(principal.tenantId, [
@@ -97,7 +107,8 @@ export class TokenIntentsUseCase {
    * A token create naming `token_intent_id` (null for any other body): the intent's type and data replace the body's,
    * which may not carry data of its own, nor a type other than the intent's. An intent already converted is a 409,
    * one that never existed, expired or was deleted a 404. The create is then judged as any other, under the
-   * converting caller's access rules.
+   * converting caller's access rules. `principal` is that caller, as the converting use case (a create, a tokenize)
+   * read it where it started.
    */
   async conversion(principal: Principal, body: unknown): Promise<IntentConversion | null> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { forbidden, notFound, type Principal } from '@coffer/contracts';
+import { forbidden, notFound } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
+import { caller, currentTraceId } from '@coffer/operations';
 import { AuditRepository } from '../audit/audit.repository';
 import { TokenRepository } from './token.repository';
 import { tokenDeleted } from './token-events';
@@ -12,7 +13,9 @@ export class DeleteTokenUseCase {
     private readonly audit: AuditRepository,
   ) {}
 
-  async execute(principal: Principal, traceId: string, id: string): Promise<void> {
+  async execute(id: string): Promise<void> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const row = await this.tokens.find(principal.tenantId, id);
     if (!row) throw notFound('token');
     if (!decideTokenAccess(principal, 'token:delete', { id: row.id, container: row.container }).allowed)

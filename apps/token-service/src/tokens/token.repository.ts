@@ -78,7 +78,7 @@ export interface BatchedInsert {
   tenantId: string;
   token: TokenRow;
   searchDigests: string[];
-  traceId: string;
+  traceId?: string;
   event?: OutboxEvent;
   /** the create's span (tracing on), taken when it was queued: the batch is written outside any one request */
   traceparent?: string;
@@ -102,7 +102,7 @@ function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
         ${col((e) => jsonOrNull(e.token.mask))}::jsonb[], ${col((e) => e.token.fingerprint)}::text[], ${col((e) => e.token.fingerprint_expression)}::text[],
         ${col((e) => e.token.container)}::text[], ${col((e) => JSON.stringify(e.token.metadata))}::jsonb[], ${col((e) => lowerMetadata(e.token.metadata))}::jsonb[],
         ${col((e) => JSON.stringify(e.token.search_indexes))}::jsonb[], ${col((e) => e.token.dedup_key)}::text[], ${col((e) => e.token.expires_at)}::timestamptz[],
-        ${col((e) => e.token.created_by)}::uuid[], ${col((e) => e.token.created_at)}::timestamptz[], ${col((e) => e.traceId)}::text[])
+        ${col((e) => e.token.created_by)}::uuid[], ${col((e) => e.token.created_at)}::timestamptz[], ${col((e) => e.traceId ?? null)}::text[])
       AS k(ord, tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression, container, metadata,
         metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at, trace_id)
     ), t AS (
@@ -166,7 +166,7 @@ export class TokenRepository {
    * conflict (id taken, duplicate, or an expired holder to clear) takes the careful path in a transaction. Inside
    * a unit of work (tokenize: several tokens all-or-nothing) both run in the caller's transaction.
    */
-  async insert(tenantId: string, t: TokenRow, searchDigests: string[], audit?: { traceId: string }, event?: OutboxEvent): Promise<InsertOutcome> {
+  async insert(tenantId: string, t: TokenRow, searchDigests: string[], audit?: { traceId?: string }, event?: OutboxEvent): Promise<InsertOutcome> {
     // Inside a unit of work with no audit event to carry (a tokenize audits its tokens in one statement at the end),
     // plain statements: a statement in an open transaction goes through Prisma unprepared, so the combined one below
     // would be parsed and planned for every token (a tokenize of 10 values cost PostgreSQL 50 % more CPU).

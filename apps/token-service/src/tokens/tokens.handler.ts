@@ -8,7 +8,7 @@ import {
   type TokenIdRequest,
   type UpdateTokenRequest,
 } from '@coffer/contracts';
-import { Operation, OperationDispatcher, type Command } from '@coffer/operations';
+import { Operation, OperationDispatcher, caller, type Command } from '@coffer/operations';
 import { CreateTokenUseCase } from './create/create-token.use-case';
 import { ReadTokensUseCase } from './read/read-tokens.use-case';
 import { UpdateTokenUseCase } from './update/update-token.use-case';
@@ -28,7 +28,8 @@ function tokenId(id: unknown): string {
 
 /**
  * The token operations (OPS.token): the dispatcher has checked the caller, the JSON limits (the stored fields refuse
- * NUL) and, for idempotent writes, looked the key up; create and tokenize record it in their own transaction.
+ * NUL) and, for idempotent writes, looked the key up; create and tokenize record it in their own transaction. The
+ * handlers run as their caller: the use cases read who acts (caller()) and the trace id where they start.
  */
 @Controller()
 export class TokensHandler {
@@ -46,37 +47,39 @@ export class TokensHandler {
     dispatcher: OperationDispatcher,
   ) {
     // repeats are rendered again for what the caller may see now; create and tokenize look settings up before opening
-    // their transaction, so they open it themselves and record the key in it
+    // their transaction, so they open it themselves and record the key in it. The dispatcher builds a codec in the
+    // request: each captures its caller when built.
     dispatcher.handle(OPS.token.tokens.create, {
       recordsItself: true,
-      codec: (cmd) => (namesTokenIntent(cmd.body) ? this.convert.replayCodec(cmd.principal) : this.create.replayCodec(cmd.principal, cmd.body)),
+      codec: (cmd) => (namesTokenIntent(cmd.body) ? this.convert.replayCodec() : this.create.replayCodec(cmd.body)),
     });
     dispatcher.handle(OPS.token.tokens.tokenize, {
       recordsItself: true,
-      codec: (cmd) => this.tokenize.replayCodec(cmd.principal, cmd.body?.payload, cmd.body?.rendered === true),
+      codec: (cmd) => this.tokenize.replayCodec(cmd.body?.payload, cmd.body?.rendered === true),
     });
-    dispatcher.handle(OPS.token.tokens.update, { codec: (cmd) => this.update.replayCodec(cmd.principal, tokenId(cmd.body?.id)) });
+    dispatcher.handle(OPS.token.tokens.update, { codec: (cmd) => this.update.replayCodec(tokenId(cmd.body?.id)) });
   }
 
   @Operation(OPS.token.tokens.tokenize)
   onTokenize(cmd: Command<PayloadMessage | undefined>) {
-    return this.tokenize.execute(cmd.principal, cmd.traceId, cmd.body?.payload, cmd.idempotency, cmd.body?.rendered === true);
+    return this.tokenize.execute(cmd.body?.payload, cmd.idempotency, cmd.body?.rendered === true);
   }
 
   /** POST /detokenize, and reactor-service for invocation args (`path` names the field in errors). */
   @Operation(OPS.token.tokens.detokenize)
   onDetokenize(cmd: Command<PayloadMessage | undefined>) {
-    return this.detokenize.execute(cmd.principal, cmd.traceId, cmd.body?.payload, cmd.body?.path);
+    return this.detokenize.execute(cmd.body?.payload, cmd.body?.path);
   }
 
   @Operation(OPS.token.tokens.search)
   onSearch(cmd: Command) {
-    return this.search.execute(cmd.principal, cmd.traceId, cmd.body, cmd.deadline);
+    return this.search.execute(cmd.body, cmd.deadline);
   }
 
   @Operation(OPS.token.audit.record)
   async onAuditRecord(cmd: Command<AuditRecordMessage>) {
-    const p = cmd.principal;
+    // the sending service's caller: its tenant, and the actor of events that name none
+    const p = caller();
     const events = (cmd.body.events as AuditEventInput[]).slice(0, 1000).map((e) => ({ ...e, actorApplicationId: e.actorApplicationId ?? p.applicationId }));
     await this.audit.record(p.tenantId, events);
     return { recorded: events.length };
@@ -84,34 +87,34 @@ export class TokensHandler {
 
   @Operation(OPS.token.logs.list)
   onLogs(cmd: Command<Record<string, unknown> | undefined>) {
-    return this.logs.execute(cmd.principal, cmd.body ?? {});
+    return this.logs.execute(cmd.body ?? {});
   }
 
   @Operation(OPS.token.tokens.create)
   onCreate(cmd: Command) {
-    const create = { principal: cmd.principal, traceId: cmd.traceId, body: cmd.body, idempotency: cmd.idempotency };
+    const create = { body: cmd.body, idempotency: cmd.idempotency };
     // with token_intent_id instead of data: a token intent made into a token (docs/token-intents.md)
     return namesTokenIntent(cmd.body) ? this.convert.execute(create) : this.create.execute(create);
   }
 
   @Operation(OPS.token.tokens.get)
   onGet(cmd: Command<TokenIdRequest | undefined>) {
-    return this.read.get(cmd.principal, cmd.traceId, tokenId(cmd.body?.id));
+    return this.read.get(tokenId(cmd.body?.id));
   }
 
   @Operation(OPS.token.tokens.list)
   onList(cmd: Command<ListTokensRequest | undefined>) {
-    return this.read.list(cmd.principal, cmd.traceId, cmd.body?.query ?? {}, cmd.deadline);
+    return this.read.list(cmd.body?.query ?? {}, cmd.deadline);
   }
 
   @Operation(OPS.token.tokens.update)
   onUpdate(cmd: Command<UpdateTokenRequest | undefined>) {
-    return this.update.execute({ principal: cmd.principal, traceId: cmd.traceId, id: tokenId(cmd.body?.id), patch: cmd.body?.patch });
+    return this.update.execute({ id: tokenId(cmd.body?.id), patch: cmd.body?.patch });
   }
 
   @Operation(OPS.token.tokens.delete)
   async onDelete(cmd: Command<TokenIdRequest | undefined>) {
-    await this.remove.execute(cmd.principal, cmd.traceId, tokenId(cmd.body?.id));
+    await this.remove.execute(tokenId(cmd.body?.id));
     return { deleted: true };
   }
 

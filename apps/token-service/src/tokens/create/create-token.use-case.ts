@@ -5,6 +5,7 @@ import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate, type ExpressionBudget } from '@coffer/expression';
 import { PrismaService } from '@coffer/db';
 import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
+import { caller, currentTraceId } from '@coffer/operations';
 import { AuditRepository, type AuditEventInput } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenInserts } from './token-inserts';
@@ -22,9 +23,8 @@ const ALIAS_ATTEMPTS = 5;
  * More than this means something keeps racing the write; it fails with a problem instead of spinning.
  */
 const WRITE_ATTEMPTS = ALIAS_ATTEMPTS + 3;
+/** A create as its handler passes it on; who creates is the operation's caller (caller()), read where the create starts. */
 export interface CreateTokenCommand {
-  principal: Principal;
-  traceId: string;
   body: unknown;
   /** SVC-IDEMPOTENCY-KEY: the key is recorded in the token's transaction (the operation dispatcher replays repeats) */
   idempotency?: IdempotentWrite;
@@ -97,16 +97,24 @@ export class CreateTokenUseCase {
   }
 
   async execute(cmd: CreateTokenCommand): Promise<TokenView> {
-    const prepared = this.validated(cmd.principal, cmd.body);
-    if (!cmd.idempotency) return (await this.write(cmd.principal, cmd.traceId, prepared)).view;
-    return this.writeOnce(cmd.principal, cmd.traceId, prepared, cmd.idempotency);
+    // Who creates, read once here, where the create starts: from here on the principal and the trace id are data. The
+    // stored row (created_by), its event and its audit record carry them into the group commit (TokenInserts), which
+    // writes the creates of many requests in whichever one's async context flushes it: nothing past here asks the
+    // context who acts.
+    const principal = caller();
+    const traceId = currentTraceId();
+    const prepared = this.validated(principal, cmd.body);
+    if (!cmd.idempotency) return (await this.write(principal, traceId, prepared)).view;
+    return this.writeOnce(principal, traceId, prepared, cmd.idempotency);
   }
 
   /**
    * How a repeat of an idempotent create is answered: the request is checked as the first one was (a caller who may
-   * no longer create in the container gets 403), then the recorded token is shown as the caller may see it now.
+   * no longer create in the container gets 403), then the recorded token is shown as the caller may see it now. The
+   * caller is the one the codec is built for (the dispatcher builds it in the request), captured now, not at replay.
    */
-  replayCodec(principal: Principal, body: unknown): ReplayCodec<TokenView, TokenView> {
+  replayCodec(body: unknown): ReplayCodec<TokenView, TokenView> {
+    const principal = caller();
     return {
       reply: (view) => view,
       record: (view) => view,
@@ -128,7 +136,7 @@ export class CreateTokenUseCase {
    * SVC-IDEMPOTENCY-KEY: the token and the key's record commit together, so a retry after a lost reply gets the same
    * token (rendered for what the caller may see now) instead of a second one.
    */
-  private async writeOnce(principal: Principal, traceId: string, prepared: PreparedToken, idempotency: IdempotentWrite): Promise<TokenView> {
+  private async writeOnce(principal: Principal, traceId: string | undefined, prepared: PreparedToken, idempotency: IdempotentWrite): Promise<TokenView> {
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
     await this.vault.keyring.warm(principal.tenantId);
     const tenantDeduplicates = await this.tenantDeduplicates(principal, traceId);
@@ -178,10 +186,14 @@ export class CreateTokenUseCase {
    * the transform it is rendered at: a created token by the write reply rule, a deduplicated one by the read rule
    * (docs/tokens.md). Inside a unit of work (tokenize, an idempotent create) every statement, the deduplication
    * lookups and the audit event included, runs in it.
+   *
+   * `principal` and `traceId` are taken as data, never read from the context: they are the ones the calling use case
+   * (create, tokenize, a conversion) read where it started, and they go into the row, its event and its audit record,
+   * which a group commit may write in another request's async context.
    */
   async write(
     principal: Principal,
-    traceId: string,
+    traceId: string | undefined,
     p: PreparedToken,
     /** the tenant's `deduplicate_tokens`, looked up before the transaction opened (else here) */
     tenantDeduplicates?: boolean,
@@ -249,8 +261,8 @@ export class CreateTokenUseCase {
    * The tenant's deduplication setting (an RPC to session-service, cached a few seconds). Writes in a transaction
    * look it up before opening it: a transaction must never hold its connection while waiting on another service.
    */
-  tenantDeduplicates(principal: Principal, traceId: string): Promise<boolean> {
-    return this.settings.get(principal, traceId).then((s) => s.deduplicate_tokens);
+  tenantDeduplicates(principal: Principal, traceId: string | undefined): Promise<boolean> {
+    return this.settings.get(principal, traceId ?? '').then((s) => s.deduplicate_tokens);
   }
 
   private chooseId(p: PreparedToken, attempt: number): string {

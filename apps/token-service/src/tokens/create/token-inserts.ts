@@ -40,7 +40,12 @@ export class TokenInserts {
 
   constructor(private readonly tokens: TokenRepository) {}
 
-  insert(tenantId: string, token: TokenRow, searchDigests: string[], audit: { traceId: string } | undefined, event?: OutboxEvent): Promise<InsertOutcome> {
+  /**
+   * Everything a create's statement writes is in the arguments (the row's created_by, the audit's trace id, the event
+   * and its actor), as the create's use case read them where it started: a batch is written in the async context of
+   * whichever create happened to flush it, so nothing here or below reads who acts from the context (caller()).
+   */
+  insert(tenantId: string, token: TokenRow, searchDigests: string[], audit: { traceId?: string } | undefined, event?: OutboxEvent): Promise<InsertOutcome> {
     if (!audit || inTransaction()) return this.tokens.insert(tenantId, token, searchDigests, audit, event);
     return new Promise<InsertOutcome>((resolve, reject) => {
       this.queue.push({ tenantId, token, searchDigests, traceId: audit.traceId, event, traceparent: currentTraceparent(), resolve, reject });

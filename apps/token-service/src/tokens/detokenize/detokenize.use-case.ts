@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { badRequest, forbidden, type JsonValue, type Principal } from '@coffer/contracts';
+import { badRequest, forbidden, type JsonValue } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
+import { caller, currentTraceId } from '@coffer/operations';
 import { ExpressionError, findDetokenizationExpressions, substituteDetokenization } from '@coffer/expression';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
@@ -22,7 +23,9 @@ export class DetokenizeUseCase {
     private readonly audit: AuditRepository,
   ) {}
 
-  async execute(principal: Principal, traceId: string, payload: unknown, path = 'body'): Promise<JsonValue> {
+  async execute(payload: unknown, path = 'body'): Promise<JsonValue> {
+    const principal = caller();
+    const traceId = currentTraceId();
     let ids: string[];
     try {
       ids = findDetokenizationExpressions(payload);

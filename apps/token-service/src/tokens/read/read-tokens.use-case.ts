@@ -1,17 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import {
-  ProblemError,
-  cursorPage,
-  forbidden,
-  notFound,
-  offsetPagination,
-  parseListWindow,
-  type Cursor,
-  type Page,
-  type Principal,
-  type TokenView,
-} from '@coffer/contracts';
+import { ProblemError, cursorPage, forbidden, notFound, offsetPagination, parseListWindow, type Cursor, type Page, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
+import { caller, currentTraceId } from '@coffer/operations';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter, type TokenRow } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -31,8 +21,11 @@ export class ReadTokensUseCase {
     private readonly reads: TokenReads,
   ) {}
 
-  async get(principal: Principal, traceId: string, id: string): Promise<TokenView> {
+  async get(id: string): Promise<TokenView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     if (typeof id !== 'string' || !id) throw notFound('token');
+    // reads are batched (TokenReads): the caller travels with this read as data, never read in the flushing context
     const { row, audited } = await this.reads.find(principal, traceId, id);
     if (!row) throw notFound('token');
     const decision = decideTokenAccess(principal, 'token:read', { id: row.id, container: row.container });
@@ -47,7 +40,9 @@ export class ReadTokensUseCase {
   }
 
   /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
-  async list(principal: Principal, traceId: string, query: Record<string, unknown>, deadline?: number): Promise<Page<TokenView>> {
+  async list(query: Record<string, unknown>, deadline?: number): Promise<Page<TokenView>> {
+    const principal = caller();
+    const traceId = currentTraceId();
     // a filter holding NUL is refused before the paging is looked at (both are 400s)
     const filter = parseListFilter(query);
     const window = parseListWindow(query);

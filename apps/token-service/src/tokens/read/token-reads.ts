@@ -9,9 +9,10 @@ export interface FoundToken {
   audited: boolean;
 }
 
+/** A read as it waits for its batch: who reads travels with it, as the read's use case read it where it started. */
 interface Waiting {
   principal: Principal;
-  traceId: string;
+  traceId: string | undefined;
   id: string;
   resolve: (found: FoundToken) => void;
   reject: (err: unknown) => void;
@@ -35,7 +36,11 @@ export class TokenReads {
 
   constructor(private readonly tokens: TokenRepository) {}
 
-  find(principal: Principal, traceId: string, id: string): Promise<FoundToken> {
+  /**
+   * `principal` and `traceId` are data, never read from the context here: a batch is flushed in the async context of
+   * whichever read scheduled it, and each read's statement and audit event must be its own caller's.
+   */
+  find(principal: Principal, traceId: string | undefined, id: string): Promise<FoundToken> {
     return new Promise<FoundToken>((resolve, reject) => {
       this.queue.push({ principal, traceId, id, resolve, reject });
       if (this.scheduled) return;

@@ -1,6 +1,7 @@
 import type { Principal, TokenView } from '@coffer/contracts';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/bus';
+import { withActingContext } from '@coffer/operations';
 import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
@@ -8,6 +9,9 @@ import { TokenVault } from '../token-vault';
 import { CreateTokenUseCase } from '../create/create-token.use-case';
 import { TokenInserts } from '../create/token-inserts';
 import { SearchTokensUseCase } from './search-tokens.use-case';
+
+/** `fn` run as an operation of `principal`, as the operation dispatcher runs a handler (caller(), currentTraceId()) */
+const acting = <T>(principal: Principal, fn: () => T, traceId = 't'): T => withActingContext({ principal, traceId }, fn);
 
 /** POST /tokens/search against PostgreSQL: `data:` terms match blind-index rows, per tenant; nothing is decrypted to search. */
 describe('SearchTokensUseCase (PostgreSQL)', () => {
@@ -42,7 +46,7 @@ describe('SearchTokensUseCase (PostgreSQL)', () => {
   afterAll(() => ctx?.close());
 
   const make = async (principal: Principal, data: string) =>
-    (await create.execute({ principal, traceId: 't', body: { type: 'token', data, search_indexes: ['{{ data }}'] } })) as TokenView;
+    (await acting(principal, () => create.execute({ body: { type: 'token', data, search_indexes: ['{{ data }}'] } }))) as TokenView;
 
   it('finds a token by its data through the blind index (exact, case-sensitive), never another tenant’s, and audits the search', async () => {
     const hit = await make(p, 'find-me');
@@ -50,10 +54,10 @@ describe('SearchTokensUseCase (PostgreSQL)', () => {
     const other = principalOf(await insertTenant(ctx.sql), { permissions: ['token:create', 'token:search', 'token:use'] });
     await make(other, 'find-me');
 
-    const page = await search.execute(p, 't', { query: 'data:find-me' });
+    const page = await acting(p, () => search.execute({ query: 'data:find-me' }));
     expect(page.data.map((t) => t.id)).toEqual([hit.id]);
     expect(page.data[0].data).toBe('find-me');
-    expect((await search.execute(p, 't', { query: 'data:FIND-ME' })).data).toEqual([]);
+    expect((await acting(p, () => search.execute({ query: 'data:FIND-ME' }))).data).toEqual([]);
     // the stored index row is a digest, not the value
     const digests = (await ctx.sql.query('SELECT digest FROM token_search_indexes WHERE tenant_id = $1 AND token_id = $2', [tenant, hit.id])).rows;
     expect(digests).toHaveLength(1);
@@ -63,7 +67,7 @@ describe('SearchTokensUseCase (PostgreSQL)', () => {
   });
 
   it('refuses a malformed query with a 400, and a search whose deadline has passed with a 504', async () => {
-    expect((await problemOf(search.execute(p, 't', {}))).status).toBe(400);
-    expect((await problemOf(search.execute(p, 't', { query: 'data:x' }, performance.now() - 1))).status).toBe(504);
+    expect((await problemOf(acting(p, () => search.execute({})))).status).toBe(400);
+    expect((await problemOf(acting(p, () => search.execute({ query: 'data:x' }, performance.now() - 1)))).status).toBe(504);
   });
 });

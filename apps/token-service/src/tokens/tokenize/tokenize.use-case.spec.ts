@@ -1,5 +1,6 @@
 import { TOKENIZE_RENDERED, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import type { PrismaService } from '@coffer/db';
+import { withActingContext } from '@coffer/operations';
 import type { AuditRepository } from '../../audit/audit.repository';
 import type { CreateTokenUseCase } from '../create/create-token.use-case';
 import type { TokenVault } from '../token-vault';
@@ -7,6 +8,8 @@ import type { TokenIntentsUseCase } from '../../token-intents/token-intents.use-
 import { TokenizeUseCase } from './tokenize.use-case';
 
 const principal: Principal = { tenantId: 't', applicationId: 'app', applicationType: 'private', permissions: ['token:create', 'token:read', 'token:use'] };
+/** `fn` run as the operation of `principal`, as the operation dispatcher runs a handler */
+const acting = <T>(fn: () => T): T => withActingContext({ principal, traceId: 'trace' }, fn);
 const view = (id: string, data?: unknown): TokenView => ({
   id,
   tenant_id: 't',
@@ -44,13 +47,13 @@ const payload = { x: { type: 'token', data: 'a' }, y: [{ type: 'token', data: 'b
 
 describe('TokenizeUseCase: the rendered transform for reactor-service', () => {
   it('not asked: the reply is that of POST /tokenize, without the mark', async () => {
-    const out = await setup().execute(principal, 'trace', payload);
+    const out = await acting(() => setup().execute(payload));
     expect(out).toEqual({ x: view('ta', 'XXb'), y: [view('tb', 'dup-secret')], z: 'tc' });
     expect(JSON.stringify(out)).not.toContain(TOKENIZE_RENDERED);
   });
 
   it('asked: each token view carries the transform it was rendered at (a deduplicated one: its read level)', async () => {
-    const out = (await setup().execute(principal, 'trace', payload, undefined, true)) as Record<string, unknown>;
+    const out = (await acting(() => setup().execute(payload, undefined, true))) as Record<string, unknown>;
     expect(out['x']).toEqual({ ...view('ta', 'XXb'), [TOKENIZE_RENDERED]: 'mask' });
     expect((out['y'] as unknown[])[0]).toEqual({ ...view('tb', 'dup-secret'), [TOKENIZE_RENDERED]: 'reveal' });
     expect(out['z']).toBe('tc'); // ids carry no data and no mark
@@ -62,7 +65,8 @@ describe('TokenizeUseCase: the rendered transform for reactor-service', () => {
       { id: 'tb', created: false },
       { id: 'tc', created: true },
     ];
-    const value = (await setup().replayCodec(principal, payload, true).replay(recorded)) as Record<string, unknown>;
+    // the codec is built in the request (its caller captured then); the replay itself reads no context
+    const value = (await acting(() => setup().replayCodec(payload, true)).replay(recorded)) as Record<string, unknown>;
     expect(value['x']).toEqual({ ...view('ta', 'XXb'), [TOKENIZE_RENDERED]: 'mask' });
     expect((value['y'] as unknown[])[0]).toEqual({ ...view('tb', 'dup-secret'), [TOKENIZE_RENDERED]: 'reveal' });
   });

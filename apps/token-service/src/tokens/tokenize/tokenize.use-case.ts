@@ -4,6 +4,7 @@ import { PrismaService } from '@coffer/db';
 import type { ExpressionBudget } from '@coffer/expression';
 import { writeBudget } from '../expression-budgets';
 import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
+import { caller, currentTraceId } from '@coffer/operations';
 import { AuditRepository, type AuditEventInput } from '../../audit/audit.repository';
 import { CreateTokenUseCase, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
 import { TokenVault } from '../token-vault';
@@ -41,7 +42,10 @@ export class TokenizeUseCase {
     private readonly intents: TokenIntentsUseCase,
   ) {}
 
-  async execute(principal: Principal, traceId: string, payload: unknown, idempotency?: IdempotentWrite, rendered = false): Promise<JsonValue> {
+  async execute(payload: unknown, idempotency?: IdempotentWrite, rendered = false): Promise<JsonValue> {
+    // who tokenizes, read once where the call starts; every token's write gets them as data (CreateTokenUseCase.write)
+    const principal = caller();
+    const traceId = currentTraceId();
     const conversions = await this.lookUpIntents(principal, payload);
     const { shape, slots } = this.planned(principal, payload, { replaying: false, conversions });
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
@@ -75,9 +79,11 @@ export class TokenizeUseCase {
 
   /**
    * How a repeat is answered (SVC-IDEMPOTENCY-KEY): it has the same payload (same hash), so its shape is rebuilt
-   * around the recorded tokens, each shown as the caller may see it now.
+   * around the recorded tokens, each shown as the caller may see it now: the caller the codec is built for (in the
+   * request, by the dispatcher), captured now rather than read when the repeat is rendered.
    */
-  replayCodec(principal: Principal, payload: unknown, rendered: boolean): ReplayCodec<unknown, unknown> {
+  replayCodec(payload: unknown, rendered: boolean): ReplayCodec<unknown, unknown> {
+    const principal = caller();
     return {
       reply: (result) => result,
       record: (result) => result,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { apply as mergePatch } from 'json-merge-patch';
 import { FieldErrors, badRequest, conflict, forbidden, notFound, type Principal, type TokenView, UpdateTokenPatch } from '@coffer/contracts';
 import type { ReplayCodec } from '@coffer/idempotency';
+import { caller, currentTraceId } from '@coffer/operations';
 import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
 import { validateMask, type ExpressionBudget } from '@coffer/expression';
 import { AuditRepository } from '../../audit/audit.repository';
@@ -15,9 +16,8 @@ import { toRedactedView, toTokenView } from '../token.view';
 import { checkMaskEvaluates } from '../mask-check';
 import { TenantSettingsClient } from '@coffer/bus';
 
+/** An update as its handler passes it on; who updates is the operation's caller (caller()), read where it starts. */
 export interface UpdateTokenCommand {
-  principal: Principal;
-  traceId: string;
   id: string;
   patch: unknown;
 }
@@ -44,11 +44,15 @@ export class UpdateTokenUseCase {
    * repository's transaction joins the ambient one); a retry gets the token as the caller may see it now (replayCodec).
    */
   execute(cmd: UpdateTokenCommand): Promise<TokenView> {
-    return this.apply(cmd);
+    return this.apply(caller(), currentTraceId(), cmd);
   }
 
-  /** What an idempotent update records (the token its reply showed) and how a repeat shows it now. */
-  replayCodec(principal: Principal, id: string): ReplayCodec<TokenView, TokenView> {
+  /**
+   * What an idempotent update records (the token its reply showed) and how a repeat shows it now, to the caller the
+   * codec is built for (in the request, by the dispatcher), captured now rather than read at replay.
+   */
+  replayCodec(id: string): ReplayCodec<TokenView, TokenView> {
+    const principal = caller();
     return {
       reply: (view) => view,
       record: (view): UpdatedToken => ({ id: view.id, duplicate: view.id !== id }),
@@ -64,8 +68,7 @@ export class UpdateTokenUseCase {
     return toTokenView(row, data, writeReplyTransform(principal, 'token:update', { id: row.id, container: row.container }), readBudget());
   }
 
-  private async apply(cmd: UpdateTokenCommand): Promise<TokenView> {
-    const { principal } = cmd;
+  private async apply(principal: Principal, traceId: string | undefined, cmd: UpdateTokenCommand): Promise<TokenView> {
     const tenantId = principal.tenantId;
     if (typeof cmd.patch !== 'object' || cmd.patch === null || Array.isArray(cmd.patch)) throw badRequest('The merge patch must be a JSON object');
     const patch = cmd.patch as Record<string, unknown>;
@@ -119,7 +122,7 @@ export class UpdateTokenUseCase {
       throw forbidden(`Changing ${resolved.join(', ')} needs the right to reveal this token (token:use, or token:read with reveal)`);
 
     const { fingerprint, searchDigests } = await this.vault.digests(tenantId, row.type, rendered);
-    const deduplicate = fields.deduplicate ?? (await this.settings.get(principal, cmd.traceId)).deduplicate_tokens;
+    const deduplicate = fields.deduplicate ?? (await this.settings.get(principal, traceId ?? '')).deduplicate_tokens;
     if (deduplicate) {
       const other = await this.tokens.findByFingerprint(tenantId, row.type, fingerprint);
       if (other && other.id !== row.id) return this.duplicateView(principal, other, budget);
@@ -142,7 +145,7 @@ export class UpdateTokenUseCase {
         modified_by: principal.applicationId,
       },
       searchDigests,
-      (updated) => tokenUpdated(principal, cmd.traceId, updated),
+      (updated) => tokenUpdated(principal, traceId, updated),
     );
     if (outcome === 'missing') throw notFound('token');
     if (outcome === 'duplicate') {
@@ -150,9 +153,7 @@ export class UpdateTokenUseCase {
       if (other) return this.duplicateView(principal, other, budget);
       throw notFound('token');
     }
-    await this.audit.record(tenantId, [
-      { actorApplicationId: principal.applicationId, operation: 'update', entityType: 'token', entityId: row.id, traceId: cmd.traceId },
-    ]);
+    await this.audit.record(tenantId, [{ actorApplicationId: principal.applicationId, operation: 'update', entityType: 'token', entityId: row.id, traceId }]);
     const updated = outcome;
     return toTokenView(updated, fields.data, writeReplyTransform(principal, 'token:update', { id: row.id, container: updated.container }), budget, premasked);
   }

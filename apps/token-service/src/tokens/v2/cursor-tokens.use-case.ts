@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, SearchTokensV2Request, validateContract, type Principal, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
+import { caller, currentTraceId } from '@coffer/operations';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -31,7 +32,9 @@ export class CursorTokensUseCase {
     private readonly cursors: TokenCursors,
   ) {}
 
-  async list(principal: Principal, traceId: string, query: Record<string, unknown>, deadline?: number): Promise<CursorPage> {
+  async list(query: Record<string, unknown>, deadline?: number): Promise<CursorPage> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const errors = new FieldErrors();
     const window = parseCursorWindow(query, errors, true);
     const { filter, canonical } = parseV2ListFilter(query, errors);
@@ -51,7 +54,9 @@ export class CursorTokensUseCase {
   }
 
   /** `query` is the search language of v1; absent or blank, every token the caller may search. */
-  async search(principal: Principal, traceId: string, body: unknown, deadline?: number): Promise<CursorPage> {
+  async search(body: unknown, deadline?: number): Promise<CursorPage> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const req = validateContract(SearchTokensV2Request, body ?? {});
     const window = parseCursorWindow(req, new FieldErrors(), false);
     const query = req.query;

@@ -10,11 +10,11 @@ export class TokensV2Handler {
 
   @Operation(OPS.token.tokens.listV2)
   onList(cmd: Command<ListTokensRequest | undefined>) {
-    return this.cursorTokens.list(cmd.principal, cmd.traceId, cmd.body?.query ?? {}, cmd.deadline);
+    return this.cursorTokens.list(cmd.body?.query ?? {}, cmd.deadline);
   }
 
   @Operation(OPS.token.tokens.searchV2)
   onSearch(cmd: Command) {
-    return this.cursorTokens.search(cmd.principal, cmd.traceId, cmd.body, cmd.deadline);
+    return this.cursorTokens.search(cmd.body, cmd.deadline);
   }
 }
