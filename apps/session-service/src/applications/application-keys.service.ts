@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { MAX_KEYS_PER_APPLICATION, ProblemError, SUBJECTS, actorOf, newEvent, notFound, type ApplicationKeyView, type Principal } from '@coffer/contracts';
+import { MAX_KEYS_PER_APPLICATION, ProblemError, SUBJECTS, actorOf, newEvent, notFound, type ApplicationKeyView } from '@coffer/contracts';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, caller, currentTraceId } from '@coffer/operations';
 import { EventOutbox, PrismaService, type ApplicationKey } from '@coffer/db';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationKeyRepository } from './application-key.repository';
@@ -45,7 +45,9 @@ export class ApplicationKeysService {
     return toApplicationKeyView(row, key);
   }
 
-  async create(principal: Principal, applicationId: string, traceId?: string): Promise<ApplicationKeyView> {
+  async create(applicationId: string): Promise<ApplicationKeyView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const app = await this.applications.find(principal.tenantId, applicationId);
     if (!app) throw notFound('application');
     assertWithinRole(principal, app.type, app.permissions);
@@ -74,19 +76,23 @@ export class ApplicationKeysService {
     return toApplicationKeyView(row, key);
   }
 
-  async list(principal: Principal, applicationId: string): Promise<ApplicationKeyView[]> {
-    await this.requireApplication(principal.tenantId, applicationId);
-    return (await this.keys.list(principal.tenantId, applicationId)).map((k) => toApplicationKeyView(k));
+  async list(applicationId: string): Promise<ApplicationKeyView[]> {
+    const { tenantId } = caller();
+    await this.requireApplication(tenantId, applicationId);
+    return (await this.keys.list(tenantId, applicationId)).map((k) => toApplicationKeyView(k));
   }
 
-  async get(principal: Principal, applicationId: string, keyId: string): Promise<ApplicationKeyView> {
-    await this.requireApplication(principal.tenantId, applicationId);
-    const key = await this.keys.find(principal.tenantId, applicationId, keyId);
+  async get(applicationId: string, keyId: string): Promise<ApplicationKeyView> {
+    const { tenantId } = caller();
+    await this.requireApplication(tenantId, applicationId);
+    const key = await this.keys.find(tenantId, applicationId, keyId);
     if (!key) throw notFound('application key');
     return toApplicationKeyView(key);
   }
 
-  async delete(principal: Principal, applicationId: string, keyId: string, traceId?: string): Promise<void> {
+  async delete(applicationId: string, keyId: string): Promise<void> {
+    const principal = caller();
+    const traceId = currentTraceId();
     await this.requireApplication(principal.tenantId, applicationId);
     await this.prisma.transactional(async () => {
       if (!(await this.keys.delete(principal.tenantId, applicationId, keyId))) throw notFound('application key');

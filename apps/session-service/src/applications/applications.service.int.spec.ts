@@ -1,7 +1,7 @@
 import { SUBJECTS, type ApplicationView, type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, withActingContext } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -54,7 +54,9 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
   const principalFor = async (key: string) => (await auth.authenticate(sha256Hex(key))).principal;
 
   it('creates an application with a key shown once and stored only as its hash; the key authenticates as the application', async () => {
-    const app = await apps.create(admin, { name: 'backend', type: 'private', permissions: ['token:create', 'token:read'] });
+    const app = await withActingContext({ principal: admin }, () =>
+      apps.create({ name: 'backend', type: 'private', permissions: ['token:create', 'token:read'] }),
+    );
     const key = app.keys?.[0]?.key as string;
     expect(key).toMatch(/^key_/);
     const stored = await ctx.sql.query('SELECT key_hash FROM application_keys WHERE application_id = $1', [app.id]);
@@ -66,25 +68,27 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
       applicationType: 'private',
       permissions: ['token:create', 'token:read'],
     });
-    expect((await apps.get(admin, app.id)).keys).toBeUndefined();
+    expect((await withActingContext({ principal: admin }, () => apps.get(app.id))).keys).toBeUndefined();
   });
 
   it('refuses invalid grants with a 400 per field, and keeps tenants apart (404 for another tenant’s application)', async () => {
-    const bad = await problemOf(apps.create(admin, { name: 'x', type: 'private', permissions: ['token:fly'], rules: [{ priority: 1 } as never] }));
+    const bad = await problemOf(
+      withActingContext({ principal: admin }, () => apps.create({ name: 'x', type: 'private', permissions: ['token:fly'], rules: [{ priority: 1 } as never] })),
+    );
     expect(bad.status).toBe(400);
-    const app = await apps.create(admin, { name: 'mine', type: 'private', permissions: ['token:read'] });
+    const app = await withActingContext({ principal: admin }, () => apps.create({ name: 'mine', type: 'private', permissions: ['token:read'] }));
     const stranger = principalOf(await insertTenant(ctx.sql), { type: 'management', permissions: ['application:read', 'application:delete'] });
-    expect((await problemOf(apps.get(stranger, app.id))).status).toBe(404);
-    expect((await problemOf(apps.delete(stranger, app.id))).status).toBe(404);
-    expect((await apps.list(stranger, {})).data).toEqual([]);
-    expect((await apps.list(admin, { type: 'private' })).data.map((a: ApplicationView) => a.id)).toContain(app.id);
+    expect((await problemOf(withActingContext({ principal: stranger }, () => apps.get(app.id)))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: stranger }, () => apps.delete(app.id)))).status).toBe(404);
+    expect((await withActingContext({ principal: stranger }, () => apps.list({}))).data).toEqual([]);
+    expect((await withActingContext({ principal: admin }, () => apps.list({ type: 'private' }))).data.map((a: ApplicationView) => a.id)).toContain(app.id);
   });
 
   it('updates rules: the stored grants change, the next authentication carries them, and the gateway is told', async () => {
-    const app = await apps.create(admin, { name: 'ruled', type: 'private', permissions: ['token:read'] });
+    const app = await withActingContext({ principal: admin }, () => apps.create({ name: 'ruled', type: 'private', permissions: ['token:read'] }));
     bus.published.length = 0;
     const rules = [{ priority: 1, container: '/PCI/', transform: 'mask' as const, permissions: ['token:read'] }];
-    const view = await apps.update(admin, app.id, { name: 'ruled', rules });
+    const view = await withActingContext({ principal: admin }, () => apps.update(app.id, { name: 'ruled', rules }));
     expect(view.rules).toEqual([{ priority: 1, container: '/pci/', transform: 'mask', permissions: ['token:read'] }]);
     const principal = await principalFor(app.keys?.[0]?.key as string);
     expect(principal?.permissions).toEqual([]);
@@ -93,50 +97,52 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
   });
 
   it('issues up to the limit of extra keys, each of which authenticates; a deleted key stops at once, the others keep working', async () => {
-    const app = await apps.create(admin, { name: 'multi', type: 'private', permissions: ['token:read'] });
-    const second = await keys.create(admin, app.id);
+    const app = await withActingContext({ principal: admin }, () => apps.create({ name: 'multi', type: 'private', permissions: ['token:read'] }));
+    const second = await withActingContext({ principal: admin }, () => keys.create(app.id));
     expect((await principalFor(second.key as string))?.applicationId).toBe(app.id);
-    expect((await keys.list(admin, app.id)).map((k) => k.id).sort()).toEqual([app.keys?.[0]?.id, second.id].sort());
-    await keys.delete(admin, app.id, second.id);
+    expect((await withActingContext({ principal: admin }, () => keys.list(app.id))).map((k) => k.id).sort()).toEqual([app.keys?.[0]?.id, second.id].sort());
+    await withActingContext({ principal: admin }, () => keys.delete(app.id, second.id));
     expect(await principalFor(second.key as string)).toBeNull();
     expect((await principalFor(app.keys?.[0]?.key as string))?.applicationId).toBe(app.id);
-    expect((await problemOf(keys.delete(admin, app.id, second.id))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: admin }, () => keys.delete(app.id, second.id)))).status).toBe(404);
   });
 
   it('regenerates: every old key stops, one new key works', async () => {
-    const app = await apps.create(admin, { name: 'regen', type: 'private', permissions: ['token:read'] });
+    const app = await withActingContext({ principal: admin }, () => apps.create({ name: 'regen', type: 'private', permissions: ['token:read'] }));
     const old = app.keys?.[0]?.key as string;
-    const regenerated = await apps.regenerate(admin, app.id);
+    const regenerated = await withActingContext({ principal: admin }, () => apps.regenerate(app.id));
     expect(await principalFor(old)).toBeNull();
     expect((await principalFor(regenerated.keys?.[0]?.key as string))?.applicationId).toBe(app.id);
   });
 
   it('deletes an application with its keys and the sessions it created', async () => {
-    const pub = await apps.create(admin, { name: 'web', type: 'public', permissions: ['token:create'] });
+    const pub = await withActingContext({ principal: admin }, () => apps.create({ name: 'web', type: 'public', permissions: ['token:create'] }));
     const pubPrincipal = (await principalFor(pub.keys?.[0]?.key as string)) as Principal;
-    const session = await ctx.get(SessionsService).create(pubPrincipal);
+    const session = await withActingContext({ principal: pubPrincipal }, () => ctx.get(SessionsService).create());
     expect((await principalFor(session.session_key))?.sessionPending).toBe(true);
-    await apps.delete(admin, pub.id);
+    await withActingContext({ principal: admin }, () => apps.delete(pub.id));
     expect(await principalFor(pub.keys?.[0]?.key as string)).toBeNull();
     expect(await principalFor(session.session_key)).toBeNull();
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM application_keys WHERE application_id = $1', [pub.id])).rows[0].n).toBe(0);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM sessions WHERE application_id = $1', [pub.id])).rows[0].n).toBe(0);
-    expect((await problemOf(apps.get(admin, pub.id))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: admin }, () => apps.get(pub.id)))).status).toBe(404);
   });
 
   it("refuses a suspended tenant's keys with a 403 until it is resumed, and forgets a deleted tenant's (null: 401)", async () => {
-    const app = await apps.create(admin, { name: 'suspended', type: 'private', permissions: ['token:read'] });
+    const app = await withActingContext({ principal: admin }, () => apps.create({ name: 'suspended', type: 'private', permissions: ['token:read'] }));
     const key = app.keys?.[0]?.key as string;
     await ctx.sql.query('UPDATE tenants SET suspended_at = now() WHERE id = $1', [tenant]);
     await expect(principalFor(key)).rejects.toMatchObject({ problem: { status: 403, title: 'Forbidden', detail: expect.stringContaining('suspended') } });
     await ctx.sql.query('UPDATE tenants SET suspended_at = NULL WHERE id = $1', [tenant]);
     expect(await principalFor(key)).toMatchObject({ tenantId: tenant, applicationId: app.id });
     const gone = await insertTenant(ctx.sql);
-    const other = await apps.create(principalOf(gone, { type: 'management', permissions: ['application:create'] }), {
-      name: 'x',
-      type: 'private',
-      permissions: ['token:read'],
-    });
+    const other = await withActingContext({ principal: principalOf(gone, { type: 'management', permissions: ['application:create'] }) }, () =>
+      apps.create({
+        name: 'x',
+        type: 'private',
+        permissions: ['token:read'],
+      }),
+    );
     await ctx.sql.query('UPDATE tenants SET deleted_at = now() WHERE id = $1', [gone]);
     expect(await principalFor(other.keys?.[0]?.key as string)).toBeNull();
   });

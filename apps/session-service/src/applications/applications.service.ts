@@ -21,7 +21,7 @@ import {
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, caller, currentTraceId } from '@coffer/operations';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { ApplicationRepository, type ApplicationFilter } from './application.repository';
 import { SessionRepository } from '../sessions/session.repository';
@@ -42,7 +42,9 @@ export class ApplicationsService {
   ) {}
 
   /** `req` was validated against the contract at the edge (the gateway's pipe); the grants are this service's check. */
-  async create(principal: Principal, req: CreateApplicationRequest, traceId?: string): Promise<ApplicationView> {
+  async create(req: CreateApplicationRequest): Promise<ApplicationView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const errors = new FieldErrors();
     const grants = validateGrants(req.type, req.permissions, req.rules, errors);
     errors.throwIfAny();
@@ -76,23 +78,24 @@ export class ApplicationsService {
     return view;
   }
 
-  list(principal: Principal, query: Record<string, unknown>): Promise<Page<ApplicationView>> {
+  async list(query: Record<string, unknown>): Promise<Page<ApplicationView>> {
+    const { tenantId } = caller();
     return offsetList(
       query,
       listFilter,
-      (offset, size, filter) => this.applications.page(principal.tenantId, offset, size, filter),
+      (offset, size, filter) => this.applications.page(tenantId, offset, size, filter),
       // not `toApplicationView` itself: map would pass the row's index as its second parameter, the key to show
       (row) => toApplicationView(row),
     );
   }
 
-  async get(principal: Principal, id: string): Promise<ApplicationView> {
-    const app = await this.applications.find(principal.tenantId, id);
-    if (!app) throw notFound('application');
-    return toApplicationView(app);
+  async get(id: string): Promise<ApplicationView> {
+    return this.view(caller().tenantId, id);
   }
 
-  async update(principal: Principal, id: string, body: unknown, traceId?: string): Promise<ApplicationView> {
+  async update(id: string, body: unknown): Promise<ApplicationView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const existing = await this.applications.find(principal.tenantId, id);
     if (!existing) throw notFound('application');
     const req = validateContract(UpdateApplicationRequest, body);
@@ -121,7 +124,9 @@ export class ApplicationsService {
     return toApplicationView(app);
   }
 
-  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
+  async delete(id: string): Promise<void> {
+    const principal = caller();
+    const traceId = currentTraceId();
     await this.prisma.transactional(async () => {
       if (!(await this.applications.delete(principal.tenantId, id))) throw notFound('application');
       await this.outbox.record([newEvent('application.deleted', principal.tenantId, traceId, actorOf(principal), { application: { id } })]);
@@ -132,7 +137,8 @@ export class ApplicationsService {
   }
 
   /** Every key of the application is replaced by one new key (the old ones stop at once), its sessions end. */
-  async regenerate(principal: Principal, id: string): Promise<ApplicationView> {
+  async regenerate(id: string): Promise<ApplicationView> {
+    const principal = caller();
     const existing = await this.applications.find(principal.tenantId, id);
     if (!existing) throw notFound('application');
     assertWithinRole(principal, existing.type, existing.permissions);
@@ -148,9 +154,10 @@ export class ApplicationsService {
   }
 
   /** GET /applications/key: the application whose key made the call. A session key is not an application key. */
-  async current(principal: Principal): Promise<ApplicationView> {
+  async current(): Promise<ApplicationView> {
+    const principal = caller();
     if (principal.sessionId) throw new ProblemError(403, 'A session key does not identify an application: use an application key');
-    return this.get(principal, principal.applicationId);
+    return this.view(principal.tenantId, principal.applicationId);
   }
 
   /** Service-to-service: the principal a reactor acts as (its application, same tenant). No key material. */
@@ -165,6 +172,13 @@ export class ApplicationsService {
     };
     if (app.rules) principal.rules = app.rules as unknown as Principal['rules'];
     return principal;
+  }
+
+  /** The tenant's application `id` as the API shows it (404 when the tenant has none such). */
+  private async view(tenantId: string, id: string): Promise<ApplicationView> {
+    const app = await this.applications.find(tenantId, id);
+    if (!app) throw notFound('application');
+    return toApplicationView(app);
   }
 
   /** Drops cached principals of the application, of its sessions and of sessions it authorized. */

@@ -3,7 +3,7 @@ import { SUBJECTS, type Principal, type VerifiedIdentity } from '@coffer/contrac
 import { ROLES } from '@coffer/auth';
 import { sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, withActingContext } from '@coffer/operations';
 import { insertTenant, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { ApplicationKeyRepository } from '../applications/application-key.repository';
@@ -90,7 +90,7 @@ describe('ConsoleSignInService (PostgreSQL)', () => {
   /** A key of a new application of `type`: the key itself (the gateway sends its hash). */
   async function keyOf(tenantId: string, type: 'management' | 'private' | 'public'): Promise<{ key: string; applicationId: string }> {
     const permissions = type === 'public' ? ['token:create'] : type === 'private' ? ['token:read'] : ['tenant:read'];
-    const app = await apps.create(admin(tenantId), { name: `${type} app`, type, permissions });
+    const app = await withActingContext({ principal: admin(tenantId) }, () => apps.create({ name: `${type} app`, type, permissions }));
     return { key: app.keys?.[0]?.key as string, applicationId: app.id };
   }
 
@@ -143,7 +143,7 @@ describe('ConsoleSignInService (PostgreSQL)', () => {
     it('a management key signs in: a session stored as hashes only, authenticating as the key, audited and announced', async () => {
       const tenantId = await insertTenant(ctx.sql);
       const { key, applicationId } = await keyOf(tenantId, 'management');
-      const reply = await console_.signIn({ keyHash: sha256Hex(key), source: '203.0.113.7' }, 'trace-1');
+      const reply = await withActingContext({ traceId: 'trace-1' }, () => console_.signIn({ keyHash: sha256Hex(key), source: '203.0.113.7' }));
       expect(reply.principal).toMatchObject({ tenantId, applicationId, applicationType: 'management' });
       expect(reply.tenants).toBeUndefined();
       expect(reply.sessionId).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -176,7 +176,8 @@ describe('ConsoleSignInService (PostgreSQL)', () => {
       const tenantId = await insertTenant(ctx.sql);
       const pub = await keyOf(tenantId, 'public');
       expect(await problemOf(console_.signIn({ keyHash: sha256Hex(pub.key) }))).toMatchObject({ status: 403, detail: KEY_KIND });
-      const session = await ctx.get(SessionsService).create((await auth.authenticate(sha256Hex(pub.key))).principal as Principal);
+      const pubPrincipal = (await auth.authenticate(sha256Hex(pub.key))).principal as Principal;
+      const session = await withActingContext({ principal: pubPrincipal }, () => ctx.get(SessionsService).create());
       expect(await problemOf(console_.signIn({ keyHash: sha256Hex(session.session_key) }))).toMatchObject({ status: 403, detail: KEY_KIND });
       const refused = (await refusals('key_not_allowed')).filter((r) => r.tenant_id === tenantId);
       expect(refused).toHaveLength(2);
@@ -239,7 +240,7 @@ describe('ConsoleSignInService (PostgreSQL)', () => {
       const tenantId = await insertTenant(ctx.sql, {}, 'Acme');
       const tokenHash = await invite(tenantId, 'Jane@Example.com', 'DEVELOPER');
       const identity = person('sub-jane', 'JANE@example.com', { picture: 'https://img.example.com/j.png' });
-      const reply = await console_.signIn({ identity, invitationTokenHash: tokenHash }, 'trace-j');
+      const reply = await withActingContext({ traceId: 'trace-j' }, () => console_.signIn({ identity, invitationTokenHash: tokenHash }));
 
       const user = (await ctx.sql.query('SELECT * FROM users WHERE issuer = $1 AND subject = $2', [ISSUER, 'sub-jane'])).rows[0];
       expect(user).toMatchObject({

@@ -16,7 +16,7 @@ import {
 import { roleOf } from '@coffer/auth';
 import { EventOutbox, PrismaService, Prisma } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, currentTraceId } from '@coffer/operations';
 import { sessionServiceConfig } from '../config';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { ApplicationKeyRepository } from '../applications/application-key.repository';
@@ -102,7 +102,9 @@ export class ConsoleSignInService {
 
   // ------------------------------------------------------------ sign-in
 
-  async signIn(msg: ConsoleSignInMessage, traceId?: string): Promise<ConsoleSignInReply> {
+  /** No caller (access none: the credential is in the message); the operation's trace id goes to what it records. */
+  async signIn(msg: ConsoleSignInMessage): Promise<ConsoleSignInReply> {
+    const traceId = currentTraceId();
     if (!msg.keyHash === !msg.identity) throw new ProblemError(400, 'Sign in with either a key (keyHash) or an identity, not both or neither');
     await this.sweep();
     return msg.keyHash ? this.signInWithKey(msg.keyHash, msg.source, traceId) : this.signInAsPerson(msg, msg.identity as VerifiedIdentity, traceId);

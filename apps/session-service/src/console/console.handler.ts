@@ -10,7 +10,7 @@ export class ConsoleHandler {
 
   @Operation(OPS.session.console.signIn)
   signIn(cmd: Command<ConsoleSignInMessage>) {
-    return this.console.signIn(cmd.body, cmd.traceId);
+    return this.console.signIn(cmd.body);
   }
 
   @Operation(OPS.session.console.authenticate)

@@ -9,27 +9,27 @@ export class InvitationsHandler {
 
   @Operation(OPS.session.invitations.create)
   create(cmd: Command<CreateInvitationRequest>) {
-    return this.invitations.create(cmd.principal, cmd.body, cmd.traceId);
+    return this.invitations.create(cmd.body);
   }
 
   @Operation(OPS.session.invitations.list)
   list(cmd: Command<Record<string, unknown> | undefined>) {
-    return this.invitations.list(cmd.principal, cmd.body ?? {});
+    return this.invitations.list(cmd.body ?? {});
   }
 
   @Operation(OPS.session.invitations.get)
   get(cmd: Command<IdMessage>) {
-    return this.invitations.get(cmd.principal, String(cmd.body?.id ?? ''));
+    return this.invitations.get(String(cmd.body?.id ?? ''));
   }
 
   @Operation(OPS.session.invitations.resend)
   resend(cmd: Command<IdMessage>) {
-    return this.invitations.resend(cmd.principal, String(cmd.body?.id ?? ''), cmd.traceId);
+    return this.invitations.resend(String(cmd.body?.id ?? ''));
   }
 
   @Operation(OPS.session.invitations.delete)
   async delete(cmd: Command<IdMessage>) {
-    await this.invitations.delete(cmd.principal, String(cmd.body?.id ?? ''), cmd.traceId);
+    await this.invitations.delete(String(cmd.body?.id ?? ''));
     return { deleted: true };
   }
 

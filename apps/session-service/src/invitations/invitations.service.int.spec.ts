@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { INVITATION_TTL_HOURS, type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { PrismaService } from '@coffer/db';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, withActingContext } from '@coffer/operations';
 import { Mailer } from '@coffer/mail';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -107,7 +107,7 @@ describe('InvitationsService (PostgreSQL, SMTP)', () => {
 
   it('invites by email: the mail carries a link whose secret only the mail holds (the row keeps its SHA-256), audited and announced', async () => {
     const before = Date.now();
-    const view = await invitations.create(admin, { email: '  Jane@Example.COM ' }, 'trace-invite');
+    const view = await withActingContext({ principal: admin, traceId: 'trace-invite' }, () => invitations.create({ email: '  Jane@Example.COM ' }));
     expect(view).toEqual({
       id: expect.any(String),
       tenant_id: tenant,
@@ -150,20 +150,20 @@ describe('InvitationsService (PostgreSQL, SMTP)', () => {
   });
 
   it('refuses a second invitation while one is pending, and one for a member of the tenant (409); replaces an expired one', async () => {
-    const first = await invitations.create(admin, { email: 'sam@example.com', role: 'developer' });
+    const first = await withActingContext({ principal: admin }, () => invitations.create({ email: 'sam@example.com', role: 'developer' }));
     expect(first.role).toBe('DEVELOPER');
-    expect(await problemOf(invitations.create(admin, { email: 'SAM@example.com' }))).toMatchObject({ status: 409 });
+    expect(await problemOf(withActingContext({ principal: admin }, () => invitations.create({ email: 'SAM@example.com' })))).toMatchObject({ status: 409 });
 
     await addMember('Max@Example.com');
-    expect(await problemOf(invitations.create(admin, { email: 'max@example.com' }))).toMatchObject({ status: 409 });
+    expect(await problemOf(withActingContext({ principal: admin }, () => invitations.create({ email: 'max@example.com' })))).toMatchObject({ status: 409 });
 
     // the same email in another tenant is another invitation
     const other = principalOf(await insertTenant(ctx.sql, {}, 'Other'), { type: 'management', permissions: ['tenant:invitation:create'] });
-    expect((await invitations.create(other, { email: 'sam@example.com' })).status).toBe('PENDING');
+    expect((await withActingContext({ principal: other }, () => invitations.create({ email: 'sam@example.com' }))).status).toBe('PENDING');
 
     await expire(first.id);
     const oldHash = (await rowOf(first.id)).token_hash;
-    const second = await invitations.create(admin, { email: 'sam@example.com', role: 'READ_ONLY' });
+    const second = await withActingContext({ principal: admin }, () => invitations.create({ email: 'sam@example.com', role: 'READ_ONLY' }));
     expect(second.id).not.toBe(first.id);
     expect(await rowOf(first.id)).toBeUndefined();
     expect(await invitations.preview({ tokenHash: oldHash })).toBeNull();
@@ -186,23 +186,26 @@ describe('InvitationsService (PostgreSQL, SMTP)', () => {
       { email: 'a@example.com', role: 'OWNER' },
       { email: 'a@example.com', role: 'god' },
     ]) {
-      expect((await problemOf(invitations.create(admin, body))).status).toBe(400);
+      expect((await problemOf(withActingContext({ principal: admin }, () => invitations.create(body)))).status).toBe(400);
     }
-    expect(await problemOf(invitations.create(admin, { email: `${'a'.repeat(250)}@example.com` }))).toMatchObject({
+    expect(await problemOf(withActingContext({ principal: admin }, () => invitations.create({ email: `${'a'.repeat(250)}@example.com` })))).toMatchObject({
       status: 400,
       errors: { email: expect.any(Array) },
     });
-    expect(await problemOf(invitations.list(admin, { status: 'ACCEPTED' }))).toMatchObject({ status: 400, errors: { status: [expect.any(String)] } });
-    expect((await problemOf(invitations.list(admin, { size: '-1' }))).status).toBe(400);
+    expect(await problemOf(withActingContext({ principal: admin }, () => invitations.list({ status: 'ACCEPTED' })))).toMatchObject({
+      status: 400,
+      errors: { status: [expect.any(String)] },
+    });
+    expect((await problemOf(withActingContext({ principal: admin }, () => invitations.list({ size: '-1' })))).status).toBe(400);
     for (const id of ['nope', randomUUID()]) {
-      expect((await problemOf(invitations.get(admin, id))).status).toBe(404);
-      expect((await problemOf(invitations.resend(admin, id))).status).toBe(404);
-      expect((await problemOf(invitations.delete(admin, id))).status).toBe(404);
+      expect((await problemOf(withActingContext({ principal: admin }, () => invitations.get(id)))).status).toBe(404);
+      expect((await problemOf(withActingContext({ principal: admin }, () => invitations.resend(id)))).status).toBe(404);
+      expect((await problemOf(withActingContext({ principal: admin }, () => invitations.delete(id)))).status).toBe(404);
     }
-    const mine = await invitations.create(admin, { email: 'private@example.com' });
+    const mine = await withActingContext({ principal: admin }, () => invitations.create({ email: 'private@example.com' }));
     const stranger = principalOf(await insertTenant(ctx.sql), { type: 'management', permissions: ['tenant:invitation:read', 'tenant:invitation:delete'] });
-    expect((await problemOf(invitations.get(stranger, mine.id))).status).toBe(404);
-    expect((await problemOf(invitations.delete(stranger, mine.id))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: stranger }, () => invitations.get(mine.id)))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: stranger }, () => invitations.delete(mine.id)))).status).toBe(404);
     expect((await problemOf(invitations.preview({ tokenHash: 'not-a-hash' }))).status).toBe(400);
     expect((await problemOf(invitations.preview(null))).status).toBe(400);
   });
@@ -210,23 +213,23 @@ describe('InvitationsService (PostgreSQL, SMTP)', () => {
   it('lists by status, computed from the expiry', async () => {
     const t = await insertTenant(ctx.sql, {}, 'Listing');
     const p = principalOf(t, { type: 'management', permissions: ['tenant:invitation:create', 'tenant:invitation:read'] });
-    const a = await invitations.create(p, { email: 'a@list.test' });
-    const b = await invitations.create(p, { email: 'b@list.test' });
+    const a = await withActingContext({ principal: p }, () => invitations.create({ email: 'a@list.test' }));
+    const b = await withActingContext({ principal: p }, () => invitations.create({ email: 'b@list.test' }));
     await expire(b.id);
-    expect((await invitations.list(p, {})).data.map((i) => [i.id, i.status]).sort()).toEqual(
+    expect((await withActingContext({ principal: p }, () => invitations.list({}))).data.map((i) => [i.id, i.status]).sort()).toEqual(
       [
         [a.id, 'PENDING'],
         [b.id, 'EXPIRED'],
       ].sort(),
     );
-    expect((await invitations.list(p, { status: 'PENDING' })).data.map((i) => i.id)).toEqual([a.id]);
-    expect((await invitations.list(p, { status: 'expired' })).data.map((i) => i.id)).toEqual([b.id]);
-    expect((await invitations.list(p, { status: 'EXPIRED' })).pagination).toMatchObject({ total_items: 1 });
-    expect((await invitations.get(p, b.id)).status).toBe('EXPIRED');
+    expect((await withActingContext({ principal: p }, () => invitations.list({ status: 'PENDING' }))).data.map((i) => i.id)).toEqual([a.id]);
+    expect((await withActingContext({ principal: p }, () => invitations.list({ status: 'expired' }))).data.map((i) => i.id)).toEqual([b.id]);
+    expect((await withActingContext({ principal: p }, () => invitations.list({ status: 'EXPIRED' }))).pagination).toMatchObject({ total_items: 1 });
+    expect((await withActingContext({ principal: p }, () => invitations.get(b.id))).status).toBe('EXPIRED');
   });
 
   it('resends with a new secret (the old link stops working) and a full expiry again, even once expired', async () => {
-    const view = await invitations.create(admin, { email: 'lee@example.com', role: 'READ_ONLY' });
+    const view = await withActingContext({ principal: admin }, () => invitations.create({ email: 'lee@example.com', role: 'READ_ONLY' }));
     const [firstMail] = await mailTo('lee@example.com');
     const oldSecret = secretOf(firstMail);
     expect(await invitations.preview({ tokenHash: sha256Hex(oldSecret) })).toEqual({
@@ -237,7 +240,7 @@ describe('InvitationsService (PostgreSQL, SMTP)', () => {
     await expire(view.id);
     expect(await invitations.preview({ tokenHash: sha256Hex(oldSecret) })).toBeNull();
 
-    const resent = await invitations.resend(admin, view.id, 'trace-resend');
+    const resent = await withActingContext({ principal: admin, traceId: 'trace-resend' }, () => invitations.resend(view.id));
     expect(resent).toMatchObject({ id: view.id, status: 'PENDING', modified_by: admin.applicationId });
     expect(Date.parse(resent.expires_at)).toBeGreaterThan(Date.now() + (INVITATION_TTL_HOURS - 1) * 3_600_000);
     const mails = await mailTo('lee@example.com');
@@ -259,23 +262,23 @@ describe('InvitationsService (PostgreSQL, SMTP)', () => {
   });
 
   it('revokes: the row, its link and its preview are gone, recorded and announced', async () => {
-    const view = await invitations.create(admin, { email: 'gone@example.com' });
+    const view = await withActingContext({ principal: admin }, () => invitations.create({ email: 'gone@example.com' }));
     const secret = secretOf((await mailTo('gone@example.com'))[0]);
-    await invitations.delete(admin, view.id, 'trace-revoke');
+    await withActingContext({ principal: admin, traceId: 'trace-revoke' }, () => invitations.delete(view.id));
     expect(await rowOf(view.id)).toBeUndefined();
     expect(await invitations.preview({ tokenHash: sha256Hex(secret) })).toBeNull();
     expect((await auditOf(view.id)).map((a) => a.operation)).toEqual(['create', 'delete']);
     expect(await eventsOf('tenant.invitation.deleted')).toContainEqual(
       expect.objectContaining({ trace_id: 'trace-revoke', data: expect.objectContaining({ invitation: expect.objectContaining({ id: view.id }) }) }),
     );
-    expect((await problemOf(invitations.delete(admin, view.id))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: admin }, () => invitations.delete(view.id)))).status).toBe(404);
   });
 
   it('mails once the enclosing transaction (an idempotent write) commits, and never when it rolls back', async () => {
     const prisma = ctx.get(PrismaService);
     await expect(
       prisma.transactional(async () => {
-        await invitations.create(admin, { email: 'rollback@example.com' });
+        await withActingContext({ principal: admin }, () => invitations.create({ email: 'rollback@example.com' }));
         expect(invitations.sending.size).toBe(0);
         throw new Error('rolled back after the call');
       }),
@@ -285,7 +288,7 @@ describe('InvitationsService (PostgreSQL, SMTP)', () => {
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM tenant_invitations WHERE email = $1', ['rollback@example.com'])).rows[0].n).toBe(0);
 
     const view = await prisma.transactional(async () => {
-      const v = await invitations.create(admin, { email: 'committed@example.com' });
+      const v = await withActingContext({ principal: admin }, () => invitations.create({ email: 'committed@example.com' }));
       expect(invitations.sending.size).toBe(0);
       return v;
     });
@@ -295,14 +298,14 @@ describe('InvitationsService (PostgreSQL, SMTP)', () => {
   it("previews a pending link of a live tenant only; a relay's refusal never fails the call", async () => {
     const t = await insertTenant(ctx.sql, {}, 'Doomed');
     const p = principalOf(t, { type: 'management', permissions: ['tenant:invitation:create'] });
-    await invitations.create(p, { email: 'doomed@example.com', role: 'DEVELOPER' });
+    await withActingContext({ principal: p }, () => invitations.create({ email: 'doomed@example.com', role: 'DEVELOPER' }));
     const hash = sha256Hex(secretOf((await mailTo('doomed@example.com'))[0]));
     expect(await invitations.preview({ tokenHash: hash })).toEqual({ tenant_name: 'Doomed', email: 'doomed@example.com', role: 'DEVELOPER' });
     await ctx.sql.query('UPDATE tenants SET deleted_at = now() WHERE id = $1', [t]);
     expect(await invitations.preview({ tokenHash: hash })).toBeNull();
     expect(await invitations.preview({ tokenHash: sha256Hex('unknown') })).toBeNull();
 
-    const bounced = await invitations.create(admin, { email: 'bounce@example.com' });
+    const bounced = await withActingContext({ principal: admin }, () => invitations.create({ email: 'bounce@example.com' }));
     expect(bounced.status).toBe('PENDING');
     expect(await mailTo('bounce@example.com')).toEqual([]);
     expect(await rowOf(bounced.id)).toBeDefined();

@@ -21,7 +21,7 @@ import {
 import { sha256Hex } from '@coffer/crypto';
 import { EventOutbox, PrismaService, deferUntilCommitted } from '@coffer/db';
 import { sqlStateOf } from '@coffer/db';
-import { AuditTrail, actedBy, type AuditAct } from '@coffer/operations';
+import { AuditTrail, actedBy, caller, currentTraceId, type AuditAct } from '@coffer/operations';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { InvitationRepository, type InvitationRow } from './invitation.repository';
 import { InvitationMail } from './invitation-mail';
@@ -63,7 +63,9 @@ export class InvitationsService {
   ) {}
 
   /** `POST /tenants/self/invitations` `{email, role?}` (role ADMIN by default). */
-  async create(principal: Principal, body: unknown, traceId?: string): Promise<InvitationView> {
+  async create(body: unknown): Promise<InvitationView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const req = validateContract(CreateInvitationRequest, body);
     const email = req.email;
     const role = req.role ?? DEFAULT_INVITATION_ROLE;
@@ -116,25 +118,28 @@ export class InvitationsService {
     return toInvitationView(created.invitation);
   }
 
-  list(principal: Principal, query: Record<string, unknown>): Promise<Page<InvitationView>> {
+  async list(query: Record<string, unknown>): Promise<Page<InvitationView>> {
+    const { tenantId } = caller();
     // one instant decides both which invitations count as expired in the filter and the status each one shows
     const now = new Date();
     return offsetList(
       query,
       statusFilter,
-      (offset, size, status) => this.invitations.page(principal.tenantId, offset, size, status, now),
+      (offset, size, status) => this.invitations.page(tenantId, offset, size, status, now),
       (row) => toInvitationView(row, now),
     );
   }
 
-  async get(principal: Principal, id: string): Promise<InvitationView> {
-    const invitation = await this.invitations.find(principal.tenantId, id);
+  async get(id: string): Promise<InvitationView> {
+    const invitation = await this.invitations.find(caller().tenantId, id);
     if (!invitation) throw notFound('invitation');
     return toInvitationView(invitation);
   }
 
   /** `POST /tenants/self/invitations/{id}/resend`: a new link (the old one stops working), valid for the full TTL again. */
-  async resend(principal: Principal, id: string, traceId?: string): Promise<InvitationView> {
+  async resend(id: string): Promise<InvitationView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const { secret, tokenHash } = newLinkSecret();
     const expiresAt = new Date(Date.now() + TTL_MS);
     const updated = await this.prisma.transactional(async () => {
@@ -156,7 +161,9 @@ export class InvitationsService {
   }
 
   /** `DELETE /tenants/self/invitations/{id}`: revoked, its link stops working. */
-  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
+  async delete(id: string): Promise<void> {
+    const principal = caller();
+    const traceId = currentTraceId();
     await this.prisma.transactional(async () => {
       const existing = await this.invitations.find(principal.tenantId, id);
       if (!existing || !(await this.invitations.delete(principal.tenantId, id))) throw notFound('invitation');

@@ -9,32 +9,32 @@ export class MembersHandler {
 
   @Operation(OPS.session.members.list)
   list(cmd: Command<Record<string, unknown> | undefined>) {
-    return this.members.list(cmd.principal, cmd.body ?? {});
+    return this.members.list(cmd.body ?? {});
   }
 
   @Operation(OPS.session.members.get)
   get(cmd: Command<IdMessage>) {
-    return this.members.get(cmd.principal, String(cmd.body?.id ?? ''));
+    return this.members.get(String(cmd.body?.id ?? ''));
   }
 
   @Operation(OPS.session.members.update)
   update(cmd: Command<IdBodyMessage>) {
-    return this.members.update(cmd.principal, String(cmd.body?.id ?? ''), cmd.body?.body, cmd.traceId);
+    return this.members.update(String(cmd.body?.id ?? ''), cmd.body?.body);
   }
 
   @Operation(OPS.session.members.delete)
   async delete(cmd: Command<IdMessage>) {
-    await this.members.delete(cmd.principal, String(cmd.body?.id ?? ''), cmd.traceId);
+    await this.members.delete(String(cmd.body?.id ?? ''));
     return { deleted: true };
   }
 
   @Operation(OPS.session.members.owner)
-  owner(cmd: Command) {
-    return this.members.owner(cmd.principal);
+  owner() {
+    return this.members.owner();
   }
 
   @Operation(OPS.session.members.transferOwner)
   transferOwner(cmd: Command<TransferOwnerRequest>) {
-    return this.members.transferOwner(cmd.principal, cmd.body, cmd.traceId);
+    return this.members.transferOwner(cmd.body);
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ROLES } from '@coffer/auth';
 import { SUBJECTS, type MemberRole, type Principal } from '@coffer/contracts';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, withActingContext } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { TenantsService } from '../tenants/tenants.service';
@@ -85,17 +85,17 @@ describe('MembersService (PostgreSQL)', () => {
     await addMember(tenant, 'READ_ONLY');
     const key = keyOf(tenant);
 
-    const all = await members.list(key, {});
+    const all = await withActingContext({ principal: key }, () => members.list({}));
     expect(all.pagination).toEqual({ total_items: 3, page_number: 1, page_size: 20, total_pages: 1 });
-    const second = await members.list(key, { page: '2', size: '2' });
+    const second = await withActingContext({ principal: key }, () => members.list({ page: '2', size: '2' }));
     expect(second.data).toHaveLength(1);
     expect(second.pagination).toMatchObject({ total_items: 3, page_number: 2, page_size: 2, total_pages: 2 });
 
-    const filtered = await members.list(key, { user_id: [dev.userId, owner.userId, 'not-a-uuid'] });
+    const filtered = await withActingContext({ principal: key }, () => members.list({ user_id: [dev.userId, owner.userId, 'not-a-uuid'] }));
     expect(filtered.data.map((m) => m.id).sort()).toEqual([dev.memberId, owner.memberId].sort());
-    expect((await members.list(key, { user_id: 'not-a-uuid' })).data).toEqual([]);
+    expect((await withActingContext({ principal: key }, () => members.list({ user_id: 'not-a-uuid' }))).data).toEqual([]);
 
-    const view = await members.get(key, dev.memberId);
+    const view = await withActingContext({ principal: key }, () => members.get(dev.memberId));
     expect(view).toEqual({
       id: dev.memberId,
       tenant_id: tenant,
@@ -117,34 +117,45 @@ describe('MembersService (PostgreSQL)', () => {
     const tenant = await insertTenant(ctx.sql);
     const dev = await addMember(tenant, 'DEVELOPER');
     const key = keyOf(tenant);
-    expect(await problemOf(members.list(key, { size: '1000' }))).toMatchObject({ status: 400, errors: { size: [expect.any(String)] } });
-    expect(await problemOf(members.list(key, { page: '0' }))).toMatchObject({ status: 400, errors: { page: [expect.any(String)] } });
-    expect(await problemOf(members.list(key, { user_id: Array.from({ length: 101 }, () => randomUUID()) }))).toMatchObject({ status: 400 });
+    expect(await problemOf(withActingContext({ principal: key }, () => members.list({ size: '1000' })))).toMatchObject({
+      status: 400,
+      errors: { size: [expect.any(String)] },
+    });
+    expect(await problemOf(withActingContext({ principal: key }, () => members.list({ page: '0' })))).toMatchObject({
+      status: 400,
+      errors: { page: [expect.any(String)] },
+    });
+    expect(
+      await problemOf(withActingContext({ principal: key }, () => members.list({ user_id: Array.from({ length: 101 }, () => randomUUID()) }))),
+    ).toMatchObject({ status: 400 });
     for (const body of [undefined, null, 'ADMIN', [], {}, { role: 'OWNER' }, { role: 'superuser' }, { role: 42 }, { role: 'ADMIN\u0000' }]) {
-      expect((await problemOf(members.update(key, dev.memberId, body))).status).toBe(400);
+      expect((await problemOf(withActingContext({ principal: key }, () => members.update(dev.memberId, body)))).status).toBe(400);
     }
-    expect(await problemOf(members.update(key, dev.memberId, { role: 'owner' }))).toMatchObject({
+    expect(await problemOf(withActingContext({ principal: key }, () => members.update(dev.memberId, { role: 'owner' })))).toMatchObject({
       status: 400,
       errors: { role: [expect.stringContaining('ADMIN')] },
     });
-    expect((await problemOf(members.get(key, 'nope'))).status).toBe(404);
-    expect((await problemOf(members.get(key, randomUUID()))).status).toBe(404);
-    expect((await problemOf(members.update(key, randomUUID(), { role: 'ADMIN' }))).status).toBe(404);
-    expect((await problemOf(members.delete(key, 'nope'))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: key }, () => members.get('nope')))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: key }, () => members.get(randomUUID())))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: key }, () => members.update(randomUUID(), { role: 'ADMIN' })))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: key }, () => members.delete('nope')))).status).toBe(404);
     const stranger = keyOf(await insertTenant(ctx.sql));
-    expect((await problemOf(members.get(stranger, dev.memberId))).status).toBe(404);
-    expect((await problemOf(members.update(stranger, dev.memberId, { role: 'ADMIN' }))).status).toBe(404);
-    expect((await problemOf(members.delete(stranger, dev.memberId))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: stranger }, () => members.get(dev.memberId)))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: stranger }, () => members.update(dev.memberId, { role: 'ADMIN' })))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: stranger }, () => members.delete(dev.memberId)))).status).toBe(404);
     expect(await roleOf(dev.memberId)).toBe('DEVELOPER');
-    expect(await problemOf(members.transferOwner(key, { member_id: 'x' }))).toMatchObject({ status: 400, errors: { member_id: [expect.any(String)] } });
-    expect((await problemOf(members.transferOwner(key, null))).status).toBe(400);
+    expect(await problemOf(withActingContext({ principal: key }, () => members.transferOwner({ member_id: 'x' })))).toMatchObject({
+      status: 400,
+      errors: { member_id: [expect.any(String)] },
+    });
+    expect((await problemOf(withActingContext({ principal: key }, () => members.transferOwner(null)))).status).toBe(400);
   });
 
   it('changes a role (any case): the change, its audit record and its event commit together; the gateway is told', async () => {
     const tenant = await insertTenant(ctx.sql);
     const owner = await addMember(tenant, 'OWNER');
     const dev = await addMember(tenant, 'DEVELOPER');
-    const view = await members.update(personOf(tenant, owner), dev.memberId, { role: ' read_only ' });
+    const view = await withActingContext({ principal: personOf(tenant, owner) }, () => members.update(dev.memberId, { role: ' read_only ' }));
     expect(view).toMatchObject({ id: dev.memberId, role: 'READ_ONLY', modified_by: owner.userId, modified_at: expect.any(String) });
     expect(await roleOf(dev.memberId)).toBe('READ_ONLY');
     expect(await auditOf(dev.memberId)).toEqual([
@@ -168,7 +179,7 @@ describe('MembersService (PostgreSQL)', () => {
 
     // the same role again: nothing changes, nothing is recorded or announced
     bus.published.length = 0;
-    await members.update(personOf(tenant, owner), dev.memberId, { role: 'READ_ONLY' });
+    await withActingContext({ principal: personOf(tenant, owner) }, () => members.update(dev.memberId, { role: 'READ_ONLY' }));
     expect(await auditOf(dev.memberId)).toHaveLength(1);
     expect(bus.published).toEqual([]);
   });
@@ -178,8 +189,11 @@ describe('MembersService (PostgreSQL)', () => {
     const owner = await addMember(tenant, 'OWNER');
     const admin = await addMember(tenant, 'ADMIN');
     for (const principal of [personOf(tenant, admin), personOf(tenant, owner), keyOf(tenant)]) {
-      expect(await problemOf(members.update(principal, owner.memberId, { role: 'ADMIN' }))).toMatchObject({ status: 409, detail: OWNER_PROTECTED });
-      expect(await problemOf(members.delete(principal, owner.memberId))).toMatchObject({ status: 409, detail: OWNER_PROTECTED });
+      expect(await problemOf(withActingContext({ principal }, () => members.update(owner.memberId, { role: 'ADMIN' })))).toMatchObject({
+        status: 409,
+        detail: OWNER_PROTECTED,
+      });
+      expect(await problemOf(withActingContext({ principal }, () => members.delete(owner.memberId)))).toMatchObject({ status: 409, detail: OWNER_PROTECTED });
     }
     expect(await roleOf(owner.memberId)).toBe('OWNER');
     expect(await auditOf(owner.memberId)).toEqual([]);
@@ -207,7 +221,7 @@ describe('MembersService (PostgreSQL)', () => {
     const count = async (t: string, u: string) =>
       (await ctx.sql.query('SELECT count(*)::int AS n FROM console_sessions WHERE tenant_id = $1 AND user_id = $2', [t, u])).rows[0].n;
 
-    await members.delete(personOf(tenant, owner), dev.memberId);
+    await withActingContext({ principal: personOf(tenant, owner) }, () => members.delete(dev.memberId));
     expect(await roleOf(dev.memberId)).toBeUndefined();
     expect(await count(tenant, dev.userId)).toBe(0);
     expect(await count(other, dev.userId)).toBe(1);
@@ -221,23 +235,23 @@ describe('MembersService (PostgreSQL)', () => {
       }),
     ]);
     expect(bus.published).toEqual([{ subject: SUBJECTS.events.authInvalidated, payload: { tenantId: tenant, userId: dev.userId } }]);
-    expect((await problemOf(members.delete(personOf(tenant, owner), dev.memberId))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: personOf(tenant, owner) }, () => members.delete(dev.memberId)))).status).toBe(404);
 
     // an admin leaves on their own
     const admin = await addMember(tenant, 'ADMIN');
-    await members.delete(personOf(tenant, admin), admin.memberId);
+    await withActingContext({ principal: personOf(tenant, admin) }, () => members.delete(admin.memberId));
     expect(await roleOf(admin.memberId)).toBeUndefined();
   });
 
   it('shows the owner (404 until there is one) and its user id on the tenant', async () => {
     const tenant = await insertTenant(ctx.sql);
     const key = keyOf(tenant);
-    expect(await problemOf(members.owner(key))).toMatchObject({ status: 404 });
+    expect(await problemOf(withActingContext({ principal: key }, () => members.owner()))).toMatchObject({ status: 404 });
     const tenants = ctx.get(TenantsService);
     expect((await tenants.get(tenant)).owner_id).toBeUndefined();
     const owner = await addMember(tenant, 'OWNER');
     await addMember(tenant, 'ADMIN');
-    expect(await members.owner(key)).toMatchObject({ id: owner.memberId, role: 'OWNER', user: { id: owner.userId } });
+    expect(await withActingContext({ principal: key }, () => members.owner())).toMatchObject({ id: owner.memberId, role: 'OWNER', user: { id: owner.userId } });
     expect((await tenants.get(tenant)).owner_id).toBe(owner.userId);
     expect((await tenants.get(tenant, { owner: false })).owner_id).toBeUndefined();
   });
@@ -246,7 +260,9 @@ describe('MembersService (PostgreSQL)', () => {
     const tenant = await insertTenant(ctx.sql);
     const owner = await addMember(tenant, 'OWNER');
     const dev = await addMember(tenant, 'DEVELOPER');
-    const view = await members.transferOwner(personOf(tenant, owner), { member_id: dev.memberId }, 'trace-transfer');
+    const view = await withActingContext({ principal: personOf(tenant, owner), traceId: 'trace-transfer' }, () =>
+      members.transferOwner({ member_id: dev.memberId }),
+    );
     expect(view).toMatchObject({ id: dev.memberId, role: 'OWNER' });
     expect(await roleOf(owner.memberId)).toBe('ADMIN');
     expect(await roleOf(dev.memberId)).toBe('OWNER');
@@ -278,7 +294,9 @@ describe('MembersService (PostgreSQL)', () => {
 
     // to the member already the owner: unchanged, nothing recorded
     bus.published.length = 0;
-    expect(await members.transferOwner(personOf(tenant, { ...dev, role: 'OWNER' }), { member_id: dev.memberId })).toMatchObject({
+    expect(
+      await withActingContext({ principal: personOf(tenant, { ...dev, role: 'OWNER' }) }, () => members.transferOwner({ member_id: dev.memberId })),
+    ).toMatchObject({
       id: dev.memberId,
       role: 'OWNER',
     });
@@ -290,17 +308,27 @@ describe('MembersService (PostgreSQL)', () => {
     const tenant = await insertTenant(ctx.sql);
     const owner = await addMember(tenant, 'OWNER');
     const admin = await addMember(tenant, 'ADMIN');
-    expect(await problemOf(members.transferOwner(personOf(tenant, admin), { member_id: admin.memberId }))).toMatchObject({ status: 403 });
+    expect(
+      await problemOf(withActingContext({ principal: personOf(tenant, admin) }, () => members.transferOwner({ member_id: admin.memberId }))),
+    ).toMatchObject({ status: 403 });
     // the principal's stale role does not count: the owner is the OWNER row
-    expect(await problemOf(members.transferOwner(personOf(tenant, { ...admin, role: 'OWNER' }), { member_id: admin.memberId }))).toMatchObject({ status: 403 });
+    expect(
+      await problemOf(
+        withActingContext({ principal: personOf(tenant, { ...admin, role: 'OWNER' }) }, () => members.transferOwner({ member_id: admin.memberId })),
+      ),
+    ).toMatchObject({ status: 403 });
     expect(await roleOf(owner.memberId)).toBe('OWNER');
     expect(await roleOf(admin.memberId)).toBe('ADMIN');
 
     const strangerMember = await addMember(await insertTenant(ctx.sql), 'ADMIN');
-    expect((await problemOf(members.transferOwner(keyOf(tenant), { member_id: strangerMember.memberId }))).status).toBe(404);
-    expect((await problemOf(members.transferOwner(personOf(tenant, owner), { member_id: randomUUID() }))).status).toBe(404);
+    expect((await problemOf(withActingContext({ principal: keyOf(tenant) }, () => members.transferOwner({ member_id: strangerMember.memberId })))).status).toBe(
+      404,
+    );
+    expect((await problemOf(withActingContext({ principal: personOf(tenant, owner) }, () => members.transferOwner({ member_id: randomUUID() })))).status).toBe(
+      404,
+    );
 
-    const view = await members.transferOwner(keyOf(tenant), { member_id: admin.memberId });
+    const view = await withActingContext({ principal: keyOf(tenant) }, () => members.transferOwner({ member_id: admin.memberId }));
     expect(view.role).toBe('OWNER');
     expect(await roleOf(owner.memberId)).toBe('ADMIN');
     expect(await auditOf(admin.memberId)).toEqual([expect.objectContaining({ operation: 'transfer', actor_type: 'application' })]);
@@ -308,7 +336,7 @@ describe('MembersService (PostgreSQL)', () => {
     // a tenant without an owner: a key names one
     const orphan = await insertTenant(ctx.sql);
     const heir = await addMember(orphan, 'READ_ONLY');
-    expect(await members.transferOwner(keyOf(orphan), { member_id: heir.memberId })).toMatchObject({ role: 'OWNER' });
+    expect(await withActingContext({ principal: keyOf(orphan) }, () => members.transferOwner({ member_id: heir.memberId }))).toMatchObject({ role: 'OWNER' });
     expect(await eventsOf(orphan, 'tenant.owner.transferred')).toEqual([
       expect.objectContaining({ data: expect.not.objectContaining({ previous_owner: expect.anything() }) }),
     ]);
@@ -324,7 +352,9 @@ describe('MembersService (PostgreSQL)', () => {
       CREATE TRIGGER refuse_promotion BEFORE UPDATE ON tenant_members FOR EACH ROW
         WHEN (NEW.id = '${doomed.memberId}' AND NEW.role = 'OWNER') EXECUTE FUNCTION refuse_promotion();`);
     try {
-      await expect(members.transferOwner(personOf(tenant, owner), { member_id: doomed.memberId })).rejects.toThrow(/promotion refused/);
+      await expect(withActingContext({ principal: personOf(tenant, owner) }, () => members.transferOwner({ member_id: doomed.memberId }))).rejects.toThrow(
+        /promotion refused/,
+      );
       expect(await roleOf(owner.memberId)).toBe('OWNER');
       expect(await roleOf(doomed.memberId)).toBe('ADMIN');
       expect(await auditOf(owner.memberId)).toEqual([]);
@@ -335,7 +365,9 @@ describe('MembersService (PostgreSQL)', () => {
     }
 
     const candidates = await Promise.all([1, 2, 3, 4].map(() => addMember(tenant, 'DEVELOPER')));
-    const results = await Promise.allSettled(candidates.map((c) => members.transferOwner(keyOf(tenant), { member_id: c.memberId })));
+    const results = await Promise.allSettled(
+      candidates.map((c) => withActingContext({ principal: keyOf(tenant) }, () => members.transferOwner({ member_id: c.memberId }))),
+    );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
     const owners = (await ctx.sql.query(`SELECT id FROM tenant_members WHERE tenant_id = $1 AND role = 'OWNER'`, [tenant])).rows;
     expect(owners).toHaveLength(1);

@@ -20,7 +20,7 @@ import {
 import { EventOutbox, PrismaService } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
 import { sqlStateOf } from '@coffer/db';
-import { AuditTrail, actedBy, type AuditAct } from '@coffer/operations';
+import { AuditTrail, actedBy, caller, currentTraceId, type AuditAct } from '@coffer/operations';
 import { MemberRepository, type MemberFilter, type MemberWithUser } from './member.repository';
 import { toMemberView } from './member.view';
 
@@ -50,18 +50,21 @@ export class MembersService {
     private readonly audit: AuditTrail,
   ) {}
 
-  list(principal: Principal, query: Record<string, unknown>): Promise<Page<MemberView>> {
-    return offsetList(query, listFilter, (offset, size, filter) => this.members.page(principal.tenantId, offset, size, filter), toMemberView);
+  async list(query: Record<string, unknown>): Promise<Page<MemberView>> {
+    const { tenantId } = caller();
+    return offsetList(query, listFilter, (offset, size, filter) => this.members.page(tenantId, offset, size, filter), toMemberView);
   }
 
-  async get(principal: Principal, id: string): Promise<MemberView> {
-    const member = await this.members.find(principal.tenantId, id);
+  async get(id: string): Promise<MemberView> {
+    const member = await this.members.find(caller().tenantId, id);
     if (!member) throw notFound('member');
     return toMemberView(member);
   }
 
   /** `PUT /tenants/self/members/{id}` `{role}`: an assignable role (ADMIN, DEVELOPER, READ_ONLY), never the owner's. */
-  async update(principal: Principal, id: string, body: unknown, traceId?: string): Promise<MemberView> {
+  async update(id: string, body: unknown): Promise<MemberView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const req = validateContract(UpdateMemberRequest, body);
     const { member, changed } = await this.prisma.transactional(async () => {
       const existing = await this.members.find(principal.tenantId, id);
@@ -81,7 +84,9 @@ export class MembersService {
   }
 
   /** `DELETE /tenants/self/members/{id}`: the membership and the person's console sessions in the tenant end. */
-  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
+  async delete(id: string): Promise<void> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const removed = await this.prisma.transactional(async () => {
       const existing = await this.members.find(principal.tenantId, id);
       if (!existing) throw notFound('member');
@@ -98,8 +103,8 @@ export class MembersService {
   }
 
   /** `GET /tenants/self/owner`: 404 while the tenant has none (no one signed in to it yet). */
-  async owner(principal: Principal): Promise<MemberView> {
-    const owner = await this.members.findOwner(principal.tenantId);
+  async owner(): Promise<MemberView> {
+    const owner = await this.members.findOwner(caller().tenantId);
     if (!owner) throw notFound('owner');
     return toMemberView(owner);
   }
@@ -109,7 +114,9 @@ export class MembersService {
    * member already the owner is returned unchanged. Ownership changes of a tenant are serialised (an advisory lock),
    * so two transfers at once cannot both see the same owner.
    */
-  async transferOwner(principal: Principal, body: unknown, traceId?: string): Promise<MemberView> {
+  async transferOwner(body: unknown): Promise<MemberView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     const req = body instanceof TransferOwnerRequest ? body : validateContract(TransferOwnerRequest, body);
     let result: { owner: MemberWithUser; previous: MemberWithUser | null; changed: boolean };
     try {

@@ -8,13 +8,13 @@ export class SessionsHandler {
   constructor(private readonly sessions: SessionsService) {}
 
   @Operation(OPS.session.sessions.create)
-  create(cmd: Command) {
-    return this.sessions.create(cmd.principal, cmd.traceId);
+  create() {
+    return this.sessions.create();
   }
 
   @Operation(OPS.session.sessions.authorize)
   async authorize(cmd: Command) {
-    await this.sessions.authorize(cmd.principal, cmd.body, cmd.traceId);
+    await this.sessions.authorize(cmd.body);
     return {};
   }
 }

@@ -1,7 +1,7 @@
 import { type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, withActingContext } from '@coffer/operations';
 import { insertTenant, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -43,8 +43,10 @@ describe('SessionsService (PostgreSQL)', () => {
     const tenant = await insertTenant(ctx.sql);
     const apps = ctx.get(ApplicationsService);
     const admin: Principal = { tenantId: tenant, applicationId: tenant, applicationType: 'management', permissions: ['application:create'] };
-    const pub = await apps.create(admin, { name: 'web', type: 'public', permissions: ['token:create'] });
-    const priv = await apps.create(admin, { name: 'backend', type: 'private', permissions: ['token:read', 'token:use'] });
+    const pub = await withActingContext({ principal: admin }, () => apps.create({ name: 'web', type: 'public', permissions: ['token:create'] }));
+    const priv = await withActingContext({ principal: admin }, () =>
+      apps.create({ name: 'backend', type: 'private', permissions: ['token:read', 'token:use'] }),
+    );
     publicApp = (await auth.authenticate(sha256Hex(pub.keys?.[0]?.key as string))).principal as Principal;
     privateApp = (await auth.authenticate(sha256Hex(priv.keys?.[0]?.key as string))).principal as Principal;
   });
@@ -53,30 +55,38 @@ describe('SessionsService (PostgreSQL)', () => {
   const principalOfKey = async (key: string) => (await auth.authenticate(sha256Hex(key))).principal;
 
   it('a public key creates a pending session (stored as hashes only) that authenticates but grants nothing', async () => {
-    const s = await sessions.create(publicApp);
+    const s = await withActingContext({ principal: publicApp }, () => sessions.create());
     const row = (await ctx.sql.query('SELECT * FROM sessions WHERE key_hash = $1', [sha256Hex(s.session_key)])).rows[0];
     expect(row.nonce_hash).toBe(sha256Hex(s.nonce));
     expect(JSON.stringify(row)).not.toContain(s.session_key);
     expect(await principalOfKey(s.session_key)).toMatchObject({ sessionPending: true, permissions: [], applicationId: publicApp.applicationId });
-    expect((await problemOf(sessions.create(privateApp))).status).toBe(403);
+    expect((await problemOf(withActingContext({ principal: privateApp }, () => sessions.create()))).status).toBe(403);
   });
 
   it('a private key authorizes it once, within its own grants; the session then carries the authorizer as its cap', async () => {
-    const s = await sessions.create(publicApp);
-    expect((await problemOf(sessions.authorize(privateApp, { nonce: s.nonce, permissions: ['token:delete'] }))).status).toBe(400);
-    await sessions.authorize(privateApp, { nonce: s.nonce, permissions: ['token:read'] });
+    const s = await withActingContext({ principal: publicApp }, () => sessions.create());
+    expect(
+      (await problemOf(withActingContext({ principal: privateApp }, () => sessions.authorize({ nonce: s.nonce, permissions: ['token:delete'] })))).status,
+    ).toBe(400);
+    await withActingContext({ principal: privateApp }, () => sessions.authorize({ nonce: s.nonce, permissions: ['token:read'] }));
     const principal = await principalOfKey(s.session_key);
     expect(principal).toMatchObject({ permissions: ['token:read'], authorizer: { applicationId: privateApp.applicationId } });
     expect(principal?.sessionPending).toBeUndefined();
-    expect((await problemOf(sessions.authorize(privateApp, { nonce: s.nonce, permissions: ['token:read'] }))).status).toBe(409);
-    expect((await problemOf(sessions.authorize(privateApp, { nonce: 'nonce_unknown', permissions: ['token:read'] }))).status).toBe(404);
+    expect(
+      (await problemOf(withActingContext({ principal: privateApp }, () => sessions.authorize({ nonce: s.nonce, permissions: ['token:read'] })))).status,
+    ).toBe(409);
+    expect(
+      (await problemOf(withActingContext({ principal: privateApp }, () => sessions.authorize({ nonce: 'nonce_unknown', permissions: ['token:read'] })))).status,
+    ).toBe(404);
   });
 
   it('an expired session no longer authenticates or authorizes, and the sweep removes it', async () => {
-    const s = await sessions.create(publicApp);
+    const s = await withActingContext({ principal: publicApp }, () => sessions.create());
     await ctx.sql.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE key_hash = $1`, [sha256Hex(s.session_key)]);
-    expect((await problemOf(sessions.authorize(privateApp, { nonce: s.nonce, permissions: ['token:read'] }))).status).toBe(404);
-    const other = await sessions.create(publicApp);
+    expect(
+      (await problemOf(withActingContext({ principal: privateApp }, () => sessions.authorize({ nonce: s.nonce, permissions: ['token:read'] })))).status,
+    ).toBe(404);
+    const other = await withActingContext({ principal: publicApp }, () => sessions.create());
     await ctx.sql.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE key_hash = $1`, [sha256Hex(other.session_key)]);
     expect(await sessions.sweep()).toBeGreaterThanOrEqual(1);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM sessions WHERE key_hash = $1', [sha256Hex(other.session_key)])).rows[0].n).toBe(0);

@@ -10,13 +10,12 @@ import {
   newEvent,
   validateContract,
   type CreateSessionResponse,
-  type Principal,
 } from '@coffer/contracts';
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventOutbox, Prisma, PrismaService, changedFields, periodicWork } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, caller, currentTraceId } from '@coffer/operations';
 import { sessionServiceConfig } from '../config';
 import { RateLimitWindows } from '../rate-limits/rate-limit-windows';
 import { SessionRepository } from './session.repository';
@@ -39,7 +38,9 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
   ) {}
 
   /** The session, its audit record and its session.created event commit together (never the key or the nonce). */
-  async create(principal: Principal, traceId?: string): Promise<CreateSessionResponse> {
+  async create(): Promise<CreateSessionResponse> {
+    const principal = caller();
+    const traceId = currentTraceId();
     if (principal.sessionId || principal.applicationType !== 'public') throw new ProblemError(403, 'Sessions are created with a public application key');
     const sessionKey = generateSecret('skey');
     const nonce = generateSecret('nonce');
@@ -64,7 +65,9 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
     return { session_key: sessionKey, nonce, expires_at: expiresAt.toISOString() };
   }
 
-  async authorize(principal: Principal, body: unknown, traceId?: string): Promise<void> {
+  async authorize(body: unknown): Promise<void> {
+    const principal = caller();
+    const traceId = currentTraceId();
     if (principal.sessionId || principal.applicationType !== 'private') throw new ProblemError(403, 'Sessions are authorized with a private application key');
     const req = validateContract(AuthorizeSessionRequest, body);
     const errors = new FieldErrors();

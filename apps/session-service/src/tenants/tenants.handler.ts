@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { OPS, type TenantGetMessage, type UpdateTenantRequest, type WebhookSecretMessage } from '@coffer/contracts';
-import { AuditTrail, Operation, type Command } from '@coffer/operations';
+import { AuditTrail, Operation, caller, type Command } from '@coffer/operations';
 import { TenantsService } from './tenants.service';
 import { WebhookSecretsService } from './webhook-secrets.service';
 
@@ -14,7 +14,7 @@ export class TenantsHandler {
 
   @Operation(OPS.session.tenants.webhookSecret)
   async webhookSecret(cmd: Command<WebhookSecretMessage>) {
-    const tenantId = cmd.principal.tenantId;
+    const tenantId = caller().tenantId;
     if (cmd.body.signing) return this.webhookSecrets.signing(tenantId);
     const secret = await this.webhookSecrets.current(tenantId);
     // a management key read the signing secret: who, when (never the secret)
@@ -23,18 +23,18 @@ export class TenantsHandler {
   }
 
   @Operation(OPS.session.tenants.rotateWebhookSecret)
-  rotateWebhookSecret(cmd: Command) {
-    return this.webhookSecrets.rotate(cmd.principal.tenantId);
+  rotateWebhookSecret() {
+    return this.webhookSecrets.rotate(caller().tenantId);
   }
 
   /** Also used service-to-service (token-service reads deduplicate_tokens): any principal of the tenant. */
   @Operation(OPS.session.tenants.get)
   get(cmd: Command<TenantGetMessage | undefined>) {
-    return this.tenants.get(cmd.principal.tenantId, { owner: !cmd.body?.internal });
+    return this.tenants.get(caller().tenantId, { owner: !cmd.body?.internal });
   }
 
   @Operation(OPS.session.tenants.update)
   update(cmd: Command<UpdateTenantRequest>) {
-    return this.tenants.update(cmd.principal, cmd.body, cmd.traceId);
+    return this.tenants.update(cmd.body);
   }
 }

@@ -1,5 +1,5 @@
 import { UpdateTenantRequest, validateContract } from '@coffer/contracts';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, withActingContext } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from './tenant.repository';
 import { TenantsService } from './tenants.service';
@@ -25,8 +25,8 @@ describe('TenantsService (PostgreSQL)', () => {
     const a = await insertTenant(ctx.sql, {}, 'A');
     const b = await insertTenant(ctx.sql, {}, 'B');
     const egress = { allow: ['api.example.com'] };
-    await tenants.update(principalOf(a), { settings: { reactor_egress: egress } } as never);
-    const view = await tenants.update(principalOf(a), { settings: { deduplicate_tokens: true } } as never);
+    await withActingContext({ principal: principalOf(a) }, () => tenants.update({ settings: { reactor_egress: egress } } as never));
+    const view = await withActingContext({ principal: principalOf(a) }, () => tenants.update({ settings: { deduplicate_tokens: true } } as never));
     expect(view.settings).toEqual({ deduplicate_tokens: true, reactor_egress: egress });
     expect(view.name).toBe('A');
     expect(view.modified_at).toBeDefined();
@@ -38,9 +38,11 @@ describe('TenantsService (PostgreSQL)', () => {
   it("keeps the console's sign-in policy once set (booleans; absent until then) and records the change", async () => {
     const id = await insertTenant(ctx.sql, {}, 'Policy');
     expect((await tenants.get(id)).settings).toEqual({ deduplicate_tokens: false });
-    const view = await tenants.update(principalOf(id), { settings: { console_key_sign_in: false, console_require_mfa: true } } as never);
+    const view = await withActingContext({ principal: principalOf(id) }, () =>
+      tenants.update({ settings: { console_key_sign_in: false, console_require_mfa: true } } as never),
+    );
     expect(view.settings).toEqual({ deduplicate_tokens: false, console_key_sign_in: false, console_require_mfa: true });
-    const again = await tenants.update(principalOf(id), { settings: { console_require_mfa: false } } as never);
+    const again = await withActingContext({ principal: principalOf(id) }, () => tenants.update({ settings: { console_require_mfa: false } } as never));
     expect(again.settings).toEqual({ deduplicate_tokens: false, console_key_sign_in: false, console_require_mfa: false });
     const audit = await ctx.sql.query(`SELECT changes FROM audit_events WHERE entity_type = 'tenant' AND entity_id = $1 ORDER BY created_at`, [id]);
     expect(audit.rows.map((r) => r.changes)).toEqual([

@@ -1,16 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import {
-  DEFAULT_TENANT_SETTINGS,
-  type UpdateTenantRequest,
-  actorOf,
-  newEvent,
-  notFound,
-  type Principal,
-  type TenantSettings,
-  type TenantView,
-} from '@coffer/contracts';
+import { DEFAULT_TENANT_SETTINGS, type UpdateTenantRequest, actorOf, newEvent, notFound, type TenantSettings, type TenantView } from '@coffer/contracts';
 import { EventOutbox, PrismaService, changedFields, type Tenant } from '@coffer/db';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, caller, currentTraceId } from '@coffer/operations';
 import { TenantRepository } from './tenant.repository';
 
 export function toTenantView(t: Tenant): TenantView {
@@ -49,7 +40,9 @@ export class TenantsService {
    * `req` was validated against the contract at the edge (the gateway's pipe). The change, its audit record and its
    * tenant.updated event commit together.
    */
-  async update(principal: Principal, req: UpdateTenantRequest, traceId?: string): Promise<TenantView> {
+  async update(req: UpdateTenantRequest): Promise<TenantView> {
+    const principal = caller();
+    const traceId = currentTraceId();
     return this.prisma.transactional(async () => {
       const current = await this.get(principal.tenantId);
       const settings = { ...current.settings };
