@@ -9,27 +9,27 @@ export class FormulasHandler {
 
   @Operation(OPS.reactor.formulas.create)
   create(cmd: Command<ReactorFormulaRequest>) {
-    return this.formulas.create(cmd.principal, cmd.body, cmd.traceId);
+    return this.formulas.create(cmd.body);
   }
 
   @Operation(OPS.reactor.formulas.list)
   list(cmd: Command<Record<string, unknown> | undefined>) {
-    return this.formulas.list(cmd.principal, cmd.body ?? {});
+    return this.formulas.list(cmd.body ?? {});
   }
 
   @Operation(OPS.reactor.formulas.get)
   get(cmd: Command<IdRequest | undefined>) {
-    return this.formulas.get(cmd.principal, cmd.body?.id as string);
+    return this.formulas.get(cmd.body?.id as string);
   }
 
   @Operation(OPS.reactor.formulas.update)
   update(cmd: Command<ReactorBodyRequest | undefined>) {
-    return this.formulas.update(cmd.principal, cmd.body?.id as string, cmd.body?.body, cmd.traceId);
+    return this.formulas.update(cmd.body?.id as string, cmd.body?.body);
   }
 
   @Operation(OPS.reactor.formulas.delete)
   async delete(cmd: Command<IdRequest | undefined>) {
-    await this.formulas.delete(cmd.principal, cmd.body?.id as string, cmd.traceId);
+    await this.formulas.delete(cmd.body?.id as string);
     return { deleted: true };
   }
 }

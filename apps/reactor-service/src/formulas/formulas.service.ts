@@ -9,13 +9,12 @@ import {
   notFound,
   validateContract,
   type Page,
-  type Principal,
   type ReactorFormulaView,
   isUuid,
   parseListWindow,
 } from '@coffer/contracts';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, caller, asCaller } from '@coffer/operations';
 import { formulaDeleted, formulaEvent } from '../reactors/reactor-events';
 import { namePattern } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
@@ -56,7 +55,9 @@ export class FormulasService {
     private readonly audit: AuditTrail,
   ) {}
 
-  async create(principal: Principal, req: ReactorFormulaRequest, traceId?: string): Promise<ReactorFormulaView> {
+  /** A private formula of the caller's tenant. */
+  async create(req: ReactorFormulaRequest): Promise<ReactorFormulaView> {
+    const { principal, traceId } = asCaller();
     const data = toFormulaData(req);
     const row = await this.prisma.transactional(async () => {
       const created = await this.formulas.create(principal.tenantId, { ...data, id: randomUUID(), createdBy: principal.applicationId });
@@ -67,17 +68,19 @@ export class FormulasService {
     return toFormulaView(row);
   }
 
-  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ReactorFormulaView>> {
+  async list(query: Record<string, unknown>): Promise<Page<ReactorFormulaView>> {
+    const { tenantId } = caller();
     const window = parseListWindow(query, isUuid);
-    return this.formulas.list.pageOf(principal.tenantId, { name: namePattern(query) }, window, (rows) => rows.map(toFormulaView));
+    return this.formulas.list.pageOf(tenantId, { name: namePattern(query) }, window, (rows) => rows.map(toFormulaView));
   }
 
-  async get(principal: Principal, id: string): Promise<ReactorFormulaView> {
-    return toFormulaView(await this.visible(principal, id));
+  async get(id: string): Promise<ReactorFormulaView> {
+    return toFormulaView(await this.visible(caller().tenantId, id));
   }
 
-  async update(principal: Principal, id: string, body: unknown, traceId?: string): Promise<ReactorFormulaView> {
-    const existing = await this.visible(principal, id);
+  async update(id: string, body: unknown): Promise<ReactorFormulaView> {
+    const { principal, traceId } = asCaller();
+    const existing = await this.visible(principal.tenantId, id);
     if (existing.tenantId === null) throw officialIsReadOnly();
     const data = parseFormula(body);
     const row = await this.prisma.transactional(async () => {
@@ -90,8 +93,9 @@ export class FormulasService {
     return toFormulaView(row);
   }
 
-  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
-    const existing = await this.visible(principal, id);
+  async delete(id: string): Promise<void> {
+    const { principal, traceId } = asCaller();
+    const existing = await this.visible(principal.tenantId, id);
     if (existing.tenantId === null) throw officialIsReadOnly();
     await this.prisma.transactional(async () => {
       const outcome = await this.formulas.deleteOwn(principal.tenantId, id);
@@ -102,8 +106,9 @@ export class FormulasService {
     });
   }
 
-  private async visible(principal: Principal, id: string) {
-    const row = isUuid(id) ? await this.formulas.findVisible(principal.tenantId, id) : null;
+  /** The tenant's own formula or an official one. */
+  private async visible(tenantId: string, id: string) {
+    const row = isUuid(id) ? await this.formulas.findVisible(tenantId, id) : null;
     if (!row) throw notFound('reactor formula');
     return row;
   }

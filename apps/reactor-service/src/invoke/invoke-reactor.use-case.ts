@@ -17,15 +17,16 @@ import { EventOutbox, PrismaService } from '@coffer/db';
 import { createLogger } from '@coffer/observability';
 import { ReactorJobs, type AcceptedInvocation } from './async/reactor-jobs';
 import { checkCallbackUrl } from './async/callback-url';
-import { ReactorRunner, type InvokeContext, type RecordedReact } from './reactor-runner';
+import { ReactorRunner, type RecordedReact } from './reactor-runner';
 import { ReactReplies, storedReact } from './react-replies';
 import type { ReplayCodec } from '@coffer/idempotency';
 import { reactorServiceConfig } from '../config';
+import { asCaller } from '@coffer/operations';
 
-export type { InvokeContext, PreparedInvocation, RecordedReact } from './reactor-runner';
+export type { PreparedInvocation, RecordedReact } from './reactor-runner';
 
+/** An invocation, made as the operation's caller (`caller()`). */
 export interface InvokeReactorCommand {
-  ctx: InvokeContext;
   reactorId: string;
   body: unknown;
 }
@@ -58,7 +59,8 @@ export class InvokeReactorUseCase {
   }
 
   /** `execute`, with a synchronous run's record of what its reply showed (for idempotent replays). */
-  async executeRecorded({ ctx, reactorId, body }: InvokeReactorCommand): Promise<RecordedReact | AcceptedInvocation> {
+  async executeRecorded({ reactorId, body }: InvokeReactorCommand): Promise<RecordedReact | AcceptedInvocation> {
+    const ctx = asCaller();
     const plain = body === undefined || body === null ? {} : body;
     const req = validateContract(ReactRequest, plain);
     const callbackUrl = req.callback_url ?? undefined;
@@ -66,14 +68,14 @@ export class InvokeReactorUseCase {
       throw badRequest('The request is invalid', { capture_logs: ['is for synchronous runs only: an asynchronous result carries no logs'] });
     // the callback is checked first: a refused URL must not cost a detokenization
     const checkedUrl = callbackUrl !== undefined ? await checkCallbackUrl(this.callbackPolicy, callbackUrl) : undefined;
-    const prepared = await this.runner.prepare(ctx, reactorId, ((plain as Record<string, unknown>)['args'] ?? {}) as Record<string, unknown>);
-    if (checkedUrl !== undefined) return this.jobs.accept(ctx, prepared.reactor.id, prepared.args, checkedUrl, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
+    const prepared = await this.runner.prepare(reactorId, ((plain as Record<string, unknown>)['args'] ?? {}) as Record<string, unknown>);
+    if (checkedUrl !== undefined) return this.jobs.accept(prepared.reactor.id, prepared.args, checkedUrl, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
     const event = (type: 'reactor.invoked' | 'reactor.completed' | 'reactor.failed', error?: { status: number; title: string }) =>
       newEvent(type, ctx.principal.tenantId, ctx.traceId, actorOf(ctx.principal), invocationEventData(prepared.reactor.id, { mode: 'sync' }, error));
     const invoked = event('reactor.invoked');
     let out: RecordedReact;
     try {
-      out = await this.runner.runRecorded(ctx, prepared, REACTOR_LIMITS.syncTimeoutMs, { captureLogs: req.capture_logs === true });
+      out = await this.runner.runRecorded(prepared, REACTOR_LIMITS.syncTimeoutMs, { captureLogs: req.capture_logs === true });
     } catch (err) {
       // the formula's own error or the sandbox's: the invocation happened and failed (a problem's status and title only)
       if (err instanceof ProblemError) await this.publish([invoked, event('reactor.failed', err.problem)]);
@@ -98,13 +100,14 @@ export class InvokeReactorUseCase {
    * SVC-IDEMPOTENCY-KEY of a synchronous invocation: the reply is recorded with where each token view is and the
    * transform it was shown at, and a repeat gets it re-capped by the caller's (and the Reactor application's)
    * current rules (ReactReplies); the formula is not run again, and its `raw` is only sent again to a caller who may
-   * still use the tokens the args detokenized.
+   * still use the tokens the args detokenized. The dispatcher replays inside the operation: a repeat is rendered for
+   * its caller.
    */
-  replayCodec(ctx: InvokeContext): ReplayCodec<RecordedReact | AcceptedInvocation, ReactResponse | AcceptedInvocation> {
+  replayCodec(): ReplayCodec<RecordedReact | AcceptedInvocation, ReactResponse | AcceptedInvocation> {
     return {
       reply: (o) => ('response' in o ? o.response : o),
       record: (o) => ('response' in o ? storedReact(o) : o),
-      replay: (recorded) => (isAccepted(recorded) ? Promise.resolve(recorded) : this.replies.replay(ctx, recorded)),
+      replay: (recorded) => (isAccepted(recorded) ? Promise.resolve(recorded) : this.replies.replay(recorded)),
     };
   }
 
@@ -113,11 +116,11 @@ export class InvokeReactorUseCase {
    * the caller and validated), then a durable job whose result is read at GET /reactors/{id}/results/{request id}.
    * There is no callback: `callback_url` belongs to POST /reactors/{id}/react and is refused here, not ignored.
    */
-  async executeAsync({ ctx, reactorId, body }: InvokeReactorCommand): Promise<AcceptedInvocation> {
+  async executeAsync({ reactorId, body }: InvokeReactorCommand): Promise<AcceptedInvocation> {
     const plain = body === undefined || body === null ? {} : body;
     const req = validateContract(ReactAsyncRequest, plain);
-    const prepared = await this.runner.prepare(ctx, reactorId, (req.args ?? {}) as Record<string, unknown>);
-    return this.jobs.accept(ctx, prepared.reactor.id, prepared.args, null, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
+    const prepared = await this.runner.prepare(reactorId, (req.args ?? {}) as Record<string, unknown>);
+    return this.jobs.accept(prepared.reactor.id, prepared.args, null, req.timeout_ms ?? REACTOR_LIMITS.minTimeoutMs);
   }
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ProblemError, conflict, forbidden, type Principal, type ReactResponse } from '@coffer/contracts';
 import type { CallContext } from '@coffer/bus';
 import { ApplicationDirectory } from '../reactors/application-directory';
+import { asCaller, type CallerContext } from '@coffer/operations';
 import { recapTokens, replyCeiling, type ShownView } from './reply-ceiling';
 import type { RecordedReact } from './reactor-runner';
 import { TokenServiceClient } from './token-service.client';
@@ -45,9 +46,10 @@ export class ReactReplies {
    * output, possibly built from the detokenized args), so it is only sent again to a caller who may still use every
    * token the original args detokenized — 403 if its rules were narrowed since, 409 if such a token is gone. The check
    * is a detokenization as the caller (audited as a use, since the replay hands out what that use produced); its
-   * values are discarded.
+   * values are discarded. For the operation's caller.
    */
-  async replay(ctx: CallContext & { principal: Principal }, stored: unknown): Promise<ReactResponse> {
+  async replay(stored: unknown): Promise<ReactResponse> {
+    const ctx = asCaller();
     const used = isStoredReact(stored) ? (stored.usedTokenIds ?? []) : [];
     if (used.length > 0) {
       try {
@@ -64,15 +66,20 @@ export class ReactReplies {
         throw err;
       }
     }
-    return this.render(ctx, stored);
+    return this.renderFor(ctx, stored, true);
   }
 
   /**
-   * `stored`: a StoredReact, or a record of the plain reply kept before what was shown was recorded (its token views
-   * then lose their data). `viewerWrote`: the viewer is the principal the reply was first made for (a management
-   * application reading someone's asynchronous result is not, and sees no token data).
+   * `stored` rendered for the operation's caller (the viewer): a StoredReact, or a record of the plain reply kept
+   * before what was shown was recorded (its token views then lose their data). `viewerWrote`: the viewer is the
+   * principal the reply was first made for (a management application reading someone's asynchronous result is not,
+   * and sees no token data).
    */
-  async render(ctx: CallContext & { principal: Principal }, stored: unknown, viewerWrote = true): Promise<ReactResponse> {
+  render(stored: unknown, viewerWrote = true): Promise<ReactResponse> {
+    return this.renderFor(asCaller(), stored, viewerWrote);
+  }
+
+  private async renderFor(ctx: CallerContext, stored: unknown, viewerWrote: boolean): Promise<ReactResponse> {
     if (isStoredReact(stored)) {
       const { response, shown, writer } = stored;
       if (response.tokens === undefined) return response;

@@ -14,7 +14,7 @@ import {
   isUuid,
 } from '@coffer/contracts';
 import { findDetokenizationExpressions } from '@coffer/expression';
-import { RpcClient, type CallContext } from '@coffer/bus';
+import { RpcClient } from '@coffer/bus';
 import { REACTOR_ERRORS, type SandboxOutcome } from '@coffer/sandbox';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { ReactorRepository } from '../reactors/reactor.repository';
@@ -27,6 +27,7 @@ import { TokenSvcBridge } from './svc-bridge';
 import { TokenServiceClient } from './token-service.client';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { TenantEgressDefault } from './tenant-egress-default';
+import { asCaller, type CallerContext } from '@coffer/operations';
 
 /** What a run needs, resolved before the code runs (also what an asynchronous job re-resolves when it runs). */
 export interface PreparedInvocation {
@@ -40,8 +41,6 @@ export interface PreparedInvocation {
   /** The tokens the args' detokenization expressions used, as the caller (none when already detokenized). */
   usedTokenIds: string[];
 }
-
-export type InvokeContext = CallContext & { principal: Principal };
 
 /**
  * A run's reply with what is needed to render it again later for the access rules in force then (an idempotent
@@ -60,7 +59,9 @@ export interface RecordedReact {
 /**
  * The two halves of running a reactor, shared by synchronous invocations (InvokeReactorUseCase) and asynchronous jobs
  * (ReactorJobs): `prepare` resolves everything before the code runs, `run` runs it and tokenizes what it returns.
- * Neither args nor configuration are ever logged.
+ * Both act as the operation's caller (`caller()`, read where each starts): a synchronous invocation's, or the invoker
+ * stored with an asynchronous job, in whose acting context ReactorJobs runs them. Neither args nor configuration are
+ * ever logged.
  */
 @Injectable()
 export class ReactorRunner {
@@ -80,12 +81,8 @@ export class ReactorRunner {
    * Everything before the code runs: the reactor and its formula, args detokenized as the caller and validated by
    * the argument rules, the Reactor's Application, the configuration; the invocation is audited.
    */
-  async prepare(
-    ctx: InvokeContext,
-    reactorId: string,
-    givenArgs: Record<string, unknown>,
-    options: { detokenized?: boolean } = {},
-  ): Promise<PreparedInvocation> {
+  async prepare(reactorId: string, givenArgs: Record<string, unknown>, options: { detokenized?: boolean } = {}): Promise<PreparedInvocation> {
+    const ctx = asCaller();
     const tenantId = ctx.principal.tenantId;
     const reactor = isUuid(reactorId) ? await this.reactors.find(tenantId, reactorId) : null;
     if (!reactor) throw notFound('reactor');
@@ -121,7 +118,9 @@ export class ReactorRunner {
    * tenant is the sandbox's isolation key: its code never runs in an isolate that ran another tenant's. Returns the
    * reply with the record of what it showed (see RecordedReact).
    */
-  async runRecorded(ctx: InvokeContext, p: PreparedInvocation, timeoutMs: number, options: { captureLogs?: boolean } = {}): Promise<RecordedReact> {
+  async runRecorded(p: PreparedInvocation, timeoutMs: number, options: { captureLogs?: boolean } = {}): Promise<RecordedReact> {
+    // read once, now: the sandbox pool calls the egress lookup and `svc` later, in whatever context it is then
+    const ctx = asCaller();
     // the reactor's list, else its tenant's default - looked up only if the formula fetches
     const egress = p.egress
       ? effectiveEgressRule(p.egress.allow, undefined)
@@ -137,6 +136,7 @@ export class ReactorRunner {
         egress,
         captureConsole: options.captureLogs === true,
       },
+      // `svc` acts as the Reactor's Application (never the caller), bound to this invocation's trace
       p.application ? new TokenSvcBridge(this.rpc, p.application, ctx.traceId) : null,
     );
     if (!outcome.ok) throw withLogs(sandboxFailure(outcome), options.captureLogs ? outcome.logs : undefined);
@@ -155,7 +155,7 @@ export class ReactorRunner {
   }
 
   /** Rules 5 and 7 need the detokenized values; a call to token-service only when there is something to replace. */
-  private async detokenize(ctx: InvokeContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private async detokenize(ctx: CallerContext, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     let needed: boolean;
     try {
       needed = findDetokenizationExpressions(args).length > 0;
@@ -169,7 +169,7 @@ export class ReactorRunner {
     return result as Record<string, unknown>;
   }
 
-  private async applicationPrincipal(ctx: InvokeContext, applicationId: string): Promise<Principal> {
+  private async applicationPrincipal(ctx: CallerContext, applicationId: string): Promise<Principal> {
     try {
       return await this.applications.principalOf(ctx, applicationId);
     } catch (err) {

@@ -12,8 +12,6 @@ import { ProxiesService } from './proxies.service';
 import { ProxyTransforms } from './transforms/proxy-transforms';
 import { ProxyIdempotency } from './proxy-idempotency';
 
-const context = (cmd: Command) => ({ principal: cmd.principal, traceId: cmd.traceId });
-
 @Controller()
 export class ProxiesHandler {
   constructor(
@@ -24,48 +22,48 @@ export class ProxiesHandler {
 
   @Operation(OPS.reactor.proxies.create)
   create(cmd: Command) {
-    return this.proxies.create(context(cmd), cmd.body);
+    return this.proxies.create(cmd.body);
   }
 
   @Operation(OPS.reactor.proxies.list)
   list(cmd: Command<{ query?: Record<string, unknown> } | undefined>) {
-    return this.proxies.list(cmd.principal, cmd.body?.query ?? {});
+    return this.proxies.list(cmd.body?.query ?? {});
   }
 
   @Operation(OPS.reactor.proxies.get)
   get(cmd: Command<IdRequest>) {
-    return this.proxies.get(cmd.principal, cmd.body.id);
+    return this.proxies.get(cmd.body.id);
   }
 
   @Operation(OPS.reactor.proxies.update)
   update(cmd: Command<ReactorBodyRequest>) {
-    return this.proxies.update(context(cmd), cmd.body.id, cmd.body.body);
+    return this.proxies.update(cmd.body.id, cmd.body.body);
   }
 
   @Operation(OPS.reactor.proxies.patch)
   patch(cmd: Command<ReactorBodyRequest>) {
-    return this.proxies.patch(context(cmd), cmd.body.id, cmd.body.body);
+    return this.proxies.patch(cmd.body.id, cmd.body.body);
   }
 
   @Operation(OPS.reactor.proxies.delete)
   async delete(cmd: Command<IdRequest>) {
-    await this.proxies.delete(cmd.principal, cmd.body.id, cmd.traceId);
+    await this.proxies.delete(cmd.body.id);
     return { deleted: true };
   }
 
   /** No principal when the gateway asks for an anonymous call; proxy-service forwards the invoker's. */
   @Operation(OPS.reactor.proxies.resolve)
   resolve(cmd: Command<ResolveProxyMessage>) {
-    return this.proxies.resolve(cmd.principal ?? undefined, cmd.body.keyHash);
+    return this.proxies.resolve(cmd.body.keyHash);
   }
 
   @Operation(OPS.reactor.proxies.transform)
   transform(cmd: Command<ProxyTransformMessage>) {
-    return this.transforms.run(context(cmd), cmd.body);
+    return this.transforms.run(cmd.body);
   }
 
   @Operation(OPS.reactor.proxies.idempotency)
   idempotent(cmd: Command<ProxyIdempotencyMessage>) {
-    return this.idempotency.handle(cmd.principal, cmd.traceId, cmd.body);
+    return this.idempotency.handle(cmd.body);
   }
 }

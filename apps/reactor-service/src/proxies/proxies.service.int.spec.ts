@@ -42,10 +42,11 @@ describe('ProxiesService (PostgreSQL)', () => {
     request_transforms: [{ type: 'append_header', options: { location: 'x-static', value: 'literal' } }],
     ...over,
   });
-  /** a use case as the operation dispatcher runs it: in the acting context its audit records take their actor from */
-  const as = <T>(p: Principal, work: (call: { principal: Principal; traceId: string }) => Promise<T>, traceId = randomUUID()) =>
-    withActingContext({ principal: p, traceId }, () => work({ principal: p, traceId }));
-  const create = (p: Principal, over: Record<string, unknown> = {}) => as(p, (call) => proxies.create(call, body(over)));
+  /** a use case as the operation dispatcher runs it: as its caller, in the acting context its audit records take their actor from */
+  const as = <T>(p: Principal, work: () => Promise<T>, traceId = randomUUID()) => withActingContext({ principal: p, traceId }, work);
+  /** an operation open to anyone, called without a principal (the gateway before authentication) */
+  const anonymously = <T>(work: () => Promise<T>) => withActingContext({ traceId: randomUUID() }, work);
+  const create = (p: Principal, over: Record<string, unknown> = {}) => as(p, () => proxies.create(body(over)));
 
   const row = async (id: string) => (await ctx.sql.query('SELECT * FROM proxies WHERE id = $1', [id])).rows[0];
   const count = async (tenant: string) => (await ctx.sql.query('SELECT count(*)::int AS n FROM proxies WHERE tenant_id = $1', [tenant])).rows[0].n as number;
@@ -78,7 +79,7 @@ describe('ProxiesService (PostgreSQL)', () => {
 
   it('creates a proxy: a fresh 128-bit key, the key and configuration sealed at rest, its event and audit record without them', async () => {
     const traceId = randomUUID();
-    const view = await as(a, (call) => proxies.create(call, body()), traceId);
+    const view = await as(a, () => proxies.create(body()), traceId);
     expect(view).toMatchObject({
       tenant_id: tenantA,
       name: 'card processor',
@@ -141,8 +142,8 @@ describe('ProxiesService (PostgreSQL)', () => {
       'UPDATE proxies SET secrets_ciphertext = s.secrets_ciphertext, secrets_key_id = s.secrets_key_id FROM proxies s WHERE s.id = $1 AND proxies.id = $2',
       [source.id, target.id],
     );
-    await expect(proxies.get(a, target.id)).rejects.toThrow();
-    expect(await proxies.get(a, source.id)).toEqual(source);
+    await expect(as(a, () => proxies.get(target.id))).rejects.toThrow();
+    expect(await as(a, () => proxies.get(source.id))).toEqual(source);
     // (the broken row would fail the tenant's lists in the tests that follow)
     await ctx.sql.query('DELETE FROM proxies WHERE id = $1', [target.id]);
   });
@@ -152,27 +153,27 @@ describe('ProxiesService (PostgreSQL)', () => {
     const second = await create(a, { name: 'listed beta', configuration: {} });
     await create(b, { name: 'listed gamma' });
 
-    const got = await proxies.get(a, first.id);
+    const got = await as(a, () => proxies.get(first.id));
     expect(got).toEqual(first);
     expect(got.configuration).toEqual({ api_key: SECRET });
 
-    const named = await proxies.list(a, { name: 'LISTED' });
+    const named = await as(a, () => proxies.list({ name: 'LISTED' }));
     expect(named.data.map((p) => p.id).sort()).toEqual([first.id, second.id].sort());
     expect(named.pagination).toMatchObject({ total_items: 2 });
     expect(named.data.find((p) => p.id === second.id)).toMatchObject({ key: second.key, configuration: {} });
-    expect((await proxies.list(a, { name: 'listed*beta' })).data.map((p) => p.id)).toEqual([second.id]);
-    expect((await proxies.list(a, { id: [first.id, 'not-a-uuid'] })).data.map((p) => p.id)).toEqual([first.id]);
+    expect((await as(a, () => proxies.list({ name: 'listed*beta' }))).data.map((p) => p.id)).toEqual([second.id]);
+    expect((await as(a, () => proxies.list({ id: [first.id, 'not-a-uuid'] }))).data.map((p) => p.id)).toEqual([first.id]);
 
-    const all = await proxies.list(a, {});
+    const all = await as(a, () => proxies.list({}));
     expect(all.pagination).toMatchObject({ total_items: await count(tenantA) });
     expect(all.data.every((p) => p.tenant_id === tenantA)).toBe(true);
-    const paged = await proxies.list(a, { name: 'listed', size: '1', page: '2' });
+    const paged = await as(a, () => proxies.list({ name: 'listed', size: '1', page: '2' }));
     expect(paged.pagination).toMatchObject({ total_items: 2, page_size: 1, total_pages: 2, page_number: 2 });
     expect(paged.data).toHaveLength(1);
 
-    expect((await problemOf(proxies.list(a, { size: 'many' }))).status).toBe(400);
-    expect((await problemOf(proxies.get(a, 'not-a-uuid'))).status).toBe(404);
-    expect((await problemOf(proxies.get(a, randomUUID()))).status).toBe(404);
+    expect((await problemOf(as(a, () => proxies.list({ size: 'many' })))).status).toBe(400);
+    expect((await problemOf(as(a, () => proxies.get('not-a-uuid')))).status).toBe(404);
+    expect((await problemOf(as(a, () => proxies.get(randomUUID())))).status).toBe(404);
   });
 
   it('keeps tenants apart: another tenant can neither read, list, change, delete nor resolve a proxy', async () => {
@@ -180,12 +181,12 @@ describe('ProxiesService (PostgreSQL)', () => {
     const before = await row(mine.id);
     const published = bus.published.length;
 
-    expect((await problemOf(proxies.get(b, mine.id))).status).toBe(404);
-    expect((await proxies.list(b, { id: mine.id })).data).toEqual([]);
-    expect((await proxies.list(b, { name: 'tenant A only' })).data).toEqual([]);
-    expect((await problemOf(as(b, (call) => proxies.update(call, mine.id, body({ name: 'taken' }))))).status).toBe(404);
-    expect((await problemOf(as(b, (call) => proxies.patch(call, mine.id, { name: 'taken' })))).status).toBe(404);
-    expect((await problemOf(as(b, (call) => proxies.delete(call.principal, mine.id, call.traceId)))).status).toBe(404);
+    expect((await problemOf(as(b, () => proxies.get(mine.id)))).status).toBe(404);
+    expect((await as(b, () => proxies.list({ id: mine.id }))).data).toEqual([]);
+    expect((await as(b, () => proxies.list({ name: 'tenant A only' }))).data).toEqual([]);
+    expect((await problemOf(as(b, () => proxies.update(mine.id, body({ name: 'taken' }))))).status).toBe(404);
+    expect((await problemOf(as(b, () => proxies.patch(mine.id, { name: 'taken' })))).status).toBe(404);
+    expect((await problemOf(as(b, () => proxies.delete(mine.id)))).status).toBe(404);
 
     // nothing changed, announced, evented or audited by the attempts
     expect(await row(mine.id)).toEqual(before);
@@ -195,10 +196,16 @@ describe('ProxiesService (PostgreSQL)', () => {
 
     // the key resolves for its own tenant and for an anonymous call, never for another tenant's caller
     const hash = sha256(mine.key);
-    expect(await proxies.resolve(a, hash)).toMatchObject({ id: mine.id, tenantId: tenantA, requireAuth: true, requestTransforms: 1, responseTransforms: 0 });
-    expect(await proxies.resolve(undefined, hash)).toMatchObject({ id: mine.id });
-    expect(await proxies.resolve(b, hash)).toBeNull();
-    expect(await proxies.resolve(a, sha256('not a key'))).toBeNull();
+    expect(await as(a, () => proxies.resolve(hash))).toMatchObject({
+      id: mine.id,
+      tenantId: tenantA,
+      requireAuth: true,
+      requestTransforms: 1,
+      responseTransforms: 0,
+    });
+    expect(await anonymously(() => proxies.resolve(hash))).toMatchObject({ id: mine.id });
+    expect(await as(b, () => proxies.resolve(hash))).toBeNull();
+    expect(await as(a, () => proxies.resolve(sha256('not a key')))).toBeNull();
   });
 
   it('replaces a proxy on PUT: same key, configuration sealed anew, absent members back to their defaults, announced, evented and audited', async () => {
@@ -207,8 +214,8 @@ describe('ProxiesService (PostgreSQL)', () => {
     const traceId = randomUUID();
     const updated = await as(
       a,
-      (call) =>
-        proxies.update(call, original.id, {
+      () =>
+        proxies.update(original.id, {
           name: 'renamed',
           destination_url: 'https://api.other.example/v2?token=another-credential',
           configuration: { api_key: 'rotated-secret-2', extra: 'x' },
@@ -224,7 +231,7 @@ describe('ProxiesService (PostgreSQL)', () => {
       disable_detokenization: false,
       request_transforms: [],
     });
-    expect(await proxies.get(a, original.id)).toEqual(updated);
+    expect(await as(a, () => proxies.get(original.id))).toEqual(updated);
 
     const stored = await row(original.id);
     expect(stored.key_hash).toBe(sha256(original.key));
@@ -234,7 +241,7 @@ describe('ProxiesService (PostgreSQL)', () => {
     expect(sealed.equals(sealedBefore)).toBe(false);
     expect(sealed.toString('latin1')).not.toContain('rotated-secret-2');
     // the same key still resolves the proxy, now with its new flags
-    expect(await proxies.resolve(undefined, sha256(original.key))).toMatchObject({ id: original.id, requireAuth: true, requestTransforms: 0 });
+    expect(await anonymously(() => proxies.resolve(sha256(original.key)))).toMatchObject({ id: original.id, requireAuth: true, requestTransforms: 0 });
 
     expect(changed(original.id)).toEqual([{ subject: SUBJECTS.events.proxyChanged, payload: { tenantId: tenantA, proxyId: original.id } }]);
     const evented = await events(original.id);
@@ -259,7 +266,7 @@ describe('ProxiesService (PostgreSQL)', () => {
 
   it('merges a PATCH into the proxy (RFC 7386): only the members given change, null removes a configuration entry', async () => {
     const original = await create(a, { configuration: { api_key: SECRET, region: 'eu' } });
-    const patched = await as(a, (call) => proxies.patch(call, original.id, { name: 'patched', configuration: { region: null, added: 'new' } }));
+    const patched = await as(a, () => proxies.patch(original.id, { name: 'patched', configuration: { region: null, added: 'new' } }));
     expect(patched).toMatchObject({
       key: original.key,
       name: 'patched',
@@ -268,24 +275,24 @@ describe('ProxiesService (PostgreSQL)', () => {
       configuration: { api_key: SECRET, added: 'new' },
       require_auth: true,
     });
-    expect(await proxies.get(a, original.id)).toEqual(patched);
+    expect(await as(a, () => proxies.get(original.id))).toEqual(patched);
 
     // a patch that breaks the merged proxy is refused as a PUT would be, and changes nothing
     const before = await row(original.id);
-    const problem = await problemOf(as(a, (call) => proxies.patch(call, original.id, { destination_url: 'http://api.processor.example' })));
+    const problem = await problemOf(as(a, () => proxies.patch(original.id, { destination_url: 'http://api.processor.example' })));
     expect(problem.status).toBe(400);
     expect(problem.errors?.['destination_url']).toEqual(['must use https']);
-    expect((await problemOf(as(a, (call) => proxies.patch(call, original.id, [{ name: 'x' }])))).status).toBe(400);
+    expect((await problemOf(as(a, () => proxies.patch(original.id, [{ name: 'x' }])))).status).toBe(400);
     expect(await row(original.id)).toEqual(before);
   });
 
   it('deletes a proxy: gone for reads and key lookups, announced, evented and audited once; a second delete is a 404', async () => {
     const doomed = await create(a);
     const traceId = randomUUID();
-    await as(a, (call) => proxies.delete(call.principal, doomed.id, call.traceId), traceId);
+    await as(a, () => proxies.delete(doomed.id), traceId);
     expect(await row(doomed.id)).toBeUndefined();
-    expect((await problemOf(proxies.get(a, doomed.id))).status).toBe(404);
-    expect(await proxies.resolve(undefined, sha256(doomed.key))).toBeNull();
+    expect((await problemOf(as(a, () => proxies.get(doomed.id)))).status).toBe(404);
+    expect(await anonymously(() => proxies.resolve(sha256(doomed.key)))).toBeNull();
     expect(changed(doomed.id)).toHaveLength(1);
     const evented = await events(doomed.id);
     expect(evented.map((e) => e.type)).toEqual(['proxy.created', 'proxy.deleted']);
@@ -295,8 +302,8 @@ describe('ProxiesService (PostgreSQL)', () => {
       ['delete', true],
     ]);
 
-    expect((await problemOf(as(a, (call) => proxies.delete(call.principal, doomed.id, call.traceId)))).status).toBe(404);
-    expect((await problemOf(as(a, (call) => proxies.delete(call.principal, 'not-a-uuid', call.traceId)))).status).toBe(404);
+    expect((await problemOf(as(a, () => proxies.delete(doomed.id)))).status).toBe(404);
+    expect((await problemOf(as(a, () => proxies.delete('not-a-uuid')))).status).toBe(404);
     expect(changed(doomed.id)).toHaveLength(1);
     expect((await audits(doomed.id)).map((r) => r.operation)).toEqual(['create', 'delete']);
   });
@@ -336,7 +343,7 @@ describe('ProxiesService (PostgreSQL)', () => {
     expect((await refused({ ...tokenize, application: { id: reader.applicationId } }))['application.id']).toEqual([
       'must hold token:create: tokenize transforms create tokens as it',
     ]);
-    for (const wrong of ['not an object', [body()], null]) expect((await problemOf(as(a, (call) => proxies.create(call, wrong)))).status).toBe(400);
+    for (const wrong of ['not an object', [body()], null]) expect((await problemOf(as(a, () => proxies.create(wrong)))).status).toBe(400);
 
     expect(await count(tenantA)).toBe(stored);
     expect((await ctx.sql.query(`SELECT count(*)::int AS n FROM audit_events WHERE entity_type = 'proxy'`)).rows[0].n).toBe(audited);
@@ -356,10 +363,10 @@ describe('ProxiesService (PostgreSQL)', () => {
     expect((await problemOf(create(a, { ...tokenize, application: { id: foreign.applicationId } }))).status).toBe(404);
 
     // a PATCH that leaves the application alone keeps it (the merged proxy is checked again, and still valid)
-    const patched = await as(a, (call) => proxies.patch(call, bound.id, { name: 'still bound' }));
+    const patched = await as(a, () => proxies.patch(bound.id, { name: 'still bound' }));
     expect(patched.application_id).toBe(tokenizer.applicationId);
     // removing it while tokenize transforms remain is refused
-    const problem = await problemOf(as(a, (call) => proxies.patch(call, bound.id, { application: null })));
+    const problem = await problemOf(as(a, () => proxies.patch(bound.id, { application: null })));
     expect(problem.errors?.['application']).toBeDefined();
   });
 });

@@ -12,7 +12,6 @@ import {
   validateContract,
   type CofferEvent,
   type Page,
-  type Principal,
   type ProxyView,
   type ResolvedProxy,
   SUBJECTS,
@@ -21,16 +20,14 @@ import { mayEver } from '@coffer/auth';
 import { redactedUrl } from '@coffer/egress';
 import { sha256Hex } from '@coffer/crypto';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
-import { EventBus, type CallContext } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { EventBus } from '@coffer/bus';
+import { AuditTrail, actingAs, caller, asCaller, type CallerContext } from '@coffer/operations';
 import { many, namePattern } from '../shared/list-query';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { ProxyRepository, type ProxyListFilter, type ProxyRow } from './proxy.repository';
 import { ProxyVault, type ProxySecrets } from './proxy-vault';
 import { toProxyView } from './proxy.view';
 import { proxyDeleted, proxyEvent } from './proxy-events';
-
-type Ctx = CallContext & { principal: Principal };
 
 /** What PUT (and a merged PATCH) stores besides the sealed secrets. */
 interface ProxyFields {
@@ -70,7 +67,9 @@ export class ProxiesService {
     });
   }
 
-  async create(ctx: Ctx, body: unknown): Promise<ProxyView> {
+  /** A proxy of the caller's tenant, created as the operation's caller. */
+  async create(body: unknown): Promise<ProxyView> {
+    const ctx = asCaller();
     const tenantId = ctx.principal.tenantId;
     const { fields, configuration } = await this.validated(ctx, body);
     const id = randomUUID();
@@ -94,21 +93,31 @@ export class ProxiesService {
     return toProxyView(row, secrets);
   }
 
-  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ProxyView>> {
+  async list(query: Record<string, unknown>): Promise<Page<ProxyView>> {
+    const { tenantId } = caller();
     const window = parseListWindow(query, isUuid);
     const filter: ProxyListFilter = { name: namePattern(query) };
     const ids = many(query['id']);
     if (ids.length) filter.ids = ids.filter(isUuid);
-    return this.proxies.list.pageOf(principal.tenantId, filter, window, (rows) => this.views(rows));
+    return this.proxies.list.pageOf(tenantId, filter, window, (rows) => this.views(rows));
   }
 
-  async get(principal: Principal, id: string): Promise<ProxyView> {
-    const row = await this.find(principal.tenantId, id);
+  get(id: string): Promise<ProxyView> {
+    return this.view(caller().tenantId, id);
+  }
+
+  private async view(tenantId: string, id: string): Promise<ProxyView> {
+    const row = await this.find(tenantId, id);
     return toProxyView(row, await this.secretsOf(row));
   }
 
   /** PUT: everything but the key is replaced (absent optional members: their defaults). */
-  async update(ctx: Ctx, id: string, body: unknown): Promise<ProxyView> {
+  update(id: string, body: unknown): Promise<ProxyView> {
+    return this.replace(asCaller(), id, body);
+  }
+
+  /** PUT's checks and write (PATCH's too, once merged), as `ctx`'s caller. */
+  private async replace(ctx: CallerContext, id: string, body: unknown): Promise<ProxyView> {
     const tenantId = ctx.principal.tenantId;
     const before = await this.find(tenantId, id);
     const { fields, configuration } = await this.validated(ctx, body);
@@ -134,12 +143,13 @@ export class ProxiesService {
   }
 
   /** PATCH: an RFC 7386 merge patch of the proxy as PUT takes it, validated as a PUT once merged. */
-  async patch(ctx: Ctx, id: string, body: unknown): Promise<ProxyView> {
+  async patch(id: string, body: unknown): Promise<ProxyView> {
+    const ctx = asCaller();
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('The request body must be a JSON object');
     const spelled = new FieldErrors();
     const patch = CreateProxyRequest.normalize(body as Record<string, unknown>, spelled);
     spelled.throwIfAny();
-    const current = await this.get(ctx.principal, id);
+    const current = await this.view(ctx.principal.tenantId, id);
     const merged = mergePatch(
       structuredClone({
         name: current.name,
@@ -153,10 +163,11 @@ export class ProxiesService {
       }),
       patch,
     );
-    return this.update(ctx, id, merged);
+    return this.replace(ctx, id, merged);
   }
 
-  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
+  async delete(id: string): Promise<void> {
+    const { principal, traceId } = asCaller();
     if (!isUuid(id)) throw notFound('proxy');
     await this.prisma.transactional(async () => {
       if (!(await this.proxies.delete(principal.tenantId, id))) throw notFound('proxy');
@@ -167,12 +178,15 @@ export class ProxiesService {
   }
 
   /**
-   * A proxy by its key, for an invocation. With a principal (an authenticated caller, or proxy-service forwarding
+   * A proxy by its key, for an invocation. The operation is open to anyone (the gateway asks before authenticating
+   * an anonymous call), so its caller is optional: with one (an authenticated caller, or proxy-service forwarding
    * one) only a proxy of its tenant is found: another tenant's key is as unknown as a wrong one.
    */
-  async resolve(principal: Principal | undefined, keyHash: string): Promise<ResolvedProxy | null> {
+  async resolve(keyHash: string): Promise<ResolvedProxy | null> {
+    // caller() would throw for the anonymous call: the tenant of the operation's principal when it has one
+    const callerTenant = actingAs()?.tenantId;
     const row = await this.proxies.byKeyHash(keyHash);
-    if (!row || (principal && principal.tenantId !== row.tenantId)) return null;
+    if (!row || (callerTenant !== undefined && callerTenant !== row.tenantId)) return null;
     return {
       id: row.id,
       tenantId: row.tenantId,
@@ -202,7 +216,7 @@ export class ProxiesService {
    * The body as PUT and POST take it. The application must be public or private and of the tenant; tokenize
    * transforms create tokens as it, so it must hold token:create.
    */
-  private async validated(ctx: Ctx, body: unknown): Promise<{ fields: ProxyFields; configuration: Record<string, string | null> }> {
+  private async validated(ctx: CallerContext, body: unknown): Promise<{ fields: ProxyFields; configuration: Record<string, string | null> }> {
     const req = validateContract(CreateProxyRequest, body);
     const request = normalizeProxyTransforms(req.request_transforms);
     const response = normalizeProxyTransforms(req.response_transforms);

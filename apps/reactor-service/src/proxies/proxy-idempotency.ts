@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import {
-  RPC_DEADLINE_MS,
-  SUBJECTS,
-  type Principal,
-  type ProxyIdempotencyMessage,
-  type ProxyIdempotencyReply,
-  type RecordedProxyReply,
-} from '@coffer/contracts';
+import { RPC_DEADLINE_MS, SUBJECTS, type ProxyIdempotencyMessage, type ProxyIdempotencyReply, type RecordedProxyReply } from '@coffer/contracts';
 import { IdempotentWrites, idempotentRequestOf } from '@coffer/idempotency';
+import { asCaller } from '@coffer/operations';
 
 /** How long a claim holds the key: the proxy's whole deadline, and some slack for the answer's way back. */
 const LEASE_MS = RPC_DEADLINE_MS.proxy + 5_000;
@@ -22,7 +16,9 @@ const LEASE_MS = RPC_DEADLINE_MS.proxy + 5_000;
 export class ProxyIdempotency {
   constructor(private readonly writes: IdempotentWrites) {}
 
-  async handle(principal: Principal, traceId: string, msg: ProxyIdempotencyMessage): Promise<ProxyIdempotencyReply> {
+  /** For the invoker proxy-service forwards (the operation's caller): keys are per caller. */
+  async handle(msg: ProxyIdempotencyMessage): Promise<ProxyIdempotencyReply> {
+    const { principal, traceId } = asCaller();
     const req = idempotentRequestOf(SUBJECTS.proxy.invoke, { principal, traceId, body: msg.request, idempotencyKey: msg.key });
     if (!req) return { done: true };
     switch (msg.action) {

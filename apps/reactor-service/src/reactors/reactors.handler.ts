@@ -5,8 +5,6 @@ import { InvokeReactorUseCase } from '../invoke/invoke-reactor.use-case';
 import { ReactorJobs } from '../invoke/async/reactor-jobs';
 import { ReactorsService } from './reactors.service';
 
-const context = (cmd: Command) => ({ principal: cmd.principal, traceId: cmd.traceId });
-
 @Controller()
 export class ReactorsHandler {
   constructor(
@@ -16,32 +14,32 @@ export class ReactorsHandler {
     dispatcher: OperationDispatcher,
   ) {
     // a repeat of a synchronous react gets its recorded reply with the token views re-capped by the rules in force then
-    dispatcher.handle(OPS.reactor.reactors.react, { codec: (cmd) => this.invoke.replayCodec(context(cmd)) });
+    dispatcher.handle(OPS.reactor.reactors.react, { codec: () => this.invoke.replayCodec() });
   }
 
   @Operation(OPS.reactor.reactors.create)
   create(cmd: Command) {
-    return this.reactors.create(context(cmd), cmd.body);
+    return this.reactors.create(cmd.body);
   }
 
   @Operation(OPS.reactor.reactors.list)
   list(cmd: Command<Record<string, unknown> | undefined>) {
-    return this.reactors.list(cmd.principal, cmd.body ?? {});
+    return this.reactors.list(cmd.body ?? {});
   }
 
   @Operation(OPS.reactor.reactors.get)
   get(cmd: Command<IdRequest | undefined>) {
-    return this.reactors.get(cmd.principal, cmd.body?.id as string);
+    return this.reactors.get(cmd.body?.id as string);
   }
 
   @Operation(OPS.reactor.reactors.update)
   update(cmd: Command<ReactorBodyRequest | undefined>) {
-    return this.reactors.update(context(cmd), cmd.body?.id as string, cmd.body?.body);
+    return this.reactors.update(cmd.body?.id as string, cmd.body?.body);
   }
 
   @Operation(OPS.reactor.reactors.delete)
   async delete(cmd: Command<IdRequest | undefined>) {
-    await this.reactors.delete(cmd.principal, cmd.body?.id as string, cmd.traceId);
+    await this.reactors.delete(cmd.body?.id as string);
     return { deleted: true };
   }
 
@@ -51,23 +49,23 @@ export class ReactorsHandler {
    */
   @RecordingOperation(OPS.reactor.reactors.react)
   react(cmd: Command<ReactorBodyRequest | undefined>) {
-    return this.invoke.executeRecorded({ ctx: context(cmd), reactorId: cmd.body?.id as string, body: cmd.body?.body });
+    return this.invoke.executeRecorded({ reactorId: cmd.body?.id as string, body: cmd.body?.body });
   }
 
   @Operation(OPS.reactor.reactors.patch)
   patch(cmd: Command<ReactorBodyRequest | undefined>) {
-    return this.reactors.patch(context(cmd), cmd.body?.id as string, cmd.body?.body);
+    return this.reactors.patch(cmd.body?.id as string, cmd.body?.body);
   }
 
   /** One job per key: recorded in the transaction that stores the job. */
   @Operation(OPS.reactor.reactors.reactAsync)
   reactAsync(cmd: Command<ReactorBodyRequest | undefined>) {
-    return this.invoke.executeAsync({ ctx: context(cmd), reactorId: cmd.body?.id as string, body: cmd.body?.body });
+    return this.invoke.executeAsync({ reactorId: cmd.body?.id as string, body: cmd.body?.body });
   }
 
   /** GET /reactors/{id}/results/{request id}: the invoking application with token:use, or management with reactor:read. */
   @Operation(OPS.reactor.reactors.result)
   result(cmd: Command<ReactorResultMessage | undefined>) {
-    return this.jobs.result(cmd.principal, cmd.body?.id as string, cmd.body?.requestId as string, cmd.traceId);
+    return this.jobs.result(cmd.body?.id as string, cmd.body?.requestId as string);
   }
 }

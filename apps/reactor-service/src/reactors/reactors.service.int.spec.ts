@@ -1,4 +1,4 @@
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, withActingContext } from '@coffer/operations';
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { FormulaRepository } from '../formulas/formula.repository';
@@ -32,6 +32,9 @@ describe('ReactorsService (PostgreSQL)', () => {
   });
   afterAll(() => ctx?.close());
 
+  /** a use case as the operation dispatcher runs it: as its caller, in the operation's acting context */
+  const as = <T>(caller: Principal, work: () => Promise<T>, traceId = 't') => withActingContext({ principal: caller, traceId }, work);
+
   const formulaBody = (code = 'module.exports = async function (req) { return { raw: { got: req.args, key: req.configuration.api_key } }; };') =>
     validateContract(ReactorFormulaRequest, {
       name: 'echo',
@@ -42,38 +45,36 @@ describe('ReactorsService (PostgreSQL)', () => {
     });
 
   it('encrypts a reactor’s configuration at rest: the row holds no plaintext, reads decrypt it, a foreign tenant sees 404', async () => {
-    const f = await formulas.create(p, formulaBody());
+    const f = await as(p, () => formulas.create(formulaBody()));
     const secret = 'sk_live_top_secret_value';
-    const r = await reactors.create({ principal: p, traceId: 't' }, { name: 'charge', formula: { id: f.id }, configuration: { api_key: secret } });
+    const r = await as(p, () => reactors.create({ name: 'charge', formula: { id: f.id }, configuration: { api_key: secret } }));
     expect(r.configuration).toEqual({ api_key: secret });
     const row = (await ctx.sql.query('SELECT * FROM reactors WHERE id = $1', [r.id])).rows[0];
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(Buffer.from(row.configuration_ciphertext).toString('latin1')).not.toContain(secret);
-    expect((await reactors.get(p, r.id)).configuration).toEqual({ api_key: secret });
+    expect((await as(p, () => reactors.get(r.id))).configuration).toEqual({ api_key: secret });
     const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:read', 'reactor:delete'] });
-    expect((await problemOf(reactors.get(stranger, r.id))).status).toBe(404);
-    expect((await problemOf(reactors.delete(stranger, r.id))).status).toBe(404);
+    expect((await problemOf(as(stranger, () => reactors.get(r.id)))).status).toBe(404);
+    expect((await problemOf(as(stranger, () => reactors.delete(r.id)))).status).toBe(404);
 
     // a configuration that does not fit the formula is a 400 and stores nothing
     const before = (await ctx.sql.query('SELECT count(*)::int AS n FROM reactors')).rows[0].n;
-    expect(
-      (await problemOf(reactors.create({ principal: p, traceId: 't' }, { name: 'bad', formula: { id: f.id }, configuration: { api_key: 42 } }))).status,
-    ).toBe(400);
+    expect((await problemOf(as(p, () => reactors.create({ name: 'bad', formula: { id: f.id }, configuration: { api_key: 42 } })))).status).toBe(400);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM reactors')).rows[0].n).toBe(before);
 
     // a patch re-encrypts: still no plaintext, the new value reads back
-    await reactors.patch({ principal: p, traceId: 't' }, r.id, { configuration: { api_key: 'rotated-secret-2' } });
+    await as(p, () => reactors.patch(r.id, { configuration: { api_key: 'rotated-secret-2' } }));
     const after = (await ctx.sql.query('SELECT configuration_ciphertext FROM reactors WHERE id = $1', [r.id])).rows[0];
     expect(Buffer.from(after.configuration_ciphertext).toString('latin1')).not.toContain('rotated-secret-2');
-    expect((await reactors.get(p, r.id)).configuration).toEqual({ api_key: 'rotated-secret-2' });
+    expect((await as(p, () => reactors.get(r.id))).configuration).toEqual({ api_key: 'rotated-secret-2' });
   });
 
   it('refuses to delete a formula a reactor uses (409), then deletes it once the reactor is gone', async () => {
-    const f = await formulas.create(p, formulaBody());
-    const r = await reactors.create({ principal: p, traceId: 't' }, { name: 'user', formula: { id: f.id }, configuration: { api_key: 'k' } });
-    expect((await problemOf(formulas.delete(p, f.id))).status).toBe(409);
-    await reactors.delete(p, r.id);
-    await formulas.delete(p, f.id);
-    expect((await problemOf(formulas.get(p, f.id))).status).toBe(404);
+    const f = await as(p, () => formulas.create(formulaBody()));
+    const r = await as(p, () => reactors.create({ name: 'user', formula: { id: f.id }, configuration: { api_key: 'k' } }));
+    expect((await problemOf(as(p, () => formulas.delete(f.id)))).status).toBe(409);
+    await as(p, () => reactors.delete(r.id));
+    await as(p, () => formulas.delete(f.id));
+    expect((await problemOf(as(p, () => formulas.get(f.id)))).status).toBe(404);
   });
 });

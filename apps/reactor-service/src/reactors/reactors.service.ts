@@ -13,15 +13,13 @@ import {
   validateContract,
   type FormulaConfigurationElement,
   type Page,
-  type Principal,
   type ReactorView,
   isUuid,
   parseListWindow,
   type CofferEvent,
 } from '@coffer/contracts';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
-import { type CallContext } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, caller, asCaller, type CallerContext } from '@coffer/operations';
 import { many, namePattern } from '../shared/list-query';
 import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
 import { toFormulaView } from '../formulas/formula.view';
@@ -63,8 +61,9 @@ export class ReactorsService {
     });
   }
 
-  /** A formula reactor (`formula`) or a code reactor (`code`): exactly one of the two. */
-  async create(ctx: CallContext & { principal: Principal }, body: unknown): Promise<ReactorView> {
+  /** A formula reactor (`formula`) or a code reactor (`code`): exactly one of the two; created as the operation's caller. */
+  async create(body: unknown): Promise<ReactorView> {
+    const ctx = asCaller();
     const tenantId = ctx.principal.tenantId;
     const req = validateContract(NewReactorRequest, body) as CreateReactorRequest | CodeReactorRequest;
     if (req instanceof CodeReactorRequest) return this.createWithCode(ctx, req);
@@ -77,25 +76,33 @@ export class ReactorsService {
     return toReactorView(row, toFormulaView(formula), configuration);
   }
 
-  async list(principal: Principal, query: Record<string, unknown>): Promise<Page<ReactorView>> {
+  /** The caller's tenant's reactors. */
+  async list(query: Record<string, unknown>): Promise<Page<ReactorView>> {
+    const { tenantId } = caller();
     const window = parseListWindow(query, isUuid);
     const filter: ReactorListFilter = { name: namePattern(query) };
     const ids = many(query['id']);
     // ids are UUIDs: one that is not cannot match anything
     if (ids.length) filter.ids = ids.filter(isUuid);
-    return this.reactors.list.pageOf(principal.tenantId, filter, window, async (rows) => {
-      const views = await this.views(principal.tenantId, rows);
+    return this.reactors.list.pageOf(tenantId, filter, window, async (rows) => {
+      const views = await this.views(tenantId, rows);
       return rows.map((r) => views.get(r.id) as ReactorView);
     });
   }
 
-  async get(principal: Principal, id: string): Promise<ReactorView> {
-    const row = await this.find(principal.tenantId, id);
-    return (await this.views(principal.tenantId, [row])).get(row.id) as ReactorView;
+  async get(id: string): Promise<ReactorView> {
+    const { tenantId } = caller();
+    const row = await this.find(tenantId, id);
+    return (await this.views(tenantId, [row])).get(row.id) as ReactorView;
   }
 
   /** PUT: replaces name, configuration and application; a code reactor's `code` and `runtime` too. */
-  async update(ctx: CallContext & { principal: Principal }, id: string, body: unknown): Promise<ReactorView> {
+  update(id: string, body: unknown): Promise<ReactorView> {
+    return this.replace(asCaller(), id, body);
+  }
+
+  /** PUT's checks and write (PATCH's too, once merged), as `ctx`'s caller. */
+  private async replace(ctx: CallerContext, id: string, body: unknown): Promise<ReactorView> {
     const tenantId = ctx.principal.tenantId;
     const existing = await this.find(tenantId, id);
     const plain = requireObject(body);
@@ -119,7 +126,8 @@ export class ReactorsService {
    * a code reactor `code` and `runtime`); `null` removes (an application, a configuration entry). The merged
    * reactor is validated exactly like a PUT, so a patch can never store what PUT would refuse.
    */
-  async patch(ctx: CallContext & { principal: Principal }, id: string, body: unknown): Promise<ReactorView> {
+  async patch(id: string, body: unknown): Promise<ReactorView> {
+    const ctx = asCaller();
     const tenantId = ctx.principal.tenantId;
     const existing = await this.find(tenantId, id);
     const patch = requireObject(body);
@@ -131,14 +139,15 @@ export class ReactorsService {
     if (existing.code !== null) current['code'] = existing.code;
     if (existing.runtime !== null) current['runtime'] = existing.runtime;
     if (existing.egress !== null) current['egress'] = existing.egress;
-    return this.update(ctx, id, mergePatch(structuredClone(current), patch));
+    return this.replace(ctx, id, mergePatch(structuredClone(current), patch));
   }
 
-  async delete(principal: Principal, id: string, traceId?: string): Promise<void> {
+  async delete(id: string): Promise<void> {
+    const ctx = asCaller();
     if (!isUuid(id)) throw notFound('reactor');
     await this.prisma.transactional(async () => {
-      if (!(await this.reactors.delete(principal.tenantId, id))) throw notFound('reactor');
-      await this.outbox.record([reactorDeleted(principal, traceId, id)]);
+      if (!(await this.reactors.delete(ctx.principal.tenantId, id))) throw notFound('reactor');
+      await this.outbox.record([reactorDeleted(ctx.principal, ctx.traceId, id)]);
       await this.audit.record({ operation: 'delete', entityType: 'reactor', entityId: id });
     });
   }
@@ -149,7 +158,7 @@ export class ReactorsService {
     return row;
   }
 
-  private async createWithCode(ctx: CallContext & { principal: Principal }, req: CodeReactorRequest): Promise<ReactorView> {
+  private async createWithCode(ctx: CallerContext, req: CodeReactorRequest): Promise<ReactorView> {
     const configuration = (req.configuration ?? {}) as Record<string, unknown>;
     const applicationId = req.application?.id ?? null;
     await this.checkApplication(ctx, applicationId);
@@ -164,7 +173,7 @@ export class ReactorsService {
 
   /** Seals the configuration under a new id and inserts the reactor (formula or code), with its event and audit record. */
   private async insert(
-    ctx: CallContext & { principal: Principal },
+    ctx: CallerContext,
     req: { name: string; egress?: ReactorEgressInput | null },
     configuration: Record<string, unknown>,
     kind: Pick<Prisma.ReactorUncheckedCreateInput, 'formulaId' | 'code' | 'runtime' | 'applicationId'>,
@@ -188,12 +197,7 @@ export class ReactorsService {
     );
   }
 
-  private async updateWithCode(
-    ctx: CallContext & { principal: Principal },
-    existing: ReactorRow,
-    plain: Record<string, unknown>,
-    errors: FieldErrors,
-  ): Promise<ReactorView> {
+  private async updateWithCode(ctx: CallerContext, existing: ReactorRow, plain: Record<string, unknown>, errors: FieldErrors): Promise<ReactorView> {
     const req = validateContract(CodeReactorRequest, plain, errors);
     const configuration = (req.configuration ?? {}) as Record<string, unknown>;
     const applicationId = req.application?.id ?? null;
@@ -210,7 +214,7 @@ export class ReactorsService {
 
   /** PUT's write, for formula and code reactors alike: the configuration sealed again, the row updated (gone: 404). */
   private async store(
-    ctx: CallContext & { principal: Principal },
+    ctx: CallerContext,
     id: string,
     configuration: Record<string, unknown>,
     fields: Pick<Prisma.ReactorUncheckedUpdateManyInput, 'name' | 'code' | 'runtime' | 'egress'> & { applicationId: string | null },
@@ -241,7 +245,7 @@ export class ReactorsService {
     );
   }
 
-  private async checkApplication(ctx: CallContext, applicationId: string | null): Promise<void> {
+  private async checkApplication(ctx: CallerContext, applicationId: string | null): Promise<void> {
     if (!applicationId) return;
     const errors = new FieldErrors();
     const app = await this.applications.principalOf(ctx, applicationId);
@@ -250,7 +254,7 @@ export class ReactorsService {
   }
 
   /** The configuration against the formula's contract, and the application: public or private, same tenant. */
-  private async checkContract(ctx: CallContext, formula: FormulaRow, configuration: Record<string, unknown>, applicationId: string | null): Promise<void> {
+  private async checkContract(ctx: CallerContext, formula: FormulaRow, configuration: Record<string, unknown>, applicationId: string | null): Promise<void> {
     const errors = new FieldErrors();
     checkReactorConfiguration(configuration, formula.configuration as unknown as FormulaConfigurationElement[], errors);
     if (applicationId) {

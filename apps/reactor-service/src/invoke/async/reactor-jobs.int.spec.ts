@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ProblemError, type Principal } from '@coffer/contracts';
 import { EventBus } from '@coffer/bus';
+import { caller, currentTraceId, withActingContext } from '@coffer/operations';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { ApplicationDirectory } from '../../reactors/application-directory';
 import { ReactReplies } from '../react-replies';
@@ -31,13 +32,19 @@ describe('ReactorJobs wake-ups (PostgreSQL)', () => {
   };
   /** what the runner does at the next prepare: throw (a backing service down) or not */
   const failures: unknown[] = [];
+  /** who the runner's two halves ran as (the operation's caller and trace id of their acting context) */
+  const ranAs: Array<{ step: string; applicationId: string; traceId: string | undefined }> = [];
   const runner = {
     prepare: async () => {
+      ranAs.push({ step: 'prepare', applicationId: caller().applicationId, traceId: currentTraceId() });
       const failure = failures.shift();
       if (failure) throw failure;
       return {};
     },
-    runRecorded: async () => ({ response: { raw: { ok: true } }, shown: [], writer: null }),
+    runRecorded: async () => {
+      ranAs.push({ step: 'run', applicationId: caller().applicationId, traceId: currentTraceId() });
+      return { response: { raw: { ok: true } }, shown: [], writer: null };
+    },
   };
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -50,7 +57,8 @@ describe('ReactorJobs wake-ups (PostgreSQL)', () => {
     throw new Error(`not within ${ms} ms`);
   }
   const status = async (id: string) => (await ctx.sql.query('SELECT status FROM reactor_jobs WHERE id = $1', [id])).rows[0]?.status as string;
-  const accept = async () => (await jobs.accept({ principal, traceId: randomUUID() }, randomUUID(), {}, null, 5_000)).id;
+  /** a job accepted as `principal`, in the acting context of its react-async operation */
+  const accept = async (traceId = randomUUID()) => (await withActingContext({ principal, traceId }, () => jobs.accept(randomUUID(), {}, null, 5_000))).id;
 
   beforeAll(async () => {
     ctx = await startIntegration(
@@ -78,6 +86,20 @@ describe('ReactorJobs wake-ups (PostgreSQL)', () => {
     expect(await status(id)).toBe('pending');
     subscribed.get(JOBS_WAKE_SUBJECT)?.();
     await within(3_000, async () => (await status(id)) === 'succeeded');
+  });
+
+  it('runs a job as the principal stored with it and in its trace, whoever woke the workers', async () => {
+    const traceId = randomUUID();
+    const id = await accept(traceId);
+    ranAs.length = 0;
+    // the wake-up arrives while another tenant's operation is current: the job does not run as that caller
+    const other = { tenantId: randomUUID(), applicationId: randomUUID(), applicationType: 'private' as const, permissions: ['token:use'] };
+    withActingContext({ principal: other, traceId: 'another operation' }, () => subscribed.get(JOBS_WAKE_SUBJECT)?.());
+    await within(3_000, async () => (await status(id)) === 'succeeded');
+    expect(ranAs).toEqual([
+      { step: 'prepare', applicationId: principal.applicationId, traceId },
+      { step: 'run', applicationId: principal.applicationId, traceId },
+    ]);
   });
 
   it('runs a postponed job again when its lease ends, woken by nothing', async () => {

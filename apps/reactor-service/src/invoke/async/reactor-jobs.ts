@@ -19,10 +19,11 @@ import { TenantKeyring } from '@coffer/crypto/keyring';
 import { CHANNELS, PgListener } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
 import { WorkLoop, type TickResult } from '@coffer/db';
+import { caller, withActingContext, asCaller, type CallerContext } from '@coffer/operations';
 import { createLogger, metricsRegistry, scrapedValue } from '@coffer/observability';
 import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { reactorServiceConfig } from '../../config';
-import { ReactorRunner, type InvokeContext, type PreparedInvocation } from '../reactor-runner';
+import { ReactorRunner, type PreparedInvocation } from '../reactor-runner';
 import { ReactorSandbox } from '../reactor-sandbox';
 import { ReactReplies } from '../react-replies';
 import { ApplicationDirectory } from '../../reactors/application-directory';
@@ -105,14 +106,12 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     private readonly listener: PgListener,
   ) {}
 
-  /** `callbackUrl` null: a react-async job, whose result is only read back (no webhook delivery). */
-  async accept(
-    ctx: InvokeContext,
-    reactorId: string,
-    args: Record<string, unknown>,
-    callbackUrl: string | null,
-    timeoutMs: number,
-  ): Promise<AcceptedInvocation> {
+  /**
+   * A job for the operation's caller, who is stored with it: the job runs later as that principal (see runJob).
+   * `callbackUrl` null: a react-async job, whose result is only read back (no webhook delivery).
+   */
+  async accept(reactorId: string, args: Record<string, unknown>, callbackUrl: string | null, timeoutMs: number): Promise<AcceptedInvocation> {
+    const ctx = asCaller();
     const id = randomUUID();
     const sealed = await this.keyring.encryptJson(ctx.principal.tenantId, `reactor-job:${id}`, args);
     await this.jobs.insert(
@@ -134,10 +133,12 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * A job's result as `principal` may see it now: token views of a successful result are re-capped by the rules in
-   * force at the read (the invoker's and the Reactor application's; a management application sees no token data).
+   * A job's result as the operation's caller may see it now: token views of a successful result are re-capped by the
+   * rules in force at the read (the invoker's and the Reactor application's; a management application sees no token
+   * data).
    */
-  async result(principal: Principal, reactorId: string, requestId: string, traceId = ''): Promise<JobResultView> {
+  async result(reactorId: string, requestId: string): Promise<JobResultView> {
+    const principal = caller();
     const row = isUuid(reactorId) && isUuid(requestId) ? await this.jobs.find(principal.tenantId, reactorId, requestId) : null;
     // the invoking application (or session) with token:use, or a management application with reactor:read
     const mine = principal.applicationType === 'management' || row?.application_id === (principal.sessionId ?? principal.applicationId);
@@ -154,7 +155,7 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     if (outcome.result !== null && outcome.result !== undefined) {
       const viewerWrote = principal.applicationType !== 'management';
       const stored = outcome.shown !== undefined ? { response: outcome.result, shown: outcome.shown, writer: outcome.writer ?? null } : outcome.result;
-      view.result = await this.replies.render({ principal, traceId }, stored, viewerWrote);
+      view.result = await this.replies.render(stored, viewerWrote);
     }
     if (outcome.error !== null && outcome.error !== undefined) view.error = outcome.error;
     if (row.completed_at) view.completed_at = row.completed_at.toISOString();
@@ -188,13 +189,14 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
   /**
    * The invoking application's grants as they stand when the job runs (its `tokenize` is written and capped with
    * them), not as they were when the job was accepted; an application deleted meanwhile fails the job. A session
-   * keeps the grants it had at acceptance (its result is re-capped when read, by the reader's current grants).
+   * keeps the grants it had at acceptance (its result is re-capped when read, by the reader's current grants). Looked
+   * up as the principal stored with the job (`stored`), explicitly: no operation's caller is current here.
    */
-  private async invokerNow(ctx: InvokeContext): Promise<Principal> {
-    const p = ctx.principal;
+  private async invokerNow(stored: CallerContext): Promise<Principal> {
+    const p = stored.principal;
     if (p.sessionId || p.applicationType === 'management') return p;
     try {
-      return await this.applications.principalOf(ctx, p.applicationId);
+      return await this.applications.principalOf(stored, p.applicationId);
     } catch (err) {
       if (err instanceof ProblemError && err.status === 404) throw new ProblemError(403, 'The application that invoked this reactor no longer exists');
       throw err;
@@ -220,15 +222,27 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
     return (await this.jobs.nextDueInMs()) ?? false;
   }
 
-  private async runJob(job: ReactorJobRow): Promise<void> {
-    const ctx: InvokeContext = { principal: job.principal, traceId: job.trace_id ?? job.id };
+  /**
+   * A claimed job runs as the principal stored with it, never as whoever's context the workers' loop was woken in: in
+   * a context of its own, without a caller (caller() throws) until the invoker as it stands now is known (invokerNow);
+   * the runner's two halves run in that invoker's acting context, with the job's trace id.
+   */
+  private runJob(job: ReactorJobRow): Promise<void> {
+    return withActingContext({ traceId: job.trace_id ?? job.id }, () => this.runAsInvoker(job));
+  }
+
+  private async runAsInvoker(job: ReactorJobRow): Promise<void> {
+    const stored: CallerContext = { principal: job.principal, traceId: job.trace_id ?? job.id };
     let outcome: { status: 'succeeded' | 'failed'; result?: unknown; error?: Problem; shown?: ShownView[]; writer?: string | null };
-    let prepared: PreparedInvocation | undefined;
+    let run: { invoker: Principal; prepared: PreparedInvocation } | undefined;
     let failure: unknown;
     try {
       const args = await this.keyring.decryptJson<Record<string, unknown>>(job.tenant_id, job.args_key_id, job.args_ciphertext, `reactor-job:${job.id}`);
-      ctx.principal = await this.invokerNow(ctx);
-      prepared = await this.runner.prepare(ctx, job.reactor_id, args, { detokenized: true });
+      const invoker = await this.invokerNow(stored);
+      const prepared = await withActingContext({ principal: invoker, traceId: stored.traceId }, () =>
+        this.runner.prepare(job.reactor_id, args, { detokenized: true }),
+      );
+      run = { invoker, prepared };
     } catch (err) {
       // a backing service down or slow (a restart, a NATS blip, a dropped database connection) is not the invocation's
       // outcome: run it again later
@@ -240,8 +254,9 @@ export class ReactorJobs implements OnModuleInit, OnApplicationShutdown {
       failure = err;
     }
     try {
-      if (!prepared) throw failure;
-      const recorded = await this.runner.runRecorded(ctx, prepared, job.timeout_ms);
+      if (!run) throw failure;
+      const { invoker, prepared } = run;
+      const recorded = await withActingContext({ principal: invoker, traceId: stored.traceId }, () => this.runner.runRecorded(prepared, job.timeout_ms));
       outcome = { status: 'succeeded', result: recorded.response, shown: recorded.shown, writer: recorded.writer };
     } catch (err) {
       // this process is shutting down (a rolling restart) and stopped the sandbox under the run: that is not the

@@ -10,7 +10,7 @@ import {
   type ProxyTransformResult,
   type ProxyTransformView,
 } from '@coffer/contracts';
-import { RpcClient, type CallContext } from '@coffer/bus';
+import { RpcClient } from '@coffer/bus';
 import { REACTOR_ERRORS } from '@coffer/sandbox';
 import { ApplicationDirectory } from '../../reactors/application-directory';
 import { ReactorSandbox } from '../../invoke/reactor-sandbox';
@@ -21,16 +21,20 @@ import { ProxiesService } from '../proxies.service';
 import type { ProxyRow } from '../proxy.repository';
 import type { ProxySecrets } from '../proxy-vault';
 import { reactorServiceConfig } from '../../config';
+import { asCaller, type CallerContext } from '@coffer/operations';
 import { CallBudget, jobProblem } from './call-budget';
 import { headerObject, readBytes, writeBytes, type ProxyMessage } from './proxy-message';
 import { PURE_TRANSFORMS, type JobBudget, type JobResult, type TransformJob, type WireMessage } from './transform-steps';
 import { TransformWorkers } from './transform-workers';
 
-type Ctx = CallContext & { principal: Principal };
-
 /** What each step may use: the proxy, its secrets, and (resolved once, when a step needs it) its application. */
 interface StepContext {
-  ctx: Ctx;
+  /**
+   * The operation's caller (proxy-service forwards the invoker's principal), captured when the run started: the proxy
+   * is of its tenant, and the proxy's application and the tenant's egress default are looked up as it. Nothing is
+   * created or called as it: tokenize and code's `svc` act as the proxy's application.
+   */
+  caller: CallerContext;
   proxy: ProxyRow;
   secrets: ProxySecrets;
   direction: 'request' | 'response';
@@ -56,14 +60,15 @@ export class ProxyTransforms {
 
   private readonly config = reactorServiceConfig();
 
-  async run(ctx: Ctx, msg: ProxyTransformMessage): Promise<ProxyTransformResult> {
+  async run(msg: ProxyTransformMessage): Promise<ProxyTransformResult> {
+    const ctx = asCaller();
     const proxy = await this.proxies.find(ctx.principal.tenantId, msg.proxyId);
     const steps = (msg.direction === 'request' ? proxy.requestTransforms : proxy.responseTransforms) as unknown as ProxyTransformView[];
     if (!steps.length) return { headers: msg.message.headers, body: Buffer.from(msg.message.body, 'base64') };
     const secrets = await this.proxies.secretsOf(proxy);
     let app: Promise<Principal | null> | undefined;
     const step: StepContext = {
-      ctx,
+      caller: ctx,
       proxy,
       secrets,
       direction: msg.direction,
@@ -81,7 +86,7 @@ export class ProxyTransforms {
         while (j < steps.length && PURE_TRANSFORMS.has(steps[j].type)) j++;
         const run = steps.slice(i, j);
         wire = (
-          await this.job(ctx, budget, (b) => ({
+          await this.job(ctx.principal.tenantId, budget, (b) => ({
             op: 'steps',
             message: wire,
             steps: run,
@@ -101,8 +106,8 @@ export class ProxyTransforms {
   }
 
   /** One job on the transform threads, charged to the call's budget; its failure is the caller's problem. */
-  private async job(ctx: Ctx, budget: CallBudget, make: (b: JobBudget) => TransformJob): Promise<Extract<JobResult, { ok: true }>> {
-    const result = await budget.charge(() => this.workers.run(ctx.principal.tenantId, make(budget.forJob())));
+  private async job(tenantId: string, budget: CallBudget, make: (b: JobBudget) => TransformJob): Promise<Extract<JobResult, { ok: true }>> {
+    const result = await budget.charge(() => this.workers.run(tenantId, make(budget.forJob())));
     if (result.ok) return result;
     throw jobProblem(result);
   }
@@ -113,15 +118,19 @@ export class ProxyTransforms {
    */
   private async tokenize(t: ProxyTransformView, wire: WireMessage, s: StepContext, budget: CallBudget): Promise<WireMessage> {
     const path = t.expression as string;
-    const { values } = await this.job(s.ctx, budget, (b) => ({ op: 'find', message: wire, path, budget: b }));
+    const { values } = await this.job(s.caller.principal.tenantId, budget, (b) => ({ op: 'find', message: wire, path, budget: b }));
     if (!values?.length) return wire;
     const application = await s.application();
     if (!application) throw badRequest("The proxy's application no longer exists: update the proxy with another application");
     const template = (t.options?.token ?? {}) as Record<string, unknown>;
     const payload = values.map((data) => ({ type: 'token', ...template, data }));
-    const created = (await this.rpc.call(OPS.token.tokens.tokenize, { payload }, { principal: application, traceId: s.ctx.traceId })) as Array<{ id: string }>;
+    // as the proxy's application, never as the caller
+    const created = (await this.rpc.call(OPS.token.tokens.tokenize, { payload }, { principal: application, traceId: s.caller.traceId })) as Array<{
+      id: string;
+    }>;
     const ids = created.map((c) => c.id);
-    return (await this.job(s.ctx, budget, (b) => ({ op: 'replace', message: wire, path, values: ids, budget: b }))).message as WireMessage;
+    return (await this.job(s.caller.principal.tenantId, budget, (b) => ({ op: 'replace', message: wire, path, values: ids, budget: b })))
+      .message as WireMessage;
   }
 
   /**
@@ -160,10 +169,12 @@ export class ProxyTransforms {
         configuration: s.secrets.configuration,
         svc: application !== null,
         timeoutMs: REACTOR_LIMITS.syncTimeoutMs,
-        tenant: s.ctx.principal.tenantId,
-        egress: () => this.egressDefaults.get(s.ctx.principal, s.ctx.traceId).then((d) => effectiveEgressRule(null, d)),
+        tenant: s.caller.principal.tenantId,
+        // called by the sandbox pool, maybe later: the values captured at the start of the run, never the context then
+        egress: () => this.egressDefaults.get(s.caller.principal, s.caller.traceId).then((d) => effectiveEgressRule(null, d)),
       },
-      application ? new TokenSvcBridge(this.rpc, application, s.ctx.traceId) : null,
+      // `svc` acts as the proxy's application, bound to this run
+      application ? new TokenSvcBridge(this.rpc, application, s.caller.traceId) : null,
     );
     if (!outcome.ok) throw sandboxFailure(outcome);
     const result = outcome.result.raw;
