@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { OPS, type AuditEventMessage, type Principal } from '@coffer/contracts';
 import { RpcClient } from '@coffer/bus';
@@ -12,22 +13,30 @@ const MAX_BATCH = 200;
  * message, and one insert, per caller and tenth of a second instead of one per call — the proxy's busiest path then
  * costs token-service and PostgreSQL little. Records still pending when the process stops are sent before it exits.
  * A batch that cannot be written is logged (with its size, never its contents).
+ *
+ * A batch holds records of many requests, so it is sent as no request: each record's caller is given with it
+ * (`add`, taken by the request that made it) and a batch goes out as that principal, never as whoever is reading an
+ * operation's context (`caller()`) when it is sent. The sends run outside the context of the request that happened
+ * to start the timer or fill the batch: neither its caller, nor its deadline, nor its trace carries over to them.
  */
 @Injectable()
 export class AuditBatches implements OnModuleDestroy {
   private readonly logger = createLogger('proxy-service');
   private readonly pending = new Map<string, { principal: Principal; events: AuditEventMessage[] }>();
   private timer: NodeJS.Timeout | undefined;
+  /** runs a function in the context this was made in (at start-up: no request's) */
+  private readonly outsideRequests = AsyncLocalStorage.snapshot();
 
   constructor(private readonly rpc: RpcClient) {}
 
+  /** A record of a request made by `principal` (the request's caller, as data: the batch is sent later, for many). */
   add(principal: Principal, event: AuditEventMessage): void {
     const caller = `${principal.tenantId}/${principal.sessionId ?? principal.applicationId}`;
     let batch = this.pending.get(caller);
     if (!batch) this.pending.set(caller, (batch = { principal, events: [] }));
     batch.events.push(event);
-    if (batch.events.length >= MAX_BATCH) this.send(caller);
-    else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
+    if (batch.events.length >= MAX_BATCH) void this.outsideRequests(() => this.send(caller));
+    else this.timer ??= this.outsideRequests(() => setTimeout(() => this.flush(), FLUSH_MS));
   }
 
   flush(): Promise<void> {

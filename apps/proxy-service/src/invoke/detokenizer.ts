@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { OPS, badRequest } from '@coffer/contracts';
 import { ExpressionError, findDetokenizationExpressions } from '@coffer/expression';
-import { RpcClient, type CallContext } from '@coffer/bus';
+import { RpcClient } from '@coffer/bus';
+import { asCaller } from '@coffer/operations';
 import { payloadOf, readBody, writeBody, asText } from './request-body';
 import { onlyOwnExpressions } from './own-expressions';
 
@@ -25,8 +26,12 @@ export interface DetokenizedRequest extends OutgoingRequest {
 export class Detokenizer {
   constructor(private readonly rpc: RpcClient) {}
 
-  /** `own`: the only expressions that may be detokenized (ownExpressions), when a transform may have added others. */
-  async detokenize(ctx: CallContext, req: OutgoingRequest, own?: ReadonlySet<string>): Promise<DetokenizedRequest> {
+  /**
+   * As the operation's caller (`asCaller()`: its access decides each token, and the audit records name it).
+   * `own`: the only expressions that may be detokenized (ownExpressions), when a transform may have added others.
+   */
+  async detokenize(req: OutgoingRequest, own?: ReadonlySet<string>): Promise<DetokenizedRequest> {
+    const ctx = asCaller();
     const shape = readBody(req.body, req.contentType);
     const headerAt = req.headers.map(([, v], i) => (v.includes('{{') ? i : -1)).filter((i) => i >= 0);
     if (shape.kind === 'opaque' && headerAt.length === 0) return { ...req, usedTokenIds: [] };

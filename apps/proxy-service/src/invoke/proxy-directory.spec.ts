@@ -1,5 +1,6 @@
-import type { ResolvedProxy } from '@coffer/contracts';
+import type { Principal, ResolvedProxy } from '@coffer/contracts';
 import type { EventBus, RpcClient } from '@coffer/bus';
+import { withActingContext } from '@coffer/operations';
 import { ProxyDirectory } from './proxy-directory';
 
 const TENANT = '11111111-1111-4111-8111-111111111111';
@@ -12,7 +13,7 @@ const PROXY: ResolvedProxy = {
   requestTransforms: 0,
   responseTransforms: 0,
 };
-const ctx = { principal: { tenantId: TENANT, applicationId: TENANT, applicationType: 'private', permissions: [] }, traceId: 't' } as never;
+const CALLER: Principal = { tenantId: TENANT, applicationId: TENANT, applicationType: 'private', permissions: [] };
 
 /** reactor-service's lookups, answered when the test says so; and the bus's proxy-changed subscription. */
 function directory() {
@@ -30,21 +31,25 @@ function directory() {
       onChanged = handler;
     },
   } as unknown as EventBus;
-  const dir = new ProxyDirectory(rpc, bus);
-  return { dir, pending, lookups: () => lookups, changed: (proxyId: string) => onChanged({ proxyId }), init: () => dir.onModuleInit() };
+  const directory = new ProxyDirectory(rpc, bus);
+  // as the proxy.invoke operation runs it: as its caller (CALLER unless a test says)
+  const dir = {
+    resolve: (key: string, principal: Principal = CALLER) => withActingContext({ principal, traceId: 't' }, () => directory.resolve(key)),
+  };
+  return { dir, init: () => directory.onModuleInit(), pending, lookups: () => lookups, changed: (proxyId: string) => onChanged({ proxyId }) };
 }
 
 describe('ProxyDirectory', () => {
   it('keeps a lookup, and drops it when the proxy changes', async () => {
     const d = directory();
     await d.init();
-    const first = d.dir.resolve('key', ctx);
+    const first = d.dir.resolve('key');
     d.pending.shift()?.(PROXY);
     expect(await first).toEqual(PROXY);
-    expect(await d.dir.resolve('key', ctx)).toEqual(PROXY);
+    expect(await d.dir.resolve('key')).toEqual(PROXY);
     expect(d.lookups()).toBe(1);
     d.changed(PROXY.id);
-    const again = d.dir.resolve('key', ctx);
+    const again = d.dir.resolve('key');
     d.pending.shift()?.(null);
     expect(await again).toBeNull();
     expect(d.lookups()).toBe(2);
@@ -53,12 +58,12 @@ describe('ProxyDirectory', () => {
   it('does not keep an answer that was under way when the proxy changed (it may be the state before the change)', async () => {
     const d = directory();
     await d.init();
-    const racing = d.dir.resolve('key', ctx);
+    const racing = d.dir.resolve('key');
     // the proxy is deleted (or switched to require auth) while the lookup is in flight; its answer comes after
     d.changed(PROXY.id);
     d.pending.shift()?.(PROXY);
     expect(await racing).toEqual(PROXY);
-    const next = d.dir.resolve('key', ctx);
+    const next = d.dir.resolve('key');
     expect(d.lookups()).toBe(2);
     d.pending.shift()?.(null);
     expect(await next).toBeNull();
@@ -67,10 +72,10 @@ describe('ProxyDirectory', () => {
   it('answers a cached proxy to its own tenant only', async () => {
     const d = directory();
     await d.init();
-    const first = d.dir.resolve('key', ctx);
+    const first = d.dir.resolve('key');
     d.pending.shift()?.(PROXY);
     await first;
-    const other = { principal: { tenantId: '33333333-3333-4333-8333-333333333333' }, traceId: 't' } as never;
+    const other: Principal = { ...CALLER, tenantId: '33333333-3333-4333-8333-333333333333' };
     expect(await d.dir.resolve('key', other)).toBeNull();
   });
 });

@@ -2,7 +2,8 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { OPS, SUBJECTS, type ResolvedProxy } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { EventBus, RpcClient, type CallContext } from '@coffer/bus';
+import { EventBus, RpcClient } from '@coffer/bus';
+import { asCaller } from '@coffer/operations';
 
 /** How long a lookup is kept without news of the proxy (a write announces itself at once; this bounds a lost event). */
 const TTL_MS = 5_000;
@@ -31,11 +32,15 @@ export class ProxyDirectory implements OnModuleInit {
     await this.events.subscribe<{ proxyId?: string }>(SUBJECTS.events.proxyChanged, (e) => this.forget(e.proxyId));
   }
 
-  /** The proxy of `key` among the caller's tenant's (null: none); the caller's tenant is checked on cached ones too. */
-  async resolve(key: string, ctx: CallContext): Promise<ResolvedProxy | null> {
+  /**
+   * The proxy of `key` among the operation's caller's tenant's (null: none), looked up as the caller (`asCaller()`);
+   * the caller's tenant is checked on cached ones too.
+   */
+  async resolve(key: string): Promise<ResolvedProxy | null> {
+    const ctx = asCaller();
     const keyHash = sha256Hex(key);
     const cached = this.byKey.get(keyHash);
-    if (cached) return ctx.principal && cached.tenantId !== ctx.principal.tenantId ? null : cached;
+    if (cached) return cached.tenantId !== ctx.principal?.tenantId ? null : cached;
     const changesBefore = this.changes;
     const proxy = await this.rpc.call<ResolvedProxy | null>(OPS.reactor.proxies.resolve, { keyHash }, ctx);
     if (proxy && this.changes === changesBefore) this.byKey.set(keyHash, proxy);

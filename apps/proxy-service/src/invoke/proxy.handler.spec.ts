@@ -17,6 +17,7 @@ import {
   type ResolvedProxy,
 } from '@coffer/contracts';
 import type { EventBus, RpcClient } from '@coffer/bus';
+import { currentTraceId, withActingContext, type ActingContext, type Command } from '@coffer/operations';
 import { AuditBatches } from './audit-batches';
 import { Detokenizer } from './detokenizer';
 import { Forwarder } from './forwarder';
@@ -30,6 +31,13 @@ process.env['PROXY_ALLOW_PRIVATE_EGRESS'] = 'true';
 process.env['LOG_LEVEL'] ??= 'warn';
 
 const REPO_ROOT = path.resolve(__dirname, '../../../..');
+/** the operations proxy-service calls, by a name the assertions read */
+const NAMED_OPS = {
+  detokenize: OPS.token.tokens.detokenize,
+  resolve: OPS.reactor.proxies.resolve,
+  transform: OPS.reactor.proxies.transform,
+  idempotency: OPS.reactor.proxies.idempotency,
+};
 
 /**
  * ProxyHandler.invoke with its real collaborators — Detokenizer, Forwarder (egress policy, undici, TLS), AuditBatches,
@@ -61,10 +69,14 @@ describe('ProxyHandler.invoke (local HTTPS destination)', () => {
   /** tokens the caller may no longer use (a replay's re-check is then a 403) */
   const revoked = new Set<string>();
   const detokenized: unknown[] = [];
-  const audited: Array<{ principal: Principal; events: Array<Record<string, unknown>> }> = [];
+  /** each batch of audit records: as whom it was sent, and the trace of the operation it was sent in (none: as no request) */
+  const audited: Array<{ principal: Principal; events: Array<Record<string, unknown>>; sentIn?: string }> = [];
   const ledgerCalls: Array<{ action: string; key: string; reply?: RecordedProxyReply }> = [];
   const ledger = new Map<string, { state: 'running' } | { state: 'completed'; reply: RecordedProxyReply }>();
   const proxiesByKey = new Map<string, ResolvedProxy>();
+  /** who each call to another service was made as, and in which trace (audit records aside: batched, checked apart) */
+  const calledAs: Array<{ op: string; principal?: Principal; traceId: string }> = [];
+  const opName = (op: unknown) => Object.entries(NAMED_OPS).find(([, row]) => row === op)?.[0] ?? 'unknown';
   /** what reactor-service's request transforms do to a message */
   let requestTransform: (m: { headers: [string, string][]; body: string }) => { headers: [string, string][]; body: string } = (m) => m;
 
@@ -82,13 +94,14 @@ describe('ProxyHandler.invoke (local HTTPS destination)', () => {
   };
 
   const rpc = {
-    call: async (op: unknown, body: Record<string, unknown>, ctx: { principal: Principal }) => {
+    call: async (op: unknown, body: Record<string, unknown>, ctx: { principal?: Principal; traceId: string }) => {
+      if (op !== OPS.token.audit.record) calledAs.push({ op: opName(op), principal: ctx.principal, traceId: ctx.traceId });
       switch (op) {
         case OPS.token.tokens.detokenize:
           detokenized.push(body['payload']);
           return replaceTokens(body['payload']);
         case OPS.token.audit.record:
-          audited.push({ principal: ctx.principal, events: body['events'] as Array<Record<string, unknown>> });
+          audited.push({ principal: ctx.principal as Principal, events: body['events'] as Array<Record<string, unknown>>, sentIn: currentTraceId() });
           return { ok: true };
         case OPS.reactor.proxies.resolve: {
           // as ProxiesService.resolve: with a principal, only a proxy of its tenant is found
@@ -141,21 +154,32 @@ describe('ProxyHandler.invoke (local HTTPS destination)', () => {
   const caller: Principal = { tenantId: TENANT, applicationId: 'a1a1a1a1-3c33-4b6a-9d63-2c3b4b0e6f03', applicationType: 'private', permissions: ['token:use'] };
 
   const roomy: ShareBudgetConfig = { maxInFlight: 64, maxInFlightBytes: 64 * 1024 * 1024, tenantSharePercent: 50 };
-  function handlerWith(config: ShareBudgetConfig = roomy): { handler: ProxyHandler; audits: AuditBatches; shares: TenantShareBudget } {
+  /** A call of proxy.invoke: its command, and who makes it (the operation dispatcher runs the handler as that caller). */
+  interface Call {
+    acting: ActingContext;
+    cmd: Command<ProxyInvocationMessage>;
+  }
+  function handlerWith(config: ShareBudgetConfig = roomy): {
+    handler: { invoke: (call: Call) => ReturnType<ProxyHandler['invoke']> };
+    audits: AuditBatches;
+    shares: TenantShareBudget;
+  } {
     const forwarder = new Forwarder();
     forwarders.push(forwarder);
     const audits = new AuditBatches(rpc);
     const shares = new TenantShareBudget(config);
-    return { handler: new ProxyHandler(new Detokenizer(rpc), forwarder, rpc, audits, new ProxyDirectory(rpc, events), shares), audits, shares };
+    const handler = new ProxyHandler(new Detokenizer(rpc), forwarder, rpc, audits, new ProxyDirectory(rpc, events), shares);
+    return { handler: { invoke: ({ acting, cmd }) => withActingContext(acting, () => handler.invoke(cmd)) }, audits, shares };
   }
 
   let traceN = 0;
-  function command(body: Partial<ProxyInvocationMessage>, over: { principal?: Principal; idempotencyKey?: string } = {}) {
+  function command(body: Partial<ProxyInvocationMessage>, over: { principal?: Principal; idempotencyKey?: string } = {}): Call {
     return {
-      principal: over.principal ?? caller,
-      traceId: `trace-${++traceN}`,
-      body: { method: 'POST', path: '', query: '', headers: [], ...body } as ProxyInvocationMessage,
-      ...(over.idempotencyKey ? { idempotencyKey: over.idempotencyKey } : {}),
+      acting: { principal: over.principal ?? caller, traceId: `trace-${++traceN}` },
+      cmd: {
+        body: { method: 'POST', path: '', query: '', headers: [], ...body } as ProxyInvocationMessage,
+        ...(over.idempotencyKey ? { idempotencyKey: over.idempotencyKey } : {}),
+      },
     };
   }
   const problemOf = async (work: Promise<unknown>) => {
@@ -231,6 +255,7 @@ describe('ProxyHandler.invoke (local HTTPS destination)', () => {
     detokenized.length = 0;
     audited.length = 0;
     ledgerCalls.length = 0;
+    calledAs.length = 0;
     revoked.clear();
     requestTransform = (m) => m;
   });
@@ -494,6 +519,59 @@ describe('ProxyHandler.invoke (local HTTPS destination)', () => {
     ledger.set('idem-4', { state: 'running' });
     expect((await problemOf(handler.invoke(command({ destination: `${base}/x` }, { idempotencyKey: 'idem-4' })))).status).toBe(409);
     expect(hits).toHaveLength(2);
+  });
+
+  it('makes every call of a request as its caller, in its trace: the ledger, the lookup, the transforms, the detokenization, the re-check', async () => {
+    const { handler } = handlerWith();
+    preConfigured('as-caller-key', { requestTransforms: 1 });
+    const call = () =>
+      command(
+        { proxyKey: 'as-caller-key', headers: [['content-type', 'text/plain']], body: Buffer.from('pay {{ tok1 }}').toString('base64') },
+        { idempotencyKey: 'idem-as-caller' },
+      );
+    const first = call();
+    expect(((await handler.invoke(first)) as ProxyReply).status).toBe(201);
+    expect(calledAs).toEqual(
+      ['idempotency', 'resolve', 'transform', 'detokenize', 'idempotency'].map((op) => ({ op, principal: caller, traceId: first.acting.traceId })),
+    );
+
+    calledAs.length = 0;
+    const replay = call();
+    expect(unwrapIdempotentReplay(await handler.invoke(replay))).toBeDefined();
+    expect(calledAs).toEqual(['idempotency', 'detokenize'].map((op) => ({ op, principal: caller, traceId: replay.acting.traceId })));
+  });
+
+  it('looks an inbound proxy up as its anonymous principal, and audits the call as that principal', async () => {
+    const { handler, audits } = handlerWith();
+    const open = preConfigured('anonymous-audit-key', { requireAuth: false });
+    const anonymous: Principal = { ...caller, applicationId: open.id, anonymousProxyId: open.id };
+    const call = command({ proxyKey: 'anonymous-audit-key' }, { principal: anonymous });
+    expect(((await handler.invoke(call)) as ProxyReply).status).toBe(201);
+    expect(calledAs).toEqual([{ op: 'resolve', principal: anonymous, traceId: call.acting.traceId }]);
+    await audits.flush();
+    const mine = audited.filter((a) => a.events.some((e) => e['traceId'] === call.acting.traceId));
+    expect(mine.map((a) => a.principal)).toEqual([anonymous]);
+  });
+
+  it('sends the audit records of several callers batched together each as its own caller, as no request', async () => {
+    const { handler, audits } = handlerWith();
+    const other: Principal = { ...caller, tenantId: OTHER_TENANT, applicationId: 'a2a2a2a2-3c33-4b6a-9d63-2c3b4b0e6f04' };
+    const calls = [command({ destination: `${base}/x` }), command({ destination: `${base}/x` }, { principal: other }), command({ destination: `${base}/x` })];
+    // in flight together: their records wait in the same batches' window, sent when it ends (the first call's timer)
+    await Promise.all(calls.map((c) => handler.invoke(c)));
+    const traces = new Set(calls.map((c) => c.acting.traceId));
+    const batchesOf = () =>
+      audited
+        .map((a) => ({ principal: a.principal, sentIn: a.sentIn, traces: a.events.map((e) => String(e['traceId'])).filter((t) => traces.has(t)) }))
+        .filter((b) => b.traces.length);
+    await waitFor(() => batchesOf().length === 2);
+    await audits.flush();
+    const batches = batchesOf();
+    expect(batches).toHaveLength(2);
+    // not in the context of the call that started the timer: no operation's caller or trace
+    expect(batches.map((b) => b.sentIn)).toEqual([undefined, undefined]);
+    expect(batches.find((b) => b.principal === caller)?.traces.sort()).toEqual([calls[0].acting.traceId, calls[2].acting.traceId].sort());
+    expect(batches.find((b) => b.principal === other)?.traces).toEqual([calls[1].acting.traceId]);
   });
 });
 

@@ -14,7 +14,7 @@ import {
   type ResolvedProxy,
 } from '@coffer/contracts';
 import { RpcClient, type CallContext } from '@coffer/bus';
-import { Operation, type Command } from '@coffer/operations';
+import { Operation, caller, currentTraceId, type Command } from '@coffer/operations';
 import { createLogger } from '@coffer/observability';
 import { destinationUrl } from './destination';
 import { Detokenizer } from './detokenizer';
@@ -29,6 +29,9 @@ import { answerOf, recheckReplay } from './replay-check';
 
 const contentTypeOf = (headers: [string, string][]) => headers.find(([k]) => k === 'content-type')?.[1];
 
+/** The operation's caller and trace, read once where the call starts: what every step acts as. */
+type Caller = CallContext & Required<Pick<CallContext, 'principal'>>;
+
 /** The destination's answer, with the tokens the request detokenized (what an idempotent replay re-checks). */
 type SentReply = ProxyReply & { usedTokenIds: string[] };
 
@@ -36,6 +39,11 @@ type SentReply = ProxyReply & { usedTokenIds: string[] };
  * proxy.invoke: one request through the ephemeral proxy — destination checked, expressions replaced as the caller,
  * sent, and the destination's answer returned as it came (hop-by-hop headers aside). Each call is counted, logged and
  * audited with its host, method, status and duration only: never its path, query, headers or body.
+ *
+ * Every step acts as the operation's caller, read once where the call starts (`caller()`): its tenant's share, the
+ * idempotency ledger and the replay's re-check, the proxy lookup, the transforms, the detokenization and the audit
+ * record. For an inbound proxy that does not require auth, that caller is the gateway's anonymous principal of that
+ * one proxy (`anonymousProxyId`), which may call only it and never detokenizes.
  */
 @Controller()
 export class ProxyHandler {
@@ -56,19 +64,19 @@ export class ProxyHandler {
    */
   @Operation(OPS.proxy.invoke)
   async invoke(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
+    const ctx: Caller = { principal: caller(), traceId: currentTraceId() ?? '' };
     // one tenant never holds all of proxy-service's calls or memory: over its share, a 503 before anything is done
-    const admission = this.shares.admit(cmd.principal.tenantId, Math.floor(((cmd.body.body?.length ?? 0) * 3) / 4));
+    const admission = this.shares.admit(ctx.principal.tenantId, Math.floor(((cmd.body.body?.length ?? 0) * 3) / 4));
     try {
-      return await this.admitted(cmd, admission);
+      return await this.admitted(ctx, cmd, admission);
     } finally {
       admission.release();
     }
   }
 
-  private async admitted(cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
+  private async admitted(ctx: Caller, cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
     const key = cmd.idempotencyKey;
-    if (key === undefined) return answerOf(await this.send(cmd, admission));
-    const ctx = { principal: cmd.principal, traceId: cmd.traceId };
+    if (key === undefined) return answerOf(await this.send(ctx, cmd, admission));
     // the ledger records the answer as it always has, its body as base64 text, with the tokens it detokenized
     const ledger = (action: 'begin' | 'complete' | 'release', reply?: SentReply) =>
       this.rpc.call<ProxyIdempotencyReply>(
@@ -78,26 +86,25 @@ export class ProxyHandler {
       );
     const begun = await ledger('begin');
     if ('replay' in begun) {
-      await recheckReplay(this.rpc, ctx, begun.replay);
+      await recheckReplay(this.rpc, begun.replay);
       return idempotentReplay(answerOf(begun.replay));
     }
     let answer: SentReply;
     try {
-      answer = await this.send(cmd, admission);
+      answer = await this.send(ctx, cmd, admission);
     } catch (err) {
       await ledger('release').catch(() => undefined);
       throw err;
     }
     await ledger('complete', answer).catch((err: Error) =>
-      this.logger.error({ traceId: cmd.traceId, err: { message: err.message } }, 'recording a proxy request under its idempotency key failed'),
+      this.logger.error({ traceId: ctx.traceId, err: { message: err.message } }, 'recording a proxy request under its idempotency key failed'),
     );
     return answerOf(answer);
   }
 
-  private async send(cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<SentReply> {
+  private async send(ctx: Caller, cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<SentReply> {
     const msg = cmd.body;
-    const ctx = { principal: cmd.principal, traceId: cmd.traceId };
-    const proxy = await this.preConfigured(cmd);
+    const proxy = await this.preConfigured(ctx, cmd);
     // a pre-configured proxy's destination is its own: BT-PROXY-URL is ignored, as the mirrored service does
     const url = destinationUrl(proxy ? proxy.destinationUrl : msg.destination, msg.path, msg.query);
     const host = url.hostname;
@@ -106,7 +113,7 @@ export class ProxyHandler {
     try {
       let request = { headers: msg.headers, body: bytes(msg.body ?? '') };
       // an anonymous caller has no access to any token: what it sends is never read as expressions
-      const detokenize = !proxy?.disableDetokenization && !cmd.principal.anonymousProxyId;
+      const detokenize = !proxy?.disableDetokenization && !ctx.principal.anonymousProxyId;
       // what the transforms leave is detokenized only as far as the caller wrote it (own-expressions.ts)
       const own = detokenize && proxy?.requestTransforms ? ownExpressions(msg.headers, request.body, contentTypeOf(msg.headers)) : undefined;
       if (proxy?.requestTransforms) {
@@ -121,7 +128,7 @@ export class ProxyHandler {
         checkHeaders(request.headers, 'request transforms', host);
       }
       const given = { headers: request.headers, body: request.body, contentType: contentTypeOf(request.headers) };
-      const out = detokenize ? await this.detokenizer.detokenize(ctx, given, own) : { ...given, usedTokenIds: [] };
+      const out = detokenize ? await this.detokenizer.detokenize(given, own) : { ...given, usedTokenIds: [] };
       if (out.usedTokenIds.length) checkHeaders(out.headers, 'caller', host);
       const headers = out.headers.some(([k]) => k === 'user-agent') ? out.headers : [...out.headers, ['user-agent', 'coffer-proxy/1.0'] as [string, string]];
       const deadline = cmd.deadline === undefined ? undefined : Date.now() + (cmd.deadline - performance.now());
@@ -150,10 +157,10 @@ export class ProxyHandler {
       const ms = Math.round(performance.now() - started);
       proxyRequests.labels(String(status)).inc();
       this.logger.info(
-        { traceId: cmd.traceId, tenantId: cmd.principal.tenantId, applicationId: cmd.principal.applicationId, host, status, ms },
+        { traceId: ctx.traceId, tenantId: ctx.principal.tenantId, applicationId: ctx.principal.applicationId, host, status, ms },
         'proxy request',
       );
-      this.audit(cmd, host, msg.method, status, ms);
+      this.audit(ctx, host, msg.method, status, ms);
     }
   }
 
@@ -163,31 +170,35 @@ export class ProxyHandler {
    * (ProxyDirectory drops a proxy's entry when it changes) so that a deleted proxy, or one that now requires auth,
    * refuses at once.
    */
-  private async preConfigured(cmd: Command<ProxyInvocationMessage>): Promise<ResolvedProxy | null> {
-    const anonymous = cmd.principal.anonymousProxyId;
+  private async preConfigured(ctx: Caller, cmd: Command<ProxyInvocationMessage>): Promise<ResolvedProxy | null> {
+    const anonymous = ctx.principal.anonymousProxyId;
     const key = cmd.body.proxyKey;
     if (key === undefined) {
       if (anonymous) throw new ProblemError(401, 'The SVC-API-KEY header is required');
       return null;
     }
-    const proxy = await this.directory.resolve(key, { principal: cmd.principal, traceId: cmd.traceId });
+    // looked up as the caller: only a proxy of its tenant is found (ProxyDirectory checks cached ones too)
+    const proxy = await this.directory.resolve(key);
     if (anonymous && (!proxy || proxy.id !== anonymous || proxy.requireAuth)) throw new ProblemError(401, 'The SVC-API-KEY header is required');
     if (!proxy) throw badRequest('The proxy key is invalid', { 'BT-PROXY-KEY': ['is not the key of a proxy of this tenant'] });
     return proxy;
   }
 
   /** One direction's transforms, run by reactor-service (it holds the proxy's secrets and the sandbox). */
-  private transform(ctx: CallContext, proxy: ResolvedProxy, direction: 'request' | 'response', message: ProxyTransformSubject): Promise<ProxyTransformResult> {
+  private transform(ctx: Caller, proxy: ResolvedProxy, direction: 'request' | 'response', message: ProxyTransformSubject): Promise<ProxyTransformResult> {
     return this.rpc.call<ProxyTransformResult>(OPS.reactor.proxies.transform, { proxyId: proxy.id, direction, message }, ctx, RPC_DEADLINE_MS.react);
   }
 
-  /** The call's audit record (AuditBatches sends it, batched per caller): host, method, status and duration only. */
-  private audit(cmd: Command<ProxyInvocationMessage>, host: string, method: string, status: number, ms: number): void {
-    this.audits.add(cmd.principal, {
+  /**
+   * The call's audit record (AuditBatches sends it, batched per caller, later and outside this call): host, method,
+   * status and duration only. Its principal and trace id travel with it as data, taken here.
+   */
+  private audit(ctx: Caller, host: string, method: string, status: number, ms: number): void {
+    this.audits.add(ctx.principal, {
       operation: 'proxy',
       entityType: 'proxy',
       entityId: host,
-      traceId: cmd.traceId,
+      ...(ctx.traceId ? { traceId: ctx.traceId } : {}),
       changes: { method: { new: method }, status: { new: status }, duration_ms: { new: ms } },
     });
   }

@@ -17,37 +17,37 @@ export class WebhooksHandler {
 
   @Operation(OPS.webhook.webhooks.create)
   create(cmd: Command<CreateWebhookRequest>) {
-    return this.webhooks.create(cmd.principal, cmd.body);
+    return this.webhooks.create(cmd.body);
   }
 
   @Operation(OPS.webhook.webhooks.list)
   list(cmd: Command<ListQueryMessage | undefined>) {
-    return this.webhooks.list(cmd.principal, cmd.body?.query ?? {});
+    return this.webhooks.list(cmd.body?.query ?? {});
   }
 
   @Operation(OPS.webhook.webhooks.get)
   get(cmd: Command<IdMessage>) {
-    return this.webhooks.get(cmd.principal, cmd.body.id);
+    return this.webhooks.get(cmd.body.id);
   }
 
   @Operation(OPS.webhook.webhooks.update)
   update(cmd: Command<IdBodyMessage>) {
-    return this.webhooks.update(cmd.principal, cmd.body.id, cmd.body.body);
+    return this.webhooks.update(cmd.body.id, cmd.body.body);
   }
 
   @Operation(OPS.webhook.webhooks.delete)
   async delete(cmd: Command<IdMessage>) {
-    await this.webhooks.delete(cmd.principal, cmd.body.id);
+    await this.webhooks.delete(cmd.body.id);
     return { deleted: true };
   }
 
   @Operation(OPS.webhook.webhooks.deliveries)
   deliveries(cmd: Command<WebhookDeliveriesMessage>) {
-    return this.webhooks.deliveriesOf(cmd.principal, cmd.body.webhookId, cmd.body.query);
+    return this.webhooks.deliveriesOf(cmd.body.webhookId, cmd.body.query);
   }
 
   @Operation(OPS.webhook.webhooks.resend)
   resend(cmd: Command<WebhookDeliveryMessage>) {
-    return this.webhooks.resend(cmd.principal, cmd.body.webhookId, cmd.body.deliveryId);
+    return this.webhooks.resend(cmd.body.webhookId, cmd.body.deliveryId);
   }
 }

@@ -13,13 +13,12 @@ import {
   validateContract,
   type Page,
   type CreatedWebhookView,
-  type Principal,
   type WebhookDeliveryView,
   type WebhookView,
 } from '@coffer/contracts';
 import { changedFields, deferUntilCommitted } from '@coffer/db';
 import { EgressPolicy, redactedUrl } from '@coffer/egress';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, caller } from '@coffer/operations';
 import { webhookDispatcherConfig } from '../config';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { DispatcherService } from '../deliveries/dispatcher.service';
@@ -28,7 +27,10 @@ import { checkReceiverUrl } from './receiver-url';
 import { WebhookRepository, type WebhookFields } from './webhook.repository';
 import { toWebhookView } from './webhook.view';
 
-/** The webhooks API (event subscriptions; docs/events.md) and its delivery extensions. */
+/**
+ * The webhooks API (event subscriptions; docs/events.md) and its delivery extensions. Each use case acts for the
+ * operation's caller (`caller()`, read where it starts) and sees only its tenant's webhooks.
+ */
 @Injectable()
 export class WebhooksService {
   private readonly policy = EgressPolicy.callbacks(webhookDispatcherConfig().allowPrivateCallbacks);
@@ -42,7 +44,8 @@ export class WebhooksService {
   ) {}
 
   /** The webhook, and its own signing secret: in this reply only (it is stored sealed and never shown again). */
-  async create(principal: Principal, req: CreateWebhookRequest): Promise<CreatedWebhookView> {
+  async create(req: CreateWebhookRequest): Promise<CreatedWebhookView> {
+    const principal = caller();
     const fields = await this.fields(req);
     const created = await this.webhooks.createWithin(
       MAX_WEBHOOKS_PER_TENANT,
@@ -61,16 +64,18 @@ export class WebhooksService {
     return { ...view, signing_secret: created.also };
   }
 
-  list(principal: Principal, query: Record<string, unknown>): Promise<Page<WebhookView>> {
-    return offsetList(query, noFilter, (offset, size) => this.webhooks.page(principal.tenantId, offset, size), toWebhookView);
+  list(query: Record<string, unknown>): Promise<Page<WebhookView>> {
+    const { tenantId } = caller();
+    return offsetList(query, noFilter, (offset, size) => this.webhooks.page(tenantId, offset, size), toWebhookView);
   }
 
-  async get(principal: Principal, id: string): Promise<WebhookView> {
-    return toWebhookView(await this.find(principal, id));
+  async get(id: string): Promise<WebhookView> {
+    return toWebhookView(await this.find(caller().tenantId, id));
   }
 
-  async update(principal: Principal, id: string, body: unknown): Promise<WebhookView> {
-    const before = toWebhookView(await this.find(principal, id));
+  async update(id: string, body: unknown): Promise<WebhookView> {
+    const principal = caller();
+    const before = toWebhookView(await this.find(principal.tenantId, id));
     const req = validateContract(UpdateWebhookRequest, body);
     const fields = await this.fields(req);
     const row = await this.webhooks.update(principal.tenantId, id, {
@@ -85,26 +90,29 @@ export class WebhooksService {
     return view;
   }
 
-  async delete(principal: Principal, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.webhooks.delete(principal.tenantId, id))) throw notFound('webhook');
+  async delete(id: string): Promise<void> {
+    const { tenantId } = caller();
+    if (!isUuid(id) || !(await this.webhooks.delete(tenantId, id))) throw notFound('webhook');
     await this.audit.record({ operation: 'delete', entityType: 'webhook', entityId: id });
   }
 
-  async deliveriesOf(principal: Principal, id: string, query: Record<string, unknown>): Promise<Page<WebhookDeliveryView>> {
-    await this.find(principal, id);
+  async deliveriesOf(id: string, query: Record<string, unknown>): Promise<Page<WebhookDeliveryView>> {
+    const { tenantId } = caller();
+    await this.find(tenantId, id);
     return offsetList(
       query,
       deliveryStatusFilter,
-      (offset, size, status) => this.deliveries.pageOf(principal.tenantId, id, status, offset, size),
+      (offset, size, status) => this.deliveries.pageOf(tenantId, id, status, offset, size),
       (delivery) => delivery,
     );
   }
 
   /** A delivery (failed, or already delivered) is queued again with a fresh attempt count; a pending one is a 409. */
-  async resend(principal: Principal, webhookId: string, deliveryId: string): Promise<WebhookDeliveryView> {
-    await this.find(principal, webhookId);
+  async resend(webhookId: string, deliveryId: string): Promise<WebhookDeliveryView> {
+    const { tenantId } = caller();
+    await this.find(tenantId, webhookId);
     if (!isUuid(deliveryId)) throw notFound('delivery');
-    const outcome = await this.deliveries.requeue(principal.tenantId, webhookId, deliveryId);
+    const outcome = await this.deliveries.requeue(tenantId, webhookId, deliveryId);
     if (outcome === 'missing') throw notFound('delivery');
     if (outcome === 'pending') throw new ProblemError(409, 'The delivery is still pending: it will be attempted again on its own');
     await this.audit.record({ operation: 'resend', entityType: 'webhook_delivery', entityId: deliveryId });
@@ -114,8 +122,9 @@ export class WebhooksService {
     return outcome;
   }
 
-  private async find(principal: Principal, id: string) {
-    const row = isUuid(id) ? await this.webhooks.find(principal.tenantId, id) : null;
+  /** The caller's tenant's webhook (404 for another tenant's). */
+  private async find(tenantId: string, id: string) {
+    const row = isUuid(id) ? await this.webhooks.find(tenantId, id) : null;
     if (!row) throw notFound('webhook');
     return row;
   }
