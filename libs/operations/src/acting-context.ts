@@ -30,6 +30,11 @@ export function caller(): Principal {
   return principal;
 }
 
+/** caller() and currentTraceId() in one read, for a use case that records what it did (events, audit) as well. */
+export function callerAndTrace(): { principal: Principal; traceId: string | undefined } {
+  return { principal: caller(), traceId: currentTraceId() };
+}
+
 /** The trace id of the operation this code runs for, if any (the gateway's, carried in the envelope). */
 export function currentTraceId(): string | undefined {
   return acting.getStore()?.traceId;

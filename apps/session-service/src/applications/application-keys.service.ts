@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { MAX_KEYS_PER_APPLICATION, ProblemError, SUBJECTS, actorOf, newEvent, notFound, type ApplicationKeyView } from '@coffer/contracts';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, caller, currentTraceId } from '@coffer/operations';
+import { AuditTrail, caller, callerAndTrace } from '@coffer/operations';
 import { EventOutbox, PrismaService, type ApplicationKey } from '@coffer/db';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationKeyRepository } from './application-key.repository';
@@ -46,8 +46,7 @@ export class ApplicationKeysService {
   }
 
   async create(applicationId: string): Promise<ApplicationKeyView> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     const app = await this.applications.find(principal.tenantId, applicationId);
     if (!app) throw notFound('application');
     assertWithinRole(principal, app.type, app.permissions);
@@ -91,8 +90,7 @@ export class ApplicationKeysService {
   }
 
   async delete(applicationId: string, keyId: string): Promise<void> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     await this.requireApplication(principal.tenantId, applicationId);
     await this.prisma.transactional(async () => {
       if (!(await this.keys.delete(principal.tenantId, applicationId, keyId))) throw notFound('application key');

@@ -21,7 +21,7 @@ import {
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, caller, currentTraceId } from '@coffer/operations';
+import { AuditTrail, caller, callerAndTrace } from '@coffer/operations';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { ApplicationRepository, type ApplicationFilter } from './application.repository';
 import { SessionRepository } from '../sessions/session.repository';
@@ -43,8 +43,7 @@ export class ApplicationsService {
 
   /** `req` was validated against the contract at the edge (the gateway's pipe); the grants are this service's check. */
   async create(req: CreateApplicationRequest): Promise<ApplicationView> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     const errors = new FieldErrors();
     const grants = validateGrants(req.type, req.permissions, req.rules, errors);
     errors.throwIfAny();
@@ -94,8 +93,7 @@ export class ApplicationsService {
   }
 
   async update(id: string, body: unknown): Promise<ApplicationView> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     const existing = await this.applications.find(principal.tenantId, id);
     if (!existing) throw notFound('application');
     const req = validateContract(UpdateApplicationRequest, body);
@@ -125,8 +123,7 @@ export class ApplicationsService {
   }
 
   async delete(id: string): Promise<void> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     await this.prisma.transactional(async () => {
       if (!(await this.applications.delete(principal.tenantId, id))) throw notFound('application');
       await this.outbox.record([newEvent('application.deleted', principal.tenantId, traceId, actorOf(principal), { application: { id } })]);

@@ -21,7 +21,7 @@ import {
 import { sha256Hex } from '@coffer/crypto';
 import { EventOutbox, PrismaService, deferUntilCommitted } from '@coffer/db';
 import { sqlStateOf } from '@coffer/db';
-import { AuditTrail, actedBy, caller, currentTraceId, type AuditAct } from '@coffer/operations';
+import { AuditTrail, actedBy, caller, type AuditAct, callerAndTrace } from '@coffer/operations';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { InvitationRepository, type InvitationRow } from './invitation.repository';
 import { InvitationMail } from './invitation-mail';
@@ -64,8 +64,7 @@ export class InvitationsService {
 
   /** `POST /tenants/self/invitations` `{email, role?}` (role ADMIN by default). */
   async create(body: unknown): Promise<InvitationView> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     const req = validateContract(CreateInvitationRequest, body);
     const email = req.email;
     const role = req.role ?? DEFAULT_INVITATION_ROLE;
@@ -138,8 +137,7 @@ export class InvitationsService {
 
   /** `POST /tenants/self/invitations/{id}/resend`: a new link (the old one stops working), valid for the full TTL again. */
   async resend(id: string): Promise<InvitationView> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     const { secret, tokenHash } = newLinkSecret();
     const expiresAt = new Date(Date.now() + TTL_MS);
     const updated = await this.prisma.transactional(async () => {
@@ -162,8 +160,7 @@ export class InvitationsService {
 
   /** `DELETE /tenants/self/invitations/{id}`: revoked, its link stops working. */
   async delete(id: string): Promise<void> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     await this.prisma.transactional(async () => {
       const existing = await this.invitations.find(principal.tenantId, id);
       if (!existing || !(await this.invitations.delete(principal.tenantId, id))) throw notFound('invitation');

@@ -20,7 +20,7 @@ import {
 import { EventOutbox, PrismaService } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
 import { sqlStateOf } from '@coffer/db';
-import { AuditTrail, actedBy, caller, currentTraceId, type AuditAct } from '@coffer/operations';
+import { AuditTrail, actedBy, caller, type AuditAct, callerAndTrace } from '@coffer/operations';
 import { MemberRepository, type MemberFilter, type MemberWithUser } from './member.repository';
 import { toMemberView } from './member.view';
 
@@ -63,8 +63,7 @@ export class MembersService {
 
   /** `PUT /tenants/self/members/{id}` `{role}`: an assignable role (ADMIN, DEVELOPER, READ_ONLY), never the owner's. */
   async update(id: string, body: unknown): Promise<MemberView> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     const req = validateContract(UpdateMemberRequest, body);
     const { member, changed } = await this.prisma.transactional(async () => {
       const existing = await this.members.find(principal.tenantId, id);
@@ -85,8 +84,7 @@ export class MembersService {
 
   /** `DELETE /tenants/self/members/{id}`: the membership and the person's console sessions in the tenant end. */
   async delete(id: string): Promise<void> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     const removed = await this.prisma.transactional(async () => {
       const existing = await this.members.find(principal.tenantId, id);
       if (!existing) throw notFound('member');
@@ -115,8 +113,7 @@ export class MembersService {
    * so two transfers at once cannot both see the same owner.
    */
   async transferOwner(body: unknown): Promise<MemberView> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     const req = body instanceof TransferOwnerRequest ? body : validateContract(TransferOwnerRequest, body);
     let result: { owner: MemberWithUser; previous: MemberWithUser | null; changed: boolean };
     try {

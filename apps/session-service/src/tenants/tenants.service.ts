@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_TENANT_SETTINGS, type UpdateTenantRequest, actorOf, newEvent, notFound, type TenantSettings, type TenantView } from '@coffer/contracts';
 import { EventOutbox, PrismaService, changedFields, type Tenant } from '@coffer/db';
-import { AuditTrail, caller, currentTraceId } from '@coffer/operations';
+import { AuditTrail, callerAndTrace } from '@coffer/operations';
 import { TenantRepository } from './tenant.repository';
 
 export function toTenantView(t: Tenant): TenantView {
@@ -41,8 +41,7 @@ export class TenantsService {
    * tenant.updated event commit together.
    */
   async update(req: UpdateTenantRequest): Promise<TenantView> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     return this.prisma.transactional(async () => {
       const current = await this.get(principal.tenantId);
       const settings = { ...current.settings };

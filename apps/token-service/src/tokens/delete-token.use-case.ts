@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { forbidden, notFound } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
-import { caller, currentTraceId } from '@coffer/operations';
+import { callerAndTrace } from '@coffer/operations';
 import { AuditRepository } from '../audit/audit.repository';
 import { TokenRepository } from './token.repository';
 import { tokenDeleted } from './token-events';
@@ -14,8 +14,7 @@ export class DeleteTokenUseCase {
   ) {}
 
   async execute(id: string): Promise<void> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     const row = await this.tokens.find(principal.tenantId, id);
     if (!row) throw notFound('token');
     if (!decideTokenAccess(principal, 'token:delete', { id: row.id, container: row.container }).allowed)

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { badRequest, forbidden, type JsonValue } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
-import { caller, currentTraceId } from '@coffer/operations';
+import { callerAndTrace } from '@coffer/operations';
 import { ExpressionError, findDetokenizationExpressions, substituteDetokenization } from '@coffer/expression';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
@@ -24,8 +24,7 @@ export class DetokenizeUseCase {
   ) {}
 
   async execute(payload: unknown, path = 'body'): Promise<JsonValue> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     let ids: string[];
     try {
       ids = findDetokenizationExpressions(payload);

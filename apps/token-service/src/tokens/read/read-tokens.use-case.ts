@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemError, cursorPage, forbidden, notFound, offsetPagination, parseListWindow, type Cursor, type Page, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
-import { caller, currentTraceId } from '@coffer/operations';
+import { callerAndTrace } from '@coffer/operations';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter, type TokenRow } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -22,8 +22,7 @@ export class ReadTokensUseCase {
   ) {}
 
   async get(id: string): Promise<TokenView> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     if (typeof id !== 'string' || !id) throw notFound('token');
     // reads are batched (TokenReads): the caller travels with this read as data, never read in the flushing context
     const { row, audited } = await this.reads.find(principal, traceId, id);
@@ -41,8 +40,7 @@ export class ReadTokensUseCase {
 
   /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
   async list(query: Record<string, unknown>, deadline?: number): Promise<Page<TokenView>> {
-    const principal = caller();
-    const traceId = currentTraceId();
+    const { principal, traceId } = callerAndTrace();
     // a filter holding NUL is refused before the paging is looked at (both are 400s)
     const filter = parseListFilter(query);
     const window = parseListWindow(query);
