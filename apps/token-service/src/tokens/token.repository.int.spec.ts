@@ -159,4 +159,26 @@ describe('TokenRepository (PostgreSQL)', () => {
     const second = await tokens.keyset(tenant, {}, { at: first[1].position_at, id: first[1].id }, 2, OPEN);
     expect(second.map((r) => r.id)).toEqual([ids[2], ids[1], ids[0]]);
   });
+
+  it('an offset page comes with its total, within a deadline or not, past the last page and at size 0 too', async () => {
+    const tenant = await insertTenant(ctx.sql);
+    const base = Date.now() - 60_000;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = write({ created_at: new Date(base + i * 1000) });
+      ids.push(t.id);
+      await tokens.insert(tenant, t, []);
+    }
+    const deadline = performance.now() + 5_000;
+    for (const within of [undefined, deadline]) {
+      const middle = await tokens.page(tenant, {}, 1, 3, OPEN, within);
+      expect({ total: middle.total, ids: middle.rows.map((r) => r.id) }).toEqual({ total: 5, ids: [ids[3], ids[2], ids[1]] });
+      // a row of the page is a token row and nothing else (no total beside its columns)
+      expect(Object.keys(middle.rows[0]).sort()).toEqual(Object.keys(write()).sort());
+      expect(Buffer.from(middle.rows[0].data_ciphertext)).toEqual(Buffer.from('not-really-ciphertext'));
+      expect(await tokens.page(tenant, {}, 5, 3, OPEN, within)).toEqual({ rows: [], total: 5 });
+      expect(await tokens.page(tenant, {}, 0, 0, OPEN, within)).toEqual({ rows: [], total: 5 });
+      expect(await tokens.page(tenant, { types: ['none-such'] }, 0, 3, OPEN, within)).toEqual({ rows: [], total: 0 });
+    }
+  });
 });

@@ -359,13 +359,21 @@ export class TokenRepository {
   ): Promise<{ rows: TokenRow[]; total: number }> {
     const where = this.where(tenantId, f, access);
     return this.sql.withinDeadline(deadline, async (query) => {
-      const rows =
-        limit === 0
-          ? []
-          : await query<TokenRow>(Prisma.sql`
-            SELECT ${COLUMNS} FROM tokens WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`);
-      const count = await query<{ n: string }>(Prisma.sql`SELECT count(*) AS n FROM tokens WHERE ${where}`);
-      return { rows, total: Number(count[0]?.n ?? 0) };
+      if (limit === 0) {
+        const count = await query<{ total: string }>(Prisma.sql`SELECT count(*) AS total FROM tokens WHERE ${where}`);
+        return { rows: [], total: Number(count[0]?.total ?? 0) };
+      }
+      // the page and its total in one statement: one round trip instead of two, and one snapshot, so the total always
+      // counts the rows the page was taken from; past the last page, one row holds the total and no token (id NULL)
+      const found = await query<TokenRow & { total: string }>(Prisma.sql`
+        SELECT page.*, counted.total FROM (SELECT count(*) AS total FROM tokens WHERE ${where}) counted
+        LEFT JOIN LATERAL (
+          SELECT ${COLUMNS} FROM tokens WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}
+        ) page ON true
+        ORDER BY page.created_at DESC, page.id DESC`);
+      const total = Number(found[0]?.total ?? 0);
+      const rows = found.filter((r) => r.id !== null).map(({ total: _, ...row }) => row as TokenRow);
+      return { rows, total };
     });
   }
 
