@@ -53,7 +53,15 @@ export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = fa
     nodeArgs: cpuProfDir ? (name, replica) => ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${name}-${replica}.cpuprofile`] : undefined,
     env: systemEnv,
   });
-  const { management_key: managementKey, tenant_id: tenantId } = sys.createTenant('bench');
+  let created;
+  try {
+    created = sys.createTenant('bench');
+  } catch (err) {
+    // the system is up: stop it, or its services and nats-server outlive the failed run
+    await sys.stop();
+    throw err;
+  }
+  const { management_key: managementKey, tenant_id: tenantId } = created;
   log(`target: throwaway system at ${sys.urls.join(', ')}, database ${sys.dbName}`);
   return {
     kind: 'throwaway',
