@@ -1,5 +1,5 @@
 import type { Principal } from '@coffer/contracts';
-import { actedBy, actingAs, caller, callerAndTrace, currentTraceId, withActingContext } from './acting-context';
+import { actedBy, actingAs, caller, callerAndTrace, callerIfAny, currentTraceId, withActingContext } from './acting-context';
 
 const principal = { tenantId: 't-1', applicationId: 'app-1', applicationType: 'MANAGEMENT', permissions: [] } as unknown as Principal;
 const person = { ...principal, user: { id: 'user-1', email: 'jane@example.com' } } as unknown as Principal;
@@ -31,6 +31,12 @@ describe('the caller of the current operation', () => {
     expect(() => withActingContext({ traceId: 't' }, () => caller())).toThrow(/no authenticated caller/);
     expect(() => withActingContext({ traceId: 't' }, () => callerAndTrace())).toThrow(/no authenticated caller/);
     expect(currentTraceId()).toBeUndefined();
+  });
+
+  it('callerIfAny: the caller when the operation has one, undefined in one open to anyone or outside', () => {
+    expect(withActingContext({ principal, traceId: 't' }, () => callerIfAny())).toBe(principal);
+    expect(withActingContext({ traceId: 't' }, () => callerIfAny())).toBeUndefined();
+    expect(callerIfAny()).toBeUndefined();
   });
 
   it('two operations interleaved each keep their own caller', async () => {

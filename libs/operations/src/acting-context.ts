@@ -30,6 +30,14 @@ export function caller(): Principal {
   return principal;
 }
 
+/**
+ * The caller when there is one: for the few rows open to anyone that narrow what they answer when the call is
+ * authenticated (a proxy looked up by its key: only within the caller's tenant). Everything else uses caller().
+ */
+export function callerIfAny(): Principal | undefined {
+  return acting.getStore()?.principal;
+}
+
 /** caller() and currentTraceId() in one read, for a use case that records what it did (events, audit) as well. */
 export function callerAndTrace(): { principal: Principal; traceId: string | undefined } {
   return { principal: caller(), traceId: currentTraceId() };

@@ -21,7 +21,7 @@ import { redactedUrl } from '@coffer/egress';
 import { sha256Hex } from '@coffer/crypto';
 import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, actingAs, caller, asCaller, type CallerContext } from '@coffer/operations';
+import { AuditTrail, callerIfAny, caller, asCaller, type CallerContext } from '@coffer/operations';
 import { many, namePattern } from '../shared/list-query';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { ProxyRepository, type ProxyListFilter, type ProxyRow } from './proxy.repository';
@@ -183,8 +183,8 @@ export class ProxiesService {
    * one) only a proxy of its tenant is found: another tenant's key is as unknown as a wrong one.
    */
   async resolve(keyHash: string): Promise<ResolvedProxy | null> {
-    // caller() would throw for the anonymous call: the tenant of the operation's principal when it has one
-    const callerTenant = actingAs()?.tenantId;
+    // open to anyone (the anonymous inbound proxy has no caller); an authenticated caller finds only its tenant's proxy
+    const callerTenant = callerIfAny()?.tenantId;
     const row = await this.proxies.byKeyHash(keyHash);
     if (!row || (callerTenant !== undefined && callerTenant !== row.tenantId)) return null;
     return {
