@@ -5,16 +5,6 @@ import { ALL_MANAGEMENT_PERMISSIONS } from './permissions';
  * What each member role may do (docs/members.md, "Roles"). People act as management principals: no role reads token
  * data, whatever its permissions (a person in the console configures the vault; applications use the data).
  */
-export const MEMBER_ADMINISTRATION = [
-  'tenant:member:read',
-  'tenant:member:update',
-  'tenant:member:delete',
-  'tenant:invitation:create',
-  'tenant:invitation:read',
-  'tenant:invitation:update',
-  'tenant:invitation:delete',
-];
-
 const EVERYTHING = [...ALL_MANAGEMENT_PERMISSIONS];
 const ALL_BUT_OWNERSHIP = EVERYTHING.filter((p) => p !== 'tenant:owner:transfer');
 

@@ -34,7 +34,6 @@ export function deadlineOf(env: Pick<RpcEnvelope, 'timeoutMs'> | undefined, rece
  * makes up a UUID instead), and the messages that carry a trace id accept exactly these, so a trace id the gateway
  * took can never make a message another service refuses.
  */
-export const TRACE_ID_MAX_LENGTH = 128;
 export const TRACE_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The longest idempotency key accepted (docs/api-reference.md leaves it open; Stripe and the mirrored service use 255). */

@@ -26,8 +26,6 @@ export const AUDIT_ENTITY_TYPES = [
   { value: 'console_session', display_name: 'Console sign-in' },
 ] as const;
 
-export type AuditEntityType = (typeof AUDIT_ENTITY_TYPES)[number]['value'];
-
 export class LogEntityTypeView {
   @ApiProperty({ example: 'token' })
   value!: string;

@@ -8,9 +8,6 @@ export const ANY_JSON_SCHEMA = {
   anyOf: [{ type: 'object' }, { type: 'array', items: {} }, { type: 'string' }, { type: 'number' }, { type: 'boolean' }],
 } as const;
 
-/** A JSON object whose members are not described (reactor `configuration`, `args`). */
-export const FREE_OBJECT_SCHEMA = { type: 'object', additionalProperties: true } as const;
-
 type Extra = Omit<ApiPropertyOptions, 'type' | 'anyOf' | 'required'>;
 
 /** A property holding any JSON value. */

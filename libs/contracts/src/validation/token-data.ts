@@ -1,12 +1,10 @@
-import { registerDecorator, type ValidationOptions } from 'class-validator';
 import { abaRoutingValid, luhnValid } from '@coffer/checksums';
 import { FieldErrors } from '../problem/problem';
 
 /**
  * The rules for token `data` that class-validator cannot express (docs/tokens.md): checksums and the formats of each
  * token type, written once. token-service applies them to every token it validates (POST /tokens, PATCH, each
- * request nested in POST /tokenize, the `svc` bridge of reactors); the decorators below make them usable on any
- * contract class.
+ * request nested in POST /tokenize, the `svc` bridge of reactors).
  */
 
 // the check digits themselves live in @coffer/checksums (the hosted card fields check Luhn too); still exported here
@@ -82,30 +80,3 @@ export const TOKEN_DATA_RULES: Record<string, (data: unknown, errors: FieldError
   social_security_number: nineDigits(/^\d{3}-\d{2}-\d{4}$/, '123-45-6789'),
   employer_id_number: nineDigits(/^\d{2}-\d{7}$/, '12-3456789'),
 };
-
-/** The first message a check gives for `value`, or undefined when it passes. */
-function firstMessage(check: (value: unknown, path: string, errors: FieldErrors) => void, value: unknown): string | undefined {
-  const errors = new FieldErrors();
-  check(value, '', errors);
-  return Object.values(errors.toRecord())[0]?.[0];
-}
-
-function decorator(name: string, check: (value: unknown, path: string, errors: FieldErrors) => void, options?: ValidationOptions): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName: String(propertyName),
-      options,
-      validator: {
-        validate: (value: unknown) => firstMessage(check, value) === undefined,
-        defaultMessage: (args) => firstMessage(check, args?.value) ?? 'is invalid',
-      },
-    });
-}
-
-/** A card number: 13–19 digits, Luhn (the messages token-service gives for `data.number`). */
-export const IsCardNumber = (options?: ValidationOptions) => decorator('isCardNumber', checkCardNumber, options);
-
-/** A US bank routing number: 9 digits, ABA checksum. */
-export const IsAbaRoutingNumber = (options?: ValidationOptions) => decorator('isAbaRoutingNumber', checkRoutingNumber, options);

@@ -80,18 +80,6 @@ export class WebhookPage extends PageOf(WebhookView) {}
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
-/** GET /webhooks/{id}/deliveries (a Coffer extension). */
-export class ListWebhookDeliveriesQuery {
-  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
-  @IsOptional()
-  @IsIn(DELIVERY_STATUSES as unknown as string[], { message: 'must be pending, delivered or failed' })
-  status?: string;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  size?: string;
-}
-
 export class WebhookDeliveryView {
   @ApiProperty({ format: 'uuid', description: 'the webhook-id header of its attempts' })
   id!: string;

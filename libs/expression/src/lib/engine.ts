@@ -109,11 +109,6 @@ export function compile(template: string): Compiled {
   return c;
 }
 
-/** For tests: empties the template cache. */
-export function clearCache(): void {
-  cache.clear();
-}
-
 function build(template: string): Compiled {
   if (!MARKUP.test(template)) return { templates: [], usesMetadata: false, constant: template };
   let templates: Template[];

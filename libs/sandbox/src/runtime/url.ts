@@ -232,5 +232,3 @@ export const getUrlClasses = once(() => {
   }
   return { URL, URLSearchParams };
 });
-
-export type UrlClasses = ReturnType<typeof getUrlClasses>;
