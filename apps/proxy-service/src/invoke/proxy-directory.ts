@@ -40,7 +40,7 @@ export class ProxyDirectory implements OnModuleInit {
     const ctx = asCaller();
     const keyHash = sha256Hex(key);
     const cached = this.byKey.get(keyHash);
-    if (cached) return cached.tenantId !== ctx.principal?.tenantId ? null : cached;
+    if (cached) return cached.tenantId !== ctx.principal.tenantId ? null : cached;
     const changesBefore = this.changes;
     const proxy = await this.rpc.call<ResolvedProxy | null>(OPS.reactor.proxies.resolve, { keyHash }, ctx);
     if (proxy && this.changes === changesBefore) this.byKey.set(keyHash, proxy);

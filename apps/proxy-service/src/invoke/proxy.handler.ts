@@ -13,8 +13,8 @@ import {
   type ProxyTransformSubject,
   type ResolvedProxy,
 } from '@coffer/contracts';
-import { RpcClient, type CallContext } from '@coffer/bus';
-import { Operation, caller, currentTraceId, type Command } from '@coffer/operations';
+import { RpcClient } from '@coffer/bus';
+import { Operation, asCaller, type CallerContext, type Command } from '@coffer/operations';
 import { createLogger } from '@coffer/observability';
 import { destinationUrl } from './destination';
 import { Detokenizer } from './detokenizer';
@@ -29,9 +29,6 @@ import { answerOf, recheckReplay } from './replay-check';
 
 const contentTypeOf = (headers: [string, string][]) => headers.find(([k]) => k === 'content-type')?.[1];
 
-/** The operation's caller and trace, read once where the call starts: what every step acts as. */
-type Caller = CallContext & Required<Pick<CallContext, 'principal'>>;
-
 /** The destination's answer, with the tokens the request detokenized (what an idempotent replay re-checks). */
 type SentReply = ProxyReply & { usedTokenIds: string[] };
 
@@ -40,7 +37,7 @@ type SentReply = ProxyReply & { usedTokenIds: string[] };
  * sent, and the destination's answer returned as it came (hop-by-hop headers aside). Each call is counted, logged and
  * audited with its host, method, status and duration only: never its path, query, headers or body.
  *
- * Every step acts as the operation's caller, read once where the call starts (`caller()`): its tenant's share, the
+ * Every step acts as the operation's caller, read once where the call starts (`asCaller()`): its tenant's share, the
  * idempotency ledger and the replay's re-check, the proxy lookup, the transforms, the detokenization and the audit
  * record. For an inbound proxy that does not require auth, that caller is the gateway's anonymous principal of that
  * one proxy (`anonymousProxyId`), which may call only it and never detokenizes.
@@ -64,7 +61,7 @@ export class ProxyHandler {
    */
   @Operation(OPS.proxy.invoke)
   async invoke(cmd: Command<ProxyInvocationMessage>): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
-    const ctx: Caller = { principal: caller(), traceId: currentTraceId() ?? '' };
+    const ctx = asCaller();
     // one tenant never holds all of proxy-service's calls or memory: over its share, a 503 before anything is done
     const admission = this.shares.admit(ctx.principal.tenantId, Math.floor(((cmd.body.body?.length ?? 0) * 3) / 4));
     try {
@@ -74,7 +71,7 @@ export class ProxyHandler {
     }
   }
 
-  private async admitted(ctx: Caller, cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
+  private async admitted(ctx: CallerContext, cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<ProxyReply | IdempotentReplay<ProxyReply>> {
     const key = cmd.idempotencyKey;
     if (key === undefined) return answerOf(await this.send(ctx, cmd, admission));
     // the ledger records the answer as it always has, its body as base64 text, with the tokens it detokenized
@@ -102,7 +99,7 @@ export class ProxyHandler {
     return answerOf(answer);
   }
 
-  private async send(ctx: Caller, cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<SentReply> {
+  private async send(ctx: CallerContext, cmd: Command<ProxyInvocationMessage>, admission: Admission): Promise<SentReply> {
     const msg = cmd.body;
     const proxy = await this.preConfigured(ctx, cmd);
     // a pre-configured proxy's destination is its own: BT-PROXY-URL is ignored, as the mirrored service does
@@ -170,7 +167,7 @@ export class ProxyHandler {
    * (ProxyDirectory drops a proxy's entry when it changes) so that a deleted proxy, or one that now requires auth,
    * refuses at once.
    */
-  private async preConfigured(ctx: Caller, cmd: Command<ProxyInvocationMessage>): Promise<ResolvedProxy | null> {
+  private async preConfigured(ctx: CallerContext, cmd: Command<ProxyInvocationMessage>): Promise<ResolvedProxy | null> {
     const anonymous = ctx.principal.anonymousProxyId;
     const key = cmd.body.proxyKey;
     if (key === undefined) {
@@ -185,7 +182,12 @@ export class ProxyHandler {
   }
 
   /** One direction's transforms, run by reactor-service (it holds the proxy's secrets and the sandbox). */
-  private transform(ctx: Caller, proxy: ResolvedProxy, direction: 'request' | 'response', message: ProxyTransformSubject): Promise<ProxyTransformResult> {
+  private transform(
+    ctx: CallerContext,
+    proxy: ResolvedProxy,
+    direction: 'request' | 'response',
+    message: ProxyTransformSubject,
+  ): Promise<ProxyTransformResult> {
     return this.rpc.call<ProxyTransformResult>(OPS.reactor.proxies.transform, { proxyId: proxy.id, direction, message }, ctx, RPC_DEADLINE_MS.react);
   }
 
@@ -193,7 +195,7 @@ export class ProxyHandler {
    * The call's audit record (AuditBatches sends it, batched per caller, later and outside this call): host, method,
    * status and duration only. Its principal and trace id travel with it as data, taken here.
    */
-  private audit(ctx: Caller, host: string, method: string, status: number, ms: number): void {
+  private audit(ctx: CallerContext, host: string, method: string, status: number, ms: number): void {
     this.audits.add(ctx.principal, {
       operation: 'proxy',
       entityType: 'proxy',

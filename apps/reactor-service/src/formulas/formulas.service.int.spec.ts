@@ -1,7 +1,7 @@
-import { AuditTrail, withActingContext } from '@coffer/operations';
+import { AuditTrail } from '@coffer/operations';
 import { randomUUID } from 'node:crypto';
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
-import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext, runAsCaller } from '@coffer/testing/integration';
 import { FormulaRepository } from './formula.repository';
 import { FormulasService } from './formulas.service';
 
@@ -19,7 +19,6 @@ describe('FormulasService (PostgreSQL)', () => {
   afterAll(() => ctx?.close());
 
   /** a use case as the operation dispatcher runs it: as its caller, in the operation's acting context */
-  const as = <T>(caller: Principal, work: () => Promise<T>, traceId = 't') => withActingContext({ principal: caller, traceId }, work);
 
   // the gateway validates a create body against the contract before it reaches the service
   const body = (name = 'echo') =>
@@ -32,24 +31,24 @@ describe('FormulasService (PostgreSQL)', () => {
     });
 
   it('stores a private formula for its tenant only: another tenant cannot read, list, change or delete it', async () => {
-    const f = await as(p, () => formulas.create(body()));
+    const f = await runAsCaller(p, () => formulas.create(body()));
     expect(f).toMatchObject({ name: 'echo', type: 'private', status: 'verified', request_parameters: [{ name: 'amount', type: 'number', optional: true }] });
     const row = (await ctx.sql.query('SELECT tenant_id, created_by FROM reactor_formulas WHERE id = $1', [f.id])).rows[0];
     expect(row).toEqual({ tenant_id: p.tenantId, created_by: p.applicationId });
     const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:read', 'reactor:update', 'reactor:delete'] });
-    expect((await problemOf(as(stranger, () => formulas.get(f.id)))).status).toBe(404);
-    expect((await problemOf(as(stranger, () => formulas.update(f.id, body('hijacked'))))).status).toBe(404);
-    expect((await problemOf(as(stranger, () => formulas.delete(f.id)))).status).toBe(404);
-    expect((await as(stranger, () => formulas.list({}))).data.map((x) => x.id)).not.toContain(f.id);
-    expect((await as(p, () => formulas.get(f.id))).name).toBe('echo');
+    expect((await problemOf(runAsCaller(stranger, () => formulas.get(f.id)))).status).toBe(404);
+    expect((await problemOf(runAsCaller(stranger, () => formulas.update(f.id, body('hijacked'))))).status).toBe(404);
+    expect((await problemOf(runAsCaller(stranger, () => formulas.delete(f.id)))).status).toBe(404);
+    expect((await runAsCaller(stranger, () => formulas.list({}))).data.map((x) => x.id)).not.toContain(f.id);
+    expect((await runAsCaller(p, () => formulas.get(f.id))).name).toBe('echo');
   });
 
   it('updates (validated like a create) and deletes a private formula', async () => {
-    const f = await as(p, () => formulas.create(body('before')));
-    expect((await problemOf(as(p, () => formulas.update(f.id, { name: 'x', type: 'private' })))).status).toBe(400);
-    const updated = await as(p, () => formulas.update(f.id, { ...body('after') }));
+    const f = await runAsCaller(p, () => formulas.create(body('before')));
+    expect((await problemOf(runAsCaller(p, () => formulas.update(f.id, { name: 'x', type: 'private' })))).status).toBe(400);
+    const updated = await runAsCaller(p, () => formulas.update(f.id, { ...body('after') }));
     expect(updated).toMatchObject({ name: 'after', modified_by: p.applicationId });
-    await as(p, () => formulas.delete(f.id));
+    await runAsCaller(p, () => formulas.delete(f.id));
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM reactor_formulas WHERE id = $1', [f.id])).rows[0].n).toBe(0);
   });
 
@@ -60,9 +59,9 @@ describe('FormulasService (PostgreSQL)', () => {
       [id],
     );
     const other = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:read', 'reactor:update', 'reactor:delete'] });
-    expect((await as(other, () => formulas.get(id))).name).toBe('official one');
-    expect((await as(p, () => formulas.list({ name: 'official*' }))).data.map((x) => x.id)).toContain(id);
-    expect((await problemOf(as(other, () => formulas.update(id, body())))).status).toBe(403);
-    expect((await problemOf(as(other, () => formulas.delete(id)))).status).toBe(403);
+    expect((await runAsCaller(other, () => formulas.get(id))).name).toBe('official one');
+    expect((await runAsCaller(p, () => formulas.list({ name: 'official*' }))).data.map((x) => x.id)).toContain(id);
+    expect((await problemOf(runAsCaller(other, () => formulas.update(id, body())))).status).toBe(403);
+    expect((await problemOf(runAsCaller(other, () => formulas.delete(id)))).status).toBe(403);
   });
 });

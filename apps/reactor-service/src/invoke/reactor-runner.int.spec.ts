@@ -1,7 +1,7 @@
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
 import { RpcClient, TenantSettingsClient } from '@coffer/bus';
-import { AuditTrail, withActingContext } from '@coffer/operations';
-import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { AuditTrail } from '@coffer/operations';
+import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext, runAsCaller } from '@coffer/testing/integration';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { FormulasService } from '../formulas/formulas.service';
 import { ReactorRunner } from './reactor-runner';
@@ -70,7 +70,6 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
   afterAll(() => ctx?.close());
 
   /** a use case as the operation dispatcher runs it: as its caller, in the operation's acting context */
-  const as = <T>(caller: Principal, work: () => Promise<T>, traceId = 't') => withActingContext({ principal: caller, traceId }, work);
 
   const formulaBody = (code = 'module.exports = async function (req) { return { raw: { got: req.args, key: req.configuration.api_key } }; };') =>
     validateContract(ReactorFormulaRequest, {
@@ -82,17 +81,17 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
     });
 
   it('reacts: the formula runs in the sandbox with the decrypted configuration and the checked args; the invocation is reported to token-service’s audit (fake)', async () => {
-    const f = await as(p, () => formulas.create(formulaBody()));
-    const r = await as(p, () => reactors.create({ name: 'run', formula: { id: f.id }, configuration: { api_key: 'cfg-value' } }));
+    const f = await runAsCaller(p, () => formulas.create(formulaBody()));
+    const r = await runAsCaller(p, () => reactors.create({ name: 'run', formula: { id: f.id }, configuration: { api_key: 'cfg-value' } }));
     const runner = ctx.get(ReactorRunner);
-    const prepared = await as(p, () => runner.prepare(r.id, { amount: 12 }));
+    const prepared = await runAsCaller(p, () => runner.prepare(r.id, { amount: 12 }));
     expect(prepared.configuration).toEqual({ api_key: 'cfg-value' });
-    const { response } = await as(p, () => runner.runRecorded(prepared, 10_000));
+    const { response } = await runAsCaller(p, () => runner.runRecorded(prepared, 10_000));
     expect(response).toEqual({ raw: { got: { amount: 12 }, key: 'cfg-value' } });
     expect(invoked).toContain(r.id);
     // args that break the formula's request parameters are a 400 before any code runs
-    expect((await problemOf(as(p, () => runner.prepare(r.id, { amount: 'twelve' })))).status).toBe(400);
+    expect((await problemOf(runAsCaller(p, () => runner.prepare(r.id, { amount: 'twelve' })))).status).toBe(400);
     const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:invoke'] });
-    expect((await problemOf(as(stranger, () => runner.prepare(r.id, {})))).status).toBe(404);
+    expect((await problemOf(runAsCaller(stranger, () => runner.prepare(r.id, {})))).status).toBe(404);
   });
 });

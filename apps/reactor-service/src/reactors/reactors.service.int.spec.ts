@@ -1,6 +1,6 @@
-import { AuditTrail, withActingContext } from '@coffer/operations';
+import { AuditTrail } from '@coffer/operations';
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
-import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext, runAsCaller } from '@coffer/testing/integration';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { FormulasService } from '../formulas/formulas.service';
 import { ApplicationDirectory } from './application-directory';
@@ -33,7 +33,6 @@ describe('ReactorsService (PostgreSQL)', () => {
   afterAll(() => ctx?.close());
 
   /** a use case as the operation dispatcher runs it: as its caller, in the operation's acting context */
-  const as = <T>(caller: Principal, work: () => Promise<T>, traceId = 't') => withActingContext({ principal: caller, traceId }, work);
 
   const formulaBody = (code = 'module.exports = async function (req) { return { raw: { got: req.args, key: req.configuration.api_key } }; };') =>
     validateContract(ReactorFormulaRequest, {
@@ -45,36 +44,36 @@ describe('ReactorsService (PostgreSQL)', () => {
     });
 
   it('encrypts a reactor’s configuration at rest: the row holds no plaintext, reads decrypt it, a foreign tenant sees 404', async () => {
-    const f = await as(p, () => formulas.create(formulaBody()));
+    const f = await runAsCaller(p, () => formulas.create(formulaBody()));
     const secret = 'sk_live_top_secret_value';
-    const r = await as(p, () => reactors.create({ name: 'charge', formula: { id: f.id }, configuration: { api_key: secret } }));
+    const r = await runAsCaller(p, () => reactors.create({ name: 'charge', formula: { id: f.id }, configuration: { api_key: secret } }));
     expect(r.configuration).toEqual({ api_key: secret });
     const row = (await ctx.sql.query('SELECT * FROM reactors WHERE id = $1', [r.id])).rows[0];
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(Buffer.from(row.configuration_ciphertext).toString('latin1')).not.toContain(secret);
-    expect((await as(p, () => reactors.get(r.id))).configuration).toEqual({ api_key: secret });
+    expect((await runAsCaller(p, () => reactors.get(r.id))).configuration).toEqual({ api_key: secret });
     const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:read', 'reactor:delete'] });
-    expect((await problemOf(as(stranger, () => reactors.get(r.id)))).status).toBe(404);
-    expect((await problemOf(as(stranger, () => reactors.delete(r.id)))).status).toBe(404);
+    expect((await problemOf(runAsCaller(stranger, () => reactors.get(r.id)))).status).toBe(404);
+    expect((await problemOf(runAsCaller(stranger, () => reactors.delete(r.id)))).status).toBe(404);
 
     // a configuration that does not fit the formula is a 400 and stores nothing
     const before = (await ctx.sql.query('SELECT count(*)::int AS n FROM reactors')).rows[0].n;
-    expect((await problemOf(as(p, () => reactors.create({ name: 'bad', formula: { id: f.id }, configuration: { api_key: 42 } })))).status).toBe(400);
+    expect((await problemOf(runAsCaller(p, () => reactors.create({ name: 'bad', formula: { id: f.id }, configuration: { api_key: 42 } })))).status).toBe(400);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM reactors')).rows[0].n).toBe(before);
 
     // a patch re-encrypts: still no plaintext, the new value reads back
-    await as(p, () => reactors.patch(r.id, { configuration: { api_key: 'rotated-secret-2' } }));
+    await runAsCaller(p, () => reactors.patch(r.id, { configuration: { api_key: 'rotated-secret-2' } }));
     const after = (await ctx.sql.query('SELECT configuration_ciphertext FROM reactors WHERE id = $1', [r.id])).rows[0];
     expect(Buffer.from(after.configuration_ciphertext).toString('latin1')).not.toContain('rotated-secret-2');
-    expect((await as(p, () => reactors.get(r.id))).configuration).toEqual({ api_key: 'rotated-secret-2' });
+    expect((await runAsCaller(p, () => reactors.get(r.id))).configuration).toEqual({ api_key: 'rotated-secret-2' });
   });
 
   it('refuses to delete a formula a reactor uses (409), then deletes it once the reactor is gone', async () => {
-    const f = await as(p, () => formulas.create(formulaBody()));
-    const r = await as(p, () => reactors.create({ name: 'user', formula: { id: f.id }, configuration: { api_key: 'k' } }));
-    expect((await problemOf(as(p, () => formulas.delete(f.id)))).status).toBe(409);
-    await as(p, () => reactors.delete(r.id));
-    await as(p, () => formulas.delete(f.id));
-    expect((await problemOf(as(p, () => formulas.get(f.id)))).status).toBe(404);
+    const f = await runAsCaller(p, () => formulas.create(formulaBody()));
+    const r = await runAsCaller(p, () => reactors.create({ name: 'user', formula: { id: f.id }, configuration: { api_key: 'k' } }));
+    expect((await problemOf(runAsCaller(p, () => formulas.delete(f.id)))).status).toBe(409);
+    await runAsCaller(p, () => reactors.delete(r.id));
+    await runAsCaller(p, () => formulas.delete(f.id));
+    expect((await problemOf(runAsCaller(p, () => formulas.get(f.id)))).status).toBe(404);
   });
 });

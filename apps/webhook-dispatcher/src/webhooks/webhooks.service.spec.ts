@@ -1,3 +1,4 @@
+import { runAsCaller } from '@coffer/testing/integration';
 import type { Principal } from '@coffer/contracts';
 import { withActingContext, type AuditTrail } from '@coffer/operations';
 import type { DeliveryRepository } from '../deliveries/delivery.repository';
@@ -49,16 +50,14 @@ function service() {
   return { svc, asked, audited, wakes: () => wakes };
 }
 
-const as = <T>(principal: Principal, fn: () => Promise<T>) => withActingContext({ principal, traceId: 't' }, fn);
-
 describe('WebhooksService', () => {
   it("reads, lists and deletes the operation's caller's tenant's webhooks", async () => {
     const { svc, asked, audited } = service();
-    await expect(as(CALLER, () => svc.get(WEBHOOK_ID))).resolves.toMatchObject({ id: WEBHOOK_ID });
-    await expect(as(CALLER, () => svc.list({}))).resolves.toMatchObject({ data: [{ id: WEBHOOK_ID }] });
-    await as(CALLER, () => svc.deliveriesOf(WEBHOOK_ID, {}));
-    await as(CALLER, () => svc.resend(WEBHOOK_ID, DELIVERY_ID));
-    await as(CALLER, () => svc.delete(WEBHOOK_ID));
+    await expect(runAsCaller(CALLER, () => svc.get(WEBHOOK_ID))).resolves.toMatchObject({ id: WEBHOOK_ID });
+    await expect(runAsCaller(CALLER, () => svc.list({}))).resolves.toMatchObject({ data: [{ id: WEBHOOK_ID }] });
+    await runAsCaller(CALLER, () => svc.deliveriesOf(WEBHOOK_ID, {}));
+    await runAsCaller(CALLER, () => svc.resend(WEBHOOK_ID, DELIVERY_ID));
+    await runAsCaller(CALLER, () => svc.delete(WEBHOOK_ID));
     expect(asked.every(([, tenantId]) => tenantId === TENANT)).toBe(true);
     expect(asked.map(([what]) => what)).toEqual(['find', 'page', 'find', 'pageOf', 'find', 'requeue', 'delete']);
     expect(audited).toEqual([
@@ -77,8 +76,8 @@ describe('WebhooksService', () => {
       () => svc.delete(WEBHOOK_ID),
       () => svc.update(WEBHOOK_ID, {}),
     ];
-    for (const use of uses) await expect(as(other, use)).rejects.toMatchObject({ status: 404 });
-    await expect(as(other, () => svc.list({}))).resolves.toMatchObject({ data: [] });
+    for (const use of uses) await expect(runAsCaller(other, use)).rejects.toMatchObject({ status: 404 });
+    await expect(runAsCaller(other, () => svc.list({}))).resolves.toMatchObject({ data: [] });
     expect(asked.every(([, tenantId]) => tenantId === OTHER_TENANT)).toBe(true);
     expect(audited).toEqual([]);
     expect(wakes()).toBe(0);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { idempotentRequestOf, type IdempotentRequest } from '@coffer/idempotency';
 import type pg from 'pg';
+import { withActingContext } from '@coffer/operations';
 import { DEFAULT_TENANT_SETTINGS, type AccessRule, type ApplicationType, type Principal, type TenantSettings } from '@coffer/contracts';
 
 /** A tenant row (session-service owns the table; other services only need its id to exist for their own rows). */
@@ -8,6 +9,14 @@ export async function insertTenant(sql: pg.Pool, settings: Record<string, unknow
   const id = randomUUID();
   await sql.query('INSERT INTO tenants (id, name, settings) VALUES ($1, $2, $3::jsonb)', [id, name, JSON.stringify(settings)]);
   return id;
+}
+
+/**
+ * Runs `fn` as an operation of `principal` (what the dispatcher does around a handler): a use case called inside reads
+ * it with caller(), and its records carry `traceId`.
+ */
+export function runAsCaller<T>(principal: Principal, fn: () => T, traceId = 't'): T {
+  return withActingContext({ principal, traceId }, fn);
 }
 
 /** A caller as session-service would resolve it from an API key: an application of `tenantId` with these grants. */

@@ -1,7 +1,6 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/bus';
-import { withActingContext } from '@coffer/operations';
 import {
   fakeTenantSettings,
   idempotentRequest,
@@ -10,6 +9,7 @@ import {
   problemOf,
   startIntegration,
   type IntegrationContext,
+  runAsCaller,
 } from '@coffer/testing/integration';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
@@ -18,8 +18,6 @@ import { CreateTokenUseCase } from './create-token.use-case';
 import { TokenInserts } from './token-inserts';
 
 /** `fn` run as an operation of `principal`, as the operation dispatcher runs a handler (caller(), currentTraceId()) */
-const acting = <T>(principal: Principal, fn: () => T, traceId = 't'): T => withActingContext({ principal, traceId }, fn);
-
 /**
  * Creating tokens against PostgreSQL and the real keyring. The tenant's `deduplicate_tokens` setting comes from
  * session-service over NATS in production; here an in-process fake of that one call (fakeTenantSettings) answers it.
@@ -29,7 +27,7 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
   let create: CreateTokenUseCase;
   /** an idempotent create as the operation dispatcher runs it (OPS.token.tokens.create: transaction mode, recorded by the use case) */
   const createIdempotently = (principal: Principal, body: unknown, request: IdempotentRequest) =>
-    acting(principal, () =>
+    runAsCaller(principal, () =>
       ctx
         .get(IdempotentWrites)
         .perform({ mode: 'transaction', request, recordsItself: true, codec: create.replayCodec(body) }, (write) =>
@@ -59,7 +57,7 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     (await ctx.sql.query('SELECT operation, actor_application_id FROM audit_events WHERE tenant_id = $1 AND entity_id = $2', [tenantId, id])).rows;
 
   it('stores the data encrypted under the tenant’s key (no plaintext in the row) and audits the create', async () => {
-    const view = (await acting(writer, () => create.execute({ body: { type: 'token', data: 'plaintext-4242', metadata: { a: 'b' } } }))) as TokenView;
+    const view = (await runAsCaller(writer, () => create.execute({ body: { type: 'token', data: 'plaintext-4242', metadata: { a: 'b' } } }))) as TokenView;
     // the reply to a write is at most masked: no mask, no data
     expect(view).toMatchObject({ type: 'token', metadata: { a: 'b' }, containers: ['/general/high/'] });
     expect(view.data).toBeUndefined();
@@ -74,21 +72,23 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
 
   it('answers a writer without read access with no data (the write reply is at most masked)', async () => {
     const createOnly = principalOf(tenant, { permissions: ['token:create'] });
-    const view = (await acting(createOnly, () => create.execute({ body: { type: 'token', data: 'secret', mask: '{{ data | slice: 0, 2 }}' } }))) as TokenView;
+    const view = (await runAsCaller(createOnly, () =>
+      create.execute({ body: { type: 'token', data: 'secret', mask: '{{ data | slice: 0, 2 }}' } }),
+    )) as TokenView;
     expect(view.data).toBe('se');
   });
 
   it('refuses bad fields with a 400 naming each field, a literal id in use with a 409, a foreign container with a 403; none writes', async () => {
     const before = (await rowsOf(tenant)).length;
-    const bad = await problemOf(acting(writer, () => create.execute({ body: { type: 'nope', data: null } })));
+    const bad = await problemOf(runAsCaller(writer, () => create.execute({ body: { type: 'nope', data: null } })));
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.errors ?? {})).toEqual(expect.arrayContaining(['type', 'data']));
 
-    await acting(writer, () => create.execute({ body: { id: 'literal-id-1', type: 'token', data: 'x' } }));
-    expect((await problemOf(acting(writer, () => create.execute({ body: { id: 'literal-id-1', type: 'token', data: 'y' } })))).status).toBe(409);
+    await runAsCaller(writer, () => create.execute({ body: { id: 'literal-id-1', type: 'token', data: 'x' } }));
+    expect((await problemOf(runAsCaller(writer, () => create.execute({ body: { id: 'literal-id-1', type: 'token', data: 'y' } })))).status).toBe(409);
 
     const confined = principalOf(tenant, { rules: [{ priority: 1, container: '/mine/', transform: 'reveal', permissions: ['token:create'] }] });
-    expect((await problemOf(acting(confined, () => create.execute({ body: { type: 'token', data: 'z', containers: ['/other/'] } })))).status).toBe(403);
+    expect((await problemOf(runAsCaller(confined, () => create.execute({ body: { type: 'token', data: 'z', containers: ['/other/'] } })))).status).toBe(403);
     expect((await rowsOf(tenant)).length).toBe(before + 1);
   });
 
@@ -98,26 +98,26 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     settings.settings.set(t, { deduplicate_tokens: true });
     settings.settings.set(other, { deduplicate_tokens: true });
     const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
-    const first = (await acting(p, () => create.execute({ body: { type: 'token', data: 'same' } }))) as TokenView;
-    const second = (await acting(p, () => create.execute({ body: { type: 'token', data: 'same' } }))) as TokenView;
+    const first = (await runAsCaller(p, () => create.execute({ body: { type: 'token', data: 'same' } }))) as TokenView;
+    const second = (await runAsCaller(p, () => create.execute({ body: { type: 'token', data: 'same' } }))) as TokenView;
     expect(second.id).toBe(first.id);
     expect(second.data).toBe('same');
     expect((await rowsOf(t)).length).toBe(1);
     // only the first was a create
     expect(await auditOf(t, first.id)).toHaveLength(1);
 
-    const optedOut = (await acting(p, () => create.execute({ body: { type: 'token', data: 'same', deduplicate_token: false } }))) as TokenView;
+    const optedOut = (await runAsCaller(p, () => create.execute({ body: { type: 'token', data: 'same', deduplicate_token: false } }))) as TokenView;
     expect(optedOut.id).not.toBe(first.id);
 
     // another tenant's equal data is its own token: fingerprints are keyed per tenant
-    const elsewhere = (await acting(principalOf(other, { permissions: ['token:create', 'token:read', 'token:use'] }), () =>
+    const elsewhere = (await runAsCaller(principalOf(other, { permissions: ['token:create', 'token:read', 'token:use'] }), () =>
       create.execute({ body: { type: 'token', data: 'same' } }),
     )) as TokenView;
     expect(elsewhere.id).not.toBe(first.id);
     expect(elsewhere.fingerprint).not.toBe(first.fingerprint);
 
     // a deduplicated token is shown to a caller who may not read it in the limited view only
-    const blind = (await acting(principalOf(t, { permissions: ['token:create'] }), () =>
+    const blind = (await runAsCaller(principalOf(t, { permissions: ['token:create'] }), () =>
       create.execute({ body: { type: 'token', data: 'same' } }),
     )) as TokenView;
     expect(blind).toEqual({ id: first.id, type: 'token', tenant_id: t, fingerprint: first.fingerprint, containers: ['/general/high/'] });
@@ -156,16 +156,18 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     expect((await rowsOf(t)).length).toBe(1);
 
     settings.settings.set(t, { deduplicate_tokens: true });
-    const deduped = (await Promise.all([1, 2, 3].map(() => acting(p, () => create.execute({ body: { type: 'token', data: 'same-race' } }))))) as TokenView[];
+    const deduped = (await Promise.all(
+      [1, 2, 3].map(() => runAsCaller(p, () => create.execute({ body: { type: 'token', data: 'same-race' } }))),
+    )) as TokenView[];
     expect(new Set(deduped.map((v) => v.id)).size).toBe(1);
     expect((await rowsOf(t)).length).toBe(2);
   });
 
   it('stores the expiry; a token past it is invisible', async () => {
     const future = new Date(Date.now() + 3600_000).toISOString();
-    const view = (await acting(writer, () => create.execute({ body: { type: 'token', data: 'e', expires_at: future } }))) as TokenView;
+    const view = (await runAsCaller(writer, () => create.execute({ body: { type: 'token', data: 'e', expires_at: future } }))) as TokenView;
     expect(view.expires_at).toBe(future);
-    expect((await problemOf(acting(writer, () => create.execute({ body: { type: 'token', data: 'e', expires_at: '2001-01-01' } })))).status).toBe(400);
+    expect((await problemOf(runAsCaller(writer, () => create.execute({ body: { type: 'token', data: 'e', expires_at: '2001-01-01' } })))).status).toBe(400);
     await ctx.sql.query(`UPDATE tokens SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND id = $2`, [tenant, view.id]);
     expect(await ctx.get(TokenRepository).find(tenant, view.id)).toBeNull();
   });
@@ -173,7 +175,7 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     const shredded = await insertTenant(ctx.sql);
     await ctx.sql.query('UPDATE tenants SET deleted_at = now() WHERE id = $1', [shredded]);
     const late = principalOf(shredded, { permissions: ['token:create'] });
-    const refused = await problemOf(acting(late, () => create.execute({ body: { type: 'token', data: 'after the delete' } })));
+    const refused = await problemOf(runAsCaller(late, () => create.execute({ body: { type: 'token', data: 'after the delete' } })));
     expect(refused.status).toBe(401);
     expect((await ctx.sql.query('SELECT count(*)::int AS n FROM tenant_keys WHERE tenant_id = $1', [shredded])).rows[0].n).toBe(0);
     expect(await rowsOf(shredded)).toEqual([]);
@@ -197,9 +199,9 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
       const b = await insertTenant(ctx.sql);
       const pa = principalOf(a, { permissions: ['token:create', 'token:read', 'token:use'] });
       const pb = principalOf(b, { permissions: ['token:create', 'token:read', 'token:use'] });
-      await acting(pa, () => create.execute({ body: { id: 'taken-id', type: 'token', data: 'old' } }));
+      await runAsCaller(pa, () => create.execute({ body: { id: 'taken-id', type: 'token', data: 'old' } }));
       // warm the keys, so the batch below is not spread over key creation
-      await acting(pb, () => create.execute({ body: { type: 'token', data: 'warm' } }));
+      await runAsCaller(pb, () => create.execute({ body: { type: 'token', data: 'warm' } }));
       const bodies: Array<{ p: Principal; body: Record<string, unknown> }> = [
         ...Array.from({ length: 8 }, (_, i) => ({ p: pa, body: { type: 'token', data: `a-${i}`, search_indexes: ['{{ data }}'] } })),
         ...Array.from({ length: 8 }, (_, i) => ({ p: pb, body: { type: 'token', data: `b-${i}`, metadata: { n: String(i) } } })),
@@ -211,7 +213,7 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
         // the same id in another tenant is that tenant's own token
         { p: pa, body: { id: 'twice-id', type: 'token', data: 'a-own' } },
       ];
-      const outcomes = await Promise.all(bodies.map(({ p, body }) => settle(acting(p, () => create.execute({ body }), 'batch'))));
+      const outcomes = await Promise.all(bodies.map(({ p, body }) => settle(runAsCaller(p, () => create.execute({ body }), 'batch'))));
       const ok = outcomes.filter((o): o is { value: TokenView } => 'value' in o).map((o) => o.value);
       const failed = outcomes.filter((o): o is { err: unknown } => 'err' in o);
       expect(ok).toHaveLength(bodies.length - 2);
@@ -261,10 +263,10 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
       const alice = principalOf(t, { permissions: ['token:create'] });
       const bob = principalOf(t, { permissions: ['token:create'] });
       // warm the key, so the creates below reach the batch together
-      await acting(alice, () => create.execute({ body: { type: 'token', data: 'warm' } }));
+      await runAsCaller(alice, () => create.execute({ body: { type: 'token', data: 'warm' } }));
       const callers = [alice, bob, alice, bob, alice, bob];
       const views = (await Promise.all(
-        callers.map((p, i) => acting(p, () => create.execute({ body: { type: 'token', data: `by-${i}` } }), `trace-${i}`)),
+        callers.map((p, i) => runAsCaller(p, () => create.execute({ body: { type: 'token', data: `by-${i}` } }), `trace-${i}`)),
       )) as TokenView[];
       const tx = new Map(
         (
@@ -298,12 +300,14 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
       const t = await insertTenant(ctx.sql);
       settings.settings.set(t, { deduplicate_tokens: true });
       const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
-      const old = (await acting(p, () => create.execute({ body: { id: 'expiring-id', type: 'token', data: 'old', deduplicate_token: false } }))) as TokenView;
+      const old = (await runAsCaller(p, () =>
+        create.execute({ body: { id: 'expiring-id', type: 'token', data: 'old', deduplicate_token: false } }),
+      )) as TokenView;
       await ctx.sql.query(`UPDATE tokens SET expires_at = now() - interval '1 second' WHERE tenant_id = $1 AND id = $2`, [t, old.id]);
       const views = (await Promise.all([
-        ...[1, 2, 3, 4].map(() => acting(p, () => create.execute({ body: { type: 'token', data: 'equal' } }))),
-        acting(p, () => create.execute({ body: { id: 'expiring-id', type: 'token', data: 'fresh', deduplicate_token: false } })),
-        acting(p, () => create.execute({ body: { type: 'token', data: 'other' } })),
+        ...[1, 2, 3, 4].map(() => runAsCaller(p, () => create.execute({ body: { type: 'token', data: 'equal' } }))),
+        runAsCaller(p, () => create.execute({ body: { id: 'expiring-id', type: 'token', data: 'fresh', deduplicate_token: false } })),
+        runAsCaller(p, () => create.execute({ body: { type: 'token', data: 'other' } })),
       ])) as TokenView[];
       expect(new Set(views.slice(0, 4).map((v) => v.id)).size).toBe(1);
       expect(views[4].id).toBe('expiring-id');
@@ -317,7 +321,7 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     it('fails only the create whose row PostgreSQL refuses; the others of its batch are written', async () => {
       const t = await insertTenant(ctx.sql);
       const p = principalOf(t, { permissions: ['token:create'] });
-      await acting(p, () => create.execute({ body: { type: 'token', data: 'warm' } }));
+      await runAsCaller(p, () => create.execute({ body: { type: 'token', data: 'warm' } }));
       const inserts = ctx.get(TokenInserts);
       const row = (i: number, keyId = '00000000-0000-4000-8000-000000000000') => ({
         tenant_id: t,

@@ -1,8 +1,7 @@
 import type { Principal, TokenView } from '@coffer/contracts';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/bus';
-import { withActingContext } from '@coffer/operations';
-import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext, runAsCaller } from '@coffer/testing/integration';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -11,8 +10,6 @@ import { TokenInserts } from '../create/token-inserts';
 import { SearchTokensUseCase } from './search-tokens.use-case';
 
 /** `fn` run as an operation of `principal`, as the operation dispatcher runs a handler (caller(), currentTraceId()) */
-const acting = <T>(principal: Principal, fn: () => T, traceId = 't'): T => withActingContext({ principal, traceId }, fn);
-
 /** POST /tokens/search against PostgreSQL: `data:` terms match blind-index rows, per tenant; nothing is decrypted to search. */
 describe('SearchTokensUseCase (PostgreSQL)', () => {
   let ctx: IntegrationContext;
@@ -46,7 +43,7 @@ describe('SearchTokensUseCase (PostgreSQL)', () => {
   afterAll(() => ctx?.close());
 
   const make = async (principal: Principal, data: string) =>
-    (await acting(principal, () => create.execute({ body: { type: 'token', data, search_indexes: ['{{ data }}'] } }))) as TokenView;
+    (await runAsCaller(principal, () => create.execute({ body: { type: 'token', data, search_indexes: ['{{ data }}'] } }))) as TokenView;
 
   it('finds a token by its data through the blind index (exact, case-sensitive), never another tenant’s, and audits the search', async () => {
     const hit = await make(p, 'find-me');
@@ -54,10 +51,10 @@ describe('SearchTokensUseCase (PostgreSQL)', () => {
     const other = principalOf(await insertTenant(ctx.sql), { permissions: ['token:create', 'token:search', 'token:use'] });
     await make(other, 'find-me');
 
-    const page = await acting(p, () => search.execute({ query: 'data:find-me' }));
+    const page = await runAsCaller(p, () => search.execute({ query: 'data:find-me' }));
     expect(page.data.map((t) => t.id)).toEqual([hit.id]);
     expect(page.data[0].data).toBe('find-me');
-    expect((await acting(p, () => search.execute({ query: 'data:FIND-ME' }))).data).toEqual([]);
+    expect((await runAsCaller(p, () => search.execute({ query: 'data:FIND-ME' }))).data).toEqual([]);
     // the stored index row is a digest, not the value
     const digests = (await ctx.sql.query('SELECT digest FROM token_search_indexes WHERE tenant_id = $1 AND token_id = $2', [tenant, hit.id])).rows;
     expect(digests).toHaveLength(1);
@@ -67,7 +64,7 @@ describe('SearchTokensUseCase (PostgreSQL)', () => {
   });
 
   it('refuses a malformed query with a 400, and a search whose deadline has passed with a 504', async () => {
-    expect((await problemOf(acting(p, () => search.execute({})))).status).toBe(400);
-    expect((await problemOf(acting(p, () => search.execute({ query: 'data:x' }, performance.now() - 1)))).status).toBe(504);
+    expect((await problemOf(runAsCaller(p, () => search.execute({})))).status).toBe(400);
+    expect((await problemOf(runAsCaller(p, () => search.execute({ query: 'data:x' }, performance.now() - 1)))).status).toBe(504);
   });
 });

@@ -1,7 +1,6 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/bus';
-import { withActingContext } from '@coffer/operations';
 import {
   fakeTenantSettings,
   idempotentRequest,
@@ -10,6 +9,7 @@ import {
   problemOf,
   startIntegration,
   type IntegrationContext,
+  runAsCaller,
 } from '@coffer/testing/integration';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
@@ -21,15 +21,13 @@ import { TokenIntentsUseCase } from '../../token-intents/token-intents.use-case'
 import { TokenizeUseCase } from './tokenize.use-case';
 
 /** `fn` run as an operation of `principal`, as the operation dispatcher runs a handler (caller(), currentTraceId()) */
-const acting = <T>(principal: Principal, fn: () => T, traceId = 't'): T => withActingContext({ principal, traceId }, fn);
-
 /** POST /tokenize against PostgreSQL: all-or-nothing writes in one transaction; tenant settings come from a fake (no NATS). */
 describe('TokenizeUseCase (PostgreSQL)', () => {
   let ctx: IntegrationContext;
   let tokenize: TokenizeUseCase;
   /** an idempotent tokenize as the operation dispatcher runs it (OPS.token.tokens.tokenize: transaction mode, recorded by the use case) */
   const tokenizeIdempotently = (principal: Principal, payload: unknown, request: IdempotentRequest) =>
-    acting(principal, () =>
+    runAsCaller(principal, () =>
       ctx
         .get(IdempotentWrites)
         .perform({ mode: 'transaction', request, recordsItself: true, codec: tokenize.replayCodec(payload, false) }, (write) =>
@@ -67,7 +65,7 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
   const count = async (tenantId: string) => (await ctx.sql.query('SELECT count(*)::int AS n FROM tokens WHERE tenant_id = $1', [tenantId])).rows[0].n;
 
   it('replaces primitives by token ids and token requests by tokens, each stored and audited', async () => {
-    const out = (await acting(p, () => tokenize.execute({ card: { type: 'token', data: 'c-1' }, list: ['x', 7], keep: null }))) as unknown as {
+    const out = (await runAsCaller(p, () => tokenize.execute({ card: { type: 'token', data: 'c-1' }, list: ['x', 7], keep: null }))) as unknown as {
       card: TokenView;
       list: string[];
       keep: null;
@@ -89,13 +87,13 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
 
   it('is all-or-nothing: one bad token refuses the whole call (400 at its path), one taken id rolls every write back (409)', async () => {
     const before = await count(tenant);
-    const bad = await problemOf(acting(p, () => tokenize.execute({ a: 'fine', b: { type: 'nope', data: 1 } })));
+    const bad = await problemOf(runAsCaller(p, () => tokenize.execute({ a: 'fine', b: { type: 'nope', data: 1 } })));
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.errors ?? {})).toContain('b.type');
-    await acting(p, () => tokenize.execute({ type: 'token', data: 'taken', id: 'taken-id' }));
+    await runAsCaller(p, () => tokenize.execute({ type: 'token', data: 'taken', id: 'taken-id' }));
     const after = await count(tenant);
     expect(after).toBe(before + 1);
-    const clash = await problemOf(acting(p, () => tokenize.execute(['first', { type: 'token', data: 'again', id: 'taken-id' }])));
+    const clash = await problemOf(runAsCaller(p, () => tokenize.execute(['first', { type: 'token', data: 'again', id: 'taken-id' }])));
     expect(clash.status).toBe(409);
     expect(await count(tenant)).toBe(after);
   });
@@ -104,9 +102,9 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
     const t = await insertTenant(ctx.sql);
     settings.settings.set(t, { deduplicate_tokens: true });
     const q = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
-    const [a, b] = (await acting(q, () => tokenize.execute(['same', 'same']))) as string[];
+    const [a, b] = (await runAsCaller(q, () => tokenize.execute(['same', 'same']))) as string[];
     expect(a).toBe(b);
-    expect(((await acting(q, () => tokenize.execute(['same']))) as string[])[0]).toBe(a);
+    expect(((await runAsCaller(q, () => tokenize.execute(['same']))) as string[])[0]).toBe(a);
     expect(await count(t)).toBe(1);
   });
 
@@ -114,7 +112,7 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
     const t = await insertTenant(ctx.sql);
     settings.settings.set(t, { deduplicate_tokens: true });
     const q = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
-    const results = (await Promise.all([1, 2, 3, 4].map(() => acting(q, () => tokenize.execute(['raced-value']))))) as string[][];
+    const results = (await Promise.all([1, 2, 3, 4].map(() => runAsCaller(q, () => tokenize.execute(['raced-value']))))) as string[][];
     expect(new Set(results.map((r) => r[0])).size).toBe(1);
     expect(await count(t)).toBe(1);
   });
@@ -131,19 +129,19 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
 
   it('refuses more than 100 tokens in one call before writing anything', async () => {
     const before = await count(tenant);
-    expect((await problemOf(acting(p, () => tokenize.execute(Array.from({ length: 101 }, (_, i) => `v${i}`))))).status).toBe(400);
+    expect((await problemOf(runAsCaller(p, () => tokenize.execute(Array.from({ length: 101 }, (_, i) => `v${i}`))))).status).toBe(400);
     expect(await count(tenant)).toBe(before);
   });
 
   describe('token intents in the payload', () => {
     const CARD = { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 };
     const front = () => principalOf(tenant, { type: 'public', permissions: ['token-intent:create'] });
-    const intent = async () => (await acting(front(), () => ctx.get(TokenIntentsUseCase).create({ type: 'card', data: CARD }))).id;
+    const intent = async () => (await runAsCaller(front(), () => ctx.get(TokenIntentsUseCase).create({ type: 'card', data: CARD }))).id;
     const intentRow = async (id: string) => (await ctx.sql.query('SELECT converted_at, data_ciphertext FROM token_intents WHERE id = $1', [id])).rows[0];
 
     it("become tokens of the intents' data with the item's other fields, each intent consumed in the call's transaction", async () => {
       const [a, b] = [await intent(), await intent()];
-      const out = (await acting(p, () =>
+      const out = (await runAsCaller(p, () =>
         tokenize.execute({
           pay: { token_intent_id: a, metadata: { order: 'o-1' } },
           list: [{ type: 'card', token_intent_id: b }],
@@ -168,20 +166,20 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
     it('all or nothing: an intent named twice, one already converted or unknown refuses the call and consumes none', async () => {
       const a = await intent();
       const before = await count(tenant);
-      expect((await problemOf(acting(p, () => tokenize.execute([{ token_intent_id: a }, { token_intent_id: a }])))).status).toBe(409);
+      expect((await problemOf(runAsCaller(p, () => tokenize.execute([{ token_intent_id: a }, { token_intent_id: a }])))).status).toBe(409);
       expect(await intentRow(a)).toMatchObject({ converted_at: null });
       expect(
-        (await problemOf(acting(p, () => tokenize.execute([{ token_intent_id: a }, { token_intent_id: '00000000-0000-4000-8000-000000000000' }])))).status,
+        (await problemOf(runAsCaller(p, () => tokenize.execute([{ token_intent_id: a }, { token_intent_id: '00000000-0000-4000-8000-000000000000' }])))).status,
       ).toBe(404);
       expect(await intentRow(a)).toMatchObject({ converted_at: null });
-      await acting(p, () => tokenize.execute([{ token_intent_id: a }]));
-      expect((await problemOf(acting(p, () => tokenize.execute({ again: { token_intent_id: a } })))).status).toBe(409);
+      await runAsCaller(p, () => tokenize.execute([{ token_intent_id: a }]));
+      expect((await problemOf(runAsCaller(p, () => tokenize.execute({ again: { token_intent_id: a } })))).status).toBe(409);
       expect(await count(tenant)).toBe(before + 1);
     });
 
     it('a bad id, data beside the id or another type is a 400 naming its place', async () => {
       const a = await intent();
-      const problem = await problemOf(acting(p, () => tokenize.execute({ x: { token_intent_id: 7 }, y: [{ type: 'bank', token_intent_id: a }] })));
+      const problem = await problemOf(runAsCaller(p, () => tokenize.execute({ x: { token_intent_id: 7 }, y: [{ type: 'bank', token_intent_id: a }] })));
       expect(problem.status).toBe(400);
       expect(Object.keys(problem.errors ?? {}).sort()).toEqual(['x.token_intent_id', 'y[0].type']);
       expect(await intentRow(a)).toMatchObject({ converted_at: null });

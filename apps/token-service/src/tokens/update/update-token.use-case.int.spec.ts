@@ -1,7 +1,6 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
 import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/bus';
-import { withActingContext } from '@coffer/operations';
 import {
   fakeTenantSettings,
   idempotentRequest,
@@ -10,6 +9,7 @@ import {
   problemOf,
   startIntegration,
   type IntegrationContext,
+  runAsCaller,
 } from '@coffer/testing/integration';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
@@ -19,8 +19,6 @@ import { TokenInserts } from '../create/token-inserts';
 import { UpdateTokenUseCase } from './update-token.use-case';
 
 /** `fn` run as an operation of `principal`, as the operation dispatcher runs a handler (caller(), currentTraceId()) */
-const acting = <T>(principal: Principal, fn: () => T, traceId = 't'): T => withActingContext({ principal, traceId }, fn);
-
 /** PATCH semantics against PostgreSQL; the tenant settings call to session-service is an in-process fake (no NATS). */
 describe('UpdateTokenUseCase (PostgreSQL)', () => {
   let ctx: IntegrationContext;
@@ -28,7 +26,7 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
   let update: UpdateTokenUseCase;
   /** an idempotent update as the operation dispatcher runs it (OPS.token.tokens.update: transaction mode) */
   const updateIdempotently = (principal: Principal, id: string, patch: unknown, request: IdempotentRequest) =>
-    acting(principal, () =>
+    runAsCaller(principal, () =>
       ctx.get(IdempotentWrites).perform({ mode: 'transaction', request, codec: update.replayCodec(id) }, () => update.execute({ id, patch })),
     );
   const settings = fakeTenantSettings();
@@ -50,7 +48,7 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
   afterAll(() => ctx?.close());
 
   const newToken = async (body: Record<string, unknown> = {}) =>
-    (await acting(owner, () => create.execute({ body: { type: 'token', data: { a: 1, b: 2 }, ...body } }))) as TokenView;
+    (await runAsCaller(owner, () => create.execute({ body: { type: 'token', data: { a: 1, b: 2 }, ...body } }))) as TokenView;
   const stored = async (id: string) => {
     const row = (await ctx.sql.query('SELECT * FROM tokens WHERE tenant_id = $1 AND id = $2', [tenant, id])).rows[0];
     return { row, data: await ctx.get(TokenVault).decrypt(tenant, id, row.data_key_id, row.data_ciphertext) };
@@ -59,7 +57,7 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
   it('merges data and metadata (RFC 7386), re-encrypts, replaces the search digests, and audits the update', async () => {
     const t = await newToken({ metadata: { keep: 'k', drop: 'd' }, search_indexes: ['{{ data.a }}'] });
     const digestsBefore = (await ctx.sql.query('SELECT digest FROM token_search_indexes WHERE tenant_id = $1 AND token_id = $2', [tenant, t.id])).rows;
-    const view = (await acting(owner, () =>
+    const view = (await runAsCaller(owner, () =>
       update.execute({ id: t.id, patch: { data: { a: 10, b: null, c: 3 }, metadata: { drop: null, added: 'x' } } }),
     )) as TokenView;
     expect(view.metadata).toEqual({ keep: 'k', added: 'x' });
@@ -79,13 +77,13 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
 
   it('refuses what may not change (400), another tenant’s token (404), and exposure changes without reveal (403); nothing changes', async () => {
     const t = await newToken();
-    expect((await problemOf(acting(owner, () => update.execute({ id: t.id, patch: { type: 'card', nope: 1 } })))).errors).toEqual(
+    expect((await problemOf(runAsCaller(owner, () => update.execute({ id: t.id, patch: { type: 'card', nope: 1 } })))).errors).toEqual(
       expect.objectContaining({ type: expect.any(Array), nope: expect.any(Array) }),
     );
     const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['token:update', 'token:use'] });
-    expect((await problemOf(acting(stranger, () => update.execute({ id: t.id, patch: { data: { a: 9 } } })))).status).toBe(404);
+    expect((await problemOf(runAsCaller(stranger, () => update.execute({ id: t.id, patch: { data: { a: 9 } } })))).status).toBe(404);
     const updateOnly = principalOf(tenant, { permissions: ['token:update'] });
-    expect((await problemOf(acting(updateOnly, () => update.execute({ id: t.id, patch: { mask: '{{ data }}' } })))).status).toBe(403);
+    expect((await problemOf(runAsCaller(updateOnly, () => update.execute({ id: t.id, patch: { mask: '{{ data }}' } })))).status).toBe(403);
     const { row, data } = await stored(t.id);
     expect(data).toEqual({ a: 1, b: 2 });
     expect(row.modified_at).toBeNull();
@@ -118,9 +116,9 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
     const t2 = await insertTenant(ctx.sql);
     settings.settings.set(t2, { deduplicate_tokens: true });
     const p = principalOf(t2, { permissions: ['token:create', 'token:read', 'token:update', 'token:use'] });
-    const a = (await acting(p, () => create.execute({ body: { type: 'token', data: 'A' } }))) as TokenView;
-    const b = (await acting(p, () => create.execute({ body: { type: 'token', data: 'B' } }))) as TokenView;
-    const view = (await acting(p, () => update.execute({ id: b.id, patch: { data: 'A' } }))) as TokenView;
+    const a = (await runAsCaller(p, () => create.execute({ body: { type: 'token', data: 'A' } }))) as TokenView;
+    const b = (await runAsCaller(p, () => create.execute({ body: { type: 'token', data: 'B' } }))) as TokenView;
+    const view = (await runAsCaller(p, () => update.execute({ id: b.id, patch: { data: 'A' } }))) as TokenView;
     expect(view.id).toBe(a.id);
     const row = (await ctx.sql.query('SELECT data_key_id, data_ciphertext FROM tokens WHERE tenant_id = $1 AND id = $2', [t2, b.id])).rows[0];
     expect(await ctx.get(TokenVault).decrypt(t2, b.id, row.data_key_id, row.data_ciphertext)).toBe('B');
