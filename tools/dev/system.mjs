@@ -98,15 +98,29 @@ export function portOpen(port, host = '127.0.0.1', timeoutMs = 500) {
   });
 }
 
+/**
+ * The ports freePort has handed out in this process. The kernel may give the same ephemeral port to two successive
+ * `listen(0)` calls once the first is closed, and a system of many processes (the HA drill asks for about thirty)
+ * would then start two listeners on one port: the second fails with EADDRINUSE.
+ */
+const handedOut = new Set();
+
+/** A port free on 127.0.0.1 now, and never one this process handed out before. */
 export async function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
+  for (;;) {
+    const port = await new Promise((resolve, reject) => {
+      const srv = net.createServer();
+      srv.listen(0, '127.0.0.1', () => {
+        const { port } = srv.address();
+        srv.close(() => resolve(port));
+      });
+      srv.once('error', reject);
     });
-    srv.once('error', reject);
-  });
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
 }
 
 export function findNatsServer() {
@@ -239,8 +253,12 @@ export function startService(service, env, { quiet = false, logFile, nodeArgs = 
   });
   const sink = logFile ? fs.createWriteStream(logFile, { flags: 'a' }) : null;
   const prefix = `[${service.name}] `;
+  /** the last lines it wrote, for the error of a start that failed (waitForService) */
+  child.recentLines = [];
   for (const stream of [child.stdout, child.stderr]) {
     readline.createInterface({ input: stream }).on('line', (line) => {
+      child.recentLines.push(line.length > 2_000 ? `${line.slice(0, 2_000)}...` : line);
+      if (child.recentLines.length > 30) child.recentLines.shift();
       if (sink) sink.write(`${line}\n`);
       if (!quiet) process.stdout.write(prefix + line + '\n');
     });
@@ -317,18 +335,50 @@ export function startServiceHost(entries, { quiet = false, logFiles = {}, nodeAr
   return child;
 }
 
-export async function waitForHttp(url, timeoutMs = 60_000) {
+/**
+ * Polls `url` until it answers 2xx. Each probe is cut after 5 s (a server that accepts and never answers must not hang
+ * the wait), and a timeout says what the last probe saw: a refused connection or the body of a 503.
+ */
+export async function waitForHttp(url, timeoutMs = 60_000, { signal } = {}) {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  let lastSeen = 'no answer';
+  while (Date.now() < deadline && !signal?.aborted) {
     try {
-      const res = await fetch(url);
+      const probeTimeout = AbortSignal.timeout(Math.max(1, Math.min(5_000, deadline - Date.now())));
+      const res = await fetch(url, { signal: signal ? AbortSignal.any([signal, probeTimeout]) : probeTimeout });
       if (res.ok) return;
-    } catch {
-      /* not up yet */
+      lastSeen = `${res.status} ${(await res.text()).slice(0, 300)}`;
+    } catch (err) {
+      lastSeen = String(err?.cause?.code ?? err?.name ?? err);
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${url} did not become ready within ${timeoutMs} ms`);
+  if (signal?.aborted) throw signal.reason;
+  throw new Error(`${url} did not become ready within ${timeoutMs} ms (last probe: ${lastSeen})`);
+}
+
+/**
+ * Waits for a service started with startService to be ready, and fails at once if it exits first. Either failure
+ * carries the process's state and its last lines of output, so a start that failed on a CI machine can be read from
+ * the run's own log.
+ */
+export async function waitForService(child, name, url, timeoutMs = 90_000) {
+  const stopProbing = new AbortController();
+  let onExit;
+  const exited = new Promise((_, reject) => {
+    onExit = (code, signal) => reject(new Error(`${name} exited (${signal ?? code}) before it was ready`));
+    child.once('exit', onExit);
+  });
+  try {
+    await Promise.race([waitForHttp(url, timeoutMs, { signal: stopProbing.signal }), exited]);
+  } catch (err) {
+    const state = child.exitCode !== null || child.signalCode !== null ? `exited (${child.signalCode ?? child.exitCode})` : `still running (pid ${child.pid})`;
+    const tail = (child.recentLines ?? []).map((line) => `    ${line}`).join('\n');
+    throw new Error(`${name}: ${err.message}; the process is ${state}; its last lines:\n${tail || '    (none)'}`);
+  } finally {
+    stopProbing.abort();
+    child.off('exit', onExit);
+  }
 }
 
 export function log_(msg) {
@@ -431,7 +481,7 @@ export async function startEphemeralSystem({
     const s = SERVICES.find((x) => x.name === name);
     const child = startService(s, serviceEnv(s), { quiet: true, logFile: logFile(name), nodeArgs: nodeArgs?.(name, 0) });
     sys.children.set(name, child);
-    await waitForHttp(`http://127.0.0.1:${sys.ports[name]}/readyz`, 90_000);
+    await waitForService(child, name, `http://127.0.0.1:${sys.ports[name]}/readyz`);
     return child;
   };
   /** every service as a thread of one service host */
@@ -465,7 +515,7 @@ export async function startEphemeralSystem({
       },
       { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) },
     );
-    await waitForHttp(`http://127.0.0.1:${port}/readyz`, 90_000);
+    await waitForService(child, `${name} (replica)`, `http://127.0.0.1:${port}/readyz`);
     child.name = name;
     child.port = port;
     child.consolePort = consolePort;
