@@ -39,14 +39,17 @@ export interface CallContext {
 export class RpcClient implements OnModuleDestroy {
   private connection?: Promise<{ nc: NatsConnection; inbox: ReplyInbox }>;
 
+  /** Called by every request: what it reads to connect (SERVICE_NAME, an environment lookup) is read once. */
   private connect(): Promise<{ nc: NatsConnection; inbox: ReplyInbox }> {
-    const service = serviceName();
-    // Replies come back on _INBOX.<service>.…, so NATS permissions can let each service read only its own replies.
-    this.connection ??= connect({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` }).then((nc) => {
-      logConnectionStatus(nc, `${service}-rpc`);
-      return { nc, inbox: new ReplyInbox(nc, `_INBOX.${service}`) };
-    });
+    this.connection ??= this.open(serviceName());
     return this.connection;
+  }
+
+  /** Replies come back on _INBOX.<service>.…, so NATS permissions can let each service read only its own replies. */
+  private async open(service: string): Promise<{ nc: NatsConnection; inbox: ReplyInbox }> {
+    const nc = await connect({ ...natsConnectionOptions(`${service}-rpc`), inboxPrefix: `_INBOX.${service}` });
+    logConnectionStatus(nc, `${service}-rpc`);
+    return { nc, inbox: new ReplyInbox(nc, `_INBOX.${service}`) };
   }
 
   /**

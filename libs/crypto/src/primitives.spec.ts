@@ -22,6 +22,10 @@ describe('primitives', () => {
     expect(a).not.toBe(generateSecret('key'));
     expect(sha256Hex(a)).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it('hashes a key as the stored key hashes were made (SHA-256 of its UTF-8 bytes, hex)', () => {
+    expect(sha256Hex('key_prod_Zoë€')).toBe('5b36045b5412718be7c289393bdfc35391a993ea691839bb5fc01818d968eb2f');
+  });
 });
 
 describe('KeyEncryptionKeys', () => {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash, randomBytes, type KeyObject } from 'node:crypto';
 
 /**
  * A key as the primitives take it: a KeyObject for keys used more than once (a cached data key). Node turns a Buffer
@@ -36,7 +36,8 @@ export function hmacHex(key: SecretKey, value: string): string {
 
 /** Hash for secrets we must recognise but never store: API keys, session keys, nonces. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  // the one-shot hash: a third of createHash's cost, and the gateway hashes every request's key
+  return hash('sha256', value, 'hex');
 }
 
 /** 256 random bits, URL-safe. The prefix tells a leaked key's kind at a glance (secret scanners match on it). */

@@ -23,6 +23,16 @@ describe('idempotentRequestOf', () => {
     expect(hash('r', { a: 1 })).not.toBe(hash('other', { a: 1 }));
   });
 
+  it('hashes as the recorded requests were hashed (a key retried across an upgrade still matches its request)', () => {
+    const recorded = idempotentRequestOf('tokens.create', {
+      principal: { tenantId: 't1', applicationId: 'a1' } as Principal,
+      traceId: 't',
+      idempotencyKey: 'k',
+      body: { data: 'Zoë€', type: 'token' },
+    });
+    expect(recorded?.requestHash).toBe('5MyWjZZYTTC09Ohh-czqsxj48FIx2sPYWVRSts1Kxi4');
+  });
+
   it('refuses keys over 255 characters', () => {
     expect(() => idempotentRequestOf('r', env({}, { idempotencyKey: 'k'.repeat(256) }))).toThrow(ProblemError);
   });

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { configure } from 'safe-stable-stringify';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, ProblemError, type RpcEnvelope } from '@coffer/contracts';
 
@@ -27,10 +27,6 @@ export function idempotentRequestOf(route: string, env: RpcEnvelope<unknown>): I
   if (key === undefined || key === '' || !principal?.tenantId) return undefined;
   if (typeof key !== 'string' || key.length > IDEMPOTENCY_KEY_MAX_LENGTH)
     throw new ProblemError(400, `The idempotency key must be a string of at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`);
-  const requestHash = createHash('sha256')
-    .update(route)
-    .update('\n')
-    .update(canonicalJson(env.body ?? null) ?? 'null')
-    .digest('base64url');
+  const requestHash = hash('sha256', `${route}\n${canonicalJson(env.body ?? null) ?? 'null'}`, 'base64url');
   return { tenantId: principal.tenantId, ownerId: principal.sessionId ?? principal.applicationId, key, route, requestHash };
 }

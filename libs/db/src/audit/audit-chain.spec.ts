@@ -40,6 +40,13 @@ describe('audit hash chain', () => {
     expect(chainHash(GENESIS_HASH, row(1, { changes: { b: 1, a: 2 } }))).toBe(chainHash(GENESIS_HASH, row(1, { changes: { a: 2, b: 1 } })));
   });
 
+  it('hashes exactly as the chains already stored were hashed (a pinned row, non-ASCII text included)', () => {
+    // computed by the streaming form sha256().update(previous).update('\n').update(canonical): a change of the hash's
+    // form would break the verification of every chain written before it
+    const pinned = row(1, { actorName: 'Zoë «ünïcode»', entityId: 'e1', changes: { name: { old: 'a', new: 'b€' } } });
+    expect(chainHash(GENESIS_HASH, pinned)).toBe('9ce2544421c11348fe9cfed7c9f3c1b81d14f332b7e4ac776ca9e486763f30b6');
+  });
+
   it('every field is covered: changing any one changes the hash', () => {
     const base = chainHash(GENESIS_HASH, row(1));
     const variants: Array<Partial<ChainedFields>> = [

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as hashOnce } from 'node:crypto';
 
 /** The hash before a chain's first row (and the anchor of a chain that was never pruned). */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -62,7 +62,7 @@ export function canonicalRecord(r: ChainedFields): string {
 
 /** sha-256 hex of the previous row's hash, a newline, and this row's canonical form. */
 export function chainHash(previous: string, r: ChainedFields): string {
-  return createHash('sha256').update(previous).update('\n').update(canonicalRecord(r)).digest('hex');
+  return hashOnce('sha256', `${previous}\n${canonicalRecord(r)}`, 'hex');
 }
 
 /** What verification found wrong first in a chain. */
