@@ -397,7 +397,7 @@ export function log_(msg) {
  * cluster), given this system's TLS and nkey secrets; it resolves `{ url, stop() }`.
  * `servicesAs`: 'processes' (the default here: the suites stop, pause and add processes of one service) or 'threads'
  * (`npm start`'s default: one service host, `sys.children` holds it as 'service-host'; no per-service control, no
- * replicas, no per-process node flags).
+ * replicas, no per-process node flags). `readyTimeoutMs`: how long each service may take to be ready.
  */
 export async function startEphemeralSystem({
   logDir,
@@ -409,6 +409,7 @@ export async function startEphemeralSystem({
   replicas = {},
   startBus,
   servicesAs: mode = 'processes',
+  readyTimeoutMs = 90_000,
 } = {}) {
   if (servicesAs(mode, extraEnv.KEK_PROVIDER ?? process.env.KEK_PROVIDER) === 'threads' && (Object.keys(replicas).length || nodeArgs))
     throw new Error('replicas and node flags need SERVICES_AS=processes');
@@ -481,7 +482,7 @@ export async function startEphemeralSystem({
     const s = SERVICES.find((x) => x.name === name);
     const child = startService(s, serviceEnv(s), { quiet: true, logFile: logFile(name), nodeArgs: nodeArgs?.(name, 0) });
     sys.children.set(name, child);
-    await waitForService(child, name, `http://127.0.0.1:${sys.ports[name]}/readyz`);
+    await waitForService(child, name, `http://127.0.0.1:${sys.ports[name]}/readyz`, readyTimeoutMs);
     return child;
   };
   /** every service as a thread of one service host */
@@ -495,7 +496,7 @@ export async function startEphemeralSystem({
     const exited = new Promise((_, reject) =>
       host.once('exit', (code) => reject(new Error(`the service host exited (${code}) before its services were ready`))),
     );
-    await Promise.race([Promise.all(SERVICES.map((s) => waitForHttp(`http://127.0.0.1:${sys.ports[s.name]}/readyz`, 90_000))), exited]);
+    await Promise.race([Promise.all(SERVICES.map((s) => waitForHttp(`http://127.0.0.1:${sys.ports[s.name]}/readyz`, readyTimeoutMs))), exited]);
   };
   /** another replica of a service (its own health port); returns a function that stops it */
   sys.startReplica = async (name) => {
@@ -515,7 +516,7 @@ export async function startEphemeralSystem({
       },
       { quiet: true, logFile: logDir ? path.join(logDir, `${name}-replica.log`) : undefined, nodeArgs: nodeArgs?.(name, n) },
     );
-    await waitForService(child, `${name} (replica)`, `http://127.0.0.1:${port}/readyz`);
+    await waitForService(child, `${name} (replica)`, `http://127.0.0.1:${port}/readyz`, readyTimeoutMs);
     child.name = name;
     child.port = port;
     child.consolePort = consolePort;

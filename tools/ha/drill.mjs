@@ -209,6 +209,9 @@ async function main() {
       // check below uses a public application under the default RATE_LIMIT_PUBLIC
       env: { EVENTS_STREAM_REPLICAS: '3', LOG_LEVEL: 'warn', RATE_LIMIT_PRIVATE: '1000000/10s' },
       replicas: { gateway: 2, 'token-service': 2 },
+      // six services start at once beside two PostgreSQL servers, etcd, HAProxy and three nats-servers, on two cores:
+      // the drill measures failover, not start-up, so a slow start is given time (a crash still fails at once)
+      readyTimeoutMs: 180_000,
       startBus: async ({ bus }) => {
         nats = await startNatsCluster({ bus, dir: path.join(dir, 'nats'), log });
         return nats;
