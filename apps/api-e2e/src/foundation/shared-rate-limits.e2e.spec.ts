@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { consoleUrl, control, createTenant, gatewayUrl, type ReplicaPorts, type TestTenant } from '@coffer/testing';
+import { atWindowStart, consoleUrl, control, createTenant, gatewayUrl, type ReplicaPorts, type TestTenant } from '@coffer/testing';
 
 /**
  * Rate limits hold across gateway replicas (docs/operations.md, "Rate limits"): a limit of N per window admits N in
@@ -43,15 +43,6 @@ describe('rate limits shared by two gateway replicas', () => {
       req.on('error', reject);
       req.end(body);
     });
-  }
-
-  /** Waits for the start of a fixed window of `windowMs` (the limits' windows are multiples of it since the epoch). */
-  async function atWindowStart(windowMs: number): Promise<number> {
-    for (;;) {
-      const into = Date.now() % windowMs;
-      if (into < 300) return Date.now();
-      await new Promise((r) => setTimeout(r, Math.min(windowMs - into + 20, 1_000)));
-    }
   }
 
   const expectRefused = (res: { status: number; headers: http.IncomingHttpHeaders; body: any }) => {
