@@ -5,7 +5,7 @@ import { ReactorJobs } from './invoke/async/reactor-jobs';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
 import { BusModule, TenantSettingsClient } from '@coffer/bus';
-import { AuditTrail, OperationDispatcher } from '@coffer/operations';
+import { AuditTrail, OperationDispatcher, RecordedWrites } from '@coffer/operations';
 import { PingHandler } from './health/ping.handler';
 import { FormulaRepository } from './formulas/formula.repository';
 import { FormulasService } from './formulas/formulas.service';
@@ -38,6 +38,7 @@ import { ProxyIdempotency } from './proxies/proxy-idempotency';
     OperationDispatcher,
     JobPruner,
     AuditTrail,
+    RecordedWrites,
     IdempotentWrites,
     FormulaRepository,
     FormulasService,

@@ -3,7 +3,7 @@ import { IdempotentWrites } from '@coffer/idempotency';
 import { DbModule } from '@coffer/db';
 import { KeyringModule } from '@coffer/crypto/keyring';
 import { BusModule } from '@coffer/bus';
-import { AuditTrail, OperationDispatcher } from '@coffer/operations';
+import { AuditTrail, OperationDispatcher, RecordedWrites } from '@coffer/operations';
 import { ApplicationRepository } from './applications/application.repository';
 import { ApplicationsService } from './applications/applications.service';
 import { ApplicationsHandler } from './applications/applications.handler';
@@ -47,6 +47,7 @@ import { RateLimitsHandler } from './rate-limits/rate-limits.handler';
   providers: [
     OperationDispatcher,
     AuditTrail,
+    RecordedWrites,
     IdempotentWrites,
     ApplicationRepository,
     ApplicationsService,

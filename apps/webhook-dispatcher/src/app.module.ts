@@ -3,7 +3,7 @@ import { DbModule } from '@coffer/db';
 import { IdempotentWrites } from '@coffer/idempotency';
 import { KeyringModule } from '@coffer/crypto/keyring';
 import { BusModule } from '@coffer/bus';
-import { AuditTrail, OperationDispatcher } from '@coffer/operations';
+import { AuditTrail, OperationDispatcher, RecordedWrites } from '@coffer/operations';
 import { PingHandler } from './health/ping.handler';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { DispatcherService } from './deliveries/dispatcher.service';
@@ -25,6 +25,7 @@ import { DeliveryPruner } from './retention/delivery-pruner';
   providers: [
     OperationDispatcher,
     AuditTrail,
+    RecordedWrites,
     // POST and PUT /webhooks under SVC-IDEMPOTENCY-KEY: the key is recorded in the write's transaction
     IdempotentWrites,
     DeliveryRepository,

@@ -4,3 +4,4 @@ export * from './operation-dispatcher';
 export * from './acting-context';
 export * from './handler-coverage';
 export * from './audit-trail';
+export * from './recorded-writes';

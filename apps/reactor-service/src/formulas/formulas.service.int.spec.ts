@@ -1,4 +1,4 @@
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, RecordedWrites } from '@coffer/operations';
 import { randomUUID } from 'node:crypto';
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext, runAsCaller } from '@coffer/testing/integration';
@@ -12,7 +12,7 @@ describe('FormulasService (PostgreSQL)', () => {
   let p: Principal;
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [FormulaRepository, FormulasService, AuditTrail] });
+    ctx = await startIntegration({ providers: [FormulaRepository, FormulasService, AuditTrail, RecordedWrites] });
     formulas = ctx.get(FormulasService);
     p = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:create', 'reactor:read', 'reactor:update', 'reactor:delete'] });
   });

@@ -13,8 +13,8 @@ import {
   isUuid,
   parseListWindow,
 } from '@coffer/contracts';
-import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
-import { AuditTrail, caller, asCaller } from '@coffer/operations';
+import { Prisma, changedFields } from '@coffer/db';
+import { RecordedWrites, caller, asCaller } from '@coffer/operations';
 import { formulaDeleted, formulaEvent } from '../reactors/reactor-events';
 import { namePattern } from '../shared/list-query';
 import { FormulaRepository } from './formula.repository';
@@ -50,21 +50,20 @@ function parseFormula(body: unknown): Omit<Prisma.ReactorFormulaUncheckedCreateI
 export class FormulasService {
   constructor(
     private readonly formulas: FormulaRepository,
-    private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
   ) {}
 
   /** A private formula of the caller's tenant. */
   async create(req: ReactorFormulaRequest): Promise<ReactorFormulaView> {
     const { principal, traceId } = asCaller();
     const data = toFormulaData(req);
-    const row = await this.prisma.transactional(async () => {
-      const created = await this.formulas.create(principal.tenantId, { ...data, id: randomUUID(), createdBy: principal.applicationId });
-      await this.outbox.record([formulaEvent('reactor-formula.created', principal, traceId, created)]);
-      await this.audit.record({ operation: 'create', entityType: 'reactor_formula', entityId: created.id, changes: formulaChanges(null, created) });
-      return created;
-    });
+    const row = await this.writes.commit(
+      () => this.formulas.create(principal.tenantId, { ...data, id: randomUUID(), createdBy: principal.applicationId }),
+      (created) => ({
+        events: [formulaEvent('reactor-formula.created', principal, traceId, created)],
+        audit: { operation: 'create', entityType: 'reactor_formula', entityId: created.id, changes: formulaChanges(null, created) },
+      }),
+    );
     return toFormulaView(row);
   }
 
@@ -83,13 +82,17 @@ export class FormulasService {
     const existing = await this.visible(principal.tenantId, id);
     if (existing.tenantId === null) throw officialIsReadOnly();
     const data = parseFormula(body);
-    const row = await this.prisma.transactional(async () => {
-      const updated = await this.formulas.updateOwn(principal.tenantId, id, { ...data, modifiedBy: principal.applicationId, modifiedAt: new Date() });
-      if (!updated) throw notFound('reactor formula');
-      await this.outbox.record([formulaEvent('reactor-formula.updated', principal, traceId, updated)]);
-      await this.audit.record({ operation: 'update', entityType: 'reactor_formula', entityId: id, changes: formulaChanges(existing, updated) });
-      return updated;
-    });
+    const row = await this.writes.commit(
+      async () => {
+        const updated = await this.formulas.updateOwn(principal.tenantId, id, { ...data, modifiedBy: principal.applicationId, modifiedAt: new Date() });
+        if (!updated) throw notFound('reactor formula');
+        return updated;
+      },
+      (updated) => ({
+        events: [formulaEvent('reactor-formula.updated', principal, traceId, updated)],
+        audit: { operation: 'update', entityType: 'reactor_formula', entityId: id, changes: formulaChanges(existing, updated) },
+      }),
+    );
     return toFormulaView(row);
   }
 
@@ -97,13 +100,14 @@ export class FormulasService {
     const { principal, traceId } = asCaller();
     const existing = await this.visible(principal.tenantId, id);
     if (existing.tenantId === null) throw officialIsReadOnly();
-    await this.prisma.transactional(async () => {
-      const outcome = await this.formulas.deleteOwn(principal.tenantId, id);
-      if (outcome === 'missing') throw notFound('reactor formula');
-      if (outcome === 'in_use') throw conflict('The reactor formula is used by a reactor; delete or change those reactors first');
-      await this.outbox.record([formulaDeleted(principal, traceId, id)]);
-      await this.audit.record({ operation: 'delete', entityType: 'reactor_formula', entityId: id });
-    });
+    await this.writes.commit(
+      async () => {
+        const outcome = await this.formulas.deleteOwn(principal.tenantId, id);
+        if (outcome === 'missing') throw notFound('reactor formula');
+        if (outcome === 'in_use') throw conflict('The reactor formula is used by a reactor; delete or change those reactors first');
+      },
+      () => ({ events: [formulaDeleted(principal, traceId, id)], audit: { operation: 'delete', entityType: 'reactor_formula', entityId: id } }),
+    );
   }
 
   /** The tenant's own formula or an official one. */

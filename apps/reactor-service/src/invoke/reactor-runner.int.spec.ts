@@ -1,6 +1,6 @@
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
 import { RpcClient, TenantSettingsClient } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, RecordedWrites } from '@coffer/operations';
 import { fakeTenantSettings, insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext, runAsCaller } from '@coffer/testing/integration';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { FormulasService } from '../formulas/formulas.service';
@@ -46,6 +46,7 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
           TokenServiceClient,
           AuditRecorder,
           AuditTrail,
+          RecordedWrites,
           RpcClient,
           TenantSettingsClient,
           TenantEgressDefault,

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { SUBJECTS, notFound, type Principal } from '@coffer/contracts';
 import { EventBus, type CallContext } from '@coffer/bus';
-import { AuditTrail, withActingContext } from '@coffer/operations';
+import { AuditTrail, RecordedWrites, withActingContext } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { ProxiesService } from './proxies.service';
@@ -65,7 +65,7 @@ describe('ProxiesService (PostgreSQL)', () => {
   const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [ProxyRepository, ProxyVault, ProxiesService, ApplicationDirectory, AuditTrail, EventBus] }, [
+    ctx = await startIntegration({ providers: [ProxyRepository, ProxyVault, ProxiesService, ApplicationDirectory, AuditTrail, RecordedWrites, EventBus] }, [
       { provide: ApplicationDirectory, useValue: directory },
       { provide: EventBus, useValue: bus },
     ]);

@@ -10,7 +10,6 @@ import {
   notFound,
   parseListWindow,
   validateContract,
-  type CofferEvent,
   type Page,
   type ProxyView,
   type ResolvedProxy,
@@ -19,9 +18,9 @@ import {
 import { mayEver } from '@coffer/auth';
 import { redactedUrl } from '@coffer/egress';
 import { sha256Hex } from '@coffer/crypto';
-import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
+import { Prisma, changedFields } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, callerIfAny, caller, asCaller, type CallerContext } from '@coffer/operations';
+import { RecordedWrites, callerIfAny, caller, asCaller, type CallerContext } from '@coffer/operations';
 import { many, namePattern } from '../shared/list-query';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { ProxyRepository, type ProxyListFilter, type ProxyRow } from './proxy.repository';
@@ -47,24 +46,13 @@ export class ProxiesService {
     private readonly proxies: ProxyRepository,
     private readonly vault: ProxyVault,
     private readonly applications: ApplicationDirectory,
-    private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
     private readonly bus: EventBus,
   ) {}
 
   /** Who caches a proxy by its key (proxy-service) drops it at once; published when the write commits. */
   private changed(tenantId: string, proxyId: string): Promise<void> {
     return this.bus.publish(SUBJECTS.events.proxyChanged, { tenantId, proxyId });
-  }
-
-  private withEvent(work: () => Promise<ProxyRow>, event: (row: ProxyRow) => CofferEvent, audit: (row: ProxyRow) => Parameters<AuditTrail['record']>[0]) {
-    return this.prisma.transactional(async () => {
-      const row = await work();
-      await this.outbox.record([event(row)]);
-      await this.audit.record(audit(row));
-      return row;
-    });
   }
 
   /** A proxy of the caller's tenant, created as the operation's caller. */
@@ -77,7 +65,7 @@ export class ProxiesService {
     const key = randomBytes(16).toString('hex');
     const secrets: ProxySecrets = { key, configuration };
     const sealed = await this.vault.seal(tenantId, id, secrets);
-    const row = await this.withEvent(
+    const row = await this.writes.commit(
       () =>
         this.proxies.create(tenantId, {
           id,
@@ -87,8 +75,10 @@ export class ProxiesService {
           secretsKeyId: sealed.keyId,
           createdBy: ctx.principal.applicationId,
         }),
-      (r) => proxyEvent('proxy.created', ctx.principal, ctx.traceId, r),
-      (r) => ({ operation: 'create', entityType: 'proxy', entityId: r.id, changes: proxyChanges(null, r) }),
+      (r) => ({
+        events: [proxyEvent('proxy.created', ctx.principal, ctx.traceId, r)],
+        audit: { operation: 'create', entityType: 'proxy', entityId: r.id, changes: proxyChanges(null, r) },
+      }),
     );
     return toProxyView(row, secrets);
   }
@@ -123,7 +113,7 @@ export class ProxiesService {
     const { fields, configuration } = await this.validated(ctx, body);
     const secrets: ProxySecrets = { key: (await this.secretsOf(before)).key, configuration };
     const sealed = await this.vault.seal(tenantId, id, secrets);
-    const row = await this.withEvent(
+    const row = await this.writes.commit(
       async () => {
         const updated = await this.proxies.update(tenantId, id, {
           ...fields,
@@ -136,8 +126,10 @@ export class ProxiesService {
         await this.changed(tenantId, id);
         return updated;
       },
-      (r) => proxyEvent('proxy.updated', ctx.principal, ctx.traceId, r),
-      (r) => ({ operation: 'update', entityType: 'proxy', entityId: id, changes: { ...(proxyChanges(before, r) ?? {}), configuration: { redacted: true } } }),
+      (r) => ({
+        events: [proxyEvent('proxy.updated', ctx.principal, ctx.traceId, r)],
+        audit: { operation: 'update', entityType: 'proxy', entityId: id, changes: { ...(proxyChanges(before, r) ?? {}), configuration: { redacted: true } } },
+      }),
     );
     return toProxyView(row, secrets);
   }
@@ -169,12 +161,13 @@ export class ProxiesService {
   async delete(id: string): Promise<void> {
     const { principal, traceId } = asCaller();
     if (!isUuid(id)) throw notFound('proxy');
-    await this.prisma.transactional(async () => {
-      if (!(await this.proxies.delete(principal.tenantId, id))) throw notFound('proxy');
-      await this.changed(principal.tenantId, id);
-      await this.outbox.record([proxyDeleted(principal, traceId, id)]);
-      await this.audit.record({ operation: 'delete', entityType: 'proxy', entityId: id });
-    });
+    await this.writes.commit(
+      async () => {
+        if (!(await this.proxies.delete(principal.tenantId, id))) throw notFound('proxy');
+        await this.changed(principal.tenantId, id);
+      },
+      () => ({ events: [proxyDeleted(principal, traceId, id)], audit: { operation: 'delete', entityType: 'proxy', entityId: id } }),
+    );
   }
 
   /**

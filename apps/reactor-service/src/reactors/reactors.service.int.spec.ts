@@ -1,4 +1,4 @@
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, RecordedWrites } from '@coffer/operations';
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext, runAsCaller } from '@coffer/testing/integration';
 import { FormulaRepository } from '../formulas/formula.repository';
@@ -22,7 +22,7 @@ describe('ReactorsService (PostgreSQL)', () => {
 
   beforeAll(async () => {
     ctx = await startIntegration(
-      { providers: [FormulaRepository, FormulasService, ReactorRepository, ReactorVault, ReactorsService, ApplicationDirectory, AuditTrail] },
+      { providers: [FormulaRepository, FormulasService, ReactorRepository, ReactorVault, ReactorsService, ApplicationDirectory, AuditTrail, RecordedWrites] },
       [{ provide: ApplicationDirectory, useValue: { principalOf: async () => Promise.reject(new Error('no application in these tests')) } }],
     );
     formulas = ctx.get(FormulasService);

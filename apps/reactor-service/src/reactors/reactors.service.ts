@@ -16,10 +16,9 @@ import {
   type ReactorView,
   isUuid,
   parseListWindow,
-  type CofferEvent,
 } from '@coffer/contracts';
-import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
-import { AuditTrail, caller, asCaller, type CallerContext } from '@coffer/operations';
+import { Prisma, changedFields } from '@coffer/db';
+import { RecordedWrites, caller, asCaller, type CallerContext } from '@coffer/operations';
 import { many, namePattern } from '../shared/list-query';
 import { FormulaRepository, type FormulaRow } from '../formulas/formula.repository';
 import { toFormulaView } from '../formulas/formula.view';
@@ -42,24 +41,8 @@ export class ReactorsService {
     private readonly formulas: FormulaRepository,
     private readonly vault: ReactorVault,
     private readonly applications: ApplicationDirectory,
-    private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
   ) {}
-
-  /** A reactor write, its event and its audit record commit together (docs/events.md, docs/audit.md). */
-  private withEvent(
-    work: () => Promise<ReactorRow>,
-    event: (row: ReactorRow) => CofferEvent,
-    audit: (row: ReactorRow) => Parameters<AuditTrail['record']>[0],
-  ): Promise<ReactorRow> {
-    return this.prisma.transactional(async () => {
-      const row = await work();
-      await this.outbox.record([event(row)]);
-      await this.audit.record(audit(row));
-      return row;
-    });
-  }
 
   /** A formula reactor (`formula`) or a code reactor (`code`): exactly one of the two; created as the operation's caller. */
   async create(body: unknown): Promise<ReactorView> {
@@ -145,11 +128,12 @@ export class ReactorsService {
   async delete(id: string): Promise<void> {
     const ctx = asCaller();
     if (!isUuid(id)) throw notFound('reactor');
-    await this.prisma.transactional(async () => {
-      if (!(await this.reactors.delete(ctx.principal.tenantId, id))) throw notFound('reactor');
-      await this.outbox.record([reactorDeleted(ctx.principal, ctx.traceId, id)]);
-      await this.audit.record({ operation: 'delete', entityType: 'reactor', entityId: id });
-    });
+    await this.writes.commit(
+      async () => {
+        if (!(await this.reactors.delete(ctx.principal.tenantId, id))) throw notFound('reactor');
+      },
+      () => ({ events: [reactorDeleted(ctx.principal, ctx.traceId, id)], audit: { operation: 'delete', entityType: 'reactor', entityId: id } }),
+    );
   }
 
   private async find(tenantId: string, id: string): Promise<ReactorRow> {
@@ -181,7 +165,7 @@ export class ReactorsService {
     const tenantId = ctx.principal.tenantId;
     const id = randomUUID();
     const sealed = await this.vault.seal(tenantId, id, configuration);
-    return this.withEvent(
+    return this.writes.commit(
       () =>
         this.reactors.create(tenantId, {
           id,
@@ -192,8 +176,10 @@ export class ReactorsService {
           configurationKeyId: sealed.keyId,
           createdBy: ctx.principal.applicationId,
         }),
-      (r) => reactorEvent('reactor.created', ctx.principal, ctx.traceId, r),
-      (r) => ({ operation: 'create', entityType: 'reactor', entityId: r.id, changes: reactorChanges(null, r) }),
+      (r) => ({
+        events: [reactorEvent('reactor.created', ctx.principal, ctx.traceId, r)],
+        audit: { operation: 'create', entityType: 'reactor', entityId: r.id, changes: reactorChanges(null, r) },
+      }),
     );
   }
 
@@ -222,7 +208,7 @@ export class ReactorsService {
     const tenantId = ctx.principal.tenantId;
     const sealed = await this.vault.seal(tenantId, id, configuration);
     const before = await this.reactors.find(tenantId, id);
-    return this.withEvent(
+    return this.writes.commit(
       async () => {
         const row = await this.reactors.update(tenantId, id, {
           ...fields,
@@ -234,13 +220,15 @@ export class ReactorsService {
         if (!row) throw notFound('reactor');
         return row;
       },
-      (r) => reactorEvent('reactor.updated', ctx.principal, ctx.traceId, r),
       (r) => ({
-        operation: 'update',
-        entityType: 'reactor',
-        entityId: id,
-        // the configuration is sealed (it may hold credentials): only that it was stored again
-        changes: { ...(reactorChanges(before, r) ?? {}), configuration: { redacted: true } },
+        events: [reactorEvent('reactor.updated', ctx.principal, ctx.traceId, r)],
+        audit: {
+          operation: 'update',
+          entityType: 'reactor',
+          entityId: id,
+          // the configuration is sealed (it may hold credentials): only that it was stored again
+          changes: { ...(reactorChanges(before, r) ?? {}), configuration: { redacted: true } },
+        },
       }),
     );
   }

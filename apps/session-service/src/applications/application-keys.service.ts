@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { MAX_KEYS_PER_APPLICATION, ProblemError, SUBJECTS, actorOf, newEvent, notFound, type ApplicationKeyView } from '@coffer/contracts';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, caller, callerAndTrace } from '@coffer/operations';
-import { EventOutbox, PrismaService, type ApplicationKey } from '@coffer/db';
+import { RecordedWrites, caller, callerAndTrace } from '@coffer/operations';
+import { type ApplicationKey } from '@coffer/db';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationKeyRepository } from './application-key.repository';
 import { assertWithinRole } from './role-ceiling';
@@ -33,9 +33,7 @@ export class ApplicationKeysService {
     private readonly applications: ApplicationRepository,
     private readonly keys: ApplicationKeyRepository,
     private readonly events: EventBus,
-    private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
   ) {}
 
   /** A new key for an application (also the key made with the application itself). */
@@ -51,27 +49,28 @@ export class ApplicationKeysService {
     if (!app) throw notFound('application');
     assertWithinRole(principal, app.type, app.permissions);
     const key = generateSecret(API_KEY_PREFIX);
-    const row = await this.prisma.transactional(async () => {
-      const created = await this.keys.createWithin(MAX_KEYS_PER_APPLICATION, {
-        id: randomUUID(),
-        tenantId: principal.tenantId,
-        applicationId,
-        keyHash: sha256Hex(key),
-        createdBy: principal.applicationId,
-      });
-      if (created)
-        await this.outbox.record([
-          newEvent('application.key.created', principal.tenantId, traceId, actorOf(principal), { application_key: applicationKeyEventView(created) }),
-        ]);
-      return created;
-    });
-    if (!row) throw new ProblemError(422, `An application holds at most ${MAX_KEYS_PER_APPLICATION} keys: delete one first`);
-    await this.audit.record({
-      operation: 'create',
-      entityType: 'application_key',
-      entityId: row.id,
-      changes: { application_id: { new: applicationId }, key: { redacted: true } },
-    });
+    const row = await this.writes.commit(
+      async () => {
+        const created = await this.keys.createWithin(MAX_KEYS_PER_APPLICATION, {
+          id: randomUUID(),
+          tenantId: principal.tenantId,
+          applicationId,
+          keyHash: sha256Hex(key),
+          createdBy: principal.applicationId,
+        });
+        if (!created) throw new ProblemError(422, `An application holds at most ${MAX_KEYS_PER_APPLICATION} keys: delete one first`);
+        return created;
+      },
+      (created) => ({
+        events: [newEvent('application.key.created', principal.tenantId, traceId, actorOf(principal), { application_key: applicationKeyEventView(created) })],
+        audit: {
+          operation: 'create',
+          entityType: 'application_key',
+          entityId: created.id,
+          changes: { application_id: { new: applicationId }, key: { redacted: true } },
+        },
+      }),
+    );
     return toApplicationKeyView(row, key);
   }
 
@@ -92,13 +91,19 @@ export class ApplicationKeysService {
   async delete(applicationId: string, keyId: string): Promise<void> {
     const { principal, traceId } = callerAndTrace();
     await this.requireApplication(principal.tenantId, applicationId);
-    await this.prisma.transactional(async () => {
-      if (!(await this.keys.delete(principal.tenantId, applicationId, keyId))) throw notFound('application key');
-      await this.outbox.record([
-        newEvent('application.key.deleted', principal.tenantId, traceId, actorOf(principal), { application_key: { id: keyId, application_id: applicationId } }),
-      ]);
-      await this.audit.record({ operation: 'delete', entityType: 'application_key', entityId: keyId, changes: { application_id: { old: applicationId } } });
-    });
+    await this.writes.commit(
+      async () => {
+        if (!(await this.keys.delete(principal.tenantId, applicationId, keyId))) throw notFound('application key');
+      },
+      () => ({
+        events: [
+          newEvent('application.key.deleted', principal.tenantId, traceId, actorOf(principal), {
+            application_key: { id: keyId, application_id: applicationId },
+          }),
+        ],
+        audit: { operation: 'delete', entityType: 'application_key', entityId: keyId, changes: { application_id: { old: applicationId } } },
+      }),
+    );
     // the gateway drops the application's cached principals: the deleted key is refused from now on (the
     // application's other keys simply authenticate again)
     await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: principal.tenantId, applicationId });

@@ -1,7 +1,7 @@
 import { SUBJECTS, type ApplicationView, type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, withActingContext } from '@coffer/operations';
+import { AuditTrail, RecordedWrites, withActingContext } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -39,6 +39,7 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
           TenantRepository,
           EventBus,
           AuditTrail,
+          RecordedWrites,
         ],
       },
       [{ provide: EventBus, useValue: bus }],
@@ -146,4 +147,29 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
     await ctx.sql.query('UPDATE tenants SET deleted_at = now() WHERE id = $1', [gone]);
     expect(await principalFor(other.keys?.[0]?.key as string)).toBeNull();
   });
+
+  it('an act whose audit record cannot be written does not happen: a new key and a regeneration roll back with it', async () => {
+    const app = await withActingContext({ principal: admin }, () => apps.create({ name: 'audited', type: 'private', permissions: ['token:read'] }));
+    const oldKey = app.keys?.[0]?.key as string;
+    const stored = async () => (await ctx.sql.query('SELECT id, key_hash FROM application_keys WHERE application_id = $1 ORDER BY id', [app.id])).rows;
+    const before = await stored();
+    await withAuditRefused(async () => {
+      await expect(withActingContext({ principal: admin }, () => keys.create(app.id))).rejects.toThrow(/audit refused/);
+      await expect(withActingContext({ principal: admin }, () => apps.regenerate(app.id))).rejects.toThrow(/audit refused/);
+    });
+    expect(await stored()).toEqual(before);
+    expect(await principalFor(oldKey)).toMatchObject({ applicationId: app.id });
+  });
+
+  /** Runs `work` while PostgreSQL refuses every audit record (a trigger), as a full disk or a lost connection would. */
+  async function withAuditRefused(work: () => Promise<void>): Promise<void> {
+    await ctx.sql.query(`CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$`);
+    await ctx.sql.query('CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_audit()');
+    try {
+      await work();
+    } finally {
+      await ctx.sql.query('DROP TRIGGER refuse_audit ON audit_events');
+      await ctx.sql.query('DROP FUNCTION refuse_audit()');
+    }
+  }
 });

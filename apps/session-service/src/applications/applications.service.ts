@@ -21,8 +21,8 @@ import {
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, caller, callerAndTrace } from '@coffer/operations';
-import { EventOutbox, Prisma, PrismaService, changedFields } from '@coffer/db';
+import { RecordedWrites, caller, callerAndTrace } from '@coffer/operations';
+import { Prisma, changedFields } from '@coffer/db';
 import { ApplicationRepository, type ApplicationFilter } from './application.repository';
 import { SessionRepository } from '../sessions/session.repository';
 import { toApplicationView } from './application.view';
@@ -36,9 +36,7 @@ export class ApplicationsService {
     private readonly sessions: SessionRepository,
     private readonly keys: ApplicationKeysService,
     private readonly events: EventBus,
-    private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
   ) {}
 
   /** `req` was validated against the contract at the edge (the gateway's pipe); the grants are this service's check. */
@@ -51,27 +49,29 @@ export class ApplicationsService {
     // create_key: false makes an application without a key (keys come from POST /applications/{id}/keys)
     const key = req.create_key === false ? undefined : generateSecret(API_KEY_PREFIX);
     // the application and its application.created event commit together (docs/events.md)
-    const app = await this.prisma.transactional(async () => {
-      const created = await this.applications.create(
-        principal.tenantId,
-        {
-          id: randomUUID(),
-          name: req.name,
-          type: req.type,
-          permissions: grants.permissions,
-          rules: grants.rules ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-          createdBy: principal.applicationId,
-        },
-        key ? { id: randomUUID(), keyHash: sha256Hex(key) } : undefined,
-      );
-      const actor = actorOf(principal);
-      await this.outbox.record([
-        newEvent('application.created', principal.tenantId, traceId, actor, { application: toApplicationView(created) }),
-        ...created.keys.map((k) => newEvent('application.key.created', principal.tenantId, traceId, actor, { application_key: applicationKeyEventView(k) })),
-      ]);
-      await this.audit.record({ operation: 'create', entityType: 'application', entityId: created.id, changes: applicationChanges(null, created, !!key) });
-      return created;
-    });
+    const actor = actorOf(principal);
+    const app = await this.writes.commit(
+      () =>
+        this.applications.create(
+          principal.tenantId,
+          {
+            id: randomUUID(),
+            name: req.name,
+            type: req.type,
+            permissions: grants.permissions,
+            rules: grants.rules ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+            createdBy: principal.applicationId,
+          },
+          key ? { id: randomUUID(), keyHash: sha256Hex(key) } : undefined,
+        ),
+      (created) => ({
+        events: [
+          newEvent('application.created', principal.tenantId, traceId, actor, { application: toApplicationView(created) }),
+          ...created.keys.map((k) => newEvent('application.key.created', principal.tenantId, traceId, actor, { application_key: applicationKeyEventView(k) })),
+        ],
+        audit: { operation: 'create', entityType: 'application', entityId: created.id, changes: applicationChanges(null, created, !!key) },
+      }),
+    );
     const view = toApplicationView(app, key);
     if (key) view.keys = app.keys.map((k) => toApplicationKeyView(k, key));
     return view;
@@ -101,34 +101,38 @@ export class ApplicationsService {
     const grants = validateGrants(existing.type as never, req.permissions, req.rules, errors);
     errors.throwIfAny();
     assertWithinRole(principal, existing.type, grants.permissions);
-    const app = await this.prisma.transactional(async () => {
-      const updated = await this.applications.update(principal.tenantId, id, {
-        name: req.name,
-        permissions: grants.permissions,
-        rules: grants.rules ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-        modifiedBy: principal.applicationId,
-        modifiedAt: new Date(),
-      });
-      if (updated) {
-        await this.outbox.record([
-          newEvent('application.updated', principal.tenantId, traceId, actorOf(principal), { application: toApplicationView(updated) }),
-        ]);
-        await this.audit.record({ operation: 'update', entityType: 'application', entityId: id, changes: applicationChanges(existing, updated, false) });
-      }
-      return updated;
-    });
-    if (!app) throw notFound('application');
+    const app = await this.writes.commit(
+      async () => {
+        const updated = await this.applications.update(principal.tenantId, id, {
+          name: req.name,
+          permissions: grants.permissions,
+          rules: grants.rules ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+          modifiedBy: principal.applicationId,
+          modifiedAt: new Date(),
+        });
+        if (!updated) throw notFound('application');
+        return updated;
+      },
+      (updated) => ({
+        events: [newEvent('application.updated', principal.tenantId, traceId, actorOf(principal), { application: toApplicationView(updated) })],
+        audit: { operation: 'update', entityType: 'application', entityId: id, changes: applicationChanges(existing, updated, false) },
+      }),
+    );
     await this.invalidate(principal.tenantId, id);
     return toApplicationView(app);
   }
 
   async delete(id: string): Promise<void> {
     const { principal, traceId } = callerAndTrace();
-    await this.prisma.transactional(async () => {
-      if (!(await this.applications.delete(principal.tenantId, id))) throw notFound('application');
-      await this.outbox.record([newEvent('application.deleted', principal.tenantId, traceId, actorOf(principal), { application: { id } })]);
-      await this.audit.record({ operation: 'delete', entityType: 'application', entityId: id });
-    });
+    await this.writes.commit(
+      async () => {
+        if (!(await this.applications.delete(principal.tenantId, id))) throw notFound('application');
+      },
+      () => ({
+        events: [newEvent('application.deleted', principal.tenantId, traceId, actorOf(principal), { application: { id } })],
+        audit: { operation: 'delete', entityType: 'application', entityId: id },
+      }),
+    );
     await this.sessions.deleteByApplication(principal.tenantId, id);
     await this.invalidate(principal.tenantId, id);
   }
@@ -139,11 +143,17 @@ export class ApplicationsService {
     const existing = await this.applications.find(principal.tenantId, id);
     if (!existing) throw notFound('application');
     assertWithinRole(principal, existing.type, existing.permissions);
-    const app = await this.applications.update(principal.tenantId, id, { modifiedBy: principal.applicationId, modifiedAt: new Date() });
-    if (!app) throw notFound('application');
-    const key = await this.keys.replaceAll(principal.tenantId, id, principal.applicationId);
-    await this.sessions.deleteByApplication(principal.tenantId, id);
-    await this.audit.record({ operation: 'regenerate', entityType: 'application', entityId: id, changes: { key: { redacted: true } } });
+    // the new key, the old keys' and sessions' end and the audit record commit together: never a key nobody recorded
+    const { app, key } = await this.writes.commit(
+      async () => {
+        const app = await this.applications.update(principal.tenantId, id, { modifiedBy: principal.applicationId, modifiedAt: new Date() });
+        if (!app) throw notFound('application');
+        const key = await this.keys.replaceAll(principal.tenantId, id, principal.applicationId);
+        await this.sessions.deleteByApplication(principal.tenantId, id);
+        return { app, key };
+      },
+      () => ({ audit: { operation: 'regenerate', entityType: 'application', entityId: id, changes: { key: { redacted: true } } } }),
+    );
     await this.invalidate(principal.tenantId, id);
     const view = toApplicationView(app, key.key);
     view.keys = [key];

@@ -3,7 +3,7 @@ import { SUBJECTS, type Principal, type VerifiedIdentity } from '@coffer/contrac
 import { ROLES } from '@coffer/auth';
 import { sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, withActingContext } from '@coffer/operations';
+import { AuditTrail, RecordedWrites, withActingContext } from '@coffer/operations';
 import { insertTenant, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { ApplicationKeyRepository } from '../applications/application-key.repository';
@@ -62,6 +62,7 @@ describe('ConsoleSignInService (PostgreSQL)', () => {
           ConsoleSignInService,
           EventBus,
           AuditTrail,
+          RecordedWrites,
           { provide: CONSOLE_SESSION_LIMITS, useValue: LIMITS },
           { provide: CONSOLE_CLOCK, useValue: () => clock },
         ] as never,

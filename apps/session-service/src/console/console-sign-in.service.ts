@@ -14,9 +14,9 @@ import {
   type VerifiedIdentity,
 } from '@coffer/contracts';
 import { roleOf } from '@coffer/auth';
-import { EventOutbox, PrismaService, Prisma } from '@coffer/db';
+import { PrismaService, Prisma } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, currentTraceId } from '@coffer/operations';
+import { RecordedWrites, currentTraceId } from '@coffer/operations';
 import { sessionServiceConfig } from '../config';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { ApplicationKeyRepository } from '../applications/application-key.repository';
@@ -90,8 +90,7 @@ export class ConsoleSignInService {
     private readonly tenants: TenantRepository,
     private readonly members: MemberRepository,
     private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
     private readonly events: EventBus,
     @Optional() @Inject(CONSOLE_SESSION_LIMITS) limits?: ConsoleSessionLimits,
     @Optional() @Inject(CONSOLE_CLOCK) clock?: () => number,
@@ -236,25 +235,22 @@ export class ConsoleSignInService {
     let member = await this.repo.findMember(invitation.tenantId, user.id);
     if (!member) {
       const role = (await this.repo.hasOwner(invitation.tenantId)) ? invitation.role : 'OWNER';
-      member = await this.repo.createMember({
-        id: randomUUID(),
-        tenantId: invitation.tenantId,
-        userId: user.id,
-        role,
-        createdBy: invitation.createdBy,
-        createdAt: at,
-      });
-      const view = toMemberView({ ...member, user });
-      await this.outbox.record([newEvent('tenant.member.created', invitation.tenantId, traceId, actor, { member: view })]);
-      await this.audit.record({
-        tenantId: invitation.tenantId,
-        actor,
-        ...(traceId ? { traceId } : {}),
-        operation: 'create',
-        entityType: 'tenant_member',
-        entityId: member.id,
-        changes: { user_id: { new: user.id }, email: { new: user.email }, role: { new: role }, invitation_id: { new: invitation.id } },
-      });
+      member = await this.writes.commit(
+        () =>
+          this.repo.createMember({ id: randomUUID(), tenantId: invitation.tenantId, userId: user.id, role, createdBy: invitation.createdBy, createdAt: at }),
+        (created) => ({
+          events: [newEvent('tenant.member.created', invitation.tenantId, traceId, actor, { member: toMemberView({ ...created, user }) })],
+          audit: {
+            tenantId: invitation.tenantId,
+            actor,
+            ...(traceId ? { traceId } : {}),
+            operation: 'create',
+            entityType: 'tenant_member',
+            entityId: created.id,
+            changes: { user_id: { new: user.id }, email: { new: user.email }, role: { new: role }, invitation_id: { new: invitation.id } },
+          },
+        }),
+      );
     }
     const opened = await this.openSession({ tenantId: invitation.tenantId, owner: { userId: user.id }, actor, method: 'oidc', source, traceId });
     return {
@@ -280,26 +276,33 @@ export class ConsoleSignInService {
     const sessionId = randomBytes(32).toString('base64url');
     const csrf = randomBytes(32).toString('base64url');
     const at = this.now();
-    const ended = await this.repo.endOldest(s.owner, this.limits.maxSessionsPerKey - 1);
-    await this.repo.createSession({
-      idHash: sha256(sessionId),
-      csrfHash: sha256(csrf),
-      tenantId: s.tenantId,
-      ...s.owner,
-      createdAt: new Date(at),
-      expiresAt: new Date(at + this.limits.maxAgeMs),
-    });
-    await this.outbox.record([newEvent('console.signed-in', s.tenantId, s.traceId, s.actor, { method: s.method })]);
-    await this.audit.record({
-      tenantId: s.tenantId,
-      actor: s.actor,
-      ...(s.traceId ? { traceId: s.traceId } : {}),
-      ...(s.source ? { source: s.source } : {}),
-      operation: 'sign-in',
-      entityType: 'console_session',
-      entityId: randomUUID(),
-      changes: { method: { new: s.method } },
-    });
+    const ended = await this.writes.commit(
+      async () => {
+        const ended = await this.repo.endOldest(s.owner, this.limits.maxSessionsPerKey - 1);
+        await this.repo.createSession({
+          idHash: sha256(sessionId),
+          csrfHash: sha256(csrf),
+          tenantId: s.tenantId,
+          ...s.owner,
+          createdAt: new Date(at),
+          expiresAt: new Date(at + this.limits.maxAgeMs),
+        });
+        return ended;
+      },
+      () => ({
+        events: [newEvent('console.signed-in', s.tenantId, s.traceId, s.actor, { method: s.method })],
+        audit: {
+          tenantId: s.tenantId,
+          actor: s.actor,
+          ...(s.traceId ? { traceId: s.traceId } : {}),
+          ...(s.source ? { source: s.source } : {}),
+          operation: 'sign-in',
+          entityType: 'console_session',
+          entityId: randomUUID(),
+          changes: { method: { new: s.method } },
+        },
+      }),
+    );
     if (ended.length) await this.events.publish(SUBJECTS.events.authInvalidated, { consoleSessions: ended });
     return { sessionId, csrf };
   }
@@ -389,9 +392,9 @@ export class ConsoleSignInService {
 
   /** The audit record of a refusal (the global log when no tenant is known) and, in a known tenant, its event. */
   private async record(r: Refusal, source: string | undefined, traceId: string | undefined): Promise<void> {
-    await this.prisma.transactional(async () => {
-      if (r.tenantId) await this.outbox.record([newEvent('console.sign-in-refused', r.tenantId, traceId, r.actor, { method: r.method, reason: r.reason })]);
-      await this.audit.record({
+    await this.writes.record({
+      events: r.tenantId ? [newEvent('console.sign-in-refused', r.tenantId, traceId, r.actor, { method: r.method, reason: r.reason })] : [],
+      audit: {
         tenantId: r.tenantId ?? null,
         actor: r.actor,
         ...(traceId ? { traceId } : {}),
@@ -400,7 +403,7 @@ export class ConsoleSignInService {
         entityType: 'console_session',
         entityId: r.reason,
         changes: { method: { new: r.method }, reason: { new: r.detail } },
-      });
+      },
     });
   }
 

@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { INVITATION_TTL_HOURS, type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { PrismaService } from '@coffer/db';
-import { AuditTrail, withActingContext } from '@coffer/operations';
+import { AuditTrail, RecordedWrites, withActingContext } from '@coffer/operations';
 import { Mailer } from '@coffer/mail';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -67,7 +67,15 @@ describe('InvitationsService (PostgreSQL, SMTP)', () => {
     await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
     const mailer = new Mailer({ smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, smtpFrom: 'Coffer <coffer@acme.test>' });
     ctx = await startIntegration({
-      providers: [InvitationRepository, InvitationsService, InvitationMail, TenantRepository, AuditTrail, { provide: Mailer, useValue: mailer }],
+      providers: [
+        InvitationRepository,
+        InvitationsService,
+        InvitationMail,
+        TenantRepository,
+        AuditTrail,
+        RecordedWrites,
+        { provide: Mailer, useValue: mailer },
+      ],
     });
     invitations = ctx.get(InvitationsService);
     tenant = await insertTenant(ctx.sql, {}, 'Acme Payments');

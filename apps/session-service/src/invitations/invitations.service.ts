@@ -19,9 +19,9 @@ import {
   type Principal,
 } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { EventOutbox, PrismaService, deferUntilCommitted } from '@coffer/db';
+import { deferUntilCommitted } from '@coffer/db';
 import { sqlStateOf } from '@coffer/db';
-import { AuditTrail, actedBy, caller, type AuditAct, callerAndTrace } from '@coffer/operations';
+import { RecordedWrites, actedBy, caller, type AuditAct, callerAndTrace } from '@coffer/operations';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { InvitationRepository, type InvitationRow } from './invitation.repository';
 import { InvitationMail } from './invitation-mail';
@@ -57,9 +57,7 @@ export class InvitationsService {
     private readonly invitations: InvitationRepository,
     private readonly tenants: TenantRepository,
     private readonly mail: InvitationMail,
-    private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
   ) {}
 
   /** `POST /tenants/self/invitations` `{email, role?}` (role ADMIN by default). */
@@ -74,40 +72,42 @@ export class InvitationsService {
     const actor = actorOf(principal);
     let created: { invitation: InvitationRow; tenantName: string };
     try {
-      created = await this.prisma.transactional(async () => {
-        if (await this.invitations.memberHasEmail(principal.tenantId, email)) throw conflict(ALREADY_MEMBER);
-        const existing = await this.invitations.findByEmail(principal.tenantId, email);
-        if (existing) {
-          if (existing.expiresAt > now) throw conflict(ALREADY_INVITED);
-          // an expired invitation is replaced: revoked, with its record and event, then made anew
-          await this.invitations.delete(principal.tenantId, existing.id);
-          await this.outbox.record([
-            newEvent('tenant.invitation.deleted', principal.tenantId, traceId, actor, { invitation: toInvitationView(existing, now) }),
-          ]);
-          await this.audit.record(act(principal, traceId, 'delete', existing.id, { email: { old: existing.email } }));
-        }
-        const invitation = await this.invitations.create({
-          id: randomUUID(),
-          tenantId: principal.tenantId,
-          email,
-          role,
-          tokenHash,
-          expiresAt,
-          createdBy: principal.applicationId,
-        });
-        await this.outbox.record([
-          newEvent('tenant.invitation.created', principal.tenantId, traceId, actor, { invitation: toInvitationView(invitation, now) }),
-        ]);
-        await this.audit.record(
-          act(principal, traceId, 'create', invitation.id, {
+      created = await this.writes.commit(
+        async () => {
+          if (await this.invitations.memberHasEmail(principal.tenantId, email)) throw conflict(ALREADY_MEMBER);
+          const existing = await this.invitations.findByEmail(principal.tenantId, email);
+          if (existing) {
+            if (existing.expiresAt > now) throw conflict(ALREADY_INVITED);
+            // an expired invitation is replaced: revoked, with its record and event, then made anew
+            await this.writes.commit(
+              () => this.invitations.delete(principal.tenantId, existing.id),
+              () => ({
+                events: [newEvent('tenant.invitation.deleted', principal.tenantId, traceId, actor, { invitation: toInvitationView(existing, now) })],
+                audit: act(principal, traceId, 'delete', existing.id, { email: { old: existing.email } }),
+              }),
+            );
+          }
+          const invitation = await this.invitations.create({
+            id: randomUUID(),
+            tenantId: principal.tenantId,
+            email,
+            role,
+            tokenHash,
+            expiresAt,
+            createdBy: principal.applicationId,
+          });
+          return { invitation, tenantName: await this.tenantName(principal.tenantId) };
+        },
+        ({ invitation }) => ({
+          events: [newEvent('tenant.invitation.created', principal.tenantId, traceId, actor, { invitation: toInvitationView(invitation, now) })],
+          audit: act(principal, traceId, 'create', invitation.id, {
             email: { new: email },
             role: { new: role },
             expires_at: { new: expiresAt.toISOString() },
             token: { redacted: true },
           }),
-        );
-        return { invitation, tenantName: await this.tenantName(principal.tenantId) };
-      });
+        }),
+      );
     } catch (err) {
       // the same email invited by two calls at once (tenant_invitations_tenant_id_email_key)
       if (isUniqueViolation(err)) throw conflict(ALREADY_INVITED);
@@ -140,20 +140,22 @@ export class InvitationsService {
     const { principal, traceId } = callerAndTrace();
     const { secret, tokenHash } = newLinkSecret();
     const expiresAt = new Date(Date.now() + TTL_MS);
-    const updated = await this.prisma.transactional(async () => {
-      const existing = await this.invitations.find(principal.tenantId, id);
-      if (!existing) throw notFound('invitation');
-      if (await this.invitations.memberHasEmail(principal.tenantId, existing.email)) throw conflict(ALREADY_MEMBER);
-      const invitation = await this.invitations.replaceSecret(principal.tenantId, id, tokenHash, expiresAt, principal.applicationId);
-      if (!invitation) throw notFound('invitation');
-      await this.audit.record(
-        act(principal, traceId, 'resend', id, {
-          expires_at: { old: existing.expiresAt.toISOString(), new: expiresAt.toISOString() },
+    const updated = await this.writes.commit(
+      async () => {
+        const existing = await this.invitations.find(principal.tenantId, id);
+        if (!existing) throw notFound('invitation');
+        if (await this.invitations.memberHasEmail(principal.tenantId, existing.email)) throw conflict(ALREADY_MEMBER);
+        const invitation = await this.invitations.replaceSecret(principal.tenantId, id, tokenHash, expiresAt, principal.applicationId);
+        if (!invitation) throw notFound('invitation');
+        return { invitation, previousExpiry: existing.expiresAt, tenantName: await this.tenantName(principal.tenantId) };
+      },
+      ({ previousExpiry }) => ({
+        audit: act(principal, traceId, 'resend', id, {
+          expires_at: { old: previousExpiry.toISOString(), new: expiresAt.toISOString() },
           token: { redacted: true },
         }),
-      );
-      return { invitation, tenantName: await this.tenantName(principal.tenantId) };
-    });
+      }),
+    );
     this.mailOnceCommitted(updated.invitation, updated.tenantName, secret);
     return toInvitationView(updated.invitation);
   }
@@ -161,14 +163,17 @@ export class InvitationsService {
   /** `DELETE /tenants/self/invitations/{id}`: revoked, its link stops working. */
   async delete(id: string): Promise<void> {
     const { principal, traceId } = callerAndTrace();
-    await this.prisma.transactional(async () => {
-      const existing = await this.invitations.find(principal.tenantId, id);
-      if (!existing || !(await this.invitations.delete(principal.tenantId, id))) throw notFound('invitation');
-      await this.outbox.record([
-        newEvent('tenant.invitation.deleted', principal.tenantId, traceId, actorOf(principal), { invitation: toInvitationView(existing) }),
-      ]);
-      await this.audit.record(act(principal, traceId, 'delete', id, { email: { old: existing.email } }));
-    });
+    await this.writes.commit(
+      async () => {
+        const existing = await this.invitations.find(principal.tenantId, id);
+        if (!existing || !(await this.invitations.delete(principal.tenantId, id))) throw notFound('invitation');
+        return existing;
+      },
+      (existing) => ({
+        events: [newEvent('tenant.invitation.deleted', principal.tenantId, traceId, actorOf(principal), { invitation: toInvitationView(existing) })],
+        audit: act(principal, traceId, 'delete', id, { email: { old: existing.email } }),
+      }),
+    );
   }
 
   /** Before sign-in (the gateway's invitation page): what a pending link names, or null (unknown, used, expired). */

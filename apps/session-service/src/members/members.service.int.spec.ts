@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ROLES } from '@coffer/auth';
 import { SUBJECTS, type MemberRole, type Principal } from '@coffer/contracts';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, withActingContext } from '@coffer/operations';
+import { AuditTrail, RecordedWrites, withActingContext } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { TenantsService } from '../tenants/tenants.service';
@@ -21,7 +21,7 @@ describe('MembersService (PostgreSQL)', () => {
   const bus = recordingEventBus();
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [MemberRepository, MembersService, TenantRepository, TenantsService, EventBus, AuditTrail] }, [
+    ctx = await startIntegration({ providers: [MemberRepository, MembersService, TenantRepository, TenantsService, EventBus, AuditTrail, RecordedWrites] }, [
       { provide: EventBus, useValue: bus },
     ]);
     members = ctx.get(MembersService);

@@ -17,10 +17,9 @@ import {
   type Page,
   type Principal,
 } from '@coffer/contracts';
-import { EventOutbox, PrismaService } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
 import { sqlStateOf } from '@coffer/db';
-import { AuditTrail, actedBy, caller, type AuditAct, callerAndTrace } from '@coffer/operations';
+import { RecordedWrites, actedBy, caller, type AuditAct, type ChangeRecord, callerAndTrace } from '@coffer/operations';
 import { MemberRepository, type MemberFilter, type MemberWithUser } from './member.repository';
 import { toMemberView } from './member.view';
 
@@ -45,9 +44,7 @@ export class MembersService {
   constructor(
     private readonly members: MemberRepository,
     private readonly events: EventBus,
-    private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
   ) {}
 
   async list(query: Record<string, unknown>): Promise<Page<MemberView>> {
@@ -65,38 +62,49 @@ export class MembersService {
   async update(id: string, body: unknown): Promise<MemberView> {
     const { principal, traceId } = callerAndTrace();
     const req = validateContract(UpdateMemberRequest, body);
-    const { member, changed } = await this.prisma.transactional(async () => {
-      const existing = await this.members.find(principal.tenantId, id);
-      if (!existing) throw notFound('member');
-      if (existing.role === 'OWNER') throw conflict(OWNER_PROTECTED);
-      if (existing.role === req.role) return { member: existing, changed: false };
-      const updated = await this.members.setRoleUnlessOwner(principal.tenantId, id, req.role, principal.applicationId);
-      // a transfer to this member committed between the read and the update, or the member was removed
-      if (!updated) throw (await this.members.find(principal.tenantId, id)) ? conflict(OWNER_PROTECTED) : notFound('member');
-      const view = toMemberView(updated);
-      await this.outbox.record([newEvent('tenant.member.updated', principal.tenantId, traceId, actorOf(principal), { member: view })]);
-      await this.audit.record(act(principal, traceId, 'update', updated.id, { role: { old: existing.role, new: updated.role } }));
-      return { member: updated, changed: true };
-    });
-    if (changed) await this.invalidate(principal.tenantId, member.userId);
+    const { member, before } = await this.writes.commit(
+      async () => {
+        const existing = await this.members.find(principal.tenantId, id);
+        if (!existing) throw notFound('member');
+        if (existing.role === 'OWNER') throw conflict(OWNER_PROTECTED);
+        if (existing.role === req.role) return { member: existing, before: null };
+        const updated = await this.members.setRoleUnlessOwner(principal.tenantId, id, req.role, principal.applicationId);
+        // a transfer to this member committed between the read and the update, or the member was removed
+        if (!updated) throw (await this.members.find(principal.tenantId, id)) ? conflict(OWNER_PROTECTED) : notFound('member');
+        return { member: updated, before: existing };
+      },
+      // the same role again changes nothing: nothing to announce or audit
+      ({ member, before }): ChangeRecord =>
+        before
+          ? {
+              events: [newEvent('tenant.member.updated', principal.tenantId, traceId, actorOf(principal), { member: toMemberView(member) })],
+              audit: act(principal, traceId, 'update', member.id, { role: { old: before.role, new: member.role } }),
+            }
+          : {},
+    );
+    if (before) await this.invalidate(principal.tenantId, member.userId);
     return toMemberView(member);
   }
 
   /** `DELETE /tenants/self/members/{id}`: the membership and the person's console sessions in the tenant end. */
   async delete(id: string): Promise<void> {
     const { principal, traceId } = callerAndTrace();
-    const removed = await this.prisma.transactional(async () => {
-      const existing = await this.members.find(principal.tenantId, id);
-      if (!existing) throw notFound('member');
-      if (existing.role === 'OWNER') throw conflict(OWNER_PROTECTED);
-      if (!(await this.members.deleteUnlessOwner(principal.tenantId, id))) {
-        throw (await this.members.find(principal.tenantId, id)) ? conflict(OWNER_PROTECTED) : notFound('member');
-      }
-      await this.members.deleteConsoleSessions(principal.tenantId, existing.userId);
-      await this.outbox.record([newEvent('tenant.member.deleted', principal.tenantId, traceId, actorOf(principal), { member: toMemberView(existing) })]);
-      await this.audit.record(act(principal, traceId, 'delete', existing.id, { user_id: { old: existing.userId }, role: { old: existing.role } }));
-      return existing;
-    });
+    const removed = await this.writes.commit(
+      async () => {
+        const existing = await this.members.find(principal.tenantId, id);
+        if (!existing) throw notFound('member');
+        if (existing.role === 'OWNER') throw conflict(OWNER_PROTECTED);
+        if (!(await this.members.deleteUnlessOwner(principal.tenantId, id))) {
+          throw (await this.members.find(principal.tenantId, id)) ? conflict(OWNER_PROTECTED) : notFound('member');
+        }
+        await this.members.deleteConsoleSessions(principal.tenantId, existing.userId);
+        return existing;
+      },
+      (existing) => ({
+        events: [newEvent('tenant.member.deleted', principal.tenantId, traceId, actorOf(principal), { member: toMemberView(existing) })],
+        audit: act(principal, traceId, 'delete', existing.id, { user_id: { old: existing.userId }, role: { old: existing.role } }),
+      }),
+    );
     await this.invalidate(principal.tenantId, removed.userId);
   }
 
@@ -115,32 +123,23 @@ export class MembersService {
   async transferOwner(body: unknown): Promise<MemberView> {
     const { principal, traceId } = callerAndTrace();
     const req = body instanceof TransferOwnerRequest ? body : validateContract(TransferOwnerRequest, body);
-    let result: { owner: MemberWithUser; previous: MemberWithUser | null; changed: boolean };
+    let result: Transfer;
     try {
-      result = await this.prisma.transactional(async () => {
-        await this.members.lockOwnership(principal.tenantId);
-        const current = await this.members.findOwner(principal.tenantId);
-        if (principal.user && current?.userId !== principal.user.id) throw forbidden('Only the owner may transfer the ownership of the tenant');
-        const target = await this.members.find(principal.tenantId, req.member_id);
-        if (!target) throw notFound('member');
-        if (target.role === 'OWNER') return { owner: target, previous: null, changed: false };
-        const previous = current ? await this.members.setRole(principal.tenantId, current.id, 'ADMIN', principal.applicationId) : null;
-        const owner = await this.members.setRole(principal.tenantId, target.id, 'OWNER', principal.applicationId);
-        if (!owner) throw notFound('member');
-        const data: Record<string, unknown> = { member: toMemberView(owner) };
-        if (previous) data['previous_owner'] = toMemberView(previous);
-        await this.outbox.record([newEvent('tenant.owner.transferred', principal.tenantId, traceId, actorOf(principal), data)]);
-        const acts: AuditAct[] = [];
-        if (previous) acts.push(act(principal, traceId, 'update', previous.id, { role: { old: 'OWNER', new: 'ADMIN' } }));
-        acts.push(
-          act(principal, traceId, 'transfer', owner.id, {
-            role: { old: target.role, new: 'OWNER' },
-            ...(current ? { previous_owner: { old: current.id } } : {}),
-          }),
-        );
-        await this.audit.record(...acts);
-        return { owner, previous, changed: true };
-      });
+      result = await this.writes.commit(
+        async (): Promise<Transfer> => {
+          await this.members.lockOwnership(principal.tenantId);
+          const current = await this.members.findOwner(principal.tenantId);
+          if (principal.user && current?.userId !== principal.user.id) throw forbidden('Only the owner may transfer the ownership of the tenant');
+          const target = await this.members.find(principal.tenantId, req.member_id);
+          if (!target) throw notFound('member');
+          if (target.role === 'OWNER') return { owner: target, previous: null, changed: false };
+          const previous = current ? await this.members.setRole(principal.tenantId, current.id, 'ADMIN', principal.applicationId) : null;
+          const owner = await this.members.setRole(principal.tenantId, target.id, 'OWNER', principal.applicationId);
+          if (!owner) throw notFound('member');
+          return { owner, previous, changed: true, formerRole: target.role, formerOwnerId: current?.id };
+        },
+        (t) => (t.changed ? transferRecord(principal, traceId, t) : {}),
+      );
     } catch (err) {
       // the first owner made by a console sign-in at the same moment (tenant_members_owner_key)
       if (sqlStateOf(err) === '23505' || (err as { code?: unknown }).code === 'P2002') throw conflict('The ownership of the tenant changed meanwhile: retry');
@@ -157,6 +156,30 @@ export class MembersService {
   private invalidate(tenantId: string, userId: string): Promise<void> {
     return this.events.publish(SUBJECTS.events.authInvalidated, { tenantId, userId });
   }
+}
+
+/** An ownership transfer: the new owner, the one it replaced (ADMIN now), and what the new owner was before. */
+interface Transfer {
+  owner: MemberWithUser;
+  previous: MemberWithUser | null;
+  changed: boolean;
+  formerRole?: string;
+  formerOwnerId?: string;
+}
+
+/** The tenant.owner.transferred event and the audit records of a transfer that changed something. */
+function transferRecord(principal: Principal, traceId: string | undefined, t: Transfer): ChangeRecord {
+  const data: Record<string, unknown> = { member: toMemberView(t.owner) };
+  if (t.previous) data['previous_owner'] = toMemberView(t.previous);
+  const acts: AuditAct[] = [];
+  if (t.previous) acts.push(act(principal, traceId, 'update', t.previous.id, { role: { old: 'OWNER', new: 'ADMIN' } }));
+  acts.push(
+    act(principal, traceId, 'transfer', t.owner.id, {
+      role: { old: t.formerRole, new: 'OWNER' },
+      ...(t.formerOwnerId ? { previous_owner: { old: t.formerOwnerId } } : {}),
+    }),
+  );
+  return { events: [newEvent('tenant.owner.transferred', principal.tenantId, traceId, actorOf(principal), data)], audit: acts };
 }
 
 /** An audit record of a member change, naming the tenant and the actor (the operation's context names them too). */

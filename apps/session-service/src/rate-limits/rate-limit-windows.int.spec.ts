@@ -1,5 +1,5 @@
 import { EventBus } from '@coffer/bus';
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, RecordedWrites } from '@coffer/operations';
 import { recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { SessionRepository } from '../sessions/session.repository';
 import { SessionsService } from '../sessions/sessions.service';
@@ -20,7 +20,7 @@ describe('RateLimitWindows (PostgreSQL)', () => {
     }>;
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [RateLimitWindows, SessionRepository, SessionsService, EventBus, AuditTrail] }, [
+    ctx = await startIntegration({ providers: [RateLimitWindows, SessionRepository, SessionsService, EventBus, AuditTrail, RecordedWrites] }, [
       { provide: EventBus, useValue: recordingEventBus() },
     ]);
     windows = ctx.get(RateLimitWindows);

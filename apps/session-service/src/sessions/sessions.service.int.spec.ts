@@ -1,7 +1,7 @@
 import { type Principal } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, withActingContext } from '@coffer/operations';
+import { AuditTrail, RecordedWrites, withActingContext } from '@coffer/operations';
 import { insertTenant, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -34,6 +34,7 @@ describe('SessionsService (PostgreSQL)', () => {
           TenantRepository,
           EventBus,
           AuditTrail,
+          RecordedWrites,
         ],
       },
       [{ provide: EventBus, useValue: recordingEventBus() }],

@@ -13,9 +13,9 @@ import {
 } from '@coffer/contracts';
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
-import { EventOutbox, Prisma, PrismaService, changedFields, periodicWork } from '@coffer/db';
+import { Prisma, changedFields, periodicWork } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
-import { AuditTrail, callerAndTrace } from '@coffer/operations';
+import { RecordedWrites, callerAndTrace } from '@coffer/operations';
 import { sessionServiceConfig } from '../config';
 import { RateLimitWindows } from '../rate-limits/rate-limit-windows';
 import { SessionRepository } from './session.repository';
@@ -30,9 +30,7 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly sessions: SessionRepository,
     private readonly events: EventBus,
-    private readonly audit: AuditTrail,
-    private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
+    private readonly writes: RecordedWrites,
     /** the gateway's shared rate limits: their old windows go with the same sweep */
     @Optional() private readonly rateLimits?: RateLimitWindows,
   ) {}
@@ -45,22 +43,25 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
     const nonce = generateSecret('nonce');
     const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
     const id = randomUUID();
-    await this.prisma.transactional(async () => {
-      await this.sessions.create(principal.tenantId, {
-        id,
-        applicationId: principal.applicationId,
-        keyHash: sha256Hex(sessionKey),
-        nonceHash: sha256Hex(nonce),
-        permissions: [],
-        expiresAt,
-      });
-      await this.outbox.record([
-        newEvent('session.created', principal.tenantId, traceId, actorOf(principal), {
-          session: { id, application_id: principal.applicationId, expires_at: expiresAt.toISOString() },
+    await this.writes.commit(
+      () =>
+        this.sessions.create(principal.tenantId, {
+          id,
+          applicationId: principal.applicationId,
+          keyHash: sha256Hex(sessionKey),
+          nonceHash: sha256Hex(nonce),
+          permissions: [],
+          expiresAt,
         }),
-      ]);
-      await this.audit.record({ operation: 'create', entityType: 'session', entityId: id, changes: { expires_at: { new: expiresAt.toISOString() } } });
-    });
+      () => ({
+        events: [
+          newEvent('session.created', principal.tenantId, traceId, actorOf(principal), {
+            session: { id, application_id: principal.applicationId, expires_at: expiresAt.toISOString() },
+          }),
+        ],
+        audit: { operation: 'create', entityType: 'session', entityId: id, changes: { expires_at: { new: expiresAt.toISOString() } } },
+      }),
+    );
     return { session_key: sessionKey, nonce, expires_at: expiresAt.toISOString() };
   }
 
@@ -93,40 +94,44 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
       errors.throwIfAny();
     }
     const expiresAt = (requestedExpiry ?? session.expiresAt).toISOString();
-    await this.prisma.transactional(async () => {
-      const ok = await this.sessions.authorize(principal.tenantId, session.id, {
-        permissions: grants.rules?.length ? [] : grants.permissions,
-        rules: grants.rules?.length ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-        authorizedBy: principal.applicationId,
-        expiresAt: requestedExpiry ?? session.expiresAt,
-      });
-      if (!ok) throw conflict('The session has already been authorized');
-      await this.outbox.record([
-        newEvent('session.authorized', principal.tenantId, traceId, actorOf(principal), {
-          session: {
-            id: session.id,
-            application_id: session.applicationId,
-            authorized_by: principal.applicationId,
-            ...(grants.rules?.length ? { rules: grants.rules } : { permissions: grants.permissions }),
-            expires_at: expiresAt,
-          },
-        }),
-      ]);
-      await this.audit.record({
-        operation: 'authorize',
-        entityType: 'session',
-        entityId: session.id,
-        changes: changedFields(
-          {},
-          {
-            permissions: grants.rules?.length ? undefined : grants.permissions,
-            rules: grants.rules,
-            expires_at: expiresAt,
-          },
-          ['permissions', 'rules', 'expires_at'],
-        ),
-      });
-    });
+    await this.writes.commit(
+      async () => {
+        const ok = await this.sessions.authorize(principal.tenantId, session.id, {
+          permissions: grants.rules?.length ? [] : grants.permissions,
+          rules: grants.rules?.length ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
+          authorizedBy: principal.applicationId,
+          expiresAt: requestedExpiry ?? session.expiresAt,
+        });
+        if (!ok) throw conflict('The session has already been authorized');
+      },
+      () => ({
+        events: [
+          newEvent('session.authorized', principal.tenantId, traceId, actorOf(principal), {
+            session: {
+              id: session.id,
+              application_id: session.applicationId,
+              authorized_by: principal.applicationId,
+              ...(grants.rules?.length ? { rules: grants.rules } : { permissions: grants.permissions }),
+              expires_at: expiresAt,
+            },
+          }),
+        ],
+        audit: {
+          operation: 'authorize',
+          entityType: 'session',
+          entityId: session.id,
+          changes: changedFields(
+            {},
+            {
+              permissions: grants.rules?.length ? undefined : grants.permissions,
+              rules: grants.rules,
+              expires_at: expiresAt,
+            },
+            ['permissions', 'rules', 'expires_at'],
+          ),
+        },
+      }),
+    );
     await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: principal.tenantId, sessionId: session.id });
   }
 

@@ -1,5 +1,5 @@
 import { UpdateTenantRequest, validateContract } from '@coffer/contracts';
-import { AuditTrail, withActingContext } from '@coffer/operations';
+import { AuditTrail, RecordedWrites, withActingContext } from '@coffer/operations';
 import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from './tenant.repository';
 import { TenantsService } from './tenants.service';
@@ -10,7 +10,7 @@ describe('TenantsService (PostgreSQL)', () => {
   let tenants: TenantsService;
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [TenantRepository, TenantsService, AuditTrail] });
+    ctx = await startIntegration({ providers: [TenantRepository, TenantsService, AuditTrail, RecordedWrites] });
     tenants = ctx.get(TenantsService);
   });
   afterAll(() => ctx?.close());

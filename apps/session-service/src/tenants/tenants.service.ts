@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_TENANT_SETTINGS, type UpdateTenantRequest, actorOf, newEvent, notFound, type TenantSettings, type TenantView } from '@coffer/contracts';
-import { EventOutbox, PrismaService, changedFields, type Tenant } from '@coffer/db';
-import { AuditTrail, callerAndTrace } from '@coffer/operations';
+import { changedFields, type Tenant } from '@coffer/db';
+import { RecordedWrites, callerAndTrace, type AuditAct } from '@coffer/operations';
 import { TenantRepository } from './tenant.repository';
 
 export function toTenantView(t: Tenant): TenantView {
@@ -19,9 +19,7 @@ export function toTenantView(t: Tenant): TenantView {
 export class TenantsService {
   constructor(
     private readonly tenants: TenantRepository,
-    private readonly audit: AuditTrail,
-    private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
+    private readonly writes: RecordedWrites,
   ) {}
 
   /** `owner: false` (services reading settings): without `owner_id`, one statement less on a hot path. */
@@ -42,36 +40,51 @@ export class TenantsService {
    */
   async update(req: UpdateTenantRequest): Promise<TenantView> {
     const { principal, traceId } = callerAndTrace();
-    return this.prisma.transactional(async () => {
-      const current = await this.get(principal.tenantId);
-      const settings = { ...current.settings };
-      if (req.settings?.deduplicate_tokens !== undefined) settings.deduplicate_tokens = req.settings.deduplicate_tokens;
-      if (req.settings?.reactor_egress !== undefined) settings.reactor_egress = req.settings.reactor_egress;
-      // the console's sign-in policy (console-sign-in.service.ts reads it); the operation needs tenant:update
-      if (req.settings?.console_key_sign_in !== undefined) settings.console_key_sign_in = req.settings.console_key_sign_in;
-      if (req.settings?.console_require_mfa !== undefined) settings.console_require_mfa = req.settings.console_require_mfa;
-      if (req.settings?.elements_allowed_origins !== undefined) {
-        // an empty list clears the setting: any origin again, as before it was set
-        const origins = [...new Set(req.settings.elements_allowed_origins)];
-        if (origins.length) settings.elements_allowed_origins = origins;
-        else delete settings.elements_allowed_origins;
-      }
-      const t = await this.tenants.update(principal.tenantId, { name: req.name ?? current.name, settings: { ...settings } });
-      if (!t) throw notFound('tenant');
-      const view = toTenantView(t);
-      if (current.owner_id) view.owner_id = current.owner_id;
-      const changes = {
-        ...changedFields(current, view, ['name']),
-        ...Object.fromEntries(
-          Object.entries(changedFields(current.settings, view.settings, Object.keys({ ...current.settings, ...view.settings })) ?? {}).map(([k, v]) => [
-            `settings.${k}`,
-            v,
-          ]),
-        ),
-      };
-      await this.outbox.record([newEvent('tenant.updated', principal.tenantId, traceId, actorOf(principal), { tenant: view })]);
-      await this.audit.record({ operation: 'update', entityType: 'tenant', entityId: t.id, ...(Object.keys(changes).length ? { changes } : {}) });
-      return view;
-    });
+    const { after } = await this.writes.commit(
+      async () => {
+        const before = await this.get(principal.tenantId);
+        return { before, after: await this.updated(before, req) };
+      },
+      ({ before, after }) => ({
+        events: [newEvent('tenant.updated', principal.tenantId, traceId, actorOf(principal), { tenant: after })],
+        audit: { operation: 'update', entityType: 'tenant', entityId: after.id, ...tenantChanges(before, after) },
+      }),
+    );
+    return after;
   }
+
+  /** The tenant as `req` changes it: settings merged member by member; an empty origin list clears that setting. */
+  private async updated(current: TenantView, req: UpdateTenantRequest): Promise<TenantView> {
+    const settings = { ...current.settings };
+    if (req.settings?.deduplicate_tokens !== undefined) settings.deduplicate_tokens = req.settings.deduplicate_tokens;
+    if (req.settings?.reactor_egress !== undefined) settings.reactor_egress = req.settings.reactor_egress;
+    // the console's sign-in policy (console-sign-in.service.ts reads it); the operation needs tenant:update
+    if (req.settings?.console_key_sign_in !== undefined) settings.console_key_sign_in = req.settings.console_key_sign_in;
+    if (req.settings?.console_require_mfa !== undefined) settings.console_require_mfa = req.settings.console_require_mfa;
+    if (req.settings?.elements_allowed_origins !== undefined) {
+      // an empty list clears the setting: any origin again, as before it was set
+      const origins = [...new Set(req.settings.elements_allowed_origins)];
+      if (origins.length) settings.elements_allowed_origins = origins;
+      else delete settings.elements_allowed_origins;
+    }
+    const t = await this.tenants.update(current.id, { name: req.name ?? current.name, settings: { ...settings } });
+    if (!t) throw notFound('tenant');
+    const view = toTenantView(t);
+    if (current.owner_id) view.owner_id = current.owner_id;
+    return view;
+  }
+}
+
+/** What a tenant update changed: its name and each setting (`settings.<name>`), old and new; none: no `changes`. */
+function tenantChanges(before: TenantView, after: TenantView): Pick<AuditAct, 'changes'> {
+  const changes = {
+    ...changedFields(before, after, ['name']),
+    ...Object.fromEntries(
+      Object.entries(changedFields(before.settings, after.settings, Object.keys({ ...before.settings, ...after.settings })) ?? {}).map(([k, v]) => [
+        `settings.${k}`,
+        v,
+      ]),
+    ),
+  };
+  return Object.keys(changes).length ? { changes } : {};
 }

@@ -1,4 +1,4 @@
-import { AuditTrail } from '@coffer/operations';
+import { AuditTrail, RecordedWrites } from '@coffer/operations';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { WebhookSecretRepository } from './webhook-secret.repository';
 import { WebhookSecretsService } from './webhook-secrets.service';
@@ -11,7 +11,7 @@ describe('WebhookSecretsService (PostgreSQL)', () => {
     (await ctx.sql.query('SELECT count(*)::int AS n FROM webhook_secrets WHERE tenant_id = $1 AND retires_at IS NULL', [tenantId])).rows[0].n as number;
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [WebhookSecretRepository, WebhookSecretsService, AuditTrail] });
+    ctx = await startIntegration({ providers: [WebhookSecretRepository, WebhookSecretsService, AuditTrail, RecordedWrites] });
     secrets = ctx.get(WebhookSecretsService);
   });
   afterAll(() => ctx?.close());

@@ -1,6 +1,7 @@
 import { runAsCaller } from '@coffer/testing/integration';
 import type { Principal } from '@coffer/contracts';
-import { withActingContext, type AuditTrail } from '@coffer/operations';
+import type { EventOutbox, PrismaService } from '@coffer/db';
+import { RecordedWrites, withActingContext, type AuditTrail } from '@coffer/operations';
 import type { DeliveryRepository } from '../deliveries/delivery.repository';
 import type { DispatcherService } from '../deliveries/dispatcher.service';
 import type { EndpointSecrets } from './endpoint-secrets';
@@ -46,7 +47,13 @@ function service() {
   const audit = { record: async (...acts: unknown[]) => void audited.push(...acts) } as unknown as AuditTrail;
   let wakes = 0;
   const dispatcher = { wake: () => void wakes++ } as unknown as DispatcherService;
-  const svc = new WebhooksService(webhooks, deliveries, audit, dispatcher, {} as EndpointSecrets);
+  // the one way a write records itself, over a unit of work that only runs its work (no database here)
+  const writes = new RecordedWrites(
+    { transactional: (work: () => Promise<unknown>) => work() } as PrismaService,
+    { record: async () => undefined } as unknown as EventOutbox,
+    audit,
+  );
+  const svc = new WebhooksService(webhooks, deliveries, writes, dispatcher, {} as EndpointSecrets);
   return { svc, asked, audited, wakes: () => wakes };
 }
 

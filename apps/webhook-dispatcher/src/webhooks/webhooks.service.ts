@@ -18,7 +18,7 @@ import {
 } from '@coffer/contracts';
 import { changedFields, deferUntilCommitted } from '@coffer/db';
 import { EgressPolicy, redactedUrl } from '@coffer/egress';
-import { AuditTrail, caller } from '@coffer/operations';
+import { RecordedWrites, caller } from '@coffer/operations';
 import { webhookDispatcherConfig } from '../config';
 import { DeliveryRepository } from '../deliveries/delivery.repository';
 import { DispatcherService } from '../deliveries/dispatcher.service';
@@ -38,7 +38,7 @@ export class WebhooksService {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly deliveries: DeliveryRepository,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
     private readonly dispatcher: DispatcherService,
     private readonly secrets: EndpointSecrets,
   ) {}
@@ -47,21 +47,27 @@ export class WebhooksService {
   async create(req: CreateWebhookRequest): Promise<CreatedWebhookView> {
     const principal = caller();
     const fields = await this.fields(req);
-    const created = await this.webhooks.createWithin(
-      MAX_WEBHOOKS_PER_TENANT,
-      principal.tenantId,
-      { ...fields, id: randomUUID(), createdBy: principal.applicationId },
-      (row) => this.secrets.create(principal.tenantId, row.id),
+    const created = await this.writes.commit(
+      async () => {
+        const made = await this.webhooks.createWithin(
+          MAX_WEBHOOKS_PER_TENANT,
+          principal.tenantId,
+          { ...fields, id: randomUUID(), createdBy: principal.applicationId },
+          (row) => this.secrets.create(principal.tenantId, row.id),
+        );
+        if (!made) throw new ProblemError(422, `A tenant holds at most ${MAX_WEBHOOKS_PER_TENANT} webhooks: delete one first`);
+        return { view: toWebhookView(made.row), secret: made.also };
+      },
+      ({ view }) => ({
+        audit: {
+          operation: 'create',
+          entityType: 'webhook',
+          entityId: view.id,
+          changes: { ...webhookChanges(null, view), signing_secret: { redacted: true } },
+        },
+      }),
     );
-    if (!created) throw new ProblemError(422, `A tenant holds at most ${MAX_WEBHOOKS_PER_TENANT} webhooks: delete one first`);
-    const view = toWebhookView(created.row);
-    await this.audit.record({
-      operation: 'create',
-      entityType: 'webhook',
-      entityId: view.id,
-      changes: { ...webhookChanges(null, view), signing_secret: { redacted: true } },
-    });
-    return { ...view, signing_secret: created.also };
+    return { ...created.view, signing_secret: created.secret };
   }
 
   list(query: Record<string, unknown>): Promise<Page<WebhookView>> {
@@ -78,22 +84,31 @@ export class WebhooksService {
     const before = toWebhookView(await this.find(principal.tenantId, id));
     const req = validateContract(UpdateWebhookRequest, body);
     const fields = await this.fields(req);
-    const row = await this.webhooks.update(principal.tenantId, id, {
-      ...fields,
-      ...(req.status ? { status: req.status } : {}),
-      modifiedBy: principal.applicationId,
-    });
-    if (!row) throw notFound('webhook');
-    const view = toWebhookView(row);
-    const changes = webhookChanges(before, view);
-    await this.audit.record({ operation: 'update', entityType: 'webhook', entityId: id, ...(changes ? { changes } : {}) });
-    return view;
+    return this.writes.commit(
+      async () => {
+        const row = await this.webhooks.update(principal.tenantId, id, {
+          ...fields,
+          ...(req.status ? { status: req.status } : {}),
+          modifiedBy: principal.applicationId,
+        });
+        if (!row) throw notFound('webhook');
+        return toWebhookView(row);
+      },
+      (view) => {
+        const changes = webhookChanges(before, view);
+        return { audit: { operation: 'update', entityType: 'webhook', entityId: id, ...(changes ? { changes } : {}) } };
+      },
+    );
   }
 
   async delete(id: string): Promise<void> {
     const { tenantId } = caller();
-    if (!isUuid(id) || !(await this.webhooks.delete(tenantId, id))) throw notFound('webhook');
-    await this.audit.record({ operation: 'delete', entityType: 'webhook', entityId: id });
+    await this.writes.commit(
+      async () => {
+        if (!isUuid(id) || !(await this.webhooks.delete(tenantId, id))) throw notFound('webhook');
+      },
+      () => ({ audit: { operation: 'delete', entityType: 'webhook', entityId: id } }),
+    );
   }
 
   async deliveriesOf(id: string, query: Record<string, unknown>): Promise<Page<WebhookDeliveryView>> {
@@ -112,14 +127,18 @@ export class WebhooksService {
     const { tenantId } = caller();
     await this.find(tenantId, webhookId);
     if (!isUuid(deliveryId)) throw notFound('delivery');
-    const outcome = await this.deliveries.requeue(tenantId, webhookId, deliveryId);
-    if (outcome === 'missing') throw notFound('delivery');
-    if (outcome === 'pending') throw new ProblemError(409, 'The delivery is still pending: it will be attempted again on its own');
-    await this.audit.record({ operation: 'resend', entityType: 'webhook_delivery', entityId: deliveryId });
-    // due now: this process's claims take it at once (once it committed, when this runs in a transaction)
-    const wake = () => this.dispatcher.wake();
-    if (!deferUntilCommitted(wake)) wake();
-    return outcome;
+    return this.writes.commit(
+      async () => {
+        const outcome = await this.deliveries.requeue(tenantId, webhookId, deliveryId);
+        if (outcome === 'missing') throw notFound('delivery');
+        if (outcome === 'pending') throw new ProblemError(409, 'The delivery is still pending: it will be attempted again on its own');
+        // due now: this process's claims take it at once, once it committed
+        const wake = () => this.dispatcher.wake();
+        if (!deferUntilCommitted(wake)) wake();
+        return outcome;
+      },
+      () => ({ audit: { operation: 'resend', entityType: 'webhook_delivery', entityId: deliveryId } }),
+    );
   }
 
   /** The caller's tenant's webhook (404 for another tenant's). */
