@@ -2,7 +2,15 @@ import { SUBJECTS, type ApplicationView, type Principal } from '@coffer/contract
 import { sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
 import { AuditTrail, RecordedWrites, withActingContext } from '@coffer/operations';
-import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import {
+  insertTenant,
+  principalOf,
+  problemOf,
+  recordingEventBus,
+  startIntegration,
+  withAuditRefused,
+  type IntegrationContext,
+} from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { SessionRepository } from '../sessions/session.repository';
@@ -153,23 +161,11 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
     const oldKey = app.keys?.[0]?.key as string;
     const stored = async () => (await ctx.sql.query('SELECT id, key_hash FROM application_keys WHERE application_id = $1 ORDER BY id', [app.id])).rows;
     const before = await stored();
-    await withAuditRefused(async () => {
+    await withAuditRefused(ctx.sql, async () => {
       await expect(withActingContext({ principal: admin }, () => keys.create(app.id))).rejects.toThrow(/audit refused/);
       await expect(withActingContext({ principal: admin }, () => apps.regenerate(app.id))).rejects.toThrow(/audit refused/);
     });
     expect(await stored()).toEqual(before);
     expect(await principalFor(oldKey)).toMatchObject({ applicationId: app.id });
   });
-
-  /** Runs `work` while PostgreSQL refuses every audit record (a trigger), as a full disk or a lost connection would. */
-  async function withAuditRefused(work: () => Promise<void>): Promise<void> {
-    await ctx.sql.query(`CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$`);
-    await ctx.sql.query('CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_audit()');
-    try {
-      await work();
-    } finally {
-      await ctx.sql.query('DROP TRIGGER refuse_audit ON audit_events');
-      await ctx.sql.query('DROP FUNCTION refuse_audit()');
-    }
-  }
 });

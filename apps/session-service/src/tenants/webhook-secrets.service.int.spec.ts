@@ -1,5 +1,5 @@
 import { AuditTrail, RecordedWrites } from '@coffer/operations';
-import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { insertTenant, startIntegration, withAuditRefused, type IntegrationContext } from '@coffer/testing/integration';
 import { WebhookSecretRepository } from './webhook-secret.repository';
 import { WebhookSecretsService } from './webhook-secrets.service';
 
@@ -36,6 +36,14 @@ describe('WebhookSecretsService (PostgreSQL)', () => {
     expect((await secrets.current(tenant)).secret).toBe(rotated.secret);
     expect(await secrets.signing(tenant)).toEqual([rotated.secret, first]);
     expect(await current(tenant)).toBe(1);
+  });
+
+  it('a rotation whose audit record cannot be written does not happen: the current secret stays, nothing retired', async () => {
+    const tenant = await insertTenant(ctx.sql);
+    const first = (await secrets.current(tenant)).secret;
+    await withAuditRefused(ctx.sql, () => expect(secrets.rotate(tenant)).rejects.toThrow(/audit refused/));
+    expect((await secrets.current(tenant)).secret).toBe(first);
+    expect(await secrets.signing(tenant)).toEqual([first]);
   });
 
   it('two rotations at once both succeed, one after the other: one current secret, the others signing beside it', async () => {

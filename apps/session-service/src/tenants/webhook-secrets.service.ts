@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TenantKeyring, newWebhookSecret, openWebhookSecret, sealWebhookSecret } from '@coffer/crypto/keyring';
-import { PrismaService } from '@coffer/db';
 import { ProblemError } from '@coffer/contracts';
-import { AuditTrail } from '@coffer/operations';
+import { RecordedWrites } from '@coffer/operations';
 import { WebhookSecretRepository } from './webhook-secret.repository';
 
 const OVERLAP_MS = 24 * 3600_000;
@@ -15,10 +14,9 @@ const OVERLAP_MS = 24 * 3600_000;
 @Injectable()
 export class WebhookSecretsService {
   constructor(
-    private readonly prisma: PrismaService,
     private readonly secrets: WebhookSecretRepository,
     private readonly keyring: TenantKeyring,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
   ) {}
 
   /** The current secret, created at the first ask (by whichever caller comes first: the others read it). */
@@ -38,12 +36,15 @@ export class WebhookSecretsService {
     let secret: string | undefined;
     for (let attempt = 0; !secret; attempt++) {
       if (attempt === 5) throw new ProblemError(409, 'The webhook secret is being rotated by another request; try again');
-      secret = await this.prisma.transactional(async () => {
-        await this.secrets.retireCurrent(tenantId, new Date(Date.now() + OVERLAP_MS));
-        return this.create(tenantId);
-      });
+      secret = await this.writes.commit(
+        async () => {
+          await this.secrets.retireCurrent(tenantId, new Date(Date.now() + OVERLAP_MS));
+          return this.create(tenantId);
+        },
+        // a turn that met a concurrent rotation's new secret made none of its own: no record (the loop runs again)
+        (made) => (made ? { audit: { operation: 'rotate', entityType: 'webhook_secret', entityId: tenantId, changes: { secret: { redacted: true } } } } : {}),
+      );
     }
-    await this.audit.record({ operation: 'rotate', entityType: 'webhook_secret', entityId: tenantId, changes: { secret: { redacted: true } } });
     return { secret };
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { systemActor } from '@coffer/contracts';
-import { AuditTrail } from '@coffer/operations';
+import { RecordedWrites } from '@coffer/operations';
 import { createLogger } from '@coffer/observability';
 import { WebhookRepository } from '../webhooks/webhook.repository';
 import { Mailer } from './mailer';
@@ -28,24 +28,31 @@ export class FailingWebhooks {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly mailer: Mailer,
-    private readonly audit: AuditTrail,
+    private readonly writes: RecordedWrites,
   ) {}
 
   async disable(tenantId: string, webhookId: string, lastError: string, reason: DisableReason = 'exhausted'): Promise<void> {
-    const webhook = await this.webhooks.disable(tenantId, webhookId, reason === 'gone' ? GONE_ERROR : undefined);
+    const webhook = await this.writes.commit(
+      () => this.webhooks.disable(tenantId, webhookId, reason === 'gone' ? GONE_ERROR : undefined),
+      (disabled) =>
+        disabled
+          ? {
+              audit: {
+                tenantId,
+                actor: systemActor('webhook-dispatcher'),
+                operation: 'update',
+                entityType: 'webhook',
+                entityId: webhookId,
+                changes: { status: { old: 'enabled', new: 'disabled' } },
+              },
+            }
+          : {},
+    );
     if (!webhook) return; // already disabled (another delivery got here first) or deleted
     this.logger.warn(
       { tenantId, webhookId, reason },
       reason === 'gone' ? 'webhook disabled: its receiver answered 410 Gone' : 'webhook disabled after sustained delivery failure',
     );
-    await this.audit.record({
-      tenantId,
-      actor: systemActor('webhook-dispatcher'),
-      operation: 'update',
-      entityType: 'webhook',
-      entityId: webhookId,
-      changes: { status: { old: 'enabled', new: 'disabled' } },
-    });
     if (!webhook.notifyEmail) return;
     await this.mailer.send({
       to: webhook.notifyEmail,

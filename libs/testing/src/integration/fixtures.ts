@@ -71,3 +71,18 @@ export function idempotentRequest(route: string, env: { principal: Principal; tr
   if (!req) throw new Error('an idempotency key and a principal make an idempotent request');
   return req;
 }
+
+/**
+ * Runs `work` while PostgreSQL refuses every audit record (a trigger raising `audit refused`), as a full disk or a
+ * dropped connection would: for the tests that an act and its record commit together or not at all.
+ */
+export async function withAuditRefused(sql: pg.Pool, work: () => Promise<void>): Promise<void> {
+  await sql.query(`CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$`);
+  await sql.query('CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION refuse_audit()');
+  try {
+    await work();
+  } finally {
+    await sql.query('DROP TRIGGER refuse_audit ON audit_events');
+    await sql.query('DROP FUNCTION refuse_audit()');
+  }
+}
