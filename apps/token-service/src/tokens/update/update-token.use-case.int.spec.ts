@@ -10,16 +10,18 @@ import {
   startIntegration,
   type IntegrationContext,
   runAsCaller,
+  withAuditRefused,
 } from '@coffer/testing/integration';
 import { AuditRepository } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { CreateTokenUseCase } from '../create/create-token.use-case';
 import { TokenInserts } from '../create/token-inserts';
+import { DeleteTokenUseCase } from '../delete-token.use-case';
 import { UpdateTokenUseCase } from './update-token.use-case';
 
 /** `fn` run as an operation of `principal`, as the operation dispatcher runs a handler (caller(), currentTraceId()) */
-/** PATCH semantics against PostgreSQL; the tenant settings call to session-service is an in-process fake (no NATS). */
+/** PATCH (and DELETE's audit) semantics against PostgreSQL; the tenant settings call to session-service is an in-process fake (no NATS). */
 describe('UpdateTokenUseCase (PostgreSQL)', () => {
   let ctx: IntegrationContext;
   let create: CreateTokenUseCase;
@@ -36,7 +38,17 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
   beforeAll(async () => {
     ctx = await startIntegration(
       {
-        providers: [IdempotentWrites, AuditRepository, TokenRepository, TokenInserts, TokenVault, CreateTokenUseCase, UpdateTokenUseCase, TenantSettingsClient],
+        providers: [
+          IdempotentWrites,
+          AuditRepository,
+          TokenRepository,
+          TokenInserts,
+          TokenVault,
+          CreateTokenUseCase,
+          UpdateTokenUseCase,
+          DeleteTokenUseCase,
+          TenantSettingsClient,
+        ],
       },
       [{ provide: TenantSettingsClient, useValue: settings }],
     );
@@ -122,5 +134,23 @@ describe('UpdateTokenUseCase (PostgreSQL)', () => {
     expect(view.id).toBe(a.id);
     const row = (await ctx.sql.query('SELECT data_key_id, data_ciphertext FROM tokens WHERE tenant_id = $1 AND id = $2', [t2, b.id])).rows[0];
     expect(await ctx.get(TokenVault).decrypt(t2, b.id, row.data_key_id, row.data_ciphertext)).toBe('B');
+  });
+
+  it('an update or a delete whose audit record cannot be written does not happen: the token stays as it was', async () => {
+    const t = await newToken({ metadata: { v: '1' } });
+    const before = await stored(t.id);
+    const caller = principalOf(tenant, { permissions: ['token:update', 'token:delete'] });
+    await withAuditRefused(ctx.sql, async () => {
+      await expect(runAsCaller(caller, () => update.execute({ id: t.id, patch: { data: { a: 99 }, metadata: { v: '2' } } }))).rejects.toThrow(/audit refused/);
+      await expect(runAsCaller(caller, () => ctx.get(DeleteTokenUseCase).execute(t.id))).rejects.toThrow(/audit refused/);
+    });
+    const after = await stored(t.id);
+    expect(after.data).toEqual(before.data);
+    expect(after.row.metadata).toEqual({ v: '1' });
+    const events = await ctx.sql.query(
+      `SELECT type FROM event_outbox WHERE tenant_id = $1 AND event->'data'->'token'->>'id' = $2 AND type <> 'token.created'`,
+      [tenant, t.id],
+    );
+    expect(events.rows).toEqual([]);
   });
 });
