@@ -158,6 +158,17 @@ describe('events delivered to webhooks', () => {
     checkEnvelope(keyDeleted, 'application.key.deleted');
     expect(keyDeleted.event.data.application_key).toEqual({ id: key.body.id, application_id: id });
 
+    // regenerating replaces every key: the old key's end and the new key are announced like any other (never the key)
+    const firstKeyId = firstKey.event.data.application_key.id as string;
+    const regenerated = await api('POST', `/applications/${id}/regenerate`, { key: tenant.managementKey });
+    expect(regenerated.status).toBe(200);
+    const newKeyId = regenerated.body.keys[0].id as string;
+    const oldGone = await receiver.waitForEvent('application.key.deleted', (e) => e.event.data.application_key?.id === firstKeyId);
+    expect(oldGone.event.data.application_key).toEqual({ id: firstKeyId, application_id: id });
+    const newKey = await receiver.waitForEvent('application.key.created', (e) => e.event.data.application_key?.id === newKeyId);
+    checkEnvelope(newKey, 'application.key.created');
+    expect(newKey.raw.body).not.toContain(regenerated.body.key);
+
     expect((await api('PUT', `/applications/${id}`, { key: tenant.managementKey, body: { name: 'evented v2', permissions: ['token:read'] } })).status).toBe(
       200,
     );

@@ -41,11 +41,16 @@ export class ApplicationKeyRepository {
     return count > 0;
   }
 
-  /** Regenerate: every key of the application goes, one new key comes, in one transaction. */
-  async replaceAll(tenantId: string, applicationId: string, key: { id: string; keyHash: string; createdBy?: string }): Promise<ApplicationKey> {
+  /** Regenerate: every key of the application goes, one new key comes, in one transaction. Returns both. */
+  async replaceAll(
+    tenantId: string,
+    applicationId: string,
+    key: { id: string; keyHash: string; createdBy?: string },
+  ): Promise<{ created: ApplicationKey; deleted: Array<{ id: string }> }> {
     return this.prisma.transactional(async () => {
-      await this.prisma.applicationKey.deleteMany({ where: { tenantId, applicationId } });
-      return this.prisma.applicationKey.create({ data: { ...key, tenantId, applicationId } });
+      const deleted = await this.prisma.$queryRaw<Array<{ id: string }>>`
+        DELETE FROM application_keys WHERE tenant_id = ${tenantId}::uuid AND application_id = ${applicationId}::uuid RETURNING id::text AS id`;
+      return { created: await this.prisma.applicationKey.create({ data: { ...key, tenantId, applicationId } }), deleted };
     });
   }
 

@@ -109,11 +109,15 @@ export class ApplicationKeysService {
     await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: principal.tenantId, applicationId });
   }
 
-  /** Regenerate: every key of the application is replaced by one new key. */
-  async replaceAll(tenantId: string, applicationId: string, createdBy?: string): Promise<ApplicationKeyView> {
+  /** Regenerate: every key of the application is replaced by one new key (`view`, shown once); `deleted`: the old ones. */
+  async replaceAll(
+    tenantId: string,
+    applicationId: string,
+    createdBy?: string,
+  ): Promise<{ view: ApplicationKeyView; created: ApplicationKey; deleted: Array<{ id: string }> }> {
     const key = generateSecret(API_KEY_PREFIX);
-    const row = await this.keys.replaceAll(tenantId, applicationId, { id: randomUUID(), keyHash: sha256Hex(key), createdBy });
-    return toApplicationKeyView(row, key);
+    const { created, deleted } = await this.keys.replaceAll(tenantId, applicationId, { id: randomUUID(), keyHash: sha256Hex(key), createdBy });
+    return { view: toApplicationKeyView(created, key), created, deleted };
   }
 
   private async requireApplication(tenantId: string, applicationId: string): Promise<void> {

@@ -139,7 +139,7 @@ export class ApplicationsService {
 
   /** Every key of the application is replaced by one new key (the old ones stop at once), its sessions end. */
   async regenerate(id: string): Promise<ApplicationView> {
-    const principal = caller();
+    const { principal, traceId } = callerAndTrace();
     const existing = await this.applications.find(principal.tenantId, id);
     if (!existing) throw notFound('application');
     assertWithinRole(principal, existing.type, existing.permissions);
@@ -152,11 +152,23 @@ export class ApplicationsService {
         await this.sessions.deleteByApplication(principal.tenantId, id);
         return { app, key };
       },
-      () => ({ audit: { operation: 'regenerate', entityType: 'application', entityId: id, changes: { key: { redacted: true } } } }),
+      ({ key }) => {
+        const actor = actorOf(principal);
+        return {
+          // announced like any other key's end and creation (docs/events.md): a SIEM sees every key that appears
+          events: [
+            ...key.deleted.map((k) =>
+              newEvent('application.key.deleted', principal.tenantId, traceId, actor, { application_key: { id: k.id, application_id: id } }),
+            ),
+            newEvent('application.key.created', principal.tenantId, traceId, actor, { application_key: applicationKeyEventView(key.created) }),
+          ],
+          audit: { operation: 'regenerate', entityType: 'application', entityId: id, changes: { key: { redacted: true } } },
+        };
+      },
     );
     await this.invalidate(principal.tenantId, id);
-    const view = toApplicationView(app, key.key);
-    view.keys = [key];
+    const view = toApplicationView(app, key.view.key);
+    view.keys = [key.view];
     return view;
   }
 
