@@ -12,6 +12,11 @@ export async function prepare(call, managementKey) {
   const app = (type, permissions) => call('POST', '/applications', { key: managementKey, body: { name: `bench ${type}`, type, permissions } });
   const key = (await app('private', ['token:create', 'token:read', 'token:use', 'token:search'])).key;
   const publicKey = (await app('public', ['token:create'])).key;
+  // their own key and tokens: the updates change neither the cards nor the metadata the lists filter on
+  const updateKey = (await app('private', ['token:update'])).key;
+  const updatable = (
+    await call('POST', '/tokenize', { key, body: Array.from({ length: 50 }, (_, i) => ({ type: 'token', data: `u-${i}`, metadata: { bench: 'update' } })) })
+  ).map((t) => t.id);
   const cards = [];
   for (let batch = 0; batch < 2; batch++) {
     const body = Array.from({ length: 100 }, (_, i) => ({
@@ -37,7 +42,7 @@ export async function prepare(call, managementKey) {
   const v2SearchBody = { query: 'metadata.customer:c-7', size: 4 };
   const v2SearchCursor = (await call('POST', '/v2/tokens/search', { key, body: v2SearchBody })).pagination.next;
   if (!v2ListCursor || !v2SearchCursor) throw new Error('the seeded cards did not give a second v2 page');
-  return { key, publicKey, cards, trivial, detokenizing, v2ListFirst, v2ListCursor, v2SearchBody, v2SearchCursor };
+  return { key, publicKey, updateKey, updatable, cards, trivial, detokenizing, v2ListFirst, v2ListCursor, v2SearchBody, v2SearchCursor };
 }
 
 /** The list, search and cursor requests measured again as the tenant grows (scale.mjs). */
@@ -88,6 +93,17 @@ export function requestScenarios(call, d) {
         call('POST', '/tokenize', {
           key: d.key,
           body: Array.from({ length: 10 }, (_, i) => ({ type: 'token', data: `v-${seq}-${i}`, metadata: { bench: 'tokenize' } })),
+        }),
+    },
+    {
+      // an audited change of a stored token: the row, its search digests, its event and its audit record in one transaction
+      name: 'PATCH /tokens/{id}',
+      baseline: 'insert',
+      op: (_c, seq) =>
+        call('PATCH', `/tokens/${d.updatable[seq % d.updatable.length]}`, {
+          key: d.updateKey,
+          contentType: 'application/merge-patch+json',
+          body: { metadata: { n: String(seq) } },
         }),
     },
     { name: 'POST /detokenize (1 card)', baseline: 'select', op: (_c, seq) => call('POST', '/detokenize', { key: d.key, body: { v: `{{ ${card(seq)} }}` } }) },

@@ -73,6 +73,23 @@ export function createEventInsert(rows: Prisma.Sql, tenantId: string, actorAppli
   });
 }
 
+/**
+ * The INSERT that audits a token's update or delete inside the statement that changes it (TokenRepository.update,
+ * delete): the change and its record commit together, in one statement. `rows` names a CTE with the `id` of the
+ * changed token (none: nothing changed, nothing recorded).
+ */
+export function changeEventInsert(
+  rows: Prisma.Sql,
+  tenantId: string,
+  operation: 'update' | 'delete',
+  by: { actorApplicationId: string | null; traceId: string | null },
+): Prisma.Sql {
+  return auditInsert(
+    { tenantId, actorApplicationId: by.actorApplicationId, operation, entityType: 'token', entityId: Prisma.sql`id`, traceId: by.traceId },
+    rows,
+  );
+}
+
 /** The multi-row INSERT of recorded events (a group-committed batch, or the events of one unit of work). */
 function eventsInsert(rows: Pending['rows']): Prisma.Sql {
   const t = (column: string) => Prisma.raw(`t.${column}`);

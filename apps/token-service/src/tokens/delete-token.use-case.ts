@@ -1,19 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { forbidden, notFound } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
-import { PrismaService } from '@coffer/db';
 import { callerAndTrace } from '@coffer/operations';
-import { AuditRepository } from '../audit/audit.repository';
 import { TokenRepository } from './token.repository';
 import { tokenDeleted } from './token-events';
 
 @Injectable()
 export class DeleteTokenUseCase {
-  constructor(
-    private readonly tokens: TokenRepository,
-    private readonly audit: AuditRepository,
-    private readonly prisma: PrismaService,
-  ) {}
+  constructor(private readonly tokens: TokenRepository) {}
 
   async execute(id: string): Promise<void> {
     const { principal, traceId } = callerAndTrace();
@@ -22,11 +16,7 @@ export class DeleteTokenUseCase {
     if (!decideTokenAccess(principal, 'token:delete', { id: row.id, container: row.container }).allowed)
       throw forbidden('The API key may not delete this token');
     // the delete, its token.deleted event and its audit record commit together: never a delete nobody recorded
-    await this.prisma.transactional(async () => {
-      if (!(await this.tokens.delete(principal.tenantId, id, tokenDeleted(principal, traceId, id)))) throw notFound('token');
-      await this.audit.record(principal.tenantId, [
-        { actorApplicationId: principal.applicationId, operation: 'delete', entityType: 'token', entityId: id, traceId },
-      ]);
-    });
+    const by = { actorApplicationId: principal.applicationId ?? null, traceId: traceId ?? null };
+    if (!(await this.tokens.delete(principal.tenantId, id, tokenDeleted(principal, traceId, id), by))) throw notFound('token');
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService, SqlPool, auditInsert, inTransaction, outboxInsert, type OutboxEvent } from '@coffer/db';
-import { createEventInsert, readEventInsert } from '../audit/audit.repository';
+import { changeEventInsert, createEventInsert, readEventInsert } from '../audit/audit.repository';
 
 /** A token row as stored: data only as ciphertext. */
 export interface TokenRow {
@@ -38,6 +38,12 @@ const COLUMNS = Prisma.sql`tenant_id, id, type, data_ciphertext, data_key_id, ma
 const COLUMNS_OF_T = Prisma.sql`t.tenant_id, t.id, t.type, t.data_ciphertext, t.data_key_id, t.mask, t.fingerprint, t.fingerprint_expression,
   t.container, t.metadata, t.search_indexes, t.dedup_key, t.expires_at, t.created_by, t.created_at, t.modified_by, t.modified_at`;
 const LIVE = Prisma.sql`(expires_at IS NULL OR expires_at > now())`;
+
+/** Who changes a token, for the audit record its UPDATE or DELETE writes. */
+export interface AuditedBy {
+  actorApplicationId: string | null;
+  traceId: string | null;
+}
 
 const preparedNames = new Map<string, string>();
 
@@ -427,17 +433,20 @@ export class TokenRepository {
     searchDigests: string[],
     /** the token.updated event of the updated row, written in the update's transaction */
     event?: (row: TokenRow) => OutboxEvent,
+    /** who updates: the update's audit record is written by the UPDATE statement itself (they commit together) */
+    audit?: AuditedBy,
   ): Promise<TokenRow | 'missing' | 'duplicate'> {
     try {
       return await this.prisma.transactional(async () => {
         const updated = await this.prisma.$queryRaw<TokenRow[]>`
-          UPDATE tokens SET data_ciphertext = ${t.data_ciphertext}, data_key_id = ${t.data_key_id}::uuid, mask = ${jsonOrNull(t.mask)}::jsonb,
+          WITH u AS (UPDATE tokens SET data_ciphertext = ${t.data_ciphertext}, data_key_id = ${t.data_key_id}::uuid, mask = ${jsonOrNull(t.mask)}::jsonb,
             fingerprint = ${t.fingerprint}, fingerprint_expression = ${t.fingerprint_expression}, container = ${t.container},
             metadata = ${JSON.stringify(t.metadata)}::jsonb, metadata_search = ${lowerMetadata(t.metadata)}::jsonb,
             search_indexes = ${t.search_indexes}::text[], dedup_key = ${t.dedup_key}, expires_at = ${t.expires_at},
             modified_by = ${t.modified_by}::uuid, modified_at = now()
           WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id} AND ${LIVE}
-          RETURNING ${COLUMNS}`;
+          RETURNING ${COLUMNS})${audit ? Prisma.sql`, a AS (${changeEventInsert(Prisma.raw('u'), tenantId, 'update', audit)})` : Prisma.empty}
+          SELECT * FROM u`;
         if (!updated.length) return 'missing';
         await this.prisma.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
         await this.writeSearchIndexes(tenantId, t.id, searchDigests);
@@ -450,12 +459,17 @@ export class TokenRepository {
     }
   }
 
-  async delete(tenantId: string, id: string, event?: OutboxEvent): Promise<boolean> {
+  /** `event` is written in the delete's transaction and `audit` (who deletes) by the DELETE itself, when it deleted a token. */
+  async delete(tenantId: string, id: string, event?: OutboxEvent, audit?: AuditedBy): Promise<boolean> {
     return this.prisma.transactional(async () => {
-      const n = await this.prisma.$executeRaw`DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE}`;
+      const gone = await this.prisma.$queryRaw<Array<{ id: string }>>`
+        WITH d AS (DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE} RETURNING id)${
+          audit ? Prisma.sql`, a AS (${changeEventInsert(Prisma.raw('d'), tenantId, 'delete', audit)})` : Prisma.empty
+        }
+        SELECT id FROM d`;
       await this.prisma.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${id}`;
-      if (n > 0 && event) await this.prisma.$executeRaw(outboxInsert([event]));
-      return n > 0;
+      if (gone.length && event) await this.prisma.$executeRaw(outboxInsert([event]));
+      return gone.length > 0;
     });
   }
 

@@ -2,11 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { apply as mergePatch } from 'json-merge-patch';
 import { FieldErrors, badRequest, conflict, forbidden, notFound, type Principal, type TokenView, UpdateTokenPatch } from '@coffer/contracts';
 import type { ReplayCodec } from '@coffer/idempotency';
-import { PrismaService } from '@coffer/db';
 import { caller, currentTraceId } from '@coffer/operations';
 import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
 import { validateMask, type ExpressionBudget } from '@coffer/expression';
-import { AuditRepository } from '../../audit/audit.repository';
 import { tokenUpdated } from '../token-events';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenVault, renderExpressions } from '../token-vault';
@@ -37,8 +35,6 @@ export class UpdateTokenUseCase {
     private readonly tokens: TokenRepository,
     private readonly vault: TokenVault,
     private readonly settings: TenantSettingsClient,
-    private readonly audit: AuditRepository,
-    private readonly prisma: PrismaService,
   ) {}
 
   /**
@@ -131,32 +127,26 @@ export class UpdateTokenUseCase {
     }
     const { keyId, ciphertext } = await this.vault.encrypt(tenantId, row.id, fields.data);
     // the update, its token.updated event and its audit record commit together: never a change nobody recorded
-    const outcome = await this.prisma.transactional(async () => {
-      const outcome = await this.tokens.update(
-        tenantId,
-        {
-          ...row,
-          data_ciphertext: ciphertext,
-          data_key_id: keyId,
-          mask: fields.mask,
-          fingerprint,
-          fingerprint_expression: fields.fingerprintExpression,
-          container: fields.container,
-          metadata: fields.metadata,
-          search_indexes: fields.searchIndexes,
-          dedup_key: deduplicate ? `${row.type}:${fingerprint}` : null,
-          expires_at: fields.expiresAt,
-          modified_by: principal.applicationId,
-        },
-        searchDigests,
-        (updated) => tokenUpdated(principal, traceId, updated),
-      );
-      if (typeof outcome !== 'string')
-        await this.audit.record(tenantId, [
-          { actorApplicationId: principal.applicationId, operation: 'update', entityType: 'token', entityId: row.id, traceId },
-        ]);
-      return outcome;
-    });
+    const outcome = await this.tokens.update(
+      tenantId,
+      {
+        ...row,
+        data_ciphertext: ciphertext,
+        data_key_id: keyId,
+        mask: fields.mask,
+        fingerprint,
+        fingerprint_expression: fields.fingerprintExpression,
+        container: fields.container,
+        metadata: fields.metadata,
+        search_indexes: fields.searchIndexes,
+        dedup_key: deduplicate ? `${row.type}:${fingerprint}` : null,
+        expires_at: fields.expiresAt,
+        modified_by: principal.applicationId,
+      },
+      searchDigests,
+      (updated) => tokenUpdated(principal, traceId, updated),
+      { actorApplicationId: principal.applicationId ?? null, traceId: traceId ?? null },
+    );
     if (outcome === 'missing') throw notFound('token');
     if (outcome === 'duplicate') {
       const other = await this.tokens.findByDedupKey(tenantId, `${row.type}:${fingerprint}`);
