@@ -83,11 +83,20 @@ const SUBJECT = {
   reactorInbox: '_INBOX.reactor-service.probe.reply',
   webhookInbox: '_INBOX.webhook-dispatcher.probe.reply',
   proxyInbox: '_INBOX.proxy-service.probe.reply',
+  // a responder's notice that a reply is lost with its connection (libs/bus lost-replies.ts), to each caller's inbox
+  gatewayLost: 'rpc.lost._INBOX.gateway.probe.reply',
+  tokenLost: 'rpc.lost._INBOX.token-service.probe.reply',
+  reactorLost: 'rpc.lost._INBOX.reactor-service.probe.reply',
+  webhookLost: 'rpc.lost._INBOX.webhook-dispatcher.probe.reply',
+  proxyLost: 'rpc.lost._INBOX.proxy-service.probe.reply',
   other: 'billing.invoices.create.v1',
   jetstream: '$JS.API.INFO',
 } as const;
 type Probe = keyof typeof SUBJECT;
 const PROBES = Object.keys(SUBJECT) as Probe[];
+
+/** Every responder may tell any caller that a reply is lost: it learns the reply subject from the request. */
+const LOST_NOTICES: Probe[] = ['gatewayLost', 'tokenLost', 'reactorLost', 'webhookLost', 'proxyLost'];
 
 const MAY_PUBLISH: Record<AppName, Probe[]> = {
   gateway: [
@@ -106,26 +115,26 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
     'proxyIdempotency',
   ],
   // session.tenants.get.v1: the tenant's settings (deduplication) through TenantSettingsClient
-  'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event', 'proxyChanged'],
-  'session-service': ['event', 'proxyChanged'],
+  'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event', 'proxyChanged', ...LOST_NOTICES],
+  'session-service': ['event', 'proxyChanged', ...LOST_NOTICES],
   // reactor.jobs.wake.v1: an EventBus wake-up of the job workers of every reactor-service replica
   // session.tenants.get.v1: the tenant's default egress rule (TenantSettingsClient)
   // events.proxies.changed.v1: a pre-configured proxy written (proxy-service drops its cached lookup)
-  'reactor-service': ['token', 'detokenize', 'auditRecord', 'sessionPrincipal', 'sessionTenant', 'webhook', 'reactorJobsWake', 'proxyChanged'],
+  'reactor-service': ['token', 'detokenize', 'auditRecord', 'sessionPrincipal', 'sessionTenant', 'webhook', 'reactorJobsWake', 'proxyChanged', ...LOST_NOTICES],
   // the signing secret of a tenant's webhooks (dispatcher.service.ts)
-  'webhook-dispatcher': ['sessionWebhookSecret'],
+  'webhook-dispatcher': ['sessionWebhookSecret', ...LOST_NOTICES],
   // a proxy request's expressions, detokenized as its caller (proxy-service detokenizer.ts), each call's audit event,
   // and a pre-configured proxy's lookup and transforms (reactor-service)
-  'proxy-service': ['detokenize', 'auditRecord', 'proxyResolve', 'proxyTransform', 'proxyIdempotency'],
+  'proxy-service': ['detokenize', 'auditRecord', 'proxyResolve', 'proxyTransform', 'proxyIdempotency', ...LOST_NOTICES],
 };
 /** A caller reads only its own replies: RpcClient's inbox prefix is _INBOX.<service> (libs/bus). */
 const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
-  gateway: ['gatewayInbox', 'event', 'proxyChanged'],
-  'token-service': ['token', 'detokenize', 'auditRecord', 'tokenInbox'],
+  gateway: ['gatewayInbox', 'gatewayLost', 'event', 'proxyChanged'],
+  'token-service': ['token', 'detokenize', 'auditRecord', 'tokenInbox', 'tokenLost'],
   'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
-  'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox', 'proxyResolve', 'proxyTransform', 'proxyIdempotency'],
-  'webhook-dispatcher': ['webhook', 'webhookInbox'],
-  'proxy-service': ['proxy', 'proxyInbox', 'proxyChanged'],
+  'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox', 'reactorLost', 'proxyResolve', 'proxyTransform', 'proxyIdempotency'],
+  'webhook-dispatcher': ['webhook', 'webhookInbox', 'webhookLost'],
+  'proxy-service': ['proxy', 'proxyInbox', 'proxyLost', 'proxyChanged'],
 };
 /** Services that answer requests on their own prefix (queue group = service name). */
 const SERVES: Partial<Record<AppName, Probe[]>> = {

@@ -6,6 +6,7 @@ import { Counter } from 'prom-client';
 import { STATUS_TITLES, type Problem, type RpcEnvelope } from '@coffer/contracts';
 import { inSpan, metricsRegistry, noteActivity, tracingEnabled, type Logger } from '@coffer/observability';
 import { InFlightRequests } from './in-flight';
+import { LostReplies, lostReplySubject } from './lost-replies';
 import { natsConnectionOptions } from './nats-config';
 import { logConnectionStatus } from './connection-status';
 import { deadlineAtDispatch, withRequestDeadline } from './request-deadline';
@@ -37,6 +38,12 @@ const PAST_DEADLINE: Problem = {
   status: 504,
   detail: "The caller's deadline passed before the request was handled",
 };
+
+export const rpcLostReplyNotices = new Counter({
+  name: 'coffer_rpc_lost_reply_notices_total',
+  help: 'Notices that a reply may have been lost with a NATS connection the service lost (its caller fails the request at once)',
+  registers: [metricsRegistry],
+});
 
 const NOT_AN_ENVELOPE: Problem = { title: STATUS_TITLES[400] ?? 'Bad Request', status: 400, detail: 'The request is not an RPC envelope (a JSON object)' };
 
@@ -97,6 +104,8 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
   private readonly contexts = new Map<string, CofferRpcContext>();
   /** replies of one event-loop iteration leave in one socket write */
   private readonly replies = new PublishBatch();
+  /** replies a lost connection cannot carry any more, told to their callers by a notice instead */
+  private readonly lostReplies = new LostReplies();
   private invoker: HandlerInvoker = passEnvelope;
   private closing?: Promise<void>;
 
@@ -173,12 +182,13 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
    */
   private receive(subject: string, handler: MessageHandler, msg: Msg): void {
     const receivedAt = performance.now();
+    const receivedOn = this.lostReplies.connection;
     // counted from arrival, so a drained subscription leaves no request between the bus and the count
     this.inFlight.start();
-    queueMicrotask(() => void this.handle(subject, handler, msg, receivedAt));
+    queueMicrotask(() => void this.handle(subject, handler, msg, receivedAt, receivedOn));
   }
 
-  private async handle(subject: string, handler: MessageHandler, msg: Msg, receivedAt: number): Promise<void> {
+  private async handle(subject: string, handler: MessageHandler, msg: Msg, receivedAt: number, receivedOn: number): Promise<void> {
     const started = performance.now();
     const env = decodeRequest(msg.data);
     const log = this.config.logger;
@@ -192,7 +202,7 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
     try {
       if (!env) {
         log.info(fields(), 'rpc refused: not an envelope');
-        return this.reply(msg, encodeProblemReply(NOT_AN_ENVELOPE));
+        return this.reply(msg, receivedOn, encodeProblemReply(NOT_AN_ENVELOPE));
       }
       const { deadline, expired } = deadlineAtDispatch(env, receivedAt, started);
       if (expired) {
@@ -201,7 +211,7 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
           { traceId: env.traceId, subject, tenantId: env.principal?.tenantId, timeoutMs: env.timeoutMs },
           'rpc dropped: deadline passed before it was handled',
         );
-        return this.reply(msg, encodeProblemReply(PAST_DEADLINE));
+        return this.reply(msg, receivedOn, encodeProblemReply(PAST_DEADLINE));
       }
       let value: unknown;
       try {
@@ -211,7 +221,7 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
       } catch (err) {
         const problem = toProblem(err, log, subject);
         log.info({ ...fields(), status: problem.status }, 'rpc failed');
-        return this.reply(msg, encodeProblemReply(problem));
+        return this.reply(msg, receivedOn, encodeProblemReply(problem));
       }
       let reply: Uint8Array;
       try {
@@ -220,10 +230,10 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
         // a value JSON cannot carry (a BigInt, a cycle) is a bug of the handler, answered like any other
         const problem = toProblem(err, log, subject);
         log.info({ ...fields(), status: problem.status }, 'rpc failed');
-        return this.reply(msg, encodeProblemReply(problem));
+        return this.reply(msg, receivedOn, encodeProblemReply(problem));
       }
       if (log.isLevelEnabled('debug')) log.debug(fields(), 'rpc');
-      this.reply(msg, reply);
+      this.reply(msg, receivedOn, reply);
     } finally {
       this.inFlight.end();
       noteActivity();
@@ -246,18 +256,32 @@ export class CofferNatsServer extends Server<NatsEvents> implements CustomTransp
     return isObservable(result) ? lastValueFrom(result, { defaultValue: undefined }) : result;
   }
 
-  private reply(msg: Msg, data: Uint8Array): void {
+  private reply(msg: Msg, receivedOn: number, data: Uint8Array): void {
+    const to = msg.reply;
     // a request without a reply subject is an event: nobody to answer
-    if (!msg.reply) return;
+    if (!to) return;
     // held while the connection is down (PublishBatch.followConnection); one that cannot leave (the connection closed)
-    // is not retried: the caller gets its deadline or its own 503
-    this.replies.add(() => msg.respond(data));
+    // is not retried: the caller gets its deadline or its own 503. A request received on a connection since lost
+    // cannot be answered on this one: its caller is told the reply is lost (lost-replies.ts).
+    this.replies.add(() => (this.lostReplies.answerable(to, receivedOn) ? msg.respond(data) : this.tellLost(to)));
+  }
+
+  private tellLost(replySubject: string): void {
+    rpcLostReplyNotices.inc();
+    this.nc?.publish(lostReplySubject(replySubject));
   }
 
   private followStatus(nc: NatsConnection): void {
     void (async () => {
       for await (const s of nc.status()) {
         if (s.type === Events.Disconnect) {
+          // held by PublishBatch until the connection is back, after the replies queued before
+          const suspects = this.lostReplies.connectionLost();
+          for (const suspect of suspects) this.replies.add(() => this.tellLost(suspect));
+          this.config.logger.info(
+            { connection: this.config.name, answeredJustBefore: suspects.length, running: this.inFlight.active },
+            'nats connection lost: its callers will be told of the replies it may have lost',
+          );
           this._status$.next('disconnected');
           this.events.emit('disconnect', String(s.data));
         } else if (s.type === Events.Reconnect) {

@@ -128,8 +128,9 @@ describe('ReplyInbox', () => {
   it('fails pending and later requests at once when the server refuses its reply subscription', async () => {
     let callback: ((err: Error | null, msg: unknown) => void) | undefined;
     const fake = {
-      subscribe: (_subject: string, opts: { callback: typeof callback }) => {
-        callback = opts.callback;
+      subscribe: (subject: string, opts: { callback: typeof callback }) => {
+        // the reply subscription, not the lost-reply notices'
+        if (!subject.startsWith('rpc.lost.')) callback = opts.callback;
         return { unsubscribe: () => undefined };
       },
       publish: () => undefined,

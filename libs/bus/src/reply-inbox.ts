@@ -1,11 +1,39 @@
 import { randomBytes } from 'node:crypto';
 import { Events, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { LOST_REPLY_PREFIX } from './lost-replies';
 import { PublishBatch } from './publish-batch';
 
 /** Why a request got no reply; RpcClient turns these into 504 and 503. */
 export class RequestFailure extends Error {
-  constructor(readonly code: 'TIMEOUT' | '503' | 'CONNECTION_CLOSED' | 'DISCONNECTED') {
-    super(code === 'TIMEOUT' ? 'timeout' : code === '503' ? 'no responders' : code === 'DISCONNECTED' ? 'disconnected from the server' : 'connection closed');
+  constructor(readonly code: 'TIMEOUT' | '503' | 'CONNECTION_CLOSED' | 'DISCONNECTED' | 'REPLY_LOST') {
+    super(MESSAGES[code]);
+  }
+}
+
+const MESSAGES: Record<RequestFailure['code'], string> = {
+  TIMEOUT: 'timeout',
+  '503': 'no responders',
+  CONNECTION_CLOSED: 'connection closed',
+  DISCONNECTED: 'disconnected from the server',
+  REPLY_LOST: 'the reply was lost with its responder’s connection',
+};
+
+/**
+ * Random suffixes for reply tokens, drawn from a pool refilled 4 KiB at a time: a reply subject cannot be guessed by a
+ * service that did not receive its request (it may publish lost-reply notices, lost-replies.ts).
+ */
+class TokenSuffixes {
+  private pool = randomBytes(4096);
+  private offset = 0;
+
+  next(): string {
+    if (this.offset + 6 > this.pool.length) {
+      this.pool = randomBytes(4096);
+      this.offset = 0;
+    }
+    const suffix = this.pool.readUIntBE(this.offset, 6).toString(36);
+    this.offset += 6;
+    return suffix;
   }
 }
 
@@ -35,11 +63,15 @@ interface Pending {
  * - the requests made until it has reconnected are held, not published: nats.js 2 discards what is published between
  *   a lost connection and its next dial (each dial resets its outbound buffer). They leave once it is back, or fail
  *   at their deadline as DISCONNECTED (never sent, so safe to retry).
+ * The responder's side of a lost connection is told by a notice on `rpc.lost.<reply subject>` (lost-replies.ts): the
+ * request fails at once as REPLY_LOST (504, like a timeout: it may have been carried out).
  */
 export class ReplyInbox {
   private readonly subject: string;
   private readonly pending = new Map<string, Pending>();
   private readonly subscription: Subscription;
+  private readonly lostSubscription: Subscription;
+  private readonly suffixes = new TokenSuffixes();
   /** set for the earliest pending deadline (`sweepAt`), only while requests are pending */
   private sweeper?: NodeJS.Timeout;
   private sweepAt = Infinity;
@@ -62,6 +94,12 @@ export class ReplyInbox {
         this.deliver(msg);
       },
     });
+    // refused where the bus's permissions predate the notices: then a lost reply waits for its deadline, as before
+    this.lostSubscription = nc.subscribe(`${LOST_REPLY_PREFIX}${this.subject}.*`, {
+      callback: (err, msg) => {
+        if (!err) this.lost(msg.subject.slice(LOST_REPLY_PREFIX.length + this.subject.length + 1));
+      },
+    });
     void nc.closed().then(() => this.failAll(new RequestFailure('CONNECTION_CLOSED')));
     void (async () => {
       for await (const status of nc.status()) {
@@ -72,7 +110,7 @@ export class ReplyInbox {
   }
 
   request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Msg> {
-    const token = (this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER).toString(36);
+    const token = `${(this.seq = (this.seq + 1) % Number.MAX_SAFE_INTEGER).toString(36)}-${this.suffixes.next()}`;
     if (this.broken) return Promise.reject(new RequestFailure('CONNECTION_CLOSED'));
     return new Promise<Msg>((resolve, reject) => {
       const deadline = Date.now() + timeoutMs;
@@ -126,6 +164,7 @@ export class ReplyInbox {
     this.outbox.flush();
     this.stopSweeper();
     this.subscription.unsubscribe();
+    this.lostSubscription.unsubscribe();
     this.failAll(new RequestFailure('CONNECTION_CLOSED'));
   }
 
@@ -146,6 +185,15 @@ export class ReplyInbox {
     if (this.pending.size === 0) this.stopSweeper();
     if (msg.data.length === 0 && msg.headers?.code === 503) p.reject(new RequestFailure('503'));
     else p.resolve(msg);
+  }
+
+  /** Its responder lost the connection the request came in on: no reply will come. */
+  private lost(token: string): void {
+    const p = this.pending.get(token);
+    if (!p || p.unsent) return;
+    this.pending.delete(token);
+    if (this.pending.size === 0) this.stopSweeper();
+    p.reject(new RequestFailure('REPLY_LOST'));
   }
 
   /** The timer fires by `deadline` (it is moved earlier when need be, never later). */

@@ -117,7 +117,7 @@ export function toCallError(err: unknown, subject: string): ProblemError {
   if (err instanceof ProblemError) return err;
   if (isProblem(err)) return ProblemError.fromProblem(err);
   const code = (err as { code?: unknown })?.code;
-  if (code === 'TIMEOUT') return new ProblemError(504, `The ${serviceOf(subject)} did not answer in time`);
+  if (code === 'TIMEOUT' || code === 'REPLY_LOST') return new ProblemError(504, `The ${serviceOf(subject)} did not answer in time`);
   const message = err instanceof Error ? err.message : typeof err === 'object' && err ? String((err as { message?: unknown }).message ?? '') : String(err);
   if (code === '503' || /no responders|503|CONNECTION_CLOSED|CONNECTION_REFUSED|disconnect|ECONNREFUSED|closed/i.test(message))
     return new ProblemError(503, `The ${serviceOf(subject)} is unavailable`);
