@@ -7,6 +7,7 @@ import { sha256Hex } from '@coffer/crypto';
 import type { Logger } from '@coffer/observability';
 import type { PrincipalResolver } from '../auth/principal-resolver';
 import { refusalSource, type RefusalTally } from '../auth/refusal-tally';
+import { builtFilesDir, gatewayBundleDir } from '../http/built-files';
 import type { GatewayRequest } from '../http/gateway-request';
 import { CONSOLE_COOKIE, CSRF_COOKIE, type ConsoleSessions } from './console-sessions';
 import type { SignInLimiter } from './sign-in-limiter';
@@ -44,9 +45,8 @@ const SECURITY_HEADERS: Record<string, string> = {
  * The built console: `configured` (CONSOLE_DIR, read by config.ts), else next to the gateway's bundle (the image) or
  * beside it in dist/apps (npm start).
  */
-export function consoleDir(configured?: string, bundleDir = path.dirname(path.resolve(process.argv[1] ?? '.'))): string | undefined {
-  const candidates = [configured, path.join(bundleDir, 'console'), path.join(bundleDir, '..', 'console')];
-  return candidates.find((d): d is string => !!d && fs.existsSync(path.join(d, 'index.html')));
+export function consoleDir(configured?: string, bundleDir = gatewayBundleDir()): string | undefined {
+  return builtFilesDir('console', 'index.html', configured, bundleDir);
 }
 
 function sendProblem(reply: FastifyReply, problem: Problem, retryAfter?: number): FastifyReply {

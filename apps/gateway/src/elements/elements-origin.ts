@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { STATUS_TITLES } from '@coffer/contracts';
 import type { Logger } from '@coffer/observability';
 import type { ElementsConfig } from '../config';
+import { builtFilesDir, gatewayBundleDir } from '../http/built-files';
 import { onClientError, onConnect } from '../http/framework-errors';
 import { serverTimeoutOptions, type RequestTimeouts } from '../http/request-timeouts';
 import { KEY_HASH_PATTERN, TooManyLookups, type FrameAncestors } from './frame-ancestors';
@@ -61,9 +62,8 @@ const COMMON_HEADERS: Record<string, string> = {
  * The built Elements files: `configured` (ELEMENTS_DIR), else next to the gateway's bundle (the image) or beside it
  * in dist/apps (npm start).
  */
-export function elementsDir(configured?: string, bundleDir = path.dirname(path.resolve(process.argv[1] ?? '.'))): string | undefined {
-  const candidates = [configured, path.join(bundleDir, 'elements'), path.join(bundleDir, '..', 'elements')];
-  return candidates.find((d): d is string => !!d && fs.existsSync(path.join(d, 'elements.js')));
+export function elementsDir(configured?: string, bundleDir = gatewayBundleDir()): string | undefined {
+  return builtFilesDir('elements', 'elements.js', configured, bundleDir);
 }
 
 function notFound(reply: FastifyReply, detail = 'The Elements origin serves the Elements files only'): FastifyReply {

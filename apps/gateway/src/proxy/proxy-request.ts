@@ -28,18 +28,18 @@ export function proxyHeaderPrefixes(names: HeaderNames): string[] {
 
 /** The header carrying the destination, under any of its spellings (`SVC-PROXY-URL`, `BT-PROXY-URL`, ...). */
 export function destinationOf(req: GatewayRequest, prefixes: string[]): string | undefined {
-  for (const p of prefixes) {
-    const v = req.headers[`${p}-proxy-url`];
-    const s = Array.isArray(v) ? v[0] : v;
-    if (s !== undefined) return s;
-  }
-  return undefined;
+  return proxyHeader(req, prefixes, 'url');
 }
 
 /** The header carrying a pre-configured proxy's key, under any of its spellings (`BT-PROXY-KEY`, `SVC-PROXY-KEY`, ...). */
 export function proxyKeyHeader(req: GatewayRequest, prefixes: string[]): string | undefined {
+  return proxyHeader(req, prefixes, 'key');
+}
+
+/** `<prefix>-proxy-<name>` under the first prefix that has it (its first value when repeated). */
+function proxyHeader(req: GatewayRequest, prefixes: string[], name: 'url' | 'key'): string | undefined {
   for (const p of prefixes) {
-    const v = req.headers[`${p}-proxy-key`];
+    const v = req.headers[`${p}-proxy-${name}`];
     const s = Array.isArray(v) ? v[0] : v;
     if (s !== undefined) return s;
   }

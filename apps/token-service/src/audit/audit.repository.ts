@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { Prisma, PrismaService, SqlPool, auditInsert, inTransaction, type AuditEvent } from '@coffer/db';
+import { GroupCommitQueue } from '../group-commit/group-commit-queue';
 
 export interface AuditEventInput {
   actorApplicationId?: string;
@@ -124,7 +125,7 @@ const MAX_FLUSHES = 4;
  * creates whose record rides in their own statement. Never data.
  *
  * Inside a unit of work (PrismaService.transactional) `record` writes in that transaction: the events commit with the
- * change they describe, or not at all. Outside one, group commit: callers wait until their events are written, but the events recorded during one event-loop iteration
+ * change they describe, or not at all. Outside one, group commit (GroupCommitQueue): callers wait until their events are written, but the events recorded during one event-loop iteration
  * share one multi-row INSERT, so auditing every read costs one round trip per batch instead of one per request.
  * A batch starts at the end of the iteration, beside the batches already being written (up to MAX_FLUSHES): a read
  * waits for its own commit only, never for an earlier batch to finish first. Only when MAX_FLUSHES are running do
@@ -132,10 +133,7 @@ const MAX_FLUSHES = 4;
  */
 @Injectable()
 export class AuditRepository implements OnApplicationShutdown {
-  private queue: Pending[] = [];
-  private scheduled = false;
-  private running = 0;
-  private idleWaiters: Array<() => void> = [];
+  private readonly queue = new GroupCommitQueue<Pending>({ maxInFlight: MAX_FLUSHES, take: upToRows, run: (batch) => this.flush(batch) });
 
   constructor(
     private readonly sql: SqlPool,
@@ -185,34 +183,7 @@ export class AuditRepository implements OnApplicationShutdown {
       changes: e.changes ? JSON.stringify(e.changes) : null,
     }));
     if (inTransaction()) return this.sql.query(eventsInsert(rows)).then(() => undefined);
-    const done = new Promise<void>((resolve, reject) => this.queue.push({ rows, resolve, reject }));
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.pump();
-      });
-    }
-    return done;
-  }
-
-  /** Starts a batch in every free slot. */
-  private pump(): void {
-    while (this.queue.length && this.running < MAX_FLUSHES) {
-      const batch: Pending[] = [];
-      let size = 0;
-      while (this.queue.length && size < MAX_BATCH) {
-        const next = this.queue.shift() as Pending;
-        batch.push(next);
-        size += next.rows.length;
-      }
-      this.running++;
-      void this.flush(batch).finally(() => {
-        this.running--;
-        this.pump();
-        if (!this.running && !this.queue.length && !this.scheduled) for (const w of this.idleWaiters.splice(0)) w();
-      });
-    }
+    return new Promise<void>((resolve, reject) => this.queue.add({ rows, resolve, reject }));
   }
 
   private async flush(batch: Pending[]): Promise<void> {
@@ -224,8 +195,14 @@ export class AuditRepository implements OnApplicationShutdown {
     }
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    if (!this.running && !this.queue.length && !this.scheduled) return;
-    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  onApplicationShutdown(): Promise<void> {
+    return this.queue.drained();
   }
+}
+
+/** The oldest records, about MAX_BATCH rows (a caller's rows are never split). */
+function upToRows(queue: Pending[]): { batch: Pending[]; rest: Pending[] } {
+  let n = 0;
+  for (let size = 0; n < queue.length && size < MAX_BATCH; n++) size += queue[n].rows.length;
+  return { batch: queue.slice(0, n), rest: queue.slice(n) };
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { inTransaction, type OutboxEvent } from '@coffer/db';
 import { sqlStateOf } from '@coffer/db';
 import { currentTraceparent } from '@coffer/observability';
+import { GroupCommitQueue } from '../../group-commit/group-commit-queue';
 import { TokenRepository, type BatchedInsert, type InsertOutcome, type TokenRow } from '../token.repository';
 
 interface Waiting extends BatchedInsert {
@@ -19,8 +20,8 @@ const MAX_BATCH = 200;
 const MAX_IN_FLIGHT = 4;
 
 /**
- * Group commit of creates. The creates that reach token-service during one event-loop iteration (and those that arrive
- * while MAX_IN_FLIGHT batches are being written) are written by one statement (TokenRepository.insertMany): one
+ * Group commit of creates (GroupCommitQueue). The creates that reach token-service during one event-loop iteration (and
+ * those that arrive while MAX_IN_FLIGHT batches are being written) are written by one statement (TokenRepository.insertMany): one
  * multi-row INSERT per table and one commit. Each create's reply still waits for that commit, so nothing is
  * acknowledged before it is durable, and each create's outcome is its own:
  * - a create whose id or dedup key was taken (by a stored token) goes on alone on the careful path, which tells id
@@ -34,9 +35,7 @@ const MAX_IN_FLIGHT = 4;
  */
 @Injectable()
 export class TokenInserts {
-  private queue: Waiting[] = [];
-  private scheduled = false;
-  private running = 0;
+  private readonly queue = new GroupCommitQueue<Waiting>({ maxInFlight: MAX_IN_FLIGHT, take: nextBatch, run: (batch) => this.write(batch) });
 
   constructor(private readonly tokens: TokenRepository) {}
 
@@ -47,46 +46,9 @@ export class TokenInserts {
    */
   insert(tenantId: string, token: TokenRow, searchDigests: string[], audit: { traceId?: string } | undefined, event?: OutboxEvent): Promise<InsertOutcome> {
     if (!audit || inTransaction()) return this.tokens.insert(tenantId, token, searchDigests, audit, event);
-    return new Promise<InsertOutcome>((resolve, reject) => {
-      this.queue.push({ tenantId, token, searchDigests, traceId: audit.traceId, event, traceparent: currentTraceparent(), resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.pump();
-      });
-    });
-  }
-
-  private pump(): void {
-    while (this.queue.length && this.running < MAX_IN_FLIGHT) {
-      const batch = this.nextBatch();
-      this.running++;
-      void this.write(batch).finally(() => {
-        this.running--;
-        this.pump();
-      });
-    }
-  }
-
-  /** The oldest creates that can share a statement: up to MAX_BATCH, no two with the same id or dedup key in a tenant. */
-  private nextBatch(): Waiting[] {
-    const batch: Waiting[] = [];
-    const rest: Waiting[] = [];
-    const keys = new Set<string>();
-    for (const w of this.queue) {
-      const id = `${w.tenantId}\u0000i${w.token.id}`;
-      const dedup = w.token.dedup_key === null ? null : `${w.tenantId}\u0000d${w.token.dedup_key}`;
-      if (batch.length >= MAX_BATCH || keys.has(id) || (dedup && keys.has(dedup))) {
-        rest.push(w);
-        continue;
-      }
-      keys.add(id);
-      if (dedup) keys.add(dedup);
-      batch.push(w);
-    }
-    this.queue = rest;
-    return batch;
+    return new Promise<InsertOutcome>((resolve, reject) =>
+      this.queue.add({ tenantId, token, searchDigests, traceId: audit.traceId, event, traceparent: currentTraceparent(), resolve, reject }),
+    );
   }
 
   private async write(batch: Waiting[]): Promise<void> {
@@ -121,6 +83,25 @@ export class TokenInserts {
       w.reject(err);
     }
   }
+}
+
+/** The oldest creates that can share a statement: up to MAX_BATCH, no two with the same id or dedup key in a tenant. */
+function nextBatch(queue: Waiting[]): { batch: Waiting[]; rest: Waiting[] } {
+  const batch: Waiting[] = [];
+  const rest: Waiting[] = [];
+  const keys = new Set<string>();
+  for (const w of queue) {
+    const id = `${w.tenantId}\u0000i${w.token.id}`;
+    const dedup = w.token.dedup_key === null ? null : `${w.tenantId}\u0000d${w.token.dedup_key}`;
+    if (batch.length >= MAX_BATCH || keys.has(id) || (dedup && keys.has(dedup))) {
+      rest.push(w);
+      continue;
+    }
+    keys.add(id);
+    if (dedup) keys.add(dedup);
+    batch.push(w);
+  }
+  return { batch, rest };
 }
 
 /** An error PostgreSQL answered for the statement (a SQLSTATE outside class 08, connection exception): it did not commit. */

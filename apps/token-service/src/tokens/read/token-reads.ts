@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@coffer/contracts';
+import { GroupCommitQueue, upTo } from '../../group-commit/group-commit-queue';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { accessPredicate, unconditionalAccess } from '../token-access.sql';
 
@@ -22,17 +23,19 @@ interface Waiting {
 const MAX_BATCH = 200;
 
 /**
- * Reads by id, coalesced per event-loop iteration. Under load, a third of token-service's CPU went to the write(2)
- * of each statement to its connection (issue 14's profiles), so the reads that arrive during one iteration share one
- * statement, which also writes the read events of the callers allowed every token (one round trip, one commit); the
+ * Reads by id, coalesced per event-loop iteration (GroupCommitQueue): the reads that arrive during one iteration share
+ * one statement, which also writes the read events of the callers allowed every token (one round trip, one commit); the
  * events of callers whose rules decide per token follow in one group commit (AuditRepository). A read that arrives alone takes the
  * one-statement path instead: the row and its audit event in one round trip (TokenRepository.findAudited), which is
  * what a lone caller waits least for.
  */
 @Injectable()
 export class TokenReads {
-  private queue: Waiting[] = [];
-  private scheduled = false;
+  private readonly queue = new GroupCommitQueue<Waiting>({
+    maxInFlight: Infinity,
+    take: upTo(MAX_BATCH),
+    run: (batch) => (batch.length === 1 ? this.alone(batch[0]) : this.together(batch)),
+  });
 
   constructor(private readonly tokens: TokenRepository) {}
 
@@ -41,23 +44,7 @@ export class TokenReads {
    * whichever read scheduled it, and each read's statement and audit event must be its own caller's.
    */
   find(principal: Principal, traceId: string | undefined, id: string): Promise<FoundToken> {
-    return new Promise<FoundToken>((resolve, reject) => {
-      this.queue.push({ principal, traceId, id, resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.flush();
-      });
-    });
-  }
-
-  private flush(): void {
-    while (this.queue.length) {
-      const batch = this.queue.splice(0, MAX_BATCH);
-      if (batch.length === 1) void this.alone(batch[0]);
-      else void this.together(batch);
-    }
+    return new Promise<FoundToken>((resolve, reject) => this.queue.add({ principal, traceId, id, resolve, reject }));
   }
 
   private async alone(w: Waiting): Promise<void> {
@@ -83,7 +70,7 @@ export class TokenReads {
     } catch {
       // One read's input must not fail the others' (they may be other tenants'): each is tried on its own, and only
       // a read whose own statement fails gets the error.
-      for (const w of batch) void this.alone(w);
+      await Promise.all(batch.map((w) => this.alone(w)));
     }
   }
 }
