@@ -2,7 +2,7 @@
  * The cost of validating a request body against its contract class (libs/contracts, class-validator and
  * class-transformer), as the gateway's edge pipe does for every body typed with a contract:
  *
- *   npx ts-node --transpile-only -P libs/contracts/tsconfig.lib.json tools/bench/contracts.bench.ts
+ *   npx ts-node --transpile-only -r ./tools/bench/lib/ts-paths.cjs -P libs/contracts/tsconfig.lib.json tools/bench/contracts.bench.ts
  *
  * Microseconds per validation next to a baseline measured in the same run (a JSON round trip of the same body), so
  * a loaded machine does not skew the comparison. Each runs for BENCH_MS (default 1000) ms after a warm-up.
