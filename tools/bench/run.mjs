@@ -36,9 +36,10 @@ import pg from 'pg';
 import { APPS, ROOT, build } from '../dev/system.mjs';
 import { startTraceSink } from './lib/trace-sink.mjs';
 import { pgBaseline, startFloorServer } from './lib/baselines.mjs';
+import { startSkeleton } from './lib/skeleton.mjs';
 import { committedResult, compareResults, comparisonMarkdown, comparisonText, loadResult } from './lib/compare.mjs';
 import { CpuSampler, postgresBackends } from './lib/cpu.mjs';
-import { TARGETS, clientPasses, goalsMarkdown, goalsText, judgeGoals, loneReadHops } from './lib/goals.mjs';
+import { SKELETON_CREATE, SKELETON_READ, TARGETS, clientPasses, goalsMarkdown, goalsText, judgeGoals, loneReadHops } from './lib/goals.mjs';
 import { httpClient } from './lib/http.mjs';
 import { idleMarkdown, idleTable, measureIdle } from './lib/idle.mjs';
 import { load } from './lib/load.mjs';
@@ -209,14 +210,17 @@ async function main() {
     ? new pg.Pool({ connectionString: target.databaseUrl, max: Math.max(...CONFIG.clients, CONFIG.scaleClients) + 2, application_name: 'coffer-bench' })
     : null;
   const floor = await startFloorServer();
+  let skeleton;
   const floorHttp = httpClient(floor.url, Math.max(64, ...CONFIG.clients));
   judged.hasDatabase = Boolean(db);
   try {
     log('preparing applications, reactors and 200 cards ...');
     const data = await prepare(http.call, target.managementKey);
     const tenantId = target.tenantId ?? (await http.call('GET', `/tokens/${data.cards[0]}`, { key: data.key })).tenant_id;
+    skeleton = await startBenchSkeleton(target, tenantId, db);
     const sampler = new CpuSampler(async () => ({
       ...target.processPids(),
+      ...(skeleton?.pids ?? {}),
       ...(db ? { postgres: await postgresBackends(db, target.databaseName) } : {}),
       'fastify-floor': [floor.pid],
       bench: [process.pid],
@@ -304,6 +308,11 @@ async function main() {
         baselineOps.select = (await measure({ group: 'baseline', scenario: 'pg SELECT by primary key', clients, op: base.select, extra })).ops;
       if (pass.baselines.includes('floor'))
         baselineOps.floor = (await measure({ group: 'baseline', scenario: 'bare Fastify handler', clients, op: () => floorHttp.call('GET', '/floor') })).ops;
+      // the topology floor (lib/skeleton.mjs): judged by the goals beside Coffer's rows, no ratio of its own
+      if (skeleton && pass.baselines.includes('skeleton-create'))
+        await measure({ group: 'baseline', scenario: SKELETON_CREATE, clients, op: skeleton.create, extra });
+      if (skeleton && pass.baselines.includes('skeleton-read'))
+        await measure({ group: 'baseline', scenario: SKELETON_READ, clients, op: skeleton.read, extra });
       for (const s of these) {
         await measure({ group: 'request', scenario: s.name, clients, op: s.op, baseline: s.baseline, baselineOps: baselineOps[s.baseline], extra });
         if (s.drains === 'reactor_jobs' && db) await drainReactorJobs(db, tenantId, rows[rows.length - 1]);
@@ -401,6 +410,7 @@ async function main() {
   } finally {
     await floorHttp.close().catch(() => undefined);
     await floor.stop();
+    await skeleton?.stop();
     await http.close().catch(() => undefined);
     await db?.end();
     await target.stop();
@@ -413,6 +423,30 @@ async function main() {
       log(`CPU profiles in ${path.relative(ROOT, cpuProfDir)}: node tools/bench/profile-summary.mjs ${path.relative(ROOT, cpuProfDir)} --window <scenario>`);
     }
   }
+}
+
+/**
+ * The topology floor (lib/skeleton.mjs) beside a throwaway system: its nats-server is started with the system's bus
+ * secrets, its tables live in the system's database. Resolves {pids, create, read, stop}, or null for a target it
+ * cannot stand beside (an operator's system: no bus secrets here).
+ */
+async function startBenchSkeleton(target, tenantId, db) {
+  if (!target.bus || !db) {
+    log('topology floor: not measured (it needs a throwaway system and its database)');
+    return null;
+  }
+  const skeleton = await startSkeleton({ bus: target.bus, databaseUrl: target.databaseUrl, tenantId });
+  const http = httpClient(skeleton.url, 64);
+  const card = { type: 'card', data: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 }, metadata: { customer: 'c-1' } };
+  return {
+    pids: skeleton.pids,
+    create: () => http.call('POST', '/tokens', { body: card }),
+    read: (_client, seq) => http.call('GET', `/tokens/${skeleton.readId(seq)}`),
+    stop: async () => {
+      await http.close().catch(() => undefined);
+      await skeleton.stop();
+    },
+  };
 }
 
 /**

@@ -23,10 +23,14 @@ export const GOAL_PASSES = [
   // the lone read and its hops: HTTP floor, the gateway alone (/healthz), with authentication (/ping), the read
   {
     clients: LONE_CLIENTS,
-    baselines: ['insert', 'select', 'floor'],
+    baselines: ['insert', 'select', 'floor', 'skeleton-read'],
     scenarios: ['GET /healthz (gateway)', 'GET /ping (gateway, authenticated)', 'GET /tokens/{id}'],
   },
-  { clients: GOAL_CLIENTS, baselines: ['insert', 'select'], scenarios: ['POST /tokens (card)', 'GET /tokens/{id}'] },
+  {
+    clients: GOAL_CLIENTS,
+    baselines: ['insert', 'select', 'skeleton-create', 'skeleton-read'],
+    scenarios: ['POST /tokens (card)', 'GET /tokens/{id}'],
+  },
 ];
 
 /**
@@ -35,7 +39,7 @@ export const GOAL_PASSES = [
  * counts do not measure (e.g. --quick's 8 clients).
  */
 export function clientPasses(clients, goalRows = true) {
-  const passes = clients.map((c) => ({ clients: c, baselines: ['insert', 'select', 'floor'], scenarios: null }));
+  const passes = clients.map((c) => ({ clients: c, baselines: ['insert', 'select', 'floor', 'skeleton-create', 'skeleton-read'], scenarios: null }));
   if (goalRows) for (const p of GOAL_PASSES) if (!clients.includes(p.clients)) passes.push({ ...p, goalOnly: true });
   return passes.sort((a, b) => a.clients - b.clients);
 }
@@ -54,9 +58,34 @@ export const SCALE_LARGE = 1_000_000;
 
 export const INSERT = 'pg INSERT (token-shaped row)';
 export const SELECT = 'pg SELECT by primary key';
+/** The topology floor's rows (lib/skeleton.mjs): Coffer's hops with nothing of Coffer. */
+export const SKELETON_CREATE = 'skeleton create (HTTP, NATS, INSERT)';
+export const SKELETON_READ = 'skeleton read (HTTP, NATS, SELECT+audit)';
 
 const r3 = (x) => +x.toFixed(3);
 const n0 = (x) => Math.round(x).toLocaleString('en-US');
+
+/**
+ * What the topology floor (lib/skeleton.mjs: Coffer's hops, nothing of Coffer) reached in the same run: the most any
+ * design with these hops could show on this machine, and how much of it Coffer reaches. {} without the row.
+ */
+function throughputBound(skeleton, coffer, insert, what) {
+  if (!skeleton?.ops_per_s || skeleton.errors) return {};
+  return {
+    bound:
+      `the topology floor (HTTP, NATS, one group-committing store, PostgreSQL; nothing of Coffer) ${n0(skeleton.ops_per_s)} req/s = ` +
+      `${r3(skeleton.ops_per_s / insert.ops_per_s)} × INSERT; Coffer's ${what} ${r3(coffer.ops_per_s / skeleton.ops_per_s)} × the floor`,
+    floor_ratio: r3(skeleton.ops_per_s / insert.ops_per_s),
+  };
+}
+
+function latencyBound(skeleton, coffer) {
+  if (!skeleton?.mean_ms || skeleton.errors) return {};
+  return {
+    bound: `the topology floor's lone read (HTTP, NATS, one statement) mean ${skeleton.mean_ms} ms; Coffer's ${r3(coffer.mean_ms / skeleton.mean_ms)} × it`,
+    floor_mean_ms: skeleton.mean_ms,
+  };
+}
 
 function notMeasured(base, why) {
   return { ...base, figure: '–', ratio: null, verdict: 'not measured', why };
@@ -143,6 +172,7 @@ export function judgeGoals({
         ratio_of: 'INSERT',
         verdict: raw >= T.createPerInsert && !errors ? 'PASS' : 'FAIL',
         ...(errors ? { why: errors } : {}),
+        ...throughputBound(row('baseline', SKELETON_CREATE, GOAL_CLIENTS), create, ins, 'creates'),
       });
     }
   }
@@ -177,6 +207,7 @@ export function judgeGoals({
         ratio_of: 'INSERT',
         verdict: fails.length ? 'FAIL' : 'PASS',
         ...(fails.length ? { why: fails.join('; ') } : {}),
+        ...throughputBound(row('baseline', SKELETON_READ, GOAL_CLIENTS), read, ins, 'reads'),
       });
     }
   }
@@ -196,6 +227,7 @@ export function judgeGoals({
         ratio_of: 'SELECT mean latency',
         verdict: read.mean_ms < T.loneReadMeanMs && !errors ? 'PASS' : 'FAIL',
         ...(errors ? { why: errors } : {}),
+        ...latencyBound(row('baseline', SKELETON_READ, LONE_CLIENTS), read),
       });
     }
   }
@@ -379,6 +411,7 @@ export function goalsText(goals) {
     lines.push(`${g.id.padEnd(4)} ${g.goal.slice(0, 58).padEnd(58)} ${fmtRatio(g).padEnd(24)} ${g.target.padEnd(34)} ${verdictText(g)}`);
     if (g.figure !== '–') lines.push(`       measured: ${g.figure}`);
     if (g.verdict === 'FAIL' && g.why) lines.push(`       why: ${g.why}`);
+    if (g.bound) lines.push(`       bound: ${g.bound}`);
     if (g.note) lines.push(`       note: ${g.note}`);
     for (const d of g.details ?? [])
       lines.push(
@@ -397,7 +430,9 @@ const md = (s) => String(s).replace(/\|/g, '\\|');
 export function goalsMarkdown(goals) {
   const lines = ['## Goals (issue 35)', '', '| goal | what | measured | ratio | target | verdict |', '|---|---|---|---:|---|---|'];
   for (const g of goals) {
-    const extra = [g.verdict === 'FAIL' && g.why ? `why: ${g.why}` : '', g.note ? `note: ${g.note}` : ''].filter(Boolean).join('; ');
+    const extra = [g.verdict === 'FAIL' && g.why ? `why: ${g.why}` : '', g.bound ? `bound: ${g.bound}` : '', g.note ? `note: ${g.note}` : '']
+      .filter(Boolean)
+      .join('; ');
     lines.push(`| ${g.id} | ${md(g.goal)} | ${md(g.figure)}${extra ? ` (${md(extra)})` : ''} | ${md(fmtRatio(g))} | ${md(g.target)} | ${md(verdictText(g))} |`);
   }
   return lines.join('\n');
@@ -430,5 +465,12 @@ export function loneReadHops(rows) {
   if (insert) lines.push(`  of which PostgreSQL's audited write at least  ${ms(insert.mean_ms)}  (pg INSERT alone, one client)`);
   if (select) lines.push(`  a SELECT alone, for comparison                ${ms(select.mean_ms)}`);
   lines.push(`a lone read in all                               ${ms(read.mean_ms)}`);
+  const skeleton = at(SKELETON_READ);
+  if (skeleton)
+    lines.push(
+      `the same hops with nothing of Coffer            ${ms(skeleton.mean_ms)}  (the topology floor: bare Fastify, NATS, one statement)`,
+      `  HTTP floor to it: the bus hop and the store   ${ms(skeleton.mean_ms - floor.mean_ms)}`,
+      `  Coffer's own work on top of it                ${ms(read.mean_ms - skeleton.mean_ms)}`,
+    );
   return lines;
 }

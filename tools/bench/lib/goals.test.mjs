@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { INSERT, SELECT, clientPasses, goalsMarkdown, goalsText, judgeGoals, loneReadHops, scalePoint } from './goals.mjs';
+import { INSERT, SELECT, SKELETON_CREATE, SKELETON_READ, clientPasses, goalsMarkdown, goalsText, judgeGoals, loneReadHops, scalePoint } from './goals.mjs';
 
 const row = (group, scenario, clients, f = {}) => ({ group, scenario, clients, ops_per_s: 1000, mean_ms: 1, p50_ms: 1, p99_ms: 5, errors: 0, ...f });
 const base = [
@@ -30,6 +30,31 @@ test('goals 1 and 2 divide by the INSERT ceiling at 32 clients and pass at ≥ 1
 
   const few = base.map((r) => (r.scenario === 'POST /tokens (card)' ? { ...r, ops_per_s: 1999 } : r));
   assert.equal(byId(judgeGoals({ rows: few }))['1'].verdict, 'FAIL');
+});
+
+test('the topology floor bounds goals 1, 2a and 2b when its rows were measured, and changes no verdict', () => {
+  const withFloor = [
+    ...base,
+    row('baseline', SKELETON_CREATE, 32, { ops_per_s: 1000 }),
+    row('baseline', SKELETON_READ, 32, { ops_per_s: 4000 }),
+    row('baseline', SKELETON_READ, 1, { mean_ms: 0.25 }),
+  ];
+  const g = byId(judgeGoals({ rows: withFloor }));
+  assert.equal(g['1'].floor_ratio, 0.5); // the floor's 1,000 creates/s against the INSERT ceiling's 2,000
+  assert.match(g['1'].bound, /1,000 req\/s = 0\.5 × INSERT; Coffer's creates 2\.1 × the floor/);
+  assert.equal(g['2a'].floor_ratio, 2);
+  assert.match(g['2a'].bound, /Coffer's reads 0\.625 × the floor/);
+  assert.equal(g['2b'].floor_mean_ms, 0.25);
+  assert.match(g['2b'].bound, /mean 0\.25 ms; Coffer's 2 × it/);
+  assert.deepEqual(
+    ['1', '2a', '2b'].map((id) => g[id].verdict),
+    ['PASS', 'PASS', 'PASS'],
+  );
+  assert.match(goalsText(Object.values(g)), /bound: the topology floor/);
+  // no floor rows (or a floor that failed): no bound
+  const plain = byId(judgeGoals({ rows: [...base, row('baseline', SKELETON_CREATE, 32, { errors: 3 })] }));
+  assert.equal(plain['1'].bound, undefined);
+  assert.equal(plain['2b'].bound, undefined);
 });
 
 test('errors fail a goal whatever its ratio', () => {
@@ -179,7 +204,8 @@ test('--quick (8 clients) gains the goal rows at 1 and 32 clients; a full run ha
       [32, true],
     ],
   );
-  assert.deepEqual(quick[2].baselines, ['insert', 'select']);
+  assert.deepEqual(quick[2].baselines, ['insert', 'select', 'skeleton-create', 'skeleton-read']);
+  assert.ok(quick[0].baselines.includes('skeleton-read'));
   assert.deepEqual(quick[2].scenarios, ['POST /tokens (card)', 'GET /tokens/{id}']);
   assert.equal(clientPasses([1, 8, 32]).filter((p) => p.goalOnly).length, 0);
   assert.equal(clientPasses([8], false).length, 1);
@@ -201,4 +227,8 @@ test('a lone read hop by hop: each hop is the difference of two 1-client means, 
   assert.match(lines, /audited write at least\s+0\.400 ms/);
   assert.match(lines, /a lone read in all\s+1\.500 ms/);
   assert.deepEqual(loneReadHops(rows.slice(1)), []);
+  const floor = loneReadHops([...rows, row('baseline', SKELETON_READ, 1, { mean_ms: 1.2 })]).join('\n');
+  assert.match(floor, /nothing of Coffer\s+1\.200 ms/);
+  assert.match(floor, /the bus hop and the store\s+1\.000 ms/);
+  assert.match(floor, /Coffer's own work on top of it\s+0\.300 ms/);
 });

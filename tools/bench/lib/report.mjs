@@ -12,6 +12,9 @@ export const CPU_COLUMNS = [
   ['nats-server', 'nats'],
   ['postgres', 'pg'],
   ['fastify-floor', 'flr'],
+  ['skeleton-edge', 'sedg'],
+  ['skeleton-store', 'ssto'],
+  ['skeleton-nats', 'snat'],
   ['bench', 'load'],
 ];
 
@@ -68,8 +71,9 @@ export function markdown(result) {
   for (const row of result.rows) {
     const c = row.cpu_ms_per_op ?? {};
     const services = ['token-service', 'session-service', 'reactor-service'].map((k) => c[k] ?? 0).reduce((a, b) => a + b, 0);
-    const cpu =
-      c.gateway !== undefined
+    const cpu = row.scenario.startsWith('skeleton ')
+      ? `${fmt(c['skeleton-edge'])} / ${fmt(c['skeleton-store'])} / ${fmt(c['skeleton-nats'])} / ${fmt(c.postgres)}`
+      : c.gateway !== undefined
         ? `${fmt(c.gateway)} / ${fmt(services)} / ${fmt(c['nats-server'])} / ${fmt(c.postgres)}`
         : c.postgres !== undefined
           ? `pg ${fmt(c.postgres)}`

@@ -71,6 +71,8 @@ export async function startTarget({ log, cpuProfDir, replicas = {}, noBuild = fa
     managementKey,
     tenantId,
     databaseUrl: sys.databaseUrl,
+    /** the bus's secrets (CA, per-service seeds): the topology floor (lib/skeleton.mjs) starts a nats-server like it */
+    bus: sys.bus,
     databaseName: sys.dbName,
     processPids: () => {
       const out = {};

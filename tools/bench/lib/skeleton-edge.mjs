@@ -1,0 +1,25 @@
+// The topology floor's edge (lib/skeleton.mjs): a bare Fastify server that hands each request to the store over one
+// NATS request, as the gateway hands a token request to token-service, and answers with the reply. No
+// authentication, validation, rate limit or metrics. Prints its port on stdout.
+import Fastify from 'fastify';
+import { JSONCodec } from 'nats';
+import { connectAs } from './skeleton-bus.mjs';
+
+const nc = await connectAs('_INBOX.gateway');
+const json = JSONCodec();
+const call = async (subject, payload, reply) => {
+  const msg = await nc.request(subject, json.encode(payload), { timeout: 5000 });
+  const answer = json.decode(msg.data);
+  return reply.code(answer.status).send(answer.body);
+};
+const app = Fastify({ logger: false });
+app.post('/tokens', (request, reply) => call('token.skeleton.create', request.body, reply));
+app.get('/tokens/:id', (request, reply) => call('token.skeleton.read', { id: request.params.id }, reply));
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.stdout.write(`${app.server.address().port}\n`);
+process.on('SIGTERM', () =>
+  app
+    .close()
+    .then(() => nc.close())
+    .then(() => process.exit(0)),
+);
