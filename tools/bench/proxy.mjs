@@ -7,7 +7,11 @@
 //   detokenized     the same with one `{{ token | json: '$.number' }}` expression (one detokenize call);
 //   pre-configured  through a pre-configured proxy's BT-PROXY-KEY (one lookup of the key in reactor-service);
 //   bare forwarder  through lib/bare-forwarder.mjs, a process that only forwards (no auth, policy, audit): the
-//                   ceiling of any one-hop Node proxy on this machine, beside which Coffer's figures are read.
+//                   ceiling of any one-hop Node proxy on this machine, beside which Coffer's figures are read;
+//   bus forwarder   the proxy's topology floor (lib/skeleton.mjs): Coffer's hops with nothing of Coffer — a bare
+//                   Fastify edge hands the request over NATS (TLS, the system's users and grants) to a forwarding
+//                   process (lib/skeleton-forwarder.mjs), as the gateway hands it to proxy-service: the ceiling of
+//                   any design with these hops, which bounds the goal.
 // Windows alternate (ABBA) so machine noise hits all alike. Reported: the p50 overhead at 1 client against the
 // immediate destination (proxied p50 − direct p50; issue 35's goal ≤ 0.5 ms), and the throughput ratio at 32 clients
 // against both destinations and against the bare forwarder (issue 35's goal: proxied ≥ 0.5 × the bare forwarder with
@@ -28,6 +32,7 @@ import { APPS, ROOT, build, startEphemeralSystem } from '../dev/system.mjs';
 import { createTestCa } from '../dev/test-ca.mjs';
 import { httpClient } from './lib/http.mjs';
 import { load } from './lib/load.mjs';
+import { startSkeleton } from './lib/skeleton.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -137,7 +142,13 @@ async function main() {
     },
   });
   const pools = [];
+  const skeletons = [];
   try {
+    for (const dest of destinations) {
+      const skeleton = await startSkeleton({ bus: sys.bus, forwardTo: dest.url, forwarderEnv: { NODE_EXTRA_CA_CERTS: ca.caCert } });
+      skeletons.push(skeleton);
+      dest.busForwarderUrl = skeleton.url;
+    }
     const { management_key } = sys.createTenant('bench-proxy');
     const http = httpClient(sys.url, 64);
     pools.push(http);
@@ -157,13 +168,15 @@ async function main() {
       const proxyKey = (await http.call('POST', '/proxies', { key: management_key, body: { name: 'bench', destination_url: `${dest.url}/v1` } })).key;
       const direct = new Pool(dest.url, { connections: 64, pipelining: 1, keepAliveTimeout: 60_000, connect: { ca: fs.readFileSync(ca.caCert) } });
       const forwarder = new Pool(dest.forwarderUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 60_000 });
-      pools.push(direct, forwarder);
+      const busForwarder = new Pool(dest.busForwarderUrl, { connections: 64, pipelining: 1, keepAliveTimeout: 60_000 });
+      pools.push(direct, forwarder, busForwarder);
       const ops = {
         direct: () => post(direct, '/v1/charges', {}, BODY),
         proxied: () => post(gateway, '/proxy/charges', { 'svc-api-key': app.key, 'bt-proxy-url': `${dest.url}/v1` }, BODY),
         detokenized: () => post(gateway, '/proxy/charges', { 'svc-api-key': app.key, 'bt-proxy-url': `${dest.url}/v1` }, detokenizing),
         'pre-configured': () => post(gateway, '/proxy/charges', { 'svc-api-key': app.key, 'bt-proxy-key': proxyKey }, BODY),
         'bare forwarder': () => post(forwarder, '/v1/charges', {}, BODY),
+        'bus forwarder': () => post(busForwarder, '/proxy/v1/charges', {}, BODY),
       };
       // the overhead at one client is read against the immediate destination only (its own time adds nothing)
       if (dest === destinations[0]) rows.push(...(await measure(dest.label, 1, ops)));
@@ -183,8 +196,15 @@ async function main() {
         `${pick(0, 32, 'bare forwarder').throughput_ratio} x direct; Coffer's proxied throughput is ` +
         `${(pick(0, 32).ops_per_s / pick(0, 32, 'bare forwarder').ops_per_s).toFixed(3)} x the bare forwarder's with the immediate destination (goal >= 0.5)`,
     );
+    console.log(
+      `the proxy's topology floor (edge, NATS, forwarder; nothing of Coffer) at 32 clients: ` +
+        `${(pick(0, 32, 'bus forwarder').ops_per_s / pick(0, 32, 'bare forwarder').ops_per_s).toFixed(3)} x the bare forwarder's, ` +
+        `p50 +${pick(0, 1, 'bus forwarder').p50_overhead_ms} ms over direct at 1 client; Coffer's proxied throughput is ` +
+        `${(pick(0, 32).ops_per_s / pick(0, 32, 'bus forwarder').ops_per_s).toFixed(3)} x the floor's`,
+    );
   } finally {
     await Promise.all(pools.map((p) => p.close().catch(() => undefined)));
+    for (const skeleton of skeletons) await skeleton.stop();
     await sys.stop();
     if (cpuProfDir) {
       fs.writeFileSync(path.join(cpuProfDir, 'windows.json'), `${JSON.stringify(windows, null, 2)}\n`);

@@ -435,7 +435,7 @@ async function startBenchSkeleton(target, tenantId, db) {
     log('topology floor: not measured (it needs a throwaway system and its database)');
     return null;
   }
-  const skeleton = await startSkeleton({ bus: target.bus, databaseUrl: target.databaseUrl, tenantId });
+  const skeleton = await startSkeleton({ bus: target.bus, store: { databaseUrl: target.databaseUrl, tenantId } });
   const http = httpClient(skeleton.url, 64);
   const card = { type: 'card', data: { number: '4242424242424242', expiration_month: 12, expiration_year: 2030 }, metadata: { customer: 'c-1' } };
   return {

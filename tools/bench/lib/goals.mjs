@@ -79,6 +79,17 @@ function throughputBound(skeleton, coffer, insert, what) {
   };
 }
 
+/** Goal 4a's bound: the proxy bench's bus forwarder (Coffer's proxy hops, nothing of Coffer) against the bare one. */
+function proxyThroughputBound(floor, proxied, forwarder) {
+  if (!floor?.ops_per_s) return {};
+  return {
+    bound:
+      `the proxy's topology floor (edge, NATS, forwarder; nothing of Coffer) ${n0(floor.ops_per_s)} req/s = ` +
+      `${r3(floor.ops_per_s / forwarder.ops_per_s)} × bare forwarder; Coffer's proxy ${r3(proxied.ops_per_s / floor.ops_per_s)} × the floor`,
+    floor_ratio: r3(floor.ops_per_s / forwarder.ops_per_s),
+  };
+}
+
 function latencyBound(skeleton, coffer) {
   if (!skeleton?.mean_ms || skeleton.errors) return {};
   return {
@@ -289,6 +300,7 @@ export function judgeGoals({
           ratio,
           ratio_of: 'bare forwarder',
           verdict: raw >= T.proxyPerForwarder ? 'PASS' : 'FAIL',
+          ...proxyThroughputBound(pick(GOAL_CLIENTS, 'bus forwarder'), proxied, forwarder),
         });
       }
       const one = pick(1, 'proxied');
@@ -301,6 +313,11 @@ export function judgeGoals({
           ratio: direct.p50_ms ? r3(one.p50_ms / direct.p50_ms) : null,
           ratio_of: 'direct p50',
           verdict: one.p50_overhead_ms <= T.proxyOverheadP50Ms ? 'PASS' : 'FAIL',
+          ...(pick(1, 'bus forwarder')
+            ? {
+                bound: `the proxy's topology floor (edge, NATS, forwarder; nothing of Coffer): p50 +${pick(1, 'bus forwarder').p50_overhead_ms} ms over direct`,
+              }
+            : {}),
         });
     }
   }

@@ -105,6 +105,15 @@ test('proxy: against the bare forwarder at 32 clients, overhead over direct at o
   assert.equal(g['4a'].verdict, 'FAIL');
   assert.equal(g['4b'].verdict, 'PASS');
   assert.equal(g['4b'].ratio, 2);
+  assert.equal(g['4a'].bound, undefined);
+
+  // with the proxy's topology floor (the bus forwarder), its bound beside each verdict
+  const floor = [...proxy, p(32, 'bus forwarder', { ops_per_s: 1000 }), p(1, 'bus forwarder', { p50_ms: 0.7, p50_overhead_ms: 0.3 })];
+  const f = byId(judgeGoals({ rows: base, proxy: floor }));
+  assert.equal(f['4a'].floor_ratio, 0.5);
+  assert.match(f['4a'].bound, /1,000 req\/s = 0\.5 × bare forwarder; Coffer's proxy 0\.9 × the floor/);
+  assert.match(f['4b'].bound, /p50 \+0\.3 ms over direct/);
+  assert.equal(f['4a'].verdict, 'FAIL');
 });
 
 /** The scale scenarios goal 5 judges, spelled out here so that a change to the judge's list shows in these tests. */

@@ -1,6 +1,7 @@
-// The topology floor's edge (lib/skeleton.mjs): a bare Fastify server that hands each request to the store over one
-// NATS request, as the gateway hands a token request to token-service, and answers with the reply. No
-// authentication, validation, rate limit or metrics. Prints its port on stdout.
+// The topology floor's edge (lib/skeleton.mjs): a bare Fastify server that hands each request over one NATS request
+// to the store (tokens) or the forwarder (POST /proxy/*), as the gateway hands them to token-service and
+// proxy-service, and answers with the reply. No authentication, validation, rate limit or metrics. Prints its port on
+// stdout.
 import Fastify from 'fastify';
 import { JSONCodec } from 'nats';
 import { connectAs } from './skeleton-bus.mjs';
@@ -15,6 +16,20 @@ const call = async (subject, payload, reply) => {
 const app = Fastify({ logger: false });
 app.post('/tokens', (request, reply) => call('token.skeleton.create', request.body, reply));
 app.get('/tokens/:id', (request, reply) => call('token.skeleton.read', { id: request.params.id }, reply));
+// the proxy's floor (skeleton-forwarder.mjs): the body as it came, text, sent on by the forwarder to its destination
+app.register(async (scope) => {
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  scope.post('/proxy/*', async (request, reply) => {
+    const forward = { path: `/${request.params['*']}`, contentType: request.headers['content-type'], body: request.body };
+    const msg = await nc.request('proxy.skeleton.forward', json.encode(forward), { timeout: 5000 });
+    const answer = json.decode(msg.data);
+    return reply
+      .code(answer.status)
+      .header('content-type', answer.contentType ?? 'application/octet-stream')
+      .send(answer.body);
+  });
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`${app.server.address().port}\n`);
 process.on('SIGTERM', () =>

@@ -27,10 +27,12 @@ function firstLine(child, name) {
 const stopChild = (child) => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', r), child.kill('SIGTERM'))));
 
 /**
- * Starts the skeleton against `databaseUrl` (its tables are its own, dropped at stop) with the system's bus secrets
- * `bus`; resolves {url, pids, readIds, stop}. `pids` names its processes for the CPU sampler.
+ * Starts the skeleton with the system's bus secrets `bus`: the edge, and the store when `store` names its database
+ * ({databaseUrl, tenantId}: its tables are its own, dropped at stop), the proxy's forwarder when `forwardTo` names a
+ * destination origin (`forwarderEnv`: e.g. NODE_EXTRA_CA_CERTS). Resolves {url, pids, readId, stop}; `pids` names its
+ * processes for the CPU sampler.
  */
-export async function startSkeleton({ bus, databaseUrl, tenantId }) {
+export async function startSkeleton({ bus, store, forwardTo, forwarderEnv = {} }) {
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-skeleton-'));
   const port = await freePort();
   const nats = await startNatsServer({ port, storeDir, bus });
@@ -44,27 +46,31 @@ export async function startSkeleton({ bus, databaseUrl, tenantId }) {
     started.push(child);
     return { child, line: await firstLine(child, file) };
   };
+  const stopAll = async () => {
+    for (const child of started.reverse()) await stopChild(child);
+    await stopChild(nats);
+    fs.rmSync(storeDir, { recursive: true, force: true });
+  };
   try {
     const primed = 1000;
-    const store = await start('skeleton-store.mjs', 'token-service', {
-      DATABASE_URL: databaseUrl,
-      SKELETON_TENANT_ID: tenantId,
-      SKELETON_PRIMED: String(primed),
-    });
+    const pids = { 'skeleton-nats': [nats.pid] };
+    if (store) {
+      const { child } = await start('skeleton-store.mjs', 'token-service', {
+        DATABASE_URL: store.databaseUrl,
+        SKELETON_TENANT_ID: store.tenantId,
+        SKELETON_PRIMED: String(primed),
+      });
+      pids['skeleton-store'] = [child.pid];
+    }
+    if (forwardTo) {
+      const { child } = await start('skeleton-forwarder.mjs', 'proxy-service', { SKELETON_DESTINATION: forwardTo, ...forwarderEnv });
+      pids['skeleton-forwarder'] = [child.pid];
+    }
     const edge = await start('skeleton-edge.mjs', 'gateway', {});
-    return {
-      url: `http://127.0.0.1:${Number(edge.line)}`,
-      pids: { 'skeleton-edge': [edge.child.pid], 'skeleton-store': [store.child.pid], 'skeleton-nats': [nats.pid] },
-      readId: (seq) => `sk-${seq % primed}`,
-      stop: async () => {
-        for (const child of started.reverse()) await stopChild(child);
-        await stopChild(nats);
-        fs.rmSync(storeDir, { recursive: true, force: true });
-      },
-    };
+    pids['skeleton-edge'] = [edge.child.pid];
+    return { url: `http://127.0.0.1:${Number(edge.line)}`, pids, readId: (seq) => `sk-${seq % primed}`, stop: stopAll };
   } catch (err) {
-    for (const child of started) await stopChild(child);
-    await stopChild(nats);
+    await stopAll();
     throw err;
   }
 }
