@@ -5,37 +5,20 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { createTokenShapedTable, tokenShapedInsert, tokenShapedValues } from './token-shaped.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-/** A table shaped like `tokens` (same key, same kinds of columns and a GIN metadata index) in the bench's database. */
+/** A table shaped like `tokens` (lib/token-shaped.mjs) in the bench's database. */
 export async function pgBaseline(pool, tenantId) {
-  await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline (tenant_id uuid, id text, type text, data_ciphertext bytea,
-    data_key_id uuid, mask jsonb, fingerprint text, container text, metadata jsonb, metadata_search jsonb,
-    created_at timestamptz(3) DEFAULT now(), PRIMARY KEY (tenant_id, id))`);
-  await pool.query('CREATE INDEX IF NOT EXISTS bench_baseline_created ON bench_baseline (tenant_id, created_at DESC, id)');
-  await pool.query('CREATE INDEX IF NOT EXISTS bench_baseline_meta ON bench_baseline USING gin (metadata_search jsonb_path_ops)');
-  const cipher = randomBytes(96);
-  const keyId = randomUUID();
+  await createTokenShapedTable(pool, 'bench_baseline');
+  const insert = tokenShapedInsert('bench_baseline', 1);
   const ids = [];
   const baseline = {
     insert: async () => {
       const id = randomUUID();
-      await pool.query(
-        'INSERT INTO bench_baseline (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, container, metadata, metadata_search) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$9)',
-        [
-          tenantId,
-          id,
-          'card_number',
-          cipher,
-          keyId,
-          '"{{ data | reveal_last: 4 }}"',
-          randomBytes(32).toString('base64url'),
-          '/pci/high/',
-          '{"customer":"c-1"}',
-        ],
-      );
+      await pool.query(insert, tokenShapedValues(tenantId, id));
       if (ids.length < 5000) ids.push(id);
     },
     select: async (_client, seq) => {

@@ -3,44 +3,23 @@
 // statement and one commit (at most 4 at once), each reply after its commit. A create is one multi-row INSERT into a
 // table shaped like `tokens`; a read is one statement that selects the rows and inserts one audit row per row found.
 // No encryption, access rules, events or idempotency. Prints "ready" on stdout.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { JSONCodec } from 'nats';
 import pg from 'pg';
 import { connectAs } from './skeleton-bus.mjs';
+import { createTokenShapedTable, tokenShapedInsert, tokenShapedValues } from './token-shaped.mjs';
 
 const TENANT = process.env.SKELETON_TENANT_ID;
 const PRIMED = Number(process.env.SKELETON_PRIMED ?? 1000);
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 8, application_name: 'coffer-bench-skeleton' });
-await pool.query(`CREATE TABLE IF NOT EXISTS bench_skeleton (tenant_id uuid, id text, type text, data_ciphertext bytea,
-  data_key_id uuid, mask jsonb, fingerprint text, container text, metadata jsonb, metadata_search jsonb,
-  created_at timestamptz(3) DEFAULT now(), PRIMARY KEY (tenant_id, id))`);
-await pool.query('CREATE INDEX IF NOT EXISTS bench_skeleton_created ON bench_skeleton (tenant_id, created_at DESC, id)');
-await pool.query('CREATE INDEX IF NOT EXISTS bench_skeleton_meta ON bench_skeleton USING gin (metadata_search jsonb_path_ops)');
+await createTokenShapedTable(pool, 'bench_skeleton');
 await pool.query('CREATE TABLE IF NOT EXISTS bench_skeleton_audit (seq bigserial PRIMARY KEY, tenant_id uuid, token_id text, at timestamptz DEFAULT now())');
 
-const cipher = randomBytes(96);
-const keyId = randomUUID();
-const COLUMNS = 9;
 /** One multi-row INSERT of `rows` (each: id, metadata JSON text). */
 const insertRows = (rows) =>
   pool.query(
-    `INSERT INTO bench_skeleton (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, container, metadata, metadata_search) VALUES ${rows
-      .map(
-        (_, i) =>
-          `($${i * COLUMNS + 1},$${i * COLUMNS + 2},$${i * COLUMNS + 3},$${i * COLUMNS + 4},$${i * COLUMNS + 5},$${i * COLUMNS + 6},$${i * COLUMNS + 7},$${i * COLUMNS + 8},$${i * COLUMNS + 9},$${i * COLUMNS + 9})`,
-      )
-      .join(',')}`,
-    rows.flatMap((r) => [
-      TENANT,
-      r.id,
-      'card_number',
-      cipher,
-      keyId,
-      '"{{ data | reveal_last: 4 }}"',
-      randomBytes(32).toString('base64url'),
-      '/pci/high/',
-      r.metadata,
-    ]),
+    tokenShapedInsert('bench_skeleton', rows.length),
+    rows.flatMap((r) => tokenShapedValues(TENANT, r.id, r.metadata)),
   );
 // the rows the read scenario asks for: sk-0 … sk-<PRIMED - 1>
 for (let i = 0; i < PRIMED; i += 500)
