@@ -61,6 +61,9 @@ export const SELECT = 'pg SELECT by primary key';
 /** The topology floor's rows (lib/skeleton.mjs): Coffer's hops with nothing of Coffer. */
 export const SKELETON_CREATE = 'skeleton create (HTTP, NATS, INSERT)';
 export const SKELETON_READ = 'skeleton read (HTTP, NATS, SELECT+audit)';
+/** … with the requests of one event-loop iteration sharing one NATS request */
+export const SKELETON_CREATE_COALESCED = 'skeleton create, coalesced bus';
+export const SKELETON_READ_COALESCED = 'skeleton read, coalesced bus';
 
 const r3 = (x) => +x.toFixed(3);
 const n0 = (x) => Math.round(x).toLocaleString('en-US');
@@ -69,13 +72,16 @@ const n0 = (x) => Math.round(x).toLocaleString('en-US');
  * What the topology floor (lib/skeleton.mjs: Coffer's hops, nothing of Coffer) reached in the same run: the most any
  * design with these hops could show on this machine, and how much of it Coffer reaches. {} without the row.
  */
-function throughputBound(skeleton, coffer, insert, what) {
+function throughputBound(skeleton, coffer, insert, what, coalesced) {
   if (!skeleton?.ops_per_s || skeleton.errors) return {};
+  const shared = coalesced?.ops_per_s && !coalesced.errors;
   return {
     bound:
       `the topology floor (HTTP, NATS, one group-committing store, PostgreSQL; nothing of Coffer) ${n0(skeleton.ops_per_s)} req/s = ` +
-      `${r3(skeleton.ops_per_s / insert.ops_per_s)} × INSERT; Coffer's ${what} ${r3(coffer.ops_per_s / skeleton.ops_per_s)} × the floor`,
+      `${r3(skeleton.ops_per_s / insert.ops_per_s)} × INSERT; Coffer's ${what} ${r3(coffer.ops_per_s / skeleton.ops_per_s)} × the floor` +
+      (shared ? `; with one NATS message shared by concurrent requests the floor is ${r3(coalesced.ops_per_s / insert.ops_per_s)} × INSERT` : ''),
     floor_ratio: r3(skeleton.ops_per_s / insert.ops_per_s),
+    ...(shared ? { coalesced_floor_ratio: r3(coalesced.ops_per_s / insert.ops_per_s) } : {}),
   };
 }
 
@@ -183,7 +189,7 @@ export function judgeGoals({
         ratio_of: 'INSERT',
         verdict: raw >= T.createPerInsert && !errors ? 'PASS' : 'FAIL',
         ...(errors ? { why: errors } : {}),
-        ...throughputBound(row('baseline', SKELETON_CREATE, GOAL_CLIENTS), create, ins, 'creates'),
+        ...throughputBound(row('baseline', SKELETON_CREATE, GOAL_CLIENTS), create, ins, 'creates', row('baseline', SKELETON_CREATE_COALESCED, GOAL_CLIENTS)),
       });
     }
   }
@@ -218,7 +224,7 @@ export function judgeGoals({
         ratio_of: 'INSERT',
         verdict: fails.length ? 'FAIL' : 'PASS',
         ...(fails.length ? { why: fails.join('; ') } : {}),
-        ...throughputBound(row('baseline', SKELETON_READ, GOAL_CLIENTS), read, ins, 'reads'),
+        ...throughputBound(row('baseline', SKELETON_READ, GOAL_CLIENTS), read, ins, 'reads', row('baseline', SKELETON_READ_COALESCED, GOAL_CLIENTS)),
       });
     }
   }

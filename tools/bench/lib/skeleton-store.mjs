@@ -80,6 +80,20 @@ const serve = (subject, handle) => {
 };
 serve('token.skeleton.create', (body, reply) => createOne({ id: randomUUID(), body, reply }));
 serve('token.skeleton.read', ({ id }, reply) => readOne({ id, reply }));
+/** A coalesced message (an array of requests): each request joins the group commit, one reply for all, in order. */
+const serveMany = (subject, one) =>
+  serve(subject, (payloads, reply) => {
+    const answers = [];
+    let left = payloads.length;
+    payloads.forEach((payload, i) =>
+      one(payload, (answer) => {
+        answers[i] = answer;
+        if (--left === 0) reply(answers);
+      }),
+    );
+  });
+serveMany('token.skeleton.create-many', (body, reply) => createOne({ id: randomUUID(), body, reply }));
+serveMany('token.skeleton.read-many', ({ id }, reply) => readOne({ id, reply }));
 await nc.flush();
 process.stdout.write('ready\n');
 process.on('SIGTERM', async () => {
