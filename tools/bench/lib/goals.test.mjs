@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { INSERT, SELECT, SKELETON_CREATE, SKELETON_READ, clientPasses, goalsMarkdown, goalsText, judgeGoals, loneReadHops, scalePoint } from './goals.mjs';
+import {
+  INSERT,
+  SELECT,
+  SKELETON_CREATE,
+  SKELETON_CREATE_COALESCED,
+  SKELETON_READ,
+  clientPasses,
+  goalsMarkdown,
+  goalsText,
+  judgeGoals,
+  loneReadHops,
+  scalePoint,
+} from './goals.mjs';
 
 const row = (group, scenario, clients, f = {}) => ({ group, scenario, clients, ops_per_s: 1000, mean_ms: 1, p50_ms: 1, p99_ms: 5, errors: 0, ...f });
 const base = [
@@ -51,6 +63,11 @@ test('the topology floor bounds goals 1, 2a and 2b when its rows were measured, 
     ['PASS', 'PASS', 'PASS'],
   );
   assert.match(goalsText(Object.values(g)), /bound: the topology floor/);
+  assert.equal(g['1'].coalesced_floor_ratio, undefined);
+  // with the coalesced floor measured too, the bound says how far sharing bus messages moves it
+  const c = byId(judgeGoals({ rows: [...withFloor, row('baseline', SKELETON_CREATE_COALESCED, 32, { ops_per_s: 1500 })] }));
+  assert.equal(c['1'].coalesced_floor_ratio, 0.75);
+  assert.match(c['1'].bound, /shared by concurrent requests the floor is 0\.75 × INSERT/);
   // no floor rows (or a floor that failed): no bound
   const plain = byId(judgeGoals({ rows: [...base, row('baseline', SKELETON_CREATE, 32, { errors: 3 })] }));
   assert.equal(plain['1'].bound, undefined);
