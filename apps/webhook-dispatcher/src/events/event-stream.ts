@@ -126,7 +126,9 @@ export function publishAcknowledged(nc: NatsConnection, events: readonly Streame
           if (err) return settle(err);
           const refused = refusal(msg);
           if (refused) return settle(new Error(refused));
-          acknowledged.add(Number(msg.subject.slice(inbox.length + 1)));
+          // only the reply subjects of this batch count, each once (a repeated acknowledgement is not another event's)
+          const index = Number(msg.subject.slice(inbox.length + 1));
+          if (Number.isInteger(index) && index >= 0 && index < events.length) acknowledged.add(index);
           if (acknowledged.size === events.length) settle();
         },
       });
