@@ -39,18 +39,7 @@ import { pgBaseline, startFloorServer } from './lib/baselines.mjs';
 import { startSkeleton } from './lib/skeleton.mjs';
 import { committedResult, compareResults, comparisonMarkdown, comparisonText, loadResult } from './lib/compare.mjs';
 import { CpuSampler, postgresBackends } from './lib/cpu.mjs';
-import {
-  SKELETON_CREATE,
-  SKELETON_CREATE_COALESCED,
-  SKELETON_READ,
-  SKELETON_READ_COALESCED,
-  TARGETS,
-  clientPasses,
-  goalsMarkdown,
-  goalsText,
-  judgeGoals,
-  loneReadHops,
-} from './lib/goals.mjs';
+import { SKELETON, TARGETS, clientPasses, goalsMarkdown, goalsText, judgeGoals, loneReadHops } from './lib/goals.mjs';
 import { httpClient } from './lib/http.mjs';
 import { idleMarkdown, idleTable, measureIdle } from './lib/idle.mjs';
 import { load } from './lib/load.mjs';
@@ -321,14 +310,14 @@ async function main() {
         baselineOps.floor = (await measure({ group: 'baseline', scenario: 'bare Fastify handler', clients, op: () => floorHttp.call('GET', '/floor') })).ops;
       // the topology floor (lib/skeleton.mjs): judged by the goals beside Coffer's rows, no ratio of its own
       if (skeleton && pass.baselines.includes('skeleton-create'))
-        await measure({ group: 'baseline', scenario: SKELETON_CREATE, clients, op: skeleton.create, extra });
+        await measure({ group: 'baseline', scenario: SKELETON.create, clients, op: skeleton.create, extra });
       // and with the bus message shared by concurrent requests (nothing to share at one client)
       if (skeleton && pass.baselines.includes('skeleton-create') && clients > 1)
-        await measure({ group: 'baseline', scenario: SKELETON_CREATE_COALESCED, clients, op: skeleton.createCoalesced, extra });
+        await measure({ group: 'baseline', scenario: SKELETON.createCoalesced, clients, op: skeleton.createCoalesced, extra });
       if (skeleton && pass.baselines.includes('skeleton-read'))
-        await measure({ group: 'baseline', scenario: SKELETON_READ, clients, op: skeleton.read, extra });
+        await measure({ group: 'baseline', scenario: SKELETON.read, clients, op: skeleton.read, extra });
       if (skeleton && pass.baselines.includes('skeleton-read') && clients > 1)
-        await measure({ group: 'baseline', scenario: SKELETON_READ_COALESCED, clients, op: skeleton.readCoalesced, extra });
+        await measure({ group: 'baseline', scenario: SKELETON.readCoalesced, clients, op: skeleton.readCoalesced, extra });
       for (const s of these) {
         await measure({ group: 'request', scenario: s.name, clients, op: s.op, baseline: s.baseline, baselineOps: baselineOps[s.baseline], extra });
         if (s.drains === 'reactor_jobs' && db) await drainReactorJobs(db, tenantId, rows[rows.length - 1]);

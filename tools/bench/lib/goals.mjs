@@ -58,12 +58,16 @@ export const SCALE_LARGE = 1_000_000;
 
 export const INSERT = 'pg INSERT (token-shaped row)';
 export const SELECT = 'pg SELECT by primary key';
-/** The topology floor's rows (lib/skeleton.mjs): Coffer's hops with nothing of Coffer. */
-export const SKELETON_CREATE = 'skeleton create (HTTP, NATS, INSERT)';
-export const SKELETON_READ = 'skeleton read (HTTP, NATS, SELECT+audit)';
-/** … with the requests of one event-loop iteration sharing one NATS request */
-export const SKELETON_CREATE_COALESCED = 'skeleton create, coalesced bus';
-export const SKELETON_READ_COALESCED = 'skeleton read, coalesced bus';
+/**
+ * The topology floor's rows (lib/skeleton.mjs): Coffer's hops with nothing of Coffer, one NATS request per API request
+ * or (`…Coalesced`) one shared by the API requests of an event-loop iteration.
+ */
+export const SKELETON = Object.freeze({
+  create: 'skeleton create (HTTP, NATS, INSERT)',
+  read: 'skeleton read (HTTP, NATS, SELECT+audit)',
+  createCoalesced: 'skeleton create, coalesced bus',
+  readCoalesced: 'skeleton read, coalesced bus',
+});
 
 const r3 = (x) => +x.toFixed(3);
 const n0 = (x) => Math.round(x).toLocaleString('en-US');
@@ -189,7 +193,7 @@ export function judgeGoals({
         ratio_of: 'INSERT',
         verdict: raw >= T.createPerInsert && !errors ? 'PASS' : 'FAIL',
         ...(errors ? { why: errors } : {}),
-        ...throughputBound(row('baseline', SKELETON_CREATE, GOAL_CLIENTS), create, ins, 'creates', row('baseline', SKELETON_CREATE_COALESCED, GOAL_CLIENTS)),
+        ...throughputBound(row('baseline', SKELETON.create, GOAL_CLIENTS), create, ins, 'creates', row('baseline', SKELETON.createCoalesced, GOAL_CLIENTS)),
       });
     }
   }
@@ -224,7 +228,7 @@ export function judgeGoals({
         ratio_of: 'INSERT',
         verdict: fails.length ? 'FAIL' : 'PASS',
         ...(fails.length ? { why: fails.join('; ') } : {}),
-        ...throughputBound(row('baseline', SKELETON_READ, GOAL_CLIENTS), read, ins, 'reads', row('baseline', SKELETON_READ_COALESCED, GOAL_CLIENTS)),
+        ...throughputBound(row('baseline', SKELETON.read, GOAL_CLIENTS), read, ins, 'reads', row('baseline', SKELETON.readCoalesced, GOAL_CLIENTS)),
       });
     }
   }
@@ -244,7 +248,7 @@ export function judgeGoals({
         ratio_of: 'SELECT mean latency',
         verdict: read.mean_ms < T.loneReadMeanMs && !errors ? 'PASS' : 'FAIL',
         ...(errors ? { why: errors } : {}),
-        ...latencyBound(row('baseline', SKELETON_READ, LONE_CLIENTS), read),
+        ...latencyBound(row('baseline', SKELETON.read, LONE_CLIENTS), read),
       });
     }
   }
@@ -488,7 +492,7 @@ export function loneReadHops(rows) {
   if (insert) lines.push(`  of which PostgreSQL's audited write at least  ${ms(insert.mean_ms)}  (pg INSERT alone, one client)`);
   if (select) lines.push(`  a SELECT alone, for comparison                ${ms(select.mean_ms)}`);
   lines.push(`a lone read in all                               ${ms(read.mean_ms)}`);
-  const skeleton = at(SKELETON_READ);
+  const skeleton = at(SKELETON.read);
   if (skeleton)
     lines.push(
       `the same hops with nothing of Coffer            ${ms(skeleton.mean_ms)}  (the topology floor: bare Fastify, NATS, one statement)`,

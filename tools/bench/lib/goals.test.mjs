@@ -1,18 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  INSERT,
-  SELECT,
-  SKELETON_CREATE,
-  SKELETON_CREATE_COALESCED,
-  SKELETON_READ,
-  clientPasses,
-  goalsMarkdown,
-  goalsText,
-  judgeGoals,
-  loneReadHops,
-  scalePoint,
-} from './goals.mjs';
+import { INSERT, SELECT, SKELETON, clientPasses, goalsMarkdown, goalsText, judgeGoals, loneReadHops, scalePoint } from './goals.mjs';
 
 const row = (group, scenario, clients, f = {}) => ({ group, scenario, clients, ops_per_s: 1000, mean_ms: 1, p50_ms: 1, p99_ms: 5, errors: 0, ...f });
 const base = [
@@ -47,9 +35,9 @@ test('goals 1 and 2 divide by the INSERT ceiling at 32 clients and pass at ≥ 1
 test('the topology floor bounds goals 1, 2a and 2b when its rows were measured, and changes no verdict', () => {
   const withFloor = [
     ...base,
-    row('baseline', SKELETON_CREATE, 32, { ops_per_s: 1000 }),
-    row('baseline', SKELETON_READ, 32, { ops_per_s: 4000 }),
-    row('baseline', SKELETON_READ, 1, { mean_ms: 0.25 }),
+    row('baseline', SKELETON.create, 32, { ops_per_s: 1000 }),
+    row('baseline', SKELETON.read, 32, { ops_per_s: 4000 }),
+    row('baseline', SKELETON.read, 1, { mean_ms: 0.25 }),
   ];
   const g = byId(judgeGoals({ rows: withFloor }));
   assert.equal(g['1'].floor_ratio, 0.5); // the floor's 1,000 creates/s against the INSERT ceiling's 2,000
@@ -65,11 +53,11 @@ test('the topology floor bounds goals 1, 2a and 2b when its rows were measured, 
   assert.match(goalsText(Object.values(g)), /bound: the topology floor/);
   assert.equal(g['1'].coalesced_floor_ratio, undefined);
   // with the coalesced floor measured too, the bound says how far sharing bus messages moves it
-  const c = byId(judgeGoals({ rows: [...withFloor, row('baseline', SKELETON_CREATE_COALESCED, 32, { ops_per_s: 1500 })] }));
+  const c = byId(judgeGoals({ rows: [...withFloor, row('baseline', SKELETON.createCoalesced, 32, { ops_per_s: 1500 })] }));
   assert.equal(c['1'].coalesced_floor_ratio, 0.75);
   assert.match(c['1'].bound, /shared by concurrent requests the floor is 0\.75 × INSERT/);
   // no floor rows (or a floor that failed): no bound
-  const plain = byId(judgeGoals({ rows: [...base, row('baseline', SKELETON_CREATE, 32, { errors: 3 })] }));
+  const plain = byId(judgeGoals({ rows: [...base, row('baseline', SKELETON.create, 32, { errors: 3 })] }));
   assert.equal(plain['1'].bound, undefined);
   assert.equal(plain['2b'].bound, undefined);
 });
@@ -253,7 +241,7 @@ test('a lone read hop by hop: each hop is the difference of two 1-client means, 
   assert.match(lines, /audited write at least\s+0\.400 ms/);
   assert.match(lines, /a lone read in all\s+1\.500 ms/);
   assert.deepEqual(loneReadHops(rows.slice(1)), []);
-  const floor = loneReadHops([...rows, row('baseline', SKELETON_READ, 1, { mean_ms: 1.2 })]).join('\n');
+  const floor = loneReadHops([...rows, row('baseline', SKELETON.read, 1, { mean_ms: 1.2 })]).join('\n');
   assert.match(floor, /nothing of Coffer\s+1\.200 ms/);
   assert.match(floor, /the bus hop and the store\s+1\.000 ms/);
   assert.match(floor, /Coffer's own work on top of it\s+0\.300 ms/);

@@ -14,7 +14,6 @@ import { freePort, startNatsServer } from '../../dev/system.mjs';
 import { serviceBusEnv } from '../../dev/nats-bus.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-export { SKELETON_CREATE, SKELETON_READ } from './goals.mjs';
 
 /** Resolves when `child` prints its first line (returned), rejects if it exits first. */
 function firstLine(child, name) {
