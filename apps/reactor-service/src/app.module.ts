@@ -21,7 +21,6 @@ import { TokenServiceClient } from './invoke/token-service.client';
 import { InvokeReactorUseCase } from './invoke/invoke-reactor.use-case';
 import { ReactorRunner } from './invoke/reactor-runner';
 import { ReactReplies } from './invoke/react-replies';
-import { AuditRecorder } from './audit/audit-recorder';
 import { JobPruner } from './invoke/async/job-pruner';
 import { ProxyRepository } from './proxies/proxy.repository';
 import { ProxyVault } from './proxies/proxy-vault';
@@ -48,7 +47,6 @@ import { ProxyIdempotency } from './proxies/proxy-idempotency';
     ReactorsService,
     ReactorSandbox,
     TokenServiceClient,
-    AuditRecorder,
     ReactorRunner,
     ReactReplies,
     TenantSettingsClient,

@@ -84,7 +84,7 @@ export const SUBJECTS = {
     logs: { list: 'token.logs.list.v1' },
     /** GET /tenants/self/keys: the tenant's data key versions and a running re-encryption job's progress (no key material) */
     keys: { status: 'token.keys.status.v1' },
-    /** other services' audit events (audit_events is owned by token-service): {events: AuditEventInput[]} */
+    /** proxy-service's audit events (it has no database; token-service writes them): {events: AuditEventMessage[]} */
     /** refusals: the gateway's refused authentications, counted per (tenant or global, reason, source, minute) */
     audit: { record: 'token.audit.record.v1', refusals: 'token.audit.refusals.v1' },
   },

@@ -29,4 +29,5 @@ export * from './audit';
 export * from './retention-pruner';
 export * from './periodic-work';
 export * from './work-loop';
+export { GroupCommitQueue, upTo } from './group-commit-queue';
 export { databaseProblem, sqlStateOf } from './database-errors';

@@ -8,7 +8,6 @@ import { ReactorRunner } from './reactor-runner';
 import { ReactorSandbox } from './reactor-sandbox';
 import { TenantEgressDefault } from './tenant-egress-default';
 import { TokenServiceClient } from './token-service.client';
-import { AuditRecorder } from '../audit/audit-recorder';
 import { ApplicationDirectory } from '../reactors/application-directory';
 import { ReactorRepository } from '../reactors/reactor.repository';
 import { ReactorVault } from '../reactors/reactor-vault';
@@ -16,20 +15,18 @@ import { ReactorsService } from '../reactors/reactors.service';
 
 /**
  * The react path against PostgreSQL and the real sandbox (isolated-vm workers). Without NATS, the calls a react makes
- * to other services are in-process fakes: token-service's detokenize (returns the args as given), tokenize (ids) and
- * audit record (recorded here), session-service's application lookup and tenant settings. What reaches token-service
+ * to other services are in-process fakes: token-service's detokenize (returns the args as given) and tokenize (ids),
+ * session-service's application lookup and tenant settings; the invocation's audit record is written here (AuditLog). What reaches token-service
  * over the bus is covered end to end (apps/api-e2e/src/reactors).
  */
 describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
   let ctx: IntegrationContext;
   let formulas: FormulasService;
   let reactors: ReactorsService;
-  const invoked: string[] = [];
   const tokenService = {
     detokenize: async (_ctx: unknown, payload: unknown) => payload,
     tokenize: async (_ctx: unknown, payload: unknown) => payload,
   };
-  const auditRecorder = { recordInvocation: async (_ctx: unknown, reactorId: string) => void invoked.push(reactorId) };
   let tenant: string;
   let p: Principal;
 
@@ -44,7 +41,6 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
           ReactorsService,
           ApplicationDirectory,
           TokenServiceClient,
-          AuditRecorder,
           AuditTrail,
           RecordedWrites,
           RpcClient,
@@ -56,7 +52,6 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
       },
       [
         { provide: TokenServiceClient, useValue: tokenService },
-        { provide: AuditRecorder, useValue: auditRecorder },
         { provide: ApplicationDirectory, useValue: { principalOf: async () => Promise.reject(new Error('no application in these tests')) } },
         // the runner's `svc` bridge: these formulas make no service calls
         { provide: RpcClient, useValue: {} },
@@ -81,7 +76,7 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
       request_parameters: [{ name: 'amount', type: 'number' }],
     });
 
-  it('reacts: the formula runs in the sandbox with the decrypted configuration and the checked args; the invocation is reported to token-service’s audit (fake)', async () => {
+  it('reacts: the formula runs in the sandbox with the decrypted configuration and the checked args; the invocation is audited', async () => {
     const f = await runAsCaller(p, () => formulas.create(formulaBody()));
     const r = await runAsCaller(p, () => reactors.create({ name: 'run', formula: { id: f.id }, configuration: { api_key: 'cfg-value' } }));
     const runner = ctx.get(ReactorRunner);
@@ -89,7 +84,10 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
     expect(prepared.configuration).toEqual({ api_key: 'cfg-value' });
     const { response } = await runAsCaller(p, () => runner.runRecorded(prepared, 10_000));
     expect(response).toEqual({ raw: { got: { amount: 12 }, key: 'cfg-value' } });
-    expect(invoked).toContain(r.id);
+    const audited = await ctx.sql.query("SELECT tenant_id, actor_application_id, entity_type FROM audit_events WHERE operation = 'invoke' AND entity_id = $1", [
+      r.id,
+    ]);
+    expect(audited.rows).toEqual([{ tenant_id: tenant, actor_application_id: p.applicationId, entity_type: 'reactor' }]);
     // args that break the formula's request parameters are a 400 before any code runs
     expect((await problemOf(runAsCaller(p, () => runner.prepare(r.id, { amount: 'twelve' })))).status).toBe(400);
     const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:invoke'] });

@@ -15,6 +15,7 @@ import {
 } from '@coffer/contracts';
 import { findDetokenizationExpressions } from '@coffer/expression';
 import { RpcClient } from '@coffer/bus';
+import { AuditLog, type AuditRecordInput } from '@coffer/db';
 import { REACTOR_ERRORS, type SandboxOutcome } from '@coffer/sandbox';
 import { FormulaRepository } from '../formulas/formula.repository';
 import { ReactorRepository } from '../reactors/reactor.repository';
@@ -25,7 +26,6 @@ import { applyArgumentRules } from './arguments';
 import { ReactorSandbox } from './reactor-sandbox';
 import { TokenSvcBridge } from './svc-bridge';
 import { TokenServiceClient } from './token-service.client';
-import { AuditRecorder } from '../audit/audit-recorder';
 import { TenantEgressDefault } from './tenant-egress-default';
 import { asCaller, type CallerContext } from '@coffer/operations';
 
@@ -71,7 +71,7 @@ export class ReactorRunner {
     private readonly vault: ReactorVault,
     private readonly applications: ApplicationDirectory,
     private readonly tokens: TokenServiceClient,
-    private readonly audit: AuditRecorder,
+    private readonly audit: AuditLog,
     private readonly sandbox: ReactorSandbox,
     private readonly rpc: RpcClient,
     private readonly egressDefaults: TenantEgressDefault,
@@ -96,7 +96,7 @@ export class ReactorRunner {
       options.detokenized ? Promise.resolve(givenArgs) : this.detokenize(ctx, givenArgs),
       reactor.applicationId ? this.applicationPrincipal(ctx, reactor.applicationId) : Promise.resolve(null),
       this.vault.open(tenantId, reactor.id, reactor.configurationKeyId, reactor.configurationCiphertext),
-      options.detokenized ? Promise.resolve() : this.audit.recordInvocation(ctx, reactor.id),
+      options.detokenized ? Promise.resolve() : this.audit.append(invocationOf(ctx, reactor.id)),
     ] as const);
     const validated = options.detokenized ? args : applyArgumentRules(args, parameters);
     // the reactor's own list, else its formula's, else (null) the tenant's default
@@ -242,4 +242,13 @@ export function sandboxFailure(outcome: Extract<SandboxOutcome, { ok: false }>):
     (err.problem as ReactorCustomProblem).custom = custom;
   }
   return err;
+}
+
+/**
+ * The audit record of an invocation, attributed to the caller's application (for a session, the public application
+ * that created it), as token-service attributes the reads of the arguments' tokens. Never the arguments.
+ */
+function invocationOf(ctx: CallerContext, reactorId: string): AuditRecordInput {
+  const { tenantId, applicationId } = ctx.principal;
+  return { tenantId, actorApplicationId: applicationId, operation: 'invoke', entityType: 'reactor', entityId: reactorId, traceId: ctx.traceId || undefined };
 }

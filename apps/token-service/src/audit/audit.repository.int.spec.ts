@@ -1,17 +1,19 @@
-import { PrismaService } from '@coffer/db';
+import { AuditLog, PrismaService } from '@coffer/db';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
-import { AuditRepository } from './audit.repository';
+import { AuditRepository, tokenActs } from './audit.repository';
 
-/** audit_events against PostgreSQL: group-committed writes, per-tenant pages, and writes that follow their transaction. */
-describe('AuditRepository (PostgreSQL)', () => {
+/** audit_events against PostgreSQL: AuditLog's group-committed writes and writes that follow their transaction, and the pages. */
+describe('audit records (PostgreSQL)', () => {
   let ctx: IntegrationContext;
   let audit: AuditRepository;
+  let log: AuditLog;
   let tenantA: string;
   let tenantB: string;
 
   beforeAll(async () => {
     ctx = await startIntegration({ providers: [AuditRepository] });
     audit = ctx.get(AuditRepository);
+    log = ctx.get(AuditLog);
     tenantA = await insertTenant(ctx.sql);
     tenantB = await insertTenant(ctx.sql);
   });
@@ -19,12 +21,12 @@ describe('AuditRepository (PostgreSQL)', () => {
 
   it('writes events recorded together (one batch) and resolves each caller once its own are stored', async () => {
     await Promise.all([
-      audit.record(tenantA, [{ operation: 'read', entityType: 'token', entityId: 'tok-1', traceId: 'tr' }]),
-      audit.record(tenantA, [
-        { operation: 'update', entityType: 'token', entityId: 'tok-1' },
-        { operation: 'invoke', entityType: 'reactor', entityId: 'r-1' },
-      ]),
-      audit.record(tenantB, [{ operation: 'delete', entityType: 'token', entityId: 'tok-1' }]),
+      log.append({ tenantId: tenantA, operation: 'read', entityType: 'token', entityId: 'tok-1', traceId: 'tr' }),
+      log.append(
+        { tenantId: tenantA, operation: 'update', entityType: 'token', entityId: 'tok-1' },
+        { tenantId: tenantA, operation: 'invoke', entityType: 'reactor', entityId: 'r-1' },
+      ),
+      log.append({ tenantId: tenantB, operation: 'delete', entityType: 'token', entityId: 'tok-1' }),
     ]);
     const rows = await ctx.sql.query('SELECT tenant_id, operation, entity_type, entity_id, trace_id FROM audit_events ORDER BY operation');
     expect(rows.rows).toEqual([
@@ -49,16 +51,31 @@ describe('AuditRepository (PostgreSQL)', () => {
     const prisma = ctx.get(PrismaService);
     const count = async (id: string) => (await ctx.sql.query('SELECT count(*)::int AS n FROM audit_events WHERE entity_id = $1', [id])).rows[0].n;
     await prisma.transactional(async () => {
-      await audit.record(tenantA, [{ operation: 'update', entityType: 'token', entityId: 'in-tx' }]);
+      await log.append({ tenantId: tenantA, operation: 'update', entityType: 'token', entityId: 'in-tx' });
       expect(await count('in-tx')).toBe(0);
     });
     expect(await count('in-tx')).toBe(1);
     await expect(
       prisma.transactional(async () => {
-        await audit.record(tenantA, [{ operation: 'update', entityType: 'token', entityId: 'rolled-back' }]);
+        await log.append({ tenantId: tenantA, operation: 'update', entityType: 'token', entityId: 'rolled-back' });
         throw new Error('the write failed');
       }),
     ).rejects.toThrow('the write failed');
     expect(await count('rolled-back')).toBe(0);
+  });
+
+  it("attributes token acts to the caller's application, as the statements that audit reads and creates do", async () => {
+    const applicationId = '00000000-0000-4000-8000-0000000000a1';
+    const session = { tenantId: tenantB, applicationId, sessionId: 'sess-1' } as Parameters<typeof tokenActs>[0];
+    await log.append(...tokenActs(session, 'tr-2', 'use', 'token', ['tok-2', 'tok-3']));
+    const rows = await ctx.sql.query(
+      "SELECT actor_application_id, actor_type, actor_id, entity_id, trace_id FROM audit_events WHERE operation = 'use' ORDER BY entity_id",
+    );
+    expect(rows.rows).toEqual([
+      { actor_application_id: applicationId, actor_type: null, actor_id: null, entity_id: 'tok-2', trace_id: 'tr-2' },
+      { actor_application_id: applicationId, actor_type: null, actor_id: null, entity_id: 'tok-3', trace_id: 'tr-2' },
+    ]);
+    const [view] = (await audit.page(tenantB, { actorId: applicationId }, 0, 1)).rows;
+    expect(view.entityId).toBe('tok-3');
   });
 });

@@ -1,32 +1,22 @@
-import { randomUUID } from 'node:crypto';
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool, auditInsert, inTransaction, type AuditEvent } from '@coffer/db';
-import { GroupCommitQueue } from '../group-commit/group-commit-queue';
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@coffer/contracts';
+import { Prisma, PrismaService, auditInsert, type AuditEvent, type AuditRecordInput } from '@coffer/db';
 
-export interface AuditEventInput {
-  actorApplicationId?: string;
-  /** `convert`: a token intent made into a token (docs/token-intents.md) */
-  operation: 'create' | 'read' | 'update' | 'delete' | 'use' | 'search' | 'invoke' | 'proxy' | 'convert';
-  entityType: 'token' | 'reactor' | 'proxy' | 'token_intent';
-  entityId: string;
-  traceId?: string;
-  /** `{field: {old?, new?}}`; never data */
-  changes?: Record<string, { old?: unknown; new?: unknown }>;
-}
+/** What token-service records of acts on tokens and token intents. */
+export type TokenAct = 'create' | 'read' | 'update' | 'delete' | 'use' | 'search' | 'convert';
 
-interface Pending {
-  rows: Array<{
-    id: string;
-    tenantId: string;
-    actorApplicationId: string | null;
-    operation: string;
-    entityType: string;
-    entityId: string;
-    traceId: string | null;
-    changes: string | null;
-  }>;
-  resolve: () => void;
-  reject: (err: unknown) => void;
+/**
+ * The audit records of `principal`'s `operation` on each of `entityIds` (AuditLog.append writes them): attributed to
+ * its application, as every token record is (for a session, the public application that created it). Never data.
+ */
+export function tokenActs(
+  principal: Principal,
+  traceId: string | undefined,
+  operation: TokenAct,
+  entityType: 'token' | 'token_intent',
+  entityIds: readonly string[],
+): AuditRecordInput[] {
+  return entityIds.map((entityId) => ({ tenantId: principal.tenantId, actorApplicationId: principal.applicationId, operation, entityType, entityId, traceId }));
 }
 
 /** GET /logs filters; every one optional. */
@@ -91,54 +81,15 @@ export function changeEventInsert(
   );
 }
 
-/** The multi-row INSERT of recorded events (a group-committed batch, or the events of one unit of work). */
-function eventsInsert(rows: Pending['rows']): Prisma.Sql {
-  const t = (column: string) => Prisma.raw(`t.${column}`);
-  return auditInsert(
-    {
-      id: t('id'),
-      tenantId: t('tenant_id'),
-      actorApplicationId: t('actor_application_id'),
-      operation: t('operation'),
-      entityType: t('entity_type'),
-      entityId: t('entity_id'),
-      traceId: t('trace_id'),
-      changes: t('changes'),
-    },
-    Prisma.sql`unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.tenantId)}::uuid[],
-      ${rows.map((r) => r.actorApplicationId)}::uuid[], ${rows.map((r) => r.operation)}::text[], ${rows.map((r) => r.entityType)}::text[],
-      ${rows.map((r) => r.entityId)}::text[], ${rows.map((r) => r.traceId)}::text[], ${rows.map((r) => r.changes)}::jsonb[])
-      AS t(id, tenant_id, actor_application_id, operation, entity_type, entity_id, trace_id, changes)`,
-  );
-}
-
 const isUuidText = (v: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
 
-const MAX_BATCH = 500;
-/** INSERTs in flight at once; the token-service pool (DATABASE_POOL_SIZE, 10) keeps connections for the reads */
-const MAX_FLUSHES = 4;
-
 /**
- * token-service's audit records, and those reactor-service and proxy-service send over token.audit.record (the other
- * services and the operator CLI write theirs in their own transactions through libs/db's auditRecordsInsert; every
- * statement is libs/db's auditInsert). `record` is the API; the two statement fragments above are for the reads and
- * creates whose record rides in their own statement. Never data.
- *
- * Inside a unit of work (PrismaService.transactional) `record` writes in that transaction: the events commit with the
- * change they describe, or not at all. Outside one, group commit (GroupCommitQueue): callers wait until their events are written, but the events recorded during one event-loop iteration
- * share one multi-row INSERT, so auditing every read costs one round trip per batch instead of one per request.
- * A batch starts at the end of the iteration, beside the batches already being written (up to MAX_FLUSHES): a read
- * waits for its own commit only, never for an earlier batch to finish first. Only when MAX_FLUSHES are running do
- * events queue, and then the next free slot writes everything queued at once.
+ * The audit log's pages (GET /logs), and the statement fragments of the token reads, creates and changes whose record
+ * rides in their own statement. Every other record is written by libs/db's AuditLog.append.
  */
 @Injectable()
-export class AuditRepository implements OnApplicationShutdown {
-  private readonly queue = new GroupCommitQueue<Pending>({ maxInFlight: MAX_FLUSHES, take: upToRows, run: (batch) => this.flush(batch) });
-
-  constructor(
-    private readonly sql: SqlPool,
-    private readonly prisma: PrismaService,
-  ) {}
+export class AuditRepository {
+  constructor(private readonly prisma: PrismaService) {}
 
   /** The tenant's events, newest first, and how many match in all. */
   async page(tenantId: string, filter: AuditEventFilter, offset: number, limit: number): Promise<{ rows: AuditEvent[]; total: number }> {
@@ -165,44 +116,4 @@ export class AuditRepository implements OnApplicationShutdown {
     ]);
     return { rows, total };
   }
-
-  /**
-   * Resolves once the events are written: inside a unit of work, in its transaction (they commit with it); outside,
-   * committed by the next group commit.
-   */
-  record(tenantId: string, events: AuditEventInput[]): Promise<void> {
-    if (!events.length) return Promise.resolve();
-    const rows = events.map((e) => ({
-      id: randomUUID(),
-      tenantId,
-      actorApplicationId: e.actorApplicationId ?? null,
-      operation: e.operation,
-      entityType: e.entityType,
-      entityId: e.entityId,
-      traceId: e.traceId ?? null,
-      changes: e.changes ? JSON.stringify(e.changes) : null,
-    }));
-    if (inTransaction()) return this.sql.query(eventsInsert(rows)).then(() => undefined);
-    return new Promise<void>((resolve, reject) => this.queue.add({ rows, resolve, reject }));
-  }
-
-  private async flush(batch: Pending[]): Promise<void> {
-    try {
-      await this.sql.query(eventsInsert(batch.flatMap((b) => b.rows)));
-      for (const b of batch) b.resolve();
-    } catch (err) {
-      for (const b of batch) b.reject(err);
-    }
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.queue.drained();
-  }
-}
-
-/** The oldest records, about MAX_BATCH rows (a caller's rows are never split). */
-function upToRows(queue: Pending[]): { batch: Pending[]; rest: Pending[] } {
-  let n = 0;
-  for (let size = 0; n < queue.length && size < MAX_BATCH; n++) size += queue[n].rows.length;
-  return { batch: queue.slice(0, n), rest: queue.slice(n) };
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, actorOf, conflict, newEvent, notFound, type Principal, type TokenIntentView } from '@coffer/contracts';
-import { EventOutbox, PrismaService } from '@coffer/db';
+import { AuditLog, EventOutbox, PrismaService } from '@coffer/db';
 import { callerAndTrace } from '@coffer/operations';
-import { AuditRepository } from '../audit/audit.repository';
+import { tokenActs } from '../audit/audit.repository';
 import { TokenVault, renderExpressions } from '../tokens/token-vault';
 import { validateTokenFields } from '../tokens/token-fields';
 import { writeBudget } from '../tokens/expression-budgets';
@@ -33,7 +33,7 @@ export class TokenIntentsUseCase {
   constructor(
     private readonly intents: TokenIntentRepository,
     private readonly vault: TokenVault,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditLog,
     private readonly prisma: PrismaService,
     private readonly outbox: EventOutbox,
   ) {}
@@ -69,9 +69,7 @@ export class TokenIntentsUseCase {
     // the intent, its audit record and its event commit together (with the idempotency key's record, when there is one)
     await this.prisma.transactional(async () => {
       await this.intents.insert(row);
-      await this.audit.record(tenantId, [
-        { actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token_intent', entityId: id, traceId },
-      ]);
+      await this.audit.append(...tokenActs(principal, traceId, 'create', 'token_intent', [id]));
       // the view as its reply shows it: card or bank details, never data
       await this.outbox.record([newEvent('token-intent.created', tenantId, traceId, actorOf(principal), { token_intent: view })]);
     });
@@ -83,9 +81,7 @@ export class TokenIntentsUseCase {
     const row = await this.intents.findLive(principal.tenantId, id);
     if (!row) throw notFound('token intent');
     const data = await this.vault.decryptIntent(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
-    await this.audit.record(principal.tenantId, [
-      { actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token_intent', entityId: row.id, traceId },
-    ]);
+    await this.audit.append(...tokenActs(principal, traceId, 'read', 'token_intent', [row.id]));
     return intentView(row, data);
   }
 
@@ -93,9 +89,7 @@ export class TokenIntentsUseCase {
     const { principal, traceId } = callerAndTrace();
     await this.prisma.transactional(async () => {
       if (!(await this.intents.deleteLive(principal.tenantId, id))) throw notFound('token intent');
-      await this.audit.record(principal.tenantId, [
-        { actorApplicationId: principal.applicationId, operation: 'delete', entityType: 'token_intent', entityId: id, traceId },
-      ]);
+      await this.audit.append(...tokenActs(principal, traceId, 'delete', 'token_intent', [id]));
       await this.outbox.record([newEvent('token-intent.deleted', principal.tenantId, traceId, actorOf(principal), { token_intent: { id } })]);
     });
   }
@@ -130,9 +124,7 @@ export class TokenIntentsUseCase {
         const outcome = await this.intents.consume(by.tenantId, row.id);
         if (outcome === 'already-converted') throw alreadyConverted();
         if (outcome === 'none') throw notFound('token intent');
-        await this.audit.record(by.tenantId, [
-          { actorApplicationId: by.applicationId, operation: 'convert', entityType: 'token_intent', entityId: row.id, traceId },
-        ]);
+        await this.audit.append(...tokenActs(by, traceId, 'convert', 'token_intent', [row.id]));
       },
     };
   }

@@ -8,6 +8,7 @@ import {
   type TokenIdRequest,
   type UpdateTokenRequest,
 } from '@coffer/contracts';
+import { AuditLog } from '@coffer/db';
 import { Operation, OperationDispatcher, caller, type Command } from '@coffer/operations';
 import { CreateTokenUseCase } from './create/create-token.use-case';
 import { ReadTokensUseCase } from './read/read-tokens.use-case';
@@ -17,7 +18,6 @@ import { TokenizeUseCase } from './tokenize/tokenize.use-case';
 import { DetokenizeUseCase } from './detokenize/detokenize.use-case';
 import { SearchTokensUseCase } from './search/search-tokens.use-case';
 import { ListLogsUseCase } from '../audit/logs.use-case';
-import { AuditRepository, type AuditEventInput } from '../audit/audit.repository';
 import { ConvertTokenIntentUseCase, namesTokenIntent } from '../token-intents/convert-token-intent.use-case';
 
 /** A token id holding NUL cannot exist (PostgreSQL cannot even compare it): not found, like any other impossible id. */
@@ -42,7 +42,7 @@ export class TokensHandler {
     private readonly detokenize: DetokenizeUseCase,
     private readonly search: SearchTokensUseCase,
     private readonly logs: ListLogsUseCase,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditLog,
     private readonly convert: ConvertTokenIntentUseCase,
     dispatcher: OperationDispatcher,
   ) {
@@ -80,9 +80,17 @@ export class TokensHandler {
   async onAuditRecord(cmd: Command<AuditRecordMessage>) {
     // the sending service's caller: its tenant, and the actor of events that name none
     const p = caller();
-    const events = (cmd.body.events as AuditEventInput[]).slice(0, 1000).map((e) => ({ ...e, actorApplicationId: e.actorApplicationId ?? p.applicationId }));
-    await this.audit.record(p.tenantId, events);
-    return { recorded: events.length };
+    const records = cmd.body.events.slice(0, 1000).map((e) => ({
+      tenantId: p.tenantId,
+      actorApplicationId: e.actorApplicationId ?? p.applicationId,
+      operation: e.operation,
+      entityType: e.entityType,
+      entityId: e.entityId,
+      traceId: e.traceId,
+      changes: e.changes,
+    }));
+    await this.audit.append(...records);
+    return { recorded: records.length };
   }
 
   @Operation(OPS.token.logs.list)

@@ -71,7 +71,7 @@ export class PayloadMessage {
 /** The key of a token view's rendered transform in a token.tokens.tokenize reply asked with `rendered: true`. */
 export const TOKENIZE_RENDERED = '$rendered';
 
-/** One audit event another service records through token-service (token.audit.record). */
+/** One audit event proxy-service records through token-service (token.audit.record): it has no database of its own. */
 export class AuditEventMessage {
   @IsOptional()
   @IsString()

@@ -19,6 +19,11 @@ export interface AuditRecordInput {
   /** undefined or null: the global chain (no tenant) */
   tenantId?: string | null;
   actor?: AuditActor;
+  /**
+   * Token-service's acts on tokens and token intents name no actor, only the application they are attributed to (the
+   * caller's, or for a session the public application that created it); an `application` actor fills it too.
+   */
+  actorApplicationId?: string | null;
   /** create, update, delete, regenerate, authorize, rotate, refuse, … (the act) */
   operation: string;
   /** application, application_key, session, tenant, webhook_secret, reactor, reactor_formula, authentication, … */
@@ -50,7 +55,7 @@ export function auditRecordsInsert(records: AuditRecordInput[]): Prisma.Sql {
   return auditInsert(
     { ...auditColumnsOf('t'), changes: Prisma.sql`t.changes::jsonb` },
     Prisma.sql`unnest(${col(() => randomUUID())}::uuid[], ${col((r) => r.tenantId ?? GLOBAL_AUDIT_TENANT)}::uuid[],
-      ${col((r) => (r.actor?.type === 'application' ? r.actor.id : null))}::uuid[], ${col((r) => r.actor?.type ?? null)}::text[],
+      ${col((r) => (r.actor?.type === 'application' ? r.actor.id : (r.actorApplicationId ?? null)))}::uuid[], ${col((r) => r.actor?.type ?? null)}::text[],
       ${col((r) => r.actor?.id ?? null)}::text[], ${col((r) => r.actor?.name ?? null)}::text[], ${col((r) => r.operation)}::text[],
       ${col((r) => r.entityType)}::text[], ${col((r) => r.entityId)}::text[], ${col((r) => r.traceId ?? null)}::text[],
       ${col((r) => (r.changes ? JSON.stringify(r.changes) : null))}::text[], ${col((r) => r.source ?? null)}::text[])

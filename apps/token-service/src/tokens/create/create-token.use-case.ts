@@ -3,10 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { FieldErrors, ProblemError, conflict, forbidden, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate, type ExpressionBudget } from '@coffer/expression';
-import { PrismaService } from '@coffer/db';
+import { AuditLog, PrismaService, type AuditRecordInput } from '@coffer/db';
 import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
 import { caller, callerAndTrace } from '@coffer/operations';
-import { AuditRepository, type AuditEventInput } from '../../audit/audit.repository';
+import { tokenActs } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenInserts } from './token-inserts';
 import { TokenVault, expressionMessage, renderExpressions, type RenderedExpressions } from '../token-vault';
@@ -65,7 +65,7 @@ export class CreateTokenUseCase {
     private readonly inserts: TokenInserts,
     private readonly vault: TokenVault,
     private readonly settings: TenantSettingsClient,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditLog,
     private readonly prisma: PrismaService,
   ) {}
 
@@ -197,7 +197,7 @@ export class CreateTokenUseCase {
     /** the tenant's `deduplicate_tokens`, looked up before the transaction opened (else here) */
     tenantDeduplicates?: boolean,
     /** collects the creation's audit event for the caller to record with the others of its unit of work (tokenize) */
-    audits?: AuditEventInput[],
+    audits?: AuditRecordInput[],
   ): Promise<{ view: TokenView; row: TokenRow; created: boolean; transform: Transform }> {
     const tenantId = principal.tenantId;
     const f = p.fields;
@@ -237,9 +237,9 @@ export class CreateTokenUseCase {
       const outcome = await this.inserts.insert(tenantId, row, searchDigests, audits ? undefined : { traceId }, tokenCreated(principal, traceId, row));
       if (outcome === 'created' || outcome === 'created-audited') {
         if (outcome === 'created') {
-          const event: AuditEventInput = { actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: id, traceId };
-          if (audits) audits.push(event);
-          else await this.audit.record(tenantId, [event]);
+          const created = tokenActs(principal, traceId, 'create', 'token', [id]);
+          if (audits) audits.push(...created);
+          else await this.audit.append(...created);
         }
         const transform = writeReplyTransform(principal, 'token:create', { id, container: f.container });
         return { view: toTokenView(row, f.data, transform, p.budget, p.masked), row, created: true, transform };

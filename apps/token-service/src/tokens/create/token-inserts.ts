@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { inTransaction, type OutboxEvent } from '@coffer/db';
-import { sqlStateOf } from '@coffer/db';
+import { GroupCommitQueue, inTransaction, sqlStateOf, type OutboxEvent } from '@coffer/db';
 import { currentTraceparent } from '@coffer/observability';
-import { GroupCommitQueue } from '../../group-commit/group-commit-queue';
 import { TokenRepository, type BatchedInsert, type InsertOutcome, type TokenRow } from '../token.repository';
 
 interface Waiting extends BatchedInsert {

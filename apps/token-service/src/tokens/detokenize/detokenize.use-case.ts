@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { badRequest, forbidden, type JsonValue } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
+import { AuditLog } from '@coffer/db';
 import { callerAndTrace } from '@coffer/operations';
 import { ExpressionError, findDetokenizationExpressions, substituteDetokenization } from '@coffer/expression';
-import { AuditRepository } from '../../audit/audit.repository';
+import { tokenActs } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { readBudget } from '../expression-budgets';
@@ -20,7 +21,7 @@ export class DetokenizeUseCase {
   constructor(
     private readonly tokens: TokenRepository,
     private readonly vault: TokenVault,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditLog,
   ) {}
 
   async execute(payload: unknown, path = 'body'): Promise<JsonValue> {
@@ -57,9 +58,14 @@ export class DetokenizeUseCase {
         [path]: [err instanceof ExpressionError ? err.message : 'could not be evaluated'],
       });
     }
-    await this.audit.record(
-      principal.tenantId,
-      rows.map((r) => ({ actorApplicationId: principal.applicationId, operation: 'use' as const, entityType: 'token' as const, entityId: r.id, traceId })),
+    await this.audit.append(
+      ...tokenActs(
+        principal,
+        traceId,
+        'use',
+        'token',
+        rows.map((r) => r.id),
+      ),
     );
     return result as JsonValue;
   }

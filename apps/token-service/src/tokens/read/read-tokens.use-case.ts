@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemError, cursorPage, forbidden, notFound, offsetPagination, parseListWindow, type Cursor, type Page, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
+import { AuditLog } from '@coffer/db';
 import { callerAndTrace } from '@coffer/operations';
-import { AuditRepository } from '../../audit/audit.repository';
+import { tokenActs } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter, type TokenRow } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { toTokenView } from '../token.view';
@@ -17,7 +18,7 @@ export class ReadTokensUseCase {
   constructor(
     private readonly tokens: TokenRepository,
     private readonly vault: TokenVault,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditLog,
     private readonly reads: TokenReads,
   ) {}
 
@@ -31,10 +32,7 @@ export class ReadTokensUseCase {
     if (!decision.allowed) throw forbidden('The API key may not read this token');
     // Read alone, the event was written with the row where the SQL form of this decision allowed it; read in a batch
     // (or should the two forms ever disagree), it is written here. Either way, before the reply.
-    if (!audited)
-      await this.audit.record(principal.tenantId, [
-        { actorApplicationId: principal.applicationId, operation: 'read', entityType: 'token', entityId: row.id, traceId },
-      ]);
+    if (!audited) await this.audit.append(...tokenActs(principal, traceId, 'read', 'token', [row.id]));
     return this.view(row, decision.transform, readBudget());
   }
 
@@ -70,9 +68,14 @@ export class ReadTokensUseCase {
       const decision = decideTokenAccess(principal, 'token:read', { id: row.id, container: row.container });
       if (decision.allowed) data.push(await this.view(row, decision.transform, budget));
     }
-    await this.audit.record(
-      principal.tenantId,
-      data.map((t) => ({ actorApplicationId: principal.applicationId, operation: 'read' as const, entityType: 'token' as const, entityId: t.id, traceId })),
+    await this.audit.append(
+      ...tokenActs(
+        principal,
+        traceId,
+        'read',
+        'token',
+        data.map((t) => t.id),
+      ),
     );
     return { pagination, data };
   }

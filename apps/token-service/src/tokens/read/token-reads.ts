@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@coffer/contracts';
-import { GroupCommitQueue, upTo } from '../../group-commit/group-commit-queue';
+import { GroupCommitQueue, upTo } from '@coffer/db';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { accessPredicate, unconditionalAccess } from '../token-access.sql';
 
@@ -25,7 +25,7 @@ const MAX_BATCH = 200;
 /**
  * Reads by id, coalesced per event-loop iteration (GroupCommitQueue): the reads that arrive during one iteration share
  * one statement, which also writes the read events of the callers allowed every token (one round trip, one commit); the
- * events of callers whose rules decide per token follow in one group commit (AuditRepository). A read that arrives alone takes the
+ * events of callers whose rules decide per token follow in one group commit (AuditLog). A read that arrives alone takes the
  * one-statement path instead: the row and its audit event in one round trip (TokenRepository.findAudited), which is
  * what a lone caller waits least for.
  */

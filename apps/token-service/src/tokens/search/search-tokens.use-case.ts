@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, SearchTokensRequest, offsetPage, pageOffset, parsePageBody, validateContract, type Page, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
+import { AuditLog } from '@coffer/db';
 import { callerAndTrace } from '@coffer/operations';
-import { AuditRepository } from '../../audit/audit.repository';
+import { tokenActs } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { toTokenView } from '../token.view';
@@ -15,7 +16,7 @@ export class SearchTokensUseCase {
   constructor(
     private readonly tokens: TokenRepository,
     private readonly vault: TokenVault,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditLog,
   ) {}
 
   /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
@@ -40,9 +41,7 @@ export class SearchTokensUseCase {
       const plain = d.transform === 'redact' ? undefined : await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
       data.push(toTokenView(row, plain, d.transform, budget));
     }
-    await this.audit.record(principal.tenantId, [
-      { actorApplicationId: principal.applicationId, operation: 'search', entityType: 'token', entityId: '*', traceId },
-    ]);
+    await this.audit.append(...tokenActs(principal, traceId, 'search', 'token', ['*']));
     return offsetPage(data, total, page);
   }
 }

@@ -1,7 +1,7 @@
 import { TOKENIZE_RENDERED, type Principal, type TokenView, type Transform } from '@coffer/contracts';
 import type { PrismaService } from '@coffer/db';
 import { withActingContext } from '@coffer/operations';
-import type { AuditRepository } from '../../audit/audit.repository';
+import type { AuditLog } from '@coffer/db';
 import type { CreateTokenUseCase } from '../create/create-token.use-case';
 import type { TokenVault } from '../token-vault';
 import type { TokenIntentsUseCase } from '../../token-intents/token-intents.use-case';
@@ -36,7 +36,7 @@ function setup() {
     rerenderWithTransforms: jest.fn(async () => [written['a'], written['b'], written['c']].map(({ view: v, transform }) => ({ view: v, transform }))),
   } as unknown as CreateTokenUseCase;
   const prisma = { transactional: jest.fn(async (fn: () => unknown) => fn()) } as unknown as PrismaService;
-  const audit = { record: jest.fn(async () => undefined) } as unknown as AuditRepository;
+  const audit = { append: jest.fn(async () => undefined) } as unknown as AuditLog;
   const vault = { keyring: { warm: jest.fn(async () => undefined) } } as unknown as TokenVault;
   // the payloads here name no token intent: nothing is looked up
   const intents = { conversion: jest.fn(async () => null) } as unknown as TokenIntentsUseCase;

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, ProblemError, TOKENIZE_RENDERED, badRequest, type JsonValue, type Principal, type TokenView, type Transform } from '@coffer/contracts';
-import { PrismaService } from '@coffer/db';
+import { AuditLog, PrismaService, type AuditRecordInput } from '@coffer/db';
 import type { ExpressionBudget } from '@coffer/expression';
 import { writeBudget } from '../expression-budgets';
 import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
 import { caller, callerAndTrace } from '@coffer/operations';
-import { AuditRepository, type AuditEventInput } from '../../audit/audit.repository';
+import { tokenActs } from '../../audit/audit.repository';
 import { CreateTokenUseCase, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
 import { TokenVault } from '../token-vault';
 import { TokenIntentsUseCase, type IntentConversion } from '../../token-intents/token-intents.use-case';
@@ -37,7 +37,7 @@ export class TokenizeUseCase {
   constructor(
     private readonly create: CreateTokenUseCase,
     private readonly prisma: PrismaService,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditLog,
     private readonly vault: TokenVault,
     private readonly intents: TokenIntentsUseCase,
   ) {}
@@ -54,7 +54,7 @@ export class TokenizeUseCase {
       async () => {
         const out: unknown[] = [];
         const written: WrittenToken[] = [];
-        const audits: AuditEventInput[] = [];
+        const audits: AuditRecordInput[] = [];
         for (const slot of slots) {
           // an intent is consumed in the transaction that writes its token: used twice, even in one call, is a 409
           if (slot.conversion) await slot.conversion.consume(principal, traceId);
@@ -63,9 +63,16 @@ export class TokenizeUseCase {
           written.push({ id: row.id, created });
         }
         // every slot is audited as a create, the ones deduplication answered too: one statement for the whole tokenize
-        for (const w of written.filter((w) => !w.created))
-          audits.push({ actorApplicationId: principal.applicationId, operation: 'create', entityType: 'token', entityId: w.id, traceId });
-        await this.audit.record(principal.tenantId, audits);
+        audits.push(
+          ...tokenActs(
+            principal,
+            traceId,
+            'create',
+            'token',
+            written.filter((w) => !w.created).map((w) => w.id),
+          ),
+        );
+        await this.audit.append(...audits);
         if (idempotency) await idempotency.record(written);
         return out;
       },

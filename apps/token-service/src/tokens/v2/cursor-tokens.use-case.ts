@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, SearchTokensV2Request, validateContract, type Principal, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
+import { AuditLog } from '@coffer/db';
 import { callerAndTrace } from '@coffer/operations';
-import { AuditRepository } from '../../audit/audit.repository';
+import { tokenActs } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { toTokenView } from '../token.view';
@@ -28,7 +29,7 @@ export class CursorTokensUseCase {
   constructor(
     private readonly tokens: TokenRepository,
     private readonly vault: TokenVault,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditLog,
     private readonly cursors: TokenCursors,
   ) {}
 
@@ -39,15 +40,14 @@ export class CursorTokensUseCase {
     const { filter, canonical } = parseV2ListFilter(query, errors);
     errors.throwIfAny('The query is invalid');
     const page = await this.page(principal, 'token:read', filter, { operation: 'list', filter: canonical }, window, deadline);
-    await this.audit.record(
-      principal.tenantId,
-      page.data.map((t) => ({
-        actorApplicationId: principal.applicationId,
-        operation: 'read' as const,
-        entityType: 'token' as const,
-        entityId: t.id,
+    await this.audit.append(
+      ...tokenActs(
+        principal,
         traceId,
-      })),
+        'read',
+        'token',
+        page.data.map((t) => t.id),
+      ),
     );
     return page;
   }
@@ -63,9 +63,7 @@ export class CursorTokensUseCase {
       ? { where: compileSearch(text, { tenantId: principal.tenantId, digest: await this.vault.searchDigester(principal.tenantId) }) }
       : {};
     const page = await this.page(principal, 'token:search', filter, { operation: 'search', filter: text }, window, deadline);
-    await this.audit.record(principal.tenantId, [
-      { actorApplicationId: principal.applicationId, operation: 'search', entityType: 'token', entityId: '*', traceId },
-    ]);
+    await this.audit.append(...tokenActs(principal, traceId, 'search', 'token', ['*']));
     return page;
   }
 

@@ -1,6 +1,6 @@
 /**
- * The queue behind token-service's group commits: creates (TokenInserts), reads by id (TokenReads) and audit records
- * (AuditRepository). What callers add during one event-loop iteration is taken at its end (setImmediate), in batches
+ * The queue behind the group commits: token-service's creates (TokenInserts) and reads by id (TokenReads), and the
+ * audit records written outside a unit of work (AuditLog). What callers add during one event-loop iteration is taken at its end (setImmediate), in batches
  * of `take`'s choosing; at most `maxInFlight` batches are written at once, and what arrives meanwhile waits to form
  * the next, larger one: the fewer commits PostgreSQL makes, the more of its CPU and WAL flushes go to rows. Under
  * load a third of token-service's CPU went to the write(2) of each statement (issue 14's profiles).

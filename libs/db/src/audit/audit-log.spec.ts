@@ -1,5 +1,5 @@
-import type { PrismaService, SqlPool } from '@coffer/db';
-import { AuditRepository } from './audit.repository';
+import type { SqlPool } from '../sql-pool';
+import { AuditLog } from './audit-log';
 
 /** A pool whose INSERTs finish when the test says so; each query remembers how many rows it wrote. */
 function fakePool() {
@@ -13,7 +13,8 @@ function fakePool() {
   return { pool: pool as unknown as SqlPool, inserts };
 }
 
-const read = (id: string) => [{ operation: 'read' as const, entityType: 'token' as const, entityId: id }];
+const tenant = '00000000-0000-4000-8000-000000000001';
+const read = (id: string) => ({ tenantId: tenant, operation: 'read', entityType: 'token', entityId: id });
 const nextIteration = () => new Promise((r) => setImmediate(r));
 const settled = async (p: Promise<unknown>) => {
   let state = 'pending';
@@ -26,17 +27,12 @@ const settled = async (p: Promise<unknown>) => {
   return state;
 };
 
-/** the group commit writes through the pool only; Prisma serves the log pages */
-const NO_PRISMA = {} as PrismaService;
-
-describe('AuditRepository group commit', () => {
-  const tenant = '00000000-0000-4000-8000-000000000001';
-
+describe('AuditLog outside a unit of work: group commit', () => {
   it('writes the events of one event-loop iteration in one INSERT and resolves once it committed', async () => {
     const { pool, inserts } = fakePool();
-    const audit = new AuditRepository(pool, NO_PRISMA);
-    const a = audit.record(tenant, read('a'));
-    const b = audit.record(tenant, read('b'));
+    const audit = new AuditLog(pool);
+    const a = audit.append(read('a'));
+    const b = audit.append(read('b'));
     await nextIteration();
     expect(inserts.map((i) => i.rows)).toEqual([2]);
     expect(await settled(a)).toBe('pending');
@@ -46,10 +42,10 @@ describe('AuditRepository group commit', () => {
 
   it('does not make a later read wait for an earlier batch: its own INSERT starts beside it', async () => {
     const { pool, inserts } = fakePool();
-    const audit = new AuditRepository(pool, NO_PRISMA);
-    const first = audit.record(tenant, read('a'));
+    const audit = new AuditLog(pool);
+    const first = audit.append(read('a'));
     await nextIteration();
-    const second = audit.record(tenant, read('b'));
+    const second = audit.append(read('b'));
     await nextIteration();
     expect(inserts.map((i) => i.rows)).toEqual([1, 1]);
     inserts[1].finish();
@@ -61,16 +57,16 @@ describe('AuditRepository group commit', () => {
 
   it('queues only when every slot is busy, then writes all that queued in one INSERT', async () => {
     const { pool, inserts } = fakePool();
-    const audit = new AuditRepository(pool, NO_PRISMA);
+    const audit = new AuditLog(pool);
     const early: Promise<void>[] = [];
     for (let i = 0; i < 4; i++) {
-      early.push(audit.record(tenant, read(`e${i}`)));
+      early.push(audit.append(read(`e${i}`)));
       await nextIteration();
     }
     expect(inserts).toHaveLength(4);
-    const late = [audit.record(tenant, read('x')), audit.record(tenant, read('y'))];
+    const late = [audit.append(read('x')), audit.append(read('y'))];
     await nextIteration();
-    const z = audit.record(tenant, read('z'));
+    const z = audit.append(read('z'));
     await nextIteration();
     expect(inserts).toHaveLength(4);
     inserts[0].finish();
@@ -83,8 +79,8 @@ describe('AuditRepository group commit', () => {
 
   it('fails the callers of a batch that could not be written (the read then fails: no reply without its audit)', async () => {
     const { pool, inserts } = fakePool();
-    const audit = new AuditRepository(pool, NO_PRISMA);
-    const a = audit.record(tenant, read('a'));
+    const audit = new AuditLog(pool);
+    const a = audit.append(read('a'));
     await nextIteration();
     inserts[0].finish(new Error('connection lost'));
     await expect(a).rejects.toThrow('connection lost');
@@ -92,8 +88,8 @@ describe('AuditRepository group commit', () => {
 
   it('waits at shutdown for the batches still being written', async () => {
     const { pool, inserts } = fakePool();
-    const audit = new AuditRepository(pool, NO_PRISMA);
-    const a = audit.record(tenant, read('a'));
+    const audit = new AuditLog(pool);
+    const a = audit.append(read('a'));
     const stopped = audit.onApplicationShutdown();
     await nextIteration();
     expect(await settled(stopped)).toBe('pending');
