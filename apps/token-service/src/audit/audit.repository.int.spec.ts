@@ -67,7 +67,7 @@ describe('audit records (PostgreSQL)', () => {
   it("attributes token acts to the caller's application, as the statements that audit reads and creates do", async () => {
     const applicationId = '00000000-0000-4000-8000-0000000000a1';
     const session = { tenantId: tenantB, applicationId, sessionId: 'sess-1' } as Parameters<typeof tokenActs>[0];
-    await log.append(...tokenActs(session, 'tr-2', 'use', 'token', ['tok-2', 'tok-3']));
+    await log.append(...tokenActs(session, 'tr-2', 'use', 'token', 'tok-2', 'tok-3'));
     const rows = await ctx.sql.query(
       "SELECT actor_application_id, actor_type, actor_id, entity_id, trace_id FROM audit_events WHERE operation = 'use' ORDER BY entity_id",
     );

@@ -14,7 +14,7 @@ export function tokenActs(
   traceId: string | undefined,
   operation: TokenAct,
   entityType: 'token' | 'token_intent',
-  entityIds: readonly string[],
+  ...entityIds: string[]
 ): AuditRecordInput[] {
   return entityIds.map((entityId) => ({ tenantId: principal.tenantId, actorApplicationId: principal.applicationId, operation, entityType, entityId, traceId }));
 }

@@ -69,7 +69,7 @@ export class TokenIntentsUseCase {
     // the intent, its audit record and its event commit together (with the idempotency key's record, when there is one)
     await this.prisma.transactional(async () => {
       await this.intents.insert(row);
-      await this.audit.append(...tokenActs(principal, traceId, 'create', 'token_intent', [id]));
+      await this.audit.append(...tokenActs(principal, traceId, 'create', 'token_intent', id));
       // the view as its reply shows it: card or bank details, never data
       await this.outbox.record([newEvent('token-intent.created', tenantId, traceId, actorOf(principal), { token_intent: view })]);
     });
@@ -81,7 +81,7 @@ export class TokenIntentsUseCase {
     const row = await this.intents.findLive(principal.tenantId, id);
     if (!row) throw notFound('token intent');
     const data = await this.vault.decryptIntent(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
-    await this.audit.append(...tokenActs(principal, traceId, 'read', 'token_intent', [row.id]));
+    await this.audit.append(...tokenActs(principal, traceId, 'read', 'token_intent', row.id));
     return intentView(row, data);
   }
 
@@ -89,7 +89,7 @@ export class TokenIntentsUseCase {
     const { principal, traceId } = callerAndTrace();
     await this.prisma.transactional(async () => {
       if (!(await this.intents.deleteLive(principal.tenantId, id))) throw notFound('token intent');
-      await this.audit.append(...tokenActs(principal, traceId, 'delete', 'token_intent', [id]));
+      await this.audit.append(...tokenActs(principal, traceId, 'delete', 'token_intent', id));
       await this.outbox.record([newEvent('token-intent.deleted', principal.tenantId, traceId, actorOf(principal), { token_intent: { id } })]);
     });
   }
@@ -124,7 +124,7 @@ export class TokenIntentsUseCase {
         const outcome = await this.intents.consume(by.tenantId, row.id);
         if (outcome === 'already-converted') throw alreadyConverted();
         if (outcome === 'none') throw notFound('token intent');
-        await this.audit.append(...tokenActs(by, traceId, 'convert', 'token_intent', [row.id]));
+        await this.audit.append(...tokenActs(by, traceId, 'convert', 'token_intent', row.id));
       },
     };
   }

@@ -237,7 +237,7 @@ export class CreateTokenUseCase {
       const outcome = await this.inserts.insert(tenantId, row, searchDigests, audits ? undefined : { traceId }, tokenCreated(principal, traceId, row));
       if (outcome === 'created' || outcome === 'created-audited') {
         if (outcome === 'created') {
-          const created = tokenActs(principal, traceId, 'create', 'token', [id]);
+          const created = tokenActs(principal, traceId, 'create', 'token', id);
           if (audits) audits.push(...created);
           else await this.audit.append(...created);
         }

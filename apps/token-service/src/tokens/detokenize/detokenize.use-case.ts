@@ -58,15 +58,7 @@ export class DetokenizeUseCase {
         [path]: [err instanceof ExpressionError ? err.message : 'could not be evaluated'],
       });
     }
-    await this.audit.append(
-      ...tokenActs(
-        principal,
-        traceId,
-        'use',
-        'token',
-        rows.map((r) => r.id),
-      ),
-    );
+    await this.audit.append(...tokenActs(principal, traceId, 'use', 'token', ...rows.map((r) => r.id)));
     return result as JsonValue;
   }
 }

@@ -32,7 +32,7 @@ export class ReadTokensUseCase {
     if (!decision.allowed) throw forbidden('The API key may not read this token');
     // Read alone, the event was written with the row where the SQL form of this decision allowed it; read in a batch
     // (or should the two forms ever disagree), it is written here. Either way, before the reply.
-    if (!audited) await this.audit.append(...tokenActs(principal, traceId, 'read', 'token', [row.id]));
+    if (!audited) await this.audit.append(...tokenActs(principal, traceId, 'read', 'token', row.id));
     return this.view(row, decision.transform, readBudget());
   }
 
@@ -68,15 +68,7 @@ export class ReadTokensUseCase {
       const decision = decideTokenAccess(principal, 'token:read', { id: row.id, container: row.container });
       if (decision.allowed) data.push(await this.view(row, decision.transform, budget));
     }
-    await this.audit.append(
-      ...tokenActs(
-        principal,
-        traceId,
-        'read',
-        'token',
-        data.map((t) => t.id),
-      ),
-    );
+    await this.audit.append(...tokenActs(principal, traceId, 'read', 'token', ...data.map((t) => t.id)));
     return { pagination, data };
   }
 

@@ -41,7 +41,7 @@ export class SearchTokensUseCase {
       const plain = d.transform === 'redact' ? undefined : await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
       data.push(toTokenView(row, plain, d.transform, budget));
     }
-    await this.audit.append(...tokenActs(principal, traceId, 'search', 'token', ['*']));
+    await this.audit.append(...tokenActs(principal, traceId, 'search', 'token', '*'));
     return offsetPage(data, total, page);
   }
 }

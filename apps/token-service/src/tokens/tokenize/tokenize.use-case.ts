@@ -63,15 +63,7 @@ export class TokenizeUseCase {
           written.push({ id: row.id, created });
         }
         // every slot is audited as a create, the ones deduplication answered too: one statement for the whole tokenize
-        audits.push(
-          ...tokenActs(
-            principal,
-            traceId,
-            'create',
-            'token',
-            written.filter((w) => !w.created).map((w) => w.id),
-          ),
-        );
+        audits.push(...tokenActs(principal, traceId, 'create', 'token', ...written.filter((w) => !w.created).map((w) => w.id)));
         await this.audit.append(...audits);
         if (idempotency) await idempotency.record(written);
         return out;

@@ -40,15 +40,7 @@ export class CursorTokensUseCase {
     const { filter, canonical } = parseV2ListFilter(query, errors);
     errors.throwIfAny('The query is invalid');
     const page = await this.page(principal, 'token:read', filter, { operation: 'list', filter: canonical }, window, deadline);
-    await this.audit.append(
-      ...tokenActs(
-        principal,
-        traceId,
-        'read',
-        'token',
-        page.data.map((t) => t.id),
-      ),
-    );
+    await this.audit.append(...tokenActs(principal, traceId, 'read', 'token', ...page.data.map((t) => t.id)));
     return page;
   }
 
@@ -63,7 +55,7 @@ export class CursorTokensUseCase {
       ? { where: compileSearch(text, { tenantId: principal.tenantId, digest: await this.vault.searchDigester(principal.tenantId) }) }
       : {};
     const page = await this.page(principal, 'token:search', filter, { operation: 'search', filter: text }, window, deadline);
-    await this.audit.append(...tokenActs(principal, traceId, 'search', 'token', ['*']));
+    await this.audit.append(...tokenActs(principal, traceId, 'search', 'token', '*'));
     return page;
   }
 
