@@ -84,6 +84,13 @@ it('refuses to write outside a unit of work (there is no change to join)', async
   expect(await committed()).toEqual([]);
 });
 
+it('writes events that are a write of their own in one statement: all of them, outside any unit of work', async () => {
+  const a = event('reactor.invoked');
+  const b = event('reactor.completed');
+  await outbox.recordAlone([a, b]);
+  expect((await committed()).map((r) => r.id)).toEqual([a.id, b.id]);
+});
+
 it('keeps quotes, backslashes and unicode of the event intact', async () => {
   const e = { ...event('token.created'), data: { token: { id: 'x', metadata: { note: 'a "quoted" \\ back\\slash, ünïcødé, {}' } } } };
   await prisma.transactional(() => outbox.record([e]));

@@ -27,6 +27,16 @@ export class EventOutbox {
     if (!inTransaction()) throw new Error('EventOutbox.record must run inside PrismaService.transactional (the change and its event commit together)');
     await this.sql.query(outboxInsert(events));
   }
+
+  /**
+   * Events that are a write of their own, with no row changed beside them (a synchronous reactor invocation): one
+   * statement, atomic by itself, so all of them commit or none, without a unit of work's BEGIN and COMMIT round trips.
+   * Inside a unit of work it joins it, as `record` does.
+   */
+  async recordAlone(events: readonly OutboxEvent[]): Promise<void> {
+    if (!events.length) return;
+    await this.sql.query(outboxInsert(events));
+  }
 }
 
 /**

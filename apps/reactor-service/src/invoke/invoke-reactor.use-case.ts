@@ -13,7 +13,7 @@ import {
   type CofferEvent,
   type ReactResponse,
 } from '@coffer/contracts';
-import { EventOutbox, PrismaService } from '@coffer/db';
+import { EventOutbox } from '@coffer/db';
 import { createLogger } from '@coffer/observability';
 import { ReactorJobs, type AcceptedInvocation } from './async/reactor-jobs';
 import { checkCallbackUrl } from './async/callback-url';
@@ -43,7 +43,6 @@ export class InvokeReactorUseCase {
     private readonly runner: ReactorRunner,
     private readonly jobs: ReactorJobs,
     private readonly replies: ReactReplies,
-    private readonly prisma: PrismaService,
     private readonly outbox: EventOutbox,
   ) {}
 
@@ -86,13 +85,13 @@ export class InvokeReactorUseCase {
   }
 
   /**
-   * A synchronous invocation changes no row of its own: its events are the whole write (one transaction, both at
-   * once after the run, the invoked event stamped when it began). A failure to record them is logged and does not
-   * turn a finished run into an error.
+   * A synchronous invocation changes no row of its own: its events are the whole write (one statement, both at once
+   * after the run, the invoked event stamped when it began). A failure to record them is logged and does not turn a
+   * finished run into an error.
    */
   private async publish(events: CofferEvent[]): Promise<void> {
-    await this.prisma
-      .transactional(() => this.outbox.record(events))
+    await this.outbox
+      .recordAlone(events)
       .catch((err: Error) => this.logger.error({ err: { message: err.message }, types: events.map((e) => e.type) }, 'recording invocation events failed'));
   }
 

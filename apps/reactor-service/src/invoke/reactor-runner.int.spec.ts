@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ReactorFormulaRequest, validateContract, type Principal } from '@coffer/contracts';
 import { RpcClient, TenantSettingsClient } from '@coffer/bus';
 import { AuditTrail, RecordedWrites } from '@coffer/operations';
@@ -92,5 +93,24 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
     expect((await problemOf(runAsCaller(p, () => runner.prepare(r.id, { amount: 'twelve' })))).status).toBe(400);
     const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:invoke'] });
     expect((await problemOf(runAsCaller(stranger, () => runner.prepare(r.id, {})))).status).toBe(404);
+  });
+
+  it('prepares a code reactor (no formula: its own code, any args) and an official formula seen from any tenant', async () => {
+    const runner = ctx.get(ReactorRunner);
+    const code = 'module.exports = async function (req) { return { raw: { got: req.args } }; };';
+    const own = await runAsCaller(p, () => reactors.create({ name: 'own code', code, configuration: { k: 'v' } }));
+    const prepared = await runAsCaller(p, () => runner.prepare(own.id, { anything: [1, 2] }));
+    expect(prepared).toMatchObject({ code, args: { anything: [1, 2] }, configuration: { k: 'v' } });
+    // an official formula (no tenant): visible to every tenant's reactors
+    const official = randomUUID();
+    await ctx.sql.query(
+      "INSERT INTO reactor_formulas (id, tenant_id, name, type, status, code) VALUES ($1, NULL, 'official echo', 'official', 'verified', $2)",
+      [official, code],
+    );
+    const r = await runAsCaller(p, () => reactors.create({ name: 'of official', formula: { id: official }, configuration: {} }));
+    expect((await runAsCaller(p, () => runner.prepare(r.id, {}))).code).toBe(code);
+    // another tenant's reactor is not found, whatever its formula
+    const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:invoke'] });
+    expect((await problemOf(runAsCaller(stranger, () => runner.prepare(own.id, {})))).status).toBe(404);
   });
 });

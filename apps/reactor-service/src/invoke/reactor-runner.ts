@@ -17,7 +17,6 @@ import { findDetokenizationExpressions } from '@coffer/expression';
 import { RpcClient } from '@coffer/bus';
 import { AuditLog, type AuditRecordInput } from '@coffer/db';
 import { REACTOR_ERRORS, type SandboxOutcome } from '@coffer/sandbox';
-import { FormulaRepository } from '../formulas/formula.repository';
 import { ReactorRepository } from '../reactors/reactor.repository';
 import { ReactorVault } from '../reactors/reactor-vault';
 import { ApplicationDirectory } from '../reactors/application-directory';
@@ -67,7 +66,6 @@ export interface RecordedReact {
 export class ReactorRunner {
   constructor(
     private readonly reactors: ReactorRepository,
-    private readonly formulas: FormulaRepository,
     private readonly vault: ReactorVault,
     private readonly applications: ApplicationDirectory,
     private readonly tokens: TokenServiceClient,
@@ -84,10 +82,10 @@ export class ReactorRunner {
   async prepare(reactorId: string, givenArgs: Record<string, unknown>, options: { detokenized?: boolean } = {}): Promise<PreparedInvocation> {
     const ctx = asCaller();
     const tenantId = ctx.principal.tenantId;
-    const reactor = isUuid(reactorId) ? await this.reactors.find(tenantId, reactorId) : null;
+    const reactor = isUuid(reactorId) ? await this.reactors.findRunnable(tenantId, reactorId) : null;
     if (!reactor) throw notFound('reactor');
     // a code reactor runs its own code with no request parameters (argument rule 1: any args reach it)
-    const formula = reactor.formulaId === null ? null : await this.formulas.findVisible(tenantId, reactor.formulaId);
+    const formula = reactor.formula;
     if (reactor.formulaId !== null && !formula) throw notFound('reactor formula');
     const code = formula ? formula.code : reactor.code;
     if (code === null) throw notFound('reactor');

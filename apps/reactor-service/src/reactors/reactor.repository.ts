@@ -1,8 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool } from '@coffer/db';
 import { PagedList, tenantIdsAndName } from '../shared/paged-select';
 
 export type ReactorRow = Prisma.ReactorModel;
+
+/** What running a reactor needs of it and of its formula (ReactorRepository.findRunnable). */
+export interface RunnableReactor {
+  id: string;
+  formulaId: string | null;
+  code: string | null;
+  egress: Prisma.JsonValue | null;
+  applicationId: string | null;
+  configurationCiphertext: Uint8Array;
+  configurationKeyId: string;
+  /** its formula when the tenant may see it (its own, or an official one); null for a code reactor, or a formula gone from view */
+  formula: { code: string; requestParameters: Prisma.JsonValue; egress: Prisma.JsonValue | null } | null;
+}
+
+interface RunnableRow extends Omit<RunnableReactor, 'formula'> {
+  visibleFormulaId: string | null;
+  formulaCode: string | null;
+  formulaRequestParameters: Prisma.JsonValue;
+  formulaEgress: Prisma.JsonValue | null;
+}
 
 export interface ReactorListFilter {
   ids?: string[];
@@ -20,7 +40,10 @@ export class ReactorRepository {
   /** the tenant's reactors, by id and name */
   readonly list: PagedList<ReactorRow, ReactorListFilter>;
 
-  constructor(private readonly prisma: PrismaService) {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly sql: SqlPool,
+  ) {
     this.list = new PagedList(prisma, 'reactors', COLUMNS, tenantIdsAndName);
   }
 
@@ -30,6 +53,26 @@ export class ReactorRepository {
 
   find(tenantId: string, id: string): Promise<ReactorRow | null> {
     return this.prisma.reactor.findFirst({ where: { tenantId, id } });
+  }
+
+  /**
+   * The reactor and its formula as an invocation needs them, in one statement on the plain pool (SqlPool): every
+   * react runs this, and two ORM queries in a row cost it a round trip and about twice the CPU.
+   */
+  async findRunnable(tenantId: string, id: string): Promise<RunnableReactor | null> {
+    const [row] = await this.sql.query<RunnableRow>(
+      Prisma.sql`SELECT r.id, r.formula_id AS "formulaId", r.code, r.egress, r.application_id AS "applicationId",
+          r.configuration_ciphertext AS "configurationCiphertext", r.configuration_key_id AS "configurationKeyId",
+          f.id AS "visibleFormulaId", f.code AS "formulaCode", f.request_parameters AS "formulaRequestParameters", f.egress AS "formulaEgress"
+        FROM reactors r
+        LEFT JOIN reactor_formulas f ON f.id = r.formula_id AND (f.tenant_id = r.tenant_id OR f.tenant_id IS NULL)
+        WHERE r.tenant_id = ${tenantId}::uuid AND r.id = ${id}::uuid`,
+      'reactor-runnable',
+    );
+    if (!row) return null;
+    const { visibleFormulaId, formulaCode, formulaRequestParameters, formulaEgress, ...reactor } = row;
+    const formula = visibleFormulaId === null ? null : { code: formulaCode as string, requestParameters: formulaRequestParameters, egress: formulaEgress };
+    return { ...reactor, formula };
   }
 
   async update(tenantId: string, id: string, data: Prisma.ReactorUncheckedUpdateManyInput): Promise<ReactorRow | null> {
