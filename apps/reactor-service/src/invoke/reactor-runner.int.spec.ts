@@ -112,5 +112,9 @@ describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
     // another tenant's reactor is not found, whatever its formula
     const stranger = principalOf(await insertTenant(ctx.sql), { permissions: ['reactor:invoke'] });
     expect((await problemOf(runAsCaller(stranger, () => runner.prepare(own.id, {})))).status).toBe(404);
+    // one audit record per invocation prepared by its tenant; none for the stranger, none for a job's run (audited when accepted)
+    await runAsCaller(p, () => runner.prepare(own.id, {}, { detokenized: true }));
+    const audited = await ctx.sql.query("SELECT count(*)::int AS n FROM audit_events WHERE operation = 'invoke' AND entity_id = $1", [own.id]);
+    expect(audited.rows[0].n).toBe(1);
   });
 });

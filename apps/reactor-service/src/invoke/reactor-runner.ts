@@ -15,7 +15,6 @@ import {
 } from '@coffer/contracts';
 import { findDetokenizationExpressions } from '@coffer/expression';
 import { RpcClient } from '@coffer/bus';
-import { AuditLog, type AuditRecordInput } from '@coffer/db';
 import { REACTOR_ERRORS, type SandboxOutcome } from '@coffer/sandbox';
 import { ReactorRepository } from '../reactors/reactor.repository';
 import { ReactorVault } from '../reactors/reactor-vault';
@@ -69,7 +68,6 @@ export class ReactorRunner {
     private readonly vault: ReactorVault,
     private readonly applications: ApplicationDirectory,
     private readonly tokens: TokenServiceClient,
-    private readonly audit: AuditLog,
     private readonly sandbox: ReactorSandbox,
     private readonly rpc: RpcClient,
     private readonly egressDefaults: TenantEgressDefault,
@@ -82,7 +80,9 @@ export class ReactorRunner {
   async prepare(reactorId: string, givenArgs: Record<string, unknown>, options: { detokenized?: boolean } = {}): Promise<PreparedInvocation> {
     const ctx = asCaller();
     const tenantId = ctx.principal.tenantId;
-    const reactor = isUuid(reactorId) ? await this.reactors.findRunnable(tenantId, reactorId) : null;
+    // the invocation's audit record is written by the same statement (asynchronous jobs were audited when accepted)
+    const invokedBy = options.detokenized ? undefined : { applicationId: ctx.principal.applicationId, traceId: ctx.traceId };
+    const reactor = isUuid(reactorId) ? await this.reactors.findRunnable(tenantId, reactorId, invokedBy) : null;
     if (!reactor) throw notFound('reactor');
     // a code reactor runs its own code with no request parameters (argument rule 1: any args reach it)
     const formula = reactor.formula;
@@ -94,7 +94,6 @@ export class ReactorRunner {
       options.detokenized ? Promise.resolve(givenArgs) : this.detokenize(ctx, givenArgs),
       reactor.applicationId ? this.applicationPrincipal(ctx, reactor.applicationId) : Promise.resolve(null),
       this.vault.open(tenantId, reactor.id, reactor.configurationKeyId, reactor.configurationCiphertext),
-      options.detokenized ? Promise.resolve() : this.audit.append(invocationOf(ctx, reactor.id)),
     ] as const);
     const validated = options.detokenized ? args : applyArgumentRules(args, parameters);
     // the reactor's own list, else its formula's, else (null) the tenant's default
@@ -240,13 +239,4 @@ export function sandboxFailure(outcome: Extract<SandboxOutcome, { ok: false }>):
     (err.problem as ReactorCustomProblem).custom = custom;
   }
   return err;
-}
-
-/**
- * The audit record of an invocation, attributed to the caller's application (for a session, the public application
- * that created it), as token-service attributes the reads of the arguments' tokens. Never the arguments.
- */
-function invocationOf(ctx: CallerContext, reactorId: string): AuditRecordInput {
-  const { tenantId, applicationId } = ctx.principal;
-  return { tenantId, actorApplicationId: applicationId, operation: 'invoke', entityType: 'reactor', entityId: reactorId, traceId: ctx.traceId || undefined };
 }
