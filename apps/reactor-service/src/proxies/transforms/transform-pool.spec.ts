@@ -90,8 +90,10 @@ describe('TransformPool', () => {
     delay.disable();
     expect(out).toMatchObject({ ok: false, kind: 'budget' });
     expect(out.ms).toBeGreaterThanOrEqual(1_000);
-    // the thread ran for over a second; the loop never waited more than a fraction of that
-    expect(delay.max / 1e6).toBeLessThan(200);
+    // the thread ran for over a second; the loop never waited more than a fraction of that (a share, not a fixed
+    // time: on a loaded machine the loop's own scheduling delays reach a few hundred ms, while the same job run on the
+    // loop would block it for the whole second and more)
+    expect(delay.max / 1e6).toBeLessThan((out.ms ?? 0) / 3);
   });
 
   it('terminates a thread whose job runs past its budget and serves the next job on a new one', async () => {
