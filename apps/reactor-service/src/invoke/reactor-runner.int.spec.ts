@@ -17,8 +17,8 @@ import { ReactorsService } from '../reactors/reactors.service';
 /**
  * The react path against PostgreSQL and the real sandbox (isolated-vm workers). Without NATS, the calls a react makes
  * to other services are in-process fakes: token-service's detokenize (returns the args as given) and tokenize (ids),
- * session-service's application lookup and tenant settings; the invocation's audit record is written here (AuditLog). What reaches token-service
- * over the bus is covered end to end (apps/api-e2e/src/reactors).
+ * session-service's application lookup and tenant settings. The invocation's audit record is real: the statement that
+ * finds the reactor writes it. What reaches token-service over the bus is covered end to end (apps/api-e2e/src/reactors).
  */
 describe('ReactorRunner: react (PostgreSQL, real sandbox)', () => {
   let ctx: IntegrationContext;
