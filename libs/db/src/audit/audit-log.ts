@@ -26,8 +26,8 @@ const MAX_FLUSHES = 4;
  * - outside one, by group commit: the records of one event-loop iteration share one multi-row INSERT (GroupCommitQueue,
  *   up to MAX_FLUSHES at once), so auditing every read costs one round trip per batch instead of one per request.
  *
- * Token reads and creates whose record rides in their own statement use auditInsert's fragments instead (token-service's
- * audit statements); every INSERT's text lives in this folder. Once records are written, token-service's sealer is
+ * Records that ride in the statement of the act itself use auditInsert's fragments instead (token-service's reads,
+ * creates and changes; reactor-service's invocations); every INSERT's text lives in this folder. Once records are written, token-service's sealer is
  * woken (auditSignal: a notification, or in token-service itself a call).
  */
 @Injectable()
