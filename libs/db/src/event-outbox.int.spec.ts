@@ -49,7 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sql?.onModuleDestroy();
+  await sql?.onApplicationShutdown();
   await prisma?.$disconnect();
   await admin((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
 });

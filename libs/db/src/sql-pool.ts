@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import pg from 'pg';
 import type { Prisma } from './generated/prisma/client';
 import { databasePoolSize, poolConfig } from './pool-config';
@@ -23,7 +23,7 @@ export type DeadlineQuery = <T>(sql: Prisma.Sql) => Promise<T[]>;
  * callers read them through what both share (a Uint8Array, `Number(n)`).
  */
 @Injectable()
-export class SqlPool implements OnModuleDestroy {
+export class SqlPool implements OnApplicationShutdown {
   private readonly pool: pg.Pool;
   /** prepared statements (by name) that write events: their text never changes, so it is looked at once */
   private readonly writesEvents = new Map<string, boolean>();
@@ -93,7 +93,11 @@ export class SqlPool implements OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * The pool closes in Nest's last shutdown phase: the providers that write through it (AuditLog's queued records)
+   * finish theirs in the phases before (onModuleDestroy, beforeApplicationShutdown).
+   */
+  async onApplicationShutdown(): Promise<void> {
     outboxSignal.unbind(this.notify);
     auditSignal.unbind(this.notify);
     await this.pool.end();

@@ -47,7 +47,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sql?.onModuleDestroy();
+  await sql?.onApplicationShutdown();
   await prisma?.onModuleDestroy();
   await admin((c) => c.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`));
 });

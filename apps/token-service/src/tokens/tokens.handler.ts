@@ -80,7 +80,7 @@ export class TokensHandler {
   async onAuditRecord(cmd: Command<AuditRecordMessage>) {
     // the sending service's caller: its tenant, and the actor of events that name none
     const p = caller();
-    const records = cmd.body.events.slice(0, 1000).map((e) => ({
+    const records = cmd.body.events.map((e) => ({
       tenantId: p.tenantId,
       actorApplicationId: e.actorApplicationId ?? p.applicationId,
       operation: e.operation,

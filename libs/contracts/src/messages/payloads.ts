@@ -14,7 +14,9 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateNested,
 } from 'class-validator';
+import { Type } from 'class-transformer';
 import { TRACE_ID_PATTERN } from '../envelope';
 import type { Principal } from '../auth/principal';
 
@@ -71,10 +73,14 @@ export class PayloadMessage {
 /** The key of a token view's rendered transform in a token.tokens.tokenize reply asked with `rendered: true`. */
 export const TOKENIZE_RENDERED = '$rendered';
 
-/** One audit event proxy-service records through token-service (token.audit.record): it has no database of its own. */
+/**
+ * One audit event proxy-service records through token-service (token.audit.record): it has no database of its own.
+ * Each member is checked as the column it is written to requires: a malformed event is refused with the message,
+ * never left for PostgreSQL to fail on in the middle of a batch.
+ */
 export class AuditEventMessage {
   @IsOptional()
-  @IsString()
+  @IsUUID()
   actorApplicationId?: string;
 
   @IsIn(['create', 'read', 'update', 'delete', 'use', 'search', 'invoke', 'proxy'])
@@ -85,10 +91,11 @@ export class AuditEventMessage {
   entityType!: 'token' | 'reactor' | 'proxy';
 
   @IsString()
+  @MaxLength(2048)
   entityId!: string;
 
   @IsOptional()
-  @IsString()
+  @Matches(TRACE_ID_PATTERN)
   traceId?: string;
 
   /** what the act was, `{field: {new}}` as other records' changes (a proxy call: method, status, duration_ms); never data */
@@ -97,8 +104,14 @@ export class AuditEventMessage {
   changes?: Record<string, { old?: unknown; new?: unknown }>;
 }
 
+/** proxy-service sends at most 200 a message (its batches); the bound keeps one message to one modest INSERT */
+export const AUDIT_RECORD_MAX_EVENTS = 1000;
+
 export class AuditRecordMessage {
   @IsArray()
+  @ArrayMaxSize(AUDIT_RECORD_MAX_EVENTS)
+  @ValidateNested({ each: true })
+  @Type(() => AuditEventMessage)
   events!: AuditEventMessage[];
 }
 

@@ -90,7 +90,7 @@ describe('AuditLog outside a unit of work: group commit', () => {
     const { pool, inserts } = fakePool();
     const audit = new AuditLog(pool);
     const a = audit.append(read('a'));
-    const stopped = audit.onApplicationShutdown();
+    const stopped = audit.beforeApplicationShutdown();
     await nextIteration();
     expect(await settled(stopped)).toBe('pending');
     inserts[0].finish();

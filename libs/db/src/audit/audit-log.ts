@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { inTransaction } from '../after-commit';
 import { GroupCommitQueue } from '../group-commit-queue';
 import { auditSignal } from '../outbox-signal';
@@ -31,7 +31,7 @@ const MAX_FLUSHES = 4;
  * woken (auditSignal: a notification, or in token-service itself a call).
  */
 @Injectable()
-export class AuditLog implements OnApplicationShutdown {
+export class AuditLog implements BeforeApplicationShutdown {
   private readonly queue = new GroupCommitQueue<Pending>({ maxInFlight: MAX_FLUSHES, take: upToRecords, run: (batch) => this.flush(batch) });
 
   constructor(private readonly sql: SqlPool) {}
@@ -59,8 +59,8 @@ export class AuditLog implements OnApplicationShutdown {
     }
   }
 
-  /** A shutdown lets the records already accepted reach the database. */
-  onApplicationShutdown(): Promise<void> {
+  /** A shutdown lets the records already accepted reach the database (SqlPool closes in the phase after this one). */
+  beforeApplicationShutdown(): Promise<void> {
     return this.queue.drained();
   }
 }
