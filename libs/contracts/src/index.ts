@@ -4,6 +4,7 @@ export * from './auth/principal';
 export * from './envelope';
 export * from './subjects';
 export * from './json-limits';
+export * from './merge-patch';
 export * from './validation';
 export * from './pagination';
 export * from './applications/applications';

@@ -1,4 +1,4 @@
-import { JSON_MAX_DEPTH, assertJsonLimits, findJsonLimitViolation, jsonLimitProblem } from './json-limits';
+import { JSON_MAX_DEPTH, assertJsonLimits, findJsonLimitViolation, jsonLimitProblem, unstorableText } from './json-limits';
 import { ProblemError } from './problem/problem';
 
 /** `levels` nested objects around `leaf`, built from text (no recursion, no stack). */
@@ -65,6 +65,40 @@ describe('JSON limits', () => {
       path: 'args',
     });
     expect(findJsonLimitViolation('a\u0000', { rejectNul: true })).toMatchObject({ kind: 'nul', path: '' });
+  });
+
+  it('refuses unpaired surrogates (text that is not Unicode) in strings and keys wherever it refuses NUL', () => {
+    const lone = JSON.parse('"a\\ud800b"') as string;
+    const paired = JSON.parse('"\\ud83d\\ude00"') as string;
+    expect(findJsonLimitViolation({ email: lone })).toBeNull();
+    expect(findJsonLimitViolation({ email: lone }, { rejectNul: true })).toEqual({
+      kind: 'unpaired-surrogate',
+      path: 'email',
+      message: 'must be valid Unicode text (it holds an unpaired surrogate)',
+    });
+    expect(findJsonLimitViolation({ metadata: { [lone]: 'x' } }, { rejectNul: true })).toMatchObject({ kind: 'unpaired-surrogate', path: 'metadata' });
+    expect(findJsonLimitViolation({ tags: ['ok', '\udc00'] }, { rejectNul: true })).toMatchObject({ kind: 'unpaired-surrogate', path: 'tags[1]' });
+    expect(findJsonLimitViolation({ email: paired }, { rejectNul: true })).toBeNull();
+    expect(findJsonLimitViolation({ data: { v: lone } }, { rejectNul: true, nulExempt: ['data'] })).toBeNull();
+    expect([unstorableText(lone), unstorableText('a\u0000'), unstorableText(paired)]).toEqual([
+      'must be valid Unicode text (it holds an unpaired surrogate)',
+      'must not contain the NUL character (U+0000)',
+      null,
+    ]);
+  });
+
+  it('refuses the reserved keys (__proto__, constructor, prototype) when asked, except under exempt top-level members', () => {
+    const body = JSON.parse('{"metadata":{"__proto__":"x"},"data":{"constructor":"c"}}') as unknown;
+    const asked = { rejectNul: true, rejectReservedKeys: true };
+    expect(findJsonLimitViolation(body, { rejectNul: true })).toBeNull();
+    expect(findJsonLimitViolation(body, asked)).toEqual({
+      kind: 'reserved-key',
+      path: 'metadata.__proto__',
+      message: 'is a reserved name: __proto__, constructor and prototype cannot be keys',
+    });
+    expect(findJsonLimitViolation({ a: [{ b: { prototype: 1 } }] }, asked)).toMatchObject({ kind: 'reserved-key', path: 'a[0].b.prototype' });
+    expect(findJsonLimitViolation({ constructor: 1 }, asked)).toMatchObject({ kind: 'reserved-key', path: 'constructor' });
+    expect(findJsonLimitViolation({ data: { constructor: 'c' }, metadata: { toString: 'fine' } }, { ...asked, nulExempt: ['data'] })).toBeNull();
   });
 
   it('prefixes paths with the root it is given', () => {

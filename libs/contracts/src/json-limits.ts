@@ -7,14 +7,22 @@ import { ProblemError } from './problem/problem';
  * - at most {@link JSON_MAX_DEPTH} levels of nested objects and arrays, the document itself being level 1 (deeper
  *   documents overflow the stack of recursive code: JSON.stringify, structuredClone, class-transformer, merge patch);
  * - every number finite (`1e309` parses to Infinity, which JSON cannot carry: it would silently become null);
- * - optionally, no string (value or key) holding U+0000, which PostgreSQL cannot store in text or jsonb.
+ * - optionally, no string (value or key) holding U+0000, which PostgreSQL cannot store in text or jsonb, or an unpaired
+ *   surrogate (`"\ud800"`), which is not Unicode text: stored, it would silently become U+FFFD, and validators that
+ *   encode it (class-validator's IsEmail) throw;
+ * - optionally, no key named `__proto__`, `constructor` or `prototype` ({@link RESERVED_KEYS}): plain JavaScript
+ *   objects cannot hold them as data (class-transformer skips or trips on them, a merge patch cannot apply them, an
+ *   assignment to `__proto__` replaces a prototype instead of storing a value).
  *
  * The walk is iterative (a deep document cannot overflow it) and allocates no paths unless it finds a violation: it
  * runs on the hot path of every request.
  */
 export const JSON_MAX_DEPTH = 64;
 
-export type JsonLimitKind = 'depth' | 'non-finite' | 'nul';
+export type JsonLimitKind = 'depth' | 'non-finite' | 'nul' | 'unpaired-surrogate' | 'reserved-key';
+
+/** Keys a stored JSON member may not use (they name JavaScript's object machinery, not data). */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 export interface JsonLimitViolation {
   kind: JsonLimitKind;
@@ -26,34 +34,50 @@ export interface JsonLimitViolation {
 export interface JsonLimitOptions {
   /** default {@link JSON_MAX_DEPTH} */
   maxDepth?: number;
-  /** refuse strings and keys holding U+0000 */
+  /** refuse strings and keys holding U+0000 or an unpaired surrogate */
   rejectNul?: boolean;
-  /** top-level members whose content is exempt from the NUL rule (opaque values that are encrypted, never stored as text) */
+  /**
+   * top-level members whose content is exempt from the NUL and reserved-key rules (opaque values kept as given:
+   * encrypted, never stored as text, never copied key by key)
+   */
   nulExempt?: readonly string[];
+  /** refuse object keys of {@link RESERVED_KEYS} (with rejectNul only; the nulExempt members excepted) */
+  rejectReservedKeys?: boolean;
 }
 
 export const JSON_LIMIT_MESSAGES: Readonly<Record<JsonLimitKind, string>> = {
   depth: `must not nest objects and arrays more than ${JSON_MAX_DEPTH} levels deep`,
   'non-finite': 'must be a finite number',
   nul: 'must not contain the NUL character (U+0000)',
+  'unpaired-surrogate': 'must be valid Unicode text (it holds an unpaired surrogate)',
+  'reserved-key': 'is a reserved name: __proto__, constructor and prototype cannot be keys',
 };
 
 const DETAILS: Readonly<Record<JsonLimitKind, string>> = {
   depth: `The request body is nested too deeply: at most ${JSON_MAX_DEPTH} levels of objects and arrays are allowed`,
   'non-finite': 'The request body holds a number that is out of range',
   nul: 'The request holds a NUL character (U+0000)',
+  'unpaired-surrogate': 'The request holds text that is not valid Unicode',
+  'reserved-key': 'The request uses a reserved name as a key',
 };
 
 /** Keys that may appear in a field path as they are (names, not values: a leading digit is shown as `*` too). */
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]{0,63}$/;
 
 const hasNul = (s: string) => s.indexOf('\u0000') !== -1;
+/** ES2024's String.prototype.isWellFormed (Node 20+; this repository's TypeScript lib is ES2022) */
+const wellFormed = (s: string) => (s as string & { isWellFormed(): boolean }).isWellFormed();
+/** NUL, or an unpaired surrogate: text PostgreSQL cannot store as it is */
+const badText = (s: string) => hasNul(s) || !wellFormed(s);
+/** what is wrong with a string under the NUL rule, if anything */
+const textKind = (s: string): JsonLimitKind | null => (hasNul(s) ? 'nul' : wellFormed(s) ? null : 'unpaired-surrogate');
 
 /**
  * Fast pass: true when `value` respects the limits. Iterative, no allocation beyond the explicit stack. Objects are
- * walked through own enumerable keys (what JSON.parse and JSON.stringify see).
+ * walked through own enumerable keys (what JSON.parse and JSON.stringify see). `reserved` (with rejectNul only) also
+ * refuses the reserved keys, outside the exempt members as the NUL rule.
  */
-function withinLimits(value: unknown, maxDepth: number, rejectNul: boolean, exempt: readonly string[] | undefined): boolean {
+function withinLimits(value: unknown, maxDepth: number, rejectNul: boolean, exempt: readonly string[] | undefined, reserved: boolean): boolean {
   if (typeof value !== 'object' || value === null) return primitiveOk(value, rejectNul);
   if (!rejectNul) return depthAndNumbersOk(value, maxDepth);
   const values: unknown[] = [value];
@@ -79,7 +103,7 @@ function withinLimits(value: unknown, maxDepth: number, rejectNul: boolean, exem
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i];
         const skip = !nul || (level === 1 && exempt !== undefined && exempt.includes(k));
-        if (!skip && hasNul(k)) return false;
+        if (!skip && (badText(k) || (reserved && RESERVED_KEYS.has(k)))) return false;
         const x: unknown = (v as Record<string, unknown>)[k];
         if (typeof x === 'object' && x !== null) {
           values.push(x);
@@ -116,13 +140,13 @@ function depthAndNumbersOk(value: object, maxDepth: number): boolean {
 
 function primitiveOk(x: unknown, rejectNul: boolean): boolean {
   if (typeof x === 'number') return Number.isFinite(x);
-  if (rejectNul && typeof x === 'string') return !hasNul(x);
+  if (rejectNul && typeof x === 'string') return !badText(x);
   return true;
 }
 
 function primitiveKind(x: unknown, rejectNul: boolean): JsonLimitKind | null {
   if (typeof x === 'number') return Number.isFinite(x) ? null : 'non-finite';
-  if (rejectNul && typeof x === 'string' && hasNul(x)) return 'nul';
+  if (rejectNul && typeof x === 'string') return textKind(x);
   return null;
 }
 
@@ -136,7 +160,14 @@ function join(path: string, key: string | number): string {
  * Slow pass, run only when the fast one failed: the first violation in document order, with its path. For a depth
  * violation the path names the top-level member holding it (a 64-segment path would only echo the document).
  */
-function locate(value: unknown, root: string, maxDepth: number, rejectNul: boolean, exempt: readonly string[] | undefined): JsonLimitViolation | null {
+function locate(
+  value: unknown,
+  root: string,
+  maxDepth: number,
+  rejectNul: boolean,
+  exempt: readonly string[] | undefined,
+  reserved: boolean,
+): JsonLimitViolation | null {
   type Frame = { v: unknown; level: number; path: string; top: string; nul: boolean };
   const stack: Frame[] = [{ v: value, level: 0, path: root, top: root, nul: rejectNul }];
   while (stack.length > 0) {
@@ -157,7 +188,12 @@ function locate(value: unknown, root: string, maxDepth: number, rejectNul: boole
       for (const k of Object.keys(v)) {
         const p = join(path, k);
         const childNul = nul && !(level === 0 && exempt !== undefined && exempt.includes(k));
-        if (childNul && hasNul(k)) return { kind: 'nul', path: path || '', message: JSON_LIMIT_MESSAGES.nul };
+        if (childNul) {
+          // a key's own text is reported at the object holding it (the key itself may not be printable)
+          const kind = textKind(k);
+          if (kind) return { kind, path: path || '', message: JSON_LIMIT_MESSAGES[kind] };
+          if (reserved && RESERVED_KEYS.has(k)) return { kind: 'reserved-key', path: p, message: JSON_LIMIT_MESSAGES['reserved-key'] };
+        }
         children.push({ v: (v as Record<string, unknown>)[k], level: level + 1, path: p, top: level === 0 ? p : top, nul: childNul });
       }
     }
@@ -173,8 +209,15 @@ function locate(value: unknown, root: string, maxDepth: number, rejectNul: boole
 export function findJsonLimitViolation(value: unknown, options: JsonLimitOptions = {}, root = ''): JsonLimitViolation | null {
   const maxDepth = options.maxDepth ?? JSON_MAX_DEPTH;
   const rejectNul = options.rejectNul ?? false;
-  if (withinLimits(value, maxDepth, rejectNul, options.nulExempt)) return null;
-  return locate(value, root, maxDepth, rejectNul, options.nulExempt);
+  const reserved = rejectNul && (options.rejectReservedKeys ?? false);
+  if (withinLimits(value, maxDepth, rejectNul, options.nulExempt, reserved)) return null;
+  return locate(value, root, maxDepth, rejectNul, options.nulExempt, reserved);
+}
+
+/** Why `s` cannot be stored as text (it holds NUL, or an unpaired surrogate), in the JSON limits' words; null when it can. */
+export function unstorableText(s: string): string | null {
+  const kind = textKind(s);
+  return kind ? JSON_LIMIT_MESSAGES[kind] : null;
 }
 
 /** The 400 problem for a violation: `errors` names the field (omitted for the document itself). */

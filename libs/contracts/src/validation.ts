@@ -10,6 +10,13 @@ import { findJsonLimitViolation, jsonLimitProblem } from './json-limits';
 export interface ContractStatics {
   opaqueFields?: readonly string[];
   /**
+   * Top-level members whose keys are the client's own (token metadata, a mask mirroring data): kept as given like
+   * opaque ones, never copied by class-transformer, which drops keys named like members of Object.prototype
+   * (`toString`, `valueOf`) without a word; unlike opaque ones they are checked as stored text (NUL, unpaired
+   * surrogates, reserved keys).
+   */
+  keyedFields?: readonly string[];
+  /**
    * The contract's rules that class-validator cannot express (elements of arrays named by index, rules across
    * members): run on the plain body, their errors reported with the class's own, wherever the class is validated
    * (the gateway's edge and the owning service alike).
@@ -49,9 +56,9 @@ function collect(errors: ValidationError[], prefix: string, into: FieldErrors): 
  * Validates a plain body against a contract class (used by the gateway pipe and again by the service that owns
  * the resource). Returns the typed instance or throws a 400 listing every bad field by path.
  *
- * First the JSON limits (libs/contracts json-limits): a body nested too deeply or holding a non-finite number is
- * refused before class-transformer (recursive) sees it; a string holding NUL, which PostgreSQL cannot store, is a
- * field error like any other.
+ * First the JSON limits (libs/contracts json-limits): a body nested too deeply, holding a non-finite number, text that
+ * is not Unicode or a reserved key is refused before class-transformer (recursive) sees it; a string holding NUL,
+ * which PostgreSQL cannot store, is a field error like any other.
  */
 export interface ValidateOptions {
   /** drop members the contract class does not declare (the gateway's edge validation) */
@@ -75,12 +82,18 @@ export function validateContract<T extends object>(cls: ContractClass<T>, plain:
     const inDocument = findJsonLimitViolation(body[document]);
     if (inDocument) throw jsonLimitProblem(inDocument);
   }
-  // opaque members (and the document) are validated and kept as given: class-transformer never copies them
-  const raw = [...(cls.opaqueFields ?? []), ...(document === undefined ? [] : [document])].filter((f) => Object.prototype.hasOwnProperty.call(body, f));
+  // opaque and keyed members (and the document) are validated and kept as given: class-transformer never copies them
+  const raw = [...(cls.opaqueFields ?? []), ...(cls.keyedFields ?? []), ...(document === undefined ? [] : [document])].filter((f) =>
+    Object.prototype.hasOwnProperty.call(body, f),
+  );
   const rest = raw.length ? Object.fromEntries(Object.entries(body).filter(([k]) => !raw.includes(k))) : body;
-  const violation = findJsonLimitViolation(rest, { rejectNul: true });
+  // no member may use the reserved keys (class-transformer skips `constructor` and `__proto__`, and trips on a
+  // `constructor` that is not a function; a merge patch cannot apply them) but inside the opaque ones, kept as given
+  const violation = findJsonLimitViolation(rest, { rejectNul: true, rejectReservedKeys: true });
   const opaque = raw.filter((f) => f !== document).map((f) => ({ [f]: body[f] }));
-  const opaqueViolation = violation ? null : findJsonLimitViolation(Object.assign({}, ...opaque), { rejectNul: true, nulExempt: cls.opaqueFields });
+  const opaqueViolation = violation
+    ? null
+    : findJsonLimitViolation(Object.assign({}, ...opaque), { rejectNul: true, rejectReservedKeys: true, nulExempt: cls.opaqueFields });
   const found = violation ?? opaqueViolation;
   if (found && found.kind !== 'nul') throw jsonLimitProblem(found);
   const instance = plainToInstance(cls, rest, { enableImplicitConversion: false });

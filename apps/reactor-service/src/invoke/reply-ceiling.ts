@@ -55,7 +55,8 @@ export function capTokenizeReply(
   }
   const req = request as Record<string, unknown>;
   if ('type' in req && 'data' in req) return capView(created as View, writer, viewer, shown, path, budget);
-  const out: Record<string, unknown> = {};
+  // no prototype: a payload key named `__proto__` is a member of the reply like any other
+  const out: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(created as Record<string, unknown>)) out[k] = capTokenizeReply(req[k], v, writer, viewer, shown, [...path, k], budget);
   return out;
 }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { apply as mergePatch } from 'json-merge-patch';
 import {
+  applyMergePatch,
   CreateProxyRequest,
   FieldErrors,
   badRequest,
@@ -142,7 +142,7 @@ export class ProxiesService {
     const patch = CreateProxyRequest.normalize(body as Record<string, unknown>, spelled);
     spelled.throwIfAny();
     const current = await this.view(ctx.principal.tenantId, id);
-    const merged = mergePatch(
+    const merged = applyMergePatch(
       structuredClone({
         name: current.name,
         destination_url: current.destination_url,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { apply as mergePatch } from 'json-merge-patch';
 import {
+  applyMergePatch,
   CodeReactorRequest,
   NewReactorRequest,
   type CreateReactorRequest,
@@ -122,7 +122,7 @@ export class ReactorsService {
     if (existing.code !== null) current['code'] = existing.code;
     if (existing.runtime !== null) current['runtime'] = existing.runtime;
     if (existing.egress !== null) current['egress'] = existing.egress;
-    return this.replace(ctx, id, mergePatch(structuredClone(current), patch));
+    return this.replace(ctx, id, applyMergePatch(structuredClone(current), patch));
   }
 
   async delete(id: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { FieldErrors, JSON_LIMIT_MESSAGES, findJsonLimitViolation } from '@coffer/contracts';
+import { FieldErrors, JSON_LIMIT_MESSAGES, RESERVED_KEYS, findJsonLimitViolation, unstorableText } from '@coffer/contracts';
 import { CONTAINER_PATTERN } from '@coffer/auth';
 import { ExpressionError, isExpression, validateMask, validateTemplate } from '@coffer/expression';
 import { TOKEN_TYPES } from './token-types';
@@ -17,9 +17,10 @@ export const LIMITS = {
 } as const;
 
 export const DEFAULT_FINGERPRINT_EXPRESSION = '{{ data | stringify }}';
-/** PostgreSQL stores no U+0000 in text or jsonb: every stored field but the (encrypted) data refuses it with a 400. */
-const NUL = JSON_LIMIT_MESSAGES.nul;
-const hasNul = (s: string) => s.includes('\u0000');
+/**
+ * PostgreSQL stores no U+0000 and no unpaired surrogate in text or jsonb: every stored field but the (encrypted) data
+ * refuses them with a 400 (unstorableText says why).
+ */
 const FORBIDDEN_ID_CHARS = /[#/\\+?[\]|&=%<>{}^]/;
 
 /** The validated, normalised fields of a token (create, or the result of a merge patch). */
@@ -41,8 +42,9 @@ export function validateTokenId(id: unknown, errors: FieldErrors): { literal?: s
     errors.add('id', 'must be a string');
     return {};
   }
-  if (hasNul(id)) {
-    errors.add('id', NUL);
+  const unstorable = unstorableText(id);
+  if (unstorable) {
+    errors.add('id', unstorable);
     return {};
   }
   if (isExpression(id)) {
@@ -82,7 +84,7 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
   let mask: unknown = def?.mask ?? null;
   if (input['mask'] !== undefined && input['mask'] !== null) {
     mask = input['mask'];
-    const nul = findJsonLimitViolation(mask, { rejectNul: true }, 'mask');
+    const nul = findJsonLimitViolation(mask, { rejectNul: true, rejectReservedKeys: true }, 'mask');
     if (nul) errors.add(nul.path, nul.message);
     else for (const e of validateMask(mask)) errors.add(e.path, e.message);
   }
@@ -96,7 +98,8 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
     else container = containers[0].toLowerCase();
   }
 
-  const metadata: Record<string, string> = {};
+  // no prototype: a key is the client's (`toString`), never a member of Object.prototype
+  const metadata: Record<string, string> = Object.create(null);
   const meta = input['metadata'];
   if (meta !== undefined && meta !== null) {
     if (typeof meta !== 'object' || Array.isArray(meta)) errors.add('metadata', 'must be an object of string values');
@@ -104,11 +107,13 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
       const entries = Object.entries(meta as Record<string, unknown>);
       if (entries.length > LIMITS.metadataKeys) errors.add('metadata', `must have at most ${LIMITS.metadataKeys} keys`);
       for (const [k, v] of entries) {
-        if (hasNul(k)) errors.add('metadata', `keys ${NUL}`);
+        const badKey = unstorableText(k);
+        if (badKey) errors.add('metadata', `keys ${badKey}`);
+        else if (RESERVED_KEYS.has(k)) errors.add(`metadata.${k}`, JSON_LIMIT_MESSAGES['reserved-key']);
         else if (k.length === 0 || k.length > LIMITS.metadataKeyLength) errors.add(`metadata.${k}`, `keys must be 1 to ${LIMITS.metadataKeyLength} characters`);
         else if (typeof v !== 'string') errors.add(`metadata.${k}`, 'must be a string');
         else if (v.length > LIMITS.metadataValueLength) errors.add(`metadata.${k}`, `must be at most ${LIMITS.metadataValueLength} characters`);
-        else if (hasNul(v)) errors.add(`metadata.${k}`, NUL);
+        else if (unstorableText(v)) errors.add(`metadata.${k}`, unstorableText(v) as string);
         else metadata[k] = v;
       }
     }
@@ -123,7 +128,7 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
       si.forEach((s, i) => {
         if (typeof s !== 'string' || !s) errors.add(`search_indexes[${i}]`, 'must be a non-empty string');
         else if (s.length > LIMITS.expressionLength) errors.add(`search_indexes[${i}]`, `must be at most ${LIMITS.expressionLength} characters`);
-        else if (hasNul(s)) errors.add(`search_indexes[${i}]`, NUL);
+        else if (unstorableText(s)) errors.add(`search_indexes[${i}]`, unstorableText(s) as string);
         else checkTemplate(s, 'data', `search_indexes[${i}]`, errors);
       });
       searchIndexes = si as string[];
@@ -135,7 +140,7 @@ export function validateTokenFields(input: Record<string, unknown>, errors: Fiel
   if (fe !== undefined && fe !== null) {
     if (typeof fe !== 'string' || !fe) errors.add('fingerprint_expression', 'must be a non-empty string');
     else if (fe.length > LIMITS.expressionLength) errors.add('fingerprint_expression', `must be at most ${LIMITS.expressionLength} characters`);
-    else if (hasNul(fe)) errors.add('fingerprint_expression', NUL);
+    else if (unstorableText(fe)) errors.add('fingerprint_expression', unstorableText(fe) as string);
     else {
       checkTemplate(fe, 'data+metadata', 'fingerprint_expression', errors);
       fingerprintExpression = fe;

@@ -115,7 +115,7 @@ import { op, type Access, type HttpParamDoc, type IdempotencyMode } from './oper
  * recursive code (merge patch, structuredClone, liquid, JSON.stringify) sees the body: bodies also arrive without the
  * gateway (reactor formulas call through `svc`).
  */
-const STORED_FIELDS = { rejectNul: true, nulExempt: ['data'] } as const;
+const STORED_FIELDS = { rejectNul: true, nulExempt: ['data'], rejectReservedKeys: true } as const;
 
 /** The path parameters of the HTTP routes (`http.params`), as the API reference documents them. */
 const APPLICATION_ID: HttpParamDoc = { name: 'id', format: 'uuid', description: 'the application id' };

@@ -88,7 +88,8 @@ export const conflict = (detail: string) => new ProblemError(409, detail);
 
 /** Accumulates field errors so a validation failure reports every offending field at once. */
 export class FieldErrors {
-  private readonly map: Record<string, string[]> = {};
+  /** no prototype: a path is the client's key (`constructor`, `__proto__`), never a member of Object.prototype */
+  private readonly map: Record<string, string[]> = Object.create(null);
 
   add(path: string, message: string): this {
     (this.map[path] ??= []).push(message);

@@ -26,6 +26,8 @@ export const TOKEN_TYPE_NAMES = [
  */
 export class CreateTokenRequest {
   static readonly opaqueFields: readonly string[] = ['data'];
+  /** their keys are the client's (a mask mirrors data): token-service validates them (token-fields.ts) */
+  static readonly keyedFields: readonly string[] = ['metadata', 'mask'];
 
   @ApiPropertyOptional({
     description: '3–400 characters, or an expression over data such as `{{ data | alias_preserve_format: 0, 4 }}`; default: a UUID',
@@ -100,6 +102,7 @@ export class CreateTokenRequest {
  */
 export class UpdateTokenPatch extends PartialType(OmitType(CreateTokenRequest, ['id', 'type', 'token_intent_id'] as const)) {
   static readonly opaqueFields: readonly string[] = ['data'];
+  static readonly keyedFields: readonly string[] = ['metadata', 'mask'];
 
   /**
    * A member that is no field of a token is refused, not dropped: a patch that names one means something the

@@ -102,7 +102,8 @@ export function parseListFilter(query: Record<string, unknown>): TokenListFilter
   if (types.some((v) => v.includes('\u0000'))) throw nul('type');
   if (ids.length) filter.ids = ids;
   if (types.length) filter.types = types;
-  const metadata: Record<string, string> = {};
+  // no prototype: `?metadata.constructor=x` filters on that key (on a plain object, `in` would find Object's own and skip it)
+  const metadata: Record<string, string> = Object.create(null);
   for (const [k, v] of Object.entries(query)) {
     if (!k.startsWith('metadata.') || k.length === 'metadata.'.length) continue;
     if (k.includes('\u0000')) throw nul('metadata');

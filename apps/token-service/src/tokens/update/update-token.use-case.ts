@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { apply as mergePatch } from 'json-merge-patch';
-import { FieldErrors, badRequest, conflict, forbidden, notFound, type Principal, type TokenView, UpdateTokenPatch } from '@coffer/contracts';
+import { FieldErrors, applyMergePatch, badRequest, conflict, forbidden, notFound, type Principal, type TokenView, UpdateTokenPatch } from '@coffer/contracts';
 import type { ReplayCodec } from '@coffer/idempotency';
 import { caller, currentTraceId } from '@coffer/operations';
 import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
@@ -80,7 +79,7 @@ export class UpdateTokenUseCase {
     if ('type' in patch && patch['type'] !== row.type) errors.add('type', 'cannot be changed');
     if ('id' in patch && patch['id'] !== row.id) errors.add('id', 'cannot be changed');
     let mask: unknown = row.mask;
-    if ('mask' in patch) mask = patch['mask'] === null ? null : mergePatch(structuredClone(row.mask ?? {}), patch['mask']);
+    if ('mask' in patch) mask = patch['mask'] === null ? null : applyMergePatch(structuredClone(row.mask ?? {}), patch['mask'], 'mask');
 
     // Invariant 2: what others see of a token (its mask, container, fingerprint, search indexes) may only be changed
     // by a caller who may reveal it; otherwise an update-only key could read plaintext through a mask, or move a token
@@ -91,8 +90,8 @@ export class UpdateTokenUseCase {
 
     const data = await this.vault.decrypt(tenantId, row.id, row.data_key_id, row.data_ciphertext);
     const input: Record<string, unknown> = {
-      data: 'data' in patch ? mergePatch(structuredClone(data), patch['data']) : data,
-      metadata: 'metadata' in patch ? mergePatch(structuredClone(row.metadata ?? {}), patch['metadata']) : row.metadata,
+      data: 'data' in patch ? applyMergePatch(structuredClone(data), patch['data'], 'data') : data,
+      metadata: 'metadata' in patch ? applyMergePatch(structuredClone(row.metadata ?? {}), patch['metadata'], 'metadata') : row.metadata,
       containers: 'containers' in patch ? patch['containers'] : [row.container],
       search_indexes: 'search_indexes' in patch ? patch['search_indexes'] : row.search_indexes,
       fingerprint_expression: 'fingerprint_expression' in patch ? patch['fingerprint_expression'] : row.fingerprint_expression,
