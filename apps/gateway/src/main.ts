@@ -13,7 +13,7 @@ import { registerBackPressure } from './http/back-pressure';
 import { registerBodyDeadline, serverTimeoutOptions } from './http/request-timeouts';
 import { PrincipalResolver } from './auth/principal-resolver';
 import { RefusalTally } from './auth/refusal-tally';
-import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onClientError, onConnect, onFrameworkError } from './http/framework-errors';
+import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onCheckExpectation, onClientError, onConnect, onFrameworkError } from './http/framework-errors';
 import { ProblemFilter } from './http/problem.filter';
 import { HeaderNames } from './auth/api-key-headers';
 import { setupOpenApi } from './docs/openapi';
@@ -58,6 +58,7 @@ async function bootstrap() {
   let shuttingDown = false;
   const events = app.get(EventBus);
   app.getHttpServer().on('connect', onConnect);
+  app.getHttpServer().on('checkExpectation', onCheckExpectation);
   const readiness = { nats: () => events.ping() };
   configureFastify(app.getHttpAdapter().getInstance(), logger, readiness, () => shuttingDown);
   // first of the request hooks: the console's origin serves the console only, the API's redirects /console there

@@ -554,5 +554,13 @@ describe('hostile input', () => {
       expect(JSON.parse(res.body)).toMatchObject({ status: 431 });
       expect(res.body).not.toContain(MARKER);
     });
+
+    it('an Expect header other than 100-continue is a 417 problem document (Node answers it with an empty body)', async () => {
+      const res = parseRaw(await rawHttp(`GET /tokens HTTP/1.1\r\nHost: x\r\nExpect: ${MARKER}\r\nConnection: close\r\n\r\n`));
+      expect(res.status).toBe(417);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(JSON.parse(res.body)).toEqual({ title: 'Expectation Failed', status: 417, detail: 'The Expect header of the request cannot be met' });
+      expect(res.body).not.toContain(MARKER);
+    });
   });
 });

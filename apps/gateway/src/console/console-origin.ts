@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_TITLES } from '@coffer/contracts';
-import { onClientError, onConnect } from '../http/framework-errors';
+import { onCheckExpectation, onClientError, onConnect } from '../http/framework-errors';
 import { serverTimeoutOptions, type RequestTimeouts } from '../http/request-timeouts';
 
 /**
@@ -73,6 +73,7 @@ export async function listenForConsole(fastify: FastifyInstance, port: number, t
   server.on('connection', (socket: Socket) => consoleSockets.add(socket));
   server.on('clientError', onClientError);
   server.on('connect', onConnect);
+  server.on('checkExpectation', onCheckExpectation);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '::', () => resolve());

@@ -6,7 +6,7 @@ import { STATUS_TITLES } from '@coffer/contracts';
 import type { Logger } from '@coffer/observability';
 import type { ElementsConfig } from '../config';
 import { builtFilesDir, gatewayBundleDir } from '../http/built-files';
-import { onClientError, onConnect } from '../http/framework-errors';
+import { onCheckExpectation, onClientError, onConnect } from '../http/framework-errors';
 import { serverTimeoutOptions, type RequestTimeouts } from '../http/request-timeouts';
 import { KEY_HASH_PATTERN, TooManyLookups, type FrameAncestors } from './frame-ancestors';
 
@@ -210,6 +210,7 @@ export async function listenForElements(
   });
   server.setNotFoundHandler((_request, reply) => notFound(reply));
   server.server.on('connect', onConnect);
+  server.server.on('checkExpectation', onCheckExpectation);
 
   await server.listen({ port: config.port, host: '::' }).catch(async (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EAFNOSUPPORT' && err.code !== 'EADDRNOTAVAIL') throw err;

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_TITLES, type Problem } from '@coffer/contracts';
@@ -10,7 +11,13 @@ export const BODY_LIMIT_BYTES = 1024 * 1024;
  */
 export const MAX_PARAM_LENGTH = 4096;
 
-const TITLES: Record<number, string> = { ...STATUS_TITLES, 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+const TITLES: Record<number, string> = {
+  ...STATUS_TITLES,
+  408: 'Request Timeout',
+  414: 'URI Too Long',
+  417: 'Expectation Failed',
+  431: 'Request Header Fields Too Large',
+};
 
 /**
  * Fixed details for the errors the HTTP layer (Node's parser, Fastify, Nest's router) raises before a handler runs.
@@ -35,6 +42,7 @@ const DETAILS_BY_STATUS: Record<number, string> = {
   413: DETAILS_BY_CODE['FST_ERR_CTP_BODY_TOO_LARGE'],
   414: DETAILS_BY_CODE['FST_ERR_MAX_PARAM_LENGTH'],
   415: DETAILS_BY_CODE['FST_ERR_CTP_INVALID_MEDIA_TYPE'],
+  417: 'The Expect header of the request cannot be met',
   431: 'The request headers exceed the size limit',
 };
 
@@ -65,6 +73,15 @@ export function onClientError(error: Error & { code?: string }, socket: Socket):
 /** The server's `connect` event: CONNECT (proxy tunnels) is served by no route; Node would just drop the socket. */
 export function onConnect(_req: unknown, socket: Socket): void {
   if (!socket.destroyed) endWithProblem(socket, 405);
+}
+
+/**
+ * The server's `checkExpectation` event: an `Expect` header other than `100-continue`, which Node would answer with a
+ * bare 417 and no body. The request is not read further and no route runs.
+ */
+export function onCheckExpectation(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify(frameworkProblem(417));
+  res.writeHead(417, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body), connection: 'close' }).end(body);
 }
 
 function endWithProblem(socket: Socket, status: number): void {
