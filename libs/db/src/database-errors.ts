@@ -27,12 +27,21 @@ const UNAVAILABLE: Problem = { title: 'Service Unavailable', status: 503, detail
 /** Prisma's own codes for a database it cannot reach or a pool it cannot get a connection from. */
 const PRISMA_UNAVAILABLE = new Set(['P1001', 'P1002', 'P1017', 'P2024']);
 
-type ErrorLike = { code?: unknown; meta?: { driverAdapterError?: { cause?: { code?: unknown } } }; cause?: unknown; message?: unknown };
+type ErrorLike = {
+  code?: unknown;
+  meta?: { driverAdapterError?: { cause?: { code?: unknown; originalCode?: unknown } } };
+  cause?: unknown;
+  message?: unknown;
+};
 
-/** The SQLSTATE of a pg error, or of a Prisma error wrapping one (driver adapter), if any. */
+/**
+ * The SQLSTATE of a pg error, or of a Prisma error wrapping one (driver adapter: `code`, or `originalCode` where the
+ * adapter names the kind itself, as for a unique or foreign-key violation), if any.
+ */
 export function sqlStateOf(err: unknown): string | undefined {
   for (let e = err as ErrorLike | undefined, depth = 0; e && typeof e === 'object' && depth < 4; e = e.cause as ErrorLike | undefined, depth++) {
-    const adapter = e.meta?.driverAdapterError?.cause?.code;
+    const cause = e.meta?.driverAdapterError?.cause;
+    const adapter = cause?.code ?? cause?.originalCode;
     if (typeof adapter === 'string') return adapter;
     if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
   }
@@ -56,4 +65,17 @@ export function databaseProblem(err: unknown): Problem | undefined {
   )
     return UNAVAILABLE;
   return undefined;
+}
+
+/**
+ * A foreign key refused the write (SQLSTATE 23503; Prisma's P2003): what it referred to is gone (deleted since the
+ * caller read it), or, for a delete, something still refers to the row.
+ */
+export function isForeignKeyViolation(err: unknown): boolean {
+  return sqlStateOf(err) === '23503' || (err as ErrorLike | null)?.code === 'P2003';
+}
+
+/** A unique constraint refused the write (SQLSTATE 23505; Prisma's P2002). */
+export function isUniqueViolation(err: unknown): boolean {
+  return sqlStateOf(err) === '23505' || (err as ErrorLike | null)?.code === 'P2002';
 }

@@ -30,4 +30,4 @@ export * from './retention-pruner';
 export * from './periodic-work';
 export * from './work-loop';
 export { GroupCommitQueue, upTo } from './group-commit-queue';
-export { databaseProblem, sqlStateOf } from './database-errors';
+export { databaseProblem, isForeignKeyViolation, isUniqueViolation, sqlStateOf } from './database-errors';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService } from '@coffer/db';
+import { Prisma, PrismaService, isForeignKeyViolation } from '@coffer/db';
 import { PagedList } from '../shared/paged-select';
 
 export type FormulaRow = Prisma.ReactorFormulaModel;
@@ -62,9 +62,4 @@ export class FormulaRepository {
       throw err;
     }
   }
-}
-
-function isForeignKeyViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string; meta?: { code?: string } };
-  return e?.code === 'P2003' || e?.code === '23503' || e?.meta?.code === '23503' || /foreign key constraint|23503/i.test(e?.message ?? '');
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool, auditInsert, auditSignal } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, auditInsert, auditSignal, isForeignKeyViolation } from '@coffer/db';
+import { notFound } from '@coffer/contracts';
 import { PagedList, tenantIdsAndName } from '../shared/paged-select';
 
 export type ReactorRow = Prisma.ReactorModel;
@@ -47,8 +48,17 @@ export class ReactorRepository {
     this.list = new PagedList(prisma, 'reactors', COLUMNS, tenantIdsAndName);
   }
 
-  create(tenantId: string, data: Omit<Prisma.ReactorUncheckedCreateInput, 'tenantId'>): Promise<ReactorRow> {
-    return this.prisma.reactor.create({ data: { ...data, tenantId } });
+  /**
+   * The formula was found before (visible to the tenant); a delete that commits in between makes the foreign key
+   * refuse the row: the formula is gone, a 404 as if it had been missing from the start.
+   */
+  async create(tenantId: string, data: Omit<Prisma.ReactorUncheckedCreateInput, 'tenantId'>): Promise<ReactorRow> {
+    try {
+      return await this.prisma.reactor.create({ data: { ...data, tenantId } });
+    } catch (err) {
+      if (data.formulaId && isForeignKeyViolation(err)) throw notFound('reactor formula');
+      throw err;
+    }
   }
 
   find(tenantId: string, id: string): Promise<ReactorRow | null> {

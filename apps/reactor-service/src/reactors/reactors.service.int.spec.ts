@@ -76,4 +76,33 @@ describe('ReactorsService (PostgreSQL)', () => {
     await runAsCaller(p, () => formulas.delete(f.id));
     expect((await problemOf(runAsCaller(p, () => formulas.get(f.id)))).status).toBe(404);
   });
+
+  it('a formula deleted while reactors are being created from it: each create is a 201 or a 404, never a 500', async () => {
+    // the create reads the formula, then inserts: a delete between the two made the insert's foreign key fail (a 500)
+    const repository = ctx.get(ReactorRepository);
+    const missing = '00000000-0000-4000-8000-00000000f0f0';
+    const id = '00000000-0000-4000-8000-0000000000a1';
+    const sealed = await ctx.get(ReactorVault).seal(tenant, id, {});
+    const orphan = { id, name: 'orphan', formulaId: missing, configurationCiphertext: sealed.ciphertext, configurationKeyId: sealed.keyId };
+    expect(await problemOf(repository.create(tenant, orphan))).toMatchObject({
+      status: 404,
+      detail: 'The reactor formula was not found',
+    });
+    const f = await runAsCaller(p, () => formulas.create(formulaBody()));
+    const outcomes = await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) =>
+        runAsCaller(p, () => reactors.create({ name: `racing ${i}`, formula: { id: f.id }, configuration: { api_key: 'k' } })).then(
+          () => 201,
+          async (err) => (await problemOf(Promise.reject(err))).status,
+        ),
+      ),
+      runAsCaller(p, () => formulas.delete(f.id)).then(
+        () => 204,
+        async (err) => (await problemOf(Promise.reject(err))).status,
+      ),
+    ]);
+    for (const status of outcomes.slice(0, 8)) expect([201, 404]).toContain(status);
+    // the delete either won (204, every create after it a 404) or lost to a reactor (409)
+    expect([204, 409]).toContain(outcomes[8]);
+  });
 });

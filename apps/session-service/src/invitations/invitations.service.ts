@@ -19,8 +19,7 @@ import {
   type Principal,
 } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { deferUntilCommitted } from '@coffer/db';
-import { sqlStateOf } from '@coffer/db';
+import { deferUntilCommitted, isUniqueViolation } from '@coffer/db';
 import { RecordedWrites, actedBy, caller, type AuditAct, callerAndTrace } from '@coffer/operations';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { InvitationRepository, type InvitationRow } from './invitation.repository';
@@ -36,8 +35,6 @@ function newLinkSecret(): { secret: string; tokenHash: string } {
   const secret = randomBytes(32).toString('base64url');
   return { secret, tokenHash: sha256Hex(secret) };
 }
-
-const isUniqueViolation = (err: unknown) => sqlStateOf(err) === '23505' || (err as { code?: unknown } | null)?.code === 'P2002';
 
 /**
  * Invitations to a tenant (`/tenants/self/invitations`; docs/members.md). An invitation is a link mailed to one

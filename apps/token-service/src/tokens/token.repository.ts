@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, SqlPool, auditInsert, inTransaction, outboxInsert, type OutboxEvent } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, auditInsert, inTransaction, isUniqueViolation, outboxInsert, type OutboxEvent } from '@coffer/db';
 import { changeEventInsert, createEventInsert, readEventInsert } from '../audit/audit.repository';
 
 /** A token row as stored: data only as ciphertext. */
@@ -488,9 +488,4 @@ export class TokenRepository {
       return gone.length;
     });
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string; meta?: { code?: string } };
-  return e?.code === 'P2002' || e?.code === '23505' || e?.meta?.code === '23505' || /unique constraint|23505/i.test(e?.message ?? '');
 }
