@@ -26,6 +26,14 @@ export function inProgress(): ProblemError {
   return new ProblemError(409, 'A request with this idempotency key is still in progress');
 }
 
+/**
+ * The name of the advisory lock a write holds on its key from the moment it records it until it commits (see
+ * `IdempotencyLedger.record`); 64-bit hashed (hashtextextended), so two keys in flight at once practically never share one.
+ */
+export function inFlightLockName(req: Pick<IdempotentRequest, 'tenantId' | 'ownerId' | 'key'>): string {
+  return `idempotency:${req.tenantId}:${req.ownerId}:${req.key}`;
+}
+
 function reusedKey(): ProblemError {
   return new ProblemError(422, 'This idempotency key was already used for a different request');
 }
@@ -56,18 +64,39 @@ export class IdempotencyLedger {
   }
 
   /**
+   * Marks `req`'s key in flight for the rest of the caller's transaction: a transaction-scoped advisory lock on the key
+   * (`inFlightLockName`), taken as the write's transaction opens and held until it commits or rolls back. A repeat
+   * that finds it taken is a 409 at once ("a repeat while the first is still in flight gets 409"), instead of waiting
+   * on a unique index for the first's commit. The lock is released only after the commit is visible, so a repeat that
+   * takes it next finds the record and replays it.
+   */
+  async hold(req: IdempotentRequest, db: Db = this.prisma): Promise<void> {
+    const [lock] = await db.$queryRaw<Array<{ held: boolean }>>`
+      SELECT pg_try_advisory_xact_lock(hashtextextended(${inFlightLockName(req)}, 0)) AS held`;
+    if (!lock.held) throw inProgress();
+  }
+
+  /**
    * Records the completed request inside the caller's transaction. False when the key is taken: another request
-   * with it committed first (this one then waited for that commit), so the caller must roll back its write.
+   * with it committed first, so the caller must roll back its write and replay that request's reply. The statement
+   * takes the key's in-flight lock too (`hold`; the same transaction holds it already, re-taking it is free): a
+   * write that did not hold it first is still never recorded beside another in flight.
    */
   async record(req: IdempotentRequest, reply: unknown, db: Db = this.prisma): Promise<boolean> {
     const sealed = await this.keyring.encryptJson(req.tenantId, this.aad(req), reply ?? null);
     await this.forgetExpired(req, db);
-    const rows = await db.$queryRaw<unknown[]>`
-      INSERT INTO idempotency_records (tenant_id, owner_id, key, route, request_hash, reply_key_id, reply, created_at, completed_at)
-      VALUES (${req.tenantId}::uuid, ${req.ownerId}::uuid, ${req.key}, ${req.route}, ${req.requestHash},
-        ${sealed.keyId}::uuid, ${sealed.ciphertext}, now(), now())
-      ON CONFLICT DO NOTHING RETURNING 1`;
-    return rows.length === 1;
+    const [outcome] = await db.$queryRaw<Array<{ held: boolean; inserted: number }>>`
+      WITH hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${inFlightLockName(req)}, 0)) AS held),
+      inserted AS (
+        INSERT INTO idempotency_records (tenant_id, owner_id, key, route, request_hash, reply_key_id, reply, created_at, completed_at)
+        SELECT ${req.tenantId}::uuid, ${req.ownerId}::uuid, ${req.key}, ${req.route}, ${req.requestHash},
+          ${sealed.keyId}::uuid, ${sealed.ciphertext}, now(), now()
+        FROM hold WHERE hold.held
+        ON CONFLICT DO NOTHING RETURNING 1
+      )
+      SELECT (SELECT held FROM hold) AS held, (SELECT count(*)::int FROM inserted) AS inserted`;
+    if (!outcome.held) throw inProgress();
+    return outcome.inserted === 1;
   }
 
   /**

@@ -2,16 +2,19 @@ import { ProblemError, unwrapIdempotentReplay } from '@coffer/contracts';
 import type { PrismaService } from '@coffer/db';
 import type { TenantKeyring } from '@coffer/crypto/keyring';
 import { IdempotentWrites } from './idempotent-writes';
-import type { IdempotencyLedger, LedgerEntry } from './idempotency-ledger';
+import { inProgress, type IdempotencyLedger, type LedgerEntry } from './idempotency-ledger';
 import type { IdempotentRequest } from './idempotent-request';
 
 const req: IdempotentRequest = { tenantId: 't', ownerId: 'o', key: 'k', route: 'r', requestHash: 'h' };
 
 /** IdempotentWrites over an in-memory ledger; `takenBy` plays another request that records the key first. */
 function setup(entry: LedgerEntry | null = null) {
-  const state = { entry, takenBy: undefined as unknown, transactions: 0 };
+  const state = { entry, takenBy: undefined as unknown, inFlight: false, transactions: 0 };
   const ledger = {
     find: jest.fn(async () => state.entry),
+    hold: jest.fn(async () => {
+      if (state.inFlight) throw inProgress();
+    }),
     record: jest.fn(async (_r: IdempotentRequest, reply: unknown) => {
       if (state.takenBy !== undefined) {
         state.entry = { state: 'completed', reply: state.takenBy };
@@ -62,6 +65,29 @@ describe('IdempotentWrites.perform', () => {
       const out = await writes.perform({ mode: 'transaction', request: req, codec }, work);
       expect(unwrapIdempotentReplay(out)?.body).toBe(30);
       expect(work).not.toHaveBeenCalled();
+    });
+
+    it('a repeat while the first is in flight (its transaction holds the key) is a 409; nothing is recorded', async () => {
+      const { writes, ledger, state } = setup();
+      state.inFlight = true;
+      const work = jest.fn(async () => ({ v: 1 }));
+      await expect(writes.perform({ mode: 'transaction', request: req, codec }, work)).rejects.toMatchObject({ problem: { status: 409 } });
+      expect(work).not.toHaveBeenCalled();
+      expect(ledger.record).not.toHaveBeenCalled();
+    });
+
+    it('recordsItself: the work holds the key first through the write it is given; in flight elsewhere it is a 409', async () => {
+      const { writes, ledger, state } = setup();
+      state.inFlight = true;
+      const work = jest.fn(async (write?: { hold(): Promise<void> }) => {
+        await write?.hold();
+        return { v: 2 };
+      });
+      await expect(writes.perform({ mode: 'transaction', request: req, codec, recordsItself: true }, work)).rejects.toMatchObject({
+        problem: { status: 409 },
+      });
+      expect(ledger.hold).toHaveBeenCalledWith(req, undefined);
+      expect(ledger.record).not.toHaveBeenCalled();
     });
 
     it('another request recorded the key first: this write rolls back and the winner’s reply is replayed', async () => {

@@ -28,11 +28,13 @@ export class IdempotencyKeyTaken extends Error {
 }
 
 /**
- * The record half of a `transaction` write, for work that opens its own transaction (token-service): `record` stores
- * what a repeat needs to answer, inside that transaction (`db`, or the ambient one).
+ * The key's half of a `transaction` write, for work that opens its own transaction (token-service): `hold`, first in
+ * that transaction, marks the key in flight (a repeat meanwhile is a 409); `record` stores what a repeat needs to
+ * answer, inside that transaction (`db`, or the ambient one).
  */
 export interface IdempotentWrite {
   readonly request: IdempotentRequest;
+  hold(db?: Db): Promise<void>;
   record(value: unknown, db?: Db): Promise<void>;
 }
 
@@ -100,8 +102,9 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
    * The one wrapper of every idempotent write (the operation dispatcher applies it per the operation's mode):
    *
    * - `transaction`: a recorded reply is replayed; otherwise `work` runs and the key is recorded in the same
-   *   transaction — the ambient one opened here, or the work's own (`recordsItself`: it calls `write.record`). A
-   *   repeat racing the first waits for its commit on the unique index, rolls back, and replays the winner's reply.
+   *   transaction — the ambient one opened here, or the work's own (`recordsItself`: it calls `write.hold` first and
+   *   `write.record` last). The transaction holds the key in flight: a repeat meanwhile is a 409. A repeat that
+   *   started after the first committed, but looked before it did, rolls back and replays the winner's reply.
    * - `exclusive`: the key is claimed first (committed at once: a repeat meanwhile gets 409), the work runs, the
    *   outcome is recorded; a failure releases the key.
    *
@@ -128,6 +131,7 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
       let taken = false;
       const write: IdempotentWrite = {
         request: req,
+        hold: (db) => this.ledger.hold(req, db),
         record: async (value, db) => {
           if (await this.ledger.record(req, value, db)) return;
           taken = true;
@@ -138,6 +142,7 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
         const outcome = recordsItself
           ? await work(write)
           : await this.prisma.transactional(async () => {
+              await write.hold();
               const o = await work();
               await write.record(codec.record(o));
               return o;

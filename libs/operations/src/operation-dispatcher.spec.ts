@@ -25,7 +25,7 @@ function withWrites() {
     request: jest.fn((route: string, e: RpcEnvelope) => (e.idempotencyKey ? { key: e.idempotencyKey, route } : undefined)),
     perform: jest.fn(async (plan: IdempotencyPlan<unknown, unknown>, work: (w?: unknown) => Promise<unknown>) => {
       plans.push(plan);
-      return work(plan.recordsItself ? { request: plan.request, record: jest.fn() } : undefined);
+      return work(plan.recordsItself ? { request: plan.request, hold: jest.fn(), record: jest.fn() } : undefined);
     }),
   };
   return { dispatcher: new OperationDispatcher(writes as unknown as IdempotentWrites), writes, plans };

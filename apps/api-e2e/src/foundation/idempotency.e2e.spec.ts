@@ -184,7 +184,7 @@ describe('idempotency keys', () => {
     }, 60_000);
   });
 
-  it('concurrent identical updates with one key: one update, one audit event, the same reply', async () => {
+  it('concurrent identical updates with one key: one update, one audit event; the other gets the same reply or a 409 (still in flight)', async () => {
     const rounds = await Promise.all(
       Array.from({ length: 8 }, async (_, i) => {
         const token = await api('POST', '/tokens', { key: writer.key, body: { type: 'token', data: `race-${i}` } });
@@ -197,10 +197,18 @@ describe('idempotency keys', () => {
             body: { metadata: { round: String(i) } },
           });
         const [a, b] = await Promise.all([send(), send()]);
-        return { id: token.body.id, statuses: [a.status, b.status] };
+        return { id: token.body.id, replies: [a, b] };
       }),
     );
-    for (const r of rounds) expect(r.statuses).toEqual([200, 200]);
+    for (const r of rounds) {
+      expect([
+        [200, 200],
+        [200, 409],
+      ]).toContainEqual(r.replies.map((x) => x.status).sort());
+      const ok = r.replies.filter((x) => x.status === 200);
+      for (const x of ok) expect(x.body).toEqual(ok[0].body);
+      for (const x of r.replies.filter((y) => y.status === 409)) expect(x.body.detail).toContain('still in progress');
+    }
     const audit = await dbQuery<{ entity_id: string; n: string }>(
       `SELECT entity_id, count(*) AS n FROM audit_events WHERE tenant_id = $1 AND operation = 'update' AND entity_id = ANY($2) GROUP BY entity_id`,
       [tenant.tenantId, rounds.map((r) => r.id)],

@@ -45,7 +45,8 @@ export class ConvertTokenIntentUseCase {
     await this.vault.keyring.warm(principal.tenantId);
     const tenantDeduplicates = await this.create.tenantDeduplicates(principal, traceId);
     const written = await this.prisma.transactional(async () => {
-      // first: a concurrent conversion of the same intent waits here for this one's commit, then finds the marker
+      if (cmd.idempotency) await cmd.idempotency.hold();
+      // then: a concurrent conversion of the same intent waits here for this one's commit, then finds the marker
       await conversion.consume(principal, traceId);
       const result = await this.create.write(principal, traceId, prepared, tenantDeduplicates);
       const recipe: WrittenToken = { id: result.row.id, created: result.created };

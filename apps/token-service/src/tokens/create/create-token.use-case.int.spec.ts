@@ -1,5 +1,5 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
-import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
+import { IdempotentWrites, inFlightLockName, type IdempotentRequest } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/bus';
 import {
   fakeTenantSettings,
@@ -150,9 +150,12 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
     const body = { type: 'token', data: 'raced' };
     const req = idempotentRequest(SUBJECTS.token.tokens.create, { principal: p, traceId: 't', idempotencyKey: 'race', body });
-    const replies = await Promise.all([1, 2, 3].map(() => createIdempotently(p, body, req)));
-    const ids = replies.map((r) => (unwrapIdempotentReplay(r)?.body ?? r) as TokenView).map((v) => v.id);
+    // each is the first (201), its replay, or a 409 because the first was still in flight
+    const outcomes = await Promise.allSettled([1, 2, 3].map(() => createIdempotently(p, body, req)));
+    const ids = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [((unwrapIdempotentReplay(o.value)?.body ?? o.value) as TokenView).id] : []));
+    expect(ids.length).toBeGreaterThanOrEqual(1);
     expect(new Set(ids).size).toBe(1);
+    for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ problem: { status: 409 } });
     expect((await rowsOf(t)).length).toBe(1);
 
     settings.settings.set(t, { deduplicate_tokens: true });
@@ -161,6 +164,39 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     )) as TokenView[];
     expect(new Set(deduped.map((v) => v.id)).size).toBe(1);
     expect((await rowsOf(t)).length).toBe(2);
+  });
+
+  it('a repeat while the first is in flight is a 409 at once, nothing written; after the first ends, a new request or its replay', async () => {
+    const t = await insertTenant(ctx.sql);
+    const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
+    const body = { type: 'token', data: 'held', id: 'held-token' };
+    const req = idempotentRequest(SUBJECTS.token.tokens.create, { principal: p, traceId: 't', idempotencyKey: 'held', body });
+    // the first request's transaction, paused after it took the key, as a slow write would be
+    const first = await ctx.sql.connect();
+    try {
+      await first.query('BEGIN');
+      await first.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [inFlightLockName(req)]);
+      const started = Date.now();
+      const refused = await problemOf(createIdempotently(p, body, req));
+      expect(refused).toMatchObject({ status: 409, detail: expect.stringContaining('still in progress') });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(await rowsOf(t)).toHaveLength(0);
+      // another key of the same caller is not held up
+      const other = idempotentRequest(SUBJECTS.token.tokens.create, {
+        principal: p,
+        traceId: 't',
+        idempotencyKey: 'other',
+        body: { type: 'token', data: 'x' },
+      });
+      expect(unwrapIdempotentReplay(await createIdempotently(p, { type: 'token', data: 'x' }, other))).toBeUndefined();
+    } finally {
+      await first.query('ROLLBACK');
+      first.release();
+    }
+    // the first "failed" (rolled back): the key is free, the next request with it is processed as new, then replayed
+    const made = (await createIdempotently(p, body, req)) as TokenView;
+    expect(made.id).toBe('held-token');
+    expect(unwrapIdempotentReplay(await createIdempotently(p, body, req))?.body).toMatchObject({ id: 'held-token' });
   });
 
   it('stores the expiry; a token past it is invisible', async () => {

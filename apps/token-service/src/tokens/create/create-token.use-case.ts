@@ -141,6 +141,7 @@ export class CreateTokenUseCase {
     const tenantDeduplicates = await this.tenantDeduplicates(principal, traceId);
     // the token, its audit event and the key's record commit together (one unit of work: libs/db/README.md)
     const written = await this.prisma.transactional(async () => {
+      await idempotency.hold();
       const result = await this.write(principal, traceId, prepared, tenantDeduplicates);
       const recipe: WrittenToken = { id: result.row.id, created: result.created };
       await idempotency.record(recipe);

@@ -55,6 +55,7 @@ export class TokenizeUseCase {
         const out: unknown[] = [];
         const written: WrittenToken[] = [];
         const audits: AuditRecordInput[] = [];
+        if (idempotency) await idempotency.hold();
         for (const slot of slots) {
           // an intent is consumed in the transaction that writes its token: used twice, even in one call, is a 409
           if (slot.conversion) await slot.conversion.consume(principal, traceId);
