@@ -1,5 +1,5 @@
 import { ProblemError } from '@coffer/contracts';
-import type { Prisma, PrismaService } from '@coffer/db';
+import { Prisma, type PrismaService, type SqlPool } from '@coffer/db';
 import type { TenantKeyring } from '@coffer/crypto/keyring';
 import type { IdempotentRequest } from './idempotent-request';
 
@@ -21,6 +21,12 @@ interface Row {
 
 /** Anything that runs SQL: the service's client, an explicit transaction, or the ambient one. */
 type Db = Pick<Prisma.TransactionClient, '$queryRaw' | '$executeRaw'>;
+
+/** The stored record under a key, past retention: it no longer holds the key, and a new request's record replaces it. */
+const EXPIRED = Prisma.sql`idempotency_records.created_at <= now() - make_interval(hours => ${RETENTION_HOURS})`;
+/** Every column of a replaced record but `locked_until`, from the new request's row. */
+const REPLACED = Prisma.sql`route = EXCLUDED.route, request_hash = EXCLUDED.request_hash, reply_key_id = EXCLUDED.reply_key_id,
+  reply = EXCLUDED.reply, created_at = EXCLUDED.created_at, completed_at = EXCLUDED.completed_at`;
 
 export function inProgress(): ProblemError {
   return new ProblemError(409, 'A request with this idempotency key is still in progress');
@@ -47,14 +53,19 @@ export class IdempotencyLedger {
   constructor(
     private readonly prisma: PrismaService,
     private readonly keyring: TenantKeyring,
+    /** the hot-path pool: the lookup every write with a key starts with, outside its transaction */
+    private readonly sql: SqlPool,
   ) {}
 
   /** The recorded outcome of `req`'s key, null when there is none. A different request under the key is a 422. */
-  async find(req: IdempotentRequest, db: Db = this.prisma): Promise<LedgerEntry | null> {
-    const rows = await db.$queryRaw<Row[]>`
-      SELECT request_hash, reply_key_id, reply, locked_until, completed_at FROM idempotency_records
-      WHERE tenant_id = ${req.tenantId}::uuid AND owner_id = ${req.ownerId}::uuid AND key = ${req.key}
-        AND created_at > now() - make_interval(hours => ${RETENTION_HOURS})`;
+  async find(req: IdempotentRequest): Promise<LedgerEntry | null> {
+    const rows = await this.sql.query<Row>(
+      Prisma.sql`
+        SELECT request_hash, reply_key_id, reply, locked_until, completed_at FROM idempotency_records
+        WHERE tenant_id = ${req.tenantId}::uuid AND owner_id = ${req.ownerId}::uuid AND key = ${req.key}
+          AND created_at > now() - make_interval(hours => ${RETENTION_HOURS})`,
+      'idempotency_find',
+    );
     const row = rows[0];
     if (!row) return null;
     if (row.request_hash !== req.requestHash) throw reusedKey();
@@ -80,11 +91,11 @@ export class IdempotencyLedger {
    * Records the completed request inside the caller's transaction. False when the key is taken: another request
    * with it committed first, so the caller must roll back its write and replay that request's reply. The statement
    * takes the key's in-flight lock too (`hold`; the same transaction holds it already, re-taking it is free): a
-   * write that did not hold it first is still never recorded beside another in flight.
+   * write that did not hold it first is still never recorded beside another in flight. A record of the key past
+   * retention is replaced (it no longer holds the key, even before the sweeper removes it).
    */
   async record(req: IdempotentRequest, reply: unknown, db: Db = this.prisma): Promise<boolean> {
     const sealed = await this.keyring.encryptJson(req.tenantId, this.aad(req), reply ?? null);
-    await this.forgetExpired(req, db);
     const [outcome] = await db.$queryRaw<Array<{ held: boolean; inserted: number }>>`
       WITH hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${inFlightLockName(req)}, 0)) AS held),
       inserted AS (
@@ -92,7 +103,9 @@ export class IdempotencyLedger {
         SELECT ${req.tenantId}::uuid, ${req.ownerId}::uuid, ${req.key}, ${req.route}, ${req.requestHash},
           ${sealed.keyId}::uuid, ${sealed.ciphertext}, now(), now()
         FROM hold WHERE hold.held
-        ON CONFLICT DO NOTHING RETURNING 1
+        ON CONFLICT (tenant_id, owner_id, key) DO UPDATE SET ${REPLACED}, locked_until = NULL
+          WHERE ${EXPIRED}
+        RETURNING 1
       )
       SELECT (SELECT held FROM hold) AS held, (SELECT count(*)::int FROM inserted) AS inserted`;
     if (!outcome.held) throw inProgress();
@@ -105,14 +118,13 @@ export class IdempotencyLedger {
    * holds or completed it.
    */
   async claim(req: IdempotentRequest, leaseMs: number): Promise<boolean> {
-    await this.forgetExpired(req, this.prisma);
     const rows = await this.prisma.$queryRaw<unknown[]>`
       INSERT INTO idempotency_records (tenant_id, owner_id, key, route, request_hash, locked_until, created_at)
       VALUES (${req.tenantId}::uuid, ${req.ownerId}::uuid, ${req.key}, ${req.route}, ${req.requestHash},
         now() + make_interval(secs => ${leaseMs / 1000}), now())
-      ON CONFLICT (tenant_id, owner_id, key) DO UPDATE SET locked_until = EXCLUDED.locked_until
-        WHERE idempotency_records.completed_at IS NULL AND idempotency_records.locked_until < now()
-          AND idempotency_records.request_hash = EXCLUDED.request_hash
+      ON CONFLICT (tenant_id, owner_id, key) DO UPDATE SET ${REPLACED}, locked_until = EXCLUDED.locked_until
+        WHERE ${EXPIRED} OR (idempotency_records.completed_at IS NULL AND idempotency_records.locked_until < now()
+          AND idempotency_records.request_hash = EXCLUDED.request_hash)
       RETURNING 1`;
     return rows.length === 1;
   }
@@ -135,14 +147,6 @@ export class IdempotencyLedger {
   /** Drops every record past retention (run periodically by each service; cheap with the created_at index). */
   async sweep(): Promise<number> {
     return this.prisma.$executeRaw`DELETE FROM idempotency_records WHERE created_at <= now() - make_interval(hours => ${RETENTION_HOURS})`;
-  }
-
-  /** A record past retention no longer holds its key, even before the sweeper removes it. */
-  private async forgetExpired(req: IdempotentRequest, db: Db): Promise<void> {
-    await db.$executeRaw`
-      DELETE FROM idempotency_records
-      WHERE tenant_id = ${req.tenantId}::uuid AND owner_id = ${req.ownerId}::uuid AND key = ${req.key}
-        AND created_at <= now() - make_interval(hours => ${RETENTION_HOURS})`;
   }
 
   private aad(req: IdempotentRequest): string {

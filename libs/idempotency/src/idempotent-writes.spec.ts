@@ -1,5 +1,5 @@
 import { ProblemError, unwrapIdempotentReplay } from '@coffer/contracts';
-import type { PrismaService } from '@coffer/db';
+import type { PrismaService, SqlPool } from '@coffer/db';
 import type { TenantKeyring } from '@coffer/crypto/keyring';
 import { IdempotentWrites } from './idempotent-writes';
 import { inProgress, type IdempotencyLedger, type LedgerEntry } from './idempotency-ledger';
@@ -33,7 +33,7 @@ function setup(entry: LedgerEntry | null = null) {
       return work();
     }),
   } as unknown as PrismaService;
-  const writes = new IdempotentWrites(prisma, {} as TenantKeyring);
+  const writes = new IdempotentWrites(prisma, {} as TenantKeyring, {} as SqlPool);
   Object.assign(writes, { ledger: ledger as unknown as IdempotencyLedger });
   return { writes, ledger, state };
 }

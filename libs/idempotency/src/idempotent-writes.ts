@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ProblemError, idempotentReplay, type IdempotentReplay, type RpcEnvelope } from '@coffer/contracts';
-import { PrismaService, periodicWork } from '@coffer/db';
+import { PrismaService, SqlPool, periodicWork } from '@coffer/db';
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { IdempotencyLedger, inProgress } from './idempotency-ledger';
 import { idempotentRequestOf, type IdempotentRequest } from './idempotent-request';
@@ -82,8 +82,9 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly prisma: PrismaService,
     keyring: TenantKeyring,
+    sql: SqlPool,
   ) {
-    this.ledger = new IdempotencyLedger(prisma, keyring);
+    this.ledger = new IdempotencyLedger(prisma, keyring, sql);
   }
 
   onModuleInit(): void {

@@ -199,6 +199,39 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     expect(unwrapIdempotentReplay(await createIdempotently(p, body, req))?.body).toMatchObject({ id: 'held-token' });
   });
 
+  it('a key past its 24 hours holds nothing: a new request with it (another body too) is processed and its record replaces the old one', async () => {
+    const t = await insertTenant(ctx.sql);
+    const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
+    const env = (body: unknown) => ({ principal: p, traceId: 't', idempotencyKey: 'aged', body });
+    const first = (await createIdempotently(
+      p,
+      { type: 'token', data: 'one' },
+      idempotentRequest(SUBJECTS.token.tokens.create, env({ type: 'token', data: 'one' })),
+    )) as TokenView;
+    await ctx.sql.query(`UPDATE idempotency_records SET created_at = now() - interval '25 hours' WHERE tenant_id = $1 AND key = 'aged'`, [t]);
+    const body = { type: 'token', data: 'two' };
+    const second = await createIdempotently(p, body, idempotentRequest(SUBJECTS.token.tokens.create, env(body)));
+    expect(unwrapIdempotentReplay(second)).toBeUndefined();
+    expect((second as TokenView).id).not.toBe(first.id);
+    const records = await ctx.sql.query(
+      `SELECT created_at > now() - interval '1 minute' AS fresh FROM idempotency_records WHERE tenant_id = $1 AND key = 'aged'`,
+      [t],
+    );
+    expect(records.rows).toEqual([{ fresh: true }]);
+    expect(unwrapIdempotentReplay(await createIdempotently(p, body, idempotentRequest(SUBJECTS.token.tokens.create, env(body))))?.body).toMatchObject({
+      id: (second as TokenView).id,
+    });
+
+    // a claim (the exclusive mode of a synchronous react) takes an aged key over the same way
+    const writes = ctx.get(IdempotentWrites);
+    const claim = idempotentRequest('reactor.reactors.react.v1', { principal: p, traceId: 't', idempotencyKey: 'aged', body: { args: {} } });
+    await expect(writes.begin(claim, 1000)).rejects.toMatchObject({ problem: { status: 422 } });
+    await ctx.sql.query(`UPDATE idempotency_records SET created_at = now() - interval '25 hours' WHERE tenant_id = $1 AND key = 'aged'`, [t]);
+    expect(await writes.begin(claim, 1000)).toEqual({ claimed: true });
+    await writes.complete(claim, { status: 200 });
+    expect(await writes.begin(claim, 1000)).toEqual({ recorded: { status: 200 } });
+  });
+
   it('stores the expiry; a token past it is invisible', async () => {
     const future = new Date(Date.now() + 3600_000).toISOString();
     const view = (await runAsCaller(writer, () => create.execute({ body: { type: 'token', data: 'e', expires_at: future } }))) as TokenView;
