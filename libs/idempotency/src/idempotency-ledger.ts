@@ -95,21 +95,40 @@ export class IdempotencyLedger {
    * retention is replaced (it no longer holds the key, even before the sweeper removes it).
    */
   async record(req: IdempotentRequest, reply: unknown, db: Db = this.prisma): Promise<boolean> {
+    const [outcome] = await db.$queryRaw<Array<{ held: boolean; recorded: boolean }>>`
+      WITH ${await this.recording(req, reply)}
+      SELECT (SELECT held FROM idem_hold) AS held, EXISTS (SELECT 1 FROM idem_recorded) AS recorded`;
+    if (!outcome.held) throw inProgress();
+    return outcome.recorded;
+  }
+
+  /**
+   * `record` and `hold` as the first CTEs of a write's own statement, for a write that is one statement outside any
+   * transaction (it commits alone, with its record): `idem_hold` (one row, `held`: the key's in-flight lock) and
+   * `idem_recorded` (one row when the request was recorded). The write's CTEs must take their rows FROM
+   * idem_recorded, so that nothing is written unless the key was: a key in flight elsewhere, or recorded by another
+   * request meanwhile, leaves the statement without effect. Every parameter is cast, so the text can be prepared.
+   */
+  async recording(req: IdempotentRequest, reply: unknown): Promise<Prisma.Sql> {
     const sealed = await this.keyring.encryptJson(req.tenantId, this.aad(req), reply ?? null);
-    const [outcome] = await db.$queryRaw<Array<{ held: boolean; inserted: number }>>`
-      WITH hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${inFlightLockName(req)}, 0)) AS held),
-      inserted AS (
+    return Prisma.sql`
+      idem_hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${inFlightLockName(req)}::text, 0)) AS held),
+      idem_recorded AS (
         INSERT INTO idempotency_records (tenant_id, owner_id, key, route, request_hash, reply_key_id, reply, created_at, completed_at)
-        SELECT ${req.tenantId}::uuid, ${req.ownerId}::uuid, ${req.key}, ${req.route}, ${req.requestHash},
-          ${sealed.keyId}::uuid, ${sealed.ciphertext}, now(), now()
-        FROM hold WHERE hold.held
+        SELECT ${req.tenantId}::uuid, ${req.ownerId}::uuid, ${req.key}::text, ${req.route}::text, ${req.requestHash}::text,
+          ${sealed.keyId}::uuid, ${sealed.ciphertext}::bytea, now(), now()
+        FROM idem_hold WHERE idem_hold.held
         ON CONFLICT (tenant_id, owner_id, key) DO UPDATE SET ${REPLACED}, locked_until = NULL
           WHERE ${EXPIRED}
         RETURNING 1
-      )
-      SELECT (SELECT held FROM hold) AS held, (SELECT count(*)::int FROM inserted) AS inserted`;
-    if (!outcome.held) throw inProgress();
-    return outcome.inserted === 1;
+      )`;
+  }
+
+  /** Takes back a completed record of `req` (its write could not be made after all): the key is free again. */
+  async withdraw(req: IdempotentRequest): Promise<void> {
+    await this.prisma.$executeRaw`
+      DELETE FROM idempotency_records
+      WHERE tenant_id = ${req.tenantId}::uuid AND owner_id = ${req.ownerId}::uuid AND key = ${req.key} AND request_hash = ${req.requestHash}`;
   }
 
   /**

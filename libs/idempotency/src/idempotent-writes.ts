@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ProblemError, idempotentReplay, type IdempotentReplay, type RpcEnvelope } from '@coffer/contracts';
-import { PrismaService, SqlPool, periodicWork } from '@coffer/db';
+import { PrismaService, SqlPool, periodicWork, type Prisma } from '@coffer/db';
 import { TenantKeyring } from '@coffer/crypto/keyring';
 import { IdempotencyLedger, inProgress } from './idempotency-ledger';
 import { idempotentRequestOf, type IdempotentRequest } from './idempotent-request';
@@ -36,6 +36,18 @@ export interface IdempotentWrite {
   readonly request: IdempotentRequest;
   hold(db?: Db): Promise<void>;
   record(value: unknown, db?: Db): Promise<void>;
+  /** For work that is one statement outside any transaction: the key held and recorded by that statement itself. */
+  inStatement(value: unknown): Promise<RecordInStatement>;
+}
+
+/** The key's part of a write made as one statement (IdempotencyLedger.recording). */
+export interface RecordInStatement {
+  /** the CTEs `idem_hold` and `idem_recorded`, to begin the statement's WITH */
+  readonly ctes: Prisma.Sql;
+  /** what the statement said: a key in flight elsewhere is a 409; a key recorded meanwhile, the replay of its reply */
+  settle(outcome: { held: boolean; recorded: boolean }): void;
+  /** the statement recorded the key but could not make the write its record names: the record is taken back */
+  withdraw(): Promise<void>;
 }
 
 /** How the wrapper applies a key (docs/api-reference.md); see IdempotentWrites.perform. */
@@ -138,6 +150,16 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
           taken = true;
           throw new IdempotencyKeyTaken();
         },
+        inStatement: async (value) => ({
+          ctes: await this.ledger.recording(req, value),
+          settle: ({ held, recorded }) => {
+            if (!held) throw inProgress();
+            if (recorded) return;
+            taken = true;
+            throw new IdempotencyKeyTaken();
+          },
+          withdraw: () => this.ledger.withdraw(req),
+        }),
       };
       try {
         const outcome = recordsItself

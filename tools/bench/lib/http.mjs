@@ -6,9 +6,9 @@ import { Pool } from 'undici';
 export function httpClient(baseUrls, connections = 64) {
   const pools = [baseUrls].flat().map((url) => new Pool(url, { connections, pipelining: 1, keepAliveTimeout: 60_000 }));
   let next = 0;
-  async function call(method, path, { key, body, expect, contentType = 'application/json' } = {}) {
+  async function call(method, path, { key, body, expect, contentType = 'application/json', headers: extra = {} } = {}) {
     const pool = pools[next++ % pools.length];
-    const headers = { 'content-type': contentType };
+    const headers = { 'content-type': contentType, ...extra };
     if (key) headers['svc-api-key'] = key;
     const res = await pool.request({ method, path, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.body.text();

@@ -1,5 +1,6 @@
 // The scenarios: what one request of each looks like, and the data each needs, created through the API first.
 // Every scenario's op checks the status it expects (http.mjs), so errors show in the report's error column.
+import { randomUUID } from 'node:crypto';
 
 const VISA = '4242424242424242';
 const q = (params) =>
@@ -68,6 +69,15 @@ const createCard = (call, d) => (_c, seq) =>
     expect: 201,
   });
 
+/** The same create as a client that retries safely sends it: with an idempotency key of its own (recorded with the token). */
+const createCardOnce = (call, d) => (_c, seq) =>
+  call('POST', '/tokens', {
+    key: d.key,
+    headers: { 'svc-idempotency-key': randomUUID() },
+    body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031 }, metadata: { customer: `x-${seq % 50}` } },
+    expect: 201,
+  });
+
 /** One seeded card read (revealed, so decrypted and audited), picked at random (issue 35: random ids). */
 const readRandomCard = (call, d) => () => call('GET', `/tokens/${d.cards[Math.floor(Math.random() * d.cards.length)]}`, { key: d.key });
 
@@ -84,6 +94,7 @@ export function requestScenarios(call, d) {
     // authenticated from the principal cache, no bus: the gateway's part of every API request (goals: loneReadHops)
     { name: 'GET /ping (gateway, authenticated)', baseline: 'floor', op: () => call('GET', '/ping', { key: d.key, expect: 204 }) },
     { name: 'POST /tokens (card)', baseline: 'insert', op: createCard(call, d) },
+    { name: 'POST /tokens (card, idempotency key)', baseline: 'insert', op: createCardOnce(call, d) },
     { name: 'GET /tokens/{id}', baseline: 'select', op: readRandomCard(call, d) },
     ...listScenarios(call, d).map((s) => ({ ...s, baseline: 'select' })),
     {

@@ -69,14 +69,26 @@ function jsonOrNull(v: unknown): string | null {
 }
 
 /** The token's row, unless its id or dedup key is taken: RETURNING id tells which happened. */
-function insertToken(tenantId: string, t: TokenRow): Prisma.Sql {
+/** `from`: a relation the row is written once per row of (an idempotent create's `idem_recorded`); none: once. */
+function insertToken(tenantId: string, t: TokenRow, from: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`
     INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
       container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
-    VALUES (${tenantId}::uuid, ${t.id}, ${t.type}, ${t.data_ciphertext}, ${t.data_key_id}::uuid, ${jsonOrNull(t.mask)}::jsonb,
-      ${t.fingerprint}, ${t.fingerprint_expression}, ${t.container}, ${JSON.stringify(t.metadata)}::jsonb,
-      ${lowerMetadata(t.metadata)}::jsonb, ${t.search_indexes}::text[], ${t.dedup_key}, ${t.expires_at}, ${t.created_by}::uuid, ${t.created_at})
+    SELECT ${tenantId}::uuid, ${t.id}::text, ${t.type}::text, ${t.data_ciphertext}::bytea, ${t.data_key_id}::uuid, ${jsonOrNull(t.mask)}::jsonb,
+      ${t.fingerprint}::text, ${t.fingerprint_expression}::text, ${t.container}::text, ${JSON.stringify(t.metadata)}::jsonb,
+      ${lowerMetadata(t.metadata)}::jsonb, ${t.search_indexes}::text[], ${t.dedup_key}::text, ${t.expires_at}::timestamptz,
+      ${t.created_by}::uuid, ${t.created_at}::timestamptz ${from}
     ON CONFLICT DO NOTHING RETURNING id`;
+}
+
+/** What a create's statement writes with its token (CTE `t`): its search digests, its audit record, its event. */
+function withTheToken(tenantId: string, t: TokenRow, searchDigests: string[], audit: { traceId?: string } | undefined, event?: OutboxEvent): Prisma.Sql {
+  return Prisma.sql`
+    s AS (
+      INSERT INTO token_search_indexes (tenant_id, token_id, digest)
+      SELECT ${tenantId}::uuid, t.id, d FROM t, unnest(${[...new Set(searchDigests)]}::text[]) AS d ON CONFLICT DO NOTHING
+    ), a AS (${createEventInsert(Prisma.raw('t'), tenantId, t.created_by, audit?.traceId ?? null, audit !== undefined)}),
+    o AS (${outboxInsert(event ? [event] : [], Prisma.raw('t'))})`;
 }
 
 /** One create of a group-committed batch (TokenRepository.insertMany). */
@@ -177,21 +189,38 @@ export class TokenRepository {
     // plain statements: a statement in an open transaction goes through Prisma unprepared, so the combined one below
     // would be parsed and planned for every token (a tokenize of 10 values cost PostgreSQL 50 % more CPU).
     if (!audit && inTransaction()) return this.insertCarefully(tenantId, t, searchDigests, event);
-    const digests = [...new Set(searchDigests)];
     // the create's audit event rides in the same statement: one round trip and one commit for the whole create
     const inserted = await this.sql.query<{ id: string }>(
-      Prisma.sql`
-      WITH t AS (${insertToken(tenantId, t)}), s AS (
-        INSERT INTO token_search_indexes (tenant_id, token_id, digest)
-        SELECT ${tenantId}::uuid, t.id, d FROM t, unnest(${digests}::text[]) AS d ON CONFLICT DO NOTHING
-      ), a AS (${createEventInsert(Prisma.raw('t'), tenantId, t.created_by, audit?.traceId ?? null, audit !== undefined)}),
-      o AS (${outboxInsert(event ? [event] : [], Prisma.raw('t'))})
-      SELECT id FROM t`,
+      Prisma.sql`WITH t AS (${insertToken(tenantId, t)}), ${withTheToken(tenantId, t, searchDigests, audit, event)} SELECT id FROM t`,
       // every create: its text never changes, so it is parsed and planned once per connection
       'token_insert_audited',
     );
     if (inserted.length) return audit ? 'created-audited' : 'created';
     return this.insertAfterConflict(tenantId, t, searchDigests, event);
+  }
+
+  /**
+   * An idempotent create as one statement, outside any transaction: the key's record (`recording`, the CTEs of
+   * IdempotentWrite.inStatement) first, then the token and everything `insert` writes with it, only if the key was
+   * recorded; all of it commits together. For a token whose id is fresh and that is not deduplicated: such a row
+   * meets no conflict, so a recorded key always has its token (`created` false with `recorded` true is the caller's to
+   * undo).
+   */
+  async insertRecorded(
+    tenantId: string,
+    t: TokenRow,
+    searchDigests: string[],
+    audit: { traceId?: string },
+    event: OutboxEvent,
+    recording: Prisma.Sql,
+  ): Promise<{ held: boolean; recorded: boolean; created: boolean }> {
+    const [outcome] = await this.sql.query<{ held: boolean; recorded: boolean; created: boolean }>(
+      Prisma.sql`
+      WITH ${recording}, t AS (${insertToken(tenantId, t, Prisma.sql`FROM idem_recorded`)}), ${withTheToken(tenantId, t, searchDigests, audit, event)}
+      SELECT (SELECT held FROM idem_hold) AS held, EXISTS (SELECT 1 FROM idem_recorded) AS recorded, EXISTS (SELECT 1 FROM t) AS created`,
+      'token_insert_recorded',
+    );
+    return outcome;
   }
 
   /**

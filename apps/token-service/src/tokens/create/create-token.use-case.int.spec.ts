@@ -157,6 +157,9 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     expect(new Set(ids).size).toBe(1);
     for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ problem: { status: 409 } });
     expect((await rowsOf(t)).length).toBe(1);
+    expect(await auditOf(t, ids[0])).toHaveLength(1);
+    const events = await ctx.sql.query(`SELECT count(*)::int AS n FROM event_outbox WHERE tenant_id = $1 AND type = 'token.created'`, [t]);
+    expect(events.rows[0].n).toBe(1);
 
     settings.settings.set(t, { deduplicate_tokens: true });
     const deduped = (await Promise.all(
@@ -166,10 +169,12 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     expect((await rowsOf(t)).length).toBe(2);
   });
 
-  it('a repeat while the first is in flight is a 409 at once, nothing written; after the first ends, a new request or its replay', async () => {
+  it.each([
+    ['a fresh id (one statement)', { type: 'token', data: 'held' }],
+    ['a literal id (a transaction)', { type: 'token', data: 'held', id: 'held-token' }],
+  ])('a repeat while the first is in flight is a 409 at once, nothing written; after the first ends, a new request or its replay: %s', async (_, body) => {
     const t = await insertTenant(ctx.sql);
     const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
-    const body = { type: 'token', data: 'held', id: 'held-token' };
     const req = idempotentRequest(SUBJECTS.token.tokens.create, { principal: p, traceId: 't', idempotencyKey: 'held', body });
     // the first request's transaction, paused after it took the key, as a slow write would be
     const first = await ctx.sql.connect();
@@ -181,6 +186,7 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
       expect(refused).toMatchObject({ status: 409, detail: expect.stringContaining('still in progress') });
       expect(Date.now() - started).toBeLessThan(5000);
       expect(await rowsOf(t)).toHaveLength(0);
+      expect((await ctx.sql.query('SELECT count(*)::int AS n FROM idempotency_records WHERE tenant_id = $1', [t])).rows[0].n).toBe(0);
       // another key of the same caller is not held up
       const other = idempotentRequest(SUBJECTS.token.tokens.create, {
         principal: p,
@@ -195,8 +201,37 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
     }
     // the first "failed" (rolled back): the key is free, the next request with it is processed as new, then replayed
     const made = (await createIdempotently(p, body, req)) as TokenView;
-    expect(made.id).toBe('held-token');
-    expect(unwrapIdempotentReplay(await createIdempotently(p, body, req))?.body).toMatchObject({ id: 'held-token' });
+    if ('id' in body) expect(made.id).toBe(body.id);
+    expect(unwrapIdempotentReplay(await createIdempotently(p, body, req))?.body).toMatchObject({ id: made.id });
+    expect(await rowsOf(t)).toHaveLength(2);
+    expect(await auditOf(t, made.id)).toHaveLength(1);
+  });
+
+  it('one statement that recorded its key but could not write its token takes the record back and writes the transactional way', async () => {
+    const t = await insertTenant(ctx.sql);
+    const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
+    // the first insert of a token so marked writes nothing (as a clash of random ids would): a trigger skips the row once
+    await ctx.sql.query(`
+      CREATE TABLE skipped_once (n int);
+      CREATE FUNCTION skip_marked_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        IF NEW.metadata->>'skip' = 'once' AND NOT EXISTS (SELECT 1 FROM skipped_once) THEN
+          INSERT INTO skipped_once VALUES (1);
+          RETURN NULL;
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER skip_marked_once BEFORE INSERT ON tokens FOR EACH ROW EXECUTE FUNCTION skip_marked_once();`);
+    try {
+      const body = { type: 'token', data: 'skipped', metadata: { skip: 'once' } };
+      const req = idempotentRequest(SUBJECTS.token.tokens.create, { principal: p, traceId: 't', idempotencyKey: 'skipped', body });
+      const made = (await createIdempotently(p, body, req)) as TokenView;
+      expect((await ctx.sql.query('SELECT count(*)::int AS n FROM skipped_once')).rows[0].n).toBe(1);
+      expect(unwrapIdempotentReplay(await createIdempotently(p, body, req))?.body).toMatchObject({ id: made.id });
+      expect(await rowsOf(t)).toHaveLength(1);
+      expect(await auditOf(t, made.id)).toHaveLength(1);
+    } finally {
+      await ctx.sql.query('DROP TRIGGER skip_marked_once ON tokens; DROP FUNCTION skip_marked_once(); DROP TABLE skipped_once');
+    }
   });
 
   it('a key past its 24 hours holds nothing: a new request with it (another body too) is processed and its record replaces the old one', async () => {

@@ -139,6 +139,11 @@ export class CreateTokenUseCase {
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
     await this.vault.keyring.warm(principal.tenantId);
     const tenantDeduplicates = await this.tenantDeduplicates(principal, traceId);
+    const freshId = prepared.id.literal === undefined && prepared.id.expression === undefined;
+    if (freshId && !(prepared.fields.deduplicate ?? tenantDeduplicates)) {
+      const view = await this.writeInOneStatement(principal, traceId, prepared, idempotency);
+      if (view) return view;
+    }
     // the token, its audit event and the key's record commit together (one unit of work: libs/db/README.md)
     const written = await this.prisma.transactional(async () => {
       await idempotency.hold();
@@ -214,27 +219,7 @@ export class CreateTokenUseCase {
       if (attempt >= WRITE_ATTEMPTS)
         throw new ProblemError(503, 'The token could not be written: concurrent writes kept conflicting with it; retry the request');
       const id = this.chooseId(p, attempt);
-      const { keyId, ciphertext } = await this.vault.encrypt(tenantId, id, f.data);
-      // the token as it is stored: written, shown in its event and rendered for the reply from this one row
-      const row: TokenRow = {
-        tenant_id: tenantId,
-        id,
-        type: f.type,
-        data_ciphertext: ciphertext,
-        data_key_id: keyId,
-        mask: f.mask,
-        fingerprint,
-        fingerprint_expression: f.fingerprintExpression,
-        container: f.container,
-        metadata: f.metadata,
-        search_indexes: f.searchIndexes,
-        dedup_key: dedupKey,
-        expires_at: f.expiresAt,
-        created_by: principal.applicationId,
-        created_at: new Date(),
-        modified_by: null,
-        modified_at: null,
-      };
+      const row = await this.rowOf(principal, p, id, fingerprint, dedupKey);
       const outcome = await this.inserts.insert(tenantId, row, searchDigests, audits ? undefined : { traceId }, tokenCreated(principal, traceId, row));
       if (outcome === 'created' || outcome === 'created-audited') {
         if (outcome === 'created') {
@@ -242,8 +227,7 @@ export class CreateTokenUseCase {
           if (audits) audits.push(...created);
           else await this.audit.append(...created);
         }
-        const transform = writeReplyTransform(principal, 'token:create', { id, container: f.container });
-        return { view: toTokenView(row, f.data, transform, p.budget, p.masked), row, created: true, transform };
+        return this.createdView(principal, p, row);
       }
       if (outcome === 'duplicate' && dedupKey) {
         const holder = await this.tokens.findByDedupKey(tenantId, dedupKey);
@@ -255,6 +239,61 @@ export class CreateTokenUseCase {
       if (p.id.literal !== undefined) throw conflict(`A token with id "${p.id.literal}" already exists`);
       if (attempt > ALIAS_ATTEMPTS + 1) throw new ProblemError(500, 'Could not allocate a token id');
     }
+  }
+
+  /**
+   * The common idempotent create, a token with a fresh id and no deduplication, as one statement: the key's record,
+   * the token, its search digests, its audit record and its event commit together (TokenRepository.insertRecorded),
+   * with no transaction of the ORM's around them. Null when the statement could not write the token after all (only a
+   * clash of random UUIDs would do it): its record is withdrawn, and the create goes the transactional way.
+   */
+  private async writeInOneStatement(
+    principal: Principal,
+    traceId: string | undefined,
+    p: PreparedToken,
+    idempotency: IdempotentWrite,
+  ): Promise<TokenView | null> {
+    const tenantId = principal.tenantId;
+    const { fingerprint, searchDigests } = await this.vault.digests(tenantId, p.fields.type, p.rendered);
+    const row = await this.rowOf(principal, p, randomUUID(), fingerprint, null);
+    const recipe: WrittenToken = { id: row.id, created: true };
+    const record = await idempotency.inStatement(recipe);
+    const outcome = await this.tokens.insertRecorded(tenantId, row, searchDigests, { traceId }, tokenCreated(principal, traceId, row), record.ctes);
+    record.settle(outcome);
+    if (outcome.created) return this.createdView(principal, p, row).view;
+    await record.withdraw();
+    return null;
+  }
+
+  /** The token as it is stored: written, shown in its event and rendered for the reply from this one row. */
+  private async rowOf(principal: Principal, p: PreparedToken, id: string, fingerprint: string, dedupKey: string | null): Promise<TokenRow> {
+    const f = p.fields;
+    const { keyId, ciphertext } = await this.vault.encrypt(principal.tenantId, id, f.data);
+    return {
+      tenant_id: principal.tenantId,
+      id,
+      type: f.type,
+      data_ciphertext: ciphertext,
+      data_key_id: keyId,
+      mask: f.mask,
+      fingerprint,
+      fingerprint_expression: f.fingerprintExpression,
+      container: f.container,
+      metadata: f.metadata,
+      search_indexes: f.searchIndexes,
+      dedup_key: dedupKey,
+      expires_at: f.expiresAt,
+      created_by: principal.applicationId,
+      created_at: new Date(),
+      modified_by: null,
+      modified_at: null,
+    };
+  }
+
+  /** A created token as its writer sees it (the write reply rule). */
+  private createdView(principal: Principal, p: PreparedToken, row: TokenRow): { view: TokenView; row: TokenRow; created: true; transform: Transform } {
+    const transform = writeReplyTransform(principal, 'token:create', { id: row.id, container: p.fields.container });
+    return { view: toTokenView(row, p.fields.data, transform, p.budget, p.masked), row, created: true, transform };
   }
 
   /**
