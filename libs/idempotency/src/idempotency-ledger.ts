@@ -22,6 +22,56 @@ interface Row {
 /** Anything that runs SQL: the service's client, an explicit transaction, or the ambient one. */
 type Db = Pick<Prisma.TransactionClient, '$queryRaw' | '$executeRaw'>;
 
+/** A completed request's record, ready to be written by a statement (IdempotencyLedger.seal). */
+export interface SealedRecord extends IdempotentRequest {
+  /** the key's in-flight lock (inFlightLockName) */
+  lock: string;
+  replyKeyId: string;
+  reply: Uint8Array;
+}
+
+/**
+ * `record` and `hold` as the first CTEs of a write's own statement, for writes made of one statement outside any
+ * transaction (each commits with its records): `idem_hold` (`ord`, `held`: the key's in-flight lock) and
+ * `idem_recorded` (`ord` of each request recorded). `ord` is the place of the record's write in the statement. The
+ * write's CTEs must take their rows only where their `ord` is in idem_recorded, so that nothing is written unless
+ * the key was: a key in flight elsewhere (not `held`), or recorded by another request meanwhile, leaves its write
+ * without effect. No two records of one statement may share a key. Every value is an array parameter, so the text
+ * is one whatever the number of records, and can be prepared.
+ */
+export function recordingMany(records: Array<{ ord: number; record: SealedRecord }>): Prisma.Sql {
+  const col = <T>(f: (r: SealedRecord) => T) => records.map((r) => f(r.record));
+  return recordingFrom(Prisma.sql`
+    SELECT * FROM unnest(${records.map((r) => r.ord)}::int[], ${col((r) => r.lock)}::text[], ${col((r) => r.tenantId)}::uuid[],
+      ${col((r) => r.ownerId)}::uuid[], ${col((r) => r.key)}::text[], ${col((r) => r.route)}::text[], ${col((r) => r.requestHash)}::text[],
+      ${col((r) => r.replyKeyId)}::uuid[], ${col((r) => r.reply)}::bytea[])
+    AS k(ord, lock, tenant_id, owner_id, key, route, request_hash, reply_key_id, reply)`);
+}
+
+/** `recordingMany` for one record (`ord` 0), without array parameters (a statement the ORM runs, in a transaction). */
+function recordingOne(r: SealedRecord): Prisma.Sql {
+  return recordingFrom(Prisma.sql`
+    SELECT 0 AS ord, ${r.lock}::text AS lock, ${r.tenantId}::uuid AS tenant_id, ${r.ownerId}::uuid AS owner_id, ${r.key}::text AS key,
+      ${r.route}::text AS route, ${r.requestHash}::text AS request_hash, ${r.replyKeyId}::uuid AS reply_key_id, ${r.reply}::bytea AS reply`);
+}
+
+function recordingFrom(records: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    idem_k AS (${records}),
+    idem_hold AS (SELECT ord, pg_try_advisory_xact_lock(hashtextextended(lock, 0)) AS held FROM idem_k),
+    idem_written AS (
+      INSERT INTO idempotency_records (tenant_id, owner_id, key, route, request_hash, reply_key_id, reply, created_at, completed_at)
+      SELECT k.tenant_id, k.owner_id, k.key, k.route, k.request_hash, k.reply_key_id, k.reply, now(), now()
+      FROM idem_k k JOIN idem_hold h ON h.ord = k.ord WHERE h.held
+      ON CONFLICT (tenant_id, owner_id, key) DO UPDATE SET ${REPLACED}, locked_until = NULL
+        WHERE ${EXPIRED}
+      RETURNING tenant_id, owner_id, key
+    ),
+    idem_recorded AS (
+      SELECT k.ord FROM idem_k k JOIN idem_written w ON w.tenant_id = k.tenant_id AND w.owner_id = k.owner_id AND w.key = k.key
+    )`;
+}
+
 /** The stored record under a key, past retention: it no longer holds the key, and a new request's record replaces it. */
 const EXPIRED = Prisma.sql`idempotency_records.created_at <= now() - make_interval(hours => ${RETENTION_HOURS})`;
 /** Every column of a replaced record but `locked_until`, from the new request's row. */
@@ -96,32 +146,16 @@ export class IdempotencyLedger {
    */
   async record(req: IdempotentRequest, reply: unknown, db: Db = this.prisma): Promise<boolean> {
     const [outcome] = await db.$queryRaw<Array<{ held: boolean; recorded: boolean }>>`
-      WITH ${await this.recording(req, reply)}
+      WITH ${recordingOne(await this.seal(req, reply))}
       SELECT (SELECT held FROM idem_hold) AS held, EXISTS (SELECT 1 FROM idem_recorded) AS recorded`;
     if (!outcome.held) throw inProgress();
     return outcome.recorded;
   }
 
-  /**
-   * `record` and `hold` as the first CTEs of a write's own statement, for a write that is one statement outside any
-   * transaction (it commits alone, with its record): `idem_hold` (one row, `held`: the key's in-flight lock) and
-   * `idem_recorded` (one row when the request was recorded). The write's CTEs must take their rows FROM
-   * idem_recorded, so that nothing is written unless the key was: a key in flight elsewhere, or recorded by another
-   * request meanwhile, leaves the statement without effect. Every parameter is cast, so the text can be prepared.
-   */
-  async recording(req: IdempotentRequest, reply: unknown): Promise<Prisma.Sql> {
+  /** `req`'s record as a statement that writes it needs it (recordingMany): its columns, the reply encrypted. */
+  async seal(req: IdempotentRequest, reply: unknown): Promise<SealedRecord> {
     const sealed = await this.keyring.encryptJson(req.tenantId, this.aad(req), reply ?? null);
-    return Prisma.sql`
-      idem_hold AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${inFlightLockName(req)}::text, 0)) AS held),
-      idem_recorded AS (
-        INSERT INTO idempotency_records (tenant_id, owner_id, key, route, request_hash, reply_key_id, reply, created_at, completed_at)
-        SELECT ${req.tenantId}::uuid, ${req.ownerId}::uuid, ${req.key}::text, ${req.route}::text, ${req.requestHash}::text,
-          ${sealed.keyId}::uuid, ${sealed.ciphertext}::bytea, now(), now()
-        FROM idem_hold WHERE idem_hold.held
-        ON CONFLICT (tenant_id, owner_id, key) DO UPDATE SET ${REPLACED}, locked_until = NULL
-          WHERE ${EXPIRED}
-        RETURNING 1
-      )`;
+    return { ...req, lock: inFlightLockName(req), replyKeyId: sealed.keyId, reply: sealed.ciphertext };
   }
 
   /** Takes back a completed record of `req` (its write could not be made after all): the key is free again. */

@@ -1,8 +1,8 @@
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ProblemError, idempotentReplay, type IdempotentReplay, type RpcEnvelope } from '@coffer/contracts';
-import { PrismaService, SqlPool, periodicWork, type Prisma } from '@coffer/db';
+import { PrismaService, SqlPool, periodicWork } from '@coffer/db';
 import { TenantKeyring } from '@coffer/crypto/keyring';
-import { IdempotencyLedger, inProgress } from './idempotency-ledger';
+import { IdempotencyLedger, inProgress, type SealedRecord } from './idempotency-ledger';
 import { idempotentRequestOf, type IdempotentRequest } from './idempotent-request';
 
 /**
@@ -40,10 +40,10 @@ export interface IdempotentWrite {
   inStatement(value: unknown): Promise<RecordInStatement>;
 }
 
-/** The key's part of a write made as one statement (IdempotencyLedger.recording). */
+/** The key's part of a write made as one statement (recordingMany). */
 export interface RecordInStatement {
-  /** the CTEs `idem_hold` and `idem_recorded`, to begin the statement's WITH */
-  readonly ctes: Prisma.Sql;
+  /** what the statement writes (recordingMany's CTEs) */
+  readonly record: SealedRecord;
   /** what the statement said: a key in flight elsewhere is a 409; a key recorded meanwhile, the replay of its reply */
   settle(outcome: { held: boolean; recorded: boolean }): void;
   /** the statement recorded the key but could not make the write its record names: the record is taken back */
@@ -151,7 +151,7 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
           throw new IdempotencyKeyTaken();
         },
         inStatement: async (value) => ({
-          ctes: await this.ledger.recording(req, value),
+          record: await this.ledger.seal(req, value),
           settle: ({ held, recorded }) => {
             if (!held) throw inProgress();
             if (recorded) return;

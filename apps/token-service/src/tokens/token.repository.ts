@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Prisma, PrismaService, SqlPool, auditInsert, inTransaction, isUniqueViolation, outboxInsert, type OutboxEvent } from '@coffer/db';
+import { recordingMany, type SealedRecord } from '@coffer/idempotency';
 import { changeEventInsert, createEventInsert, readEventInsert } from '../audit/audit.repository';
 
 /** A token row as stored: data only as ciphertext. */
@@ -100,6 +101,15 @@ export interface BatchedInsert {
   event?: OutboxEvent;
   /** the create's span (tracing on), taken when it was queued: the batch is written outside any one request */
   traceparent?: string;
+  /** an idempotent create's key, recorded by the same statement: the token is written only if its key is */
+  record?: SealedRecord;
+}
+
+/** What the statement of an idempotent create did (recordingMany): the key held, recorded, the token created. */
+export interface RecordedInsert {
+  held: boolean;
+  recorded: boolean;
+  created: boolean;
 }
 
 /**
@@ -112,23 +122,25 @@ export interface BatchedInsert {
 function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
   const digests = entries.flatMap((e, i) => [...new Set(e.searchDigests)].map((digest) => ({ ord: i, digest })));
   const events = entries.flatMap((e, i) => (e.event ? [{ ord: i, event: e.event, traceparent: e.traceparent ?? null }] : []));
+  const records = entries.flatMap((e, i) => (e.record ? [{ ord: i, record: e.record }] : []));
   const col = <T>(f: (e: BatchedInsert) => T) => entries.map(f);
   return Prisma.sql`
-    WITH k AS (
+    WITH ${recordingMany(records)}, k AS (
       SELECT * FROM unnest(${entries.map((_, i) => i)}::int[], ${col((e) => e.tenantId)}::uuid[], ${col((e) => e.token.id)}::text[],
         ${col((e) => e.token.type)}::text[], ${col((e) => e.token.data_ciphertext)}::bytea[], ${col((e) => e.token.data_key_id)}::uuid[],
         ${col((e) => jsonOrNull(e.token.mask))}::jsonb[], ${col((e) => e.token.fingerprint)}::text[], ${col((e) => e.token.fingerprint_expression)}::text[],
         ${col((e) => e.token.container)}::text[], ${col((e) => JSON.stringify(e.token.metadata))}::jsonb[], ${col((e) => lowerMetadata(e.token.metadata))}::jsonb[],
         ${col((e) => JSON.stringify(e.token.search_indexes))}::jsonb[], ${col((e) => e.token.dedup_key)}::text[], ${col((e) => e.token.expires_at)}::timestamptz[],
-        ${col((e) => e.token.created_by)}::uuid[], ${col((e) => e.token.created_at)}::timestamptz[], ${col((e) => e.traceId ?? null)}::text[])
+        ${col((e) => e.token.created_by)}::uuid[], ${col((e) => e.token.created_at)}::timestamptz[], ${col((e) => e.traceId ?? null)}::text[],
+        ${col((e) => e.record !== undefined)}::boolean[])
       AS k(ord, tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression, container, metadata,
-        metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at, trace_id)
+        metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at, trace_id, keyed)
     ), t AS (
       INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
         container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
       SELECT tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression, container, metadata,
         metadata_search, ARRAY(SELECT jsonb_array_elements_text(k.search_indexes)), dedup_key, expires_at, created_by, created_at
-      FROM k ORDER BY ord
+      FROM k WHERE NOT k.keyed OR k.ord IN (SELECT ord FROM idem_recorded) ORDER BY ord
       ON CONFLICT DO NOTHING RETURNING tenant_id, id
     ), w AS (
       SELECT k.ord, k.tenant_id, k.id, k.created_by, k.trace_id FROM t JOIN k ON k.tenant_id = t.tenant_id AND k.id = t.id
@@ -153,7 +165,10 @@ function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
       JOIN unnest(${events.map((e) => e.ord)}::int[], ${events.map((e) => e.event.id)}::uuid[], ${events.map((e) => e.event.type)}::text[],
         ${events.map((e) => JSON.stringify(e.event))}::jsonb[], ${events.map((e) => e.traceparent)}::text[]) AS e(ord, id, type, event, traceparent) ON e.ord = w.ord
     )
-    SELECT ord FROM w`;
+    SELECT k.ord, EXISTS (SELECT 1 FROM w WHERE w.ord = k.ord) AS created,
+      COALESCE((SELECT h.held FROM idem_hold h WHERE h.ord = k.ord), true) AS held,
+      EXISTS (SELECT 1 FROM idem_recorded r WHERE r.ord = k.ord) AS recorded
+    FROM k`;
 }
 
 /** Where a keyset page starts: the exact `created_at` (ISO 8601, microseconds) and id of the row before it. */
@@ -200,8 +215,8 @@ export class TokenRepository {
   }
 
   /**
-   * An idempotent create as one statement, outside any transaction: the key's record (`recording`, the CTEs of
-   * IdempotentWrite.inStatement) first, then the token and everything `insert` writes with it, only if the key was
+   * An idempotent create as one statement, outside any transaction: the key's record (`record`, written by
+   * recordingMany's CTEs) first, then the token and everything `insert` writes with it, only if the key was
    * recorded; all of it commits together. For a token whose id is fresh and that is not deduplicated: such a row
    * meets no conflict, so a recorded key always has its token (`created` false with `recorded` true is the caller's to
    * undo).
@@ -212,11 +227,12 @@ export class TokenRepository {
     searchDigests: string[],
     audit: { traceId?: string },
     event: OutboxEvent,
-    recording: Prisma.Sql,
-  ): Promise<{ held: boolean; recorded: boolean; created: boolean }> {
-    const [outcome] = await this.sql.query<{ held: boolean; recorded: boolean; created: boolean }>(
+    record: SealedRecord,
+  ): Promise<RecordedInsert> {
+    const [outcome] = await this.sql.query<RecordedInsert>(
       Prisma.sql`
-      WITH ${recording}, t AS (${insertToken(tenantId, t, Prisma.sql`FROM idem_recorded`)}), ${withTheToken(tenantId, t, searchDigests, audit, event)}
+      WITH ${recordingMany([{ ord: 0, record }])}, t AS (${insertToken(tenantId, t, Prisma.sql`FROM idem_recorded`)}),
+      ${withTheToken(tenantId, t, searchDigests, audit, event)}
       SELECT (SELECT held FROM idem_hold) AS held, EXISTS (SELECT 1 FROM idem_recorded) AS recorded, EXISTS (SELECT 1 FROM t) AS created`,
       'token_insert_recorded',
     );
@@ -224,14 +240,15 @@ export class TokenRepository {
   }
 
   /**
-   * Creates of one group commit (TokenInserts): written together, audited in the same statement. Returns, per entry,
-   * whether it was written; one that was not met a taken id or dedup key and goes on with `insertAfterConflict`.
+   * Creates of one group commit (TokenInserts): written together, audited in the same statement, an idempotent one
+   * with its key's record. Returns, per entry, what its statement did; one without a key that was not `created` met a
+   * taken id or dedup key and goes on with `insertAfterConflict`.
    */
-  async insertMany(entries: BatchedInsert[]): Promise<boolean[]> {
-    const rows = await this.sql.query<{ ord: number }>(insertTokens(entries), 'token_insert_batch');
-    const written = entries.map(() => false);
-    for (const { ord } of rows) written[ord] = true;
-    return written;
+  async insertMany(entries: BatchedInsert[]): Promise<RecordedInsert[]> {
+    const rows = await this.sql.query<RecordedInsert & { ord: number }>(insertTokens(entries), 'token_insert_batch');
+    const outcomes: RecordedInsert[] = entries.map(() => ({ held: true, recorded: false, created: false }));
+    for (const { ord, held, recorded, created } of rows) outcomes[ord] = { held, recorded, created };
+    return outcomes;
   }
 
   /** A create whose id or dedup key was taken when it was tried: the careful path, in a transaction of its own. */

@@ -16,6 +16,7 @@ import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
 import { CreateTokenUseCase } from './create-token.use-case';
 import { TokenInserts } from './token-inserts';
+import { tokenCreated } from '../token-events';
 
 /** `fn` run as an operation of `principal`, as the operation dispatcher runs a handler (caller(), currentTraceId()) */
 /**
@@ -298,6 +299,67 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
         (err: unknown) => ({ err }),
       );
 
+    it('writes idempotent creates in the batch with their keys: one key twice is one token, a key in flight elsewhere a 409, one recorded before its replay', async () => {
+      const t = await insertTenant(ctx.sql);
+      const p = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
+      const keyed = (key: string, data: string) => {
+        const body = { type: 'token', data };
+        return settle(
+          createIdempotently(p, body, idempotentRequest(SUBJECTS.token.tokens.create, { principal: p, traceId: 'batch', idempotencyKey: key, body })),
+        );
+      };
+      const before = (await keyed('before', 'earlier')) as { value: TokenView };
+      const held = idempotentRequest(SUBJECTS.token.tokens.create, {
+        principal: p,
+        traceId: 'batch',
+        idempotencyKey: 'held',
+        body: { type: 'token', data: 'h' },
+      });
+      const first = await ctx.sql.connect();
+      try {
+        await first.query('BEGIN');
+        await first.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [inFlightLockName(held)]);
+        const [plain, distinct, twice, again, inFlight] = await Promise.all([
+          Promise.all(
+            Array.from({ length: 6 }, (_, i) => settle(runAsCaller(p, () => create.execute({ body: { type: 'token', data: `plain-${i}` } }), 'batch'))),
+          ),
+          Promise.all(Array.from({ length: 16 }, (_, i) => keyed(`key-${i}`, `keyed-${i}`))),
+          Promise.all(Array.from({ length: 3 }, () => keyed('twice', 'once'))),
+          keyed('before', 'earlier'),
+          keyed('held', 'h'),
+        ]);
+        const views = (xs: Array<{ value?: unknown; err?: unknown }>) => xs.map((x) => x.value as TokenView);
+        expect(views(plain).every((v) => v?.id)).toBe(true);
+        expect(views(distinct).every((v) => v?.id && !unwrapIdempotentReplay(v))).toBe(true);
+        // the key twice: the first written, each other its replay or a 409 (in flight)
+        const twiceIds = twice.flatMap((o) => ('value' in o ? [((unwrapIdempotentReplay(o.value)?.body ?? o.value) as TokenView).id] : []));
+        expect(new Set(twiceIds).size).toBe(1);
+        for (const o of twice) if ('err' in o) expect(await problemOf(Promise.reject(o.err))).toMatchObject({ status: 409 });
+        expect((unwrapIdempotentReplay((again as { value: unknown }).value)?.body as TokenView).id).toBe(before.value.id);
+        expect(await problemOf(Promise.reject((inFlight as { err: unknown }).err))).toMatchObject({ status: 409 });
+
+        // batched: the plain and the keyed creates share few transactions
+        const txOf = async (vs: TokenView[]) =>
+          (await ctx.sql.query('SELECT xmin::text AS tx FROM tokens WHERE tenant_id = $1 AND id = ANY($2)', [t, vs.map((v) => v.id)])).rows.map(
+            (r: { tx: string }) => r.tx,
+          );
+        console.log(await txOf(views(plain)), await txOf(views(distinct)));
+        // each key names its own token: a repeat now replays it
+        for (const [i, v] of views(distinct).entries()) {
+          const repeat = await keyed(`key-${i}`, `keyed-${i}`);
+          expect((unwrapIdempotentReplay((repeat as { value: unknown }).value)?.body as TokenView).id).toBe(v.id);
+          expect(await auditOf(t, v.id)).toHaveLength(1);
+        }
+      } finally {
+        await first.query('ROLLBACK');
+        first.release();
+      }
+      // 1 before + 6 plain + 16 keyed + 1 for the key twice; nothing for the key held elsewhere
+      expect(await rowsOf(t)).toHaveLength(24);
+      const records = (await ctx.sql.query('SELECT key FROM idempotency_records WHERE tenant_id = $1', [t])).rows.map((r: { key: string }) => r.key);
+      expect(records.sort()).toEqual(['before', ...Array.from({ length: 16 }, (_, i) => `key-${i}`), 'twice'].sort());
+    });
+
     it('writes concurrent creates of several tenants in one transaction, with one audit and one event per token, and isolates conflicts', async () => {
       const a = await insertTenant(ctx.sql);
       const b = await insertTenant(ctx.sql);
@@ -446,15 +508,21 @@ describe('CreateTokenUseCase (PostgreSQL)', () => {
         modified_by: null,
         modified_at: null,
       });
+      // an idempotent create in the same batch: tried again alone with its key's record
+      const keyed = idempotentRequest(SUBJECTS.token.tokens.create, { principal: p, traceId: 't', idempotencyKey: 'refused-batch', body: {} });
+      const sealed = await ctx.get(IdempotentWrites).ledger.seal(keyed, { id: 'row-4', created: true });
       const results = await Promise.all([
         settle(inserts.insert(t, row(1), [], { traceId: 't' })),
         settle(inserts.insert(t, row(2, 'not-a-uuid'), [], { traceId: 't' })),
         settle(inserts.insert(t, row(3), [], { traceId: 't' })),
+        settle(inserts.insertRecorded(t, row(4), [], 't', tokenCreated(p, 't', row(4)), sealed)),
       ]);
       expect(results[0]).toEqual({ value: 'created-audited' });
       expect('err' in results[1]).toBe(true);
       expect(results[2]).toEqual({ value: 'created-audited' });
-      expect((await rowsOf(t)).map((r: { id: string }) => r.id).sort()).toEqual(expect.arrayContaining(['row-1', 'row-3']));
+      expect(results[3]).toEqual({ value: { held: true, recorded: true, created: true } });
+      expect((await ctx.sql.query("SELECT count(*)::int AS n FROM idempotency_records WHERE tenant_id = $1 AND key = 'refused-batch'", [t])).rows[0].n).toBe(1);
+      expect((await rowsOf(t)).map((r: { id: string }) => r.id).sort()).toEqual(expect.arrayContaining(['row-1', 'row-3', 'row-4']));
       expect((await rowsOf(t)).some((r: { id: string }) => r.id === 'row-2')).toBe(false);
     });
   });

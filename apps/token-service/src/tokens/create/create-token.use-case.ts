@@ -243,8 +243,8 @@ export class CreateTokenUseCase {
 
   /**
    * The common idempotent create, a token with a fresh id and no deduplication, as one statement: the key's record,
-   * the token, its search digests, its audit record and its event commit together (TokenRepository.insertRecorded),
-   * with no transaction of the ORM's around them. Null when the statement could not write the token after all (only a
+   * the token, its search digests, its audit record and its event commit together, with no transaction of the ORM's
+   * around them, group-committed with the creates that arrive with it (TokenInserts.insertRecorded). Null when the statement could not write the token after all (only a
    * clash of random UUIDs would do it): its record is withdrawn, and the create goes the transactional way.
    */
   private async writeInOneStatement(
@@ -258,7 +258,7 @@ export class CreateTokenUseCase {
     const row = await this.rowOf(principal, p, randomUUID(), fingerprint, null);
     const recipe: WrittenToken = { id: row.id, created: true };
     const record = await idempotency.inStatement(recipe);
-    const outcome = await this.tokens.insertRecorded(tenantId, row, searchDigests, { traceId }, tokenCreated(principal, traceId, row), record.ctes);
+    const outcome = await this.inserts.insertRecorded(tenantId, row, searchDigests, traceId, tokenCreated(principal, traceId, row), record.record);
     record.settle(outcome);
     if (outcome.created) return this.createdView(principal, p, row).view;
     await record.withdraw();

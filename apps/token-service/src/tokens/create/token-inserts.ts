@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { GroupCommitQueue, inTransaction, sqlStateOf, type OutboxEvent } from '@coffer/db';
 import { currentTraceparent } from '@coffer/observability';
-import { TokenRepository, type BatchedInsert, type InsertOutcome, type TokenRow } from '../token.repository';
+import type { SealedRecord } from '@coffer/idempotency';
+import { TokenRepository, type BatchedInsert, type InsertOutcome, type RecordedInsert, type TokenRow } from '../token.repository';
 
-interface Waiting extends BatchedInsert {
-  resolve: (outcome: InsertOutcome) => void;
-  reject: (err: unknown) => void;
-}
+type Waiting = BatchedInsert & { reject: (err: unknown) => void } & (
+    | { record?: undefined; resolve: (outcome: InsertOutcome) => void }
+    | { record: SealedRecord; resolve: (outcome: RecordedInsert) => void }
+  );
 
 /** The most creates one statement writes. */
 const MAX_BATCH = 200;
@@ -29,7 +30,10 @@ const MAX_IN_FLIGHT = 4;
  * - should PostgreSQL refuse the statement, every create of it is tried again alone, so one create's failure is only
  *   its own (a connection lost mid-statement fails them all: the outcome is unknown, see `write`).
  * A create that arrives alone is written alone, by the one-statement path (no batch to wait for).
- * Inside a unit of work (an idempotent create, a tokenize) the create joins that transaction instead.
+ * An idempotent create with a fresh id (`insertRecorded`) rides in the batch with its key's record: the token is
+ * written only if the key is (not in flight elsewhere, not recorded by another request meanwhile), and its outcome
+ * says which. Two creates with one key are never in one statement (the later meets the first's record next time).
+ * Inside a unit of work (another idempotent create, a tokenize) the create joins that transaction instead.
  */
 @Injectable()
 export class TokenInserts {
@@ -49,9 +53,26 @@ export class TokenInserts {
     );
   }
 
+  /**
+   * An idempotent create whose token cannot meet a conflict (a fresh id, no deduplication), written with its key's
+   * record by one statement (TokenRepository.insertRecorded), or by its batch's.
+   */
+  insertRecorded(
+    tenantId: string,
+    token: TokenRow,
+    searchDigests: string[],
+    traceId: string | undefined,
+    event: OutboxEvent,
+    record: SealedRecord,
+  ): Promise<RecordedInsert> {
+    return new Promise<RecordedInsert>((resolve, reject) =>
+      this.queue.add({ tenantId, token, searchDigests, traceId, event, traceparent: currentTraceparent(), record, resolve, reject }),
+    );
+  }
+
   private async write(batch: Waiting[]): Promise<void> {
     if (batch.length === 1) return this.alone(batch[0]);
-    let written: boolean[];
+    let written: RecordedInsert[];
     try {
       written = await this.tokens.insertMany(batch);
     } catch (err) {
@@ -64,7 +85,8 @@ export class TokenInserts {
     }
     await Promise.all(
       batch.map(async (w, i) => {
-        if (written[i]) return w.resolve('created-audited');
+        if (w.record) return w.resolve(written[i]);
+        if (written[i].created) return w.resolve('created-audited');
         try {
           w.resolve(await this.tokens.insertAfterConflict(w.tenantId, w.token, w.searchDigests, w.event));
         } catch (err) {
@@ -76,27 +98,31 @@ export class TokenInserts {
 
   private async alone(w: Waiting): Promise<void> {
     try {
-      w.resolve(await this.tokens.insert(w.tenantId, w.token, w.searchDigests, { traceId: w.traceId }, w.event));
+      if (w.record) w.resolve(await this.tokens.insertRecorded(w.tenantId, w.token, w.searchDigests, { traceId: w.traceId }, w.event!, w.record));
+      else w.resolve(await this.tokens.insert(w.tenantId, w.token, w.searchDigests, { traceId: w.traceId }, w.event));
     } catch (err) {
       w.reject(err);
     }
   }
 }
 
-/** The oldest creates that can share a statement: up to MAX_BATCH, no two with the same id or dedup key in a tenant. */
+/**
+ * The oldest creates that can share a statement: up to MAX_BATCH, no two with the same id, dedup key or idempotency
+ * key in a tenant.
+ */
 function nextBatch(queue: Waiting[]): { batch: Waiting[]; rest: Waiting[] } {
   const batch: Waiting[] = [];
   const rest: Waiting[] = [];
   const keys = new Set<string>();
   for (const w of queue) {
-    const id = `${w.tenantId}\u0000i${w.token.id}`;
-    const dedup = w.token.dedup_key === null ? null : `${w.tenantId}\u0000d${w.token.dedup_key}`;
-    if (batch.length >= MAX_BATCH || keys.has(id) || (dedup && keys.has(dedup))) {
+    const taken = [`${w.tenantId}\u0000i${w.token.id}`];
+    if (w.token.dedup_key !== null) taken.push(`${w.tenantId}\u0000d${w.token.dedup_key}`);
+    if (w.record) taken.push(`${w.tenantId}\u0000k${w.record.ownerId}\u0000${w.record.key}`);
+    if (batch.length >= MAX_BATCH || taken.some((k) => keys.has(k))) {
       rest.push(w);
       continue;
     }
-    keys.add(id);
-    if (dedup) keys.add(dedup);
+    for (const k of taken) keys.add(k);
     batch.push(w);
   }
   return { batch, rest };
