@@ -71,14 +71,15 @@ function jsonOrNull(v: unknown): string | null {
 
 /** The token's row, unless its id or dedup key is taken: RETURNING id tells which happened. */
 /** `from`: a relation the row is written once per row of (an idempotent create's `idem_recorded`); none: once. */
-function insertToken(tenantId: string, t: TokenRow, from: Prisma.Sql = Prisma.empty): Prisma.Sql {
+function insertToken(tenantId: string, t: TokenRow, from?: Prisma.Sql): Prisma.Sql {
+  const values = Prisma.sql`${tenantId}::uuid, ${t.id}::text, ${t.type}::text, ${t.data_ciphertext}::bytea, ${t.data_key_id}::uuid,
+    ${jsonOrNull(t.mask)}::jsonb, ${t.fingerprint}::text, ${t.fingerprint_expression}::text, ${t.container}::text,
+    ${JSON.stringify(t.metadata)}::jsonb, ${lowerMetadata(t.metadata)}::jsonb, ${t.search_indexes}::text[], ${t.dedup_key}::text,
+    ${t.expires_at}::timestamptz, ${t.created_by}::uuid, ${t.created_at}::timestamptz`;
   return Prisma.sql`
     INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
       container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
-    SELECT ${tenantId}::uuid, ${t.id}::text, ${t.type}::text, ${t.data_ciphertext}::bytea, ${t.data_key_id}::uuid, ${jsonOrNull(t.mask)}::jsonb,
-      ${t.fingerprint}::text, ${t.fingerprint_expression}::text, ${t.container}::text, ${JSON.stringify(t.metadata)}::jsonb,
-      ${lowerMetadata(t.metadata)}::jsonb, ${t.search_indexes}::text[], ${t.dedup_key}::text, ${t.expires_at}::timestamptz,
-      ${t.created_by}::uuid, ${t.created_at}::timestamptz ${from}
+    ${from ? Prisma.sql`SELECT ${values} ${from}` : Prisma.sql`VALUES (${values})`}
     ON CONFLICT DO NOTHING RETURNING id`;
 }
 
@@ -123,24 +124,26 @@ function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
   const digests = entries.flatMap((e, i) => [...new Set(e.searchDigests)].map((digest) => ({ ord: i, digest })));
   const events = entries.flatMap((e, i) => (e.event ? [{ ord: i, event: e.event, traceparent: e.traceparent ?? null }] : []));
   const records = entries.flatMap((e, i) => (e.record ? [{ ord: i, record: e.record }] : []));
+  // without idempotent creates, the statement has none of their parts (a statement of its own, prepared apart)
+  const keyed = records.length > 0;
   const col = <T>(f: (e: BatchedInsert) => T) => entries.map(f);
   return Prisma.sql`
-    WITH ${recordingMany(records)}, k AS (
+    WITH ${keyed ? Prisma.sql`${recordingMany(records)},` : Prisma.empty} k AS (
       SELECT * FROM unnest(${entries.map((_, i) => i)}::int[], ${col((e) => e.tenantId)}::uuid[], ${col((e) => e.token.id)}::text[],
         ${col((e) => e.token.type)}::text[], ${col((e) => e.token.data_ciphertext)}::bytea[], ${col((e) => e.token.data_key_id)}::uuid[],
         ${col((e) => jsonOrNull(e.token.mask))}::jsonb[], ${col((e) => e.token.fingerprint)}::text[], ${col((e) => e.token.fingerprint_expression)}::text[],
         ${col((e) => e.token.container)}::text[], ${col((e) => JSON.stringify(e.token.metadata))}::jsonb[], ${col((e) => lowerMetadata(e.token.metadata))}::jsonb[],
         ${col((e) => JSON.stringify(e.token.search_indexes))}::jsonb[], ${col((e) => e.token.dedup_key)}::text[], ${col((e) => e.token.expires_at)}::timestamptz[],
-        ${col((e) => e.token.created_by)}::uuid[], ${col((e) => e.token.created_at)}::timestamptz[], ${col((e) => e.traceId ?? null)}::text[],
-        ${col((e) => e.record !== undefined)}::boolean[])
+        ${col((e) => e.token.created_by)}::uuid[], ${col((e) => e.token.created_at)}::timestamptz[], ${col((e) => e.traceId ?? null)}::text[]
+        ${keyed ? Prisma.sql`, ${col((e) => e.record !== undefined)}::boolean[]` : Prisma.empty})
       AS k(ord, tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression, container, metadata,
-        metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at, trace_id, keyed)
+        metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at, trace_id ${keyed ? Prisma.sql`, keyed` : Prisma.empty})
     ), t AS (
       INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
         container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
       SELECT tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression, container, metadata,
         metadata_search, ARRAY(SELECT jsonb_array_elements_text(k.search_indexes)), dedup_key, expires_at, created_by, created_at
-      FROM k WHERE NOT k.keyed OR k.ord IN (SELECT ord FROM idem_recorded) ORDER BY ord
+      FROM k ${keyed ? Prisma.sql`WHERE NOT k.keyed OR k.ord IN (SELECT ord FROM idem_recorded)` : Prisma.empty} ORDER BY ord
       ON CONFLICT DO NOTHING RETURNING tenant_id, id
     ), w AS (
       SELECT k.ord, k.tenant_id, k.id, k.created_by, k.trace_id FROM t JOIN k ON k.tenant_id = t.tenant_id AND k.id = t.id
@@ -165,10 +168,13 @@ function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
       JOIN unnest(${events.map((e) => e.ord)}::int[], ${events.map((e) => e.event.id)}::uuid[], ${events.map((e) => e.event.type)}::text[],
         ${events.map((e) => JSON.stringify(e.event))}::jsonb[], ${events.map((e) => e.traceparent)}::text[]) AS e(ord, id, type, event, traceparent) ON e.ord = w.ord
     )
-    SELECT k.ord, EXISTS (SELECT 1 FROM w WHERE w.ord = k.ord) AS created,
-      COALESCE((SELECT h.held FROM idem_hold h WHERE h.ord = k.ord), true) AS held,
-      EXISTS (SELECT 1 FROM idem_recorded r WHERE r.ord = k.ord) AS recorded
-    FROM k`;
+    ${
+      keyed
+        ? Prisma.sql`
+          SELECT k.ord, w.ord IS NOT NULL AS created, COALESCE(h.held, true) AS held, r.ord IS NOT NULL AS recorded
+          FROM k LEFT JOIN w ON w.ord = k.ord LEFT JOIN idem_hold h ON h.ord = k.ord LEFT JOIN idem_recorded r ON r.ord = k.ord`
+        : Prisma.sql`SELECT ord, true AS created FROM w`
+    }`;
 }
 
 /** Where a keyset page starts: the exact `created_at` (ISO 8601, microseconds) and id of the row before it. */
@@ -245,9 +251,13 @@ export class TokenRepository {
    * taken id or dedup key and goes on with `insertAfterConflict`.
    */
   async insertMany(entries: BatchedInsert[]): Promise<RecordedInsert[]> {
-    const rows = await this.sql.query<RecordedInsert & { ord: number }>(insertTokens(entries), 'token_insert_batch');
+    const keyed = entries.some((e) => e.record);
+    const rows = await this.sql.query<Partial<RecordedInsert> & { ord: number }>(
+      insertTokens(entries),
+      keyed ? 'token_insert_batch_keyed' : 'token_insert_batch',
+    );
     const outcomes: RecordedInsert[] = entries.map(() => ({ held: true, recorded: false, created: false }));
-    for (const { ord, held, recorded, created } of rows) outcomes[ord] = { held, recorded, created };
+    for (const { ord, held = true, recorded = false, created = false } of rows) outcomes[ord] = { held, recorded, created };
     return outcomes;
   }
 
