@@ -83,8 +83,8 @@ export function inProgress(): ProblemError {
 }
 
 /**
- * The name of the advisory lock a write holds on its key from the moment it records it until it commits (see
- * `IdempotencyLedger.record`); 64-bit hashed (hashtextextended), so two keys in flight at once practically never share one.
+ * The name of the advisory lock a write holds on its key until it commits (IdempotencyLedger.hold, recordingMany);
+ * 64-bit hashed (hashtextextended), so two keys in flight at once practically never share one.
  */
 export function inFlightLockName(req: Pick<IdempotentRequest, 'tenantId' | 'ownerId' | 'key'>): string {
   return `idempotency:${req.tenantId}:${req.ownerId}:${req.key}`;

@@ -69,8 +69,10 @@ function jsonOrNull(v: unknown): string | null {
   return v === null || v === undefined ? null : JSON.stringify(v);
 }
 
-/** The token's row, unless its id or dedup key is taken: RETURNING id tells which happened. */
-/** `from`: a relation the row is written once per row of (an idempotent create's `idem_recorded`); none: once. */
+/**
+ * The token's row, unless its id or dedup key is taken: RETURNING id tells which happened. `from`: a relation the row
+ * is written once per row of (an idempotent create's `idem_recorded`, so the row only if its key was recorded).
+ */
 function insertToken(tenantId: string, t: TokenRow, from?: Prisma.Sql): Prisma.Sql {
   const values = Prisma.sql`${tenantId}::uuid, ${t.id}::text, ${t.type}::text, ${t.data_ciphertext}::bytea, ${t.data_key_id}::uuid,
     ${jsonOrNull(t.mask)}::jsonb, ${t.fingerprint}::text, ${t.fingerprint_expression}::text, ${t.container}::text,

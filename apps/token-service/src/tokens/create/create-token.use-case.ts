@@ -244,8 +244,9 @@ export class CreateTokenUseCase {
   /**
    * The common idempotent create, a token with a fresh id and no deduplication, as one statement: the key's record,
    * the token, its search digests, its audit record and its event commit together, with no transaction of the ORM's
-   * around them, group-committed with the creates that arrive with it (TokenInserts.insertRecorded). Null when the statement could not write the token after all (only a
-   * clash of random UUIDs would do it): its record is withdrawn, and the create goes the transactional way.
+   * around them, group-committed with the creates that arrive with it (TokenInserts.insertRecorded). Null when the
+   * statement could not write the token after all (only a clash of random UUIDs would do it): its record is
+   * withdrawn, and the create goes the transactional way.
    */
   private async writeInOneStatement(
     principal: Principal,
