@@ -12,8 +12,9 @@ export type Access = 'none' | 'principal' | readonly string[];
 
 /**
  * How a write is made idempotent under SVC-IDEMPOTENCY-KEY (docs/api-reference.md): `transaction` records the key in
- * the write's own transaction (a repeat racing the first waits for its commit); `exclusive` claims the key first, for
- * work with effects outside the database that cannot be rolled back (a synchronous react); `none`: not a write.
+ * the write's own transaction (which holds the key meanwhile: a repeat racing the first is a 409); `exclusive` claims
+ * the key first, for work with effects outside the database that cannot be rolled back (a synchronous react); `none`:
+ * not a write.
  */
 export type IdempotencyMode = 'none' | 'transaction' | 'exclusive';
 
