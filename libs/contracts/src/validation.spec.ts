@@ -1,7 +1,10 @@
 import 'reflect-metadata';
 import { ProblemError } from './problem/problem';
 import { CreateTokenRequest, UpdateTokenPatch } from './tokens/tokens';
-import { validateContract } from './validation';
+import { plainToInstance } from 'class-transformer';
+import { IsString, validateSync } from 'class-validator';
+import * as contracts from './index';
+import { permissiveMembers, validateContract } from './validation';
 
 const outcome = (cls: typeof CreateTokenRequest | typeof UpdateTokenPatch, text: string) => {
   try {
@@ -44,5 +47,37 @@ describe('validateContract: keyed members', () => {
     });
     // data is kept as given: its keys and text are the client's
     expect(outcome(CreateTokenRequest, '{"type":"token","data":{"constructor":"\\ud800"}}')).toBeInstanceOf(CreateTokenRequest);
+  });
+});
+
+/** Classes whose rules are all `@Allow()` skip validateSync (permissiveMembers): it could find nothing in them. */
+describe('validateContract: classes with @Allow() rules only', () => {
+  const classes = Object.entries(contracts).filter(([, v]) => typeof v === 'function' && permissiveMembers(v) !== null) as Array<[string, new () => object]>;
+
+  it('include the token create, search and intent requests', () => {
+    expect(classes.map(([name]) => name)).toEqual(expect.arrayContaining(['CreateTokenRequest', 'SearchTokensRequest', 'CreateTokenIntentRequest']));
+    class Ruled {
+      @IsString()
+      name!: string;
+    }
+    expect(permissiveMembers(Ruled)).toBeNull();
+  });
+
+  it.each(classes)('%s: class-validator finds no error and keeps exactly the members skipping it keeps', (_name, cls) => {
+    const members = [...(permissiveMembers(cls) as ReadonlySet<string>)];
+    const plain = { ...Object.fromEntries(members.map((m, i) => [m, i % 2 ? { nested: [i] } : `v${i}`])), undeclared: 1, other: { a: 1 } };
+    const instance = plainToInstance(cls, plain);
+    expect(validateSync(instance, { forbidUnknownValues: false, whitelist: true })).toEqual([]);
+    expect(Object.keys(instance).sort()).toEqual([...members].sort());
+  });
+
+  it('drops undeclared members at the edge and keeps the rest as sent', () => {
+    const body = { type: 'card', data: { number: '4242424242424242' }, metadata: { toString: 'x' }, containers: ['/pci/'], bogus: { a: 1 } };
+    const out = validateContract(CreateTokenRequest, body, undefined, { whitelist: true }) as Record<string, unknown>;
+    expect(out).toBeInstanceOf(CreateTokenRequest);
+    expect(out).toEqual({ type: 'card', data: body.data, metadata: { toString: 'x' }, containers: ['/pci/'] });
+    expect(out['data']).toBe(body.data);
+    // without the whitelist (a service's own check) nothing is dropped
+    expect(validateContract(CreateTokenRequest, body)).toHaveProperty('bogus');
   });
 });

@@ -101,6 +101,25 @@ describe('DeliveryRepository (PostgreSQL)', () => {
     expect(claimed.every((d) => d.attempts === 1 && d.body === created.event && d.url?.startsWith('https://hooks.example.com/'))).toBe(true);
   });
 
+  it("settles a relay batch in one statement: the deliveries queued and the events' outbox rows deleted, or neither", async () => {
+    const created = await outbox('token.created');
+    const unheard = await outbox('token.updated');
+    const [{ deliveries }] = await repo.deliveriesOf([created]);
+    const left = async () => (await ctx.sql.query('SELECT id FROM event_outbox ORDER BY seq')).rows.map((r) => r.id);
+    // a delivery the statement cannot store (no URL) fails it whole: nothing queued, nothing deleted
+    const broken = { ...deliveries[0], id: randomUUID(), url: null as unknown as string };
+    await expect(repo.queueAndRemove([...deliveries, broken], [created.seq, unheard.seq])).rejects.toThrow();
+    expect(await left()).toEqual([created.id, unheard.id]);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM webhook_deliveries')).rows[0].n).toBe(0);
+    await repo.queueAndRemove(deliveries, [created.seq, unheard.seq]);
+    expect(await left()).toEqual([]);
+    expect((await repo.claim(10, 10)).map((d) => d.id).sort()).toEqual(deliveries.map((d) => d.id).sort());
+    // only events to delete: no delivery queued
+    const another = await outbox('token.deleted');
+    await repo.queueAndRemove([], [another.seq]);
+    expect(await left()).toEqual([]);
+  });
+
   it('records handed-off first attempts whole, and deletes the event from the outbox with the last of its deliveries', async () => {
     const created = await outbox('token.created');
     const deleted = await outbox('token.deleted');

@@ -177,18 +177,29 @@ export class DeliveryRepository {
   }
 
   /**
-   * Queues deliveries for the claims (the relay, in its transaction, when this process has no room for hand-offs):
-   * due now, unattempted. One the relay had recorded before a crash keeps its row.
+   * Queues deliveries for the claims (the relay, when this process has no room for hand-offs): due now, unattempted.
+   * One the relay had recorded before a crash keeps its row.
    */
-  async queue(deliveries: readonly EventDelivery[]): Promise<void> {
-    if (!deliveries.length) return;
+  queue(deliveries: readonly EventDelivery[]): Promise<void> {
+    return this.queueAndRemove(deliveries, []);
+  }
+
+  /**
+   * The relay's settlement of a batch, in one statement: `deliveries` queued (as `queue` does) and the outbox rows
+   * `seqs` deleted, together or not at all.
+   */
+  async queueAndRemove(deliveries: readonly EventDelivery[], seqs: readonly string[]): Promise<void> {
+    if (!deliveries.length && !seqs.length) return;
     await this.sql.query(Prisma.sql`
-      INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at)
-      SELECT v.*, now() FROM unnest(${deliveries.map((d) => d.id)}::uuid[], ${deliveries.map((d) => d.tenant_id)}::uuid[],
-        ${deliveries.map((d) => d.url)}::text[], ${deliveries.map((d) => d.body)}::text[], ${deliveries.map((d) => d.webhook_id)}::uuid[],
-        ${deliveries.map((d) => d.event_id)}::uuid[], ${deliveries.map((d) => d.event_type)}::text[])
-        AS v(id, tenant_id, url, body, webhook_id, event_id, event_type)
-      ON CONFLICT (id) DO NOTHING`);
+      WITH queued AS (
+        INSERT INTO webhook_deliveries (id, tenant_id, url, body, webhook_id, event_id, event_type, created_at)
+        SELECT v.*, now() FROM unnest(${deliveries.map((d) => d.id)}::uuid[], ${deliveries.map((d) => d.tenant_id)}::uuid[],
+          ${deliveries.map((d) => d.url)}::text[], ${deliveries.map((d) => d.body)}::text[], ${deliveries.map((d) => d.webhook_id)}::uuid[],
+          ${deliveries.map((d) => d.event_id)}::uuid[], ${deliveries.map((d) => d.event_type)}::text[])
+          AS v(id, tenant_id, url, body, webhook_id, event_id, event_type)
+        ON CONFLICT (id) DO NOTHING
+      )
+      DELETE FROM event_outbox WHERE seq = ANY (${seqs}::bigint[])`);
   }
 
   /**

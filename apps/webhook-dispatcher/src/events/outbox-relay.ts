@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { CHANNELS, PgListener, Prisma, PrismaService, SqlPool } from '@coffer/db';
+import { CHANNELS, PgListener, Prisma, SqlPool } from '@coffer/db';
 import { WorkLoop } from '@coffer/db';
 import { createLogger } from '@coffer/observability';
 import { webhookDispatcherConfig } from '../config';
@@ -14,11 +14,11 @@ const BATCH = 500;
  * Relays the transactional outbox (docs/events.md): takes the oldest events, publishes them to the JetStream stream
  * and finds each one's deliveries (one per enabled webhook subscribed to its type). An event nobody subscribed to is
  * deleted at once. The deliveries of the others are handed off to this process's dispatcher, which attempts them as
- * soon as the transaction committed and writes each delivery's row only when its first attempt ended, already
+ * soon as the batch is settled and writes each delivery's row only when its first attempt ended, already
  * settled; the event's outbox row stays until all of them are recorded, and is deleted in the statement that
  * records the last (so a crash at any point relays it again: at least once, with the same delivery ids). When the
  * dispatcher has no room, the deliveries are queued as rows for the claims and the event deleted, in one
- * transaction. One replica relays at a time ({@link RelayLeadership}), so events leave in the order they were written.
+ * statement. One replica relays at a time ({@link RelayLeadership}), so events leave in the order they were written.
  *
  * It reads the outbox when woken: by the notification a writer sends once its events committed (CHANNELS.eventOutbox,
  * libs/db outbox-signal.ts), when this process becomes the relay, when its listening connection is (re)established,
@@ -37,7 +37,6 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
   private draining?: Promise<void>;
 
   constructor(
-    private readonly prisma: PrismaService,
     private readonly sql: SqlPool,
     private readonly stream: EventStream,
     private readonly dispatcher: DispatcherService,
@@ -75,62 +74,60 @@ export class OutboxRelay implements OnModuleInit, OnApplicationShutdown {
     return this.drain();
   }
 
-  /** One batch; true when more may be waiting. */
+  /**
+   * One batch; true when more may be waiting. No transaction: the batch is read, published, and then settled in one
+   * statement (the deliveries queued for the claims and the events done deleted together), so a crash anywhere before
+   * that statement leaves every row to be relayed again, and one after it leaves nothing half done. The relay lock
+   * keeps other replicas out meanwhile.
+   */
   async relayOnce(): Promise<boolean> {
     if (!this.leadership.held) return false;
     const held = [...this.held.keys()];
-    // nothing new (a wake-up for events another batch took already, the safety sweep): one index probe, not a transaction
-    const [{ waiting }] = await this.sql.query<{ waiting: boolean }>(
-      Prisma.sql`SELECT EXISTS (SELECT 1 FROM event_outbox WHERE seq <> ALL (${held}::bigint[])) AS waiting`,
-    );
-    if (!waiting) return false;
-    const relayed = await this.prisma.transactional(async () => {
-      const rows = await this.sql.query<RelayedEvent>(Prisma.sql`
-        SELECT seq, id, tenant_id, type, event::text AS event, traceparent FROM event_outbox WHERE seq <> ALL (${held}::bigint[]) ORDER BY seq LIMIT ${BATCH}`);
-      if (!rows.length) return { count: 0, queued: false, handOff: [] as ClaimedDelivery[] };
-      await this.stream.publish(rows);
-      const found = await this.deliveries.deliveriesOf(rows);
-      const handOff: ClaimedDelivery[] = [];
-      const done = found.filter((f) => !f.deliveries.length).map((f) => f.event);
-      const waiting: EventDelivery[] = [];
-      const budget = this.dispatcher.handOffBudget();
-      const now = new Date();
-      for (const { event, deliveries, suspended } of found) {
-        if (!deliveries.length) continue;
-        // a suspended tenant's deliveries, and those beyond its share of the room, wait as rows for the claims
-        if (suspended || !budget.take(event.tenant_id, deliveries.length)) {
-          waiting.push(...deliveries);
-          done.push(event);
-          continue;
-        }
-        const hold = this.hold(String(event.seq), deliveries.length);
-        for (const d of deliveries) {
-          handOff.push({
-            id: d.id,
-            tenant_id: d.tenant_id,
-            url: d.url,
-            body: d.body,
-            attempts: 1,
-            created_at: now,
-            webhook_id: d.webhook_id,
-            handedOff: { hold, event_id: d.event_id, event_type: d.event_type },
-            traceparent: event.traceparent ?? undefined,
-          });
-        }
+    const rows = await this.sql.query<RelayedEvent>(Prisma.sql`
+      SELECT seq, id, tenant_id, type, event::text AS event, traceparent FROM event_outbox WHERE seq <> ALL (${held}::bigint[]) ORDER BY seq LIMIT ${BATCH}`);
+    if (!rows.length) return false;
+    await this.stream.publish(rows);
+    const found = await this.deliveries.deliveriesOf(rows);
+    const handOff: ClaimedDelivery[] = [];
+    const done = found.filter((f) => !f.deliveries.length).map((f) => f.event);
+    const waiting: EventDelivery[] = [];
+    const budget = this.dispatcher.handOffBudget();
+    const now = new Date();
+    for (const { event, deliveries, suspended } of found) {
+      if (!deliveries.length) continue;
+      // a suspended tenant's deliveries, and those beyond its share of the room, wait as rows for the claims
+      if (suspended || !budget.take(event.tenant_id, deliveries.length)) {
+        waiting.push(...deliveries);
+        done.push(event);
+        continue;
       }
-      await this.deliveries.queue(waiting);
-      const queued = waiting.length > 0;
-      if (done.length) await this.sql.query(Prisma.sql`DELETE FROM event_outbox WHERE seq = ANY (${done.map((e) => String(e.seq))}::bigint[])`);
-      return { count: rows.length, queued, handOff };
-    });
-    // committed: the handed-off deliveries are attempted now, their events kept out of the next reads until recorded
-    for (const d of relayed.handOff) {
+      const hold = this.hold(String(event.seq), deliveries.length);
+      for (const d of deliveries) {
+        handOff.push({
+          id: d.id,
+          tenant_id: d.tenant_id,
+          url: d.url,
+          body: d.body,
+          attempts: 1,
+          created_at: now,
+          webhook_id: d.webhook_id,
+          handedOff: { hold, event_id: d.event_id, event_type: d.event_type },
+          traceparent: event.traceparent ?? undefined,
+        });
+      }
+    }
+    await this.deliveries.queueAndRemove(
+      waiting,
+      done.map((e) => String(e.seq)),
+    );
+    // settled: the handed-off deliveries are attempted now, their events kept out of the next reads until recorded
+    for (const d of handOff) {
       const hold = d.handedOff?.hold as OutboxHold;
       this.held.set(hold.seq, hold);
     }
-    this.dispatcher.handOff(relayed.handOff);
-    if (relayed.queued) this.dispatcher.wake();
-    return relayed.count === BATCH;
+    this.dispatcher.handOff(handOff);
+    if (waiting.length) this.dispatcher.wake();
+    return rows.length === BATCH;
   }
 
   private hold(seq: string, deliveries: number): OutboxHold {
