@@ -5,3 +5,4 @@ export * from './acting-context';
 export * from './handler-coverage';
 export * from './audit-trail';
 export * from './recorded-writes';
+export * from './resource-handler';

@@ -1,56 +1,32 @@
 import { Controller } from '@nestjs/common';
-import { OPS, type ApplicationKeyRequest, type CreateApplicationRequest, type IdBodyMessage, type IdRequest } from '@coffer/contracts';
-import { Operation, caller, type Command } from '@coffer/operations';
+import { OPS, type ApplicationKeyRequest, type IdRequest } from '@coffer/contracts';
+import { Operation, ResourceHandler, caller, type Command } from '@coffer/operations';
 import { ApplicationsService } from './applications.service';
 import { ApplicationKeysService } from './application-keys.service';
 
 @Controller()
-export class ApplicationsHandler {
+export class ApplicationsHandler extends ResourceHandler(ApplicationsService, OPS.session.applications) {
   constructor(
-    private readonly applications: ApplicationsService,
+    applications: ApplicationsService,
     private readonly keys: ApplicationKeysService,
-  ) {}
-
-  @Operation(OPS.session.applications.create)
-  create(cmd: Command<CreateApplicationRequest>) {
-    return this.applications.create(cmd.body);
-  }
-
-  @Operation(OPS.session.applications.list)
-  list(cmd: Command<Record<string, unknown> | undefined>) {
-    return this.applications.list(cmd.body ?? {});
-  }
-
-  @Operation(OPS.session.applications.get)
-  get(cmd: Command<IdRequest>) {
-    return this.applications.get(cmd.body.id);
-  }
-
-  @Operation(OPS.session.applications.update)
-  update(cmd: Command<IdBodyMessage>) {
-    return this.applications.update(cmd.body.id, cmd.body.body);
-  }
-
-  @Operation(OPS.session.applications.delete)
-  async delete(cmd: Command<IdRequest>) {
-    await this.applications.delete(cmd.body.id);
-    return { deleted: true };
+  ) {
+    super(applications);
   }
 
   /** reactor-service's lookup: an application of the caller's own tenant */
   @Operation(OPS.session.applications.principal)
   principal(cmd: Command<IdRequest>) {
-    return this.applications.principalOf(caller().tenantId, cmd.body.id);
+    return this.resource.principalOf(caller().tenantId, cmd.body.id);
   }
 
   @Operation(OPS.session.applications.regenerate)
   regenerate(cmd: Command<IdRequest>) {
-    return this.applications.regenerate(cmd.body.id);
+    return this.resource.regenerate(cmd.body.id);
   }
 
   @Operation(OPS.session.applications.current)
   current() {
-    return this.applications.current();
+    return this.resource.current();
   }
 
   @Operation(OPS.session.applications.keys.create)
