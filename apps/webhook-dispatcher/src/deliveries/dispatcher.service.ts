@@ -154,8 +154,8 @@ export class DispatcherService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * What the relay may hand off now (it then writes no row for those deliveries and hands them over once its
-   * transaction committed, {@link OutboxRelay}): while fewer than HANDOFF_FACTOR times the limits wait or run here,
+   * What the relay may hand off now (it then writes no row for those deliveries and hands them over once it has
+   * settled its batch, {@link OutboxRelay}): while fewer than HANDOFF_FACTOR times the limits wait or run here,
    * in all and of the event's tenant. Beyond (slow receivers), the relay queues them for the claims.
    */
   handOffBudget(): HandOffBudget {
