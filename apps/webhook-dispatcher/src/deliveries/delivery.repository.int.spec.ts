@@ -94,8 +94,8 @@ describe('DeliveryRepository (PostgreSQL)', () => {
   it('queues deliveries for the claims: due now, unattempted; one already recorded keeps its row', async () => {
     const created = await outbox('token.created');
     const [{ deliveries }] = await repo.deliveriesOf([created]);
-    await repo.queue(deliveries);
-    await repo.queue(deliveries);
+    await repo.queueAndRemove(deliveries, []);
+    await repo.queueAndRemove(deliveries, []);
     const claimed = await repo.claim(10, 10);
     expect(claimed.map((d) => d.id).sort()).toEqual(deliveries.map((d) => d.id).sort());
     expect(claimed.every((d) => d.attempts === 1 && d.body === created.event && d.url?.startsWith('https://hooks.example.com/'))).toBe(true);

@@ -177,16 +177,8 @@ export class DeliveryRepository {
   }
 
   /**
-   * Queues deliveries for the claims (the relay, when this process has no room for hand-offs): due now, unattempted.
-   * One the relay had recorded before a crash keeps its row.
-   */
-  queue(deliveries: readonly EventDelivery[]): Promise<void> {
-    return this.queueAndRemove(deliveries, []);
-  }
-
-  /**
-   * The relay's settlement of a batch, in one statement: `deliveries` queued (as `queue` does) and the outbox rows
-   * `seqs` deleted, together or not at all.
+   * The relay's settlement of a batch, in one statement: `deliveries` queued for the claims (due now, unattempted; one
+   * the relay had recorded before a crash keeps its row) and the outbox rows `seqs` deleted, together or not at all.
    */
   async queueAndRemove(deliveries: readonly EventDelivery[], seqs: readonly string[]): Promise<void> {
     if (!deliveries.length && !seqs.length) return;
