@@ -1,13 +1,14 @@
 import { RETENTION_BATCH, RetentionPruner, type RetentionPolicy } from './retention-pruner';
 
+const POLICY: RetentionPolicy = { service: 'test', rows: 'old rows', intervalMs: 60_000, retentionDays: 30 };
+
 class FakePruner extends RetentionPruner {
   readonly logger = { info: jest.fn(), error: jest.fn() } as unknown as RetentionPruner['logger'];
-  readonly policy: RetentionPolicy = { intervalMs: 60_000, retentionDays: 30, countField: 'rows', prunedMessage: 'pruned', failedMessage: 'failed' };
   readonly calls: Array<[number, number]> = [];
   readonly after: number[] = [];
 
   constructor(private readonly batches: Array<number | Error>) {
-    super();
+    super(POLICY);
   }
 
   protected async deleteBatch(retentionDays: number, limit: number): Promise<number> {
@@ -32,7 +33,7 @@ describe('RetentionPruner', () => {
       [5, RETENTION_BATCH],
     ]);
     expect(pruner.after).toEqual([5]);
-    expect(pruner.logger.info).toHaveBeenCalledWith({ rows: 2 * RETENTION_BATCH + 7, retentionDays: 5 }, 'pruned');
+    expect(pruner.logger.info).toHaveBeenCalledWith({ rows: 2 * RETENTION_BATCH + 7, retentionDays: 5 }, 'pruned old rows past retention');
   });
 
   it("uses the policy's retention by default and logs nothing when nothing was due", async () => {
@@ -45,7 +46,7 @@ describe('RetentionPruner', () => {
   it('logs a failure and returns what it pruned before it', async () => {
     const pruner = new FakePruner([RETENTION_BATCH, new Error('connection lost')]);
     await expect(pruner.prune()).resolves.toBe(RETENTION_BATCH);
-    expect(pruner.logger.error).toHaveBeenCalledWith({ err: { message: 'connection lost' } }, 'failed');
+    expect(pruner.logger.error).toHaveBeenCalledWith({ err: { message: 'connection lost' } }, 'pruning old rows failed; retried at the next interval');
     expect(pruner.after).toEqual([]);
   });
 

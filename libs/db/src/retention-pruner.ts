@@ -1,5 +1,5 @@
 import type { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import type { createLogger } from '@coffer/observability';
+import { createLogger } from '@coffer/observability';
 import type { SimpleIntervalJob } from 'toad-scheduler';
 import { periodicWork } from './periodic-work';
 
@@ -8,29 +8,33 @@ export const RETENTION_BATCH = 1000;
 /** A pause between batches, so a large backlog drains without taking the database from the requests. */
 const PAUSE_MS = 50;
 
-/** What a retention pruner deletes after how long, how often, and what its log lines say. */
+/** Whose rows a retention pruner deletes, which, after how long and how often. */
 export interface RetentionPolicy {
+  /** the service that logs the pruning */
+  service: string;
+  /** what the rows are, as the log lines name them: `pruned <rows> past retention` */
+  rows: string;
   intervalMs: number;
   /** the default of `prune(retentionDays)` */
   retentionDays: number;
-  /** the log field that counts the rows pruned (`{ [countField]: n, retentionDays }`) */
-  countField: string;
-  prunedMessage: string;
-  failedMessage: string;
 }
 
 /**
  * Deletes rows past retention every `intervalMs`, in batches of RETENTION_BATCH with a pause between them, one run at a
  * time per process and none after shutdown. Safe with several replicas as long as each batch takes its rows with
  * `FOR UPDATE SKIP LOCKED`. A service's pruner says what a batch deletes (deleteBatch) and, optionally, what follows
- * the batches (afterBatches); it is a Nest provider of that service (@Injectable, with its own constructor).
+ * the batches (afterBatches); it is a Nest provider of that service (@Injectable, with its own constructor handing
+ * its policy to this one).
  */
 export abstract class RetentionPruner implements OnModuleInit, OnApplicationShutdown {
-  protected abstract readonly logger: ReturnType<typeof createLogger>;
-  protected abstract readonly policy: RetentionPolicy;
+  protected readonly logger: ReturnType<typeof createLogger>;
   private job?: SimpleIntervalJob;
   private running = false;
   private stopped = false;
+
+  constructor(private readonly policy: RetentionPolicy) {
+    this.logger = createLogger(policy.service);
+  }
 
   /** Deletes at most `limit` rows past `retentionDays`; returns how many it deleted. */
   protected abstract deleteBatch(retentionDays: number, limit: number): Promise<number>;
@@ -41,7 +45,7 @@ export abstract class RetentionPruner implements OnModuleInit, OnApplicationShut
   }
 
   onModuleInit(): void {
-    this.job = periodicWork(this.policy.countField, this.policy.intervalMs, () => this.prune());
+    this.job = periodicWork(`prune ${this.policy.rows}`, this.policy.intervalMs, () => this.prune());
     this.job.start();
   }
 
@@ -64,10 +68,10 @@ export abstract class RetentionPruner implements OnModuleInit, OnApplicationShut
         await new Promise((r) => setTimeout(r, PAUSE_MS));
       }
       await this.afterBatches(retentionDays);
-      if (total) this.logger.info({ [this.policy.countField]: total, retentionDays }, this.policy.prunedMessage);
+      if (total) this.logger.info({ rows: total, retentionDays }, `pruned ${this.policy.rows} past retention`);
       return total;
     } catch (err) {
-      this.logger.error({ err: { message: (err as Error).message } }, this.policy.failedMessage);
+      this.logger.error({ err: { message: (err as Error).message } }, `pruning ${this.policy.rows} failed; retried at the next interval`);
       return total;
     } finally {
       this.running = false;

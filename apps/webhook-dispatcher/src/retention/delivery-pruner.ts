@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, RETENTION_BATCH, RetentionPruner } from '@coffer/db';
-import { createLogger } from '@coffer/observability';
 import { webhookDispatcherConfig } from '../config';
 
 /**
@@ -11,18 +10,9 @@ import { webhookDispatcherConfig } from '../config';
  */
 @Injectable()
 export class DeliveryPruner extends RetentionPruner {
-  protected readonly logger = createLogger('webhook-dispatcher');
-  private readonly config = webhookDispatcherConfig();
-  protected readonly policy = {
-    intervalMs: this.config.retentionIntervalMs,
-    retentionDays: this.config.deliveryRetentionDays,
-    countField: 'deliveries',
-    prunedMessage: 'pruned finished webhook deliveries past retention',
-    failedMessage: 'delivery pruning failed; retried at the next interval',
-  };
-
   constructor(private readonly prisma: PrismaService) {
-    super();
+    const { retentionIntervalMs, deliveryRetentionDays } = webhookDispatcherConfig();
+    super({ service: 'webhook-dispatcher', rows: 'finished webhook deliveries', intervalMs: retentionIntervalMs, retentionDays: deliveryRetentionDays });
   }
 
   protected deleteBatch(retentionDays: number, limit: number): Promise<number> {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, RetentionPruner } from '@coffer/db';
-import { createLogger } from '@coffer/observability';
 import { reactorServiceConfig } from '../../config';
 
 /**
@@ -10,18 +9,9 @@ import { reactorServiceConfig } from '../../config';
  */
 @Injectable()
 export class JobPruner extends RetentionPruner {
-  protected readonly logger = createLogger('reactor-service');
-  private readonly config = reactorServiceConfig();
-  protected readonly policy = {
-    intervalMs: this.config.retentionIntervalMs,
-    retentionDays: this.config.jobRetentionDays,
-    countField: 'jobs',
-    prunedMessage: 'pruned finished reactor jobs past retention',
-    failedMessage: 'job pruning failed; retried at the next interval',
-  };
-
   constructor(private readonly prisma: PrismaService) {
-    super();
+    const { retentionIntervalMs, jobRetentionDays } = reactorServiceConfig();
+    super({ service: 'reactor-service', rows: 'finished reactor jobs', intervalMs: retentionIntervalMs, retentionDays: jobRetentionDays });
   }
 
   protected deleteBatch(retentionDays: number, limit: number): Promise<number> {
