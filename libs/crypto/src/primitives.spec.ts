@@ -16,6 +16,14 @@ describe('primitives', () => {
     expect(() => open(key, sealed, Buffer.from('tenant-b/token'))).toThrow();
   });
 
+  it('never gives two seals the same IV, across refills of the IV pool, and each still opens', () => {
+    // 341 IVs per pool: 2,000 seals take several refills, and one sealed before a refill must keep its own IV
+    const sealed = Array.from({ length: 2000 }, (_, i) => seal(key, Buffer.from(`v${i}`), Buffer.from('aad')));
+    const ivs = new Set(sealed.map((s) => s.subarray(1, 13).toString('hex')));
+    expect(ivs.size).toBe(sealed.length);
+    sealed.forEach((s, i) => expect(open(key, s, Buffer.from('aad')).toString()).toBe(`v${i}`));
+  });
+
   it('generates 256-bit secrets with a prefix and hashes them', () => {
     const a = generateSecret('key');
     expect(a).toMatch(/^key_[A-Za-z0-9_-]{43}$/);

@@ -10,9 +10,28 @@ const VERSION = 1;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+/**
+ * IVs are drawn from the CSPRNG 341 at a time (4,092 bytes): a randomBytes call per seal cost 3.5 % of token-service's
+ * CPU per create, and it is the call that costs, not the bytes. An IV is public (it is stored beside its ciphertext)
+ * and each one is handed out once, so keeping the next ones in memory reveals nothing; each worker thread has its own.
+ */
+const IV_POOL_BYTES = 341 * IV_BYTES;
+let ivPool = Buffer.alloc(0);
+let ivAt = 0;
+
+function nextIv(): Buffer {
+  if (ivAt === ivPool.length) {
+    ivPool = randomBytes(IV_POOL_BYTES);
+    ivAt = 0;
+  }
+  const iv = ivPool.subarray(ivAt, ivAt + IV_BYTES);
+  ivAt += IV_BYTES;
+  return iv;
+}
+
 /** AES-256-GCM. Layout: [version:1][iv:12][tag:16][ciphertext]. `aad` binds the ciphertext to its owner. */
 export function seal(key: SecretKey, plaintext: Buffer, aad: Buffer): Buffer {
-  const iv = randomBytes(IV_BYTES);
+  const iv = nextIv();
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(aad);
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
