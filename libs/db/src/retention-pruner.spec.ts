@@ -3,7 +3,7 @@ import { RETENTION_BATCH, RetentionPruner, type RetentionPolicy } from './retent
 const POLICY: RetentionPolicy = { service: 'test', rows: 'old rows', intervalMs: 60_000, retentionDays: 30 };
 
 class FakePruner extends RetentionPruner {
-  readonly logger = { info: jest.fn(), error: jest.fn() } as unknown as RetentionPruner['logger'];
+  override readonly logger = { info: jest.fn(), error: jest.fn() } as unknown as RetentionPruner['logger'];
   readonly calls: Array<[number, number]> = [];
   readonly after: number[] = [];
 
