@@ -26,6 +26,7 @@ export * from './events/events';
 export * from './proxies/proxy-invocation';
 export * from './proxies/proxies';
 export * from './openapi/json-schema';
+export { applyPropertyDocs, type SwaggerPropertyDecorator } from './openapi/property-docs';
 export * from './paging/page-of';
 export * from './paging/page-views';
 export * from './paging/page-query';

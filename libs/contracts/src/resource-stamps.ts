@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from './openapi/property-docs';
 import { TenantResource } from './tenant-resource';
 
 /**

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from './openapi/property-docs';
 
 /**
  * The head of the view of a resource a tenant owns: its id and its tenant's, first in the OpenAPI schema (a base

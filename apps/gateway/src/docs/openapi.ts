@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule, getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
-import { ProblemDocument } from '@coffer/contracts';
+import { ApiProperty, DocumentBuilder, SwaggerModule, getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
+import { ProblemDocument, applyPropertyDocs } from '@coffer/contracts';
 import { HeaderNames } from '../auth/api-key-headers';
 import { problemResponse } from './api-problems.decorator';
 import { exampleOf } from './schema-example';
@@ -128,6 +128,8 @@ function addExamples(op: Operation, document: OpenAPIObject): void {
  * Served at /docs and /docs/openapi.json; `npm run openapi` writes the committed snapshot docs/openapi.json.
  */
 export function buildOpenApiDocument(app: INestApplication, names = new HeaderNames()): OpenAPIObject {
+  // the contract classes' property documentation, recorded without @nestjs/swagger (services never load it)
+  applyPropertyDocs({ ApiProperty });
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { TRANSFORMS, type AccessRule, type Transform } from '../auth/principal';
 import { AccessRuleView } from '../auth/access-rule.view';

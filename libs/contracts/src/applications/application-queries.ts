@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../openapi/property-docs';
 import { APPLICATION_TYPES } from '../auth/principal';
 import { PageQuery } from '../paging/page-query';
 

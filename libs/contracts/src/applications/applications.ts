@@ -1,5 +1,5 @@
 import type { ApplicationKeyMessage, AuthenticateMessage, IdMessage } from '../messages/payloads';
-import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType } from '../openapi/property-docs';
 import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { APPLICATION_TYPES, type AccessRule, type ApplicationType } from '../auth/principal';
 import { AccessRuleView } from '../auth/access-rule.view';

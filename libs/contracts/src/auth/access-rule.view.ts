@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { TRANSFORMS, type AccessRule, type RuleCondition, type Transform } from './principal';
 
 /** One condition of a session's access rule (docs/access-control.md): ANDed with the rule's other conditions. */

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../openapi/property-docs';
 import { IsArray, IsOptional, IsString } from 'class-validator';
 import { AccessRuleView } from './access-rule.view';
 

@@ -1,6 +1,6 @@
 import { IsEmail, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { Transform } from 'class-transformer';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { PageOf } from '../paging/page-of';
 import { PageQuery } from '../paging/page-query';
 import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';

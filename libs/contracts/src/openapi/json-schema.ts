@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from './property-docs';
+import type { ApiPropertyOptions } from '@nestjs/swagger';
 
 /**
  * Any JSON value (token data, masks, reactor results): an object, an array, a string, a number, a boolean. Written as

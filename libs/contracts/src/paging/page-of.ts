@@ -1,5 +1,5 @@
 import { Type } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../openapi/property-docs';
 import { AnyPagination } from './page-views';
 
 /**

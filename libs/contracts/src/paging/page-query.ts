@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../openapi/property-docs';
 
 /**
  * docs/api-reference.md paging of every list: `page` (≥ 1, default 1) and `size` (0–100, default 20), or the cursor form

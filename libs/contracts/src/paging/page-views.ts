@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 
 /** docs/api-reference.md: the pagination of an offset page (`page`, `size`). */
 export class OffsetPagination {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 
 /** RFC 9457 problem document (docs/api-reference.md). Crosses the bus unchanged and leaves the gateway with its status. */
 export interface Problem {

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { RE2JS } from 're2js';
 import { FieldErrors } from '../problem/problem';
 import { FORMULA_LIMITS } from '../reactors/formulas';

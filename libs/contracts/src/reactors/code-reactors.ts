@@ -1,5 +1,5 @@
 import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { FieldErrors } from '../problem/problem';
 import { FORMULA_LIMITS } from './formulas';
 import { ApplicationRefField, REACTOR_LIMITS, ReactorRef } from './reactors';

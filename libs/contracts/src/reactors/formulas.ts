@@ -1,5 +1,5 @@
 import { Allow, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { FieldErrors } from '../problem/problem';
 import { PageOf } from '../paging/page-of';
 import { EgressValidation, ReactorEgressInput, ReactorEgressView } from './egress-policy';

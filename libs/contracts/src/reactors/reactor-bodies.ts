@@ -1,5 +1,5 @@
 import { Allow } from 'class-validator';
-import { ApiHideProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
+import { ApiHideProperty, ApiPropertyOptional, PickType } from '../openapi/property-docs';
 import type { FieldErrors } from '../problem/problem';
 import type { ContractClass } from '../validation';
 import { ApiAnyJson } from '../openapi/json-schema';

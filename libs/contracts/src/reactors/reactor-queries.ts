@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../openapi/property-docs';
 import { PageQuery } from '../paging/page-query';
 
 /** GET /reactor-formulas: `name` is a case-insensitive substring match; `*` matches any run of characters. */

@@ -1,7 +1,7 @@
 import type { IdBodyMessage } from '../messages/payloads';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { applyDecorators } from '@nestjs/common';
 import { isDeepStrictEqual } from 'node:util';
 import { FieldErrors, isProblem, type Problem } from '../problem/problem';

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { IsOptional, IsString, MinLength } from 'class-validator';
 import type { AccessRule } from '../auth/principal';
 import { GrantPermissions, GrantRules } from '../auth/grant-properties';

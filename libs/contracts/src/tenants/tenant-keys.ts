@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 
 /** Where a data key's key-encryption key lives (docs/keys.md): KEY_ENCRYPTION_KEYS, or an HSM through PKCS#11. */
 export const KEK_PROVIDERS = ['env', 'pkcs11'] as const;

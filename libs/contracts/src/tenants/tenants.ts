@@ -1,7 +1,7 @@
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { REACTOR_EGRESS_DEFAULTS, type ReactorEgressDefault } from '../reactors/egress-policy';
 import { Transform, Type } from 'class-transformer';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 
 export interface TenantSettings {
   deduplicate_tokens: boolean;

@@ -1,5 +1,5 @@
 import type { IdMessage, ListQueryMessage, TokenPatchMessage } from '../messages/payloads';
-import { ApiHideProperty, ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional, OmitType, PartialType } from '../openapi/property-docs';
 import { Allow, IsBoolean, IsOptional, IsString } from 'class-validator';
 import { FieldErrors } from '../problem/problem';
 import { parsePageBody, parsePageSize } from '../pagination';
