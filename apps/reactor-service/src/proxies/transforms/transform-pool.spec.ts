@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { ProxyTransformView } from '@coffer/contracts';
 import { TransformPool } from './transform-pool';
 import { runJob, type TransformJob, type WireMessage } from './transform-steps';
@@ -76,9 +77,10 @@ describe('TransformPool', () => {
   it('runs twenty masks of 1 MiB on a thread while the event loop stays free', async () => {
     pool = new TransformPool({ size: 2, maxRunningPerTenant: 1, maxQueuedPerTenant: 5 });
     await pool.run('warm', steps(json({ n: '1' }), [mask('*')]));
-    // the loop's turns while the job runs: a job run on the loop would leave it none (or one) for its whole second
-    let turns = 0;
-    const ticker = setInterval(() => turns++, 10);
+    // the loop's turns while the job runs (the histogram samples once per turn, at most every 10 ms): a job run on the
+    // loop would leave it none (or one) for its whole second
+    const turns = monitorEventLoopDelay({ resolution: 10 });
+    turns.enable();
     const out = await pool.run(
       't1',
       steps(
@@ -87,12 +89,12 @@ describe('TransformPool', () => {
         1_500,
       ),
     );
-    clearInterval(ticker);
+    turns.disable();
     expect(out).toMatchObject({ ok: false, kind: 'budget' });
     expect(out.ms).toBeGreaterThanOrEqual(1_000);
     // a free loop takes a turn every 10 ms; a tenth of those leaves room for a loaded machine's scheduling delays
     // (which reached half a second in CI) and still tells a free loop from a blocked one by an order of magnitude
-    expect(turns).toBeGreaterThan((out.ms ?? 0) / 10 / 10);
+    expect(turns.count).toBeGreaterThan((out.ms ?? 0) / 10 / 10);
   });
 
   it('terminates a thread whose job runs past its budget and serves the next job on a new one', async () => {
