@@ -1,5 +1,5 @@
 import type { Principal } from '@coffer/contracts';
-import { actedBy, actingAs, caller, callerAndTrace, callerIfAny, currentTraceId, withActingContext } from './acting-context';
+import { actedBy, actingAs, asCaller, caller, callerIfAny, currentTraceId, withActingContext } from './acting-context';
 
 const principal = { tenantId: 't-1', applicationId: 'app-1', applicationType: 'MANAGEMENT', permissions: [] } as unknown as Principal;
 const person = { ...principal, user: { id: 'user-1', email: 'jane@example.com' } } as unknown as Principal;
@@ -21,7 +21,7 @@ describe('the caller of the current operation', () => {
   it('is the principal the context was entered with, through awaits and timers', async () => {
     const seen = await withActingContext({ principal: person, traceId: 'trace-3' }, async () => {
       await new Promise((resolve) => setTimeout(resolve, 1));
-      return [caller(), currentTraceId(), callerAndTrace()];
+      return [caller(), currentTraceId(), asCaller()];
     });
     expect(seen).toEqual([person, 'trace-3', { principal: person, traceId: 'trace-3' }]);
   });
@@ -29,8 +29,12 @@ describe('the caller of the current operation', () => {
   it('is never guessed: outside an operation, or in one open to anyone, asking for it throws', () => {
     expect(() => caller()).toThrow(/no authenticated caller/);
     expect(() => withActingContext({ traceId: 't' }, () => caller())).toThrow(/no authenticated caller/);
-    expect(() => withActingContext({ traceId: 't' }, () => callerAndTrace())).toThrow(/no authenticated caller/);
+    expect(() => withActingContext({ traceId: 't' }, () => asCaller())).toThrow(/no authenticated caller/);
     expect(currentTraceId()).toBeUndefined();
+  });
+
+  it("asCaller: the trace id is '' where the operation has none (a call context always carries one)", () => {
+    expect(withActingContext({ principal }, () => asCaller())).toEqual({ principal, traceId: '' });
   });
 
   it('callerIfAny: the caller when the operation has one, undefined in one open to anyone or outside', () => {

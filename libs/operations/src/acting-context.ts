@@ -38,11 +38,6 @@ export function callerIfAny(): Principal | undefined {
   return acting.getStore()?.principal;
 }
 
-/** caller() and currentTraceId() in one read, for a use case that records what it did (events, audit) as well. */
-export function callerAndTrace(): { principal: Principal; traceId: string | undefined } {
-  return { principal: caller(), traceId: currentTraceId() };
-}
-
 /** The trace id of the operation this code runs for, if any (the gateway's, carried in the envelope). */
 export function currentTraceId(): string | undefined {
   return acting.getStore()?.traceId;
@@ -52,9 +47,10 @@ export function currentTraceId(): string | undefined {
 export type CallerContext = CallContext & { principal: Principal };
 
 /**
- * The current operation's caller and trace as one value, read now: for a call to another service made on the
- * caller's behalf, and for a use case's steps that run later or for someone else (a sandbox's callbacks), which get
- * this value captured where the use case started, never a fresh read.
+ * The current operation's caller and trace as one value, read once where a use case starts: what it records (events,
+ * audit) names them, a call to another service made on the caller's behalf carries them, and its steps that run
+ * later or for someone else (a sandbox's callbacks) get this value captured then, never a fresh read. The trace id
+ * is '' where the operation has none (the gateway always sends one).
  */
 export function asCaller(): CallerContext {
   return { principal: caller(), traceId: currentTraceId() ?? '' };

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { MAX_KEYS_PER_APPLICATION, ProblemError, SUBJECTS, actorOf, newEvent, notFound, type ApplicationKeyView } from '@coffer/contracts';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { RecordedWrites, caller, callerAndTrace } from '@coffer/operations';
+import { RecordedWrites, caller, asCaller } from '@coffer/operations';
 import { type ApplicationKey } from '@coffer/db';
 import { ApplicationRepository } from './application.repository';
 import { ApplicationKeyRepository } from './application-key.repository';
@@ -44,7 +44,7 @@ export class ApplicationKeysService {
   }
 
   async create(applicationId: string): Promise<ApplicationKeyView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const app = await this.applications.find(principal.tenantId, applicationId);
     if (!app) throw notFound('application');
     assertWithinRole(principal, app.type, app.permissions);
@@ -89,7 +89,7 @@ export class ApplicationKeysService {
   }
 
   async delete(applicationId: string, keyId: string): Promise<void> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     await this.requireApplication(principal.tenantId, applicationId);
     await this.writes.commit(
       async () => {

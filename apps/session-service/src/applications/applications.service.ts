@@ -21,7 +21,7 @@ import {
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { EventBus } from '@coffer/bus';
-import { RecordedWrites, caller, callerAndTrace } from '@coffer/operations';
+import { RecordedWrites, caller, asCaller } from '@coffer/operations';
 import { Prisma, changedFields } from '@coffer/db';
 import { ApplicationRepository, type ApplicationFilter } from './application.repository';
 import { SessionRepository } from '../sessions/session.repository';
@@ -41,7 +41,7 @@ export class ApplicationsService {
 
   /** `req` was validated against the contract at the edge (the gateway's pipe); the grants are this service's check. */
   async create(req: CreateApplicationRequest): Promise<ApplicationView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const errors = new FieldErrors();
     const grants = validateGrants(req.type, req.permissions, req.rules, errors);
     errors.throwIfAny();
@@ -93,7 +93,7 @@ export class ApplicationsService {
   }
 
   async update(id: string, body: unknown): Promise<ApplicationView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const existing = await this.applications.find(principal.tenantId, id);
     if (!existing) throw notFound('application');
     const req = validateContract(UpdateApplicationRequest, body);
@@ -123,7 +123,7 @@ export class ApplicationsService {
   }
 
   async delete(id: string): Promise<void> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     await this.writes.commit(
       async () => {
         if (!(await this.applications.delete(principal.tenantId, id))) throw notFound('application');
@@ -139,7 +139,7 @@ export class ApplicationsService {
 
   /** Every key of the application is replaced by one new key (the old ones stop at once), its sessions end. */
   async regenerate(id: string): Promise<ApplicationView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const existing = await this.applications.find(principal.tenantId, id);
     if (!existing) throw notFound('application');
     assertWithinRole(principal, existing.type, existing.permissions);

@@ -20,7 +20,7 @@ import {
 } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { deferUntilCommitted, isUniqueViolation } from '@coffer/db';
-import { RecordedWrites, actedBy, caller, type AuditAct, callerAndTrace } from '@coffer/operations';
+import { RecordedWrites, actedBy, caller, type AuditAct, asCaller } from '@coffer/operations';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { InvitationRepository, type InvitationRow } from './invitation.repository';
 import { InvitationMail } from './invitation-mail';
@@ -59,7 +59,7 @@ export class InvitationsService {
 
   /** `POST /tenants/self/invitations` `{email, role?}` (role ADMIN by default). */
   async create(body: unknown): Promise<InvitationView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const req = validateContract(CreateInvitationRequest, body);
     const email = req.email;
     const role = req.role ?? DEFAULT_INVITATION_ROLE;
@@ -134,7 +134,7 @@ export class InvitationsService {
 
   /** `POST /tenants/self/invitations/{id}/resend`: a new link (the old one stops working), valid for the full TTL again. */
   async resend(id: string): Promise<InvitationView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const { secret, tokenHash } = newLinkSecret();
     const expiresAt = new Date(Date.now() + TTL_MS);
     const updated = await this.writes.commit(
@@ -159,7 +159,7 @@ export class InvitationsService {
 
   /** `DELETE /tenants/self/invitations/{id}`: revoked, its link stops working. */
   async delete(id: string): Promise<void> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     await this.writes.commit(
       async () => {
         const existing = await this.invitations.find(principal.tenantId, id);

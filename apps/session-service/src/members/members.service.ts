@@ -19,7 +19,7 @@ import {
 } from '@coffer/contracts';
 import { EventBus } from '@coffer/bus';
 import { sqlStateOf } from '@coffer/db';
-import { RecordedWrites, actedBy, caller, type AuditAct, type ChangeRecord, callerAndTrace } from '@coffer/operations';
+import { RecordedWrites, actedBy, caller, type AuditAct, type ChangeRecord, asCaller } from '@coffer/operations';
 import { MemberRepository, type MemberFilter, type MemberWithUser } from './member.repository';
 import { toMemberView } from './member.view';
 
@@ -60,7 +60,7 @@ export class MembersService {
 
   /** `PUT /tenants/self/members/{id}` `{role}`: an assignable role (ADMIN, DEVELOPER, READ_ONLY), never the owner's. */
   async update(id: string, body: unknown): Promise<MemberView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const req = validateContract(UpdateMemberRequest, body);
     const { member, before } = await this.writes.commit(
       async () => {
@@ -88,7 +88,7 @@ export class MembersService {
 
   /** `DELETE /tenants/self/members/{id}`: the membership and the person's console sessions in the tenant end. */
   async delete(id: string): Promise<void> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const removed = await this.writes.commit(
       async () => {
         const existing = await this.members.find(principal.tenantId, id);
@@ -121,7 +121,7 @@ export class MembersService {
    * so two transfers at once cannot both see the same owner.
    */
   async transferOwner(body: unknown): Promise<MemberView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const req = body instanceof TransferOwnerRequest ? body : validateContract(TransferOwnerRequest, body);
     let result: Transfer;
     try {

@@ -15,7 +15,7 @@ import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
 import { Prisma, changedFields, periodicWork } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
-import { RecordedWrites, callerAndTrace } from '@coffer/operations';
+import { RecordedWrites, asCaller } from '@coffer/operations';
 import { sessionServiceConfig } from '../config';
 import { RateLimitWindows } from '../rate-limits/rate-limit-windows';
 import { SessionRepository } from './session.repository';
@@ -37,7 +37,7 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
 
   /** The session, its audit record and its session.created event commit together (never the key or the nonce). */
   async create(): Promise<CreateSessionResponse> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     if (principal.sessionId || principal.applicationType !== 'public') throw new ProblemError(403, 'Sessions are created with a public application key');
     const sessionKey = generateSecret('skey');
     const nonce = generateSecret('nonce');
@@ -66,7 +66,7 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async authorize(body: unknown): Promise<void> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     if (principal.sessionId || principal.applicationType !== 'private') throw new ProblemError(403, 'Sessions are authorized with a private application key');
     const req = validateContract(AuthorizeSessionRequest, body);
     const errors = new FieldErrors();

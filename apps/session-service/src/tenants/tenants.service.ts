@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DEFAULT_TENANT_SETTINGS, type UpdateTenantRequest, actorOf, newEvent, notFound, type TenantSettings, type TenantView } from '@coffer/contracts';
 import { changedFields, type Tenant } from '@coffer/db';
-import { RecordedWrites, callerAndTrace, type AuditAct } from '@coffer/operations';
+import { RecordedWrites, asCaller, type AuditAct } from '@coffer/operations';
 import { TenantRepository } from './tenant.repository';
 
 export function toTenantView(t: Tenant): TenantView {
@@ -39,7 +39,7 @@ export class TenantsService {
    * tenant.updated event commit together.
    */
   async update(req: UpdateTenantRequest): Promise<TenantView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const { after } = await this.writes.commit(
       async () => {
         const before = await this.get(principal.tenantId);

@@ -3,7 +3,7 @@ import { FieldErrors, forbidden, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { PrismaService } from '@coffer/db';
 import type { ReplayCodec } from '@coffer/idempotency';
-import { caller, callerAndTrace } from '@coffer/operations';
+import { caller, asCaller } from '@coffer/operations';
 import { CreateTokenUseCase, type CreateTokenCommand, type WrittenToken } from '../tokens/create/create-token.use-case';
 import { TokenRepository } from '../tokens/token.repository';
 import { TokenVault } from '../tokens/token-vault';
@@ -33,7 +33,7 @@ export class ConvertTokenIntentUseCase {
 
   async execute(cmd: CreateTokenCommand): Promise<TokenView> {
     // who converts, read once where the conversion starts; the token's write gets them as data (CreateTokenUseCase.write)
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const conversion = await this.intents.conversion(principal, cmd.body);
     if (!conversion) return this.create.execute(cmd);
     const errors = new FieldErrors();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, actorOf, conflict, newEvent, notFound, type Principal, type TokenIntentView } from '@coffer/contracts';
 import { AuditLog, EventOutbox, PrismaService } from '@coffer/db';
-import { callerAndTrace } from '@coffer/operations';
+import { asCaller } from '@coffer/operations';
 import { tokenActs } from '../audit/audit.repository';
 import { TokenVault, renderExpressions } from '../tokens/token-vault';
 import { validateTokenFields } from '../tokens/token-fields';
@@ -39,7 +39,7 @@ export class TokenIntentsUseCase {
   ) {}
 
   async create(body: unknown): Promise<TokenIntentView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const errors = new FieldErrors();
     if (typeof body !== 'object' || body === null || Array.isArray(body)) errors.add('body', 'must be a JSON object');
     const input = (errors.empty ? body : {}) as Record<string, unknown>;
@@ -77,7 +77,7 @@ export class TokenIntentsUseCase {
   }
 
   async get(id: string): Promise<TokenIntentView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const row = await this.intents.findLive(principal.tenantId, id);
     if (!row) throw notFound('token intent');
     const data = await this.vault.decryptIntent(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
@@ -86,7 +86,7 @@ export class TokenIntentsUseCase {
   }
 
   async delete(id: string): Promise<void> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     await this.prisma.transactional(async () => {
       if (!(await this.intents.deleteLive(principal.tenantId, id))) throw notFound('token intent');
       await this.audit.append(...tokenActs(principal, traceId, 'delete', 'token_intent', id));

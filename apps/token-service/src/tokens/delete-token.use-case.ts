@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { forbidden, notFound } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
-import { callerAndTrace } from '@coffer/operations';
+import { asCaller } from '@coffer/operations';
 import { TokenRepository } from './token.repository';
 import { tokenDeleted } from './token-events';
 
@@ -10,7 +10,7 @@ export class DeleteTokenUseCase {
   constructor(private readonly tokens: TokenRepository) {}
 
   async execute(id: string): Promise<void> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const row = await this.tokens.find(principal.tenantId, id);
     if (!row) throw notFound('token');
     if (!decideTokenAccess(principal, 'token:delete', { id: row.id, container: row.container }).allowed)

@@ -5,7 +5,7 @@ import { decideTokenAccess, writeReplyTransform } from '@coffer/auth';
 import { evaluate, type ExpressionBudget } from '@coffer/expression';
 import { AuditLog, PrismaService, type AuditRecordInput } from '@coffer/db';
 import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
-import { caller, callerAndTrace } from '@coffer/operations';
+import { caller, asCaller } from '@coffer/operations';
 import { tokenActs } from '../../audit/audit.repository';
 import { TokenRepository, type TokenRow } from '../token.repository';
 import { TokenInserts } from './token-inserts';
@@ -101,7 +101,7 @@ export class CreateTokenUseCase {
     // stored row (created_by), its event and its audit record carry them into the group commit (TokenInserts), which
     // writes the creates of many requests in whichever one's async context flushes it: nothing past here asks the
     // context who acts.
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const prepared = this.validated(principal, cmd.body);
     if (!cmd.idempotency) return (await this.write(principal, traceId, prepared)).view;
     return this.writeOnce(principal, traceId, prepared, cmd.idempotency);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { badRequest, forbidden, type JsonValue } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { AuditLog } from '@coffer/db';
-import { callerAndTrace } from '@coffer/operations';
+import { asCaller } from '@coffer/operations';
 import { ExpressionError, findDetokenizationExpressions, substituteDetokenization } from '@coffer/expression';
 import { tokenActs } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
@@ -25,7 +25,7 @@ export class DetokenizeUseCase {
   ) {}
 
   async execute(payload: unknown, path = 'body'): Promise<JsonValue> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     let ids: string[];
     try {
       ids = findDetokenizationExpressions(payload);

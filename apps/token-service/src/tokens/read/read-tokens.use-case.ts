@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ProblemError, cursorPage, forbidden, notFound, offsetPagination, parseListWindow, type Cursor, type Page, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { AuditLog } from '@coffer/db';
-import { callerAndTrace } from '@coffer/operations';
+import { asCaller } from '@coffer/operations';
 import { tokenActs } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter, type TokenRow } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -23,7 +23,7 @@ export class ReadTokensUseCase {
   ) {}
 
   async get(id: string): Promise<TokenView> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     if (typeof id !== 'string' || !id) throw notFound('token');
     // reads are batched (TokenReads): the caller travels with this read as data, never read in the flushing context
     const { row, audited } = await this.reads.find(principal, traceId, id);
@@ -38,7 +38,7 @@ export class ReadTokensUseCase {
 
   /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
   async list(query: Record<string, unknown>, deadline?: number): Promise<Page<TokenView>> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     // a filter holding NUL is refused before the paging is looked at (both are 400s)
     const filter = parseListFilter(query);
     const window = parseListWindow(query);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { FieldErrors, SearchTokensRequest, offsetPage, pageOffset, parsePageBody, validateContract, type Page, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { AuditLog } from '@coffer/db';
-import { callerAndTrace } from '@coffer/operations';
+import { asCaller } from '@coffer/operations';
 import { tokenActs } from '../../audit/audit.repository';
 import { TokenRepository } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -21,7 +21,7 @@ export class SearchTokensUseCase {
 
   /** `deadline`: the caller's (performance.now() scale); the query is cancelled in PostgreSQL when it passes. */
   async execute(body: unknown, deadline?: number): Promise<Page<TokenView>> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const req = validateContract(SearchTokensRequest, body ?? {});
     const page = parsePageBody(req as unknown as Record<string, unknown>, new FieldErrors());
     const where = compileSearch(req.query, { tenantId: principal.tenantId, digest: await this.vault.searchDigester(principal.tenantId) });

@@ -4,7 +4,7 @@ import { AuditLog, PrismaService, type AuditRecordInput } from '@coffer/db';
 import type { ExpressionBudget } from '@coffer/expression';
 import { writeBudget } from '../expression-budgets';
 import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
-import { caller, callerAndTrace } from '@coffer/operations';
+import { caller, asCaller } from '@coffer/operations';
 import { tokenActs } from '../../audit/audit.repository';
 import { CreateTokenUseCase, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
 import { TokenVault } from '../token-vault';
@@ -44,7 +44,7 @@ export class TokenizeUseCase {
 
   async execute(payload: unknown, idempotency?: IdempotentWrite, rendered = false): Promise<JsonValue> {
     // who tokenizes, read once where the call starts; every token's write gets them as data (CreateTokenUseCase.write)
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const conversions = await this.lookUpIntents(principal, payload);
     const { shape, slots } = this.planned(principal, payload, { replaying: false, conversions });
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements

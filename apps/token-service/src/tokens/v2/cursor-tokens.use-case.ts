@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { FieldErrors, SearchTokensV2Request, validateContract, type Principal, type TokenView } from '@coffer/contracts';
 import { decideTokenAccess } from '@coffer/auth';
 import { AuditLog } from '@coffer/db';
-import { callerAndTrace } from '@coffer/operations';
+import { asCaller } from '@coffer/operations';
 import { tokenActs } from '../../audit/audit.repository';
 import { TokenRepository, type TokenListFilter } from '../token.repository';
 import { TokenVault } from '../token-vault';
@@ -34,7 +34,7 @@ export class CursorTokensUseCase {
   ) {}
 
   async list(query: Record<string, unknown>, deadline?: number): Promise<CursorPage> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const errors = new FieldErrors();
     const window = parseCursorWindow(query, errors, true);
     const { filter, canonical } = parseV2ListFilter(query, errors);
@@ -46,7 +46,7 @@ export class CursorTokensUseCase {
 
   /** `query` is the search language of v1; absent or blank, every token the caller may search. */
   async search(body: unknown, deadline?: number): Promise<CursorPage> {
-    const { principal, traceId } = callerAndTrace();
+    const { principal, traceId } = asCaller();
     const req = validateContract(SearchTokensV2Request, body ?? {});
     const window = parseCursorWindow(req, new FieldErrors(), false);
     const query = req.query;
