@@ -4,7 +4,8 @@
 // or one that differs per service, such as HEALTH_PORT, is left to the reader).
 import fs from 'node:fs';
 import path from 'node:path';
-import { docPages, proseLines } from './doc-pages.mjs';
+import { docPages } from './doc-pages.mjs';
+import { variableTableRows } from './env-tables.mjs';
 import { SERVICE_SOURCES, envReads } from './env-reads.mjs';
 import { ROOT } from './sdk-calls.mjs';
 
@@ -50,34 +51,19 @@ function nth(cell, i, count) {
 /** One sentence per documented default or range that is not the parser's. */
 export function envDefaultProblems(pages = docPages(), settings = integerSettings()) {
   const problems = [];
-  for (const { file, text } of pages) {
-    let columns = null;
-    for (const { n, line } of proseLines(text)) {
-      if (!line.startsWith('|')) {
-        columns = null;
-        continue;
-      }
-      const cells = line
-        .split('|')
-        .slice(1, -1)
-        .map((c) => c.trim());
-      if (/^variable\b/i.test(cells[0])) {
-        columns = { type: cells.findIndex((c) => /^type/i.test(c)), def: cells.findIndex((c) => /^default/i.test(c)) };
-        continue;
-      }
-      if (!columns || /^-+$/.test(cells[0])) continue;
-      const names = [...cells[0].matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]);
-      names.forEach((name, i) => {
-        const s = settings.get(name);
-        if (!s) return;
-        const def = /^`(\d+)`/.exec(nth(cells[columns.def], i, names.length)?.trim() ?? '');
-        if (def && Number(def[1]) !== s.def) problems.push(`${file}:${n}: ${name} defaults to ${s.def} in its parser, not ${def[1]}`);
-        const range = /integer (\d[\d,]*)\s*[–-]\s*(\d[\d,]*)/.exec(nth(cells[columns.type], i, names.length) ?? '');
-        const [min, max] = range ? [Number(range[1].replace(/,/g, '')), Number(range[2].replace(/,/g, ''))] : [];
-        if (range && (min !== s.min || (s.max !== undefined && max !== s.max)))
-          problems.push(`${file}:${n}: ${name} accepts ${s.min}–${s.max ?? '…'} in its parser, not ${range[1]}–${range[2]}`);
-      });
-    }
+  for (const { file, n, cells, head } of variableTableRows(pages, /^variable\b/i)) {
+    const columns = { type: head.findIndex((c) => /^type/i.test(c)), def: head.findIndex((c) => /^default/i.test(c)) };
+    const names = [...cells[0].matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]);
+    names.forEach((name, i) => {
+      const s = settings.get(name);
+      if (!s) return;
+      const def = /^`(\d+)`/.exec(nth(cells[columns.def], i, names.length)?.trim() ?? '');
+      if (def && Number(def[1]) !== s.def) problems.push(`${file}:${n}: ${name} defaults to ${s.def} in its parser, not ${def[1]}`);
+      const range = /integer (\d[\d,]*)\s*[–-]\s*(\d[\d,]*)/.exec(nth(cells[columns.type], i, names.length) ?? '');
+      const [min, max] = range ? [Number(range[1].replace(/,/g, '')), Number(range[2].replace(/,/g, ''))] : [];
+      if (range && (min !== s.min || (s.max !== undefined && max !== s.max)))
+        problems.push(`${file}:${n}: ${name} accepts ${s.min}–${s.max ?? '…'} in its parser, not ${range[1]}–${range[2]}`);
+    });
   }
   return problems;
 }

@@ -27,26 +27,37 @@ export const READ_BY_OTHERS = {
 /** Prefixes of variables a library reads by its own standard (the OpenTelemetry SDK's OTEL_*). */
 export const READ_BY_OTHERS_PREFIXES = { OTEL_: 'the OpenTelemetry SDK reads the standard OTEL_* variables itself' };
 
+/**
+ * The rows of the docs' tables whose first header cell matches `header`, as { file, n, cells, head }: the row's cells
+ * and its table's header cells, trimmed (`cells[0]` names the row's variables). Separator rows (`|---|`) are left out.
+ */
+export function* variableTableRows(pages, header) {
+  for (const { file, text } of pages) {
+    let head = null;
+    for (const { n, line } of proseLines(text)) {
+      if (!line.startsWith('|')) {
+        head = null;
+        continue;
+      }
+      // `| a | b |` → ['a', 'b']; the closing pipe is optional
+      const cells = line
+        .slice(1)
+        .replace(/\|\s*$/, '')
+        .split('|')
+        .map((c) => c.trim());
+      if (header.test(cells[0])) head = cells;
+      else if (head && !/^-+$/.test(cells[0])) yield { file, n, cells, head };
+    }
+  }
+}
+
 /** `Map<variable, Array<file:line>>` of every variable in the docs' variable tables. */
 export function documentedVariables(pages = docPages()) {
   const documented = new Map();
-  for (const { file, text } of pages) {
-    let inVariableTable = false;
-    for (const { n, line } of proseLines(text)) {
-      if (!line.startsWith('|')) {
-        inVariableTable = false;
-        continue;
-      }
-      const first = line.split('|')[1]?.trim() ?? '';
-      if (/^(variable|setting)\b/i.test(first)) {
-        inVariableTable = true;
-        continue;
-      }
-      if (!inVariableTable) continue;
-      for (const m of first.matchAll(/`([A-Z][A-Z0-9_]+)`/g)) {
-        if (!documented.has(m[1])) documented.set(m[1], []);
-        documented.get(m[1]).push(`${file}:${n}`);
-      }
+  for (const { file, n, cells } of variableTableRows(pages, /^(variable|setting)\b/i)) {
+    for (const m of cells[0].matchAll(/`([A-Z][A-Z0-9_]+)`/g)) {
+      if (!documented.has(m[1])) documented.set(m[1], []);
+      documented.get(m[1]).push(`${file}:${n}`);
     }
   }
   return documented;

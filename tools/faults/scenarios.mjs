@@ -20,13 +20,18 @@ async function expectReconnect(ctx, what) {
   }
 }
 
-function killAndRestart(name, t) {
+/**
+ * kill -9 of a service (or, with its own `kill` and `restart`, of a dependency), restarted after the outage. `reconnect`
+ * names the restart the services must then recover from by themselves (expectReconnect).
+ */
+function killAndRestart(name, t, { kill = (sys) => sys.kill(name), restart = (sys) => sys.restart(name), reconnect } = {}) {
   return {
     name: `kill -9 ${name}`,
     async run(ctx) {
-      await ctx.sys.kill(name);
+      await kill(ctx.sys);
       await sleep(t.outage);
-      await ctx.sys.restart(name);
+      await restart(ctx.sys);
+      if (reconnect) await expectReconnect(ctx, reconnect);
       await sleep(t.settle);
       return { faults: 1 };
     },
@@ -165,28 +170,8 @@ export function faultScenarios({ ci }) {
   return [
     { name: 'warm-up (no fault)', run: async () => (await sleep(ci ? 2_000 : 5_000), { faults: 0 }) },
     ...SERVICE_NAMES.map((name) => killAndRestart(name, t)),
-    {
-      name: 'kill -9 nats-server',
-      async run(ctx) {
-        await ctx.sys.killNats();
-        await sleep(t.outage);
-        await ctx.sys.restartNats();
-        await expectReconnect(ctx, 'a nats-server restart');
-        await sleep(t.settle);
-        return { faults: 1 };
-      },
-    },
-    {
-      name: 'kill -9 postgresql',
-      async run(ctx) {
-        await ctx.sys.killPostgres();
-        await sleep(t.outage);
-        await ctx.sys.restartPostgres();
-        await expectReconnect(ctx, 'a PostgreSQL restart');
-        await sleep(t.settle);
-        return { faults: 1 };
-      },
-    },
+    killAndRestart('nats-server', t, { kill: (sys) => sys.killNats(), restart: (sys) => sys.restartNats(), reconnect: 'a nats-server restart' }),
+    killAndRestart('postgresql', t, { kill: (sys) => sys.killPostgres(), restart: (sys) => sys.restartPostgres(), reconnect: 'a PostgreSQL restart' }),
     latency('postgresql', 100, t),
     latency('nats', 100, t),
     droppedConnections('postgresql', t),

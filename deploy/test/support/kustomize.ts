@@ -231,50 +231,39 @@ export function applyJsonPatch(doc: unknown, ops: JsonPatchOp[]): unknown {
     for (const token of tokens.slice(0, -1)) {
       parent = child(parent, token, op.path);
     }
+    // the member `last` of an object, or the position `last` of an array (`-`: past its end)
+    let key: string | number = last;
+    let exists: boolean;
     if (Array.isArray(parent)) {
-      const index = last === '-' ? parent.length : Number(last);
-      if (!/^(0|[1-9]\d*|-)$/.test(last) || index > parent.length) throw new Error(`bad array index in ${op.path}`);
-      switch (op.op) {
-        case 'add':
-          parent.splice(index, 0, clone(op.value));
-          break;
-        case 'replace':
-          if (index >= parent.length) throw new Error(`${op.path} does not exist`);
-          parent[index] = clone(op.value);
-          break;
-        case 'remove':
-          if (index >= parent.length) throw new Error(`${op.path} does not exist`);
-          parent.splice(index, 1);
-          break;
-        case 'test':
-          if (JSON.stringify(parent[index]) !== JSON.stringify(op.value)) throw new Error(`test failed at ${op.path}`);
-          break;
-        default:
-          throw new Error(`operation "${(op as { op: string }).op}" is not supported`);
-      }
+      key = last === '-' ? parent.length : Number(last);
+      if (!/^(0|[1-9]\d*|-)$/.test(last) || key > parent.length) throw new Error(`bad array index in ${op.path}`);
+      exists = key < parent.length;
     } else if (parent && typeof parent === 'object') {
-      const obj = parent as Record<string, unknown>;
-      const exists = Object.prototype.hasOwnProperty.call(obj, last);
-      switch (op.op) {
-        case 'add':
-          obj[last] = clone(op.value);
-          break;
-        case 'replace':
-          if (!exists) throw new Error(`${op.path} does not exist`);
-          obj[last] = clone(op.value);
-          break;
-        case 'remove':
-          if (!exists) throw new Error(`${op.path} does not exist`);
-          delete obj[last];
-          break;
-        case 'test':
-          if (JSON.stringify(obj[last]) !== JSON.stringify(op.value)) throw new Error(`test failed at ${op.path}`);
-          break;
-        default:
-          throw new Error(`operation "${(op as { op: string }).op}" is not supported`);
-      }
+      exists = Object.prototype.hasOwnProperty.call(parent, last);
     } else {
       throw new Error(`${op.path}: parent is not an object or array`);
+    }
+    const slots = parent as Record<string | number, unknown>;
+    switch (op.op) {
+      case 'add':
+        // an array's later elements move up to make room; an object's member is set (or overwritten)
+        if (Array.isArray(parent)) parent.splice(key as number, 0, clone(op.value));
+        else slots[key] = clone(op.value);
+        break;
+      case 'replace':
+        if (!exists) throw new Error(`${op.path} does not exist`);
+        slots[key] = clone(op.value);
+        break;
+      case 'remove':
+        if (!exists) throw new Error(`${op.path} does not exist`);
+        if (Array.isArray(parent)) parent.splice(key as number, 1);
+        else delete slots[key];
+        break;
+      case 'test':
+        if (JSON.stringify(slots[key]) !== JSON.stringify(op.value)) throw new Error(`test failed at ${op.path}`);
+        break;
+      default:
+        throw new Error(`operation "${(op as { op: string }).op}" is not supported`);
     }
   }
   return result;

@@ -23,68 +23,34 @@ export interface SealedKind {
 }
 
 /**
+ * A kind keyed by its row's `id` alone, with its ciphertext in `<column>_ciphertext`, its key id in `<column>_key_id`
+ * and the associated data `<aadPrefix>:<id>`.
+ */
+function sealedById(kind: string, table: string, column: string, aadPrefix: string, idType: KeysetColumn['type'] = 'uuid'): SealedKind {
+  return {
+    kind,
+    table,
+    keyset: [{ name: 'id', type: idType }],
+    ciphertext: `${column}_ciphertext`,
+    keyIdColumn: `${column}_key_id`,
+    aad: (r) => `${aadPrefix}:${r['id']}`,
+  };
+}
+
+/**
  * Every value the services seal with TenantKeyring.encryptJson. Reactor formulas hold no secret (their
  * configuration is the list of elements, not values) and v2 token cursors are sealed under a key derived from the
  * never-rotating index key, so neither has anything to re-encrypt.
  */
 export const SEALED_KINDS: readonly SealedKind[] = [
-  {
-    kind: 'tokens',
-    table: 'tokens',
-    keyset: [{ name: 'id', type: 'text' }],
-    ciphertext: 'data_ciphertext',
-    keyIdColumn: 'data_key_id',
-    aad: (r) => `token:${r['id']}`,
-  },
-  {
-    // a converted intent keeps its row without data (null ciphertext): nothing to re-encrypt there
-    kind: 'token_intents',
-    table: 'token_intents',
-    keyset: [{ name: 'id', type: 'uuid' }],
-    ciphertext: 'data_ciphertext',
-    keyIdColumn: 'data_key_id',
-    aad: (r) => `token-intent:${r['id']}`,
-  },
-  {
-    kind: 'reactor_configurations',
-    table: 'reactors',
-    keyset: [{ name: 'id', type: 'uuid' }],
-    ciphertext: 'configuration_ciphertext',
-    keyIdColumn: 'configuration_key_id',
-    aad: (r) => `reactor:${r['id']}`,
-  },
-  {
-    kind: 'proxy_secrets',
-    table: 'proxies',
-    keyset: [{ name: 'id', type: 'uuid' }],
-    ciphertext: 'secrets_ciphertext',
-    keyIdColumn: 'secrets_key_id',
-    aad: (r) => `proxy:${r['id']}`,
-  },
-  {
-    kind: 'job_arguments',
-    table: 'reactor_jobs',
-    keyset: [{ name: 'id', type: 'uuid' }],
-    ciphertext: 'args_ciphertext',
-    keyIdColumn: 'args_key_id',
-    aad: (r) => `reactor-job:${r['id']}`,
-  },
-  {
-    kind: 'job_outcomes',
-    table: 'reactor_jobs',
-    keyset: [{ name: 'id', type: 'uuid' }],
-    ciphertext: 'outcome_ciphertext',
-    keyIdColumn: 'outcome_key_id',
-    aad: (r) => `reactor-job-outcome:${r['id']}`,
-  },
-  {
-    kind: 'webhook_bodies',
-    table: 'webhook_deliveries',
-    keyset: [{ name: 'id', type: 'uuid' }],
-    ciphertext: 'body_ciphertext',
-    keyIdColumn: 'body_key_id',
-    aad: (r) => `webhook-body:${r['id']}`,
-  },
+  sealedById('tokens', 'tokens', 'data', 'token', 'text'),
+  // a converted intent keeps its row without data (null ciphertext): nothing to re-encrypt there
+  sealedById('token_intents', 'token_intents', 'data', 'token-intent'),
+  sealedById('reactor_configurations', 'reactors', 'configuration', 'reactor'),
+  sealedById('proxy_secrets', 'proxies', 'secrets', 'proxy'),
+  sealedById('job_arguments', 'reactor_jobs', 'args', 'reactor-job'),
+  sealedById('job_outcomes', 'reactor_jobs', 'outcome', 'reactor-job-outcome'),
+  sealedById('webhook_bodies', 'webhook_deliveries', 'body', 'webhook-body'),
   {
     kind: 'webhook_secrets',
     table: 'webhook_secrets',
