@@ -1,11 +1,39 @@
-import type { ReactNode } from 'react';
-import type { Page } from '../lib/api';
+import type { ComponentType, ReactNode } from 'react';
+import { apiUrl, request, type ApiItem, type Page } from '../lib/api';
 import { useCan } from '../lib/session';
-import type { Load } from '../lib/use-load';
-import { Empty, Loaded, PageHeader } from './ui';
+import { useLoad } from '../lib/use-load';
+import type { ListPath } from '../lib/use-paged-load';
+import { LoadedList, PageHeader } from './ui';
+
+/** A list page's "New …" link, shown only to a session holding `permission`. */
+export interface CreateLink {
+  permission: string;
+  href: string;
+  label: string;
+}
+
+/**
+ * A resource's page by its route: `#/<page>` lists them, `#/<page>/new` creates one, `#/<page>/<id>` shows that one
+ * (`create` and `detail` may be one editor: React then keeps it when a created resource's id replaces "new").
+ */
+export function ResourceRoute({
+  id,
+  list: List,
+  create: Create,
+  detail: Detail,
+}: {
+  id?: string;
+  list: ComponentType;
+  create: ComponentType;
+  detail: ComponentType<{ id: string }>;
+}) {
+  if (id === 'new') return <Create />;
+  if (id) return <Detail id={id} />;
+  return <List />;
+}
 
 /** The header of a list page, with its "New …" link when the session may create one. */
-export function ListHeader({ title, create }: { title: string; create: { permission: string; href: string; label: string } }) {
+export function ListHeader({ title, create }: { title: string; create: CreateLink }) {
   const can = useCan();
   return (
     <PageHeader title={title}>
@@ -18,24 +46,39 @@ export function ListHeader({ title, create }: { title: string; create: { permiss
   );
 }
 
-/** A loaded list shown as cards (one per item, keyed by its id), or `empty` when it has no items. */
-export function CardList<T extends { id: string }>({ load, empty, card }: { load: Load<Page<T>>; empty: ReactNode; card: (item: T) => ReactNode }) {
+/** The API's largest page: a card list is not paged. */
+const CARD_LIST_SIZE = 100;
+
+/** The documented lists whose items have an id (a card is keyed by it). */
+type IdListPath = { [P in ListPath]: ApiItem<P> extends { id: string } ? P : never }[ListPath];
+
+/**
+ * A list page: its header (with the "New …" link) and the first page of `GET path` as cards, one per item, or `empty`
+ * when there are none.
+ */
+export function ResourceList<P extends IdListPath>({
+  path,
+  title,
+  create,
+  empty,
+  card,
+}: {
+  path: P;
+  title: string;
+  create: CreateLink;
+  empty: ReactNode;
+  card: (item: ApiItem<P>) => ReactNode;
+}) {
+  // IdListPath guarantees the id, but TypeScript does not see it through ApiItem of a generic path
+  const [load] = useLoad(
+    () => request<Page<ApiItem<P> & { id: string }>>('GET', apiUrl(path, undefined, { size: CARD_LIST_SIZE })).then((page) => page.data),
+    [path],
+  );
   return (
-    <Loaded load={load}>
-      {(res) =>
-        res.data.length ? (
-          <ul className="list">
-            {res.data.map((item) => (
-              <li key={item.id} className="card">
-                {card(item)}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <Empty>{empty}</Empty>
-        )
-      }
-    </Loaded>
+    <>
+      <ListHeader title={title} create={create} />
+      <LoadedList load={load} className="list" itemClassName="card" empty={empty} item={card} />
+    </>
   );
 }
 

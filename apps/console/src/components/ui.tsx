@@ -41,6 +41,66 @@ export function Loaded<T>({ load, children }: { load: Load<T>; children: (data: 
   return <>{children(load.data)}</>;
 }
 
+/** A loaded list (one `<li>` per item, keyed by its id), or `empty` when it has no items. */
+export function LoadedList<T extends { id: string }>({
+  load,
+  className,
+  itemClassName,
+  empty,
+  item,
+}: {
+  load: Load<T[]>;
+  className: string;
+  itemClassName?: string;
+  empty: ReactNode;
+  item: (item: T) => ReactNode;
+}) {
+  return (
+    <Loaded load={load}>
+      {(items) =>
+        items.length ? (
+          <ul className={className}>
+            {items.map((i) => (
+              <li key={i.id} className={itemClassName}>
+                {item(i)}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <Empty>{empty}</Empty>
+        )
+      }
+    </Loaded>
+  );
+}
+
+/** The end of an editing form: the save's problem, the submit button (only for a session that may write), and "Saved.". */
+export function SaveControls({
+  problem,
+  busy,
+  writable,
+  saved,
+  label,
+}: {
+  problem: Problem | null;
+  busy: boolean;
+  writable: boolean;
+  saved: boolean;
+  label: string;
+}) {
+  return (
+    <>
+      <ProblemView problem={problem} />
+      {writable ? (
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : label}
+        </button>
+      ) : null}
+      {saved ? <span role="status"> Saved.</span> : null}
+    </>
+  );
+}
+
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <header className="page-header">
@@ -71,6 +131,32 @@ export function FieldErrors({ id, messages }: { id: string; messages: string[] }
         <li key={m}>{m}</li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * A labelled control with its own errors under it; `children` gets the attributes that tie the control to them, so the
+ * errors' id is written once.
+ */
+export function FieldWithErrors({
+  label,
+  errorsId,
+  errors,
+  children,
+}: {
+  label: ReactNode;
+  errorsId: string;
+  errors: string[];
+  children: (described: ReturnType<typeof describedBy>) => ReactNode;
+}) {
+  return (
+    <>
+      <label>
+        {label}
+        {children(describedBy(errorsId, errors))}
+      </label>
+      <FieldErrors id={errorsId} messages={errors} />
+    </>
   );
 }
 

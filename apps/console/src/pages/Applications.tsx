@@ -5,18 +5,16 @@ import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { usePagedLoad } from '../lib/use-paged-load';
 import { go } from '../routes';
-import { Empty, Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
+import { Loaded, LoadedList, PageHeader, ProblemView, SaveControls, formatDate } from '../components/ui';
 import { GrantsEditor } from '../components/GrantsEditor';
 import { AccessPreview } from '../components/AccessPreview';
 import { PagedTable, type Column } from '../components/ResourceTable';
-import { DetailHeader, ListHeader } from '../components/ResourceList';
+import { DetailHeader, ListHeader, ResourceRoute } from '../components/ResourceList';
 
 type Application = Schema<'ApplicationView'>;
 
 export function Applications({ id }: { id?: string }) {
-  if (id === 'new') return <ApplicationForm />;
-  if (id) return <ApplicationDetail id={id} />;
-  return <ApplicationList />;
+  return <ResourceRoute id={id} list={ApplicationList} create={ApplicationForm} detail={ApplicationDetail} />;
 }
 
 const APPLICATION_COLUMNS: Column<Application>[] = [
@@ -145,13 +143,7 @@ function ApplicationEditor({ app, reload }: { app: Application; reload: () => vo
           <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} disabled={!writable} />
         </label>
         <GrantsEditor type={app.type} state={grants} dispatch={dispatch} />
-        <ProblemView problem={save.problem} />
-        {writable ? (
-          <button type="submit" className="primary" disabled={save.busy}>
-            {save.busy ? 'Saving…' : 'Save'}
-          </button>
-        ) : null}
-        {version > 0 && !save.busy && !save.problem ? <span role="status"> Saved.</span> : null}
+        <SaveControls problem={save.problem} busy={save.busy} writable={writable} saved={version > 0 && !save.busy && !save.problem} label="Save" />
       </form>
       {app.type !== 'management' ? <AccessPreview applicationId={app.id} version={version} /> : null}
       <Keys applicationId={app.id} writable={writable} onChange={reload} />
@@ -185,26 +177,21 @@ function Keys({ applicationId, writable }: { applicationId: string; writable: bo
       </div>
       {secret ? <SecretOnce secret={secret} onDone={() => setSecret(null)} /> : null}
       <ProblemView problem={problem} />
-      <Loaded load={keys}>
-        {(list) =>
-          list.length ? (
-            <ul className="keys">
-              {list.map((k) => (
-                <li key={k.id}>
-                  <code>{k.id}</code> <span className="muted">created {formatDate(k.created_at)}</span>{' '}
-                  {writable ? (
-                    <button className="danger" aria-label={`Revoke key ${k.id}`} onClick={() => void revoke(k.id)}>
-                      Revoke
-                    </button>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <Empty>No keys: create one to call the API as this application.</Empty>
-          )
-        }
-      </Loaded>
+      <LoadedList
+        load={keys}
+        className="keys"
+        empty="No keys: create one to call the API as this application."
+        item={(k) => (
+          <>
+            <code>{k.id}</code> <span className="muted">created {formatDate(k.created_at)}</span>{' '}
+            {writable ? (
+              <button className="danger" aria-label={`Revoke key ${k.id}`} onClick={() => void revoke(k.id)}>
+                Revoke
+              </button>
+            ) : null}
+          </>
+        )}
+      />
     </section>
   );
 }

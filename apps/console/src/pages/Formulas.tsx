@@ -3,8 +3,8 @@ import { api, type ApiBody, type Schema } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
-import { Loaded, Loading, ProblemView, formatDate } from '../components/ui';
-import { CardList, DetailHeader, ListHeader } from '../components/ResourceList';
+import { Loaded, Loading, SaveControls, formatDate } from '../components/ui';
+import { DetailHeader, ResourceList, ResourceRoute } from '../components/ResourceList';
 
 const CodeEditor = lazy(() => import('../components/CodeEditor'));
 
@@ -17,27 +17,24 @@ export const STARTER_CODE = `module.exports = async function (req) {
 `;
 
 export function Formulas({ id }: { id?: string }) {
-  if (id) return <FormulaEditor id={id === 'new' ? undefined : id} />;
-  return <FormulaList />;
+  return <ResourceRoute id={id} list={FormulaList} create={FormulaEditor} detail={FormulaEditor} />;
 }
 
 function FormulaList() {
-  const [formulas] = useLoad(() => api('GET', '/reactor-formulas', { query: { size: 100 } }), []);
   return (
-    <>
-      <ListHeader title="Formulas" create={{ permission: 'reactor:create', href: '#/formulas/new', label: 'New formula' }} />
-      <CardList
-        load={formulas}
-        empty="No formulas yet: a formula is reusable reactor code with declared configuration and parameters."
-        card={(f) => (
-          <>
-            <a href={`#/formulas/${f.id}`}>{f.name}</a> <span className="badge">{f.type}</span>
-            <span className="muted"> {f.description}</span>
-            <span className="muted"> · {formatDate(f.created_at)}</span>
-          </>
-        )}
-      />
-    </>
+    <ResourceList
+      path="/reactor-formulas"
+      title="Formulas"
+      create={{ permission: 'reactor:create', href: '#/formulas/new', label: 'New formula' }}
+      empty="No formulas yet: a formula is reusable reactor code with declared configuration and parameters."
+      card={(f) => (
+        <>
+          <a href={`#/formulas/${f.id}`}>{f.name}</a> <span className="badge">{f.type}</span>
+          <span className="muted"> {f.description}</span>
+          <span className="muted"> · {formatDate(f.created_at)}</span>
+        </>
+      )}
+    />
   );
 }
 
@@ -116,13 +113,7 @@ function FormulaForm({ formula }: { formula: Formula | null }) {
           Request parameters (JSON: name, description, type, optional)
           <textarea rows={4} value={parameters} onChange={(e) => setParameters(e.target.value)} disabled={!writable} spellCheck={false} />
         </label>
-        <ProblemView problem={problem} />
-        {writable ? (
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Saving…' : formula ? 'Save formula' : 'Create formula'}
-          </button>
-        ) : null}
-        {saved ? <span role="status"> Saved.</span> : null}
+        <SaveControls problem={problem} busy={busy} writable={writable} saved={saved} label={formula ? 'Save formula' : 'Create formula'} />
       </form>
     </>
   );

@@ -1,7 +1,7 @@
 import { api } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useLoad } from '../lib/use-load';
-import { Empty, Loaded, PageHeader, formatDate } from '../components/ui';
+import { Empty, Loaded, LoadedList, PageHeader, formatDate } from '../components/ui';
 
 const COUNTS = [
   { label: 'Applications', path: '/applications', permission: 'application:read', page: 'applications' },
@@ -42,21 +42,16 @@ export function Overview() {
       {can('log:read') ? (
         <section aria-labelledby="recent">
           <h2 id="recent">Recent activity</h2>
-          <Loaded load={recent}>
-            {(events) =>
-              events.length ? (
-                <ul className="activity">
-                  {events.map((e) => (
-                    <li key={e.id}>
-                      <time dateTime={e.created_at}>{formatDate(e.created_at)}</time> <span className="badge">{e.operation}</span> {e.message}
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <Empty>Nothing happened in this tenant yet.</Empty>
-              )
-            }
-          </Loaded>
+          <LoadedList
+            load={recent}
+            className="activity"
+            empty="Nothing happened in this tenant yet."
+            item={(e) => (
+              <>
+                <time dateTime={e.created_at}>{formatDate(e.created_at)}</time> <span className="badge">{e.operation}</span> {e.message}
+              </>
+            )}
+          />
         </section>
       ) : null}
     </>

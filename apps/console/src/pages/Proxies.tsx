@@ -1,20 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../lib/api';
-import { errorsFor } from '../lib/problem';
+import { errorsFor, type Problem } from '../lib/problem';
 import { configRow, initialProxyForm, maskKey, proxyBody, transformCount, type ProxyFormState, type ProxyView } from '../lib/proxies';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { usePagedLoad } from '../lib/use-paged-load';
 import { go } from '../routes';
 import { PagedTable, type Column } from '../components/ResourceTable';
-import { DetailHeader, ListHeader } from '../components/ResourceList';
-import { FieldErrors, Loaded, PageHeader, ProblemView, describedBy, formatDate } from '../components/ui';
+import { DetailHeader, ListHeader, ResourceRoute } from '../components/ResourceList';
+import { FieldErrors, FieldWithErrors, Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
 
 /** Pre-configured proxies (/proxies): list, create (the key shown once), the key on the detail, edit (PUT), delete. */
 export function Proxies({ id }: { id?: string }) {
-  if (id === 'new') return <NewProxy />;
-  if (id) return <ProxyDetail id={id} />;
-  return <ProxyList />;
+  return <ResourceRoute id={id} list={ProxyList} create={NewProxy} detail={ProxyDetail} />;
 }
 
 const PROXY_COLUMNS: Column<ProxyView>[] = [
@@ -176,40 +174,26 @@ function ProxyForm({ proxy, onSaved }: { proxy: ProxyView | null; onSaved: (p: P
     if (proxy) setSaved(true);
     onSaved(res);
   };
-  const nameErrors = errs('name');
-  const urlErrors = errs('destination_url');
-  const appErrors = errs('application');
   const configErrors = errs('configuration');
-  const requestErrors = [...errs('request_transforms'), ...errs('request_transform')];
-  const responseErrors = [...errs('response_transforms'), ...errs('response_transform')];
   return (
     <form className="card form" onSubmit={(e) => void submit(e)} aria-label="Proxy">
-      <label>
-        Name
-        <input
-          value={form.name}
-          onChange={(e) => set('name', e.target.value)}
-          required
-          maxLength={200}
-          disabled={!writable}
-          {...describedBy('proxy-name-errors', nameErrors)}
-        />
-      </label>
-      <FieldErrors id="proxy-name-errors" messages={nameErrors} />
-      <label>
-        Destination URL (https, a DNS name)
-        <input
-          type="url"
-          value={form.destinationUrl}
-          onChange={(e) => set('destinationUrl', e.target.value)}
-          required
-          placeholder="https://api.processor.example/v1"
-          disabled={!writable}
-          spellCheck={false}
-          {...describedBy('proxy-destination-errors', urlErrors)}
-        />
-      </label>
-      <FieldErrors id="proxy-destination-errors" messages={urlErrors} />
+      <FieldWithErrors label="Name" errorsId="proxy-name-errors" errors={errs('name')}>
+        {(described) => <input value={form.name} onChange={(e) => set('name', e.target.value)} required maxLength={200} disabled={!writable} {...described} />}
+      </FieldWithErrors>
+      <FieldWithErrors label="Destination URL (https, a DNS name)" errorsId="proxy-destination-errors" errors={errs('destination_url')}>
+        {(described) => (
+          <input
+            type="url"
+            value={form.destinationUrl}
+            onChange={(e) => set('destinationUrl', e.target.value)}
+            required
+            placeholder="https://api.processor.example/v1"
+            disabled={!writable}
+            spellCheck={false}
+            {...described}
+          />
+        )}
+      </FieldWithErrors>
       <label>
         <input type="checkbox" checked={form.requireAuth} onChange={(e) => set('requireAuth', e.target.checked)} disabled={!writable} /> Require an API key
         (unchecked: anyone with the proxy&apos;s key may call it, and nothing they send is detokenized)
@@ -220,17 +204,15 @@ function ProxyForm({ proxy, onSaved }: { proxy: ProxyView | null; onSaved: (p: P
         Disable detokenization (expressions in requests are sent as they are)
       </label>
       <FieldErrors id="proxy-detokenization-errors" messages={errs('disable_detokenization')} />
-      <label>
-        Application id (optional: tokenize transforms create tokens as it, code transforms get it as req.bt)
-        <input
-          value={form.applicationId}
-          onChange={(e) => set('applicationId', e.target.value)}
-          disabled={!writable}
-          spellCheck={false}
-          {...describedBy('proxy-application-errors', appErrors)}
-        />
-      </label>
-      <FieldErrors id="proxy-application-errors" messages={appErrors} />
+      <FieldWithErrors
+        label="Application id (optional: tokenize transforms create tokens as it, code transforms get it as req.bt)"
+        errorsId="proxy-application-errors"
+        errors={errs('application')}
+      >
+        {(described) => (
+          <input value={form.applicationId} onChange={(e) => set('applicationId', e.target.value)} disabled={!writable} spellCheck={false} {...described} />
+        )}
+      </FieldWithErrors>
       <fieldset className="kv" aria-describedby={configErrors.length ? 'proxy-configuration-errors' : undefined}>
         <legend>Configuration (secrets for the transforms, stored encrypted)</legend>
         <ul className="kv-rows">
@@ -278,31 +260,25 @@ function ProxyForm({ proxy, onSaved }: { proxy: ProxyView | null; onSaved: (p: P
         </div>
         <FieldErrors id="proxy-configuration-errors" messages={configErrors} />
       </fieldset>
-      <label>
-        Request transforms (a JSON array, run in order on the request)
-        <textarea
-          rows={textRows(form.requestTransforms, 5)}
-          value={form.requestTransforms}
-          onChange={(e) => set('requestTransforms', e.target.value)}
-          disabled={!writable}
-          spellCheck={false}
-          placeholder={TRANSFORMS_EXAMPLE}
-          {...describedBy('proxy-request-transforms-errors', requestErrors)}
-        />
-      </label>
-      <FieldErrors id="proxy-request-transforms-errors" messages={requestErrors} />
-      <label>
-        Response transforms (a JSON array, run in order on the destination&apos;s answer)
-        <textarea
-          rows={textRows(form.responseTransforms, 3)}
-          value={form.responseTransforms}
-          onChange={(e) => set('responseTransforms', e.target.value)}
-          disabled={!writable}
-          spellCheck={false}
-          {...describedBy('proxy-response-transforms-errors', responseErrors)}
-        />
-      </label>
-      <FieldErrors id="proxy-response-transforms-errors" messages={responseErrors} />
+      <TransformsField
+        side="request"
+        label="Request transforms (a JSON array, run in order on the request)"
+        minRows={5}
+        placeholder={TRANSFORMS_EXAMPLE}
+        value={form.requestTransforms}
+        onChange={(text) => set('requestTransforms', text)}
+        problem={problem}
+        disabled={!writable}
+      />
+      <TransformsField
+        side="response"
+        label="Response transforms (a JSON array, run in order on the destination's answer)"
+        minRows={3}
+        value={form.responseTransforms}
+        onChange={(text) => set('responseTransforms', text)}
+        problem={problem}
+        disabled={!writable}
+      />
       <p className="hint">{TRANSFORMS_HINT}</p>
       <ProblemView problem={problem} />
       {writable ? (
@@ -314,5 +290,46 @@ function ProxyForm({ proxy, onSaved }: { proxy: ProxyView | null; onSaved: (p: P
         </div>
       ) : null}
     </form>
+  );
+}
+
+/**
+ * One side's transforms as JSON text; the API may name their errors by the list (`request_transforms`) or by its
+ * single-transform member (`request_transform`).
+ */
+function TransformsField({
+  side,
+  label,
+  minRows,
+  placeholder,
+  value,
+  onChange,
+  problem,
+  disabled,
+}: {
+  side: 'request' | 'response';
+  label: string;
+  minRows: number;
+  placeholder?: string;
+  value: string;
+  onChange: (text: string) => void;
+  problem: Problem | null;
+  disabled: boolean;
+}) {
+  const errors = [...errorsFor(problem, `${side}_transforms`), ...errorsFor(problem, `${side}_transform`)];
+  return (
+    <FieldWithErrors label={label} errorsId={`proxy-${side}-transforms-errors`} errors={errors}>
+      {(described) => (
+        <textarea
+          rows={textRows(value, minRows)}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          disabled={disabled}
+          spellCheck={false}
+          placeholder={placeholder}
+          {...described}
+        />
+      )}
+    </FieldWithErrors>
   );
 }

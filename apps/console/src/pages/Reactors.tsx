@@ -4,7 +4,7 @@ import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
 import { Json, Loaded, Loading, PageHeader, ProblemView, formatDate } from '../components/ui';
-import { CardList, DetailHeader, ListHeader } from '../components/ResourceList';
+import { DetailHeader, ResourceList, ResourceRoute } from '../components/ResourceList';
 import { STARTER_CODE } from './Formulas';
 
 const CodeEditor = lazy(() => import('../components/CodeEditor'));
@@ -12,27 +12,23 @@ const CodeEditor = lazy(() => import('../components/CodeEditor'));
 type Reactor = Schema<'ReactorView'>;
 
 export function Reactors({ id }: { id?: string }) {
-  if (id === 'new') return <NewReactor />;
-  if (id) return <ReactorDetail id={id} />;
-  return <ReactorList />;
+  return <ResourceRoute id={id} list={ReactorList} create={NewReactor} detail={ReactorDetail} />;
 }
 
 function ReactorList() {
-  const [reactors] = useLoad(() => api('GET', '/reactors', { query: { size: 100 } }), []);
   return (
-    <>
-      <ListHeader title="Reactors" create={{ permission: 'reactor:create', href: '#/reactors/new', label: 'New reactor' }} />
-      <CardList
-        load={reactors}
-        empty="No reactors yet: a reactor runs a formula (or its own code) with its configuration, on tokens the caller may use."
-        card={(r) => (
-          <>
-            <a href={`#/reactors/${r.id}`}>{r.name}</a> <span className="badge">{r.formula ? `formula ${r.formula.name}` : 'code'}</span>
-            <span className="muted"> · {formatDate(r.created_at)}</span>
-          </>
-        )}
-      />
-    </>
+    <ResourceList
+      path="/reactors"
+      title="Reactors"
+      create={{ permission: 'reactor:create', href: '#/reactors/new', label: 'New reactor' }}
+      empty="No reactors yet: a reactor runs a formula (or its own code) with its configuration, on tokens the caller may use."
+      card={(r) => (
+        <>
+          <a href={`#/reactors/${r.id}`}>{r.name}</a> <span className="badge">{r.formula ? `formula ${r.formula.name}` : 'code'}</span>
+          <span className="muted"> · {formatDate(r.created_at)}</span>
+        </>
+      )}
+    />
   );
 }
 

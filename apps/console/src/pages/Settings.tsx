@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { api, type Schema } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
-import { Loaded, PageHeader, ProblemView, formatDate } from '../components/ui';
+import { Loaded, PageHeader, ProblemView, SaveControls, formatDate } from '../components/ui';
 
 /** The tenant; in its settings, console_key_sign_in absent: allowed, console_require_mfa absent: not required. */
 type Tenant = Schema<'TenantView'>;
@@ -80,13 +80,7 @@ function TenantForm({ tenant }: { tenant: Tenant }) {
         <input type="checkbox" checked={requireMfa} onChange={(e) => setRequireMfa(e.target.checked)} disabled={!writable} /> Require multi-factor
         authentication for single sign-on
       </label>
-      <ProblemView problem={problem} />
-      {writable ? (
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save settings'}
-        </button>
-      ) : null}
-      {saved ? <span role="status"> Saved.</span> : null}
+      <SaveControls problem={problem} busy={busy} writable={writable} saved={saved} label="Save settings" />
     </form>
   );
 }

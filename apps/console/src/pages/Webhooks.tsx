@@ -3,8 +3,8 @@ import { api, type Schema } from '../lib/api';
 import { useCan } from '../lib/session';
 import { useAction, useLoad } from '../lib/use-load';
 import { go } from '../routes';
-import { Empty, Loaded, ProblemView, formatDate } from '../components/ui';
-import { CardList, DetailHeader, ListHeader } from '../components/ResourceList';
+import { Empty, Loaded, ProblemView, SaveControls, formatDate } from '../components/ui';
+import { DetailHeader, ResourceList, ResourceRoute } from '../components/ResourceList';
 import { ResourceTable, type Column } from '../components/ResourceTable';
 
 export type Webhook = Schema<'WebhookView'>;
@@ -12,29 +12,29 @@ type Delivery = Schema<'WebhookDeliveryView'>;
 
 /** Event subscriptions (the webhooks API): list, create, edit, enable or disable, delete, and the deliveries. */
 export function Webhooks({ id }: { id?: string }) {
-  if (id === 'new') return <WebhookForm webhook={null} />;
-  if (id) return <WebhookDetail id={id} />;
-  return <WebhookList />;
+  return <ResourceRoute id={id} list={WebhookList} create={NewWebhook} detail={WebhookDetail} />;
 }
 
 function WebhookList() {
-  const [hooks] = useLoad(() => api('GET', '/webhooks', { query: { size: 100 } }), []);
   return (
-    <>
-      <ListHeader title="Webhooks" create={{ permission: 'webhook:create', href: '#/webhooks/new', label: 'New webhook' }} />
-      <CardList
-        load={hooks}
-        empty="No webhooks yet: a webhook receives the tenant's events (token.created, application.updated, …), signed."
-        card={(w) => (
-          <>
-            <a href={`#/webhooks/${w.id}`}>{w.name}</a> <span className="badge">{w.status}</span>
-            <span className="muted"> {w.url}</span>
-            <span className="muted"> · {w.events.length} event types</span>
-          </>
-        )}
-      />
-    </>
+    <ResourceList
+      path="/webhooks"
+      title="Webhooks"
+      create={{ permission: 'webhook:create', href: '#/webhooks/new', label: 'New webhook' }}
+      empty="No webhooks yet: a webhook receives the tenant's events (token.created, application.updated, …), signed."
+      card={(w) => (
+        <>
+          <a href={`#/webhooks/${w.id}`}>{w.name}</a> <span className="badge">{w.status}</span>
+          <span className="muted"> {w.url}</span>
+          <span className="muted"> · {w.events.length} event types</span>
+        </>
+      )}
+    />
   );
+}
+
+function NewWebhook() {
+  return <WebhookForm webhook={null} />;
 }
 
 function WebhookDetail({ id }: { id: string }) {
@@ -124,13 +124,7 @@ function WebhookForm({ webhook }: { webhook: Webhook | null }) {
             )}
           </Loaded>
         </fieldset>
-        <ProblemView problem={problem} />
-        {writable ? (
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Saving…' : webhook ? 'Save webhook' : 'Create webhook'}
-          </button>
-        ) : null}
-        {saved ? <span role="status"> Saved.</span> : null}
+        <SaveControls problem={problem} busy={busy} writable={writable} saved={saved} label={webhook ? 'Save webhook' : 'Create webhook'} />
       </form>
     </>
   );
