@@ -43,11 +43,20 @@ const booleanOrBooleanString = ({ value }: { value: unknown }) => {
   return v === 'true' ? true : v === 'false' ? false : value;
 };
 
+/** A boolean setting (see booleanOrBooleanString), optional, documented with `description`. */
+function BooleanSetting(description: string): PropertyDecorator {
+  // applied in the order TypeScript applies stacked decorators: the one written last first
+  const rules = [
+    IsBoolean({ message: 'must be a boolean (or "true" / "false")' }),
+    Transform(booleanOrBooleanString),
+    IsOptional(),
+    ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }], description }),
+  ];
+  return (target, key) => rules.forEach((rule) => rule(target, key));
+}
+
 export class TenantSettingsInput {
-  @ApiPropertyOptional({ oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }], description: 'a boolean, or "true" / "false" (any case)' })
-  @IsOptional()
-  @Transform(booleanOrBooleanString)
-  @IsBoolean({ message: 'must be a boolean (or "true" / "false")' })
+  @BooleanSetting('a boolean, or "true" / "false" (any case)')
   deduplicate_tokens?: boolean;
 
   @ApiPropertyOptional({ enum: REACTOR_EGRESS_DEFAULTS, description: 'what reactors without an egress list may reach (default allow_public)' })
@@ -72,22 +81,10 @@ export class TenantSettingsInput {
   })
   elements_allowed_origins?: string[];
 
-  @ApiPropertyOptional({
-    oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }],
-    description: 'whether a management or private key may sign in to the console (default true); false: people sign in with single sign-on only',
-  })
-  @IsOptional()
-  @Transform(booleanOrBooleanString)
-  @IsBoolean({ message: 'must be a boolean (or "true" / "false")' })
+  @BooleanSetting('whether a management or private key may sign in to the console (default true); false: people sign in with single sign-on only')
   console_key_sign_in?: boolean;
 
-  @ApiPropertyOptional({
-    oneOf: [{ type: 'boolean' }, { type: 'string', enum: ['true', 'false'] }],
-    description: 'whether people must sign in to the console with a second factor (default false)',
-  })
-  @IsOptional()
-  @Transform(booleanOrBooleanString)
-  @IsBoolean({ message: 'must be a boolean (or "true" / "false")' })
+  @BooleanSetting('whether people must sign in to the console with a second factor (default false)')
   console_require_mfa?: boolean;
 }
 
