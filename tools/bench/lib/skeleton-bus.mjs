@@ -13,3 +13,20 @@ export function connectAs(inboxPrefix) {
     noAsyncTraces: true,
   });
 }
+
+/**
+ * Runs what is queued in one event-loop iteration together at its end (setImmediate), as libs/bus PublishBatch does
+ * Coffer's requests and replies: nats.js then writes the messages published in that one synchronous run to its
+ * socket at once, one write(2) for all, where sends made from separate promise continuations cost one each.
+ */
+export function atIterationEnd() {
+  let queued = [];
+  const run = () => {
+    const sends = queued;
+    queued = [];
+    for (const send of sends) send();
+  };
+  return (send) => {
+    if (queued.push(send) === 1) setImmediate(run);
+  };
+}

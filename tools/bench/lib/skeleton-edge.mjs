@@ -1,16 +1,20 @@
 // The topology floor's edge (lib/skeleton.mjs): a bare Fastify server that hands each request over one NATS request
 // to the store (tokens) or the forwarder (POST /proxy/*), as the gateway hands them to token-service and
-// proxy-service, and answers with the reply; under /coalesced, the requests of one event-loop iteration share one
-// NATS request. No authentication, validation, rate limit or metrics. Prints its port on
-// stdout.
+// proxy-service, and answers with the reply; as the gateway's, the requests of one event-loop iteration are published
+// together (one socket write). Under /coalesced, they share one NATS request. No authentication, validation, rate
+// limit or metrics. Prints its port on stdout.
 import Fastify from 'fastify';
 import { JSONCodec } from 'nats';
-import { connectAs } from './skeleton-bus.mjs';
+import { atIterationEnd, connectAs } from './skeleton-bus.mjs';
 
 const nc = await connectAs('_INBOX.gateway');
 const json = JSONCodec();
+const publish = atIterationEnd();
+/** One NATS request, published with the others of this event-loop iteration. */
+const busRequest = (subject, payload) =>
+  new Promise((resolve, reject) => publish(() => nc.request(subject, json.encode(payload), { timeout: 5000 }).then(resolve, reject)));
 const call = async (subject, payload, reply) => {
-  const msg = await nc.request(subject, json.encode(payload), { timeout: 5000 });
+  const msg = await busRequest(subject, payload);
   const answer = json.decode(msg.data);
   return reply.code(answer.status).send(answer.body);
 };
@@ -49,7 +53,7 @@ app.register(async (scope) => {
   scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   scope.post('/proxy/*', async (request, reply) => {
     const forward = { path: `/${request.params['*']}`, contentType: request.headers['content-type'], body: request.body };
-    const msg = await nc.request('proxy.skeleton.forward', json.encode(forward), { timeout: 5000 });
+    const msg = await busRequest('proxy.skeleton.forward', forward);
     const answer = json.decode(msg.data);
     return reply
       .code(answer.status)
