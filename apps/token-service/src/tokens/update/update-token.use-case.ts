@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, applyMergePatch, badRequest, conflict, forbidden, notFound, type Principal, type TokenView, UpdateTokenPatch } from '@coffer/contracts';
 import type { ReplayCodec } from '@coffer/idempotency';
-import { caller, currentTraceId } from '@coffer/operations';
+import { asCaller, caller } from '@coffer/operations';
 import { decideTokenAccess, mayReveal, writeReplyTransform } from '@coffer/auth';
 import { validateMask, type ExpressionBudget } from '@coffer/expression';
 import { tokenUpdated } from '../token-events';
@@ -41,7 +41,8 @@ export class UpdateTokenUseCase {
    * repository's transaction joins the ambient one); a retry gets the token as the caller may see it now (replayCodec).
    */
   execute(cmd: UpdateTokenCommand): Promise<TokenView> {
-    return this.apply(caller(), currentTraceId(), cmd);
+    const { principal, traceId } = asCaller();
+    return this.apply(principal, traceId, cmd);
   }
 
   /**
