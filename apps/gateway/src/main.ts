@@ -15,7 +15,7 @@ import { PrincipalResolver } from './auth/principal-resolver';
 import { RefusalTally } from './auth/refusal-tally';
 import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onCheckExpectation, onClientError, onConnect, onFrameworkError } from './http/framework-errors';
 import { ProblemFilter } from './http/problem.filter';
-import { HeaderNames } from './auth/api-key-headers';
+import { HeaderNames } from './http/coffer-headers';
 import { setupOpenApi } from './docs/openapi';
 import { consoleDir, registerConsole } from './console/console-routes';
 import { ConsoleSessions } from './console/console-sessions';

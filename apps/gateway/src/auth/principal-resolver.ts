@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { OPS, ProblemError, RPC_DEADLINE_MS, type Principal, type ResolvedProxy } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
 import { RpcClient } from '@coffer/bus';
-import { HeaderNames } from './api-key-headers';
+import { HeaderNames } from '../http/coffer-headers';
 import { proxyHeaderPrefixes, proxyKeyOf } from '../proxy/proxy-request';
 import { PrincipalCache } from './principal-cache';
 import { CONSOLE_SESSION_PREFIX, ConsoleSessions, csrfMatches, sessionIdHashOf } from '../console/console-sessions';

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OPS, ProblemError, TRACE_ID_PATTERN, type RefusalWindowMessage } from '@coffer/contracts';
 import { RpcClient } from '@coffer/bus';
 import { auditRefusalsDropped } from '@coffer/observability';
-import { HeaderNames } from './api-key-headers';
+import { HeaderNames } from '../http/coffer-headers';
 import { PrincipalResolver } from './principal-resolver';
 import type { GatewayRequest } from '../http/gateway-request';
 

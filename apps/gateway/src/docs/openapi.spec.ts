@@ -9,7 +9,7 @@ import { ROUTE_ARGS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/com
 import { RequestMethod } from '@nestjs/common';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { AppModule } from '../app.module';
-import { HeaderNames } from '../auth/api-key-headers';
+import { HeaderNames } from '../http/coffer-headers';
 import { buildOpenApiDocument, setupOpenApi } from './openapi';
 import { gatewayWithoutServices, type RegisteredRoute } from './openapi-app';
 

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { ApiProperty, DocumentBuilder, SwaggerModule, getSchemaPath, type OpenAPIObject } from '@nestjs/swagger';
 import { ProblemDocument, applyPropertyDocs } from '@coffer/contracts';
-import { HeaderNames } from '../auth/api-key-headers';
+import { HeaderNames } from '../http/coffer-headers';
 import { problemResponse } from './api-problems.decorator';
 import { exampleOf } from './schema-example';
 

@@ -3,8 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ProblemError, TRACE_ID_PATTERN, findJsonLimitViolation, jsonLimitProblem } from '@coffer/contracts';
 import { frameworkProblem } from './framework-errors';
 import { httpDuration, httpRequests, runChecks, type Logger, type ReadinessCheck } from '@coffer/observability';
-import { HeaderNames } from '../auth/api-key-headers';
-import { idempotencyKeyFrom } from '../idempotency/idempotency-key-headers';
+import { HeaderNames, idempotencyKeyFrom } from './coffer-headers';
 import type { GatewayRequest } from './gateway-request';
 import { closeConnectionsWhenStopping } from './http-drain';
 

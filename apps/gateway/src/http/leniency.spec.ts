@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ProblemError } from '@coffer/contracts';
-import { HeaderNames } from '../auth/api-key-headers';
+import { HeaderNames } from './coffer-headers';
 import { parseOtherContentType, traceHeaderNames } from './fastify-setup';
 
 function parse(method: string, body: string): { err: Error | null; value?: unknown } {

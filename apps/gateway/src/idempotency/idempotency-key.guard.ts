@@ -1,7 +1,7 @@
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, ProblemError } from '@coffer/contracts';
 import type { GatewayRequest } from '../http/gateway-request';
-import { IETF_IDEMPOTENCY_KEY } from './idempotency-key-headers';
+import { IETF_IDEMPOTENCY_KEY } from '../http/coffer-headers';
 
 /** Conventions §1: the key is honoured on POST, PUT and PATCH, and ignored on GET and DELETE. */
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);

@@ -1,6 +1,6 @@
 import { withoutHopByHop } from '@coffer/egress';
 import type { ProxyInvocationMessage, ProxyMethod } from '@coffer/contracts';
-import type { HeaderNames } from '../auth/api-key-headers';
+import type { HeaderNames } from '../http/coffer-headers';
 import type { GatewayRequest } from '../http/gateway-request';
 
 /**

@@ -5,7 +5,7 @@ import { OPS, RPC_DEADLINE_MS, type ProxyReply } from '@coffer/contracts';
 import { RequirePermission } from '@coffer/auth';
 import { RpcClient } from '@coffer/bus';
 import { callContext, type GatewayRequest } from '../http/gateway-request';
-import { HeaderNames } from '../auth/api-key-headers';
+import { HeaderNames } from '../http/coffer-headers';
 import { ApiProblems } from '../docs/api-problems.decorator';
 import { withoutHopByHop } from '@coffer/egress';
 import { invocationOf, proxyHeaderPrefixes } from './proxy-request';

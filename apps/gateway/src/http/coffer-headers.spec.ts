@@ -1,4 +1,4 @@
-import { idempotencyKeyFrom } from './idempotency-key-headers';
+import { idempotencyKeyFrom } from './coffer-headers';
 
 const NAMES = ['svc-idempotency-key', 'bt-idempotency-key'];
 

@@ -1,3 +1,39 @@
+import { gatewayConfig } from '../config';
+
+// The headers Coffer itself reads from a request (docs/api-reference.md): their names with the aliases, and how a
+// value is taken from them. The headers the proxy drops or forwards are libs/egress's (hop-by-hop.ts).
+
+/** SVC-* headers plus `<P>-*` aliases from HEADER_ALIAS_PREFIXES (e.g. BT → BT-API-KEY). */
+export class HeaderNames {
+  readonly apiKey: string[];
+  readonly idempotencyKey: string[];
+  readonly traceId: string[];
+
+  /** `aliasPrefixes`: a comma list or the list itself; by default the configuration's HEADER_ALIAS_PREFIXES */
+  constructor(aliasPrefixes: string | readonly string[] = gatewayConfig().headerAliasPrefixes) {
+    const prefixes = [
+      'svc',
+      ...(typeof aliasPrefixes === 'string' ? aliasPrefixes.split(',') : aliasPrefixes).map((p) => p.trim().toLowerCase()).filter(Boolean),
+    ];
+    this.apiKey = prefixes.map((p) => `${p}-api-key`);
+    this.idempotencyKey = prefixes.map((p) => `${p}-idempotency-key`);
+    this.traceId = prefixes.map((p) => `${p}-trace-id`);
+  }
+
+  get all(): string[] {
+    return [...this.apiKey, ...this.idempotencyKey, ...this.traceId];
+  }
+
+  static first(headers: Record<string, string | string[] | undefined>, names: string[]): string | undefined {
+    for (const n of names) {
+      const v = headers[n];
+      const s = Array.isArray(v) ? v[0] : v;
+      if (s) return s;
+    }
+    return undefined;
+  }
+}
+
 /** The IETF header (draft-ietf-httpapi-idempotency-key-header), accepted beside SVC-IDEMPOTENCY-KEY and its aliases. */
 export const IETF_IDEMPOTENCY_KEY = 'idempotency-key';
 
