@@ -30,7 +30,20 @@ export function repositoryFileOf(source, app) {
   return /^(apps|libs)\/[^/]+\/src\//.test(file) && !file.includes('/generated/') && !file.includes('node_modules') ? file : undefined;
 }
 
-/** `Map<file, Set<function name>>` of the named functions of `bundleUrl` that ran at least once in `coverage`. */
+/**
+ * The getter TypeScript writes for a re-export (`export { x } from './x'` becomes `get: function () { return x_1.x; }`,
+ * `export *` a `return m[k];`): it maps to the barrel's line, yet nothing a maintainer wrote runs in it.
+ */
+const REEXPORT_GETTER = /^function\s*\(\)\s*\{\s*return [\w$]+(\.[\w$]+|\[[\w$]+\]);\s*\}$/;
+
+export function isReexportGetter(name, text) {
+  return name === 'get' && REEXPORT_GETTER.test(text);
+}
+
+/**
+ * `Map<file, Set<function name>>` of the named functions of `bundleUrl` that ran at least once in `coverage`, the
+ * compiler's re-export getters aside.
+ */
 export function filesThatRan({ coverage, bundleUrl, bundleText, sourceMap, app }) {
   const position = positionsOf(bundleText);
   const map = new SourceMap(sourceMap);
@@ -40,6 +53,7 @@ export function filesThatRan({ coverage, bundleUrl, bundleText, sourceMap, app }
     for (const fn of script.functions) {
       const whole = fn.ranges[0];
       if (!whole || whole.count === 0 || !fn.functionName) continue;
+      if (isReexportGetter(fn.functionName, bundleText.slice(whole.startOffset, whole.endOffset))) continue;
       const { line, column } = position(whole.startOffset);
       const file = repositoryFileOf(map.findEntry(line, column)?.originalSource, app);
       if (!file) continue;

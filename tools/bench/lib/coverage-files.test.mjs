@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { filesThatRan, positionsOf, repositoryFileOf } from './coverage-files.mjs';
+import { filesThatRan, isReexportGetter, positionsOf, repositoryFileOf } from './coverage-files.mjs';
 
 test('offsets become 0-based lines and columns', () => {
   const at = positionsOf('ab\ncd\n\nef');
@@ -33,4 +33,19 @@ test('only the named functions of the bundle that ran count, each under the file
     [...files].map(([f, names]) => [f, [...names]]),
     [['apps/svc/src/a.ts', ['a']]],
   );
+});
+
+test("the compiler's re-export getters run no hand-written code and are not counted", () => {
+  assert.equal(isReexportGetter('get', 'function () { return checksums_1.luhnValid; }'), true);
+  assert.equal(isReexportGetter('get', 'function() { return m[k]; }'), true);
+  // a getter someone wrote is code of its own
+  assert.equal(isReexportGetter('get', 'function () { return this.pool.idle ? 0 : 1; }'), false);
+  assert.equal(isReexportGetter('value', 'function () { return a_1.b; }'), false);
+
+  const bundleText = 'function () { return a_1.b; }\nfunction c(){}\n';
+  const sourceMap = { version: 3, sources: ['webpack:///../../libs/x/src/index.ts', 'webpack:///../../libs/x/src/c.ts'], names: [], mappings: 'AAAA;ACAA' };
+  const ran = (functionName, startOffset, endOffset) => ({ functionName, ranges: [{ startOffset, endOffset, count: 1 }] });
+  const coverage = { result: [{ url: 'file:///b.js', functions: [ran('get', 0, 29), ran('c', 30, 44)] }] };
+  const files = filesThatRan({ coverage, bundleUrl: 'file:///b.js', bundleText, sourceMap, app: 'svc' });
+  assert.deepEqual([...files.keys()], ['libs/x/src/c.ts']);
 });
