@@ -1,7 +1,8 @@
 import { gatewayConfig } from '../config';
 
 // The headers Coffer itself reads from a request (docs/api-reference.md): their names with the aliases, and how a
-// value is taken from them. The headers the proxy drops or forwards are libs/egress's (hop-by-hop.ts).
+// value is taken from them. What the proxy strips is its own: hop-by-hop headers in libs/egress (hop-by-hop.ts), a
+// destination's cookies and policies in proxy/proxy.controller.ts.
 
 /** SVC-* headers plus `<P>-*` aliases from HEADER_ALIAS_PREFIXES (e.g. BT → BT-API-KEY). */
 export class HeaderNames {
