@@ -137,10 +137,11 @@ test('scale: every judged scenario within 1.2 × its cost at 10,000 tokens, in P
   const flat = [...base, ...point(10_000, () => ({})), ...point(1_000_000, () => ({ p50_ms: 2.3 }))];
   const scalePlans = [
     { size: 10_000, plans: [{ name: 'page', execution_ms: 0.3 }] },
-    { size: 1_000_000, plans: [{ name: 'page', execution_ms: 0.4 }] },
+    { size: 1_000_000, plans: [{ name: 'page', execution_ms: 0.4 }], shared_buffers: '128MB' },
   ];
   const g = byId(judgeGoals({ rows: flat, scale1m: true, scalePlans }));
   assert.equal(g['5'].verdict, 'PASS');
+  assert.equal(g['5'].note, "PostgreSQL's shared_buffers: 128MB");
   assert.equal(g['5'].ratio, 1.15);
   assert.equal(g['5'].details.length, 6);
   assert.deepEqual(g['5'].plans, [{ name: 'page', execution_ms: [0.3, 0.4] }]);
@@ -180,6 +181,30 @@ test('scale: with several rounds at a point, each figure is the median of its ro
   assert.equal(g['5'].details[0].rounds, 3);
   assert.deepEqual(g['5'].details[0].p50_ms, [2.02, 2.03]);
   assert.deepEqual(g['5'].details[0].pg_cpu_ms, [0.5, 0.5]);
+});
+
+test('scale: the small point measured again after the large one is pooled with its first measurement', () => {
+  // the machine slowed down between the points: 1.0 ms before, 1.6 ms at 1,000,000, 2.0 ms after; alone, the first
+  // small point would read the drift as 1.6 × growth
+  const at = (size, again, rounds) =>
+    rounds.flatMap((pg, i) =>
+      JUDGED.map((n) =>
+        row('scale', `${n} @ ${size}${again ? ' (again)' : ''} #${i + 1}`, 8, {
+          scale_size: size,
+          scale_scenario: n,
+          scale_round: i + 1,
+          ...(again ? { scale_again: true } : {}),
+          p50_ms: 10 * pg,
+          cpu_ms_per_op: { postgres: pg },
+        }),
+      ),
+    );
+  const rows = [...base, ...at(10_000, false, [1, 1, 1]), ...at(1_000_000, false, [1.6, 1.6, 1.6]), ...at(10_000, true, [2, 2, 2])];
+  const g = byId(judgeGoals({ rows, scale1m: true }));
+  assert.equal(g['5'].details[0].rounds, 6);
+  assert.deepEqual(g['5'].details[0].pg_cpu_ms, [1.5, 1.6]);
+  assert.equal(g['5'].verdict, 'PASS');
+  assert.match(g['5'].note, /the 10,000-token point measured before and after the larger ones, its rounds pooled/);
 });
 
 test('older results: a scale row names its point in the scenario', () => {

@@ -29,7 +29,7 @@ export async function seedTo(pool, tenantId, templateId, size, { expiresAt = nul
  * queries on a settled table, as they run at 10,000 tokens.
  */
 export async function settle(pool) {
-  await pool.query('VACUUM (ANALYZE) tokens');
+  await pool.query('VACUUM (ANALYZE) tokens, token_search_indexes, audit_events, event_outbox');
   // a superuser's (or pg_checkpoint's) right; without it the window may see the load's pages being written
   await pool.query('CHECKPOINT').catch(() => undefined);
 }
