@@ -18,6 +18,7 @@ import { SessionRepository } from './sessions/session.repository';
 import { SessionsService } from './sessions/sessions.service';
 import { SessionsHandler } from './sessions/sessions.handler';
 import { AuthenticateService } from './authenticate/authenticate.service';
+import { KeyHolderRepository } from './authenticate/key-holder.repository';
 import { AuthenticateHandler } from './authenticate/authenticate.handler';
 import { ConsoleRepository } from './console/console.repository';
 import { ConsoleSignInService } from './console/console-sign-in.service';
@@ -60,6 +61,7 @@ import { RateLimitsHandler } from './rate-limits/rate-limits.handler';
     SessionRepository,
     SessionsService,
     AuthenticateService,
+    KeyHolderRepository,
     ConsoleRepository,
     ConsoleSignInService,
     MemberRepository,

@@ -15,7 +15,12 @@ export class AuditTrail {
   constructor(private readonly log: AuditLog) {}
 
   async record(...acts: AuditAct[]): Promise<void> {
-    const ctx = actingAs();
-    await this.log.append(...acts.map((a) => ({ ...ctx, ...a, tenantId: a.tenantId ?? ctx?.tenantId })));
+    await this.log.append(...recordsOf(acts));
   }
+}
+
+/** The acts as audit records: the current operation's tenant, actor and trace id where an act names none. */
+export function recordsOf(acts: readonly AuditAct[]): AuditRecordInput[] {
+  const ctx = actingAs();
+  return acts.map((a) => ({ ...ctx, ...a, tenantId: a.tenantId ?? ctx?.tenantId }));
 }

@@ -1,12 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { EventOutbox, PrismaService, type OutboxEvent, type TransactionOptions } from '@coffer/db';
-import { AuditTrail, type AuditAct } from './audit-trail';
+import {
+  EventOutbox,
+  Prisma,
+  PrismaService,
+  SqlPool,
+  auditRecordsInsert,
+  auditSignal,
+  outboxInsert,
+  type OutboxEvent,
+  type TransactionOptions,
+} from '@coffer/db';
+import { AuditTrail, recordsOf, type AuditAct } from './audit-trail';
 
 /** What a write leaves behind besides its rows: the events that announce it and its audit record(s). */
 export interface ChangeRecord {
   events?: readonly OutboxEvent[];
   audit?: AuditAct | readonly AuditAct[];
 }
+
+/** What names the write's rows inside its own statement (commitStatement). */
+const WRITTEN = Prisma.raw('written');
 
 /**
  * The one way a use case changes something it must announce or audit: the change, its events (the outbox,
@@ -19,6 +32,7 @@ export class RecordedWrites {
     private readonly prisma: PrismaService,
     private readonly outbox: EventOutbox,
     private readonly audit: AuditTrail,
+    private readonly sql: SqlPool,
   ) {}
 
   /**
@@ -34,6 +48,25 @@ export class RecordedWrites {
       if (acts.length) await this.audit.record(...acts);
       return result;
     }, options);
+  }
+
+  /**
+   * A write that is one statement (an INSERT, or a compare-and-set UPDATE, with RETURNING) and its record, known
+   * before it runs, as that one statement: the events and audit records are parts of it written only when the write
+   * returned a row, so they commit with it or not at all as `commit` guarantees, in one round trip and one implicit
+   * transaction, without the ORM's BEGIN and COMMIT. Inside a unit of work it joins it. Returns the write's rows
+   * (none: nothing written, nothing recorded). `name` prepares the statement: its text must then never change.
+   */
+  async commitStatement<R>(write: Prisma.Sql, record: ChangeRecord, name?: string): Promise<R[]> {
+    const { events = [], audit = [] } = record;
+    const acts: readonly AuditAct[] = Array.isArray(audit) ? audit : [audit as AuditAct];
+    const parts = [Prisma.sql`${WRITTEN} AS (${write})`];
+    if (events.length) parts.push(Prisma.sql`written_events AS (${outboxInsert(events, WRITTEN)})`);
+    if (acts.length) parts.push(Prisma.sql`written_audit AS (${auditRecordsInsert(recordsOf(acts), Prisma.sql`EXISTS (SELECT 1 FROM ${WRITTEN})`)})`);
+    const rows = await this.sql.query<R>(Prisma.sql`WITH ${Prisma.join(parts, ', ')} SELECT * FROM ${WRITTEN}`, name);
+    // the sealer reads them once committed (the outbox's relay is woken by SqlPool, which recognises the INSERT)
+    if (rows.length && acts.length) auditSignal.afterCommit();
+    return rows;
   }
 
   /** Records an act that changed no row (a refused sign-in): its events and audit record, committed together. */

@@ -126,6 +126,17 @@ export function requestScenarios(call, d) {
         await call('POST', '/sessions/authorize', { key: d.key, body: { nonce: s.nonce, permissions: ['token:create'] }, expect: 200 });
       },
     },
+    {
+      // a checkout page's visit: its session, authorized by the backend, then the browser's first call with the new key,
+      // which no gateway has seen yet (session-service resolves it)
+      name: 'session: create, authorize, first use',
+      baseline: 'insert',
+      op: async () => {
+        const s = await call('POST', '/sessions', { key: d.publicKey, expect: 201 });
+        await call('POST', '/sessions/authorize', { key: d.key, body: { nonce: s.nonce, permissions: ['token:create'] }, expect: 200 });
+        await call('GET', '/ping', { key: s.session_key, expect: 204 });
+      },
+    },
     { name: 'react: trivial formula', baseline: 'select', op: () => call('POST', `/reactors/${d.trivial}/react`, { key: d.key, body: {} }) },
     {
       name: 'react: detokenize 1 card',

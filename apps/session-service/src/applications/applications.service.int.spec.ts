@@ -12,6 +12,7 @@ import {
   type IntegrationContext,
 } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
+import { KeyHolderRepository } from '../authenticate/key-holder.repository';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { SessionRepository } from '../sessions/session.repository';
 import { SessionsService } from '../sessions/sessions.service';
@@ -44,6 +45,7 @@ describe('ApplicationsService and ApplicationKeysService (PostgreSQL)', () => {
           SessionRepository,
           SessionsService,
           AuthenticateService,
+          KeyHolderRepository,
           TenantRepository,
           EventBus,
           AuditTrail,

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ProblemError, type AccessRule, type ApplicationType, type Principal } from '@coffer/contracts';
-import { ApplicationRepository } from '../applications/application.repository';
-import { ApplicationKeyRepository } from '../applications/application-key.repository';
 import { SessionRepository } from '../sessions/session.repository';
 import { TenantRepository } from '../tenants/tenant.repository';
+import { KeyHolderRepository, type KeyHolder } from './key-holder.repository';
 
 /** The detail of every refusal of a suspended tenant's calls (its keys, and anonymous calls to its proxies). */
 const TENANT_SUSPENDED = 'The tenant is suspended: its keys are refused until the operator resumes it';
@@ -21,18 +20,19 @@ export interface AuthenticateResult {
 @Injectable()
 export class AuthenticateService {
   constructor(
-    private readonly applications: ApplicationRepository,
-    private readonly keys: ApplicationKeyRepository,
+    private readonly holders: KeyHolderRepository,
     private readonly sessions: SessionRepository,
     private readonly tenants: TenantRepository,
   ) {}
 
   async authenticate(keyHash: string): Promise<AuthenticateResult> {
-    const result = await this.resolve(keyHash);
+    if (typeof keyHash !== 'string' || !/^[0-9a-f]{64}$/.test(keyHash)) return { principal: null };
+    const holder = await this.holders.findByKeyHash(keyHash);
+    if (!holder) return { principal: null };
+    const result = holder.kind === 'application' ? { principal: applicationPrincipal(holder) } : await this.sessionResult(holder);
     if (result.principal) {
-      const tenant = await this.tenants.find(result.principal.tenantId);
-      if (!tenant || tenant.deletedAt) return { principal: null };
-      if (tenant.suspendedAt) throw new ProblemError(403, TENANT_SUSPENDED);
+      if (holder.tenantGone) return { principal: null };
+      if (holder.tenantSuspended) throw new ProblemError(403, TENANT_SUSPENDED);
     }
     return result;
   }
@@ -49,31 +49,15 @@ export class AuthenticateService {
     return { active: true };
   }
 
-  private async resolve(keyHash: string): Promise<AuthenticateResult> {
-    if (typeof keyHash !== 'string' || !/^[0-9a-f]{64}$/.test(keyHash)) return { principal: null };
-    const app = await this.keys.findApplicationByKeyHash(keyHash);
-    if (app) {
-      const principal: Principal = {
-        tenantId: app.tenantId,
-        applicationId: app.id,
-        applicationType: app.type as ApplicationType,
-        permissions: app.permissions,
-      };
-      if (app.rules) principal.rules = app.rules as unknown as AccessRule[];
-      return { principal };
-    }
-    const session = await this.sessions.findByKeyHash(keyHash);
-    if (!session) return { principal: null };
+  private async sessionResult(session: Extract<KeyHolder, { kind: 'session' }>): Promise<AuthenticateResult> {
     if (session.expiresAt.getTime() <= Date.now()) {
-      await this.sessions.delete(session.tenantId, session.id);
+      await this.sessions.delete(session.tenantId, session.sessionId);
       return { principal: null };
     }
     // invariant 3: a session lives only as long as its public application and its authorizer (deleting either, or
     // regenerating its key, also deletes the session; this lookup is the fail-closed second line)
-    const owner = await this.applications.find(session.tenantId, session.applicationId);
-    const authorizer = session.authorizedBy ? await this.applications.find(session.tenantId, session.authorizedBy) : null;
-    if (!owner || (session.authorizedAt && !authorizer)) {
-      await this.sessions.delete(session.tenantId, session.id);
+    if (!session.ownerExists || (session.authorizedAt && !session.authorizer)) {
+      await this.sessions.delete(session.tenantId, session.sessionId);
       return { principal: null };
     }
     const principal: Principal = {
@@ -81,14 +65,26 @@ export class AuthenticateService {
       applicationId: session.applicationId,
       applicationType: 'public',
       permissions: session.permissions,
-      sessionId: session.id,
+      sessionId: session.sessionId,
     };
-    if (session.rules) principal.rules = session.rules as unknown as AccessRule[];
+    if (session.rules) principal.rules = session.rules as AccessRule[];
     if (!session.authorizedAt) principal.sessionPending = true;
+    const authorizer = session.authorizer;
     if (authorizer) {
-      principal.authorizer = { applicationId: authorizer.id, permissions: authorizer.permissions };
-      if (authorizer.rules) principal.authorizer.rules = authorizer.rules as unknown as AccessRule[];
+      principal.authorizer = { applicationId: authorizer.applicationId, permissions: authorizer.permissions };
+      if (authorizer.rules) principal.authorizer.rules = authorizer.rules as AccessRule[];
     }
     return { principal, expiresAt: session.expiresAt.toISOString() };
   }
+}
+
+function applicationPrincipal(app: Extract<KeyHolder, { kind: 'application' }>): Principal {
+  const principal: Principal = {
+    tenantId: app.tenantId,
+    applicationId: app.applicationId,
+    applicationType: app.applicationType as ApplicationType,
+    permissions: app.permissions,
+  };
+  if (app.rules) principal.rules = app.rules as AccessRule[];
+  return principal;
 }

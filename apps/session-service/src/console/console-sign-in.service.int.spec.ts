@@ -6,6 +6,7 @@ import { EventBus } from '@coffer/bus';
 import { AuditTrail, RecordedWrites, withActingContext } from '@coffer/operations';
 import { insertTenant, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { AuthenticateService } from '../authenticate/authenticate.service';
+import { KeyHolderRepository } from '../authenticate/key-holder.repository';
 import { ApplicationKeyRepository } from '../applications/application-key.repository';
 import { ApplicationKeysService } from '../applications/application-keys.service';
 import { ApplicationRepository } from '../applications/application.repository';
@@ -56,6 +57,7 @@ describe('ConsoleSignInService (PostgreSQL)', () => {
           SessionRepository,
           SessionsService,
           AuthenticateService,
+          KeyHolderRepository,
           TenantRepository,
           MemberRepository,
           ConsoleRepository,

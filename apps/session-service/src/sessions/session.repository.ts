@@ -1,33 +1,52 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, Prisma, type Session } from '@coffer/db';
+import { PrismaService, Prisma, SqlPool } from '@coffer/db';
+
+/** What authorizing a session reads of it. */
+export interface PendingSession {
+  id: string;
+  applicationId: string;
+  createdAt: Date;
+  expiresAt: Date;
+  authorizedAt: Date | null;
+}
 
 @Injectable()
 export class SessionRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly sql: SqlPool,
+  ) {}
 
-  create(tenantId: string, data: Omit<Prisma.SessionUncheckedCreateInput, 'tenantId'>): Promise<Session> {
-    return this.prisma.session.create({ data: { ...data, tenantId } });
+  /** The INSERT of a pending session (no permissions yet), for RecordedWrites.commitStatement; returns its id. */
+  insertPending(s: { tenantId: string; id: string; applicationId: string; keyHash: string; nonceHash: string; expiresAt: Date }): Prisma.Sql {
+    return Prisma.sql`
+      INSERT INTO sessions (id, tenant_id, application_id, key_hash, nonce_hash, permissions, expires_at)
+      VALUES (${s.id}::uuid, ${s.tenantId}::uuid, ${s.applicationId}::uuid, ${s.keyHash}, ${s.nonceHash}, '{}', ${s.expiresAt}::timestamptz)
+      RETURNING id`;
   }
 
-  findByKeyHash(keyHash: string): Promise<Session | null> {
-    return this.prisma.session.findUnique({ where: { keyHash } });
+  /** The session a nonce names in the tenant (any state: the caller tells expired and authorized apart). */
+  async findByNonceHash(tenantId: string, nonceHash: string): Promise<PendingSession | null> {
+    const [row] = await this.sql.query<{ id: string; application_id: string; created_at: Date; expires_at: Date; authorized_at: Date | null }>(
+      Prisma.sql`SELECT id, application_id, created_at, expires_at, authorized_at FROM sessions WHERE tenant_id = ${tenantId}::uuid AND nonce_hash = ${nonceHash}`,
+      'session_by_nonce',
+    );
+    return row
+      ? { id: row.id, applicationId: row.application_id, createdAt: row.created_at, expiresAt: row.expires_at, authorizedAt: row.authorized_at }
+      : null;
   }
 
-  findByNonceHash(tenantId: string, nonceHash: string): Promise<Session | null> {
-    return this.prisma.session.findFirst({ where: { tenantId, nonceHash } });
-  }
-
-  /** Single use: only the first authorize of a pending, live session succeeds (compare-and-set). */
-  async authorize(
-    tenantId: string,
-    id: string,
-    data: { permissions: string[]; rules: Prisma.InputJsonValue | typeof Prisma.DbNull; authorizedBy: string; expiresAt: Date },
-  ): Promise<boolean> {
-    const { count } = await this.prisma.session.updateMany({
-      where: { tenantId, id, authorizedAt: null, expiresAt: { gt: new Date() } },
-      data: { ...data, authorizedAt: new Date() },
-    });
-    return count === 1;
+  /**
+   * The UPDATE that authorizes a session, for RecordedWrites.commitStatement: single use, only the first authorize of
+   * a pending, live session changes it (compare-and-set); returns its id, or nothing.
+   */
+  authorizePending(tenantId: string, id: string, data: { permissions: string[]; rules: unknown[] | null; authorizedBy: string; expiresAt: Date }): Prisma.Sql {
+    const now = new Date();
+    return Prisma.sql`
+      UPDATE sessions SET permissions = ${data.permissions}::text[], rules = ${data.rules ? JSON.stringify(data.rules) : null}::jsonb,
+        authorized_by = ${data.authorizedBy}::uuid, expires_at = ${data.expiresAt}::timestamptz, authorized_at = ${now}::timestamptz
+      WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND authorized_at IS NULL AND expires_at > ${now}::timestamptz
+      RETURNING id`;
   }
 
   async delete(tenantId: string, id: string): Promise<void> {

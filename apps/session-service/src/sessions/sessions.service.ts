@@ -13,7 +13,7 @@ import {
 } from '@coffer/contracts';
 import { validateGrants } from '@coffer/auth';
 import { generateSecret, sha256Hex } from '@coffer/crypto';
-import { Prisma, changedFields, periodicWork } from '@coffer/db';
+import { changedFields, periodicWork } from '@coffer/db';
 import { EventBus } from '@coffer/bus';
 import { RecordedWrites, asCaller } from '@coffer/operations';
 import { sessionServiceConfig } from '../config';
@@ -43,24 +43,25 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
     const nonce = generateSecret('nonce');
     const expiresAt = new Date(Date.now() + SESSION_LIFETIME_MS);
     const id = randomUUID();
-    await this.writes.commit(
-      () =>
-        this.sessions.create(principal.tenantId, {
-          id,
-          applicationId: principal.applicationId,
-          keyHash: sha256Hex(sessionKey),
-          nonceHash: sha256Hex(nonce),
-          permissions: [],
-          expiresAt,
-        }),
-      () => ({
+    // one statement: a checkout page creates a session per visit
+    await this.writes.commitStatement(
+      this.sessions.insertPending({
+        tenantId: principal.tenantId,
+        id,
+        applicationId: principal.applicationId,
+        keyHash: sha256Hex(sessionKey),
+        nonceHash: sha256Hex(nonce),
+        expiresAt,
+      }),
+      {
         events: [
           newEvent('session.created', principal.tenantId, traceId, actorOf(principal), {
             session: { id, application_id: principal.applicationId, expires_at: expiresAt.toISOString() },
           }),
         ],
         audit: { operation: 'create', entityType: 'session', entityId: id, changes: { expires_at: { new: expiresAt.toISOString() } } },
-      }),
+      },
+      'session_create',
     );
     return { session_key: sessionKey, nonce, expires_at: expiresAt.toISOString() };
   }
@@ -94,17 +95,14 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
       errors.throwIfAny();
     }
     const expiresAt = (requestedExpiry ?? session.expiresAt).toISOString();
-    await this.writes.commit(
-      async () => {
-        const ok = await this.sessions.authorize(principal.tenantId, session.id, {
-          permissions: grants.rules?.length ? [] : grants.permissions,
-          rules: grants.rules?.length ? (grants.rules as unknown as Prisma.InputJsonValue) : Prisma.DbNull,
-          authorizedBy: principal.applicationId,
-          expiresAt: requestedExpiry ?? session.expiresAt,
-        });
-        if (!ok) throw conflict('The session has already been authorized');
-      },
-      () => ({
+    const authorized = await this.writes.commitStatement(
+      this.sessions.authorizePending(principal.tenantId, session.id, {
+        permissions: grants.rules?.length ? [] : grants.permissions,
+        rules: grants.rules?.length ? grants.rules : null,
+        authorizedBy: principal.applicationId,
+        expiresAt: requestedExpiry ?? session.expiresAt,
+      }),
+      {
         events: [
           newEvent('session.authorized', principal.tenantId, traceId, actorOf(principal), {
             session: {
@@ -130,8 +128,10 @@ export class SessionsService implements OnModuleInit, OnApplicationShutdown {
             ['permissions', 'rules', 'expires_at'],
           ),
         },
-      }),
+      },
+      'session_authorize',
     );
+    if (!authorized.length) throw conflict('The session has already been authorized');
     await this.events.publish(SUBJECTS.events.authInvalidated, { tenantId: principal.tenantId, sessionId: session.id });
   }
 

@@ -1,6 +1,6 @@
 import { runAsCaller } from '@coffer/testing/integration';
 import type { Principal } from '@coffer/contracts';
-import type { EventOutbox, PrismaService } from '@coffer/db';
+import type { EventOutbox, PrismaService, SqlPool } from '@coffer/db';
 import { RecordedWrites, withActingContext, type AuditTrail } from '@coffer/operations';
 import type { DeliveryRepository } from '../deliveries/delivery.repository';
 import type { DispatcherService } from '../deliveries/dispatcher.service';
@@ -52,6 +52,7 @@ function service() {
     { transactional: (work: () => Promise<unknown>) => work() } as PrismaService,
     { record: async () => undefined } as unknown as EventOutbox,
     audit,
+    {} as SqlPool,
   );
   const svc = new WebhooksService(webhooks, deliveries, writes, dispatcher, {} as EndpointSecrets);
   return { svc, asked, audited, wakes: () => wakes };

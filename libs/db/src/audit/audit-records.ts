@@ -48,9 +48,10 @@ export interface RefusalWindow {
 /**
  * The INSERT of recorded acts (any service, the operator CLI): in the caller's transaction when the statement runs in
  * one, so the record commits with the change it describes. The row enters its tenant's hash chain when token-service
- * seals it (audit-sealing.ts).
+ * seals it (its audit-chain-keeper.ts). `where` makes it conditional (a CTE of the write's own statement: only if the write
+ * returned a row).
  */
-export function auditRecordsInsert(records: AuditRecordInput[]): Prisma.Sql {
+export function auditRecordsInsert(records: AuditRecordInput[], where?: Prisma.Sql): Prisma.Sql {
   const col = <T>(f: (r: AuditRecordInput) => T) => records.map(f);
   return auditInsert(
     { ...auditColumnsOf('t'), changes: Prisma.sql`t.changes::jsonb` },
@@ -60,6 +61,7 @@ export function auditRecordsInsert(records: AuditRecordInput[]): Prisma.Sql {
       ${col((r) => r.entityType)}::text[], ${col((r) => r.entityId)}::text[], ${col((r) => r.traceId ?? null)}::text[],
       ${col((r) => (r.changes ? JSON.stringify(r.changes) : null))}::text[], ${col((r) => r.source ?? null)}::text[])
       AS t(id, tenant_id, actor_application_id, actor_type, actor_id, actor_name, operation, entity_type, entity_id, trace_id, changes, source)`,
+    { where },
   );
 }
 
