@@ -47,9 +47,9 @@ export interface RefusalWindow {
 
 /**
  * The INSERT of recorded acts (any service, the operator CLI): in the caller's transaction when the statement runs in
- * one, so the record commits with the change it describes. The row enters its tenant's hash chain when token-service
- * seals it (its audit-chain-keeper.ts). `where` makes it conditional (a CTE of the write's own statement: only if the write
- * returned a row).
+ * one, so the record commits with the change it describes. The row enters its tenant's hash chain when token-service's
+ * sealer (audit-chain-keeper.ts) seals it. `where` makes it conditional: as a part of the write's own statement, the
+ * records are written only if the write returned a row (RecordedWrites.commitStatement).
  */
 export function auditRecordsInsert(records: AuditRecordInput[], where?: Prisma.Sql): Prisma.Sql {
   const col = <T>(f: (r: AuditRecordInput) => T) => records.map(f);
