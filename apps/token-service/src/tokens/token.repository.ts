@@ -121,13 +121,28 @@ export interface RecordedInsert {
  * or dedup key is taken is skipped (ON CONFLICT DO NOTHING) and so are its digests and events; `ord` tells which were
  * written. Every list is a parameter, so the text never changes and the statement is prepared once per connection.
  * The batch must not hold two tokens with the same (tenant, id) or (tenant, dedup key): TokenInserts keeps them apart.
+ *
+ * `whole`: the entries are one request's (a tokenize's), all or nothing. No token is skipped: a taken id fails the
+ * statement, so nothing of it is written. With `whole.record`, the request's idempotency key is recorded by the same
+ * statement and every token is written only if it was (the entries carry no record of their own).
  */
-function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
+function insertTokens(entries: BatchedInsert[], whole?: { record?: SealedRecord }): Prisma.Sql {
   const digests = entries.flatMap((e, i) => [...new Set(e.searchDigests)].map((digest) => ({ ord: i, digest })));
   const events = entries.flatMap((e, i) => (e.event ? [{ ord: i, event: e.event, traceparent: e.traceparent ?? null }] : []));
-  const records = entries.flatMap((e, i) => (e.record ? [{ ord: i, record: e.record }] : []));
+  const records = whole
+    ? whole.record
+      ? [{ ord: 0, record: whole.record }]
+      : []
+    : entries.flatMap((e, i) => (e.record ? [{ ord: i, record: e.record }] : []));
   // without idempotent creates, the statement has none of their parts (a statement of its own, prepared apart)
   const keyed = records.length > 0;
+  // which rows the key lets through: a batch's, those of the recorded keys (and those without one); a whole's, all if it was
+  const perEntryKeys = keyed && !whole;
+  const recordedOnly = !keyed
+    ? Prisma.empty
+    : whole
+      ? Prisma.sql`WHERE EXISTS (SELECT 1 FROM idem_recorded)`
+      : Prisma.sql`WHERE NOT k.keyed OR k.ord IN (SELECT ord FROM idem_recorded)`;
   const col = <T>(f: (e: BatchedInsert) => T) => entries.map(f);
   return Prisma.sql`
     WITH ${keyed ? Prisma.sql`${recordingMany(records)},` : Prisma.empty} k AS (
@@ -137,16 +152,16 @@ function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
         ${col((e) => e.token.container)}::text[], ${col((e) => JSON.stringify(e.token.metadata))}::jsonb[], ${col((e) => lowerMetadata(e.token.metadata))}::jsonb[],
         ${col((e) => JSON.stringify(e.token.search_indexes))}::jsonb[], ${col((e) => e.token.dedup_key)}::text[], ${col((e) => e.token.expires_at)}::timestamptz[],
         ${col((e) => e.token.created_by)}::uuid[], ${col((e) => e.token.created_at)}::timestamptz[], ${col((e) => e.traceId ?? null)}::text[]
-        ${keyed ? Prisma.sql`, ${col((e) => e.record !== undefined)}::boolean[]` : Prisma.empty})
+        ${perEntryKeys ? Prisma.sql`, ${col((e) => e.record !== undefined)}::boolean[]` : Prisma.empty})
       AS k(ord, tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression, container, metadata,
-        metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at, trace_id ${keyed ? Prisma.sql`, keyed` : Prisma.empty})
+        metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at, trace_id ${perEntryKeys ? Prisma.sql`, keyed` : Prisma.empty})
     ), t AS (
       INSERT INTO tokens (tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression,
         container, metadata, metadata_search, search_indexes, dedup_key, expires_at, created_by, created_at)
       SELECT tenant_id, id, type, data_ciphertext, data_key_id, mask, fingerprint, fingerprint_expression, container, metadata,
         metadata_search, ARRAY(SELECT jsonb_array_elements_text(k.search_indexes)), dedup_key, expires_at, created_by, created_at
-      FROM k ${keyed ? Prisma.sql`WHERE NOT k.keyed OR k.ord IN (SELECT ord FROM idem_recorded)` : Prisma.empty} ORDER BY ord
-      ON CONFLICT DO NOTHING RETURNING tenant_id, id
+      FROM k ${recordedOnly} ORDER BY ord
+      ${whole ? Prisma.empty : Prisma.sql`ON CONFLICT DO NOTHING`} RETURNING tenant_id, id
     ), w AS (
       SELECT k.ord, k.tenant_id, k.id, k.created_by, k.trace_id FROM t JOIN k ON k.tenant_id = t.tenant_id AND k.id = t.id
     ), s AS (
@@ -171,11 +186,15 @@ function insertTokens(entries: BatchedInsert[]): Prisma.Sql {
         ${events.map((e) => JSON.stringify(e.event))}::jsonb[], ${events.map((e) => e.traceparent)}::text[]) AS e(ord, id, type, event, traceparent) ON e.ord = w.ord
     )
     ${
-      keyed
+      perEntryKeys
         ? Prisma.sql`
           SELECT k.ord, w.ord IS NOT NULL AS created, COALESCE(h.held, true) AS held, r.ord IS NOT NULL AS recorded
           FROM k LEFT JOIN w ON w.ord = k.ord LEFT JOIN idem_hold h ON h.ord = k.ord LEFT JOIN idem_recorded r ON r.ord = k.ord`
-        : Prisma.sql`SELECT ord, true AS created FROM w`
+        : keyed
+          ? Prisma.sql`SELECT (SELECT held FROM idem_hold) AS held, EXISTS (SELECT 1 FROM idem_recorded) AS recorded, (SELECT count(*)::int FROM w) AS created`
+          : whole
+            ? Prisma.sql`SELECT true AS held, true AS recorded, (SELECT count(*)::int FROM w) AS created`
+            : Prisma.sql`SELECT ord, true AS created FROM w`
     }`;
 }
 
@@ -261,6 +280,26 @@ export class TokenRepository {
     const outcomes: RecordedInsert[] = entries.map(() => ({ held: true, recorded: false, created: false }));
     for (const { ord, held = true, recorded = false, created = false } of rows) outcomes[ord] = { held, recorded, created };
     return outcomes;
+  }
+
+  /**
+   * One request's tokens, all with fresh ids and none deduplicated (a tokenize's common call), written by one
+   * statement with everything `insertMany` writes for each and, with `record`, the request's idempotency key: all or
+   * nothing, outside any transaction (prepared). Null when a token's id was taken (only a clash of random UUIDs would
+   * do it): the statement failed and wrote nothing. Otherwise what the key's part did (no key: held and recorded);
+   * every token was written if and only if `recorded`.
+   */
+  async insertAll(entries: BatchedInsert[], record?: SealedRecord): Promise<{ held: boolean; recorded: boolean } | null> {
+    try {
+      const [outcome] = await this.sql.query<{ held: boolean; recorded: boolean; created: number }>(
+        insertTokens(entries, { record }),
+        record ? 'token_insert_whole_keyed' : 'token_insert_whole',
+      );
+      return { held: outcome.held, recorded: outcome.recorded };
+    } catch (err) {
+      if (isUniqueViolation(err)) return null;
+      throw err;
+    }
   }
 
   /** A create whose id or dedup key was taken when it was tried: the careful path, in a transaction of its own. */

@@ -16,6 +16,7 @@ import { checkMaskEvaluates } from '../mask-check';
 import { tokenCreated } from '../token-events';
 import { readBudget, writeBudget } from '../expression-budgets';
 import { TenantSettingsClient } from '@coffer/bus';
+import { currentTraceparent } from '@coffer/observability';
 
 const ALIAS_ATTEMPTS = 5;
 /**
@@ -139,8 +140,7 @@ export class CreateTokenUseCase {
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
     await this.vault.keyring.warm(principal.tenantId);
     const tenantDeduplicates = await this.tenantDeduplicates(principal, traceId);
-    const freshId = prepared.id.literal === undefined && prepared.id.expression === undefined;
-    if (freshId && !(prepared.fields.deduplicate ?? tenantDeduplicates)) {
+    if (meetsNoConflict(prepared, tenantDeduplicates)) {
       const view = await this.writeInOneStatement(principal, traceId, prepared, idempotency);
       if (view) return view;
     }
@@ -266,6 +266,36 @@ export class CreateTokenUseCase {
     return null;
   }
 
+  /**
+   * Tokens that meet no conflict (`meetsNoConflict`: a tokenize's common call), written all together by one statement
+   * (TokenRepository.insertAll): the tokens, their search digests, audit records and events and, with `idempotency`,
+   * the key's record, with no transaction of the ORM's around them. All or nothing. Null when the statement wrote
+   * nothing because a random UUID was taken: the caller writes them the careful way. A key in flight elsewhere is a
+   * 409 and a key recorded meanwhile the replay of its reply, as for a lone create (RecordInStatement.settle).
+   */
+  async writeAllFresh(
+    principal: Principal,
+    traceId: string | undefined,
+    prepared: PreparedToken[],
+    idempotency?: IdempotentWrite,
+  ): Promise<Array<{ view: TokenView; row: TokenRow; created: true; transform: Transform }> | null> {
+    const tenantId = principal.tenantId;
+    const traceparent = currentTraceparent();
+    const entries = await Promise.all(
+      prepared.map(async (p) => {
+        const { fingerprint, searchDigests } = await this.vault.digests(tenantId, p.fields.type, p.rendered);
+        const token = await this.rowOf(principal, p, randomUUID(), fingerprint, null);
+        return { tenantId, token, searchDigests, traceId, event: tokenCreated(principal, traceId, token), traceparent };
+      }),
+    );
+    const recipe: WrittenToken[] = entries.map((e) => ({ id: e.token.id, created: true }));
+    const record = idempotency ? await idempotency.inStatement(recipe) : undefined;
+    const outcome = await this.tokens.insertAll(entries, record?.record);
+    if (!outcome) return null;
+    record?.settle(outcome);
+    return entries.map((e, i) => this.createdView(principal, prepared[i], e.token));
+  }
+
   /** The token as it is stored: written, shown in its event and rendered for the reply from this one row. */
   private async rowOf(principal: Principal, p: PreparedToken, id: string, fingerprint: string, dedupKey: string | null): Promise<TokenRow> {
     const f = p.fields;
@@ -325,6 +355,14 @@ export class CreateTokenUseCase {
     const data = await this.vault.decrypt(row.tenant_id, row.id, row.data_key_id, row.data_ciphertext);
     return { view: toTokenView(row, data, read.transform, budget), transform: read.transform };
   }
+}
+
+/**
+ * A token written with a fresh random id and not deduplicated: it cannot meet a conflict with a stored token (but for
+ * a clash of random UUIDs), so it needs none of the careful path's lookups and can be written in one statement.
+ */
+export function meetsNoConflict(p: PreparedToken, tenantDeduplicates: boolean): boolean {
+  return p.id.literal === undefined && p.id.expression === undefined && !(p.fields.deduplicate ?? tenantDeduplicates);
 }
 
 /** The id an id expression gives for the data, or undefined with the problem added at `id`. */

@@ -1,5 +1,5 @@
 import { SUBJECTS, unwrapIdempotentReplay, type Principal, type TokenView } from '@coffer/contracts';
-import { IdempotentWrites, type IdempotentRequest } from '@coffer/idempotency';
+import { IdempotentWrites, inFlightLockName, type IdempotentRequest } from '@coffer/idempotency';
 import { TenantSettingsClient } from '@coffer/bus';
 import {
   fakeTenantSettings,
@@ -125,6 +125,77 @@ describe('TokenizeUseCase (PostgreSQL)', () => {
     const again = unwrapIdempotentReplay(await tokenizeIdempotently(p, payload, req))?.body;
     expect(again).toEqual(first);
     expect(await count(tenant)).toBe(before);
+  });
+
+  it("writes the common call (fresh ids, no deduplication) with every token's digests, audit record and event, each once", async () => {
+    const t = await insertTenant(ctx.sql);
+    const q = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
+    const out = (await runAsCaller(q, () =>
+      tokenize.execute({ card: { type: 'token', data: 'findable', search_indexes: ['{{ data }}'] }, list: ['a', 'b'] }),
+    )) as unknown as { card: TokenView; list: string[] };
+    const ids = [out.card.id, ...out.list];
+    expect(await count(t)).toBe(3);
+    const per = async (table: string, column: string) =>
+      (await ctx.sql.query(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = $1 AND ${column}`, [t, ids])).rows[0].n;
+    expect(await per('audit_events', `operation = 'create' AND entity_id = ANY($2)`)).toBe(3);
+    expect(await per('event_outbox', `type = 'token.created' AND event->'data'->'token'->>'id' = ANY($2)`)).toBe(3);
+    expect(await per('token_search_indexes', `token_id = ANY($2)`)).toBe(1);
+  });
+
+  it('all or nothing in one statement too: a taken id (as a clash of random ids would be) writes nothing of it, and the call is written the transactional way', async () => {
+    const t = await insertTenant(ctx.sql);
+    const q = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
+    // the first insert of a token so marked fails as a taken id would; a sequence counts the tries (it outlives a rollback)
+    await ctx.sql.query(`
+      CREATE SEQUENCE clash_tries;
+      CREATE FUNCTION clash_marked_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        IF NEW.metadata->>'clash' = 'once' THEN
+          IF nextval('clash_tries') = 1 THEN
+            RAISE EXCEPTION 'id taken' USING ERRCODE = 'unique_violation';
+          END IF;
+        END IF;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER clash_marked_once BEFORE INSERT ON tokens FOR EACH ROW EXECUTE FUNCTION clash_marked_once();`);
+    try {
+      const payload = ['first', { type: 'token', data: 'marked', metadata: { clash: 'once' } }, 'last'];
+      const req = idempotentRequest(SUBJECTS.token.tokens.tokenize, { principal: q, traceId: 't', idempotencyKey: 'clash', body: { payload } });
+      const out = (await tokenizeIdempotently(q, payload, req)) as [string, TokenView, string];
+      expect((await ctx.sql.query('SELECT last_value::int AS n FROM clash_tries')).rows[0].n).toBe(2);
+      const ids = [out[0], out[1].id, out[2]];
+      expect(await count(t)).toBe(3);
+      const audit = await ctx.sql.query(`SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1 AND entity_id = ANY($2)`, [t, ids]);
+      expect(audit.rows[0].n).toBe(3);
+      const events = await ctx.sql.query(`SELECT count(*)::int AS n FROM event_outbox WHERE tenant_id = $1 AND type = 'token.created'`, [t]);
+      expect(events.rows[0].n).toBe(3);
+      expect(unwrapIdempotentReplay(await tokenizeIdempotently(q, payload, req))?.body).toEqual(out);
+      expect(await count(t)).toBe(3);
+    } finally {
+      await ctx.sql.query('DROP TRIGGER clash_marked_once ON tokens; DROP FUNCTION clash_marked_once(); DROP SEQUENCE clash_tries');
+    }
+  });
+
+  it('a repeat while the first is in flight is a 409 at once with nothing written; once the first has ended, a new call, then its replay', async () => {
+    const t = await insertTenant(ctx.sql);
+    const q = principalOf(t, { permissions: ['token:create', 'token:read', 'token:use'] });
+    const payload = ['held-1', 'held-2'];
+    const req = idempotentRequest(SUBJECTS.token.tokens.tokenize, { principal: q, traceId: 't', idempotencyKey: 'held', body: { payload } });
+    // the first call's transaction, paused after it took the key, as a slow write would be
+    const first = await ctx.sql.connect();
+    try {
+      await first.query('BEGIN');
+      await first.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [inFlightLockName(req)]);
+      expect(await problemOf(tokenizeIdempotently(q, payload, req))).toMatchObject({ status: 409, detail: expect.stringContaining('still in progress') });
+      expect(await count(t)).toBe(0);
+      expect((await ctx.sql.query('SELECT count(*)::int AS n FROM idempotency_records WHERE tenant_id = $1', [t])).rows[0].n).toBe(0);
+    } finally {
+      await first.query('ROLLBACK');
+      first.release();
+    }
+    const made = await tokenizeIdempotently(q, payload, req);
+    expect(unwrapIdempotentReplay(made)).toBeUndefined();
+    expect(unwrapIdempotentReplay(await tokenizeIdempotently(q, payload, req))?.body).toEqual(made);
+    expect(await count(t)).toBe(2);
   });
 
   it('refuses more than 100 tokens in one call before writing anything', async () => {

@@ -26,12 +26,17 @@ function setup() {
     c: { view: view('tc'), created: true, transform: 'mask' },
   };
   const create = {
-    prepare: jest.fn((_p: Principal, body: { data: unknown }) => ({ fields: { data: body.data }, id: {} })),
+    // `b` asks for deduplication: the call is written the transactional way, token by token (`write`)
+    prepare: jest.fn((_p: Principal, body: { data: unknown }) => ({ fields: { data: body.data, deduplicate: body.data === 'b' }, id: {} })),
     write: jest.fn(async (_p: Principal, _t: string, prepared: { fields: { data: unknown } }) => {
       const key = prepared.fields.data === 'plain' ? 'c' : (prepared.fields.data as string);
       const w = written[key];
       return { ...w, row: { id: w.view.id } };
     }),
+    // a call of created tokens only is written by one statement
+    writeAllFresh: jest.fn(async (_p: Principal, _t: string, prepared: Array<{ fields: { data: unknown } }>) =>
+      prepared.map((q) => written[q.fields.data === 'plain' ? 'c' : (q.fields.data as string)]),
+    ),
     tenantDeduplicates: jest.fn(async () => false),
     rerenderWithTransforms: jest.fn(async () => [written['a'], written['b'], written['c']].map(({ view: v, transform }) => ({ view: v, transform }))),
   } as unknown as CreateTokenUseCase;
@@ -57,6 +62,11 @@ describe('TokenizeUseCase: the rendered transform for reactor-service', () => {
     expect(out['x']).toEqual({ ...view('ta', 'XXb'), [TOKENIZE_RENDERED]: 'mask' });
     expect((out['y'] as unknown[])[0]).toEqual({ ...view('tb', 'dup-secret'), [TOKENIZE_RENDERED]: 'reveal' });
     expect(out['z']).toBe('tc'); // ids carry no data and no mark
+  });
+
+  it('asked, for a call written by one statement: each created token view carries the write reply transform', async () => {
+    const out = (await acting(() => setup().execute({ x: { type: 'token', data: 'a' }, z: 'plain' }, undefined, true))) as Record<string, unknown>;
+    expect(out).toEqual({ x: { ...view('ta', 'XXb'), [TOKENIZE_RENDERED]: 'mask' }, z: 'tc' });
   });
 
   it('an idempotent replay marks the views rendered again', async () => {

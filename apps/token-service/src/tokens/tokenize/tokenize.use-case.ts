@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, ProblemError, TOKENIZE_RENDERED, badRequest, type JsonValue, type Principal, type TokenView, type Transform } from '@coffer/contracts';
-import { AuditLog, PrismaService, type AuditRecordInput } from '@coffer/db';
+import { AuditLog, PrismaService, inTransaction, type AuditRecordInput } from '@coffer/db';
 import type { ExpressionBudget } from '@coffer/expression';
 import { writeBudget } from '../expression-budgets';
 import type { IdempotentWrite, ReplayCodec } from '@coffer/idempotency';
 import { caller, asCaller } from '@coffer/operations';
 import { tokenActs } from '../../audit/audit.repository';
-import { CreateTokenUseCase, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
+import { CreateTokenUseCase, meetsNoConflict, type PreparedToken, type WrittenToken } from '../create/create-token.use-case';
 import { TokenVault } from '../token-vault';
 import { TokenIntentsUseCase, type IntentConversion } from '../../token-intents/token-intents.use-case';
 
@@ -27,7 +27,8 @@ function namesIntent(obj: Record<string, unknown>): boolean {
  * POST /tokenize (docs/tokens.md): walks any JSON. An object with `type` and `data` is a token request and becomes
  * the created token, as does an object with `token_intent_id` (and no `data`), a token intent converted as
  * POST /tokens converts it; any other primitive becomes a `token` of that value and is replaced by its id; other objects
- * and arrays are walked. All-or-nothing: everything is validated first, then written in one transaction.
+ * and arrays are walked. All-or-nothing: everything is validated first, then written in one statement (the common
+ * call) or one transaction.
  *
  * `rendered` (reactor-service only): each token view also carries TOKENIZE_RENDERED, the transform it was rendered
  * at — a deduplicated token is shown at the read level, not the write reply level, and reactor-service must know.
@@ -50,30 +51,56 @@ export class TokenizeUseCase {
     // keys are resolved before the transaction opens: it then holds its connection only for its own statements
     if (slots.length) await this.vault.keyring.warm(principal.tenantId);
     const tenantDeduplicates = slots.length ? await this.create.tenantDeduplicates(principal, traceId) : false;
-    const results = await this.prisma.transactional(
-      async () => {
-        const out: unknown[] = [];
-        const written: WrittenToken[] = [];
-        const audits: AuditRecordInput[] = [];
-        if (idempotency) await idempotency.hold();
-        for (const slot of slots) {
-          // an intent is consumed in the transaction that writes its token: used twice, even in one call, is a 409
-          if (slot.conversion) await slot.conversion.consume(principal, traceId);
-          const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared!, tenantDeduplicates, audits);
-          out.push(this.resultOf(slot, view, transform, rendered));
-          written.push({ id: row.id, created });
-        }
-        // every slot is audited as a create, the ones deduplication answered too: one statement for the whole tokenize
-        audits.push(...tokenActs(principal, traceId, 'create', 'token', ...written.filter((w) => !w.created).map((w) => w.id)));
-        await this.audit.append(...audits);
-        if (idempotency) await idempotency.record(written);
-        return out;
-      },
-      { timeoutMs: 30_000 },
-    );
+    const results =
+      (await this.writtenInOneStatement(principal, traceId, slots, tenantDeduplicates, idempotency, rendered)) ??
+      (await this.prisma.transactional(
+        async () => {
+          const out: unknown[] = [];
+          const written: WrittenToken[] = [];
+          const audits: AuditRecordInput[] = [];
+          if (idempotency) await idempotency.hold();
+          for (const slot of slots) {
+            // an intent is consumed in the transaction that writes its token: used twice, even in one call, is a 409
+            if (slot.conversion) await slot.conversion.consume(principal, traceId);
+            const { view, row, created, transform } = await this.create.write(principal, traceId, slot.prepared!, tenantDeduplicates, audits);
+            out.push(this.resultOf(slot, view, transform, rendered));
+            written.push({ id: row.id, created });
+          }
+          // every slot is audited as a create, the ones deduplication answered too: one statement for the whole tokenize
+          audits.push(...tokenActs(principal, traceId, 'create', 'token', ...written.filter((w) => !w.created).map((w) => w.id)));
+          await this.audit.append(...audits);
+          if (idempotency) await idempotency.record(written);
+          return out;
+        },
+        { timeoutMs: 30_000 },
+      ));
     let next = 0;
     // JSON in, JSON out: the request's shape with each value to tokenize replaced by its token
     return shape(() => results[next++]) as JsonValue;
+  }
+
+  /**
+   * The common call — every token with a fresh id, none deduplicated, no intent to consume — written by one statement
+   * (CreateTokenUseCase.writeAllFresh) instead of a transaction of a few statements per token: the slots' results,
+   * or null when the call needs the transaction (or the statement met a taken id and wrote nothing). Outside a unit of
+   * work only: a failed statement would abort the caller's transaction, leaving nothing to fall back on.
+   */
+  private async writtenInOneStatement(
+    principal: Principal,
+    traceId: string | undefined,
+    slots: Slot[],
+    tenantDeduplicates: boolean,
+    idempotency: IdempotentWrite | undefined,
+    rendered: boolean,
+  ): Promise<unknown[] | null> {
+    if (!slots.length || inTransaction() || slots.some((s) => s.conversion || !meetsNoConflict(s.prepared!, tenantDeduplicates))) return null;
+    const written = await this.create.writeAllFresh(
+      principal,
+      traceId,
+      slots.map((s) => s.prepared!),
+      idempotency,
+    );
+    return written && written.map((w, i) => this.resultOf(slots[i], w.view, w.transform, rendered));
   }
 
   /**
