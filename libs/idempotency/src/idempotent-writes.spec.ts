@@ -120,6 +120,49 @@ describe('IdempotentWrites.perform', () => {
       expect(unwrapIdempotentReplay(out)?.body).toBe(70);
     });
 
+    describe('recordsItself: the work runs before any lookup (its record is refused for a key recorded before)', () => {
+      /** a work that records itself, as token-service's create does */
+      const recording = (v: number) => async (write?: { record(value: unknown): Promise<void> }) => {
+        await write?.record({ stored: v });
+        return { v };
+      };
+
+      it('a new request is answered without looking its key up', async () => {
+        const { writes, ledger } = setup();
+        expect(await writes.perform({ mode: 'transaction', request: req, codec, recordsItself: true }, recording(9))).toBe(9);
+        expect(ledger.find).not.toHaveBeenCalled();
+      });
+
+      it('a repeat the work refuses (an id it already wrote) gets the recorded reply', async () => {
+        const { writes } = setup({ state: 'completed', reply: { stored: 3 } });
+        const out = await writes.perform({ mode: 'transaction', request: req, codec, recordsItself: true }, async () =>
+          Promise.reject(new ProblemError(409, 'A token with id "x" already exists')),
+        );
+        expect(unwrapIdempotentReplay(out)?.body).toBe(30);
+      });
+
+      it('a failure under a key another request used is that 422; under a new key, or when the lookup fails too, the work’s own', async () => {
+        const refused = async () => Promise.reject(new ProblemError(400, 'bad'));
+        const reused = setup();
+        reused.ledger.find.mockRejectedValueOnce(new ProblemError(422, 'This idempotency key was already used for a different request'));
+        await expect(reused.writes.perform({ mode: 'transaction', request: req, codec, recordsItself: true }, refused)).rejects.toMatchObject({
+          problem: { status: 422 },
+        });
+        await expect(setup().writes.perform({ mode: 'transaction', request: req, codec, recordsItself: true }, refused)).rejects.toThrow('bad');
+        const down = setup();
+        down.ledger.find.mockRejectedValueOnce(new Error('connection terminated'));
+        await expect(down.writes.perform({ mode: 'transaction', request: req, codec, recordsItself: true }, refused)).rejects.toThrow('bad');
+      });
+
+      it('a key recorded meanwhile is replayed after the refused record, by the lookup of the next round', async () => {
+        const { writes, ledger, state } = setup();
+        state.takenBy = { stored: 5 };
+        const out = await writes.perform({ mode: 'transaction', request: req, codec, recordsItself: true }, recording(6));
+        expect(unwrapIdempotentReplay(out)?.body).toBe(50);
+        expect(ledger.find).toHaveBeenCalledTimes(1);
+      });
+    });
+
     it('any other failure is the caller’s', async () => {
       const { writes } = setup();
       await expect(writes.perform({ mode: 'transaction', request: req, codec }, async () => Promise.reject(new ProblemError(400, 'bad')))).rejects.toThrow(

@@ -58,7 +58,11 @@ export interface IdempotencyPlan<O, R> {
   codec?: ReplayCodec<O, R>;
   /** `exclusive`: how long the claim holds the key */
   leaseMs?: number;
-  /** `transaction`: the work opens its transaction itself and records through the IdempotentWrite it is given */
+  /**
+   * `transaction`: the work opens its transaction (or makes its one statement) itself and records through the
+   * IdempotentWrite it is given. Its record is refused when the key was recorded before, so no lookup precedes it: a
+   * repeat is told by that refusal, or, when the work fails first, by a lookup then.
+   */
   recordsItself?: boolean;
 }
 
@@ -116,8 +120,9 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
    *
    * - `transaction`: a recorded reply is replayed; otherwise `work` runs and the key is recorded in the same
    *   transaction — the ambient one opened here, or the work's own (`recordsItself`: it calls `write.hold` first and
-   *   `write.record` last). The transaction holds the key in flight: a repeat meanwhile is a 409. A repeat that
-   *   started after the first committed, but looked before it did, rolls back and replays the winner's reply.
+   *   `write.record` last, or records in its one statement). The transaction holds the key in flight: a repeat
+   *   meanwhile is a 409. A repeat that started after the first committed, but looked before it did, rolls back and
+   *   replays the winner's reply. A work that records itself runs before any lookup (see IdempotencyPlan).
    * - `exclusive`: the key is claimed first (committed at once: a repeat meanwhile gets 409), the work runs, the
    *   outcome is recorded; a failure releases the key.
    *
@@ -139,8 +144,14 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
     recordsItself: boolean,
   ): Promise<R | IdempotentReplay<R>> {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const prior = await this.replayOf(req, codec);
-      if (prior) return prior;
+      // A work that records itself tells a key recorded before it (its record is refused: IdempotencyKeyTaken) by its
+      // own statement or transaction, so the first round looks nothing up: a new request, the common case, makes no
+      // round trip for a key that is not there. Any other round follows a taken key and starts with its replay.
+      const lookedUp = !recordsItself || attempt > 1;
+      if (lookedUp) {
+        const prior = await this.replayOf(req, codec);
+        if (prior) return prior;
+      }
       let taken = false;
       const write: IdempotentWrite = {
         request: req,
@@ -173,10 +184,30 @@ export class IdempotentWrites implements OnModuleInit, OnModuleDestroy {
         return codec.reply(outcome);
       } catch (err) {
         // the work may hand the error back transformed (an RPC handler's exception filter): `taken` says what it was
-        if (!taken && !(err instanceof IdempotencyKeyTaken)) throw err;
+        if (taken || err instanceof IdempotencyKeyTaken) continue;
+        if (lookedUp) throw err;
+        // it ran without a lookup: a repeat it refused (an id it already wrote, an intent it already consumed, an expiry
+        // passed since) gets what the lookup would have given it first
+        return this.replayAfterFailure(req, codec, err);
       }
     }
     throw idempotencyKeyBusy();
+  }
+
+  /**
+   * The answer to a request whose work failed before its key was looked up: the recorded reply when the key was used
+   * by this request before, a 422 when by another, a 409 while a claim runs; otherwise the work's own failure (also
+   * when the lookup itself fails: the work's error is the one the caller is owed).
+   */
+  private async replayAfterFailure<O, R>(req: IdempotentRequest, codec: ReplayCodec<O, R>, failure: unknown): Promise<IdempotentReplay<R>> {
+    let prior: IdempotentReplay<R> | null;
+    try {
+      prior = await this.replayOf(req, codec);
+    } catch (err) {
+      throw err instanceof ProblemError ? err : failure;
+    }
+    if (prior) return prior;
+    throw failure;
   }
 
   /**
