@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Prisma } from '@coffer/db';
+import { Prisma, PrismaService } from '@coffer/db';
 import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TokenRepository, type TokenRow } from './token.repository';
 import { AuditRepository } from '../audit/audit.repository';
@@ -128,6 +128,57 @@ describe('TokenRepository (PostgreSQL)', () => {
     // the failed update changed nothing
     expect(await digestsOf(tenantA, t.id)).toEqual(['new-1']);
     expect((await tokens.find(tenantA, t.id))?.container).toBe('/cards');
+  });
+
+  it('an update is one statement with its audit record and event; a duplicate inside a unit of work fails only itself', async () => {
+    const t = write();
+    await tokens.insert(tenantA, t, ['kept', 'dropped']);
+    const by = { actorApplicationId: randomUUID(), traceId: 'trace-upd' };
+    const event = { id: randomUUID(), type: 'token.updated', tenant_id: tenantA, timestamp: new Date().toISOString(), trace_id: null, data: {} };
+    const at = new Date('2026-12-01T05:00:00.123Z');
+    const updated = await tokens.update(tenantA, { ...t, metadata: { v: '2' }, modified_at: at }, ['kept', 'added'], event, by);
+    expect(updated).toMatchObject({ id: t.id, metadata: { v: '2' }, modified_at: at });
+    expect(await digestsOf(tenantA, t.id)).toEqual(['added', 'kept']);
+    const audit = await ctx.sql.query(
+      `SELECT actor_application_id, trace_id FROM audit_events WHERE tenant_id = $1 AND entity_id = $2 AND operation = 'update'`,
+      [tenantA, t.id],
+    );
+    expect(audit.rows).toEqual([{ actor_application_id: by.actorApplicationId, trace_id: 'trace-upd' }]);
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM event_outbox WHERE id = $1', [event.id])).rows[0].n).toBe(1);
+
+    // a token that is gone: nothing written, no record, no event
+    const none = { ...event, id: randomUUID() };
+    expect(await tokens.update(tenantA, { ...t, id: 'no-such-token' }, ['x'], none, by)).toBe('missing');
+    expect((await ctx.sql.query('SELECT count(*)::int AS n FROM event_outbox WHERE id = $1', [none.id])).rows[0].n).toBe(0);
+
+    const holder = write({ dedup_key: 'token:held-in-unit', fingerprint: 'held-in-unit' });
+    await tokens.insert(tenantA, holder, []);
+    const other = write();
+    await ctx.get(PrismaService).transactional(async () => {
+      await tokens.insert(tenantA, other, []);
+      expect(await tokens.update(tenantA, { ...t, dedup_key: 'token:held-in-unit' }, [], { ...event, id: randomUUID() }, by)).toBe('duplicate');
+      // the unit goes on: its other writes commit
+      expect(await tokens.update(tenantA, { ...other, metadata: { in: 'unit' } }, [], undefined, by)).toMatchObject({ metadata: { in: 'unit' } });
+    });
+    expect((await tokens.find(tenantA, other.id))?.metadata).toEqual({ in: 'unit' });
+    expect((await tokens.find(tenantA, t.id))?.dedup_key).toBeNull();
+  });
+
+  it('a delete writes its audit record and event only when it deleted a token', async () => {
+    const t = write();
+    await tokens.insert(tenantA, t, ['d']);
+    const by = { actorApplicationId: randomUUID(), traceId: 'trace-del' };
+    const event = () => ({ id: randomUUID(), type: 'token.deleted', tenant_id: tenantA, timestamp: new Date().toISOString(), trace_id: null, data: {} });
+    expect(await tokens.delete(tenantA, t.id, event(), by)).toBe(true);
+    expect(await tokens.delete(tenantA, t.id, event(), by)).toBe(false);
+    const audit = await ctx.sql.query(`SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1 AND entity_id = $2 AND operation = 'delete'`, [
+      tenantA,
+      t.id,
+    ]);
+    expect(audit.rows[0].n).toBe(1);
+    const events = await ctx.sql.query(`SELECT count(*)::int AS n FROM event_outbox WHERE tenant_id = $1 AND type = 'token.deleted'`, [tenantA]);
+    expect(events.rows[0].n).toBe(1);
+    expect(await digestsOf(tenantA, t.id)).toEqual([]);
   });
 
   it('deletes a token with its search digests', async () => {

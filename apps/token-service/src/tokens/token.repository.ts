@@ -520,54 +520,60 @@ export class TokenRepository {
   }
 
   /**
-   * Replaces the mutable fields with `t`'s (the stored row with its changes; `modified_at` is the update's time); 'missing'
-   * when the token vanished meanwhile. The updated row comes back from the statement itself, so it is right inside a
-   * caller's uncommitted transaction.
+   * The token's new state (its `modified_at`: the instant its event shows; now when null), with its search digests
+   * replaced, its audit record (`audit`: who updates) and its event, as one statement: all of it commits together, or,
+   * when the token is gone or expired ('missing') or its new dedup key is held by another token ('duplicate'),
+   * nothing. Inside a unit of work (an idempotent update) the statement runs in a savepoint of it, so a duplicate
+   * leaves the unit usable.
    */
-  async update(
-    tenantId: string,
-    t: TokenRow,
-    searchDigests: string[],
-    /** the token.updated event of the updated row, written in the update's transaction */
-    event?: (row: TokenRow) => OutboxEvent,
-    /** who updates: the update's audit record is written by the UPDATE statement itself (they commit together) */
-    audit?: AuditedBy,
-  ): Promise<TokenRow | 'missing' | 'duplicate'> {
+  async update(tenantId: string, t: TokenRow, searchDigests: string[], event?: OutboxEvent, audit?: AuditedBy): Promise<TokenRow | 'missing' | 'duplicate'> {
+    const digests = [...new Set(searchDigests)];
+    // the digests the token keeps are neither deleted (d) nor inserted (s): the two parts of one statement touch
+    // different rows, so neither depends on seeing the other's effect (they share one snapshot)
+    const statement = Prisma.sql`
+      WITH u AS (UPDATE tokens SET data_ciphertext = ${t.data_ciphertext}::bytea, data_key_id = ${t.data_key_id}::uuid, mask = ${jsonOrNull(t.mask)}::jsonb,
+        fingerprint = ${t.fingerprint}::text, fingerprint_expression = ${t.fingerprint_expression}::text, container = ${t.container}::text,
+        metadata = ${JSON.stringify(t.metadata)}::jsonb, metadata_search = ${lowerMetadata(t.metadata)}::jsonb,
+        search_indexes = ${t.search_indexes}::text[], dedup_key = ${t.dedup_key}::text, expires_at = ${t.expires_at}::timestamptz,
+        modified_by = ${t.modified_by}::uuid, modified_at = COALESCE(${t.modified_at}::timestamptz, now())
+      WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id}::text AND ${LIVE}
+      RETURNING ${COLUMNS}),
+      ${audit ? Prisma.sql`a AS (${changeEventInsert(Prisma.raw('u'), tenantId, 'update', audit)}),` : Prisma.empty}
+      d AS (DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id IN (SELECT id FROM u) AND NOT (digest = ANY(${digests}::text[]))),
+      s AS (INSERT INTO token_search_indexes (tenant_id, token_id, digest)
+        SELECT ${tenantId}::uuid, u.id, d FROM u, unnest(${digests}::text[]) AS d ON CONFLICT DO NOTHING),
+      o AS (${outboxInsert(event ? [event] : [], Prisma.raw('u'))})
+      SELECT * FROM u`;
     try {
-      return await this.prisma.transactional(async () => {
-        const updated = await this.prisma.$queryRaw<TokenRow[]>`
-          WITH u AS (UPDATE tokens SET data_ciphertext = ${t.data_ciphertext}, data_key_id = ${t.data_key_id}::uuid, mask = ${jsonOrNull(t.mask)}::jsonb,
-            fingerprint = ${t.fingerprint}, fingerprint_expression = ${t.fingerprint_expression}, container = ${t.container},
-            metadata = ${JSON.stringify(t.metadata)}::jsonb, metadata_search = ${lowerMetadata(t.metadata)}::jsonb,
-            search_indexes = ${t.search_indexes}::text[], dedup_key = ${t.dedup_key}, expires_at = ${t.expires_at},
-            modified_by = ${t.modified_by}::uuid, modified_at = now()
-          WHERE tenant_id = ${tenantId}::uuid AND id = ${t.id} AND ${LIVE}
-          RETURNING ${COLUMNS})${audit ? Prisma.sql`, a AS (${changeEventInsert(Prisma.raw('u'), tenantId, 'update', audit)})` : Prisma.empty}
-          SELECT * FROM u`;
-        if (!updated.length) return 'missing';
-        await this.prisma.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${t.id}`;
-        await this.writeSearchIndexes(tenantId, t.id, searchDigests);
-        if (event) await this.prisma.$executeRaw(outboxInsert([event(updated[0])]));
-        return updated[0];
-      });
+      const updated = await this.oneWrite<TokenRow>(statement, audit ? 'token_update' : 'token_update_unaudited');
+      return updated[0] ?? 'missing';
     } catch (err) {
       if (isUniqueViolation(err)) return 'duplicate';
       throw err;
     }
   }
 
-  /** `event` is written in the delete's transaction and `audit` (who deletes) by the DELETE itself, when it deleted a token. */
+  /** `event` and `audit` (who deletes) are written by the same statement, when it deleted a token. */
   async delete(tenantId: string, id: string, event?: OutboxEvent, audit?: AuditedBy): Promise<boolean> {
-    return this.prisma.transactional(async () => {
-      const gone = await this.prisma.$queryRaw<Array<{ id: string }>>`
-        WITH d AS (DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id} AND ${LIVE} RETURNING id)${
-          audit ? Prisma.sql`, a AS (${changeEventInsert(Prisma.raw('d'), tenantId, 'delete', audit)})` : Prisma.empty
-        }
-        SELECT id FROM d`;
-      await this.prisma.$executeRaw`DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${id}`;
-      if (gone.length && event) await this.prisma.$executeRaw(outboxInsert([event]));
-      return gone.length > 0;
-    });
+    const gone = await this.oneWrite<{ id: string }>(
+      Prisma.sql`
+        WITH g AS (DELETE FROM tokens WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::text AND ${LIVE} RETURNING id),
+        ${audit ? Prisma.sql`a AS (${changeEventInsert(Prisma.raw('g'), tenantId, 'delete', audit)}),` : Prisma.empty}
+        d AS (DELETE FROM token_search_indexes WHERE tenant_id = ${tenantId}::uuid AND token_id = ${id}::text),
+        o AS (${outboxInsert(event ? [event] : [], Prisma.raw('g'))})
+        SELECT id FROM g`,
+      audit ? 'token_delete' : 'token_delete_unaudited',
+    );
+    return gone.length > 0;
+  }
+
+  /**
+   * A write made of one statement: prepared, outside any transaction; inside a unit of work, in a savepoint of it (a
+   * statement PostgreSQL refuses then fails only itself, as it would alone).
+   */
+  private oneWrite<T>(statement: Prisma.Sql, name: string): Promise<T[]> {
+    if (!inTransaction()) return this.sql.query<T>(statement, name);
+    return this.prisma.transactional(() => this.sql.query<T>(statement));
   }
 
   /** Sweeper: deletes expired tokens in batches; SKIP LOCKED lets several replicas sweep side by side. */

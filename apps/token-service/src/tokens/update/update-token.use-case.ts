@@ -126,27 +126,26 @@ export class UpdateTokenUseCase {
       if (other && other.id !== row.id) return this.duplicateView(principal, other, budget);
     }
     const { keyId, ciphertext } = await this.vault.encrypt(tenantId, row.id, fields.data);
+    const next: TokenRow = {
+      ...row,
+      data_ciphertext: ciphertext,
+      data_key_id: keyId,
+      mask: fields.mask,
+      fingerprint,
+      fingerprint_expression: fields.fingerprintExpression,
+      container: fields.container,
+      metadata: fields.metadata,
+      search_indexes: fields.searchIndexes,
+      dedup_key: deduplicate ? `${row.type}:${fingerprint}` : null,
+      expires_at: fields.expiresAt,
+      modified_by: principal.applicationId,
+      modified_at: new Date(),
+    };
     // the update, its token.updated event and its audit record commit together: never a change nobody recorded
-    const outcome = await this.tokens.update(
-      tenantId,
-      {
-        ...row,
-        data_ciphertext: ciphertext,
-        data_key_id: keyId,
-        mask: fields.mask,
-        fingerprint,
-        fingerprint_expression: fields.fingerprintExpression,
-        container: fields.container,
-        metadata: fields.metadata,
-        search_indexes: fields.searchIndexes,
-        dedup_key: deduplicate ? `${row.type}:${fingerprint}` : null,
-        expires_at: fields.expiresAt,
-        modified_by: principal.applicationId,
-      },
-      searchDigests,
-      (updated) => tokenUpdated(principal, traceId, updated),
-      { actorApplicationId: principal.applicationId ?? null, traceId: traceId ?? null },
-    );
+    const outcome = await this.tokens.update(tenantId, next, searchDigests, tokenUpdated(principal, traceId, next), {
+      actorApplicationId: principal.applicationId ?? null,
+      traceId: traceId ?? null,
+    });
     if (outcome === 'missing') throw notFound('token');
     if (outcome === 'duplicate') {
       const other = await this.tokens.findByDedupKey(tenantId, `${row.type}:${fingerprint}`);
