@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventOutbox, Prisma, PrismaService, tenantNotSuspended } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, outboxInsert, tenantNotSuspended } from '@coffer/db';
 import type { CofferEvent, Principal } from '@coffer/contracts';
 import { reactorServiceConfig } from '../../config';
 
@@ -46,7 +46,7 @@ export interface NewJob {
 /**
  * reactor_jobs (owned by reactor-service). A claim moves a due job to `running` with a lease a little longer than
  * its timeout; a worker that dies leaves the lease to expire and another worker runs the job again (at least once).
- * Completion stores the result and queues the webhook delivery in one transaction (the outbox).
+ * Completion stores the result, its event and the webhook delivery in one statement.
  */
 @Injectable()
 export class ReactorJobRepository {
@@ -55,68 +55,66 @@ export class ReactorJobRepository {
 
   constructor(
     private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
+    /** the writes and the claim every job makes run on the plain pool, prepared: one round trip each */
+    private readonly sql: SqlPool,
   ) {}
 
-  /** The job and its reactor.invoked event, in one transaction. */
+  /** The job and its reactor.invoked event, in one statement (prepared): they commit together. */
   async insert(tenantId: string, j: NewJob, events: CofferEvent[] = []): Promise<void> {
-    await this.prisma.transactional(async () => {
-      await this.insertJob(tenantId, j);
-      await this.outbox.record(events);
-    });
-  }
-
-  private async insertJob(tenantId: string, j: NewJob): Promise<void> {
-    await this.prisma.reactorJob.create({
-      data: {
-        id: j.id,
-        tenantId,
-        reactorId: j.reactorId,
-        applicationId: j.principal.sessionId ?? j.principal.applicationId,
-        principal: j.principal as unknown as Prisma.InputJsonValue,
-        argsCiphertext: new Uint8Array(j.argsCiphertext),
-        argsKeyId: j.argsKeyId,
-        callbackUrl: j.callbackUrl,
-        timeoutMs: j.timeoutMs,
-        traceId: j.traceId,
-      },
-    });
+    await this.sql.query(
+      Prisma.sql`
+        WITH j AS (
+          INSERT INTO reactor_jobs (id, tenant_id, reactor_id, application_id, principal, args_ciphertext, args_key_id, callback_url, timeout_ms, trace_id)
+          VALUES (${j.id}::uuid, ${tenantId}::uuid, ${j.reactorId}::uuid, ${j.principal.sessionId ?? j.principal.applicationId}::uuid,
+            ${JSON.stringify(j.principal)}::jsonb, ${j.argsCiphertext}::bytea, ${j.argsKeyId}::uuid, ${j.callbackUrl}::text, ${j.timeoutMs}::int,
+            ${j.traceId}::text)
+          RETURNING id
+        ), o AS (${outboxInsert(events, Prisma.raw('j'))})
+        SELECT id FROM j`,
+      'reactor_job_insert',
+    );
   }
 
   /** Due jobs (new, or leased to a worker that died), oldest first; none of a suspended tenant (they wait until it is resumed). */
   claim(limit: number): Promise<ReactorJobRow[]> {
-    return this.prisma.$queryRaw<ReactorJobRow[]>`
-      UPDATE reactor_jobs j SET status = 'running', runs = j.runs + 1, started_at = now(),
-        locked_until = now() + make_interval(secs => (j.timeout_ms + ${this.leaseSlackMs}) / 1000.0)
-      WHERE j.id IN (
-        SELECT id FROM reactor_jobs
-        WHERE (status = 'pending' OR (status = 'running' AND locked_until < now())) AND ${tenantNotSuspended(Prisma.raw('reactor_jobs.tenant_id'))}
-        ORDER BY created_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
-      )
-      RETURNING j.*`;
+    return this.sql.query<ReactorJobRow>(
+      Prisma.sql`
+        UPDATE reactor_jobs j SET status = 'running', runs = j.runs + 1, started_at = now(),
+          locked_until = now() + make_interval(secs => (j.timeout_ms + ${this.leaseSlackMs}::int) / 1000.0)
+        WHERE j.id IN (
+          SELECT id FROM reactor_jobs
+          WHERE (status = 'pending' OR (status = 'running' AND locked_until < now())) AND ${tenantNotSuspended(Prisma.raw('reactor_jobs.tenant_id'))}
+          ORDER BY created_at LIMIT ${limit}::int FOR UPDATE SKIP LOCKED
+        )
+        RETURNING j.*`,
+      'reactor_job_claim',
+    );
   }
 
   /**
-   * Stores the outcome and queues its delivery (callback jobs), once: a run whose lease was taken over cannot
-   * complete twice. True when a delivery was queued. Outcome and body arrive sealed (tenant data key): formula
-   * output never lands in plaintext.
+   * Stores the outcome with its events (reactor.completed or reactor.failed) and queues its delivery (callback jobs),
+   * in one statement (prepared), once: a run whose lease was taken over cannot complete twice. True when a delivery
+   * was queued. Outcome and body arrive sealed (tenant data key): formula output never lands in plaintext.
    */
-  /** The outcome, its events (reactor.completed or reactor.failed) and the callback's delivery, in one transaction. */
   async complete(job: ReactorJobRow, status: 'succeeded' | 'failed', outcome: Sealed, deliveryBody: Sealed, events: CofferEvent[] = []): Promise<boolean> {
-    return this.prisma.transactional(async () => {
-      const n = await this.prisma.$executeRaw`
-        UPDATE reactor_jobs SET status = ${status}, result = NULL, error = NULL,
-          outcome_ciphertext = ${outcome.ciphertext}, outcome_key_id = ${outcome.keyId}::uuid, completed_at = now(), locked_until = NULL
-        WHERE id = ${job.id}::uuid AND tenant_id = ${job.tenant_id}::uuid AND status = 'running' AND runs = ${job.runs}`;
-      if (n !== 1) return false;
-      await this.outbox.record(events);
-      if (job.callback_url === null) return false;
-      await this.prisma.$executeRaw`
-        INSERT INTO webhook_deliveries (id, tenant_id, url, body_ciphertext, body_key_id, status, attempts, next_attempt_at, created_at)
-        VALUES (${job.id}::uuid, ${job.tenant_id}::uuid, ${job.callback_url}, ${deliveryBody.ciphertext}, ${deliveryBody.keyId}::uuid, 'pending', 0, now(), now())
-        ON CONFLICT (id) DO NOTHING`;
-      return true;
-    });
+    const [done] = await this.sql.query<{ completed: boolean; queued: boolean }>(
+      Prisma.sql`
+        WITH u AS (
+          UPDATE reactor_jobs SET status = ${status}::text, result = NULL, error = NULL,
+            outcome_ciphertext = ${outcome.ciphertext}::bytea, outcome_key_id = ${outcome.keyId}::uuid, completed_at = now(), locked_until = NULL
+          WHERE id = ${job.id}::uuid AND tenant_id = ${job.tenant_id}::uuid AND status = 'running' AND runs = ${job.runs}::int
+          RETURNING id, tenant_id, callback_url
+        ), o AS (${outboxInsert(events, Prisma.raw('u'))}),
+        d AS (
+          INSERT INTO webhook_deliveries (id, tenant_id, url, body_ciphertext, body_key_id, status, attempts, next_attempt_at, created_at)
+          SELECT u.id, u.tenant_id, u.callback_url, ${deliveryBody.ciphertext}::bytea, ${deliveryBody.keyId}::uuid, 'pending', 0, now(), now()
+          FROM u WHERE u.callback_url IS NOT NULL
+          ON CONFLICT (id) DO NOTHING
+        )
+        SELECT EXISTS (SELECT 1 FROM u) AS completed, EXISTS (SELECT 1 FROM u WHERE callback_url IS NOT NULL) AS queued`,
+      'reactor_job_complete',
+    );
+    return done.completed && done.queued;
   }
 
   /** Gives a run back: the job is claimed again once `delayMs` has passed (its lease now ends then). */
@@ -139,9 +137,12 @@ export class ReactorJobRepository {
    * workers).
    */
   async nextDueInMs(): Promise<number | null> {
-    const [row] = await this.prisma.$queryRaw<Array<{ ms: number | null }>>`
-      SELECT (extract(epoch FROM min(CASE WHEN status = 'pending' THEN now() ELSE locked_until END) - now()) * 1000)::float8 AS ms
-      FROM reactor_jobs WHERE status IN ('pending', 'running') AND ${tenantNotSuspended(Prisma.raw('reactor_jobs.tenant_id'))}`;
+    const [row] = await this.sql.query<{ ms: number | null }>(
+      Prisma.sql`
+        SELECT (extract(epoch FROM min(CASE WHEN status = 'pending' THEN now() ELSE locked_until END) - now()) * 1000)::float8 AS ms
+        FROM reactor_jobs WHERE status IN ('pending', 'running') AND ${tenantNotSuspended(Prisma.raw('reactor_jobs.tenant_id'))}`,
+      'reactor_job_next_due',
+    );
     return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
   }
 
