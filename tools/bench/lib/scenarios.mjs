@@ -13,6 +13,8 @@ export async function prepare(call, managementKey) {
   const app = (type, permissions) => call('POST', '/applications', { key: managementKey, body: { name: `bench ${type}`, type, permissions } });
   const key = (await app('private', ['token:create', 'token:read', 'token:use', 'token:search'])).key;
   const publicKey = (await app('public', ['token:create'])).key;
+  // a checkout page's key for card entry: it may only make token intents
+  const intentKey = (await app('public', ['token-intent:create'])).key;
   // their own key and tokens: the updates change neither the cards nor the metadata the lists filter on
   const updateKey = (await app('private', ['token:update'])).key;
   const updatable = (
@@ -43,7 +45,7 @@ export async function prepare(call, managementKey) {
   const v2SearchBody = { query: 'metadata.customer:c-7', size: 4 };
   const v2SearchCursor = (await call('POST', '/v2/tokens/search', { key, body: v2SearchBody })).pagination.next;
   if (!v2ListCursor || !v2SearchCursor) throw new Error('the seeded cards did not give a second v2 page');
-  return { key, publicKey, updateKey, updatable, cards, trivial, detokenizing, v2ListFirst, v2ListCursor, v2SearchBody, v2SearchCursor };
+  return { key, publicKey, intentKey, updateKey, updatable, cards, trivial, detokenizing, v2ListFirst, v2ListCursor, v2SearchBody, v2SearchCursor };
 }
 
 /** The list, search and cursor requests measured again as the tenant grows (scale.mjs). */
@@ -136,6 +138,17 @@ export function requestScenarios(call, d) {
         await call('POST', '/sessions/authorize', { key: d.key, body: { nonce: s.nonce, permissions: ['token:create'] }, expect: 200 });
         await call('GET', '/ping', { key: s.session_key, expect: 204 });
       },
+    },
+    {
+      // the card a checkout page sends, before the backend converts it into a token
+      name: 'POST /token-intents (card)',
+      baseline: 'insert',
+      op: () =>
+        call('POST', '/token-intents', {
+          key: d.intentKey,
+          body: { type: 'card', data: { number: VISA, expiration_month: 12, expiration_year: 2031 } },
+          expect: 201,
+        }),
     },
     { name: 'react: trivial formula', baseline: 'select', op: () => call('POST', `/reactors/${d.trivial}/react`, { key: d.key, body: {} }) },
     {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService } from '@coffer/db';
+import { Prisma, PrismaService, SqlPool, auditRecordsInsert, auditSignal, outboxInsert, type AuditRecordInput, type OutboxEvent } from '@coffer/db';
 
 export interface TokenIntentRow {
   tenant_id: string;
@@ -30,13 +30,27 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 @Injectable()
 export class TokenIntentRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    /** the create and the delete a checkout page makes: one prepared statement each */
+    private readonly sql: SqlPool,
+  ) {}
 
-  async insert(row: TokenIntentRow): Promise<void> {
-    await this.prisma.$executeRaw`
-      INSERT INTO token_intents (${COLUMNS})
-      VALUES (${row.tenant_id}::uuid, ${row.id}::uuid, ${row.type}, ${Buffer.from(row.data_ciphertext)}, ${row.data_key_id}::uuid, ${row.fingerprint},
-        ${row.created_by}::uuid, ${row.created_at}, ${row.expires_at})`;
+  /** The intent with its audit record and its event, in one statement: they commit together (joins a unit of work). */
+  async insert(row: TokenIntentRow, audit: AuditRecordInput[], event: OutboxEvent): Promise<void> {
+    await this.sql.query(
+      Prisma.sql`
+        WITH i AS (
+          INSERT INTO token_intents (${COLUMNS})
+          VALUES (${row.tenant_id}::uuid, ${row.id}::uuid, ${row.type}::text, ${Buffer.from(row.data_ciphertext)}::bytea, ${row.data_key_id}::uuid,
+            ${row.fingerprint}::text, ${row.created_by}::uuid, ${row.created_at}::timestamptz, ${row.expires_at}::timestamptz)
+          RETURNING id
+        ), a AS (${auditRecordsInsert(audit, Prisma.sql`EXISTS (SELECT 1 FROM i)`)}),
+        o AS (${outboxInsert([event], Prisma.raw('i'))})
+        SELECT id FROM i`,
+      'token_intent_insert',
+    );
+    auditSignal.afterCommit();
   }
 
   async findLive(tenantId: string, id: string): Promise<TokenIntentRow | null> {
@@ -46,11 +60,22 @@ export class TokenIntentRepository {
     return rows[0] ?? null;
   }
 
-  /** Deletes a live intent; false when there was none (never created, expired, already deleted or converted). */
-  async deleteLive(tenantId: string, id: string): Promise<boolean> {
+  /**
+   * Deletes a live intent with its audit record and its event, in one statement (joins a unit of work); false, and
+   * nothing written, when there was none (never created, expired, already deleted or converted).
+   */
+  async deleteLive(tenantId: string, id: string, audit: AuditRecordInput[], event: OutboxEvent): Promise<boolean> {
     if (!UUID.test(id)) return false;
-    const n = await this.prisma.$executeRaw`DELETE FROM token_intents WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND ${LIVE}`;
-    return n > 0;
+    const gone = await this.sql.query<{ id: string }>(
+      Prisma.sql`
+        WITH g AS (DELETE FROM token_intents WHERE tenant_id = ${tenantId}::uuid AND id = ${id}::uuid AND ${LIVE} RETURNING id),
+        a AS (${auditRecordsInsert(audit, Prisma.sql`EXISTS (SELECT 1 FROM g)`)}),
+        o AS (${outboxInsert([event], Prisma.raw('g'))})
+        SELECT id FROM g`,
+      'token_intent_delete',
+    );
+    if (gone.length) auditSignal.afterCommit();
+    return gone.length > 0;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { FieldErrors, actorOf, conflict, newEvent, notFound, type Principal, type TokenIntentView } from '@coffer/contracts';
-import { AuditLog, EventOutbox, PrismaService } from '@coffer/db';
+import { AuditLog } from '@coffer/db';
 import { asCaller } from '@coffer/operations';
 import { tokenActs } from '../audit/audit.repository';
 import { TokenVault, renderExpressions } from '../tokens/token-vault';
@@ -34,8 +34,6 @@ export class TokenIntentsUseCase {
     private readonly intents: TokenIntentRepository,
     private readonly vault: TokenVault,
     private readonly audit: AuditLog,
-    private readonly prisma: PrismaService,
-    private readonly outbox: EventOutbox,
   ) {}
 
   async create(body: unknown): Promise<TokenIntentView> {
@@ -66,13 +64,13 @@ export class TokenIntentsUseCase {
       expires_at: new Date(createdAt.getTime() + TOKEN_INTENT_TTL_MS),
     };
     const view = intentView(row, fields.data);
-    // the intent, its audit record and its event commit together (with the idempotency key's record, when there is one)
-    await this.prisma.transactional(async () => {
-      await this.intents.insert(row);
-      await this.audit.append(...tokenActs(principal, traceId, 'create', 'token_intent', id));
-      // the view as its reply shows it: card or bank details, never data
-      await this.outbox.record([newEvent('token-intent.created', tenantId, traceId, actorOf(principal), { token_intent: view })]);
-    });
+    // the intent, its audit record and its event commit together (with the idempotency key's record, when there is
+    // one); the event shows the view as its reply does: card or bank details, never data
+    await this.intents.insert(
+      row,
+      tokenActs(principal, traceId, 'create', 'token_intent', id),
+      newEvent('token-intent.created', tenantId, traceId, actorOf(principal), { token_intent: view }),
+    );
     return view;
   }
 
@@ -87,11 +85,13 @@ export class TokenIntentsUseCase {
 
   async delete(id: string): Promise<void> {
     const { principal, traceId } = asCaller();
-    await this.prisma.transactional(async () => {
-      if (!(await this.intents.deleteLive(principal.tenantId, id))) throw notFound('token intent');
-      await this.audit.append(...tokenActs(principal, traceId, 'delete', 'token_intent', id));
-      await this.outbox.record([newEvent('token-intent.deleted', principal.tenantId, traceId, actorOf(principal), { token_intent: { id } })]);
-    });
+    const deleted = await this.intents.deleteLive(
+      principal.tenantId,
+      id,
+      tokenActs(principal, traceId, 'delete', 'token_intent', id),
+      newEvent('token-intent.deleted', principal.tenantId, traceId, actorOf(principal), { token_intent: { id } }),
+    );
+    if (!deleted) throw notFound('token intent');
   }
 
   /**
