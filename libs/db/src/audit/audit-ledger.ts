@@ -66,6 +66,18 @@ export interface ChainReport {
 }
 
 /**
+ * Writes each sealed record's place in its chain. `a.seq IS NULL` (true of every row here: they were read unsealed
+ * and locked) lets PostgreSQL find them through the partial index of unsealed records; joined on the id alone, it
+ * hashed the whole table for a batch of this size, so every seal cost as much as the audit trail was long.
+ */
+export function sealUpdate(sealed: ReadonlyArray<{ id: string; seq: number; hash: string }>): Prisma.Sql {
+  return Prisma.sql`
+    UPDATE audit_events a SET seq = s.seq, hash = s.hash
+    FROM unnest(${sealed.map((s) => s.id)}::uuid[], ${sealed.map((s) => s.seq)}::bigint[], ${sealed.map((s) => s.hash)}::text[]) AS s(id, seq, hash)
+    WHERE a.id = s.id AND a.seq IS NULL`;
+}
+
+/**
  * The hash chains of audit_events: sealing new rows into their tenant's chain, verifying chains, pruning their oldest
  * rows behind an anchor, and reading them out in chain order. token-service runs the sealer and the pruner; the
  * operator CLI verifies and exports. Nothing here reads or writes anything but audit rows and chain heads.
@@ -107,10 +119,7 @@ export class AuditLedger {
         sealed.push({ id: r.id, seq: r.seq, hash });
         heads.set(r.tenantId, { seq: r.seq, hash });
       }
-      await this.prisma.$executeRaw`
-        UPDATE audit_events a SET seq = s.seq, hash = s.hash
-        FROM unnest(${sealed.map((s) => s.id)}::uuid[], ${sealed.map((s) => s.seq)}::bigint[], ${sealed.map((s) => s.hash)}::text[]) AS s(id, seq, hash)
-        WHERE a.id = s.id`;
+      await this.prisma.$executeRaw(sealUpdate(sealed));
       const ts = tenants.map((t) => heads.get(t) as { seq: number; hash: string });
       await this.prisma.$executeRaw`
         INSERT INTO audit_chains (tenant_id, seq, hash, anchor_seq, anchor_hash, updated_at)
