@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 const ROOT = process.env.COFFER_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
+export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
 /** Prisma Migrate's advisory lock key: holding it keeps `prisma migrate deploy` and this tool from running together. */
 const PRISMA_MIGRATE_LOCK = 72707369;
 const LOCK_TIMEOUT_MS = 10_000;

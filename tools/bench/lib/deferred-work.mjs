@@ -9,7 +9,7 @@
  * True while work is left: audit records not yet sealed (but for refusal windows, which are sealed only once they
  * close, minutes later) or events not yet relayed.
  */
-const PENDING_SQL = `SELECT EXISTS (SELECT 1 FROM audit_events WHERE seq IS NULL AND operation <> 'refuse')
+const PENDING_SQL = `SELECT EXISTS (SELECT 1 FROM audit_unsealed WHERE NOT refusal)
   OR EXISTS (SELECT 1 FROM event_outbox) AS pending`;
 
 /**

@@ -62,7 +62,9 @@ describe('audit trail', () => {
   /** Waits until token-service has sealed every record of the tenant into its chain. */
   async function sealed(tenantId: string): Promise<void> {
     for (let i = 0; i < 100; i++) {
-      const { rows } = await db.query(`SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1 AND seq IS NULL`, [tenantId]);
+      const { rows } = await db.query(`SELECT count(*)::int AS n FROM audit_unsealed u JOIN audit_events a ON a.id = u.event_id WHERE a.tenant_id = $1`, [
+        tenantId,
+      ]);
       if (rows[0].n === 0) return;
       await sleep(200);
     }
@@ -620,7 +622,10 @@ describe('audit trail', () => {
       expect(ok.report.chains[0]).toMatchObject({ tenantId: t2.tenantId, ok: true, records: 6 });
       expect(verify().report.ok).toBe(true);
 
-      const { rows } = await db.query(`SELECT id, seq::int, entity_id FROM audit_events WHERE tenant_id = $1 ORDER BY seq`, [t2.tenantId]);
+      const { rows } = await db.query(
+        `SELECT a.id, s.seq::int, a.entity_id FROM audit_seals s JOIN audit_events a ON a.id = s.event_id WHERE s.tenant_id = $1 ORDER BY s.seq`,
+        [t2.tenantId],
+      );
       const victim = rows[3];
       await db.query(`UPDATE audit_events SET entity_id = 'forged' WHERE id = $1`, [victim.id]);
       const altered = verify();
@@ -640,7 +645,7 @@ describe('audit trail', () => {
       // the last row deleted: the chain's head says more rows existed
       const t3 = await createTenant('audit-tail');
       await sealed(t3.tenantId);
-      await db.query(`DELETE FROM audit_events WHERE tenant_id = $1 AND seq = 2`, [t3.tenantId]);
+      await db.query(`DELETE FROM audit_events WHERE id = (SELECT event_id FROM audit_seals WHERE tenant_id = $1 AND seq = 2)`, [t3.tenantId]);
       const tail = admin('audit', 'verify', '--tenant', t3.tenantId, '--json');
       expect(tail.status).toBe(1);
       expect(JSON.parse(tail.stdout).chains[0].break).toMatchObject({ kind: 'missing', seq: 2 });
@@ -707,7 +712,7 @@ describe('audit trail', () => {
       // only these two records: the tenant's refusal windows are sealed minutes later, and the export skips them
       for (let i = 0; i < 100; i++) {
         const { rows } = await db.query(
-          `SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1 AND actor_name = ANY($2::text[]) AND seq IS NOT NULL`,
+          `SELECT count(*)::int AS n FROM audit_seals s JOIN audit_events a ON a.id = s.event_id WHERE s.tenant_id = $1 AND a.actor_name = ANY($2::text[])`,
           [tenant.tenantId, [formula, '@SUM(1+1)']],
         );
         if (rows[0].n === 2) break;

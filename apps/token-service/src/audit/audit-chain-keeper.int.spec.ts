@@ -16,7 +16,9 @@ describe('AuditChainKeeper wake-ups (PostgreSQL)', () => {
   let ctx: IntegrationContext;
   let tenant: string;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  const unsealed = async () => (await ctx.sql.query('SELECT count(*)::int AS n FROM audit_events WHERE tenant_id = $1 AND seq IS NULL', [tenant])).rows[0].n;
+  const unsealed = async () =>
+    (await ctx.sql.query('SELECT count(*)::int AS n FROM audit_unsealed u JOIN audit_events a ON a.id = u.event_id WHERE a.tenant_id = $1', [tenant])).rows[0]
+      .n;
   async function sealedWithin(ms: number): Promise<void> {
     const started = Date.now();
     while (Date.now() - started < ms) {

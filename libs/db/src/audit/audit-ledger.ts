@@ -28,9 +28,17 @@ interface RawRow {
   hash: string | null;
 }
 
+/** A sealed record's columns, over `audit_seals s JOIN audit_events a` (SEALED). */
 const COLUMNS = Prisma.raw(
-  'seq, id, tenant_id::text AS tenant_id, created_at, actor_type, actor_id, actor_name, actor_application_id::text AS actor_application_id, operation, entity_type, entity_id, trace_id, source, count, changes, hash',
+  's.seq, a.id, a.tenant_id::text AS tenant_id, a.created_at, a.actor_type, a.actor_id, a.actor_name, a.actor_application_id::text AS actor_application_id, a.operation, a.entity_type, a.entity_id, a.trace_id, a.source, a.count, a.changes, s.hash',
 );
+/** An unsealed record's columns, over `audit_unsealed u JOIN audit_events a` (seq and hash are the sealer's to give). */
+const UNSEALED_COLUMNS = Prisma.raw(
+  'NULL::bigint AS seq, a.id, a.tenant_id::text AS tenant_id, a.created_at, a.actor_type, a.actor_id, a.actor_name, a.actor_application_id::text AS actor_application_id, a.operation, a.entity_type, a.entity_id, a.trace_id, a.source, a.count, a.changes, NULL::text AS hash',
+);
+const SEALED = Prisma.raw('audit_seals s JOIN audit_events a ON a.id = s.event_id');
+/** The queued records that may be sealed now: a refusal window only once its counts are in. */
+const SEALABLE = Prisma.sql`(NOT u.refusal OR u.created_at < now() - ${Prisma.raw(REFUSAL_SEAL_DELAY)})`;
 
 function toFields(r: RawRow): ChainedFields & { hash: string | null } {
   return {
@@ -66,21 +74,15 @@ export interface ChainReport {
 }
 
 /**
- * Writes each sealed record's place in its chain. `a.seq IS NULL` (true of every row here: they were read unsealed
- * and locked) lets PostgreSQL find them through the partial index of unsealed records; joined on the id alone, it
- * hashed the whole table for a batch of this size, so every seal cost as much as the audit trail was long.
- */
-export function sealUpdate(sealed: ReadonlyArray<{ id: string; seq: number; hash: string }>): Prisma.Sql {
-  return Prisma.sql`
-    UPDATE audit_events a SET seq = s.seq, hash = s.hash
-    FROM unnest(${sealed.map((s) => s.id)}::uuid[], ${sealed.map((s) => s.seq)}::bigint[], ${sealed.map((s) => s.hash)}::text[]) AS s(id, seq, hash)
-    WHERE a.id = s.id AND a.seq IS NULL`;
-}
-
-/**
- * The hash chains of audit_events: sealing new rows into their tenant's chain, verifying chains, pruning their oldest
- * rows behind an anchor, and reading them out in chain order. token-service runs the sealer and the pruner; the
- * operator CLI verifies and exports. Nothing here reads or writes anything but audit rows and chain heads.
+ * The hash chains of audit_events: sealing new records into their tenant's chain, verifying chains, pruning their
+ * oldest records behind an anchor, and reading them out in chain order. token-service runs the sealer and the pruner;
+ * the operator CLI verifies and exports. Nothing here reads or writes anything but audit records, their seals, the
+ * sealer's queue and chain heads.
+ *
+ * A record is never updated to seal it: its place in the chain (seq, hash) is a row of audit_seals, and the records
+ * still to be sealed are queued in audit_unsealed by a trigger on audit_events (the migration 20261201000000_audit_seals).
+ * Updating each record once more cost PostgreSQL more than writing it (a second heap tuple, an entry in each of the
+ * table's indexes, and the vacuum behind them).
  */
 export class AuditLedger {
   constructor(private readonly prisma: PrismaService) {}
@@ -92,20 +94,20 @@ export class AuditLedger {
    * the lock).
    */
   async seal(limit = 2000): Promise<number> {
-    // idle most of the time: one index probe, no transaction, when there is nothing to seal
-    const [pending] = await this.prisma.$queryRaw<Array<{ one: number }>>`
-      SELECT 1 AS one FROM audit_events WHERE seq IS NULL AND (operation <> 'refuse' OR created_at < now() - ${Prisma.raw(REFUSAL_SEAL_DELAY)}) LIMIT 1`;
+    // idle most of the time: one probe of an empty queue, no transaction, when there is nothing to seal
+    const [pending] = await this.prisma.$queryRaw<Array<{ one: number }>>`SELECT 1 AS one FROM audit_unsealed u WHERE ${SEALABLE} LIMIT 1`;
     if (!pending) return 0;
     return this.prisma.transactional(async () => {
       const [lock] = await this.prisma.$queryRaw<Array<{ locked: boolean }>>`SELECT pg_try_advisory_xact_lock(${SEAL_LOCK}::bigint) AS locked`;
       if (!lock?.locked) return 0;
-      const rows = (
-        await this.prisma.$queryRaw<RawRow[]>`
-        SELECT ${COLUMNS} FROM audit_events
-        WHERE seq IS NULL AND (operation <> 'refuse' OR created_at < now() - ${Prisma.raw(REFUSAL_SEAL_DELAY)})
-        ORDER BY created_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`
-      ).map(toFields);
-      if (!rows.length) return 0;
+      // the advisory lock makes this the only sealer: the queue needs no row locks. A refusal window's count is not
+      // added once it is this old (refusalWindowsUpsert), so what is read here is what is sealed.
+      const queued = await this.prisma.$queryRaw<Array<RawRow & { queued_id: string }>>`
+        SELECT u.event_id::text AS queued_id, ${UNSEALED_COLUMNS} FROM audit_unsealed u LEFT JOIN audit_events a ON a.id = u.event_id
+        WHERE ${SEALABLE} ORDER BY u.created_at, u.event_id LIMIT ${limit}`;
+      if (!queued.length) return 0;
+      // a queued record deleted before it was sealed (not by Coffer: only sealed records are pruned) leaves its queue row
+      const rows = queued.filter((q) => q.id !== null).map(toFields);
       const tenants = [...new Set(rows.map((r) => r.tenantId))];
       const heads = new Map<string, { seq: number; hash: string }>();
       for (const h of await this.prisma.$queryRaw<Array<{ tenant_id: string; seq: bigint; hash: string }>>`
@@ -119,26 +121,31 @@ export class AuditLedger {
         sealed.push({ id: r.id, seq: r.seq, hash });
         heads.set(r.tenantId, { seq: r.seq, hash });
       }
-      await this.prisma.$executeRaw(sealUpdate(sealed));
+      const tenantOf = new Map(rows.map((r) => [r.id, r.tenantId]));
+      await this.prisma.$executeRaw`
+        INSERT INTO audit_seals (tenant_id, seq, event_id, hash)
+        SELECT * FROM unnest(${sealed.map((s) => tenantOf.get(s.id))}::uuid[], ${sealed.map((s) => s.seq)}::bigint[],
+          ${sealed.map((s) => s.id)}::uuid[], ${sealed.map((s) => s.hash)}::text[])`;
+      await this.prisma.$executeRaw`DELETE FROM audit_unsealed WHERE event_id = ANY(${queued.map((q) => q.queued_id)}::uuid[])`;
       const ts = tenants.map((t) => heads.get(t) as { seq: number; hash: string });
       await this.prisma.$executeRaw`
         INSERT INTO audit_chains (tenant_id, seq, hash, anchor_seq, anchor_hash, updated_at)
         SELECT tenant_id, seq, hash, 0, ${GENESIS_HASH}, now()
         FROM unnest(${tenants}::uuid[], ${ts.map((h) => h.seq)}::bigint[], ${ts.map((h) => h.hash)}::text[]) AS t(tenant_id, seq, hash)
         ON CONFLICT (tenant_id) DO UPDATE SET seq = EXCLUDED.seq, hash = EXCLUDED.hash, updated_at = now()`;
-      return rows.length;
+      return queued.length;
     });
   }
 
   /**
    * How long until an unsealed record may be sealed, in ms by the database's clock: 0 or less when one may be now
    * (sealing left it: another sealer held the lock), a refusal window's end of counting otherwise; null when every
-   * record is sealed. One scan of the partial index of unsealed records (a handful, between seals).
+   * record is sealed. One scan of the sealer's queue (a handful, between seals).
    */
   async nextSealDueInMs(): Promise<number | null> {
     const [row] = await this.prisma.$queryRaw<Array<{ ms: number | null }>>`
-      SELECT (extract(epoch FROM min(CASE WHEN operation = 'refuse' THEN created_at + ${Prisma.raw(REFUSAL_SEAL_DELAY)} ELSE now() END) - now()) * 1000)::float8 AS ms
-      FROM audit_events WHERE seq IS NULL`;
+      SELECT (extract(epoch FROM min(CASE WHEN refusal THEN created_at + ${Prisma.raw(REFUSAL_SEAL_DELAY)} ELSE now() END) - now()) * 1000)::float8 AS ms
+      FROM audit_unsealed`;
     return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
   }
 
@@ -163,9 +170,11 @@ export class AuditLedger {
   async verify(tenantId: string, pageSize = 5000): Promise<ChainReport> {
     const [chain] = await this.prisma.$queryRaw<Array<{ seq: bigint; hash: string; anchor_seq: bigint; anchor_hash: string }>>`
       SELECT seq, hash, anchor_seq, anchor_hash FROM audit_chains WHERE tenant_id = ${tenantId}::uuid`;
+    // not only the queue: a row slipped in with the trigger disabled is in no chain and in no queue either
     const [unsealed] = await this.prisma.$queryRaw<Array<{ n: bigint }>>`
-      SELECT count(*) AS n FROM audit_events WHERE tenant_id = ${tenantId}::uuid AND seq IS NULL
-        AND created_at < now() - ${Prisma.raw(`interval '${UNSEALED_WARNING_MINUTES} minutes'`)}`;
+      SELECT count(*) AS n FROM audit_events a WHERE a.tenant_id = ${tenantId}::uuid
+        AND a.created_at < now() - ${Prisma.raw(`interval '${UNSEALED_WARNING_MINUTES} minutes'`)}
+        AND NOT EXISTS (SELECT 1 FROM audit_seals s WHERE s.tenant_id = a.tenant_id AND s.event_id = a.id)`;
     const report: ChainReport = {
       tenantId,
       ok: true,
@@ -178,7 +187,7 @@ export class AuditLedger {
     for (;;) {
       const rows = (
         await this.prisma.$queryRaw<RawRow[]>`
-        SELECT ${COLUMNS} FROM audit_events WHERE tenant_id = ${tenantId}::uuid AND seq > ${at.seq}::bigint ORDER BY seq LIMIT ${pageSize}`
+        SELECT ${COLUMNS} FROM ${SEALED} WHERE s.tenant_id = ${tenantId}::uuid AND s.seq > ${at.seq}::bigint ORDER BY s.seq LIMIT ${pageSize}`
       ).map(toFields);
       if (!rows.length) break;
       const checked = verifyRows(tenantId, at, rows);
@@ -221,15 +230,17 @@ export class AuditLedger {
           SELECT anchor_seq FROM audit_chains WHERE tenant_id = ${tenantId}::uuid FOR UPDATE`;
         if (!chain) return 0;
         // the oldest rows in chain order, up to the first one that is still to be kept
-        const rows = await this.prisma.$queryRaw<Array<{ seq: bigint; hash: string; created_at: Date }>>`
-          SELECT seq, hash, created_at FROM audit_events WHERE tenant_id = ${tenantId}::uuid AND seq > ${chain.anchor_seq}::bigint
-          ORDER BY seq LIMIT ${batch}`;
+        const rows = await this.prisma.$queryRaw<Array<{ seq: bigint; hash: string; created_at: Date; id: string }>>`
+          SELECT s.seq, s.hash, a.created_at, a.id::text AS id FROM ${SEALED} WHERE s.tenant_id = ${tenantId}::uuid AND s.seq > ${chain.anchor_seq}::bigint
+          ORDER BY s.seq LIMIT ${batch}`;
         let last = -1;
         while (last + 1 < rows.length && (rows[last + 1] as { created_at: Date }).created_at < cutoff) last++;
         if (last < 0) return 0;
         const anchor = rows[last] as { seq: bigint; hash: string };
         const deleted = await this.prisma.$executeRaw`
-          DELETE FROM audit_events WHERE tenant_id = ${tenantId}::uuid AND seq > ${chain.anchor_seq}::bigint AND seq <= ${anchor.seq}::bigint`;
+          DELETE FROM audit_events WHERE id = ANY(${rows.slice(0, last + 1).map((r) => r.id)}::uuid[])`;
+        await this.prisma.$executeRaw`
+          DELETE FROM audit_seals WHERE tenant_id = ${tenantId}::uuid AND seq > ${chain.anchor_seq}::bigint AND seq <= ${anchor.seq}::bigint`;
         await this.prisma.$executeRaw`
           UPDATE audit_chains SET anchor_seq = ${anchor.seq}::bigint, anchor_hash = ${anchor.hash}, updated_at = now() WHERE tenant_id = ${tenantId}::uuid`;
         return deleted;
@@ -259,11 +270,11 @@ export class AuditLedger {
     opts: { since?: Date; until?: Date; afterSeq?: number; limit?: number },
   ): Promise<Array<ChainedFields & { hash: string | null }>> {
     const rows = await this.prisma.$queryRaw<RawRow[]>`
-      SELECT ${COLUMNS} FROM audit_events
-      WHERE tenant_id = ${tenantId}::uuid AND seq > ${opts.afterSeq ?? 0}::bigint
-        AND (${opts.since ?? null}::timestamptz IS NULL OR created_at >= ${opts.since ?? null}::timestamptz)
-        AND (${opts.until ?? null}::timestamptz IS NULL OR created_at <= ${opts.until ?? null}::timestamptz)
-      ORDER BY seq LIMIT ${opts.limit ?? 1000}`;
+      SELECT ${COLUMNS} FROM ${SEALED}
+      WHERE s.tenant_id = ${tenantId}::uuid AND s.seq > ${opts.afterSeq ?? 0}::bigint
+        AND (${opts.since ?? null}::timestamptz IS NULL OR a.created_at >= ${opts.since ?? null}::timestamptz)
+        AND (${opts.until ?? null}::timestamptz IS NULL OR a.created_at <= ${opts.until ?? null}::timestamptz)
+      ORDER BY s.seq LIMIT ${opts.limit ?? 1000}`;
     return rows.map(toFields);
   }
 }

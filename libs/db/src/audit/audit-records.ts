@@ -67,8 +67,10 @@ export function auditRecordsInsert(records: AuditRecordInput[], where?: Prisma.S
 
 /**
  * Adds refusals to their windows: one row per (tenant or global bucket, reason, source, minute), its `count` grown
- * in place while the window is open. A window already sealed into the chain is never changed (the sealer waits until
- * windows are long closed; a count arriving later still is dropped rather than break the chain).
+ * in place while the window is counted. A window sealed into the chain must never change: the sealer seals a window
+ * three minutes after it opened (REFUSAL_SEAL_DELAY in audit-ledger.ts), and a count is added only within two and a
+ * half minutes of it opening, by the same database clock; a count arriving later still is dropped rather than break
+ * the chain. The half minute between is the margin for a statement that started before a seal and ends after it.
  */
 export function refusalWindowsUpsert(windows: RefusalWindow[]): Prisma.Sql {
   const col = <T>(f: (w: RefusalWindow) => T) => windows.map(f);
@@ -79,7 +81,7 @@ export function refusalWindowsUpsert(windows: RefusalWindow[]): Prisma.Sql {
       ${col((w) => w.source)}::text[], ${col((w) => w.count)}::int[], ${col((w) => w.windowStart.toISOString())}::timestamptz[], ${col((w) => w.traceId ?? null)}::text[])
       AS t(id, tenant_id, reason, source, count, window_start, trace_id)
     ON CONFLICT (tenant_id, entity_id, source, created_at) WHERE operation = 'refuse'
-    DO UPDATE SET count = a.count + EXCLUDED.count WHERE a.seq IS NULL`;
+    DO UPDATE SET count = a.count + EXCLUDED.count WHERE a.created_at > now() - interval '150 seconds'`;
 }
 
 /** Old and new of the fields that differ (deep, by JSON), for settings and names; `secret` fields only say they changed. */
