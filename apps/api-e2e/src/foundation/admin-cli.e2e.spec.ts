@@ -91,7 +91,7 @@ describe('admin CLI: an operator act and its audit record commit together (issue
       if (i) await new Promise((r) => setTimeout(r, 200));
       record = (
         await db.query(
-          `SELECT seq FROM audit_events WHERE tenant_id = $1 AND actor_type = 'operator' AND actor_id = 'e2e-operator-36' AND operation = 'suspend'`,
+          `SELECT s.seq FROM audit_events a JOIN audit_seals s ON s.event_id = a.id WHERE a.tenant_id = $1 AND a.actor_type = 'operator' AND a.actor_id = 'e2e-operator-36' AND a.operation = 'suspend'`,
           [tenant.tenantId],
         )
       ).rows[0];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { newEvent, systemActor, type Principal } from '@coffer/contracts';
-import { insertTenant, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { insertTenant, principalOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { ReactorJobRepository, type ReactorJobRow } from './reactor-job.repository';
 
 /** The job table's writes against PostgreSQL: each is one statement, so what belongs together commits together. */
@@ -14,7 +14,7 @@ describe('ReactorJobRepository (PostgreSQL)', () => {
     ctx = await startIntegration({ providers: [ReactorJobRepository] });
     jobs = ctx.get(ReactorJobRepository);
     tenant = await insertTenant(ctx.sql);
-    principal = { tenantId: tenant, applicationId: randomUUID(), applicationType: 'private', permissions: ['token:use'] };
+    principal = principalOf(tenant, { permissions: ['token:use'] });
   });
   afterAll(() => ctx?.close());
 
