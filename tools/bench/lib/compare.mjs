@@ -100,8 +100,41 @@ export function compareResults(previous, current, drop = 0.1) {
     regressions,
     only_now: [...now.keys()].filter((k) => !before.has(k)).length,
     only_before: [...before.keys()].filter((k) => !now.has(k)).length,
+    machine: machineDrift(previous, current, drop),
   };
 }
+
+/**
+ * The in-run baselines (PostgreSQL's ceilings, the bare HTTP handler, the topology floor: nothing of Coffer in them)
+ * whose throughput moved more than `drop` either way between the two results, slowest first. Printed beside the
+ * regressions, never instead of them: a ratio that fell while the machine's own hops got slower may be the machine
+ * (the baselines do not all move together: a slower loopback costs Coffer's hops more than it costs PostgreSQL).
+ */
+export function machineDrift(previous, current, drop = 0.1) {
+  const key = (r) => `${r.scenario}|${r.clients}`;
+  const baselines = (result) => (result?.rows ?? []).filter((r) => r.group === 'baseline' && r.ops_per_s > 0);
+  const before = new Map(baselines(previous).map((r) => [key(r), r]));
+  const moved = [];
+  for (const r of baselines(current)) {
+    const b = before.get(key(r));
+    if (!b) continue;
+    const change = r.ops_per_s / b.ops_per_s - 1;
+    if (Math.abs(change) > drop * (1 + 1e-9))
+      moved.push({
+        scenario: r.scenario,
+        clients: r.clients,
+        before: Math.round(b.ops_per_s),
+        now: Math.round(r.ops_per_s),
+        change_pct: +(change * 100).toFixed(1),
+      });
+  }
+  return moved.sort((a, b) => a.change_pct - b.change_pct);
+}
+
+const perSecond = (n) => n.toLocaleString('en-US');
+const signed = (pct) => `${pct > 0 ? '+' : ''}${pct} %`;
+const machineHeading = (pct, file) =>
+  `the machine itself moved by more than ${pct} against ${file} (in-run baselines, nothing of Coffer in them; a ratio that fell with them may be the machine):`;
 
 /** three significant digits */
 const sig = (x) => +x.toPrecision(3);
@@ -123,6 +156,13 @@ export function comparisonText(cmp, file, drop = 0.1) {
     for (const r of cmp.regressions)
       lines.push(`!!   ${r.label}: ${r.before} → ${r.now} (${r.change_pct > 0 ? '+' : ''}${r.change_pct} %${r.better === 'lower' ? ', lower is better' : ''})`);
   }
+  if (cmp.machine?.length) {
+    lines.push(machineHeading(pct, file));
+    for (const m of cmp.machine)
+      lines.push(
+        `     ${m.scenario}, ${m.clients} client${m.clients === 1 ? '' : 's'}: ${perSecond(m.before)} → ${perSecond(m.now)} req/s (${signed(m.change_pct)})`,
+      );
+  }
   return lines.join('\n');
 }
 
@@ -135,6 +175,13 @@ export function comparisonMarkdown(cmp, file, drop = 0.1) {
     lines.push('', `${cmp.regressions.length} fell more than ${pct}:`, '', '| ratio | before | now | change |', '|---|---:|---:|---:|');
     for (const r of cmp.regressions)
       lines.push(`| ${r.label.replace(/\|/g, '\\|')} | ${r.before} | ${r.now} | ${r.change_pct > 0 ? '+' : ''}${r.change_pct} % |`);
+  }
+  if (cmp.machine?.length) {
+    lines.push('', `${machineHeading(pct, file).replace(/^t/, 'T')}`, '', '| baseline | req/s before | now | change |', '|---|---:|---:|---:|');
+    for (const m of cmp.machine)
+      lines.push(
+        `| ${m.scenario}, ${m.clients} client${m.clients === 1 ? '' : 's'} | ${perSecond(m.before)} | ${perSecond(m.now)} | ${signed(m.change_pct)} |`,
+      );
   }
   return lines.join('\n');
 }

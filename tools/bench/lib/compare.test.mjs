@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compareResults, comparisonMarkdown, comparisonText, pickCommittedResult, ratiosOf } from './compare.mjs';
+import { compareResults, comparisonMarkdown, comparisonText, machineDrift, pickCommittedResult, ratiosOf } from './compare.mjs';
 
 const row = (scenario, clients, ratio, baseline = 'select') => ({ group: 'request', scenario, clients, ratio, baseline });
 const previous = {
@@ -96,4 +96,44 @@ test('the newest committed result of the same kind: quick with quick, full with 
   assert.equal(pickCommittedResult(paths, true), 'bench/results/2026-11-28T03-10-43-quick.json');
   assert.equal(pickCommittedResult(paths, false), 'bench/results/2026-11-25T19-41-35.json');
   assert.equal(pickCommittedResult(['bench/results/kek-2026-11-29T01-28-09.json'], false), null);
+});
+
+test("the machine's own baselines that moved more than 10 % either way are listed beside the regressions, slowest first", () => {
+  const baseline = (scenario, clients, ops) => ({ group: 'baseline', scenario, clients, ops_per_s: ops });
+  const before = {
+    rows: [
+      baseline('pg INSERT (token-shaped row)', 32, 9651),
+      baseline('bare Fastify handler', 8, 42265),
+      baseline('skeleton read (HTTP, NATS, SELECT+audit)', 1, 708),
+      baseline('pg SELECT by primary key', 32, 20000),
+      row('GET /tokens/{id}', 8, 0.2),
+    ],
+  };
+  const now = {
+    rows: [
+      baseline('pg INSERT (token-shaped row)', 32, 4316),
+      baseline('bare Fastify handler', 8, 46600),
+      baseline('skeleton read (HTTP, NATS, SELECT+audit)', 1, 232),
+      baseline('pg SELECT by primary key', 32, 18000), // exactly 10 % down: not more
+      baseline('pg SELECT by primary key', 1, 7000), // not in the result before
+      row('GET /tokens/{id}', 8, 0.1),
+    ],
+  };
+  assert.deepEqual(
+    machineDrift(before, now).map((m) => [m.scenario, m.clients, m.change_pct]),
+    [
+      ['skeleton read (HTTP, NATS, SELECT+audit)', 1, -67.2],
+      ['pg INSERT (token-shaped row)', 32, -55.3],
+      ['bare Fastify handler', 8, 10.3],
+    ],
+  );
+  const cmp = compareResults(before, now);
+  assert.equal(cmp.regressions.length, 1, 'the regression is still reported');
+  const text = comparisonText(cmp, 'f.json');
+  assert.match(text, /!! 1 ratio fell more than 10 % against f\.json/);
+  assert.match(text, /the machine itself moved by more than 10 % against f\.json/);
+  assert.match(text, /pg INSERT \(token-shaped row\), 32 clients: 9,651 → 4,316 req\/s \(-55\.3 %\)/);
+  assert.match(comparisonMarkdown(cmp, 'f.json'), /\| bare Fastify handler, 8 clients \| 42,265 \| 46,600 \| \+10\.3 % \|/);
+  // nothing moved: no such line
+  assert.doesNotMatch(comparisonText(compareResults(before, before), 'f.json'), /machine itself/);
 });
