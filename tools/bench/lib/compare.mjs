@@ -57,7 +57,7 @@ export function ratiosOf(result) {
     // unrounded from the two throughputs when the baseline's row is there
     const ops = baselineOps(r);
     out.set(`row|${r.group}|${r.scenario}|${r.clients}`, {
-      label: `${r.scenario}, ${r.clients} client${r.clients === 1 ? '' : 's'} (× ${r.baseline})`,
+      label: `${rowName(r)} (× ${r.baseline})`,
       value: ops > 0 ? r.ops_per_s / ops : r.ratio,
       better: 'higher',
     });
@@ -133,8 +133,10 @@ export function machineDrift(previous, current, drop = 0.1) {
 
 const perSecond = (n) => n.toLocaleString('en-US');
 const signed = (pct) => `${pct > 0 ? '+' : ''}${pct} %`;
-const machineHeading = (pct, file) =>
-  `the machine itself moved by more than ${pct} against ${file} (in-run baselines, nothing of Coffer in them; a ratio that fell with them may be the machine):`;
+/** "GET /tokens/{id}, 8 clients" */
+const rowName = (r) => `${r.scenario}, ${r.clients} client${r.clients === 1 ? '' : 's'}`;
+const machineMoved = (pct, file) =>
+  `machine itself moved by more than ${pct} against ${file} (in-run baselines, nothing of Coffer in them; a ratio that fell with them may be the machine):`;
 
 /** three significant digits */
 const sig = (x) => +x.toPrecision(3);
@@ -154,14 +156,11 @@ export function comparisonText(cmp, file, drop = 0.1) {
   else {
     lines.push(`!! ${cmp.regressions.length} ratio${cmp.regressions.length === 1 ? '' : 's'} fell more than ${pct} against ${file}:`);
     for (const r of cmp.regressions)
-      lines.push(`!!   ${r.label}: ${r.before} → ${r.now} (${r.change_pct > 0 ? '+' : ''}${r.change_pct} %${r.better === 'lower' ? ', lower is better' : ''})`);
+      lines.push(`!!   ${r.label}: ${r.before} → ${r.now} (${signed(r.change_pct)}${r.better === 'lower' ? ', lower is better' : ''})`);
   }
   if (cmp.machine?.length) {
-    lines.push(machineHeading(pct, file));
-    for (const m of cmp.machine)
-      lines.push(
-        `     ${m.scenario}, ${m.clients} client${m.clients === 1 ? '' : 's'}: ${perSecond(m.before)} → ${perSecond(m.now)} req/s (${signed(m.change_pct)})`,
-      );
+    lines.push(`the ${machineMoved(pct, file)}`);
+    for (const m of cmp.machine) lines.push(`     ${rowName(m)}: ${perSecond(m.before)} → ${perSecond(m.now)} req/s (${signed(m.change_pct)})`);
   }
   return lines.join('\n');
 }
@@ -173,15 +172,11 @@ export function comparisonMarkdown(cmp, file, drop = 0.1) {
   if (!cmp.regressions.length) lines.push('', `No ratio fell more than ${pct} against ${file}.`);
   else {
     lines.push('', `${cmp.regressions.length} fell more than ${pct}:`, '', '| ratio | before | now | change |', '|---|---:|---:|---:|');
-    for (const r of cmp.regressions)
-      lines.push(`| ${r.label.replace(/\|/g, '\\|')} | ${r.before} | ${r.now} | ${r.change_pct > 0 ? '+' : ''}${r.change_pct} % |`);
+    for (const r of cmp.regressions) lines.push(`| ${r.label.replace(/\|/g, '\\|')} | ${r.before} | ${r.now} | ${signed(r.change_pct)} |`);
   }
   if (cmp.machine?.length) {
-    lines.push('', `${machineHeading(pct, file).replace(/^t/, 'T')}`, '', '| baseline | req/s before | now | change |', '|---|---:|---:|---:|');
-    for (const m of cmp.machine)
-      lines.push(
-        `| ${m.scenario}, ${m.clients} client${m.clients === 1 ? '' : 's'} | ${perSecond(m.before)} | ${perSecond(m.now)} | ${signed(m.change_pct)} |`,
-      );
+    lines.push('', `The ${machineMoved(pct, file)}`, '', '| baseline | req/s before | now | change |', '|---|---:|---:|---:|');
+    for (const m of cmp.machine) lines.push(`| ${rowName(m)} | ${perSecond(m.before)} | ${perSecond(m.now)} | ${signed(m.change_pct)} |`);
   }
   return lines.join('\n');
 }
