@@ -121,6 +121,15 @@ describe('JSON limits', () => {
     expect(() => assertJsonLimits({ ok: [1, 'two', null, true, { three: 3 }] })).not.toThrow();
   });
 
+  it('passOverNul finds the first violation other than a NUL (a reserved key, a lone surrogate, a key holding NUL passed over too)', () => {
+    const body = JSON.parse('{"a":"\\u0000","b":{"c\\u0000":1},"d":{"constructor":1},"e":"\\ud800"}');
+    const options = { rejectNul: true, rejectReservedKeys: true };
+    expect(findJsonLimitViolation(body, options)).toMatchObject({ kind: 'nul', path: 'a' });
+    expect(findJsonLimitViolation(body, { ...options, passOverNul: true })).toMatchObject({ kind: 'reserved-key', path: 'd.constructor' });
+    expect(findJsonLimitViolation({ a: '\u0000', e: '\ud800' }, { ...options, passOverNul: true })).toMatchObject({ kind: 'unpaired-surrogate', path: 'e' });
+    expect(findJsonLimitViolation({ a: '\u0000', b: ['x\u0000'] }, { ...options, passOverNul: true })).toBeNull();
+  });
+
   it('is linear and cheap: a 1.4 MB body of 140,000 values is checked in milliseconds (a guard, not a benchmark)', () => {
     const body = { data: Array.from({ length: 20_000 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b'], price: i / 3 })) };
     expect(JSON.stringify(body).length).toBeGreaterThan(1024 * 1024);

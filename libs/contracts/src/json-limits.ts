@@ -43,6 +43,11 @@ export interface JsonLimitOptions {
   nulExempt?: readonly string[];
   /** refuse object keys of {@link RESERVED_KEYS} (with rejectNul only; the nulExempt members excepted) */
   rejectReservedKeys?: boolean;
+  /**
+   * with rejectNul: pass over NUL, which the caller reports as a field error of its own, and find the first other
+   * violation (a reserved key or a lone surrogate behind the NUL, which must still refuse the document)
+   */
+  passOverNul?: boolean;
 }
 
 export const JSON_LIMIT_MESSAGES: Readonly<Record<JsonLimitKind, string>> = {
@@ -167,14 +172,16 @@ function locate(
   rejectNul: boolean,
   exempt: readonly string[] | undefined,
   reserved: boolean,
+  passOverNul: boolean,
 ): JsonLimitViolation | null {
+  const reported = (kind: JsonLimitKind | null): kind is JsonLimitKind => kind !== null && !(passOverNul && kind === 'nul');
   type Frame = { v: unknown; level: number; path: string; top: string; nul: boolean };
   const stack: Frame[] = [{ v: value, level: 0, path: root, top: root, nul: rejectNul }];
   while (stack.length > 0) {
     const { v, level, path, top, nul } = stack.pop() as Frame;
     if (typeof v !== 'object' || v === null) {
       const kind = primitiveKind(v, nul);
-      if (kind) return { kind, path, message: JSON_LIMIT_MESSAGES[kind] };
+      if (reported(kind)) return { kind, path, message: JSON_LIMIT_MESSAGES[kind] };
       continue;
     }
     if (level + 1 > maxDepth) return { kind: 'depth', path: top, message: JSON_LIMIT_MESSAGES.depth };
@@ -191,7 +198,7 @@ function locate(
         if (childNul) {
           // a key's own text is reported at the object holding it (the key itself may not be printable)
           const kind = textKind(k);
-          if (kind) return { kind, path: path || '', message: JSON_LIMIT_MESSAGES[kind] };
+          if (reported(kind)) return { kind, path: path || '', message: JSON_LIMIT_MESSAGES[kind] };
           if (reserved && RESERVED_KEYS.has(k)) return { kind: 'reserved-key', path: p, message: JSON_LIMIT_MESSAGES['reserved-key'] };
         }
         children.push({ v: (v as Record<string, unknown>)[k], level: level + 1, path: p, top: level === 0 ? p : top, nul: childNul });
@@ -211,7 +218,7 @@ export function findJsonLimitViolation(value: unknown, options: JsonLimitOptions
   const rejectNul = options.rejectNul ?? false;
   const reserved = rejectNul && (options.rejectReservedKeys ?? false);
   if (withinLimits(value, maxDepth, rejectNul, options.nulExempt, reserved)) return null;
-  return locate(value, root, maxDepth, rejectNul, options.nulExempt, reserved);
+  return locate(value, root, maxDepth, rejectNul, options.nulExempt, reserved, options.passOverNul ?? false);
 }
 
 /** Why `s` cannot be stored as text (it holds NUL, or an unpaired surrogate), in the JSON limits' words; null when it can. */

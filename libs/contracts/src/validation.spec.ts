@@ -50,6 +50,31 @@ describe('validateContract: keyed members', () => {
   });
 });
 
+/** A NUL is a field error; the JSON limits' walk stops at the first violation, so what follows it is looked for again. */
+describe('validateContract: a NUL and another violation in one body', () => {
+  it('refuses a reserved key or a lone surrogate behind a NUL (class-transformer threw on the key: a 500)', () => {
+    expect(outcome(CreateTokenRequest, '{"type":"token","data":"x","id":"\\u0000","extra":{"constructor":1}}')).toEqual({
+      status: 400,
+      errors: { 'extra.constructor': ['is a reserved name: __proto__, constructor and prototype cannot be keys'] },
+    });
+    expect(outcome(CreateTokenRequest, '{"type":"token","data":"x","id":"\\u0000","metadata":{"__proto__":"v"}}')).toMatchObject({
+      status: 400,
+      errors: { 'metadata.__proto__': [expect.any(String)] },
+    });
+    expect(outcome(UpdateTokenPatch, '{"fingerprint_expression":"\\u0000","search_indexes":["\\ud800"]}')).toMatchObject({
+      status: 400,
+      errors: { 'search_indexes[0]': [expect.any(String)] },
+    });
+  });
+
+  it('reports the NUL alone as its field error when nothing else is wrong', () => {
+    expect(outcome(CreateTokenRequest, '{"type":"token","data":"x","id":"a\\u0000b","metadata":{"k":"v"}}')).toEqual({
+      status: 400,
+      errors: { id: ['must not contain the NUL character (U+0000)'] },
+    });
+  });
+});
+
 /** Classes whose rules are all `@Allow()` skip validateSync (permissiveMembers): it could find nothing in them. */
 describe('validateContract: classes with @Allow() rules only', () => {
   const classes = Object.entries(contracts).filter(([, v]) => typeof v === 'function' && permissiveMembers(v) !== null) as Array<[string, new () => object]>;

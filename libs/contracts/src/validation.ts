@@ -89,13 +89,15 @@ export function validateContract<T extends object>(cls: ContractClass<T>, plain:
   const rest = raw.length ? Object.fromEntries(Object.entries(body).filter(([k]) => !raw.includes(k))) : body;
   // no member may use the reserved keys (class-transformer skips `constructor` and `__proto__`, and trips on a
   // `constructor` that is not a function; a merge patch cannot apply them) but inside the opaque ones, kept as given
-  const violation = findJsonLimitViolation(rest, { rejectNul: true, rejectReservedKeys: true });
-  const opaque = raw.filter((f) => f !== document).map((f) => ({ [f]: body[f] }));
-  const opaqueViolation = violation
-    ? null
-    : findJsonLimitViolation(Object.assign({}, ...opaque), { rejectNul: true, rejectReservedKeys: true, nulExempt: cls.opaqueFields });
-  const found = violation ?? opaqueViolation;
-  if (found && found.kind !== 'nul') throw jsonLimitProblem(found);
+  const opaque = Object.assign({}, ...raw.filter((f) => f !== document).map((f) => ({ [f]: body[f] })));
+  const firstViolation = (passOverNul: boolean) =>
+    findJsonLimitViolation(rest, { rejectNul: true, rejectReservedKeys: true, passOverNul }) ??
+    findJsonLimitViolation(opaque, { rejectNul: true, rejectReservedKeys: true, nulExempt: cls.opaqueFields, passOverNul });
+  const found = firstViolation(false);
+  // a NUL is a field error, reported with the class's own; whatever the walk would have met after it still refuses
+  // the body before class-transformer copies it (a reserved key makes it throw, a lone surrogate the validators)
+  const refusal = found?.kind === 'nul' ? firstViolation(true) : found;
+  if (refusal) throw jsonLimitProblem(refusal);
   const instance = plainToInstance(cls, rest, { enableImplicitConversion: false });
   for (const f of raw) (instance as Record<string, unknown>)[f] = body[f];
   if (found) errors.add(found.path || 'body', found.message);
