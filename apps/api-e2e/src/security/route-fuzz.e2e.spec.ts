@@ -6,8 +6,9 @@
  * Each body is the route's documented example with one member (or one member of a member) replaced by a value of
  * another kind, or given keys JavaScript objects treat specially (`__proto__`, `constructor`, `toString`) or text that
  * is not Unicode; whole bodies of every JSON kind; path ids that are not ids, another tenant's, or unknown; query values
- * out of range or of the wrong kind. It found what hand-picked cases had not: a metadata key `constructor` (500), a
- * merge patch naming `__proto__` (500), an unpaired surrogate in an e-mail address (500).
+ * out of range or of the wrong kind; and pairs of members, a NUL in one before a reserved key or a lone surrogate in the
+ * next. It found what hand-picked cases had not: a metadata key `constructor` (500), a merge patch naming `__proto__`
+ * (500), an unpaired surrogate in an e-mail address (500), a NUL before a reserved key in another member (500).
  */
 import { randomUUID } from 'node:crypto';
 import { apiRaw, createTenant, type ApiResponse, type TestTenant } from '@coffer/testing';
@@ -183,7 +184,23 @@ function buildRequests(doc: Doc, ids: Record<string, string>): FuzzRequest[] {
       add('{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}', 'body: prototype keys');
       const base = example && typeof example === 'object' && !Array.isArray(example) ? (example as Record<string, unknown>) : {};
       const schema = content?.schema?.$ref ? doc.components.schemas[content.schema.$ref.split('/').pop() as string] : content?.schema;
-      for (const member of new Set([...Object.keys(base), ...Object.keys(schema?.properties ?? {})])) {
+      const members = [...new Set([...Object.keys(base), ...Object.keys(schema?.properties ?? {})])];
+      // two members at once: a NUL (a field error, reported with the others) before a reserved key or a lone
+      // surrogate in another member; the check of the JSON limits stopped at the NUL and let the rest through (a 500)
+      members.forEach((first, i) => {
+        const later = members[(i + 1) % members.length];
+        if (later === first) return;
+        for (const [what, value] of [
+          ['{constructor}', { constructor: 'x', ok: 'y' }],
+          ['a lone surrogate', 'a\ud800b'],
+        ] as const) {
+          const body: Record<string, unknown> = { [first]: 'a\u0000b' };
+          for (const [k, v] of Object.entries(base)) if (k !== first && k !== later) body[k] = v;
+          body[later] = value;
+          add(JSON.stringify(body), `${first}=NUL, then ${later}=${what}`);
+        }
+      });
+      for (const member of members) {
         for (const v of ODD_VALUES) add(JSON.stringify({ ...base, [member]: v }), `${member}=${JSON.stringify(v).slice(0, 40)}`);
         for (const k of ODD_KEYS) add(JSON.stringify({ ...base, [member]: '@@' }).replace('"@@"', `{"${k}":"x","ok":"y"}`), `${member}={${k}}`);
         const inner = base[member];
