@@ -82,6 +82,9 @@ async function bootstrap() {
     allowedHeaders: ['content-type', ...new HeaderNames().all],
     exposedHeaders: [...new HeaderNames().traceId, 'retry-after'],
     maxAge: 600,
+    // every OPTIONS is answered as a preflight: strict mode refused one without Origin or Access-Control-Request-Method
+    // with a text/plain 400, not a problem document
+    strictPreflight: false,
   });
 
   // the API reference: Swagger UI at /docs, the document at /docs/openapi.json (snapshot: docs/openapi.json)

@@ -46,6 +46,15 @@ describe('transport, errors and operability', () => {
     expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('svc-api-key');
   });
 
+  it('answers an OPTIONS request that is not a full preflight too, never with a 400 that is not a problem document', async () => {
+    // found by fuzzing headers: without Access-Control-Request-Method (or Origin) the CORS plugin answered a text/plain 400
+    for (const headers of [{ origin: 'https://shop.example' }, {}, { 'access-control-request-method': 'POST' }] as Array<Record<string, string>>) {
+      const res = await fetch(`${process.env['COFFER_E2E_URL']}/tokens`, { method: 'OPTIONS', headers });
+      expect({ headers, status: res.status }).toEqual({ headers, status: 204 });
+      expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+    }
+  });
+
   it('an id that cannot exist is a 404, never a 500', async () => {
     const mk = tenant.managementKey;
     for (const path of ['/applications/not-a-uuid', '/reactors/not-a-uuid', '/reactor-formulas/not-a-uuid', '/tokens/not%20a%20token'])
