@@ -11,6 +11,9 @@ import { createTestCa } from '../../../../tools/dev/test-ca.mjs';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { startTestProvider } from '../../../../libs/testing/src/oidc/test-provider.mjs';
 
+/** the services' and the operator CLI's DATA_KEY_REFRESH_MS: they must agree (docs/keys-rotation.md) */
+const DATA_KEY_REFRESH_MS = '2000';
+
 export default async function globalSetup() {
   const logDir = path.join(process.cwd(), 'tmp', 'e2e-logs');
   // events/webhooks.e2e: the notice of a disabled webhook goes to an SMTP server that test starts on this port
@@ -39,6 +42,8 @@ export default async function globalSetup() {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       SMTP_FROM: 'Coffer e2e <coffer@example.test>',
       RETENTION_INTERVAL_MS: '1000',
+      // keys/*, tokens/key-rotation: services see a rotation within 2 s, so `keys reencrypt` waits 7 s after one, not 65
+      DATA_KEY_REFRESH_MS,
       // console/console-session: an idle timeout short enough to test, long enough for the browser tests' pauses
       CONSOLE_IDLE_TIMEOUT_MS: '30000',
       // console/console-session: sign-ins of every test file come from one address; the limit test makes 31 at once
@@ -96,6 +101,8 @@ export default async function globalSetup() {
   sys.control = control;
 
   Object.assign(process.env, {
+    // the operator CLI runs from the test files (and the HSM suite's own system starts from them) with this setting
+    DATA_KEY_REFRESH_MS,
     COFFER_E2E_URL: sys.url,
     // the console's own origin (the gateway's CONSOLE_PORT)
     COFFER_E2E_CONSOLE_URL: sys.consoleUrl,

@@ -44,9 +44,8 @@ class MemoryTenantKeys {
   }
 }
 
-function keyring() {
-  const store = new MemoryTenantKeys();
-  return { store, keyring: new TenantKeyring(store as unknown as TenantKeyRepository, keks()) };
+function keyring(options?: { refreshMs?: number }, store = new MemoryTenantKeys()) {
+  return { store, keyring: new TenantKeyring(store as unknown as TenantKeyRepository, keks(), options) };
 }
 
 describe('TenantKeyring', () => {
@@ -89,6 +88,30 @@ describe('TenantKeyring', () => {
     expect(after.keyId).not.toBe(before.keyId);
     expect(store.calls.create).toBe(2);
     expect(await k.decryptJson(TENANT, before.keyId, before.ciphertext, 'x')).toBe(1);
+  });
+
+  it.each([
+    [undefined, 60_000],
+    [2_000, 2_000],
+  ])('sees a rotation made by another process once the active key is refreshMs (%s) old, not before', async (refreshMs, wait) => {
+    let now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const { store, keyring: service } = keyring(refreshMs === undefined ? undefined : { refreshMs });
+      const before = await service.encryptJson(TENANT, 'x', 1);
+      // the operator CLI rotates with a keyring of its own, on the same table
+      const { keyring: cli } = keyring(undefined, store);
+      await cli.rotateDataKeys(TENANT);
+      await cli.activeDataKeyId(TENANT);
+      now += wait - 1;
+      expect((await service.encryptJson(TENANT, 'x', 2)).keyId).toBe(before.keyId);
+      now += 1;
+      const after = await service.encryptJson(TENANT, 'x', 3);
+      expect(after.keyId).not.toBe(before.keyId);
+      expect(after.keyId).toBe(await cli.activeDataKeyId(TENANT));
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
 

@@ -18,17 +18,18 @@ interface CachedKey {
 export interface TenantKeyringOptions {
   /** DATA_KEY_CACHE_TTL_MS: how long an unwrapped key stays in memory (default 1 h) */
   cacheTtlMs?: number;
+  /** DATA_KEY_REFRESH_MS: how long the active data key is used before it is looked up again (default 1 min) */
+  refreshMs?: number;
 }
 
 /** Nest token for TenantKeyringOptions (KeyringModule provides it from the environment). */
 export const TENANT_KEYRING_OPTIONS = Symbol('TENANT_KEYRING_OPTIONS');
 
 export const DEFAULT_DATA_KEY_CACHE_TTL_MS = 3_600_000;
+/** How long a process keeps using the active data key before looking again: how soon it seals under a rotated key. */
+export const DEFAULT_DATA_KEY_REFRESH_MS = 60_000;
 
 const KEY_CUSTODY_UNAVAILABLE = 'The key-encryption key is unavailable (HSM unreachable); retry the request';
-
-/** How long a process keeps using the active data key before looking again (picks up rotations). */
-const ACTIVE_KEY_TTL_MS = 60_000;
 
 /**
  * Per-tenant keys, wrapped by the key-encryption key (docs/security.md).
@@ -44,6 +45,7 @@ export class TenantKeyring {
   private readonly pending = new Map<string, Promise<CachedKey>>();
   private readonly keks: KeyEncryptionKeyProvider;
   private readonly cacheTtlMs: number;
+  private readonly refreshMs: number;
   private lastSweep = Date.now();
 
   /** `keks`: the KEK provider (KeyringModule injects the one KEK_PROVIDER names); KeyEncryptionKeys is taken as `env`. */
@@ -54,6 +56,7 @@ export class TenantKeyring {
   ) {
     this.keks = keks instanceof KeyEncryptionKeys ? new EnvKeyEncryptionKeyProvider(keks) : keks;
     this.cacheTtlMs = options?.cacheTtlMs ?? DEFAULT_DATA_KEY_CACHE_TTL_MS;
+    this.refreshMs = options?.refreshMs ?? DEFAULT_DATA_KEY_REFRESH_MS;
     startCountingKeyProviderErrors(this.keks.kind);
   }
 
@@ -166,7 +169,7 @@ export class TenantKeyring {
   private async activeKey(tenantId: string, purpose: Purpose): Promise<CachedKey> {
     const cacheKey = `${tenantId}:${purpose}`;
     const hit = this.active.get(cacheKey);
-    if (hit && (purpose === 'index' || Date.now() - hit.at < ACTIVE_KEY_TTL_MS)) return hit.key;
+    if (hit && (purpose === 'index' || Date.now() - hit.at < this.refreshMs)) return hit.key;
     let inflight = this.pending.get(cacheKey);
     if (!inflight) {
       inflight = this.loadOrCreate(tenantId, purpose).finally(() => this.pending.delete(cacheKey));

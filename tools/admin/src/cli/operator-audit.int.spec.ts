@@ -405,6 +405,22 @@ describe('operator CLI: an act and its audit record commit together (issue 36)',
     expect(await records('bad-config')).toEqual([]);
   });
 
+  it('keys reencrypt reads DATA_KEY_REFRESH_MS as the services do: a bad value is refused before a job starts or is recorded', async () => {
+    const id = await tenant();
+    const saved = process.env['DATA_KEY_REFRESH_MS'];
+    process.env['DATA_KEY_REFRESH_MS'] = '1m';
+    try {
+      const run = await admin('keys', 'reencrypt', '--tenant', id, '--actor', 'bad-refresh');
+      expect(run.exit).toBe(1);
+      expect(run.stderr.join('\n')).toContain('DATA_KEY_REFRESH_MS must be an integer from 1000 to 3600000');
+    } finally {
+      if (saved === undefined) delete process.env['DATA_KEY_REFRESH_MS'];
+      else process.env['DATA_KEY_REFRESH_MS'] = saved;
+    }
+    expect(await records('bad-refresh')).toEqual([]);
+    expect(await rows(`SELECT 1 FROM key_jobs WHERE tenant_id = $1`, [id])).toEqual([]);
+  });
+
   it('an audit record is refused outside the transaction of an act', async () => {
     const prisma = new PrismaService();
     try {

@@ -1,9 +1,10 @@
+import { keyringOptionsFromEnv } from '@coffer/crypto/keyring';
 import { type Command, intOption, tenantIdArgument } from '../cli/command';
 import { withKeyring } from '../cli/keyring';
 import { ProgressReporter } from '../cli/progress';
 import { withKeyJobLock } from '../keys/job-lock';
 import { keyStatus } from '../keys/key-status';
-import { ReencryptionJob, type ReencryptionSnapshot } from '../keys/reencryption-job';
+import { ROTATION_SETTLE_MARGIN_MS, ReencryptionJob, type ReencryptionSnapshot } from '../keys/reencryption-job';
 
 const COMMON = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, actor: { type: 'string' } } as const;
 const TENANT = { tenant: { type: 'string' } } as const;
@@ -43,7 +44,7 @@ export const keyCommands: Command[] = [
       });
       ctx.result(
         { tenants: rotated.length, rotated },
-        `new data keys for ${rotated.length} tenant(s); services pick them up within a minute. Then run "keys reencrypt" to move existing data.`,
+        `new data keys for ${rotated.length} tenant(s); services pick them up within DATA_KEY_REFRESH_MS (a minute by default). Then run "keys reencrypt" to move existing data.`,
       );
       return 0;
     },
@@ -58,6 +59,8 @@ export const keyCommands: Command[] = [
       const tenantId = ctx.values['tenant'] === undefined ? undefined : tenantIdArgument(ctx.values['tenant']);
       const rate = intOption(ctx.values, 'rate', 1000, 0, 1_000_000);
       const batchSize = intOption(ctx.values, 'batch-size', 500, 1, 5000);
+      // the services' setting: after a rotation they seal under the previous key for up to this long
+      const { refreshMs } = keyringOptionsFromEnv();
       if (tenantId) await tenantsInScope(ctx);
       const progress = ProgressReporter.for(process.stderr, ctx.json);
       const show = (s: ReencryptionSnapshot, force = false) =>
@@ -72,6 +75,7 @@ export const keyCommands: Command[] = [
             tenantId,
             rate,
             batchSize,
+            settleMs: refreshMs + ROTATION_SETTLE_MARGIN_MS,
             actor: ctx.actor,
             // the intent, in the transaction that creates (or resumes) the job; the outcome right after its last batch
             onStart: (job) => ctx.audit('keys.reencrypt', { job_id: job.id, tenant_id: tenantId ?? null, state: job.resumed ? 'resumed' : 'started' }),

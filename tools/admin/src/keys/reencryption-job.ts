@@ -7,10 +7,11 @@ import { SEALED_KINDS, packWebhookSecret, sealedKind, type SealedKind } from './
 import { SealedRowsRepository, type Resealed, type SealedRow } from './sealed-rows.repository';
 
 /**
- * How long a service may keep sealing new values under the previous data key after a rotation: the keyring's cache
- * of the active key (60 s) plus a margin. The job's last pass starts only when the target key is this old.
+ * How long a service may keep sealing new values under the previous data key after a rotation: DATA_KEY_REFRESH_MS
+ * (how long the keyring uses the active key before looking again; 60 s by default) plus this margin. The job's last
+ * pass starts only when the target key is that old.
  */
-export const ROTATION_SETTLE_MS = 65_000;
+export const ROTATION_SETTLE_MARGIN_MS = 5_000;
 /** Passes over a tenant's kind before the job gives up on rows that keep reappearing under an old key. */
 const MAX_PASSES = 5;
 /** Attempts at a row that a service rewrote between the job's read and its write. */
@@ -28,8 +29,8 @@ export interface ReencryptionOptions {
    * the command records its intent, so a job never starts without it.
    */
   onStart?: (job: { id: string; resumed: boolean }) => Promise<void>;
-  /** how long to wait for a young target key before the final pass (tests shorten it) */
-  settleMs?: number;
+  /** how long a young target key must wait before the final pass: the services' DATA_KEY_REFRESH_MS and ROTATION_SETTLE_MARGIN_MS */
+  settleMs: number;
   onProgress?: (p: ReencryptionSnapshot) => void;
 }
 
@@ -216,7 +217,7 @@ export class ReencryptionJob {
   private async settle(p: KindProgress): Promise<void> {
     const key = await this.prisma.$queryRaw<Array<{ created_at: Date }>>`SELECT created_at FROM tenant_keys WHERE id = ${p.targetKeyId}::uuid`;
     const age = key[0] ? Date.now() - key[0].created_at.getTime() : Infinity;
-    const wait = (this.options.settleMs ?? ROTATION_SETTLE_MS) - age;
+    const wait = this.options.settleMs - age;
     if (wait > 0) await sleep(wait);
   }
 
