@@ -208,7 +208,7 @@ export class TenantKeyring {
   }
 
   private async remember(tenantId: string, row: { id: string; purpose: string; kekId: string; wrappedKey: Uint8Array }): Promise<CachedKey> {
-    // a key still fresh in memory is not unwrapped again (the active key is looked up every minute)
+    // a key still fresh in memory is not unwrapped again (the active key is looked up again every refreshMs)
     const hit = this.fresh(row.id);
     if (hit) return hit;
     const key = await this.custody(() => this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id)));
