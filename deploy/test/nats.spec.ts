@@ -77,6 +77,7 @@ const SUBJECT = {
   proxyIdempotency: 'reactor.proxies.idempotency.v1',
   event: 'events.auth.invalidated.v1',
   proxyChanged: 'events.proxies.changed.v1',
+  settingsChanged: 'events.tenants.settings-changed.v1',
   inbox: '_INBOX.probe.reply',
   gatewayInbox: '_INBOX.gateway.probe.reply',
   tokenInbox: '_INBOX.token-service.probe.reply',
@@ -115,8 +116,9 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
     'proxyIdempotency',
   ],
   // session.tenants.get.v1: the tenant's settings (deduplication) through TenantSettingsClient
-  'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event', 'proxyChanged', ...LOST_NOTICES],
-  'session-service': ['event', 'proxyChanged', ...LOST_NOTICES],
+  'token-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant', 'event', 'proxyChanged', 'settingsChanged', ...LOST_NOTICES],
+  // events.tenants.settings-changed.v1: a tenant's settings written (the services drop their cached settings)
+  'session-service': ['event', 'proxyChanged', 'settingsChanged', ...LOST_NOTICES],
   // reactor.jobs.wake.v1: an EventBus wake-up of the job workers of every reactor-service replica
   // session.tenants.get.v1: the tenant's default egress rule (TenantSettingsClient)
   // events.proxies.changed.v1: a pre-configured proxy written (proxy-service drops its cached lookup)
@@ -129,10 +131,10 @@ const MAY_PUBLISH: Record<AppName, Probe[]> = {
 };
 /** A caller reads only its own replies: RpcClient's inbox prefix is _INBOX.<service> (libs/bus). */
 const MAY_SUBSCRIBE: Record<AppName, Probe[]> = {
-  gateway: ['gatewayInbox', 'gatewayLost', 'event', 'proxyChanged'],
-  'token-service': ['token', 'detokenize', 'auditRecord', 'tokenInbox', 'tokenLost'],
+  gateway: ['gatewayInbox', 'gatewayLost', 'event', 'proxyChanged', 'settingsChanged'],
+  'token-service': ['token', 'detokenize', 'auditRecord', 'tokenInbox', 'tokenLost', 'settingsChanged'],
   'session-service': ['sessionAuth', 'sessionPrincipal', 'sessionWebhookSecret', 'sessionTenant'],
-  'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox', 'reactorLost', 'proxyResolve', 'proxyTransform', 'proxyIdempotency'],
+  'reactor-service': ['reactor', 'reactorJobsWake', 'reactorInbox', 'reactorLost', 'proxyResolve', 'proxyTransform', 'proxyIdempotency', 'settingsChanged'],
   'webhook-dispatcher': ['webhook', 'webhookInbox', 'webhookLost'],
   'proxy-service': ['proxy', 'proxyInbox', 'proxyLost', 'proxyChanged'],
 };

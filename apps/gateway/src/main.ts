@@ -138,6 +138,7 @@ async function bootstrap() {
       principalOf: (keyHash, traceId) => resolver.principalOf(keyHash, traceId),
       settingsOf: (principal, traceId) => settings.get(principal, traceId),
     });
+    settings.onChange((tenantId) => ancestors.forgetTenant(tenantId));
     elementsListener = await listenForElements(config.elements, fieldsDir, ancestors, config.requestTimeouts, logger);
   }
   logger.info(

@@ -1,24 +1,58 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { OPS, DEFAULT_TENANT_SETTINGS, type Principal, type TenantSettings, type TenantView } from '@coffer/contracts';
+import { OPS, SUBJECTS, DEFAULT_TENANT_SETTINGS, type Principal, type TenantSettings, type TenantView } from '@coffer/contracts';
 import { RpcClient } from './rpc-client';
+import { EventBus } from './event-bus';
+
+/** How long settings are kept without news of the tenant (a change announces itself at once; this bounds a lost event). */
+export const TENANT_SETTINGS_TTL_MS = 5_000;
 
 /**
- * A tenant's settings, owned by session-service, as the other services read them: cached for 5 s per tenant, so a
- * token create or a reactor's first `fetch` does not pay a round trip each time, and a change is seen within 5 s.
+ * A tenant's settings, owned by session-service, as the other services read them: cached per tenant, so a token
+ * create or a reactor's first `fetch` does not pay a round trip each time. session-service announces every change
+ * (`events.tenants.settings-changed.v1`, once the write commits) and the tenant's entry is dropped at once; the TTL
+ * only bounds how long a lost announcement (NATS core is at most once) can leave a service on the old settings.
  */
 @Injectable()
-export class TenantSettingsClient {
-  private readonly cache = new LRUCache<string, TenantSettings>({ max: 10_000, ttl: 5_000 });
+export class TenantSettingsClient implements OnModuleInit {
+  private readonly cache = new LRUCache<string, TenantSettings>({ max: 10_000, ttl: TENANT_SETTINGS_TTL_MS });
+  /**
+   * Counts the changes heard of. A lookup's answer is kept only if none came while it was under way: it may have read
+   * the settings before the change committed, and would otherwise outlive the announcement for a whole TTL.
+   */
+  private changes = 0;
+  private readonly listeners: Array<(tenantId: string) => void> = [];
 
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly events: EventBus,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.events.subscribe<{ tenantId?: unknown }>(SUBJECTS.events.tenantSettingsChanged, (e) => {
+      if (typeof e?.tenantId === 'string') this.forget(e.tenantId);
+    });
+  }
 
   async get(principal: Principal, traceId: string): Promise<TenantSettings> {
     const hit = this.cache.get(principal.tenantId);
     if (hit) return hit;
+    const changesBefore = this.changes;
     const tenant = await this.rpc.call<TenantView>(OPS.session.tenants.get, { internal: true }, { principal, traceId });
     const settings = { ...DEFAULT_TENANT_SETTINGS, ...tenant.settings };
-    this.cache.set(principal.tenantId, settings);
+    if (this.changes === changesBefore) this.cache.set(principal.tenantId, settings);
     return settings;
+  }
+
+  /** `listener` hears of each announced change (what a caller caches from the settings goes with them). */
+  onChange(listener: (tenantId: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Drops what is cached of `tenantId`'s settings, as an announcement of a change does. */
+  forget(tenantId: string): void {
+    this.changes++;
+    this.cache.delete(tenantId);
+    for (const listener of this.listeners) listener(tenantId);
   }
 }

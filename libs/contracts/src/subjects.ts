@@ -148,6 +148,8 @@ export const SUBJECTS = {
     authInvalidated: 'events.auth.invalidated.v1',
     /** {tenantId, proxyId}: a pre-configured proxy changed or was deleted: drop what is cached of it */
     proxyChanged: 'events.proxies.changed.v1',
+    /** {tenantId}: a tenant's settings changed: drop what is cached of them (TenantSettingsClient, the frame policy) */
+    tenantSettingsChanged: 'events.tenants.settings-changed.v1',
   },
   /** every service answers this for readiness of the bus path (`<prefix>.health.ping.v1`) */
   ping: (service: 'token' | 'session' | 'reactor' | 'webhook' | 'proxy') => `${service}.health.ping.v1`,

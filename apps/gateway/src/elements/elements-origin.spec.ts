@@ -179,4 +179,42 @@ describe('the frame policy lookups', () => {
     // the cap counts lookups under way only
     expect(await ancestors.of('c'.repeat(64), 't')).toBe('*');
   });
+
+  it("look a tenant's keys up again when its settings change (no other tenant's), and keep no lookup a change overtook", async () => {
+    const origins = new Map<string, string[]>([
+      ['t1', ['https://shop.example.com']],
+      ['t2', ['https://other.example.com']],
+    ]);
+    let asked = 0;
+    let hold: Promise<void> | undefined;
+    const ancestors = new FrameAncestors({
+      principalOf: async (keyHash) => ({ tenantId: keyHash === TENANT_KEY ? 't1' : 't2' }) as unknown as Principal,
+      settingsOf: async (principal) => {
+        asked++;
+        const settings = { deduplicate_tokens: false, elements_allowed_origins: origins.get(principal.tenantId) };
+        await hold;
+        return settings;
+      },
+    });
+    expect(await ancestors.of(TENANT_KEY, 't')).toBe('https://shop.example.com');
+    expect(await ancestors.of(OPEN_KEY, 't')).toBe('https://other.example.com');
+    origins.set('t1', ['https://shop.example.com', 'https://checkout.example.com']);
+    ancestors.forgetTenant('t1');
+    expect(await ancestors.of(TENANT_KEY, 't')).toBe('https://shop.example.com https://checkout.example.com');
+    expect(await ancestors.of(OPEN_KEY, 't')).toBe('https://other.example.com');
+    expect(asked).toBe(3);
+    // a lookup that read the settings before a change and answers after it serves its caller but is not kept
+    let release: () => void = () => undefined;
+    hold = new Promise<void>((r) => (release = r));
+    ancestors.forgetTenant('t1');
+    const overtaken = ancestors.of(TENANT_KEY, 't');
+    await new Promise((r) => setImmediate(r));
+    origins.set('t1', []);
+    ancestors.forgetTenant('t1');
+    release();
+    expect(await overtaken).toBe('https://shop.example.com https://checkout.example.com');
+    hold = undefined;
+    expect(await ancestors.of(TENANT_KEY, 't')).toBe('*');
+    expect(asked).toBe(5);
+  });
 });

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Principal, TenantSettings } from '@coffer/contracts';
+import { TENANT_SETTINGS_TTL_MS } from '@coffer/bus';
 
 /** A key hash as the loader sends it in a frame's address (`?k=`): SHA-256 of the key, lower-case hex. */
 export const KEY_HASH_PATTERN = /^[0-9a-f]{64}$/;
@@ -23,13 +24,18 @@ export class TooManyLookups extends Error {}
  * that names no tenant, which the API will refuse anyway) any page may frame the fields, as the mirrored service allows.
  */
 export class FrameAncestors {
-  /** a tenant's change is seen within 5 s, as every service's view of tenant settings */
-  private readonly cache = new LRUCache<string, string>({ max: 10_000, ttl: 5_000 });
+  /**
+   * Policies by key hash, with the tenant they were read from. A change of the tenant's settings drops them at once
+   * (`forgetTenant`, from TenantSettingsClient's announcements); the TTL bounds a lost announcement.
+   */
+  private readonly cache = new LRUCache<string, { policy: string; tenantId?: string }>({ max: 10_000, ttl: TENANT_SETTINGS_TTL_MS });
   /**
    * Lookups under way, by key hash: frames of one checkout ask once. The frame pages need no key, so anybody may ask
    * for them with made-up hashes; the cap keeps that from becoming a flood of lookups on session-service.
    */
   private readonly inFlight = new Map<string, Promise<string>>();
+  /** changes heard of: a lookup under way when one came may hold the old settings, and is not kept */
+  private changes = 0;
 
   constructor(
     private readonly sources: FrameAncestorSources,
@@ -39,7 +45,7 @@ export class FrameAncestors {
   /** The policy for frames named by `keyHash`; throws TooManyLookups when the cap is reached. */
   async of(keyHash: string | undefined, traceId: string): Promise<string> {
     if (!keyHash) return '*';
-    const hit = this.cache.get(keyHash) ?? this.inFlight.get(keyHash);
+    const hit = this.cache.get(keyHash)?.policy ?? this.inFlight.get(keyHash);
     if (hit) return hit;
     if (this.inFlight.size >= this.maxInFlight) throw new TooManyLookups();
     const asking = this.lookUp(keyHash, traceId).finally(() => this.inFlight.delete(keyHash));
@@ -47,11 +53,18 @@ export class FrameAncestors {
     return asking;
   }
 
+  /** The tenant's settings changed: its keys' policies are looked up again. */
+  forgetTenant(tenantId: string): void {
+    this.changes++;
+    for (const [keyHash, entry] of this.cache.entries()) if (entry.tenantId === tenantId) this.cache.delete(keyHash);
+  }
+
   private async lookUp(keyHash: string, traceId: string): Promise<string> {
+    const changesBefore = this.changes;
     const principal = await this.sources.principalOf(keyHash, traceId);
     const origins = principal ? ((await this.sources.settingsOf(principal, traceId)).elements_allowed_origins ?? []) : [];
     const policy = origins.length ? origins.join(' ') : '*';
-    this.cache.set(keyHash, policy);
+    if (this.changes === changesBefore) this.cache.set(keyHash, { policy, tenantId: principal?.tenantId });
     return policy;
   }
 }

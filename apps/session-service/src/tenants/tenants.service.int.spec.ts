@@ -1,6 +1,7 @@
-import { UpdateTenantRequest, validateContract } from '@coffer/contracts';
+import { SUBJECTS, UpdateTenantRequest, validateContract } from '@coffer/contracts';
+import { EventBus } from '@coffer/bus';
 import { AuditTrail, RecordedWrites, withActingContext } from '@coffer/operations';
-import { insertTenant, principalOf, problemOf, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { insertTenant, principalOf, problemOf, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantRepository } from './tenant.repository';
 import { TenantsService } from './tenants.service';
 
@@ -8,9 +9,14 @@ import { TenantsService } from './tenants.service';
 describe('TenantsService (PostgreSQL)', () => {
   let ctx: IntegrationContext;
   let tenants: TenantsService;
+  const bus = recordingEventBus();
+  const announced = (tenantId: string) =>
+    bus.published.filter((m) => m.subject === SUBJECTS.events.tenantSettingsChanged && (m.payload as { tenantId: string }).tenantId === tenantId).length;
 
   beforeAll(async () => {
-    ctx = await startIntegration({ providers: [TenantRepository, TenantsService, AuditTrail, RecordedWrites] });
+    ctx = await startIntegration({ providers: [TenantRepository, TenantsService, AuditTrail, RecordedWrites, EventBus] }, [
+      { provide: EventBus, useValue: bus },
+    ]);
     tenants = ctx.get(TenantsService);
   });
   afterAll(() => ctx?.close());
@@ -49,6 +55,19 @@ describe('TenantsService (PostgreSQL)', () => {
       { 'settings.console_key_sign_in': { new: false }, 'settings.console_require_mfa': { new: true } },
       { 'settings.console_require_mfa': { old: true, new: false } },
     ]);
+  });
+
+  it('announces each committed change to the services that cache settings, and nothing for a tenant that is gone', async () => {
+    const id = await insertTenant(ctx.sql, {}, 'Announced');
+    await withActingContext({ principal: principalOf(id) }, () => tenants.update({ settings: { deduplicate_tokens: true } } as never));
+    expect(announced(id)).toBe(1);
+    await withActingContext({ principal: principalOf(id) }, () => tenants.update({ name: 'Renamed' } as never));
+    expect(announced(id)).toBe(2);
+    const gone = '00000000-0000-4000-8000-00000000dead';
+    expect(
+      (await problemOf(withActingContext({ principal: principalOf(gone) }, () => tenants.update({ settings: { deduplicate_tokens: true } } as never)))).status,
+    ).toBe(404);
+    expect(announced(gone)).toBe(0);
   });
 
   it('accepts the policy as "true" / "false" strings and refuses anything else (the contract, as the gateway validates it)', () => {

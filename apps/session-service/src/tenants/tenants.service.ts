@@ -1,5 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { DEFAULT_TENANT_SETTINGS, type UpdateTenantRequest, actorOf, newEvent, notFound, type TenantSettings, type TenantView } from '@coffer/contracts';
+import {
+  DEFAULT_TENANT_SETTINGS,
+  SUBJECTS,
+  type UpdateTenantRequest,
+  actorOf,
+  newEvent,
+  notFound,
+  type TenantSettings,
+  type TenantView,
+} from '@coffer/contracts';
+import { EventBus } from '@coffer/bus';
 import { changedFields, type Tenant } from '@coffer/db';
 import { RecordedWrites, asCaller, type AuditAct } from '@coffer/operations';
 import { TenantRepository } from './tenant.repository';
@@ -20,6 +30,7 @@ export class TenantsService {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly writes: RecordedWrites,
+    private readonly events: EventBus,
   ) {}
 
   /** `owner: false` (services reading settings): without `owner_id`, one statement less on a hot path. */
@@ -36,14 +47,17 @@ export class TenantsService {
 
   /**
    * `req` was validated against the contract at the edge (the gateway's pipe). The change, its audit record and its
-   * tenant.updated event commit together.
+   * tenant.updated event commit together; then the services that cache the settings (TenantSettingsClient) are told.
    */
   async update(req: UpdateTenantRequest): Promise<TenantView> {
     const { principal, traceId } = asCaller();
     const { after } = await this.writes.commit(
       async () => {
         const before = await this.get(principal.tenantId);
-        return { before, after: await this.updated(before, req) };
+        const after = await this.updated(before, req);
+        // published once the transaction commits (EventBus.publish): a reader told earlier could fetch the old row again
+        await this.events.publish(SUBJECTS.events.tenantSettingsChanged, { tenantId: after.id });
+        return { before, after };
       },
       ({ before, after }) => ({
         events: [newEvent('tenant.updated', principal.tenantId, traceId, actorOf(principal), { tenant: after })],

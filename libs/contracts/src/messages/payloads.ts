@@ -211,6 +211,12 @@ export class ReactorResultMessage extends IdMessage {
   requestId!: string;
 }
 
+/** events.tenants.settings-changed: a tenant's settings were written (drop what is cached of them). */
+export class TenantSettingsChangedEvent {
+  @IsString()
+  tenantId!: string;
+}
+
 /** events.auth.invalidated: cached principals to drop at once. */
 export class AuthInvalidatedEvent {
   @IsOptional()

@@ -68,6 +68,7 @@ import {
   ApplicationKeyMessage,
   AuditRecordMessage,
   AuthInvalidatedEvent,
+  TenantSettingsChangedEvent,
   AuthenticateMessage,
   type AuthenticateReply,
   EmptyMessage,
@@ -1461,4 +1462,5 @@ export const EVENT_PAYLOADS = {
   [SUBJECTS.webhook.wake]: EmptyMessage,
   [SUBJECTS.events.authInvalidated]: AuthInvalidatedEvent,
   [SUBJECTS.events.proxyChanged]: ProxyChangedEvent,
+  [SUBJECTS.events.tenantSettingsChanged]: TenantSettingsChangedEvent,
 } as const;

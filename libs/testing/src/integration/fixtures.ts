@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { idempotentRequestOf, type IdempotentRequest } from '@coffer/idempotency';
 import type pg from 'pg';
 import { withActingContext } from '@coffer/operations';
+import { deferUntilCommitted } from '@coffer/db/after-commit';
 import { DEFAULT_TENANT_SETTINGS, type AccessRule, type ApplicationType, type Principal, type TenantSettings } from '@coffer/contracts';
 
 /** A tenant row (session-service owns the table; other services only need its id to exist for their own rows). */
@@ -58,11 +59,18 @@ export function fakeTenantSettings(settings: Map<string, Partial<TenantSettings>
 
 /**
  * The event bus as the medium tier sees it: what a use case publishes (cache invalidations for the gateway) is
- * recorded instead of sent over NATS, so a test can assert that the right event was announced.
+ * recorded instead of sent over NATS, so a test can assert that the right event was announced. As EventBus does, an
+ * event published inside a unit of work is recorded once it commits, and not at all if it rolls back.
  */
 export function recordingEventBus(): { published: Array<{ subject: string; payload: unknown }>; publish(subject: string, payload: unknown): Promise<void> } {
   const published: Array<{ subject: string; payload: unknown }> = [];
-  return { published, publish: async (subject, payload) => void published.push({ subject, payload }) };
+  const record = (subject: string, payload: unknown) => void published.push({ subject, payload });
+  return {
+    published,
+    publish: async (subject, payload) => {
+      if (!deferUntilCommitted(() => record(subject, payload))) record(subject, payload);
+    },
+  };
 }
 
 /** The idempotent request a call with `idempotencyKey` stands for, as the service's handler derives it from the envelope. */
