@@ -12,6 +12,7 @@ import { ApplicationKeysService } from './applications/application-keys.service'
 import { TenantRepository } from './tenants/tenant.repository';
 import { TenantsService } from './tenants/tenants.service';
 import { TenantsHandler } from './tenants/tenants.handler';
+import { TenantAccessRelay } from './tenants/tenant-access-relay';
 import { WebhookSecretsService } from './tenants/webhook-secrets.service';
 import { WebhookSecretRepository } from './tenants/webhook-secret.repository';
 import { SessionRepository } from './sessions/session.repository';
@@ -56,6 +57,7 @@ import { RateLimitsHandler } from './rate-limits/rate-limits.handler';
     ApplicationKeysService,
     TenantRepository,
     TenantsService,
+    TenantAccessRelay,
     WebhookSecretRepository,
     WebhookSecretsService,
     SessionRepository,

@@ -14,6 +14,11 @@ export const CHANNELS = {
   tenantResumed: 'coffer_tenant_resumed',
   /** deliveries were queued for the claims outside their own wake-ups (a replica gave its deliveries back as it stopped, the operator CLI sent some again) */
   webhookDeliveries: 'coffer_webhook_deliveries',
+  /**
+   * the operator CLI changed who may use a tenant's keys (suspended, deleted, management key reissued); payload: the
+   * tenant id. session-service tells every gateway to drop the tenant's cached keys (announceTenantAccessChanged)
+   */
+  tenantAccess: 'coffer_tenant_access',
 } as const;
 
 /**
@@ -25,17 +30,18 @@ export const CHANNELS = {
  */
 @Injectable()
 export class PgListener implements OnApplicationShutdown {
-  private readonly handlers = new Map<string, Set<() => void>>();
+  private readonly handlers = new Map<string, Set<(payload?: string) => void>>();
   private client?: pg.Client;
   private connecting?: Promise<void>;
   private readonly reconnect = new ReconnectBackoff(() => void this.connect());
   private closed = false;
 
   /**
-   * Calls `handler` on every notification of `channel` (and once whenever the connection is established). Resolves
-   * once this process listens on it, or once the first attempt to connect failed (it keeps trying in the background).
+   * Calls `handler` on every notification of `channel`, with its payload, and once without one whenever the connection
+   * is established (what was notified while nobody listened is lost). Resolves once this process listens on it, or
+   * once the first attempt to connect failed (it keeps trying in the background).
    */
-  async on(channel: string, handler: () => void): Promise<void> {
+  async on(channel: string, handler: (payload?: string) => void): Promise<void> {
     if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
     const known = this.handlers.get(channel);
     if (known) known.add(handler);
@@ -78,7 +84,7 @@ export class PgListener implements OnApplicationShutdown {
     };
     client.on('error', lost);
     client.on('end', lost);
-    client.on('notification', (msg) => this.dispatch(msg.channel));
+    client.on('notification', (msg) => this.dispatch(msg.channel, msg.payload));
     try {
       await client.connect();
       for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
@@ -99,10 +105,10 @@ export class PgListener implements OnApplicationShutdown {
     for (const channel of this.handlers.keys()) this.dispatch(channel);
   }
 
-  private dispatch(channel: string): void {
+  private dispatch(channel: string, payload?: string): void {
     for (const handler of this.handlers.get(channel) ?? []) {
       try {
-        handler();
+        handler(payload);
       } catch {
         /* a handler only wakes a loop; it must not throw */
       }

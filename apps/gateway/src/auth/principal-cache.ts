@@ -15,6 +15,8 @@ interface Entry {
 
 interface Invalidation {
   tenantId?: string;
+  /** every key of tenantId (the operator suspended or deleted the tenant, or reissued its management key) */
+  allKeys?: boolean;
   applicationId?: string;
   sessionId?: string;
   /** a person's membership changed or ended (in tenantId only, when given) */
@@ -25,7 +27,8 @@ interface Invalidation {
 
 /**
  * Principals by key hash, for a few seconds. Entries are dropped at once when session-service announces a
- * change (key regenerated, application changed or deleted, session authorized or expired).
+ * change (key regenerated, application changed or deleted, session authorized or expired, and, relayed from the
+ * operator CLI, a tenant suspended or deleted or its management key reissued).
  */
 @Injectable()
 export class PrincipalCache implements OnModuleInit {
@@ -65,6 +68,7 @@ export class PrincipalCache implements OnModuleInit {
   invalidate(e: Invalidation): void {
     // an application's change reaches its own key, the sessions it created and the sessions it authorized
     const affected = (p: Principal) =>
+      (!!e.allKeys && !!e.tenantId && p.tenantId === e.tenantId) ||
       (!!e.sessionId && p.sessionId === e.sessionId) ||
       (!!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId)) ||
       (!!e.userId && p.user?.id === e.userId && (!e.tenantId || p.tenantId === e.tenantId));

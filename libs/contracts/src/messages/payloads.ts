@@ -227,6 +227,11 @@ export class AuthInvalidatedEvent {
   @IsString()
   applicationId?: string;
 
+  /** every key of `tenantId` (an operator act on the tenant) */
+  @IsOptional()
+  @IsBoolean()
+  allKeys?: boolean;
+
   @IsOptional()
   @IsString()
   sessionId?: string;

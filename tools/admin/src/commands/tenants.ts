@@ -1,3 +1,4 @@
+import { announceTenantAccessChanged } from '@coffer/db';
 import { type Command, type CommandContext, UsageError, intOption, tenantIdArgument } from '../cli/command';
 import { ProgressReporter } from '../cli/progress';
 import { withKeyJobLock } from '../keys/job-lock';
@@ -42,6 +43,8 @@ function suspensionCommand(verb: 'suspend' | 'resume', summary: string, state: s
       const tenant = await ctx.transaction(async () => {
         const t = await new TenantAdmin(ctx.prisma).setSuspended(tenantId, verb === 'suspend');
         await ctx.audit(`tenant.${verb}`, { tenant_id: t.id });
+        // the gateways drop the tenant's cached keys once this commits (a resumed tenant's keys were never cached)
+        if (verb === 'suspend') announceTenantAccessChanged(ctx.prisma, t.id);
         return t;
       });
       ctx.result(tenant, `tenant ${tenant.id} ${state}`);
@@ -80,11 +83,7 @@ export const tenantCommands: Command[] = [
       return 0;
     },
   },
-  suspensionCommand(
-    'suspend',
-    'refuses every key of the tenant (403) until it is resumed; its data stays as it is',
-    'suspended (keys cached by the gateway are refused within AUTH_CACHE_TTL_MS)',
-  ),
+  suspensionCommand('suspend', 'refuses every key of the tenant (403) until it is resumed; its data stays as it is', 'suspended'),
   suspensionCommand('resume', "lifts a suspension: the tenant's keys work again", 'active'),
   {
     name: 'tenants reissue-key',
@@ -97,6 +96,7 @@ export const tenantCommands: Command[] = [
       const issued = await ctx.transaction(async () => {
         const i = await new TenantAdmin(ctx.prisma).reissueManagementKey(tenantId);
         await ctx.audit('tenant.management_key.reissue', { tenant_id: i.tenant_id, application_id: i.application_id, revoked_keys: i.revoked_keys });
+        announceTenantAccessChanged(ctx.prisma, i.tenant_id);
         return i;
       });
       ctx.result(
@@ -121,6 +121,7 @@ export const tenantCommands: Command[] = [
       const shredded = await ctx.transaction(async () => {
         const s = await admin.shred(tenantId);
         await ctx.audit('tenant.delete', { tenant_id: tenantId, destroyed_keys: s.destroyed_keys });
+        announceTenantAccessChanged(ctx.prisma, tenantId);
         return s;
       });
       const purged = ctx.values['no-purge'] === true ? null : await auditedPurge(ctx, admin, [tenantId], batchSize);
