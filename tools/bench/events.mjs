@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { ROOT } from '../dev/system.mjs';
 import { CpuSampler, postgresBackends } from './lib/cpu.mjs';
+import { machineBusySeconds } from './lib/machine-time.mjs';
 import { startTarget } from './lib/target.mjs';
 import { httpClient } from './lib/http.mjs';
 import { load, percentile } from './lib/load.mjs';
@@ -47,16 +48,6 @@ const WARMUP = Number(values.warmup);
 const log = (m) => process.stderr.write(`[bench:events] ${m}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
-/** busy CPU seconds of the whole machine (/proc/stat: all but idle and iowait), to show what else ran */
-function machineBusySeconds() {
-  try {
-    const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
-    const busy = ticks.reduce((a, b) => a + b, 0) - ticks[3] - ticks[4];
-    return busy / 100;
-  } catch {
-    return NaN;
-  }
-}
 
 /** The receiver process (lib/event-receiver.mjs): `url`, `count()`, `lags({reset})`, `pid`, `close()`. */
 async function receiver() {

@@ -46,10 +46,11 @@ import { idleMarkdown, idleTable, measureIdle } from './lib/idle.mjs';
 import { load } from './lib/load.mjs';
 import { natsPerOp, natsSnapshot } from './lib/nats-monitor.mjs';
 import { explainStatements, plansMarkdown, plansText } from './lib/plans.mjs';
-import { markdown, svg, tableHeader, tableLine, toRow } from './lib/report.mjs';
+import { duringRun, markdown, svg, tableHeader, tableLine, toRow } from './lib/report.mjs';
 import { prepare, requestScenarios, scaleScenarios } from './lib/scenarios.mjs';
 import { countExpired, countTokens, insertCopies, seedTo, settle } from './lib/seed.mjs';
 import { startTarget } from './lib/target.mjs';
+import { machineShares, machineTime } from './lib/machine-time.mjs';
 import { kekBench } from './kek.mjs';
 
 const args = new Set(process.argv.slice(2));
@@ -131,6 +132,7 @@ const windows = [];
 
 async function main() {
   const startedAt = new Date();
+  const machineAtStart = machineTime();
   if (CONFIG.expression) {
     console.log('\n== expression library (libs/expression) ==');
     spawnSync(
@@ -418,6 +420,8 @@ async function main() {
     }
 
     // --- outputs ---
+    // what the run shared the machine with: a slow disk (iowait) or a neighbour's VM (steal) moves every figure
+    const cpuTimeDuringRun = machineShares(machineAtStart, machineTime());
     const result = {
       started_at: startedAt.toISOString(),
       finished_at: new Date().toISOString(),
@@ -430,6 +434,7 @@ async function main() {
         os: `${os.type()} ${os.release()}`,
         node: process.version,
         load_average_at_start: os.loadavg().map((x) => +x.toFixed(2)),
+        ...(cpuTimeDuringRun ? { cpu_time_during_run: cpuTimeDuringRun } : {}),
       },
       rows,
       ...(tracing ? { tracing: { exports: tracing.sink.requests, exported_bytes: tracing.sink.bytes } } : {}),
@@ -439,6 +444,7 @@ async function main() {
       ...(judged.scalePlans.length ? { scale_plans: judged.scalePlans } : {}),
     };
     printSummary(rows);
+    if (cpuTimeDuringRun) console.log(duringRun(cpuTimeDuringRun).replace(/^; t/, 'T'));
     const printGoals = concludeGoals(result, { print: false });
     const dir = path.join(ROOT, 'bench/results');
     fs.mkdirSync(dir, { recursive: true });

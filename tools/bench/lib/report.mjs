@@ -57,13 +57,18 @@ export function tableLine(row) {
   return `${row.scenario.slice(0, 44).padEnd(44)} ${String(row.clients).padStart(2)} ${num(row.ops_per_s).padStart(7)} ${fmt(row.p50_ms).padStart(7)} ${fmt(row.p99_ms).padStart(7)} ${String(row.errors).padStart(4)} ${ratio.padStart(12)} |            ${cpu}`;
 }
 
+/** The machine's CPU time while the run lasted (run.mjs cpu_time_during_run), when it was read. */
+export function duringRun(t) {
+  return t ? `; the machine's CPU time during the run: ${t.busy_pct} % busy, ${t.iowait_pct} % waiting on the disk, ${t.steal_pct} % stolen` : '';
+}
+
 /** The README's table: the rows at the highest client count plus the single-client read, with the machine. */
 export function markdown(result) {
   const m = result.machine;
   const lines = [
     `Measured ${result.started_at.slice(0, 16).replace('T', ' ')} UTC on ${m.cpus} × ${m.cpu_model}, ${m.memory_gb} GB, ${m.os}, Node ${m.node}` +
       ` — everything co-located (${result.target}), ${result.config.seconds} s per scenario after ${result.config.warmup} s of warm-up` +
-      `${result.config.quick ? ' (quick mode)' : ''}, load average at start ${m.load_average_at_start?.[0] ?? '?'}. Ratios divide by the in-run baseline named after ×.`,
+      `${result.config.quick ? ' (quick mode)' : ''}, load average at start ${m.load_average_at_start?.[0] ?? '?'}${duringRun(m.cpu_time_during_run)}. Ratios divide by the in-run baseline named after ×.`,
     '',
     '| scenario | clients | req/s | p50 ms | p99 ms | ratio | CPU ms/req (gateway / services / nats / pg) |',
     '|---|---:|---:|---:|---:|---:|---|',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { markdown, svg, tableHeader, tableLine, toRow } from './report.mjs';
+import { duringRun, markdown, svg, tableHeader, tableLine, toRow } from './report.mjs';
 
 const r = { ops: 1234.4, count: 6172, mean: 6.1, p50: 5.5, p99: 20.25, max: 40, errors: 0 };
 const result = {
@@ -47,4 +47,11 @@ test('the SVG is well-formed enough: one bar per row, labels escaped', () => {
   assert.ok(s.trim().endsWith('</svg>'));
   assert.ok(s.includes('&lt;x&gt;'));
   assert.ok(!s.includes('<x>'));
+});
+
+test("the report's first line says what the run shared the machine with, when it was read", () => {
+  assert.equal(duringRun(undefined), '');
+  const line = markdown({ ...result, machine: { ...result.machine, cpu_time_during_run: { busy_pct: 48.2, iowait_pct: 41.5, steal_pct: 0 } } }).split('\n')[0];
+  assert.match(line, /; the machine's CPU time during the run: 48.2 % busy, 41.5 % waiting on the disk, 0 % stolen\. Ratios divide/);
+  assert.doesNotMatch(markdown(result).split('\n')[0], /during the run/);
 });
