@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { SUBJECTS } from '@coffer/contracts';
 import { EventBus } from '@coffer/bus';
 import { CHANNELS, PrismaService, announceTenantAccessChanged } from '@coffer/db';
-import { recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
+import { TenantKeyring } from '@coffer/crypto/keyring';
+import { insertTenant, recordingEventBus, startIntegration, type IntegrationContext } from '@coffer/testing/integration';
 import { TenantAccessRelay } from './tenant-access-relay';
 
 /** The operator CLI's notification (after its act commits) reaches the gateways as an invalidation of all the tenant's keys. */
@@ -39,6 +40,22 @@ describe('TenantAccessRelay (PostgreSQL LISTEN)', () => {
     announceTenantAccessChanged(prisma, later);
     expect(await eventually(() => relayed(later).length === 1)).toBe(true);
     expect(relayed(rolledBack)).toHaveLength(0);
+  });
+
+  it("makes the process's keyring forget the tenant's unwrapped keys (TenantKeyEviction): gone from memory as from the table", async () => {
+    const keyring = ctx.get(TenantKeyring);
+    const shredded = await insertTenant(ctx.sql);
+    const kept = await insertTenant(ctx.sql);
+    const mine = await keyring.encryptJson(shredded, 'token:a', 'secret');
+    const theirs = await keyring.encryptJson(kept, 'token:b', 'other');
+    // the shredding deletes the rows; until the notice the cached key still opens the value
+    await ctx.sql.query('DELETE FROM tenant_keys WHERE tenant_id = $1', [shredded]);
+    expect(await keyring.decryptJson(shredded, mine.keyId, mine.ciphertext, 'token:a')).toBe('secret');
+    const prisma = ctx.get(PrismaService);
+    await prisma.transactional(async () => announceTenantAccessChanged(prisma, shredded));
+    expect(await eventually(() => relayed(shredded).length === 1)).toBe(true);
+    await expect(keyring.decryptJson(shredded, mine.keyId, mine.ciphertext, 'token:a')).rejects.toThrow();
+    expect(await keyring.decryptJson(kept, theirs.keyId, theirs.ciphertext, 'token:b')).toBe('other');
   });
 
   it('ignores a notification whose payload is not a tenant id', async () => {

@@ -5,6 +5,7 @@ import { KeyEncryptionKeyProvider, kekProviderFromEnv } from '../kek';
 import { TenantKeyRepository } from './tenant-key.repository';
 import { keyringOptionsFromEnv } from './keyring-config';
 import { TENANT_KEYRING_OPTIONS, TenantKeyring } from './tenant-keyring';
+import { TenantKeyEviction } from './tenant-key-eviction';
 
 /**
  * One TenantKeyring per process (one key cache), for every provider that encrypts or digests: import it once in the
@@ -27,6 +28,8 @@ import { TENANT_KEYRING_OPTIONS, TenantKeyring } from './tenant-keyring';
     KeyringPool,
     TenantKeyRepository,
     TenantKeyring,
+    // a deleted tenant's keys leave this process's memory when the operator's act commits (needs DbModule's PgListener)
+    TenantKeyEviction,
   ],
   exports: [TenantKeyring, KeyEncryptionKeyProvider],
 })

@@ -59,6 +59,26 @@ describe('TenantKeyring', () => {
     expect(store.calls.findActive + store.calls.find).toBe(reads);
   });
 
+  it("forgets a tenant's unwrapped keys (no other tenant's): the next use reads and unwraps them again", async () => {
+    const OTHER = '00000000-0000-4000-8000-000000000002';
+    const { store, keyring: k } = keyring();
+    const mine = await k.encryptJson(TENANT, 'token:a', 'mine');
+    const theirs = await k.encryptJson(OTHER, 'token:b', 'theirs');
+    const reads = () => store.calls.findActive + store.calls.find;
+    const before = reads();
+    k.forgetTenant(TENANT);
+    expect(await k.decryptJson(OTHER, theirs.keyId, theirs.ciphertext, 'token:b')).toBe('theirs');
+    expect(reads()).toBe(before);
+    expect(await k.decryptJson(TENANT, mine.keyId, mine.ciphertext, 'token:a')).toBe('mine');
+    expect(reads()).toBe(before + 1);
+    await k.encryptJson(TENANT, 'token:c', 'again');
+    expect(reads()).toBe(before + 2);
+    // once its rows are gone (a deleted tenant), nothing of it is left to use
+    store.rows = store.rows.filter((r) => r.tenantId !== TENANT);
+    k.forgetTenant(TENANT);
+    await expect(k.decryptJson(TENANT, mine.keyId, mine.ciphertext, 'token:a')).rejects.toThrow();
+  });
+
   it('lists data key versions without key material, creating the first key of a tenant that has none', async () => {
     const { store, keyring: k } = keyring();
     const first = await k.dataKeyVersions(TENANT);

@@ -9,6 +9,7 @@ import { TenantKeyRepository, type TenantKeyPurpose as Purpose } from './tenant-
 
 interface CachedKey {
   id: string;
+  tenantId: string;
   /** a KeyObject, made once: Node would make one from a Buffer on every seal, open and digest (primitives.ts) */
   key: KeyObject;
   /** when it was unwrapped: after the cache lifetime it is unwrapped again (by the HSM, with pkcs11) */
@@ -47,6 +48,8 @@ export class TenantKeyring {
   private readonly cacheTtlMs: number;
   private readonly refreshMs: number;
   private lastSweep = Date.now();
+  /** tenants forgotten so far: a key read before a forget and unwrapped after it is used once, never kept */
+  private forgets = 0;
 
   /** `keks`: the KEK provider (KeyringModule injects the one KEK_PROVIDER names); KeyEncryptionKeys is taken as `env`. */
   constructor(
@@ -58,6 +61,18 @@ export class TenantKeyring {
     this.cacheTtlMs = options?.cacheTtlMs ?? DEFAULT_DATA_KEY_CACHE_TTL_MS;
     this.refreshMs = options?.refreshMs ?? DEFAULT_DATA_KEY_REFRESH_MS;
     startCountingKeyProviderErrors(this.keks.kind);
+  }
+
+  /**
+   * Drops every key of `tenantId` this process holds unwrapped (the operator deleted or suspended the tenant, or
+   * reissued its key: TenantKeyEviction), so a shredded tenant's keys do not outlive its rows in memory. Left to the
+   * garbage collector: a KeyObject's memory cannot be overwritten from JavaScript. A later use unwraps them again.
+   */
+  forgetTenant(tenantId: string): void {
+    this.forgets++;
+    this.active.delete(`${tenantId}:data`);
+    this.active.delete(`${tenantId}:index`);
+    for (const [id, k] of this.byId) if (k.tenantId === tenantId) this.byId.delete(id);
   }
 
   /** The provider the keyring wraps and unwraps with (readiness, `keys` commands). */
@@ -170,13 +185,14 @@ export class TenantKeyring {
     const cacheKey = `${tenantId}:${purpose}`;
     const hit = this.active.get(cacheKey);
     if (hit && (purpose === 'index' || Date.now() - hit.at < this.refreshMs)) return hit.key;
+    const forgets = this.forgets;
     let inflight = this.pending.get(cacheKey);
     if (!inflight) {
       inflight = this.loadOrCreate(tenantId, purpose).finally(() => this.pending.delete(cacheKey));
       this.pending.set(cacheKey, inflight);
     }
     const key = await inflight;
-    this.active.set(cacheKey, { key, at: Date.now() });
+    if (this.forgets === forgets) this.active.set(cacheKey, { key, at: Date.now() });
     return key;
   }
 
@@ -211,10 +227,11 @@ export class TenantKeyring {
     // a key still fresh in memory is not unwrapped again (the active key is looked up again every refreshMs)
     const hit = this.fresh(row.id);
     if (hit) return hit;
+    const forgets = this.forgets;
     const key = await this.custody(() => this.keks.unwrap(row.kekId, row.wrappedKey, this.context(tenantId, row.purpose as Purpose, row.id)));
-    const cached = { id: row.id, key: createSecretKey(key), at: Date.now() };
+    const cached = { id: row.id, tenantId, key: createSecretKey(key), at: Date.now() };
     this.sweep();
-    this.byId.set(row.id, cached);
+    if (this.forgets === forgets) this.byId.set(row.id, cached);
     return cached;
   }
 
