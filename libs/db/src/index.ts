@@ -7,7 +7,7 @@ export * from './sql-pool';
 export * from './keyring-pool';
 export * from './event-outbox';
 export * from './pg-listener';
-export { announceTenantAccessChanged } from './tenant-access-signal';
+export { announceTenantAccessChanged, onTenantAccessChanged } from './tenant-access-signal';
 export * from './reconnect-backoff';
 export { CommitSignal, OUTBOX_INSERT_TEXT, auditSignal, outboxSignal } from './outbox-signal';
 export * from './webhook-deliveries';

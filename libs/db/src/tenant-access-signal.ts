@@ -1,5 +1,5 @@
 import { deferUntilCommitted } from './after-commit';
-import { CHANNELS } from './pg-listener';
+import { CHANNELS, type PgListener } from './pg-listener';
 import type { PrismaService } from './prisma.service';
 
 /**
@@ -9,6 +9,19 @@ import type { PrismaService } from './prisma.service';
  * session-service listens and tells every gateway to drop the tenant's cached keys at once; a lost notification
  * leaves them to their cache's TTL (AUTH_CACHE_TTL_MS), as before, so its failure never fails the committed act.
  */
+const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The receiving side: `handler` gets the tenant id of each notice. A payload that is not a tenant id is ignored, and
+ * so is PgListener's call without one when its connection is (re)established (what was sent meanwhile is lost, and
+ * left to the caches' TTLs).
+ */
+export function onTenantAccessChanged(listener: PgListener, handler: (tenantId: string) => void): Promise<void> {
+  return listener.on(CHANNELS.tenantAccess, (payload) => {
+    if (payload && TENANT_ID.test(payload)) handler(payload);
+  });
+}
+
 export function announceTenantAccessChanged(prisma: PrismaService, tenantId: string): void {
   const notify = () => prisma.root.$executeRaw`SELECT pg_notify(${CHANNELS.tenantAccess}, ${tenantId})`.catch(() => undefined);
   if (!deferUntilCommitted(notify)) void notify();

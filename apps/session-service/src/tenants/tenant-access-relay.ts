@@ -1,9 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { SUBJECTS } from '@coffer/contracts';
 import { EventBus } from '@coffer/bus';
-import { CHANNELS, PgListener } from '@coffer/db';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { PgListener, onTenantAccessChanged } from '@coffer/db';
 
 /**
  * The operator CLI acts on the database only: when it suspends or deletes a tenant or reissues its management key, it
@@ -20,9 +18,8 @@ export class TenantAccessRelay implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.listener.on(CHANNELS.tenantAccess, (tenantId) => {
-      // without a payload: the connection was (re)established; what was notified meanwhile is bounded by the TTL
-      if (tenantId && UUID.test(tenantId)) void this.events.publish(SUBJECTS.events.authInvalidated, { tenantId, allKeys: true }).catch(() => undefined);
+    await onTenantAccessChanged(this.listener, (tenantId) => {
+      void this.events.publish(SUBJECTS.events.authInvalidated, { tenantId, allKeys: true }).catch(() => undefined);
     });
   }
 }

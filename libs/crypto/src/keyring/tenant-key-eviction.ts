@@ -1,8 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { CHANNELS, PgListener } from '@coffer/db';
+import { PgListener, onTenantAccessChanged } from '@coffer/db';
 import { TenantKeyring } from './tenant-keyring';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * When the operator CLI deletes (or suspends, or reissues the key of) a tenant, it notifies CHANNELS.tenantAccess
@@ -19,8 +17,6 @@ export class TenantKeyEviction implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.listener.on(CHANNELS.tenantAccess, (tenantId) => {
-      if (tenantId && UUID.test(tenantId)) this.keyring.forgetTenant(tenantId);
-    });
+    await onTenantAccessChanged(this.listener, (tenantId) => this.keyring.forgetTenant(tenantId));
   }
 }
