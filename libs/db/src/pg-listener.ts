@@ -16,7 +16,8 @@ export const CHANNELS = {
   webhookDeliveries: 'coffer_webhook_deliveries',
   /**
    * the operator CLI changed who may use a tenant's keys (suspended, deleted, management key reissued); payload: the
-   * tenant id. session-service tells every gateway to drop the tenant's cached keys (announceTenantAccessChanged)
+   * tenant id. session-service tells every gateway to drop the tenant's cached keys, and every keyring drops the
+   * tenant's unwrapped keys (announceTenantAccessChanged, onTenantAccessChanged)
    */
   tenantAccess: 'coffer_tenant_access',
 } as const;
