@@ -73,6 +73,8 @@ const CONFIG = {
   expression: process.env.BENCH_EXPRESSION === '1',
   // the edge validation pipe's cost per body (issue 12); on unless a subset of scenarios was asked for
   contracts: process.env.BENCH_CONTRACTS !== undefined ? process.env.BENCH_CONTRACTS === '1' : !process.env.BENCH_ONLY,
+  // what an auth invalidation costs the gateway by how many principals it caches; on unless a subset was asked for
+  principals: process.env.BENCH_PRINCIPALS !== undefined ? process.env.BENCH_PRINCIPALS === '1' : !process.env.BENCH_ONLY,
   cpuProf: args.has('--cpu-prof'),
   kek: process.env.BENCH_KEK === '1' || process.env.BENCH_ONLY === 'kek',
   proxy: process.env.BENCH_PROXY === '1' || process.env.BENCH_ONLY === 'proxy',
@@ -130,6 +132,21 @@ function record(row) {
 const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 const windows = [];
 
+/** Runs tools/bench/<name>.bench.ts from its sources (ts-node, with the workspace's paths) and prints what it prints. */
+function microBenchmark(title, tsconfig, name) {
+  console.log(`\n== ${title} ==`);
+  const run = spawnSync(
+    path.join(ROOT, 'node_modules/.bin/ts-node'),
+    ['--transpile-only', '-r', './tools/bench/lib/ts-paths.cjs', '-P', tsconfig, `tools/bench/${name}.bench.ts`],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  // the rest still runs, but the run says it is incomplete (a micro-benchmark once failed unnoticed for days)
+  if (run.status !== 0) {
+    log(`the ${name} micro-benchmark failed (above): the run exits with status 1`);
+    process.exitCode = 1;
+  }
+}
+
 async function main() {
   const startedAt = new Date();
   const machineAtStart = machineTime();
@@ -144,19 +161,9 @@ async function main() {
       },
     );
   }
-  if (CONFIG.contracts) {
-    console.log("\n== request contracts (libs/contracts, the gateway's validation pipe) ==");
-    const contracts = spawnSync(
-      path.join(ROOT, 'node_modules/.bin/ts-node'),
-      ['--transpile-only', '-r', './tools/bench/lib/ts-paths.cjs', '-P', 'libs/contracts/tsconfig.lib.json', 'tools/bench/contracts.bench.ts'],
-      { cwd: ROOT, stdio: 'inherit' },
-    );
-    // the rest still runs, but the run says it is incomplete (this part once failed unnoticed for days)
-    if (contracts.status !== 0) {
-      log('the request contracts micro-benchmark failed (above): the run exits with status 1');
-      process.exitCode = 1;
-    }
-  }
+  if (CONFIG.contracts) microBenchmark("request contracts (libs/contracts, the gateway's validation pipe)", 'libs/contracts/tsconfig.lib.json', 'contracts');
+  if (CONFIG.principals)
+    microBenchmark("the gateway's principal cache: a session authorized, by principals cached", 'apps/gateway/tsconfig.app.json', 'principal-cache');
   // BENCH_ONLY=kek|proxy|console: only that part, then the goal table (of what it measured) and the comparison
   const onlyPart = () => concludeGoals({ started_at: startedAt.toISOString(), config: CONFIG, rows: [] });
   if (CONFIG.kek) {

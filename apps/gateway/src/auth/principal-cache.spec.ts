@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import type { Principal } from '@coffer/contracts';
 import type { EventBus } from '@coffer/bus';
 import { PrincipalCache } from './principal-cache';
+import { CONSOLE_SESSION_PREFIX } from '../console/console-sessions';
 
 const principal = (tenantId: string, applicationId: string, extra: Partial<Principal> = {}) =>
   ({ tenantId, applicationId, applicationType: 'private', permissions: [], ...extra }) as Principal;
@@ -33,5 +35,90 @@ describe('PrincipalCache', () => {
     subscribed.get('events.auth.invalidated.v1')?.({ tenantId: 't1', applicationId: 'a2' });
     expect(cache.get('k1')).toBeDefined();
     expect(cache.get('k2')).toBeUndefined();
+  });
+
+  /** What an invalidation drops, written out as the whole-cache scan it replaced: the model the cache must match. */
+  const dropsOf = (e: Invalidation) => (p: Principal) =>
+    (!!e.allKeys && !!e.tenantId && p.tenantId === e.tenantId) ||
+    (!!e.sessionId && p.sessionId === e.sessionId) ||
+    (!!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId)) ||
+    (!!e.userId && p.user?.id === e.userId && (!e.tenantId || p.tenantId === e.tenantId));
+
+  interface Invalidation {
+    tenantId?: string;
+    allKeys?: boolean;
+    applicationId?: string;
+    sessionId?: string;
+    userId?: string;
+    consoleSessions?: string[];
+  }
+
+  it('after any sequence of caching and invalidations, holds exactly what a scan of every entry would have left', async () => {
+    const some = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+    const tenant = fc.constantFrom('t1', 't2');
+    const app = fc.constantFrom('a1', 'a2', 'a3');
+    const session = fc.constantFrom('s1', 's2');
+    const user = fc.constantFrom('u1', 'u2');
+    const hash = fc.constantFrom('k1', 'k2', 'k3', 'k4', `${CONSOLE_SESSION_PREFIX}c1`, `${CONSOLE_SESSION_PREFIX}c2`);
+    const cached = fc.record({
+      hash,
+      principal: fc
+        .record({ tenantId: tenant, applicationId: app, sessionId: some(session), authorizer: some(app), user: some(user) })
+        .map(({ authorizer, user: u, ...p }) =>
+          principal(p.tenantId, p.applicationId, {
+            ...(p.sessionId ? { sessionId: p.sessionId } : {}),
+            ...(authorizer ? { authorizer: { applicationId: authorizer, permissions: [] } } : {}),
+            ...(u ? { user: { id: u, email: `${u}@example.com`, memberId: `m-${u}`, role: 'admin' } } : {}),
+          }),
+        ),
+      expires: fc.boolean(),
+    });
+    const invalidation: fc.Arbitrary<Invalidation> = fc.record(
+      {
+        tenantId: tenant,
+        allKeys: fc.boolean(),
+        applicationId: app,
+        sessionId: session,
+        userId: user,
+        consoleSessions: fc.subarray(['c1', 'c2']),
+      },
+      { requiredKeys: [] },
+    );
+    const step = fc.oneof(
+      cached.map((c) => ({ cache: c })),
+      invalidation.map((i) => ({ invalidate: i })),
+    );
+    const allHashes = ['k1', 'k2', 'k3', 'k4', `${CONSOLE_SESSION_PREFIX}c1`, `${CONSOLE_SESSION_PREFIX}c2`];
+
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 40 }), async (steps) => {
+        const cache = new PrincipalCache(events);
+        await cache.onModuleInit();
+        const model = new Map<string, Principal>();
+        const recent = new Map<string, Principal>();
+        for (const s of steps) {
+          if ('cache' in s) {
+            const { hash: h, principal: p, expires } = s.cache;
+            cache.set(h, { principal: p, ...(expires ? { expiresAt: Date.now() + 60_000 } : {}) });
+            model.set(h, p);
+            recent.set(h, p);
+          } else {
+            subscribed.get('events.auth.invalidated.v1')?.(s.invalidate);
+            const drops = dropsOf(s.invalidate);
+            for (const id of s.invalidate.consoleSessions ?? []) {
+              model.delete(`${CONSOLE_SESSION_PREFIX}${id}`);
+              recent.delete(`${CONSOLE_SESSION_PREFIX}${id}`);
+            }
+            for (const [h, p] of [...model]) if (drops(p)) model.delete(h);
+            for (const [h, p] of [...recent]) if (drops(p)) recent.delete(h);
+          }
+        }
+        for (const h of allHashes) {
+          expect(cache.get(h)?.principal).toEqual(model.get(h));
+          expect(cache.recentTenant(h)).toEqual(recent.get(h)?.tenantId);
+        }
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -1,9 +1,9 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { LRUCache } from 'lru-cache';
 import { SUBJECTS, type Principal } from '@coffer/contracts';
 import { EventBus } from '@coffer/bus';
 import { gatewayConfig } from '../config';
 import { CONSOLE_SESSION_PREFIX } from '../console/console-sessions';
+import { PrincipalLru, nameOf } from './principal-lru';
 
 interface Entry {
   principal: Principal;
@@ -34,12 +34,12 @@ interface Invalidation {
 export class PrincipalCache implements OnModuleInit {
   /** AUTH_CACHE_TTL_MS */
   private readonly ttlMs = gatewayConfig().authCacheTtlMs;
-  private readonly cache = new LRUCache<string, Entry>({ max: 50_000, ttl: this.ttlMs });
+  private readonly cache = new PrincipalLru<Entry>({ max: 50_000, ttl: this.ttlMs }, (e) => e.principal);
   /**
    * Keys that authenticated in the last 10 minutes, for admission only (PrincipalResolver.recentTenant): never used
    * to authorize anything, and dropped with the fresh entry when session-service announces a change.
    */
-  private readonly recent = new LRUCache<string, Principal>({ max: 50_000, ttl: 10 * 60_000 });
+  private readonly recent = new PrincipalLru<Principal>({ max: 50_000, ttl: 10 * 60_000 }, (p) => p);
 
   constructor(private readonly events: EventBus) {}
 
@@ -58,11 +58,8 @@ export class PrincipalCache implements OnModuleInit {
 
   set(keyHash: string, entry: Entry): void {
     this.recent.set(keyHash, entry.principal);
-    if (entry.expiresAt !== undefined) {
-      const ttl = entry.expiresAt - Date.now();
-      if (ttl <= 0) return;
-      this.cache.set(keyHash, entry, { ttl: Math.min(ttl, this.ttlMs) });
-    } else this.cache.set(keyHash, entry);
+    // a session is never served past its expiry
+    this.cache.set(keyHash, entry, entry.expiresAt === undefined ? undefined : Math.min(entry.expiresAt - Date.now(), this.ttlMs));
   }
 
   invalidate(e: Invalidation): void {
@@ -76,7 +73,14 @@ export class PrincipalCache implements OnModuleInit {
       this.cache.delete(`${CONSOLE_SESSION_PREFIX}${idHash}`);
       this.recent.delete(`${CONSOLE_SESSION_PREFIX}${idHash}`);
     }
-    for (const [hash, entry] of this.cache.entries()) if (affected(entry.principal)) this.cache.delete(hash);
-    for (const [hash, principal] of this.recent.entries()) if (affected(principal)) this.recent.delete(hash);
+    // only the entries filed under what the invalidation names are looked at (PrincipalLru), then `affected` decides
+    const names = [
+      ...(e.allKeys && e.tenantId ? [nameOf.tenant(e.tenantId)] : []),
+      ...(e.sessionId ? [nameOf.session(e.sessionId)] : []),
+      ...(e.applicationId ? [nameOf.application(e.applicationId)] : []),
+      ...(e.userId ? [nameOf.user(e.userId)] : []),
+    ];
+    this.cache.deleteWhere(names, affected);
+    this.recent.deleteWhere(names, affected);
   }
 }
