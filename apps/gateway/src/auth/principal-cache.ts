@@ -3,7 +3,7 @@ import { SUBJECTS, type Principal } from '@coffer/contracts';
 import { EventBus } from '@coffer/bus';
 import { gatewayConfig } from '../config';
 import { CONSOLE_SESSION_PREFIX } from '../console/console-sessions';
-import { PrincipalLru, nameOf } from './principal-lru';
+import { IndexedLru } from '../indexed-lru';
 
 interface Entry {
   principal: Principal;
@@ -11,6 +11,26 @@ interface Entry {
   expiresAt?: number;
   /** a console session's CSRF token hash: every request must carry the token (console-sessions.ts csrfMatches) */
   csrfHash?: string;
+}
+
+/** The names an invalidation can give a cached principal by (`namesOf`). */
+export const nameOf = {
+  tenant: (id: string) => `tenant:${id}`,
+  session: (id: string) => `session:${id}`,
+  application: (id: string) => `application:${id}`,
+  user: (id: string) => `user:${id}`,
+};
+
+/**
+ * What an invalidation can name a cached principal by: its tenant, its session, its application or the application
+ * that authorized its session, and the person signed in with it.
+ */
+export function namesOf(p: Principal): string[] {
+  const names = [nameOf.tenant(p.tenantId), nameOf.application(p.applicationId)];
+  if (p.sessionId) names.push(nameOf.session(p.sessionId));
+  if (p.authorizer?.applicationId && p.authorizer.applicationId !== p.applicationId) names.push(nameOf.application(p.authorizer.applicationId));
+  if (p.user?.id) names.push(nameOf.user(p.user.id));
+  return names;
 }
 
 interface Invalidation {
@@ -34,12 +54,12 @@ interface Invalidation {
 export class PrincipalCache implements OnModuleInit {
   /** AUTH_CACHE_TTL_MS */
   private readonly ttlMs = gatewayConfig().authCacheTtlMs;
-  private readonly cache = new PrincipalLru<Entry>({ max: 50_000, ttl: this.ttlMs }, (e) => e.principal);
+  private readonly cache = new IndexedLru<Entry>({ max: 50_000, ttl: this.ttlMs }, (e) => namesOf(e.principal));
   /**
    * Keys that authenticated in the last 10 minutes, for admission only (PrincipalResolver.recentTenant): never used
    * to authorize anything, and dropped with the fresh entry when session-service announces a change.
    */
-  private readonly recent = new PrincipalLru<Principal>({ max: 50_000, ttl: 10 * 60_000 }, (p) => p);
+  private readonly recent = new IndexedLru<Principal>({ max: 50_000, ttl: 10 * 60_000 }, namesOf);
 
   constructor(private readonly events: EventBus) {}
 
@@ -73,14 +93,14 @@ export class PrincipalCache implements OnModuleInit {
       this.cache.delete(`${CONSOLE_SESSION_PREFIX}${idHash}`);
       this.recent.delete(`${CONSOLE_SESSION_PREFIX}${idHash}`);
     }
-    // only the entries filed under what the invalidation names are looked at (PrincipalLru), then `affected` decides
+    // only the entries filed under what the invalidation names are looked at (IndexedLru), then `affected` decides
     const names = [
       ...(e.allKeys && e.tenantId ? [nameOf.tenant(e.tenantId)] : []),
       ...(e.sessionId ? [nameOf.session(e.sessionId)] : []),
       ...(e.applicationId ? [nameOf.application(e.applicationId)] : []),
       ...(e.userId ? [nameOf.user(e.userId)] : []),
     ];
-    this.cache.deleteWhere(names, affected);
+    this.cache.deleteWhere(names, (entry) => affected(entry.principal));
     this.recent.deleteWhere(names, affected);
   }
 }

@@ -1,6 +1,6 @@
-import { LRUCache } from 'lru-cache';
 import type { Principal, TenantSettings } from '@coffer/contracts';
 import { TENANT_SETTINGS_TTL_MS } from '@coffer/bus';
+import { IndexedLru } from '../indexed-lru';
 
 /** A key hash as the loader sends it in a frame's address (`?k=`): SHA-256 of the key, lower-case hex. */
 export const KEY_HASH_PATTERN = /^[0-9a-f]{64}$/;
@@ -28,7 +28,9 @@ export class FrameAncestors {
    * Policies by key hash, with the tenant they were read from. A change of the tenant's settings drops them at once
    * (`forgetTenant`, from TenantSettingsClient's announcements); the TTL bounds a lost announcement.
    */
-  private readonly cache = new LRUCache<string, { policy: string; tenantId?: string }>({ max: 10_000, ttl: TENANT_SETTINGS_TTL_MS });
+  private readonly cache = new IndexedLru<{ policy: string; tenantId?: string }>({ max: 10_000, ttl: TENANT_SETTINGS_TTL_MS }, (entry) =>
+    entry.tenantId ? [entry.tenantId] : [],
+  );
   /**
    * Lookups under way, by key hash: frames of one checkout ask once. The frame pages need no key, so anybody may ask
    * for them with made-up hashes; the cap keeps that from becoming a flood of lookups on session-service.
@@ -56,7 +58,7 @@ export class FrameAncestors {
   /** The tenant's settings changed: its keys' policies are looked up again. */
   forgetTenant(tenantId: string): void {
     this.changes++;
-    for (const [keyHash, entry] of this.cache.entries()) if (entry.tenantId === tenantId) this.cache.delete(keyHash);
+    this.cache.deleteWhere([tenantId]);
   }
 
   private async lookUp(keyHash: string, traceId: string): Promise<string> {

@@ -1,13 +1,15 @@
 import type { Principal } from '@coffer/contracts';
-import { PrincipalLru, nameOf } from './principal-lru';
+import { IndexedLru } from './indexed-lru';
+import { nameOf, namesOf } from './auth/principal-cache';
 
 const principal = (tenantId: string, applicationId: string, extra: Partial<Principal> = {}) =>
   ({ tenantId, applicationId, applicationType: 'public', permissions: [], ...extra }) as Principal;
 
-const lru = (max = 100, ttl = 60_000) => new PrincipalLru<Principal>({ max, ttl }, (p) => p);
+// filed as the gateway's principal cache files its principals
+const lru = (max = 100, ttl = 60_000) => new IndexedLru<Principal>({ max, ttl }, namesOf);
 const everyone = () => true;
 
-describe('PrincipalLru', () => {
+describe('IndexedLru', () => {
   it('looks only at the entries filed under the names it is given', () => {
     const cache = lru();
     cache.set('k1', principal('t1', 'a1'));
@@ -59,7 +61,7 @@ describe('PrincipalLru', () => {
   });
 
   it('does not keep an entry whose lifetime is already over', () => {
-    const cache = new PrincipalLru<Principal>({ max: 10, ttl: 60_000 }, (p) => p);
+    const cache = lru(10);
     cache.set('k1', principal('t1', 'a1'), 0);
     expect(cache.get('k1')).toBeUndefined();
     expect(cache.names).toBe(0);
