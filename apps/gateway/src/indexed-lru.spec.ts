@@ -60,6 +60,22 @@ describe('IndexedLru', () => {
     expect(short.names).toBe(0);
   });
 
+  it('finds every key of a name as keys come and go under it', () => {
+    const cache = lru();
+    cache.set('k1', principal('t1', 'a1'));
+    cache.set('k2', principal('t1', 'a1'));
+    cache.set('k3', principal('t1', 'a1'));
+    cache.delete('k2');
+    cache.set('k4', principal('t2', 'a1'));
+    cache.delete('k1');
+    cache.set('k1', principal('t1', 'a2'));
+    cache.deleteWhere([nameOf.application('a1')], everyone);
+    expect(['k1', 'k2', 'k3', 'k4'].map((k) => cache.get(k)?.applicationId)).toEqual(['a2', undefined, undefined, undefined]);
+    cache.deleteWhere([nameOf.tenant('t1')], everyone);
+    expect(cache.get('k1')).toBeUndefined();
+    expect(cache.names).toBe(0);
+  });
+
   it('does not keep an entry whose lifetime is already over', () => {
     const cache = lru(10);
     cache.set('k1', principal('t1', 'a1'), 0);

@@ -7,8 +7,11 @@ import { LRUCache } from 'lru-cache';
  */
 export class IndexedLru<V extends object> {
   private readonly lru: LRUCache<string, V>;
-  /** keys by name; a key leaves it when its entry leaves the LRU (dispose: deleted, evicted, expired, replaced) */
-  private readonly filed = new Map<string, Set<string>>();
+  /**
+   * Keys by name; a key leaves it when its entry leaves the LRU (dispose: deleted, evicted, expired, replaced). A name
+   * with one key holds the key itself: most names (a session) have one, and a Set of one costs some 200 bytes more.
+   */
+  private readonly filed = new Map<string, string | Set<string>>();
 
   constructor(
     options: { max: number; ttl: number },
@@ -29,9 +32,10 @@ export class IndexedLru<V extends object> {
     this.lru.set(key, value, ttlMs === undefined ? undefined : { ttl: ttlMs });
     if (this.lru.peek(key) !== value) return;
     for (const name of this.namesOf(value)) {
-      let keys = this.filed.get(name);
-      if (!keys) this.filed.set(name, (keys = new Set()));
-      keys.add(key);
+      const keys = this.filed.get(name);
+      if (keys === undefined || keys === key) this.filed.set(name, key);
+      else if (typeof keys === 'string') this.filed.set(name, new Set([keys, key]));
+      else keys.add(key);
     }
   }
 
@@ -42,7 +46,11 @@ export class IndexedLru<V extends object> {
   /** Deletes the entries filed under any of `names` for which `affected` (default: all of them) holds. */
   deleteWhere(names: string[], affected: (value: V) => boolean = () => true): void {
     const candidates = new Set<string>();
-    for (const name of names) for (const key of this.filed.get(name) ?? []) candidates.add(key);
+    for (const name of names) {
+      const keys = this.filed.get(name);
+      if (typeof keys === 'string') candidates.add(keys);
+      else for (const key of keys ?? []) candidates.add(key);
+    }
     for (const key of candidates) {
       const value = this.lru.peek(key, { allowStale: true });
       if (value !== undefined && affected(value)) this.lru.delete(key);
@@ -57,9 +65,11 @@ export class IndexedLru<V extends object> {
   private unfile(key: string, value: V): void {
     for (const name of this.namesOf(value)) {
       const keys = this.filed.get(name);
-      if (!keys) continue;
-      keys.delete(key);
-      if (!keys.size) this.filed.delete(name);
+      if (keys === key) this.filed.delete(name);
+      else if (typeof keys === 'object') {
+        keys.delete(key);
+        if (keys.size === 1) this.filed.set(name, keys.values().next().value as string);
+      }
     }
   }
 }
