@@ -9,3 +9,4 @@ export * from './coffer-nats.server';
 export * from './wire-format';
 export * from './request-deadline';
 export * from './tenant-settings.client';
+export * from './indexed-lru';

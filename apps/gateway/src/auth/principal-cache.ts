@@ -1,9 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { SUBJECTS, type Principal } from '@coffer/contracts';
-import { EventBus } from '@coffer/bus';
+import { EventBus, IndexedLru } from '@coffer/bus';
 import { gatewayConfig } from '../config';
 import { CONSOLE_SESSION_PREFIX } from '../console/console-sessions';
-import { IndexedLru } from '../indexed-lru';
 
 interface Entry {
   principal: Principal;

@@ -1,6 +1,5 @@
 import type { Principal, TenantSettings } from '@coffer/contracts';
-import { TENANT_SETTINGS_TTL_MS } from '@coffer/bus';
-import { IndexedLru } from '../indexed-lru';
+import { IndexedLru, TENANT_SETTINGS_TTL_MS } from '@coffer/bus';
 
 /** A key hash as the loader sends it in a frame's address (`?k=`): SHA-256 of the key, lower-case hex. */
 export const KEY_HASH_PATTERN = /^[0-9a-f]{64}$/;

@@ -55,6 +55,17 @@ describe('ProxyDirectory', () => {
     expect(d.lookups()).toBe(2);
   });
 
+  it("keeps a proxy's lookups when another proxy changes", async () => {
+    const d = directory();
+    await d.init();
+    const first = d.dir.resolve('key');
+    d.pending.shift()?.(PROXY);
+    await first;
+    d.changed('33333333-3333-4333-8333-333333333333');
+    expect(await d.dir.resolve('key')).toEqual(PROXY);
+    expect(d.lookups()).toBe(1);
+  });
+
   it('does not keep an answer that was under way when the proxy changed (it may be the state before the change)', async () => {
     const d = directory();
     await d.init();

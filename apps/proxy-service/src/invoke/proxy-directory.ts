@@ -1,8 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { LRUCache } from 'lru-cache';
 import { OPS, SUBJECTS, type ResolvedProxy } from '@coffer/contracts';
 import { sha256Hex } from '@coffer/crypto';
-import { EventBus, RpcClient } from '@coffer/bus';
+import { EventBus, IndexedLru, RpcClient } from '@coffer/bus';
 import { asCaller } from '@coffer/operations';
 
 /** How long a lookup is kept without news of the proxy (a write announces itself at once; this bounds a lost event). */
@@ -16,7 +15,8 @@ const TTL_MS = 5_000;
  */
 @Injectable()
 export class ProxyDirectory implements OnModuleInit {
-  private readonly byKey = new LRUCache<string, ResolvedProxy>({ max: 10_000, ttl: TTL_MS });
+  /** filed by proxy id: a change looks only at that proxy's keys */
+  private readonly byKey = new IndexedLru<ResolvedProxy>({ max: 10_000, ttl: TTL_MS }, (proxy) => [proxy.id]);
   /**
    * Counts the changes heard of. A lookup's answer is kept only if none came while it was under way: it may have read
    * the proxy before the change committed, and would otherwise outlive the announcement for a whole TTL.
@@ -50,6 +50,6 @@ export class ProxyDirectory implements OnModuleInit {
   private forget(proxyId: string | undefined): void {
     this.changes++;
     if (!proxyId) return;
-    for (const [keyHash, proxy] of this.byKey.entries()) if (proxy.id === proxyId) this.byKey.delete(keyHash);
+    this.byKey.deleteWhere([proxyId]);
   }
 }
