@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Principal } from '@coffer/contracts';
 import type { EventBus } from '@coffer/bus';
-import { PrincipalCache } from './principal-cache';
+import { PrincipalCache, invalidates, type Invalidation } from './principal-cache';
 import { CONSOLE_SESSION_PREFIX } from '../console/console-sessions';
 
 const principal = (tenantId: string, applicationId: string, extra: Partial<Principal> = {}) =>
@@ -37,22 +37,7 @@ describe('PrincipalCache', () => {
     expect(cache.get('k2')).toBeUndefined();
   });
 
-  /** What an invalidation drops, written out as the whole-cache scan it replaced: the model the cache must match. */
-  const dropsOf = (e: Invalidation) => (p: Principal) =>
-    (!!e.allKeys && !!e.tenantId && p.tenantId === e.tenantId) ||
-    (!!e.sessionId && p.sessionId === e.sessionId) ||
-    (!!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId)) ||
-    (!!e.userId && p.user?.id === e.userId && (!e.tenantId || p.tenantId === e.tenantId));
-
-  interface Invalidation {
-    tenantId?: string;
-    allKeys?: boolean;
-    applicationId?: string;
-    sessionId?: string;
-    userId?: string;
-    consoleSessions?: string[];
-  }
-
+  // the model: every entry `invalidates` holds for is dropped, found by a scan of the whole cache (what the gateway did)
   it('after any sequence of caching and invalidations, holds exactly what a scan of every entry would have left', async () => {
     const some = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
     const tenant = fc.constantFrom('t1', 't2');
@@ -104,7 +89,7 @@ describe('PrincipalCache', () => {
             recent.set(h, p);
           } else {
             subscribed.get('events.auth.invalidated.v1')?.(s.invalidate);
-            const drops = dropsOf(s.invalidate);
+            const drops = (p: Principal) => invalidates(s.invalidate, p);
             for (const id of s.invalidate.consoleSessions ?? []) {
               model.delete(`${CONSOLE_SESSION_PREFIX}${id}`);
               recent.delete(`${CONSOLE_SESSION_PREFIX}${id}`);

@@ -32,7 +32,8 @@ export function namesOf(p: Principal): string[] {
   return names;
 }
 
-interface Invalidation {
+/** events.auth.invalidated: which cached principals to drop. */
+export interface Invalidation {
   tenantId?: string;
   /** every key of tenantId (the operator suspended or deleted the tenant, or reissued its management key) */
   allKeys?: boolean;
@@ -42,6 +43,19 @@ interface Invalidation {
   userId?: string;
   /** console sessions that ended: the SHA-256 of their cookies */
   consoleSessions?: string[];
+}
+
+/**
+ * Whether `e` drops a cached `p`. An application's change reaches its own key, the sessions it created and the
+ * sessions it authorized; a tenant id alone drops nothing (it scopes `userId`), with `allKeys` every key of the tenant.
+ */
+export function invalidates(e: Invalidation, p: Principal): boolean {
+  return (
+    (!!e.allKeys && !!e.tenantId && p.tenantId === e.tenantId) ||
+    (!!e.sessionId && p.sessionId === e.sessionId) ||
+    (!!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId)) ||
+    (!!e.userId && p.user?.id === e.userId && (!e.tenantId || p.tenantId === e.tenantId))
+  );
 }
 
 /**
@@ -82,12 +96,7 @@ export class PrincipalCache implements OnModuleInit {
   }
 
   invalidate(e: Invalidation): void {
-    // an application's change reaches its own key, the sessions it created and the sessions it authorized
-    const affected = (p: Principal) =>
-      (!!e.allKeys && !!e.tenantId && p.tenantId === e.tenantId) ||
-      (!!e.sessionId && p.sessionId === e.sessionId) ||
-      (!!e.applicationId && (p.applicationId === e.applicationId || p.authorizer?.applicationId === e.applicationId)) ||
-      (!!e.userId && p.user?.id === e.userId && (!e.tenantId || p.tenantId === e.tenantId));
+    const affected = (p: Principal) => invalidates(e, p);
     for (const idHash of e.consoleSessions ?? []) {
       this.cache.delete(`${CONSOLE_SESSION_PREFIX}${idHash}`);
       this.recent.delete(`${CONSOLE_SESSION_PREFIX}${idHash}`);
