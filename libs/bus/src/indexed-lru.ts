@@ -2,8 +2,8 @@ import { LRUCache } from 'lru-cache';
 
 /**
  * An LRU that also files each key under names of its value (`namesOf`: a tenant, a session, …), so dropping the
- * entries an event names looks only at those, never at the whole cache. Scanning the cache instead cost about a
- * microsecond per entry on the event loop, for every event, whatever it named.
+ * entries an event names looks only at those, never at the whole cache. Scanning the cache instead cost 0.1 to 0.7 µs
+ * per entry on the event loop (73 ms for 100,000), for every event, whatever it named.
  */
 export class IndexedLru<V extends object> {
   private readonly lru: LRUCache<string, V>;
