@@ -30,7 +30,6 @@ export class IndexedLru<V extends object> {
     if (ttlMs !== undefined && ttlMs <= 0) return;
     // a value already held under `key` is disposed (unfiled) inside set: the new one is filed after it
     this.lru.set(key, value, ttlMs === undefined ? undefined : { ttl: ttlMs });
-    if (this.lru.peek(key) !== value) return;
     for (const name of this.namesOf(value)) {
       const keys = this.filed.get(name);
       if (keys === undefined || keys === key) this.filed.set(name, key);
