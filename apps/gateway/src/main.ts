@@ -11,6 +11,7 @@ import { configureFastify } from './http/fastify-setup';
 import { fastifyTrustProxy } from './http/trust-proxy';
 import { registerBackPressure } from './http/back-pressure';
 import { registerBodyDeadline, serverTimeoutOptions } from './http/request-timeouts';
+import { readRefusedBodies } from './http/refused-body';
 import { PrincipalResolver } from './auth/principal-resolver';
 import { RefusalTally } from './auth/refusal-tally';
 import { BODY_LIMIT_BYTES, MAX_PARAM_LENGTH, onCheckExpectation, onClientError, onConnect, onFrameworkError } from './http/framework-errors';
@@ -68,6 +69,8 @@ async function bootstrap() {
   // metrics only on the health port, like every service: the API's port (what the internet reaches) never serves them
   const health = await startHealthServer(config.healthPort, readiness, () => shuttingDown, config.healthHost);
   registerBodyDeadline(app.getHttpAdapter().getInstance(), config.requestTimeouts);
+  // a 413 that closes the connection waits for the rest of the body, so a client still sending it can read the answer
+  readRefusedBodies(app.getHttpAdapter().getInstance());
   // the API key is resolved as soon as the headers are in, through the path ApiKeyGuard uses (it reuses the principal)
   registerBackPressure(app.getHttpAdapter().getInstance(), config.backPressure, app.get(PrincipalResolver));
   // every 401 and 403, counted per tenant, reason, client and minute for the audit trail

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { VISA, api, createTenant, gatewayUrl, type ApiResponse, type TestTenant, apiRaw, apiDynamic } from '@coffer/testing';
 import { formulaCode, makeReactor } from '../reactors/support';
@@ -15,6 +16,8 @@ const DEEP = deepText(5000);
 /** The documented limit: 64 levels of objects and arrays, counting the body itself. */
 const MAX_DEPTH = 64;
 const MARKER = 'hostile-marker-7f3a9c';
+/** The documented body limit: 1 MiB. */
+const BODY_LIMIT = 1024 * 1024;
 
 function expectProblem(res: ApiResponse, status: number): void {
   expect({ status: res.status, text: res.text.slice(0, 300) }).toEqual({ status, text: expect.any(String) });
@@ -52,6 +55,48 @@ function rawHttp(request: string): Promise<string> {
       clearTimeout(timer);
       resolve(Buffer.concat(chunks).toString('latin1'));
     });
+  });
+}
+
+/**
+ * Uploads `total` bytes to POST /tokens in chunks with a pause between them, as a slow client does, and returns the
+ * status it read, the error its connection ended with (if any), and how many bytes it never got to send because the
+ * connection had closed. `chunked`: no Content-Length, so the gateway learns the size only as the bytes arrive.
+ */
+function slowUpload(key: string, total: number, opts: { chunked?: boolean } = {}): Promise<{ status?: number; error?: string; unsent: number }> {
+  const url = new URL(gatewayUrl());
+  const CHUNK = 64 * 1024;
+  return new Promise((resolve) => {
+    let status: number | undefined;
+    let error: string | undefined;
+    let sent = 0;
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'POST',
+      path: '/tokens',
+      agent: false,
+      headers: { 'content-type': 'application/json', 'svc-api-key': key, ...(opts.chunked ? {} : { 'content-length': total }) },
+    });
+    // a connection that neither answers nor closes is a hang: reported as one
+    const timer = setTimeout(() => req.destroy(new Error('no answer and no close in 20 s')), 20_000);
+    req.on('response', (res) => {
+      status = res.statusCode;
+      res.resume();
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => (error ??= err.code ?? err.message));
+    req.on('close', () => {
+      clearTimeout(timer);
+      resolve({ status, ...(error ? { error } : {}), unsent: total - sent });
+    });
+    const sendNext = () => {
+      if (req.destroyed) return;
+      if (sent >= total) return void req.end();
+      const n = Math.min(CHUNK, total - sent);
+      sent += n;
+      req.write(Buffer.alloc(n, 0x20), () => setTimeout(sendNext, 5));
+    };
+    sendNext();
   });
 }
 
@@ -522,6 +567,14 @@ describe('hostile input', () => {
       const res = await api('POST', '/tokens', { key, body: { type: 'token', data: `${MARKER}${'x'.repeat(1024 * 1024)}` } });
       expectProblem(res, 413);
       expect(res.text).not.toContain(MARKER);
+    });
+
+    it('a client still sending a body over 1 MiB reads its 413: the connection is not reset under it', async () => {
+      // the gateway reads and drops the rest of the body before it answers and closes; closing with bytes unread sends
+      // the client a reset, and a client still writing then loses the answer (EPIPE, ECONNRESET)
+      const total = BODY_LIMIT + 256 * 1024;
+      expect(await slowUpload(key, total)).toEqual({ status: 413, unsent: 0 });
+      expect(await slowUpload(key, total, { chunked: true })).toEqual({ status: 413, unsent: 0 });
     });
 
     it('415 for a content type that is not JSON, 400 for bad JSON, without an excerpt', async () => {
