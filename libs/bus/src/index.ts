@@ -10,3 +10,4 @@ export * from './wire-format';
 export * from './request-deadline';
 export * from './tenant-settings.client';
 export * from './indexed-lru';
+export * from './shared-lookups';

@@ -75,4 +75,39 @@ describe('TenantSettingsClient', () => {
     expect(await client.get(principal('t1'), 'trace')).toEqual({ deduplicate_tokens: true });
     expect(w.calls).toEqual(['t1', 't1']);
   });
+
+  it('makes one lookup for the requests that miss together, and shares it with them', async () => {
+    const w = world();
+    w.stored.set('t1', { deduplicate_tokens: true });
+    const client = new TenantSettingsClient(w.rpc, w.events);
+    await client.onModuleInit();
+    let release: () => void = () => undefined;
+    w.holdReplies(new Promise<void>((r) => (release = r)));
+    const together = [client.get(principal('t1'), 'a'), client.get(principal('t1'), 'b'), client.get(principal('t2'), 'c')];
+    release();
+    expect(await Promise.all(together)).toEqual([{ deduplicate_tokens: true }, { deduplicate_tokens: true }, { deduplicate_tokens: false }]);
+    expect(w.calls).toEqual(['t1', 't2']);
+  });
+
+  it("gives a request after a change the new settings, even while a lookup from before it is under way; another tenant's change costs nothing", async () => {
+    const w = world();
+    const client = new TenantSettingsClient(w.rpc, w.events);
+    await client.onModuleInit();
+    let release: () => void = () => undefined;
+    w.holdReplies(new Promise<void>((r) => (release = r)));
+    const before = client.get(principal('t1'), 'trace'); // reads the row from before the change
+    const other = client.get(principal('t2'), 'trace');
+    await new Promise((r) => setImmediate(r));
+    w.stored.set('t1', { deduplicate_tokens: true });
+    w.announce('t1');
+    w.holdReplies(Promise.resolve());
+    expect(await client.get(principal('t1'), 'trace')).toEqual({ deduplicate_tokens: true });
+    release();
+    expect(await before).toEqual({ deduplicate_tokens: false });
+    expect(await other).toEqual({ deduplicate_tokens: false });
+    // the answer from before the change did not replace the new one; t2's lookup was kept
+    expect(await client.get(principal('t1'), 'trace')).toEqual({ deduplicate_tokens: true });
+    await client.get(principal('t2'), 'trace');
+    expect(w.calls).toEqual(['t1', 't2', 't1']);
+  });
 });

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { OPS, SUBJECTS, DEFAULT_TENANT_SETTINGS, type Principal, type TenantSettings, type TenantView } from '@coffer/contracts';
 import { RpcClient } from './rpc-client';
 import { EventBus } from './event-bus';
+import { SharedLookups } from './shared-lookups';
 
 /** How long settings are kept without news of the tenant (a change announces itself at once; this bounds a lost event). */
 export const TENANT_SETTINGS_TTL_MS = 5_000;
@@ -17,10 +18,11 @@ export const TENANT_SETTINGS_TTL_MS = 5_000;
 export class TenantSettingsClient implements OnModuleInit {
   private readonly cache = new LRUCache<string, TenantSettings>({ max: 10_000, ttl: TENANT_SETTINGS_TTL_MS });
   /**
-   * Counts the changes heard of. A lookup's answer is kept only if none came while it was under way: it may have read
-   * the settings before the change committed, and would otherwise outlive the announcement for a whole TTL.
+   * One lookup per tenant at a time, shared by the requests that miss the cache meanwhile. A change detaches the
+   * tenant's lookup under way: it may have read the settings before the change committed, so it is not shared with
+   * later requests nor kept (it would otherwise outlive the announcement for a whole TTL).
    */
-  private changes = 0;
+  private readonly lookups = new SharedLookups<TenantSettings>();
   private readonly listeners: Array<(tenantId: string) => void> = [];
 
   constructor(
@@ -34,14 +36,23 @@ export class TenantSettingsClient implements OnModuleInit {
     });
   }
 
-  async get(principal: Principal, traceId: string): Promise<TenantSettings> {
-    const hit = this.cache.get(principal.tenantId);
-    if (hit) return hit;
-    const changesBefore = this.changes;
-    const tenant = await this.rpc.call<TenantView>(OPS.session.tenants.get, { internal: true }, { principal, traceId });
-    const settings = { ...DEFAULT_TENANT_SETTINGS, ...tenant.settings };
-    if (this.changes === changesBefore) this.cache.set(principal.tenantId, settings);
-    return settings;
+  /**
+   * The settings of `principal`'s tenant. A lookup is made as whichever request missed the cache first (any principal of
+   * the tenant may read them, and they are the same for all of its principals), under that request's deadline and trace.
+   */
+  get(principal: Principal, traceId: string): Promise<TenantSettings> {
+    const tenantId = principal.tenantId;
+    const hit = this.cache.get(tenantId);
+    if (hit) return Promise.resolve(hit);
+    return this.lookups.ask(
+      tenantId,
+      tenantId,
+      async () => {
+        const tenant = await this.rpc.call<TenantView>(OPS.session.tenants.get, { internal: true }, { principal, traceId });
+        return { ...DEFAULT_TENANT_SETTINGS, ...tenant.settings };
+      },
+      (settings) => this.cache.set(tenantId, settings),
+    );
   }
 
   /** `listener` hears of each announced change (what a caller caches from the settings goes with them). */
@@ -51,7 +62,7 @@ export class TenantSettingsClient implements OnModuleInit {
 
   /** Drops what is cached of `tenantId`'s settings, as an announcement of a change does. */
   forget(tenantId: string): void {
-    this.changes++;
+    this.lookups.forgetTenant(tenantId);
     this.cache.delete(tenantId);
     for (const listener of this.listeners) listener(tenantId);
   }

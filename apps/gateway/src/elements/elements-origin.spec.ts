@@ -153,6 +153,28 @@ describe('the Elements origin', () => {
   });
 });
 
+/**
+ * Frame policies of two tenants (TENANT_KEY is t1's, OPEN_KEY t2's), with their origin lists as session-service holds
+ * them; `hold` keeps each settings lookup from answering (it has read the list already) until it resolves.
+ */
+function twoTenants(t1Origins: string[]) {
+  const origins = new Map<string, string[]>([
+    ['t1', t1Origins],
+    ['t2', ['https://other.example.com']],
+  ]);
+  const t = { origins, asked: 0, hold: undefined as Promise<void> | undefined, ancestors: undefined as unknown as FrameAncestors };
+  t.ancestors = new FrameAncestors({
+    principalOf: async (keyHash) => ({ tenantId: keyHash === TENANT_KEY ? 't1' : 't2' }) as unknown as Principal,
+    settingsOf: async (principal) => {
+      t.asked++;
+      const settings = { deduplicate_tokens: false, elements_allowed_origins: origins.get(principal.tenantId) };
+      await t.hold;
+      return settings;
+    },
+  });
+  return t;
+}
+
 describe('the frame policy lookups', () => {
   it('ask once per key for frames asked together, and refuse (503, not queue) past the cap of lookups under way', async () => {
     let release: () => void = () => undefined;
@@ -181,31 +203,18 @@ describe('the frame policy lookups', () => {
   });
 
   it("look a tenant's keys up again when its settings change (no other tenant's), and keep no lookup a change overtook", async () => {
-    const origins = new Map<string, string[]>([
-      ['t1', ['https://shop.example.com']],
-      ['t2', ['https://other.example.com']],
-    ]);
-    let asked = 0;
-    let hold: Promise<void> | undefined;
-    const ancestors = new FrameAncestors({
-      principalOf: async (keyHash) => ({ tenantId: keyHash === TENANT_KEY ? 't1' : 't2' }) as unknown as Principal,
-      settingsOf: async (principal) => {
-        asked++;
-        const settings = { deduplicate_tokens: false, elements_allowed_origins: origins.get(principal.tenantId) };
-        await hold;
-        return settings;
-      },
-    });
+    const t = twoTenants(['https://shop.example.com']);
+    const { origins, ancestors } = t;
     expect(await ancestors.of(TENANT_KEY, 't')).toBe('https://shop.example.com');
     expect(await ancestors.of(OPEN_KEY, 't')).toBe('https://other.example.com');
     origins.set('t1', ['https://shop.example.com', 'https://checkout.example.com']);
     ancestors.forgetTenant('t1');
     expect(await ancestors.of(TENANT_KEY, 't')).toBe('https://shop.example.com https://checkout.example.com');
     expect(await ancestors.of(OPEN_KEY, 't')).toBe('https://other.example.com');
-    expect(asked).toBe(3);
+    expect(t.asked).toBe(3);
     // a lookup that read the settings before a change and answers after it serves its caller but is not kept
     let release: () => void = () => undefined;
-    hold = new Promise<void>((r) => (release = r));
+    t.hold = new Promise<void>((r) => (release = r));
     ancestors.forgetTenant('t1');
     const overtaken = ancestors.of(TENANT_KEY, 't');
     await new Promise((r) => setImmediate(r));
@@ -213,8 +222,29 @@ describe('the frame policy lookups', () => {
     ancestors.forgetTenant('t1');
     release();
     expect(await overtaken).toBe('https://shop.example.com https://checkout.example.com');
-    hold = undefined;
+    t.hold = undefined;
     expect(await ancestors.of(TENANT_KEY, 't')).toBe('*');
-    expect(asked).toBe(5);
+    expect(t.asked).toBe(5);
+  });
+
+  it('never gives a frame asked for after a change the policy a lookup from before it read (a narrowed list applies at once)', async () => {
+    const t = twoTenants(['https://shop.example.com', 'https://old-partner.example.com']);
+    const { origins, ancestors } = t;
+    let release: () => void = () => undefined;
+    t.hold = new Promise<void>((r) => (release = r));
+    const before = ancestors.of(TENANT_KEY, 't'); // reads the list before the change, answers after it
+    const other = ancestors.of(OPEN_KEY, 't');
+    await new Promise((r) => setImmediate(r));
+    origins.set('t1', ['https://shop.example.com']);
+    ancestors.forgetTenant('t1');
+    t.hold = undefined;
+    expect(await ancestors.of(TENANT_KEY, 't')).toBe('https://shop.example.com');
+    release();
+    expect(await before).toBe('https://shop.example.com https://old-partner.example.com');
+    expect(await other).toBe('https://other.example.com');
+    // what the old lookup read was not kept; t2's lookup was (t1's change cost it nothing)
+    expect(await ancestors.of(TENANT_KEY, 't')).toBe('https://shop.example.com');
+    expect(await ancestors.of(OPEN_KEY, 't')).toBe('https://other.example.com');
+    expect(t.asked).toBe(3);
   });
 });

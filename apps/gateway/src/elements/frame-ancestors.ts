@@ -1,5 +1,5 @@
 import type { Principal, TenantSettings } from '@coffer/contracts';
-import { IndexedLru, TENANT_SETTINGS_TTL_MS } from '@coffer/bus';
+import { IndexedLru, SharedLookups, TENANT_SETTINGS_TTL_MS } from '@coffer/bus';
 
 /** A key hash as the loader sends it in a frame's address (`?k=`): SHA-256 of the key, lower-case hex. */
 export const KEY_HASH_PATTERN = /^[0-9a-f]{64}$/;
@@ -32,11 +32,11 @@ export class FrameAncestors {
   );
   /**
    * Lookups under way, by key hash: frames of one checkout ask once. The frame pages need no key, so anybody may ask
-   * for them with made-up hashes; the cap keeps that from becoming a flood of lookups on session-service.
+   * for them with made-up hashes; the cap keeps that from becoming a flood of lookups on session-service. A change of
+   * a tenant's settings detaches its lookups under way: a frame asked for after the change never gets a policy read
+   * before it, and none such is kept.
    */
-  private readonly inFlight = new Map<string, Promise<string>>();
-  /** changes heard of: a lookup under way when one came may hold the old settings, and is not kept */
-  private changes = 0;
+  private readonly lookups = new SharedLookups<string>();
 
   constructor(
     private readonly sources: FrameAncestorSources,
@@ -46,26 +46,25 @@ export class FrameAncestors {
   /** The policy for frames named by `keyHash`; throws TooManyLookups when the cap is reached. */
   async of(keyHash: string | undefined, traceId: string): Promise<string> {
     if (!keyHash) return '*';
-    const hit = this.cache.get(keyHash)?.policy ?? this.inFlight.get(keyHash);
+    const hit = this.cache.get(keyHash)?.policy;
     if (hit) return hit;
-    if (this.inFlight.size >= this.maxInFlight) throw new TooManyLookups();
-    const asking = this.lookUp(keyHash, traceId).finally(() => this.inFlight.delete(keyHash));
-    this.inFlight.set(keyHash, asking);
-    return asking;
+    let tenantId: string | undefined;
+    const lookUp = async (learnTenant: (tenantId: string) => void): Promise<string> => {
+      const principal = await this.sources.principalOf(keyHash, traceId);
+      if (principal) learnTenant((tenantId = principal.tenantId));
+      const origins = principal ? ((await this.sources.settingsOf(principal, traceId)).elements_allowed_origins ?? []) : [];
+      return origins.length ? origins.join(' ') : '*';
+    };
+    // a frame whose key is being looked up already waits for that lookup, whatever the cap
+    const underway = this.lookups.underway(keyHash);
+    if (underway) return underway;
+    if (this.lookups.size >= this.maxInFlight) throw new TooManyLookups();
+    return this.lookups.ask(keyHash, undefined, lookUp, (policy) => this.cache.set(keyHash, { policy, tenantId }));
   }
 
   /** The tenant's settings changed: its keys' policies are looked up again. */
   forgetTenant(tenantId: string): void {
-    this.changes++;
+    this.lookups.forgetTenant(tenantId);
     this.cache.deleteWhere([tenantId]);
-  }
-
-  private async lookUp(keyHash: string, traceId: string): Promise<string> {
-    const changesBefore = this.changes;
-    const principal = await this.sources.principalOf(keyHash, traceId);
-    const origins = principal ? ((await this.sources.settingsOf(principal, traceId)).elements_allowed_origins ?? []) : [];
-    const policy = origins.length ? origins.join(' ') : '*';
-    if (this.changes === changesBefore) this.cache.set(keyHash, { policy, tenantId: principal?.tenantId });
-    return policy;
   }
 }

@@ -1,0 +1,66 @@
+interface Lookup<V> {
+  answer: Promise<V>;
+  /** whose data it reads; undefined until the lookup knows (a change to any tenant then detaches it) */
+  tenantId: string | undefined;
+  /** no change to its tenant came while it was under way: its answer may be kept */
+  current: boolean;
+}
+
+/**
+ * Lookups under way, by key, shared: who asks for a key while its lookup is under way waits for that answer instead of
+ * starting another lookup (a burst of requests after a cache entry expires makes one call, not one each).
+ *
+ * A change to a tenant (`forgetTenant`) detaches that tenant's lookups under way: who asks afterwards starts a new
+ * one, and what a detached lookup answers serves the callers it already had but is never kept, since it may have read
+ * the data from before the change. So nobody who asks after a change is announced gets an answer read before it, and
+ * a change to one tenant costs the other tenants' lookups nothing.
+ */
+export class SharedLookups<V> {
+  private readonly byKey = new Map<string, Lookup<V>>();
+
+  /** lookups under way now */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** The answer of `key`'s lookup under way, if one is (and no change detached it). */
+  underway(key: string): Promise<V> | undefined {
+    return this.byKey.get(key)?.answer;
+  }
+
+  /**
+   * The answer for `key`: the lookup under way, or a new one by `look`. `tenantId` is whose data `look` reads, when
+   * known before it starts; `look` may name it once it knows (`learnTenant`). `keep` gets the answer to cache it,
+   * unless a change to its tenant came while it was read.
+   */
+  ask(key: string, tenantId: string | undefined, look: (learnTenant: (tenantId: string) => void) => Promise<V>, keep: (value: V) => void): Promise<V> {
+    const underway = this.byKey.get(key);
+    if (underway) return underway.answer;
+    const lookup = { tenantId, current: true } as Lookup<V>;
+    // filed before `look` starts, so a `look` that fails at once is unfiled by `settle` like any other
+    this.byKey.set(key, lookup);
+    lookup.answer = this.settle(key, lookup, look, keep);
+    return lookup.answer;
+  }
+
+  /** `tenantId` changed: its lookups under way (and those that do not know their tenant yet) are not shared or kept. */
+  forgetTenant(tenantId: string): void {
+    for (const [key, lookup] of this.byKey) {
+      if (lookup.tenantId !== undefined && lookup.tenantId !== tenantId) continue;
+      lookup.current = false;
+      this.byKey.delete(key);
+    }
+  }
+
+  private async settle(key: string, lookup: Lookup<V>, look: (learnTenant: (tenantId: string) => void) => Promise<V>, keep: (value: V) => void): Promise<V> {
+    try {
+      const value = await look((tenantId) => {
+        lookup.tenantId = tenantId;
+      });
+      if (lookup.current) keep(value);
+      return value;
+    } finally {
+      if (this.byKey.get(key) === lookup) this.byKey.delete(key);
+    }
+  }
+}
