@@ -46,7 +46,7 @@ import { idleMarkdown, idleTable, measureIdle } from './lib/idle.mjs';
 import { load } from './lib/load.mjs';
 import { natsPerOp, natsSnapshot } from './lib/nats-monitor.mjs';
 import { explainStatements, plansMarkdown, plansText } from './lib/plans.mjs';
-import { duringRun, markdown, svg, tableHeader, tableLine, toRow } from './lib/report.mjs';
+import { duringRun, markdown, svg, switchesLine, switchesPerOp, tableHeader, tableLine, toRow, totalSwitches } from './lib/report.mjs';
 import { prepare, requestScenarios, scaleScenarios } from './lib/scenarios.mjs';
 import { countExpired, countTokens, insertCopies, seedTo, settle } from './lib/seed.mjs';
 import { startTarget } from './lib/target.mjs';
@@ -119,6 +119,8 @@ function record(row) {
   rows.push(row);
   console.log(tableLine(row));
   if (row.first_error) console.log(`   first error: ${row.first_error}`);
+  const switches = switchesLine(row);
+  if (switches) console.log(switches);
   const n = row.nats_msgs_per_op;
   if (n)
     console.log(
@@ -257,7 +259,9 @@ async function main() {
       const deferred = db ? await drainDeferredWork(db) : null;
       if (deferred) logUndrained(scenario, 'after', deferred);
       windows.push({ scenario, clients, startUs, endUs: monotonicMicros() });
-      const cpu = CpuSampler.diff(before, await sampler.snapshot());
+      const after = await sampler.snapshot();
+      const cpu = CpuSampler.diff(before, after);
+      const switches = switchesPerOp(CpuSampler.switches(before, after), r.count);
       const natsMsgs = group === 'baseline' ? undefined : natsPerOp(natsBefore, await nats(), r.count);
       // pg_stat_database lags up to its flush interval (~1 s): a rough figure, good enough to tell 1 from 3
       const pgCommits = r.count ? +(((await commits()) - commitsBefore) / r.count).toFixed(2) : NaN;
@@ -271,6 +275,7 @@ async function main() {
         baselineOps,
         extra: {
           ...extra,
+          ...(switches ? { switches_per_op: switches } : {}),
           ...(natsMsgs ? { nats_msgs_per_op: natsMsgs } : {}),
           ...(Number.isFinite(pgCommits) ? { pg_xacts_per_op: pgCommits } : {}),
           // how long after the load the deferred work took to finish (its CPU is in the row's figures)
@@ -623,6 +628,15 @@ function printSummary(all) {
     lines.push(
       `CPU per create: gateway ${create.cpu_ms_per_op.gateway} ms, token-service ${create.cpu_ms_per_op['token-service']} ms, nats ${create.cpu_ms_per_op['nats-server']} ms, pg ${create.cpu_ms_per_op.postgres ?? '–'} ms`,
     );
+  // how often a request puts a process to sleep and wakes it (or preempts it), against the floor's same hops
+  for (const [what, row, floorRow] of [
+    ['read', read, at(SKELETON.read, max)],
+    ['create', create, at(SKELETON.create, max)],
+  ]) {
+    if (!row?.switches_per_op) continue;
+    const floorSwitches = floorRow?.switches_per_op ? `; the topology floor's ${totalSwitches(floorRow.switches_per_op).toFixed(2)}` : '';
+    lines.push(`context switches per ${what}: ${totalSwitches(row.switches_per_op).toFixed(2)} over every process${floorSwitches}`);
+  }
   if (lines.length) console.log(`\n== summary ==\n${lines.join('\n')}`);
   const hops = loneReadHops(all);
   if (hops.length) console.log(`\n== a lone read, hop by hop (mean latency at 1 client) ==\n${hops.join('\n')}`);

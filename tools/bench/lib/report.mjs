@@ -43,6 +43,35 @@ export function toRow({ group, scenario, clients, r, cpu, baseline, baselineOps,
   return row;
 }
 
+/**
+ * Context switches per request by process group (lib/cpu.mjs CpuSampler.switches): `woken`, the times a process waited
+ * (a socket, a timer) and was woken again, and `preempted`. Groups with neither left out.
+ */
+export function switchesPerOp(switches, count) {
+  if (!count || !switches) return undefined;
+  const out = {};
+  for (const [name, s] of Object.entries(switches)) {
+    const woken = +(s.voluntary / count).toFixed(2);
+    const preempted = +(s.involuntary / count).toFixed(2);
+    if (woken || preempted) out[name] = { woken, preempted };
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** `   context switches/req (woken+preempted): gw 0.20+0.47, …, all 4.31` in the table's column order, or null. */
+export function switchesLine(row) {
+  const per = row.switches_per_op;
+  if (!per) return null;
+  const parts = CPU_COLUMNS.filter(([name]) => per[name]).map(([name, short]) => `${short} ${fmt(per[name].woken)}+${fmt(per[name].preempted)}`);
+  if (!parts.length) return null;
+  return `   context switches/req (woken+preempted): ${parts.join(', ')}; all ${fmt(totalSwitches(per))}`;
+}
+
+/** Every context switch per request of a row, the load's own included. */
+export function totalSwitches(per) {
+  return Object.values(per ?? {}).reduce((sum, s) => sum + s.woken + s.preempted, 0);
+}
+
 export function tableHeader() {
   const cpu = CPU_COLUMNS.map(([, short]) => short.padStart(5)).join(' ');
   return `${'scenario'.padEnd(44)} ${'c'.padStart(2)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'err'.padStart(4)} ${'ratio'.padStart(12)} | CPU ms/req ${cpu}`;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { duringRun, markdown, svg, tableHeader, tableLine, toRow } from './report.mjs';
+import { duringRun, markdown, svg, switchesLine, switchesPerOp, tableHeader, tableLine, toRow, totalSwitches } from './report.mjs';
 
 const r = { ops: 1234.4, count: 6172, mean: 6.1, p50: 5.5, p99: 20.25, max: 40, errors: 0 };
 const result = {
@@ -54,4 +54,21 @@ test("the report's first line says what the run shared the machine with, when it
   const line = markdown({ ...result, machine: { ...result.machine, cpu_time_during_run: { busy_pct: 48.2, iowait_pct: 41.5, steal_pct: 0 } } }).split('\n')[0];
   assert.match(line, /; the machine's CPU time during the run: 48.2 % busy, 41.5 % waiting on the disk, 0 % stolen\. Ratios divide/);
   assert.doesNotMatch(markdown(result).split('\n')[0], /during the run/);
+});
+
+test("context switches per request: woken and preempted by group, in the table's column order, idle groups left out", () => {
+  const per = switchesPerOp(
+    {
+      postgres: { voluntary: 800, involuntary: 200 },
+      gateway: { voluntary: 200, involuntary: 470 },
+      'session-service': { voluntary: 0, involuntary: 0 },
+    },
+    1000,
+  );
+  assert.deepEqual(per, { postgres: { woken: 0.8, preempted: 0.2 }, gateway: { woken: 0.2, preempted: 0.47 } });
+  assert.equal(switchesLine({ switches_per_op: per }), '   context switches/req (woken+preempted): gw 0.20+0.47, pg 0.80+0.20; all 1.67');
+  assert.ok(Math.abs(totalSwitches(per) - 1.67) < 1e-9);
+  assert.equal(switchesPerOp({ gateway: { voluntary: 0, involuntary: 0 } }, 10), undefined);
+  assert.equal(switchesPerOp({ gateway: { voluntary: 5, involuntary: 0 } }, 0), undefined);
+  assert.equal(switchesLine({}), null);
 });
