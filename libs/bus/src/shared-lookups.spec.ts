@@ -41,7 +41,7 @@ describe('SharedLookups', () => {
     h.pending[0].fail(new Error('session-service is down'));
     await expect(a).rejects.toThrow('session-service is down');
     await expect(b).rejects.toThrow('session-service is down');
-    expect(lookups.size).toBe(0);
+    expect([lookups.size, lookups.running]).toEqual([0, 0]);
     // a lookup that throws before its first await is unfiled too
     await expect(
       lookups.ask(
@@ -53,7 +53,7 @@ describe('SharedLookups', () => {
         (v) => kept.push(v),
       ),
     ).rejects.toThrow('at once');
-    expect(lookups.size).toBe(0);
+    expect([lookups.size, lookups.running]).toEqual([0, 0]);
     expect(kept).toEqual([]);
   });
 
@@ -67,8 +67,11 @@ describe('SharedLookups', () => {
     lookups.forgetTenant('t1');
     expect(lookups.underway('k1')).toBeUndefined();
     expect(lookups.underway('k2')).toBe(other); // another tenant's change costs t2 nothing
+    // the detached lookup still runs: it is not shared any more, but it is counted until it ends
+    expect([lookups.size, lookups.running]).toEqual([1, 2]);
     const after = lookups.ask('k1', 't1', h.look('k1'), keep);
     expect(h.started).toEqual(['k1', 'k2', 'k1']);
+    expect([lookups.size, lookups.running]).toEqual([2, 3]);
     // the new lookup answers first; the old one, read before the change, answers last and must not replace it
     h.pending[2].answer('new');
     h.pending[1].answer('t2');
@@ -77,7 +80,7 @@ describe('SharedLookups', () => {
     expect(await before).toBe('old');
     expect(await other).toBe('t2');
     expect(kept).toEqual(['new', 't2']);
-    expect(lookups.size).toBe(0);
+    expect([lookups.size, lookups.running]).toEqual([0, 0]);
   });
 
   it('detaches on any change a lookup that does not know its tenant yet, and on its own once it learns it', async () => {

@@ -17,10 +17,20 @@ interface Lookup<V> {
  */
 export class SharedLookups<V> {
   private readonly byKey = new Map<string, Lookup<V>>();
+  /** lookups not finished yet, the detached ones too */
+  private unfinished = 0;
 
-  /** lookups under way now */
+  /** lookups under way now that can be shared (not detached) */
   get size(): number {
     return this.byKey.size;
+  }
+
+  /**
+   * Lookups not finished yet, detached or not: what a cap on the work under way must count, or a caller who can make
+   * changes could detach lookups as fast as they start and have any number running.
+   */
+  get running(): number {
+    return this.unfinished;
   }
 
   /** The answer of `key`'s lookup under way, if one is (and no change detached it). */
@@ -53,6 +63,7 @@ export class SharedLookups<V> {
   }
 
   private async settle(key: string, lookup: Lookup<V>, look: (learnTenant: (tenantId: string) => void) => Promise<V>, keep: (value: V) => void): Promise<V> {
+    this.unfinished++;
     try {
       const value = await look((tenantId) => {
         lookup.tenantId = tenantId;
@@ -60,6 +71,7 @@ export class SharedLookups<V> {
       if (lookup.current) keep(value);
       return value;
     } finally {
+      this.unfinished--;
       if (this.byKey.get(key) === lookup) this.byKey.delete(key);
     }
   }

@@ -202,6 +202,32 @@ describe('the frame policy lookups', () => {
     expect(await ancestors.of('c'.repeat(64), 't')).toBe('*');
   });
 
+  it('count the lookups a settings change detached against the cap until they end (changes cannot make more run)', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let asked = 0;
+    const ancestors = new FrameAncestors(
+      {
+        principalOf: async () => {
+          asked++;
+          await held;
+          return null; // made-up hashes: no tenant, so any tenant's change detaches their lookups
+        },
+        settingsOf: async () => ({ deduplicate_tokens: false }),
+      },
+      2,
+    );
+    const a = ancestors.of('a'.repeat(64), 't');
+    const b = ancestors.of('b'.repeat(64), 't');
+    ancestors.forgetTenant('some-tenant');
+    await expect(ancestors.of('c'.repeat(64), 't')).rejects.toBeInstanceOf(TooManyLookups);
+    await expect(ancestors.of('a'.repeat(64), 't')).rejects.toBeInstanceOf(TooManyLookups);
+    expect(asked).toBe(2);
+    release();
+    expect(await Promise.all([a, b])).toEqual(['*', '*']);
+    expect(await ancestors.of('c'.repeat(64), 't')).toBe('*');
+  });
+
   it("look a tenant's keys up again when its settings change (no other tenant's), and keep no lookup a change overtook", async () => {
     const t = twoTenants(['https://shop.example.com']);
     const { origins, ancestors } = t;

@@ -48,6 +48,11 @@ export class FrameAncestors {
     if (!keyHash) return '*';
     const hit = this.cache.get(keyHash)?.policy;
     if (hit) return hit;
+    // a frame whose key is being looked up already waits for that lookup, whatever the cap
+    const underway = this.lookups.underway(keyHash);
+    if (underway) return underway;
+    // the cap counts the lookups a change detached too: settings changes must not let more lookups run
+    if (this.lookups.running >= this.maxInFlight) throw new TooManyLookups();
     let tenantId: string | undefined;
     const lookUp = async (learnTenant: (tenantId: string) => void): Promise<string> => {
       const principal = await this.sources.principalOf(keyHash, traceId);
@@ -55,10 +60,6 @@ export class FrameAncestors {
       const origins = principal ? ((await this.sources.settingsOf(principal, traceId)).elements_allowed_origins ?? []) : [];
       return origins.length ? origins.join(' ') : '*';
     };
-    // a frame whose key is being looked up already waits for that lookup, whatever the cap
-    const underway = this.lookups.underway(keyHash);
-    if (underway) return underway;
-    if (this.lookups.size >= this.maxInFlight) throw new TooManyLookups();
     return this.lookups.ask(keyHash, undefined, lookUp, (policy) => this.cache.set(keyHash, { policy, tenantId }));
   }
 
