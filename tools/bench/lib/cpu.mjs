@@ -100,7 +100,8 @@ export class CpuSampler {
 
   /**
    * Context switches of each group between two snapshots, {voluntary, involuntary}. A thread that ended between them
-   * takes its count away (the group's figure is then too low by what it did, never negative).
+   * takes its count away (the group's figure is then too low by what it did, never negative); a pid first seen after
+   * the start is counted from zero, as its CPU is.
    */
   static switches(before, after) {
     const out = {};
