@@ -109,4 +109,21 @@ describe('SharedLookups', () => {
     expect(await learned).toBe('y');
     expect(kept).toEqual([]);
   });
+
+  it('detaches every lookup under way on forgetAll, whatever tenant it knows, and still counts them until they end', async () => {
+    const lookups = new SharedLookups<string>();
+    const h = held<string>();
+    const kept: string[] = [];
+    const keep = (v: string) => kept.push(v);
+    const known = lookups.ask('k1', 't1', h.look('k1'), keep);
+    const unknown = lookups.ask('k2', undefined, h.look('k2'), keep);
+    lookups.forgetAll();
+    expect([lookups.size, lookups.running]).toEqual([0, 2]);
+    const again = lookups.ask('k1', 't1', h.look('k1'), keep);
+    expect(again).not.toBe(known);
+    h.pending.forEach((p, i) => p.answer(`v${i}`));
+    expect(await Promise.all([known, unknown, again])).toEqual(['v0', 'v1', 'v2']);
+    expect(kept).toEqual(['v2']);
+    expect(lookups.running).toBe(0);
+  });
 });

@@ -62,6 +62,15 @@ export class SharedLookups<V> {
     }
   }
 
+  /**
+   * A change that cannot be matched to the lookups under way, since they learn whose data they read only from their
+   * answer (a key's principal): every one of them is detached.
+   */
+  forgetAll(): void {
+    for (const lookup of this.byKey.values()) lookup.current = false;
+    this.byKey.clear();
+  }
+
   private async settle(key: string, lookup: Lookup<V>, look: (learnTenant: (tenantId: string) => void) => Promise<V>, keep: (value: V) => void): Promise<V> {
     this.unfinished++;
     try {

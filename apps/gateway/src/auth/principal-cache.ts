@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { SUBJECTS, type Principal } from '@coffer/contracts';
-import { EventBus, IndexedLru } from '@coffer/bus';
+import { EventBus, IndexedLru, SharedLookups } from '@coffer/bus';
 import { gatewayConfig } from '../config';
 import { CONSOLE_SESSION_PREFIX } from '../console/console-sessions';
 
@@ -30,6 +30,14 @@ export function namesOf(p: Principal): string[] {
   if (p.authorizer?.applicationId && p.authorizer.applicationId !== p.applicationId) names.push(nameOf.application(p.authorizer.applicationId));
   if (p.user?.id) names.push(nameOf.user(p.user.id));
   return names;
+}
+
+/** What session-service answers for a key hash (or a console session): the principal, or null for a refused key. */
+export interface LookedUp {
+  principal: Principal | null;
+  /** a session's expiry (ISO 8601) */
+  expiresAt?: string;
+  csrfHash?: string;
 }
 
 /** events.auth.invalidated: which cached principals to drop. */
@@ -73,6 +81,14 @@ export class PrincipalCache implements OnModuleInit {
    * to authorize anything, and dropped with the fresh entry when session-service announces a change.
    */
   private readonly recent = new IndexedLru<Principal>({ max: 50_000, ttl: 10 * 60_000 }, namesOf);
+  /**
+   * Lookups under way, by key hash: a burst of requests with one new key asks session-service once. A lookup cannot
+   * tell whose principal it reads until it answers, so every change announced detaches every lookup under way: who
+   * asks afterwards starts a new one, and what the older one answers serves only those who asked before the change
+   * and is never cached. Without that, a lookup that read an application just before its permissions were narrowed
+   * (or its key revoked) would have the old principal served for AUTH_CACHE_TTL_MS after the change answered.
+   */
+  private readonly lookups = new SharedLookups<LookedUp>();
 
   constructor(private readonly events: EventBus) {}
 
@@ -89,6 +105,22 @@ export class PrincipalCache implements OnModuleInit {
     return this.recent.get(keyHash)?.tenantId;
   }
 
+  /**
+   * The answer for `keyHash`: the lookup under way, or a new one by `look`. A principal it answers is cached unless a
+   * change was announced while it was under way (`lookups`).
+   */
+  lookUp(keyHash: string, look: () => Promise<LookedUp>): Promise<LookedUp> {
+    return this.lookups.ask(keyHash, undefined, look, (found) => {
+      if (found?.principal)
+        this.set(keyHash, { principal: found.principal, expiresAt: found.expiresAt ? Date.parse(found.expiresAt) : undefined, csrfHash: found.csrfHash });
+    });
+  }
+
+  /** Whether a lookup of `keyHash` is under way that a request may wait for. */
+  lookingUp(keyHash: string): boolean {
+    return this.lookups.underway(keyHash) !== undefined;
+  }
+
   set(keyHash: string, entry: Entry): void {
     this.recent.set(keyHash, entry.principal);
     // a session is never served past its expiry
@@ -96,6 +128,7 @@ export class PrincipalCache implements OnModuleInit {
   }
 
   invalidate(e: Invalidation): void {
+    this.lookups.forgetAll();
     const affected = (p: Principal) => invalidates(e, p);
     for (const idHash of e.consoleSessions ?? []) {
       this.cache.delete(`${CONSOLE_SESSION_PREFIX}${idHash}`);

@@ -5,7 +5,7 @@ import { sha256Hex } from '@coffer/crypto';
 import { RpcClient } from '@coffer/bus';
 import { HeaderNames } from '../http/coffer-headers';
 import { proxyHeaderPrefixes, proxyKeyOf } from '../proxy/proxy-request';
-import { PrincipalCache } from './principal-cache';
+import { PrincipalCache, type LookedUp } from './principal-cache';
 import { CONSOLE_SESSION_PREFIX, ConsoleSessions, csrfMatches, sessionIdHashOf } from '../console/console-sessions';
 import { arrivedOnConsole } from '../console/console-origin';
 import type { EarlyAuthenticator } from '../http/back-pressure';
@@ -23,8 +23,6 @@ const ANONYMOUS_PROXY = 'proxy:';
 export class PrincipalResolver implements EarlyAuthenticator {
   private readonly headers = new HeaderNames();
   private readonly proxyPrefixes = proxyHeaderPrefixes(this.headers);
-  /** Lookups in flight by key hash: a burst of requests with one new key asks session-service once. */
-  private readonly inFlight = new Map<string, Promise<{ principal: Principal | null; expiresAt?: string; csrfHash?: string }>>();
 
   constructor(
     private readonly rpc: RpcClient,
@@ -55,15 +53,7 @@ export class PrincipalResolver implements EarlyAuthenticator {
 
   /** The principal of a key hash (console sign-in), through the same lookup and cache as a request's key. */
   async principalOf(keyHash: string, traceId: string): Promise<Principal | null> {
-    const result = await this.rpc.call<{ principal: Principal | null; expiresAt?: string }>(
-      OPS.session.authenticate,
-      { keyHash },
-      { traceId },
-      RPC_DEADLINE_MS.authenticate,
-    );
-    if (!result?.principal) return null;
-    this.cache.set(keyHash, { principal: result.principal, expiresAt: result.expiresAt ? Date.parse(result.expiresAt) : undefined });
-    return result.principal;
+    return (await this.cache.lookUp(keyHash, () => this.authenticate(keyHash, traceId)))?.principal ?? null;
   }
 
   cached(request: FastifyRequest): Principal | undefined {
@@ -81,40 +71,32 @@ export class PrincipalResolver implements EarlyAuthenticator {
   }
 
   lookingUp(request: FastifyRequest): boolean {
-    return this.inFlight.has(this.keyHash(request));
+    return this.cache.lookingUp(this.keyHash(request));
   }
 
   async lookup(request: FastifyRequest): Promise<Principal> {
     const req = request as GatewayRequest;
     const keyHash = this.keyHash(request);
-    let asking = this.inFlight.get(keyHash);
-    if (!asking && keyHash.startsWith(CONSOLE_SESSION_PREFIX)) {
-      asking = this.consoleSessions.authenticate(keyHash.slice(CONSOLE_SESSION_PREFIX.length), req.traceId).finally(() => this.inFlight.delete(keyHash));
-      this.inFlight.set(keyHash, asking);
-    }
-    if (!asking && keyHash.startsWith(ANONYMOUS_PROXY)) {
-      asking = this.anonymousProxy(keyHash.slice(ANONYMOUS_PROXY.length), req.traceId).finally(() => this.inFlight.delete(keyHash));
-      this.inFlight.set(keyHash, asking);
-    }
-    if (!asking) {
-      asking = this.rpc
-        .call<{
-          principal: Principal | null;
-          expiresAt?: string;
-        }>(OPS.session.authenticate, { keyHash }, { traceId: req.traceId }, RPC_DEADLINE_MS.authenticate)
-        .finally(() => this.inFlight.delete(keyHash));
-      this.inFlight.set(keyHash, asking);
-    }
-    const result = await asking;
+    // shared with the requests that bring the same key meanwhile; the answer is cached by the lookup itself
+    const result = await this.cache.lookUp(keyHash, () => this.look(keyHash, req.traceId));
     if (!result?.principal) {
       if (keyHash.startsWith(CONSOLE_SESSION_PREFIX)) throw new ProblemError(401, 'The console session has ended: sign in again');
       throw new ProblemError(401, 'The API key is invalid or expired');
     }
-    const expiresAt = result.expiresAt ? Date.parse(result.expiresAt) : undefined;
     if (result.csrfHash !== undefined) this.checkCsrf(request, result.csrfHash);
-    this.cache.set(keyHash, { principal: result.principal, expiresAt, csrfHash: result.csrfHash });
     req.principal = result.principal;
     return result.principal;
+  }
+
+  /** Who a key hash (or a console session, or an anonymous proxy's key) stands for, asked of its owner. */
+  private look(keyHash: string, traceId: string): Promise<LookedUp> {
+    if (keyHash.startsWith(CONSOLE_SESSION_PREFIX)) return this.consoleSessions.authenticate(keyHash.slice(CONSOLE_SESSION_PREFIX.length), traceId);
+    if (keyHash.startsWith(ANONYMOUS_PROXY)) return this.anonymousProxy(keyHash.slice(ANONYMOUS_PROXY.length), traceId);
+    return this.authenticate(keyHash, traceId);
+  }
+
+  private authenticate(keyHash: string, traceId: string): Promise<LookedUp> {
+    return this.rpc.call<LookedUp>(OPS.session.authenticate, { keyHash }, { traceId }, RPC_DEADLINE_MS.authenticate);
   }
 
   /**
