@@ -79,6 +79,32 @@ describe('TenantKeyring', () => {
     await expect(k.decryptJson(TENANT, mine.keyId, mine.ciphertext, 'token:a')).rejects.toThrow();
   });
 
+  // the operator deleted or suspended the tenant (or reissued its key) while a load of its active key was under way:
+  // what that load read may be from before, so a use that starts after the forget must not share it
+  it('does not share with a use that starts after a forget the load of a key that was under way before it', async () => {
+    const { store, keyring: k } = keyring();
+    await k.encryptJson(TENANT, 'token:a', 'warm');
+    k.forgetTenant(TENANT);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const findActive = store.findActive.bind(store);
+    store.findActive = async (tenantId, purpose) => {
+      await held;
+      return findActive(tenantId, purpose);
+    };
+    const before = store.calls.findActive;
+    const first = k.encryptJson(TENANT, 'token:b', 'before');
+    k.forgetTenant(TENANT);
+    const second = k.encryptJson(TENANT, 'token:c', 'after');
+    await new Promise((r) => setImmediate(r));
+    release();
+    await Promise.all([first, second]);
+    expect(store.calls.findActive - before).toBe(2);
+    // and the second load, which no forget followed, is kept
+    await k.encryptJson(TENANT, 'token:d', 'kept');
+    expect(store.calls.findActive - before).toBe(2);
+  });
+
   it('lists data key versions without key material, creating the first key of a tenant that has none', async () => {
     const { store, keyring: k } = keyring();
     const first = await k.dataKeyVersions(TENANT);

@@ -48,7 +48,10 @@ export class TenantKeyring {
   private readonly cacheTtlMs: number;
   private readonly refreshMs: number;
   private lastSweep = Date.now();
-  /** tenants forgotten so far: a key read before a forget and unwrapped after it is used once, never kept */
+  /**
+   * tenants forgotten so far: a key read before a forget and unwrapped after it is used once, never kept (any tenant's
+   * forget counts: they are rare, and a key not kept is only loaded again)
+   */
   private forgets = 0;
 
   /** `keks`: the KEK provider (KeyringModule injects the one KEK_PROVIDER names); KeyEncryptionKeys is taken as `env`. */
@@ -70,8 +73,11 @@ export class TenantKeyring {
    */
   forgetTenant(tenantId: string): void {
     this.forgets++;
-    this.active.delete(`${tenantId}:data`);
-    this.active.delete(`${tenantId}:index`);
+    for (const purpose of ['data', 'index']) {
+      this.active.delete(`${tenantId}:${purpose}`);
+      // a load under way read the key before the forget: who uses the key from now on loads it again
+      this.pending.delete(`${tenantId}:${purpose}`);
+    }
     for (const [id, k] of this.byId) if (k.tenantId === tenantId) this.byId.delete(id);
   }
 
@@ -188,7 +194,11 @@ export class TenantKeyring {
     const forgets = this.forgets;
     let inflight = this.pending.get(cacheKey);
     if (!inflight) {
-      inflight = this.loadOrCreate(tenantId, purpose).finally(() => this.pending.delete(cacheKey));
+      const loading: Promise<CachedKey> = this.loadOrCreate(tenantId, purpose).finally(() => {
+        // a forget may have replaced it with a newer load meanwhile
+        if (this.pending.get(cacheKey) === loading) this.pending.delete(cacheKey);
+      });
+      inflight = loading;
       this.pending.set(cacheKey, inflight);
     }
     const key = await inflight;
