@@ -2,14 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { OPS, SUBJECTS, type Principal } from '@coffer/contracts';
 import type { EventBus, RpcClient } from '@coffer/bus';
 import { sha256Hex } from '@coffer/crypto';
-import { PrincipalCache, type Invalidation } from './principal-cache';
+import { PrincipalCache, type Invalidation, type LookedUp } from './principal-cache';
 import { PrincipalResolver } from './principal-resolver';
 import type { ConsoleSessions } from '../console/console-sessions';
-
-interface Answer {
-  principal: Principal | null;
-  expiresAt?: string;
-}
 
 const principal = (permissions: string[]) => ({ tenantId: 't1', applicationId: 'a1', applicationType: 'private', permissions }) as Principal;
 const WIDE = principal(['token:read', 'token:create']);
@@ -22,11 +17,11 @@ const NARROW = principal(['token:read']);
 async function gateway() {
   const subscribed = new Map<string, (payload: unknown) => void>();
   const events = { subscribe: async (subject: string, handler: (p: unknown) => void) => void subscribed.set(subject, handler) } as unknown as EventBus;
-  const lookups: Array<{ keyHash: string; answer: (a: Answer) => void }> = [];
+  const lookups: Array<{ keyHash: string; answer: (a: LookedUp) => void }> = [];
   const rpc = {
     call: (subject: string, body: { keyHash: string }) => {
       expect(subject).toBe(OPS.session.authenticate);
-      return new Promise<Answer>((answer) => lookups.push({ keyHash: body.keyHash, answer }));
+      return new Promise<LookedUp>((answer) => lookups.push({ keyHash: body.keyHash, answer }));
     },
   } as unknown as RpcClient;
   const cache = new PrincipalCache(events);
