@@ -234,13 +234,13 @@ function oidcFromEnv(consoleUrl: string): OidcConfig | undefined {
 export function loadGatewayConfig(): GatewayConfig {
   const cors = envList('CORS_ORIGINS', '*', (e) => (e === '*' ? null : originProblem(e)));
   const port = envInt('PORT', 8080, 1, 65535);
-  const healthPort = envInt('HEALTH_PORT', 9105, 1, 65535);
+  const processConfig = loadProcessConfig(9105);
+  const { healthPort } = processConfig;
   const consoleConfig = consoleFromEnv(port, healthPort);
   const oidc = oidcFromEnv(consoleConfig.url);
   return {
-    ...loadProcessConfig(),
+    ...processConfig,
     port,
-    healthPort,
     healthHost: loadHealthHost(),
     corsOrigins: cors.includes('*') ? true : cors,
     headerAliasPrefixes: envList('HEADER_ALIAS_PREFIXES', '', (p) =>

@@ -3,8 +3,6 @@ import { PROXY_DESTINATION_TIMEOUT_MS } from '@coffer/contracts';
 
 /** Everything proxy-service reads from the environment (docs/operations.md#configuration, docs/proxy.md). */
 export interface ProxyServiceConfig extends ProcessConfig {
-  /** HEALTH_PORT: 1–65535, default 9106 */
-  readonly healthPort: number;
   /**
    * PROXY_ALLOW_PRIVATE_EGRESS: boolean, default false: destinations may resolve to loopback/private/link-local
    * addresses. The proxy's own switch: the reactors' ALLOW_PRIVATE_EGRESS (formula `fetch`) does not open it.
@@ -34,8 +32,7 @@ export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 
 export function loadProxyServiceConfig(): ProxyServiceConfig {
   return {
-    ...loadProcessConfig(),
-    healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
+    ...loadProcessConfig(DEFAULT_HEALTH_PORT),
     allowPrivateEgress: envBool('PROXY_ALLOW_PRIVATE_EGRESS', false),
     egressAllowHosts: envList('EGRESS_ALLOW_HOSTS', '', (host) =>
       /^[A-Za-z0-9.-]+$|^\[?[0-9A-Fa-f:.]+\]?$/.test(host) ? null : `"${host}" is not a host name or IP literal (no scheme, port or path)`,

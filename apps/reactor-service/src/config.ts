@@ -3,8 +3,6 @@ import { configOnce, envBool, envInt, envList, loadProcessConfig, type ProcessCo
 
 /** Everything reactor-service reads from the environment (docs/operations.md#configuration). */
 export interface ReactorServiceConfig extends ProcessConfig {
-  /** HEALTH_PORT: 1–65535, default 9103 */
-  readonly healthPort: number;
   /** DATABASE_POOL_SIZE: 1–1000, default 10 (per pool) */
   readonly databasePoolSize: number;
   /** ALLOW_PRIVATE_EGRESS: boolean (true/1/yes, false/0/no), default false: formula fetch may reach private addresses */
@@ -49,8 +47,7 @@ export const DEFAULT_HEALTH_PORT = 9103;
 /** The settings (all have defaults); throws ConfigError naming the first bad variable. */
 export function loadReactorServiceConfig(): ReactorServiceConfig {
   return {
-    ...loadProcessConfig(),
-    healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
+    ...loadProcessConfig(DEFAULT_HEALTH_PORT),
     databasePoolSize: databasePoolSize(),
     allowPrivateEgress: envBool('ALLOW_PRIVATE_EGRESS', false),
     egressAllowHosts: envList('EGRESS_ALLOW_HOSTS', '', (host) =>

@@ -4,8 +4,6 @@ import { ConfigError, configOnce, envInt, envString, envUrl, loadProcessConfig, 
 
 /** Everything session-service reads from the environment (docs/operations.md#configuration). */
 export interface SessionServiceConfig extends ProcessConfig {
-  /** HEALTH_PORT: 1–65535, default 9102 */
-  readonly healthPort: number;
   /** DATABASE_POOL_SIZE: 1–1000, default 10 (per pool) */
   readonly databasePoolSize: number;
   /** SESSION_SWEEP_INTERVAL_MS: 100 ms – 1 day, default 600 000 (10 min): expired sessions are refused at once; this only deletes them */
@@ -29,8 +27,7 @@ export const DEFAULT_HEALTH_PORT = 9102;
 /** The settings (all have defaults); throws ConfigError naming the first bad variable. */
 export function loadSessionServiceConfig(): SessionServiceConfig {
   return {
-    ...loadProcessConfig(),
-    healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
+    ...loadProcessConfig(DEFAULT_HEALTH_PORT),
     databasePoolSize: databasePoolSize(),
     sessionSweepIntervalMs: envInt('SESSION_SWEEP_INTERVAL_MS', 600_000, 100, 86_400_000),
     consoleIdleTimeoutMs: envInt('CONSOLE_IDLE_TIMEOUT_MS', 900_000, 1_000, 86_400_000),

@@ -10,8 +10,6 @@ import { ConfigError, configOnce, envInt, loadProcessConfig, type ProcessConfig 
 
 /** Everything token-service reads from the environment (docs/operations.md#configuration). */
 export interface TokenServiceConfig extends ProcessConfig {
-  /** HEALTH_PORT: 1–65535, default 9101 */
-  readonly healthPort: number;
   /** DATABASE_POOL_SIZE: 1–1000, default 10 (per pool) */
   readonly databasePoolSize: number;
   /** TOKEN_SWEEP_INTERVAL_MS: 100 ms – 1 day, default 60 000 */
@@ -46,8 +44,7 @@ export function loadTokenServiceConfig(): TokenServiceConfig {
   if (expressionReadBudgetMs < expressionWriteBudgetMs)
     throw new ConfigError(`EXPRESSION_READ_BUDGET_MS (${expressionReadBudgetMs}) must be at least EXPRESSION_WRITE_BUDGET_MS (${expressionWriteBudgetMs})`);
   return {
-    ...loadProcessConfig(),
-    healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
+    ...loadProcessConfig(DEFAULT_HEALTH_PORT),
     databasePoolSize: databasePoolSize(),
     tokenSweepIntervalMs: envInt('TOKEN_SWEEP_INTERVAL_MS', 60_000, 100, 86_400_000),
     expressionTemplateMs: envInt('EXPRESSION_TEMPLATE_MS', 50, 1, 1000),

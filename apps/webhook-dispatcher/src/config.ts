@@ -4,8 +4,6 @@ import { DEFAULT_SCHEDULE, parseSchedule } from './deliveries/retry-schedule';
 
 /** Everything webhook-dispatcher reads from the environment (docs/operations.md#configuration). */
 export interface WebhookDispatcherConfig extends ProcessConfig {
-  /** HEALTH_PORT: 1–65535, default 9104 */
-  readonly healthPort: number;
   /** DATABASE_POOL_SIZE: 1–1000, default 10 (per pool) */
   readonly databasePoolSize: number;
   /** ALLOW_PRIVATE_CALLBACKS: boolean (true/1/yes, false/0/no), default false: http and private receivers allowed */
@@ -56,8 +54,7 @@ export function loadWebhookDispatcherConfig(): WebhookDispatcherConfig {
   const webhookTenantConcurrency = envInt('WEBHOOK_TENANT_CONCURRENCY', Math.min(16, webhookConcurrency), 1, webhookConcurrency);
   const webhookReceiverConcurrency = envInt('WEBHOOK_RECEIVER_CONCURRENCY', Math.min(8, webhookTenantConcurrency), 1, webhookTenantConcurrency);
   return {
-    ...loadProcessConfig(),
-    healthPort: envInt('HEALTH_PORT', DEFAULT_HEALTH_PORT, 1, 65535),
+    ...loadProcessConfig(DEFAULT_HEALTH_PORT),
     databasePoolSize: databasePoolSize(),
     allowPrivateCallbacks: envBool('ALLOW_PRIVATE_CALLBACKS', false),
     webhookRetryScheduleMs: Object.freeze(parseSchedule(envString('WEBHOOK_RETRY_SCHEDULE', DEFAULT_SCHEDULE))),

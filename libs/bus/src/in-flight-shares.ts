@@ -42,15 +42,12 @@ export class InFlightShares {
     if (mine >= fair && this.limit - this.total <= this.reserve) return null;
     this.held.set(tenant, mine + 1);
     this.total++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
+    return releaseOnce(() => {
       this.total--;
       const left = this.heldBy(tenant) - 1;
       if (left > 0) this.held.set(tenant, left);
       else this.held.delete(tenant);
-    };
+    });
   }
 }
 
@@ -67,11 +64,16 @@ export class InFlightBudget {
     if (this.limit <= 0) return () => undefined;
     if (this.count >= this.limit) return null;
     this.count++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.count--;
-    };
+    return releaseOnce(() => this.count--);
   }
+}
+
+/** A slot's release: a second call (an error path after the normal one) gives nothing back twice. */
+function releaseOnce(release: () => void): () => void {
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    release();
+  };
 }

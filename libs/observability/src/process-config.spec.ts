@@ -6,6 +6,7 @@ import { loadProcessConfig } from './process-config';
 import { logLevel } from './logger';
 
 const VARS = [
+  'HEALTH_PORT',
   'LOG_LEVEL',
   'SHUTDOWN_TIMEOUT_MS',
   'MEMORY_RECLAIM_IDLE_MS',
@@ -32,11 +33,18 @@ describe('the settings every process reads', () => {
   });
 
   it('has a default for each', () => {
-    expect(loadProcessConfig()).toEqual({ logLevel: 'info', shutdownTimeoutMs: 25_000, memoryReclaimIdleMs: 10_000, natsServers: ['nats://127.0.0.1:4222'] });
+    expect(loadProcessConfig(9999)).toEqual({
+      healthPort: 9999,
+      logLevel: 'info',
+      shutdownTimeoutMs: 25_000,
+      memoryReclaimIdleMs: 10_000,
+      natsServers: ['nats://127.0.0.1:4222'],
+    });
   });
 
   it('reads the values given', () => {
     env({
+      HEALTH_PORT: '9200',
       LOG_LEVEL: 'WARN',
       SHUTDOWN_TIMEOUT_MS: '5000',
       MEMORY_RECLAIM_IDLE_MS: '0',
@@ -44,7 +52,8 @@ describe('the settings every process reads', () => {
       NATS_USER: 'u',
       NATS_PASSWORD: 'p',
     });
-    expect(loadProcessConfig()).toEqual({
+    expect(loadProcessConfig(9999)).toEqual({
+      healthPort: 9200,
       logLevel: 'warn',
       shutdownTimeoutMs: 5000,
       memoryReclaimIdleMs: 0,
@@ -55,6 +64,7 @@ describe('the settings every process reads', () => {
   });
 
   it.each([
+    [{ HEALTH_PORT: '0' }, 'HEALTH_PORT must be an integer between 1 and 65535, got "0"'],
     [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"'],
     [{ SHUTDOWN_TIMEOUT_MS: '25s' }, 'SHUTDOWN_TIMEOUT_MS must be an integer between 1 and 3600000, got "25s"'],
     [{ NATS_URL: 'http://x:4222' }, 'NATS_URL: every entry must use nats:// or tls://'],
@@ -62,7 +72,7 @@ describe('the settings every process reads', () => {
     [{ NATS_PASSWORD: 'p' }, 'NATS_USER is required when NATS_PASSWORD is set'],
   ])('stops on %p', (values, message) => {
     env(values);
-    expect(() => loadProcessConfig()).toThrow(new ConfigError(message));
+    expect(() => loadProcessConfig(9999)).toThrow(new ConfigError(message));
   });
 
   describe('TLS to the bus', () => {
@@ -76,14 +86,14 @@ describe('the settings every process reads', () => {
 
     it('verifies the server against NATS_TLS_CA_FILE, with an optional client certificate', () => {
       env({ NATS_URL: 'tls://nats:4222', NATS_TLS_CA_FILE: file('ca.pem') });
-      expect(loadProcessConfig().natsTls).toEqual({ caFile: file('ca.pem') });
+      expect(loadProcessConfig(9999).natsTls).toEqual({ caFile: file('ca.pem') });
       env({ NATS_TLS_CERT_FILE: file('client.pem'), NATS_TLS_KEY_FILE: file('client.key') });
-      expect(loadProcessConfig().natsTls).toEqual({ caFile: file('ca.pem'), certFile: file('client.pem'), keyFile: file('client.key') });
+      expect(loadProcessConfig(9999).natsTls).toEqual({ caFile: file('ca.pem'), certFile: file('client.pem'), keyFile: file('client.key') });
     });
 
     it('asks for TLS with a CA on a nats:// URL too (the client then refuses a server without TLS)', () => {
       env({ NATS_URL: 'nats://nats:4222', NATS_TLS_CA_FILE: file('ca.pem') });
-      expect(loadProcessConfig().natsTls).toEqual({ caFile: file('ca.pem') });
+      expect(loadProcessConfig(9999).natsTls).toEqual({ caFile: file('ca.pem') });
     });
 
     it.each([
@@ -95,7 +105,7 @@ describe('the settings every process reads', () => {
     ])('stops on %p', (values, message) => {
       const real: Record<string, string> = { CA: file('ca.pem'), CERT: file('client.pem'), KEY: file('client.key') };
       env(Object.fromEntries(Object.entries(values).map(([k, v]) => [k, real[v] ?? v])));
-      expect(() => loadProcessConfig()).toThrow(new ConfigError(message));
+      expect(() => loadProcessConfig(9999)).toThrow(new ConfigError(message));
     });
   });
 
@@ -112,10 +122,10 @@ describe('the settings every process reads', () => {
 
     it('takes the seed, or the file that holds it (read again at each connect)', () => {
       env({ NATS_NKEY_SEED: SEED });
-      expect(loadProcessConfig().natsNkey).toEqual({ seed: SEED });
+      expect(loadProcessConfig(9999).natsNkey).toEqual({ seed: SEED });
       delete process.env['NATS_NKEY_SEED'];
       env({ NATS_NKEY_SEED_FILE: path.join(dir, 'svc.nk') });
-      expect(loadProcessConfig().natsNkey).toEqual({ seedFile: path.join(dir, 'svc.nk') });
+      expect(loadProcessConfig(9999).natsNkey).toEqual({ seedFile: path.join(dir, 'svc.nk') });
     });
 
     it.each([
@@ -126,15 +136,15 @@ describe('the settings every process reads', () => {
       [{ NATS_NKEY_SEED: `SU${'A'.repeat(56)}`, NATS_TOKEN: 't' }, 'NATS_NKEY_SEED and NATS_TOKEN are both set: set one'],
     ])('stops on %p', (values, message) => {
       env(values);
-      expect(() => loadProcessConfig()).toThrow(new ConfigError(message));
+      expect(() => loadProcessConfig(9999)).toThrow(new ConfigError(message));
     });
 
     it('never quotes a seed, given or read from a file', () => {
       env({ NATS_NKEY_SEED: `SU${'A'.repeat(55)}!` });
-      expect(() => loadProcessConfig()).toThrow(/^(?!.*AAAA)/);
+      expect(() => loadProcessConfig(9999)).toThrow(/^(?!.*AAAA)/);
       delete process.env['NATS_NKEY_SEED'];
       env({ NATS_NKEY_SEED_FILE: path.join(dir, 'bad.nk') });
-      expect(() => loadProcessConfig()).toThrow(
+      expect(() => loadProcessConfig(9999)).toThrow(
         new ConfigError(`NATS_NKEY_SEED_FILE does not hold an nkey user seed (SU…, 58 characters): ${path.join(dir, 'bad.nk')}`),
       );
     });
@@ -142,14 +152,14 @@ describe('the settings every process reads', () => {
 
   it('checks COFFER_COMMIT at start-up (a label value of coffer_build_info)', () => {
     env({ COFFER_COMMIT: 'not a commit' });
-    expect(() => loadProcessConfig()).toThrow(/^COFFER_COMMIT must be/);
+    expect(() => loadProcessConfig(9999)).toThrow(/^COFFER_COMMIT must be/);
     env({ COFFER_COMMIT: '158bfcb7e2a1' });
-    expect(() => loadProcessConfig()).not.toThrow();
+    expect(() => loadProcessConfig(9999)).not.toThrow();
   });
 
   it('never quotes a NATS URL (it may carry a password)', () => {
     env({ NATS_URL: 'http://user:secret@x:4222' });
-    expect(() => loadProcessConfig()).toThrow(/^(?!.*secret)/);
+    expect(() => loadProcessConfig(9999)).toThrow(/^(?!.*secret)/);
   });
 
   it('logLevel, envOneOf and envList', () => {

@@ -7,6 +7,8 @@ import { memoryReclaimIdleMs } from './memory-reclaim';
 
 /** The settings every Coffer process reads (each service's config module includes them). */
 export interface ProcessConfig {
+  /** HEALTH_PORT: 1–65535, each service its own default: /healthz, /readyz and /metrics */
+  readonly healthPort: number;
   /** LOG_LEVEL: fatal | error | warn | info (default) | debug | trace | silent */
   readonly logLevel: LogLevel;
   /** SHUTDOWN_TIMEOUT_MS: 1 ms – 1 h, default 25 000: on SIGTERM the process exits at the latest after this long */
@@ -175,13 +177,14 @@ export function nameThisService(name: string): void {
   process.env['SERVICE_NAME'] ??= name;
 }
 
-/** Reads and checks the shared settings; throws ConfigError naming the variable. */
-export function loadProcessConfig(): ProcessConfig {
+/** Reads and checks the shared settings (`defaultHealthPort`: the service's own); throws ConfigError naming the variable. */
+export function loadProcessConfig(defaultHealthPort: number): ProcessConfig {
+  const healthPort = envInt('HEALTH_PORT', defaultHealthPort, 1, 65535);
   const logLevelValue = logLevel();
   const shutdownTimeoutMs = loadShutdownTimeoutMs();
   // COFFER_COMMIT is checked with the rest; coffer_build_info reads it when /metrics is first scraped
   loadBuildCommit();
-  return { logLevel: logLevelValue, shutdownTimeoutMs, memoryReclaimIdleMs: memoryReclaimIdleMs(), ...loadNatsConfig() };
+  return { healthPort, logLevel: logLevelValue, shutdownTimeoutMs, memoryReclaimIdleMs: memoryReclaimIdleMs(), ...loadNatsConfig() };
 }
 
 /**

@@ -20,25 +20,6 @@ export interface AuditRowColumns {
   createdAt?: Column;
 }
 
-/** Every column read from the alias of `from` (`t.tenant_id`, …): for sources that name them all, such as an unnest. */
-export function auditColumnsOf(alias: string): Required<Omit<AuditRowColumns, 'createdAt'>> {
-  const col = (name: string) => Prisma.raw(`${alias}.${name}`);
-  return {
-    id: col('id'),
-    tenantId: col('tenant_id'),
-    actorApplicationId: col('actor_application_id'),
-    actorType: col('actor_type'),
-    actorId: col('actor_id'),
-    actorName: col('actor_name'),
-    operation: col('operation'),
-    entityType: col('entity_type'),
-    entityId: col('entity_id'),
-    traceId: col('trace_id'),
-    changes: col('changes'),
-    source: col('source'),
-  };
-}
-
 /** The columns in the order of the statement, with the SQL type a value is sent as. */
 const COLUMNS: Array<[keyof AuditRowColumns, string, string]> = [
   ['id', 'id', 'uuid'],
@@ -57,6 +38,12 @@ const COLUMNS: Array<[keyof AuditRowColumns, string, string]> = [
 ];
 const DEFAULTS: Partial<Record<keyof AuditRowColumns, Prisma.Sql>> = { id: Prisma.sql`gen_random_uuid()`, createdAt: Prisma.sql`now()` };
 const COLUMN_LIST = Prisma.raw(COLUMNS.map(([, name]) => name).join(', '));
+
+/** Every column read from the alias of `from` (`t.tenant_id`, …): for sources that name them all, such as an unnest. */
+export function auditColumnsOf(alias: string): Required<Omit<AuditRowColumns, 'createdAt'>> {
+  const columns = COLUMNS.filter(([key]) => key !== 'createdAt').map(([key, name]) => [key, Prisma.raw(`${alias}.${name}`)]);
+  return Object.fromEntries(columns) as Required<Omit<AuditRowColumns, 'createdAt'>>;
+}
 
 /**
  * The one INSERT INTO audit_events: one audit row per row of `from` (a table, a CTE's name or `unnest(…) AS t(…)`)
