@@ -7,12 +7,13 @@ collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision:
 /** From 1 ms (a cached read) to 10 s (a reactor's synchronous limit). */
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** A histogram of durations in seconds, in this process's registry. */
-function latencyHistogram<L extends string>(name: string, help: string, labelNames: readonly L[]): Histogram<L> {
-  return new Histogram({ name, help, labelNames, buckets: LATENCY_BUCKETS_SECONDS, registers: [metricsRegistry] });
-}
-
-export const rpcDuration = latencyHistogram('coffer_rpc_duration_seconds', 'Duration of NATS RPC calls made by this process', ['subject', 'outcome']);
+export const rpcDuration = new Histogram({
+  name: 'coffer_rpc_duration_seconds',
+  help: 'Duration of NATS RPC calls made by this process',
+  labelNames: ['subject', 'outcome'] as const,
+  buckets: LATENCY_BUCKETS_SECONDS,
+  registers: [metricsRegistry],
+});
 
 export const httpRequests = new Counter({
   name: 'coffer_http_requests_total',
@@ -21,7 +22,13 @@ export const httpRequests = new Counter({
   registers: [metricsRegistry],
 });
 
-export const httpDuration = latencyHistogram('coffer_http_request_duration_seconds', 'HTTP request duration at the gateway', ['method', 'route']);
+export const httpDuration = new Histogram({
+  name: 'coffer_http_request_duration_seconds',
+  help: 'HTTP request duration at the gateway',
+  labelNames: ['method', 'route'] as const,
+  buckets: LATENCY_BUCKETS_SECONDS,
+  registers: [metricsRegistry],
+});
 
 /**
  * Refusal windows of the audit trail (docs/audit.md) that were never stored: `invalid` (token-service could not store
