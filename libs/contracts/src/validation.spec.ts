@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ProblemError } from './problem/problem';
 import { CreateTokenRequest, UpdateTokenPatch } from './tokens/tokens';
+import { CreateReactorRequest } from './reactors/reactors';
 import { plainToInstance } from 'class-transformer';
 import { IsString, validateSync } from 'class-validator';
 import * as contracts from './index';
@@ -104,5 +105,31 @@ describe('validateContract: classes with @Allow() rules only', () => {
     expect(out['data']).toBe(body.data);
     // without the whitelist (a service's own check) nothing is dropped
     expect(validateContract(CreateTokenRequest, body)).toHaveProperty('bogus');
+  });
+});
+
+describe('validateContract: a missing member', () => {
+  const errorsOf = (body: Record<string, unknown>) => {
+    try {
+      validateContract(CreateReactorRequest, body);
+    } catch (err) {
+      if (err instanceof ProblemError) return err.problem.errors as Record<string, string[]>;
+      throw err;
+    }
+    return {};
+  };
+
+  it('is told what it must be, not its length rules', () => {
+    expect(errorsOf({ configuration: {}, formula: { id: '6f1c1f0e-6a3d-4b8e-9d7a-1c2b3d4e5f60' } })['name']).toEqual(['is required and must be a string']);
+    expect(errorsOf({ name: null, configuration: {}, formula: { id: '6f1c1f0e-6a3d-4b8e-9d7a-1c2b3d4e5f60' } })['name']).toEqual([
+      'is required and must be a string',
+    ]);
+  });
+
+  it('still hears every rule a given value breaks', () => {
+    expect(errorsOf({ name: '', configuration: {}, formula: { id: '6f1c1f0e-6a3d-4b8e-9d7a-1c2b3d4e5f60' } })['name']).toEqual(['must not be empty']);
+    expect(errorsOf({ name: 'x'.repeat(201), configuration: {}, formula: { id: '6f1c1f0e-6a3d-4b8e-9d7a-1c2b3d4e5f60' } })['name']).toEqual([
+      'must be at most 200 characters',
+    ]);
   });
 });

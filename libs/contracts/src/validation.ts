@@ -47,9 +47,25 @@ export type ContractClass<T extends object = object> = (new () => T) & ContractS
 function collect(errors: ValidationError[], prefix: string, into: FieldErrors): void {
   for (const e of errors) {
     const path = prefix ? `${prefix}.${e.property}` : e.property;
-    for (const message of Object.values(e.constraints ?? {})) into.add(path, message);
+    for (const message of messagesOf(e)) into.add(path, message);
     if (e.children?.length) collect(e.children, path, into);
   }
+}
+
+/** The rules that say what a member must be (its presence, its type, its set of values), by class-validator's names. */
+const WHAT_IT_MUST_BE = new Set(['isDefined', 'isString', 'isBoolean', 'isInt', 'isNumber', 'isObject', 'isArray', 'isUuid', 'isIn', 'isEnum']);
+
+/**
+ * A missing member (absent or null) is told what it must be, not also that it is too short or too long: class-validator
+ * runs every rule on it, so `name` would otherwise read "must be at most 200 characters" beside "is required".
+ */
+function messagesOf(e: ValidationError): string[] {
+  const failed = Object.entries(e.constraints ?? {});
+  if (e.value === undefined || e.value === null) {
+    const kind = failed.filter(([rule]) => WHAT_IT_MUST_BE.has(rule));
+    if (kind.length) return kind.map(([, message]) => message);
+  }
+  return failed.map(([, message]) => message);
 }
 
 /**
