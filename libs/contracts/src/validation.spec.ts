@@ -133,3 +133,20 @@ describe('validateContract: a missing member', () => {
     ]);
   });
 });
+
+describe("validateContract: class-validator's own messages", () => {
+  class Named {
+    @IsString()
+    label!: string;
+  }
+
+  it('do not repeat the member the path already names', () => {
+    try {
+      validateContract(Named, { label: 5 });
+      throw new Error('no problem thrown');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ProblemError);
+      expect((err as ProblemError).problem.errors).toEqual({ label: ['must be a string'] });
+    }
+  });
+});

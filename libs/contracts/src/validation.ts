@@ -47,7 +47,8 @@ export type ContractClass<T extends object = object> = (new () => T) & ContractS
 function collect(errors: ValidationError[], prefix: string, into: FieldErrors): void {
   for (const e of errors) {
     const path = prefix ? `${prefix}.${e.property}` : e.property;
-    for (const message of messagesOf(e)) into.add(path, message);
+    // a rule without a message of ours speaks class-validator's English, "name must be a string": the path says whose
+    for (const message of messagesOf(e)) into.add(path, message.startsWith(`${e.property} `) ? message.slice(e.property.length + 1) : message);
     if (e.children?.length) collect(e.children, path, into);
   }
 }

@@ -16,8 +16,8 @@ export class CreateSessionResponse {
 
 export class AuthorizeSessionRequest {
   @ApiProperty({ example: '5b8c3f0e-6c1d-4c55-9a5b-2f8e4d7c1a90' })
-  @IsString()
-  @MinLength(1)
+  @IsString({ message: 'is required and must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
   nonce!: string;
 
   @GrantPermissions({ description: 'token permissions the authorizer holds itself (or give rules)', example: ['token:create'] })
@@ -28,6 +28,6 @@ export class AuthorizeSessionRequest {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'in the future, at most 24 hours after the session was created' })
   @IsOptional()
-  @IsString()
+  @IsString({ message: 'must be a string' })
   expires_at?: string;
 }

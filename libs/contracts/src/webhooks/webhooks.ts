@@ -14,27 +14,27 @@ const EVENTS_MESSAGE = `each must be one of ${EVENT_TYPES.join(', ')}`;
 /** POST /webhooks. The URL obeys the callback egress policy (docs/webhooks.md). */
 export class CreateWebhookRequest {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'ledger sync' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @IsString({ message: 'is required and must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(200, { message: 'must be at most 200 characters' })
   name!: string;
 
   @ApiProperty({ maxLength: 2048, example: 'https://hooks.example.com/coffer' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(2048)
+  @IsString({ message: 'is required and must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(2048, { message: 'must be at most 2048 characters' })
   url!: string;
 
   @ApiPropertyOptional({ maxLength: 320, example: 'ops@example.com', description: 'told when the webhook is disabled after sustained failure' })
   @IsOptional()
   @IsEmail({}, { message: 'must be an email address' })
-  @MaxLength(320)
+  @MaxLength(320, { message: 'must be at most 320 characters' })
   notify_email?: string;
 
   @ApiProperty({ type: [String], example: ['token.created'], description: 'event types (GET /webhooks/event-types)' })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(EVENT_TYPES.length)
+  @IsArray({ message: 'is required and must be an array of event types' })
+  @ArrayMinSize(1, { message: 'must name at least one event type' })
+  @ArrayMaxSize(EVENT_TYPES.length, { message: `must name at most ${EVENT_TYPES.length} event types` })
   @IsIn(EVENT_TYPES as unknown as string[], { each: true, message: EVENTS_MESSAGE })
   events!: string[];
 }
