@@ -16,15 +16,15 @@ export class AccessPreviewSessionGrants {
 /** POST /applications/{id}/access-preview (a Coffer extension): what would this application see of such a token? */
 export class AccessPreviewRequest {
   @ApiProperty({ minLength: 1, maxLength: 1000, example: '/pci/high/', description: "the token's container (compared lower-case, as tokens store it)" })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(1000)
+  @IsString({ message: 'is required and must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(1000, { message: 'must be at most 1000 characters' })
   container!: string;
 
   @ApiPropertyOptional({ maxLength: 400, description: 'a token id, for rules with an `id` condition' })
   @IsOptional()
-  @IsString()
-  @MaxLength(400)
+  @IsString({ message: 'must be a string' })
+  @MaxLength(400, { message: 'must be at most 400 characters' })
   token_id?: string;
 
   @ApiPropertyOptional({

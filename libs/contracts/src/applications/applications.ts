@@ -9,9 +9,9 @@ import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';
 
 export class CreateApplicationRequest {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'Checkout backend' })
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @IsString({ message: 'is required and must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(200, { message: 'must be at most 200 characters' })
   name!: string;
 
   @ApiProperty({ enum: APPLICATION_TYPES, example: 'private', description: 'cannot change later' })

@@ -101,8 +101,8 @@ export class RoleView {
 export class CreateInvitationRequest {
   @ApiProperty({ example: 'jane@example.com', maxLength: 254 })
   @Transform(lowerCase)
-  @IsString()
-  @MaxLength(254)
+  @IsString({ message: 'is required and must be a string' })
+  @MaxLength(254, { message: 'must be at most 254 characters' })
   @IsEmail({}, { message: 'must be an email address' })
   email!: string;
 

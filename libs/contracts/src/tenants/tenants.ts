@@ -91,9 +91,9 @@ export class TenantSettingsInput {
 export class UpdateTenantRequest {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200, example: 'Acme' })
   @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(200)
+  @IsString({ message: 'must be a string' })
+  @MinLength(1, { message: 'must not be empty' })
+  @MaxLength(200, { message: 'must be at most 200 characters' })
   name?: string;
 
   @ApiPropertyOptional({ type: () => TenantSettingsInput })
