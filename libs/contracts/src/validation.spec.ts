@@ -108,7 +108,7 @@ describe('validateContract: classes with @Allow() rules only', () => {
   });
 });
 
-describe('validateContract: a missing member', () => {
+describe('validateContract: a missing member, or one of the wrong kind', () => {
   const errorsOf = (body: Record<string, unknown>) => {
     try {
       validateContract(CreateReactorRequest, body);
@@ -122,6 +122,12 @@ describe('validateContract: a missing member', () => {
   it('is told what it must be, not its length rules', () => {
     expect(errorsOf({ configuration: {}, formula: { id: '6f1c1f0e-6a3d-4b8e-9d7a-1c2b3d4e5f60' } })['name']).toEqual(['is required and must be a string']);
     expect(errorsOf({ name: null, configuration: {}, formula: { id: '6f1c1f0e-6a3d-4b8e-9d7a-1c2b3d4e5f60' } })['name']).toEqual([
+      'is required and must be a string',
+    ]);
+  });
+
+  it('of the wrong kind is told only what it must be', () => {
+    expect(errorsOf({ name: 5, configuration: {}, formula: { id: '6f1c1f0e-6a3d-4b8e-9d7a-1c2b3d4e5f60' } })['name']).toEqual([
       'is required and must be a string',
     ]);
   });

@@ -57,16 +57,14 @@ function collect(errors: ValidationError[], prefix: string, into: FieldErrors): 
 const WHAT_IT_MUST_BE = new Set(['isDefined', 'isString', 'isBoolean', 'isInt', 'isNumber', 'isObject', 'isArray', 'isUuid', 'isIn', 'isEnum']);
 
 /**
- * A missing member (absent or null) is told what it must be, not also that it is too short or too long: class-validator
- * runs every rule on it, so `name` would otherwise read "must be at most 200 characters" beside "is required".
+ * A member whose kind is wrong (missing, null, a number for a string) is told what it must be, not also that it is too
+ * short or too long: class-validator runs every rule, so a missing `name` would otherwise read "must be at most 200
+ * characters" beside "is required". A value of the right kind hears every rule it breaks.
  */
 function messagesOf(e: ValidationError): string[] {
   const failed = Object.entries(e.constraints ?? {});
-  if (e.value === undefined || e.value === null) {
-    const kind = failed.filter(([rule]) => WHAT_IT_MUST_BE.has(rule));
-    if (kind.length) return kind.map(([, message]) => message);
-  }
-  return failed.map(([, message]) => message);
+  const kind = failed.filter(([rule]) => WHAT_IT_MUST_BE.has(rule));
+  return (kind.length ? kind : failed).map(([, message]) => message);
 }
 
 /**

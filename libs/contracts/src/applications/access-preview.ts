@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
-import { IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { TRANSFORMS, type AccessRule, type Transform } from '../auth/principal';
 import { AccessRuleView } from '../auth/access-rule.view';
 import { GrantPermissions, GrantRules } from '../auth/grant-properties';
+import { RequiredText } from '../validation/text-fields';
 
 /** The grants a session would be authorized with (POST /sessions/authorize): permissions, or rules. */
 export class AccessPreviewSessionGrants {
@@ -16,9 +17,7 @@ export class AccessPreviewSessionGrants {
 /** POST /applications/{id}/access-preview (a Coffer extension): what would this application see of such a token? */
 export class AccessPreviewRequest {
   @ApiProperty({ minLength: 1, maxLength: 1000, example: '/pci/high/', description: "the token's container (compared lower-case, as tokens store it)" })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(1000, { message: 'must be at most 1000 characters' })
+  @RequiredText(1000)
   container!: string;
 
   @ApiPropertyOptional({ maxLength: 400, description: 'a token id, for rules with an `id` condition' })

@@ -1,17 +1,16 @@
 import type { ApplicationKeyMessage, AuthenticateMessage, IdMessage } from '../messages/payloads';
 import { ApiProperty, ApiPropertyOptional, OmitType } from '../openapi/property-docs';
-import { IsBoolean, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { APPLICATION_TYPES, type AccessRule, type ApplicationType } from '../auth/principal';
 import { AccessRuleView } from '../auth/access-rule.view';
 import { GrantPermissions, GrantRules } from '../auth/grant-properties';
 import { PageOf } from '../paging/page-of';
 import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';
+import { RequiredText } from '../validation/text-fields';
 
 export class CreateApplicationRequest {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'Checkout backend' })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(200, { message: 'must be at most 200 characters' })
+  @RequiredText(200)
   name!: string;
 
   @ApiProperty({ enum: APPLICATION_TYPES, example: 'private', description: 'cannot change later' })

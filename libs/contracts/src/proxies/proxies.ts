@@ -7,6 +7,7 @@ import { FORMULA_LIMITS } from '../reactors/formulas';
 import { ApplicationRefField, ReactorRef } from '../reactors/reactors';
 import { PageOf } from '../paging/page-of';
 import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
+import { RequiredText } from '../validation/text-fields';
 
 export const PROXY_LIMITS = {
   nameLength: 200,
@@ -198,15 +199,11 @@ export class CreateProxyRequest {
   }
 
   @ApiProperty({ minLength: 1, maxLength: PROXY_LIMITS.nameLength, example: 'Card processor' })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(PROXY_LIMITS.nameLength, { message: `must be at most ${PROXY_LIMITS.nameLength} characters` })
+  @RequiredText(PROXY_LIMITS.nameLength)
   name!: string;
 
   @ApiProperty({ maxLength: PROXY_LIMITS.urlLength, example: 'https://api.processor.example/v1', description: 'https, a DNS name' })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(PROXY_LIMITS.urlLength, { message: `must be at most ${PROXY_LIMITS.urlLength} characters` })
+  @RequiredText(PROXY_LIMITS.urlLength)
   destination_url!: string;
 
   @ApiPropertyOptional({ type: 'array', items: { type: 'object' }, nullable: true, description: 'run in order on the request (docs/proxy.md)' })

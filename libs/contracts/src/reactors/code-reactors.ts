@@ -1,9 +1,10 @@
-import { IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsInt, IsObject, IsOptional, Max, Min } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { FieldErrors } from '../problem/problem';
 import { FORMULA_LIMITS } from './formulas';
 import { ApplicationRefField, REACTOR_LIMITS, ReactorRef } from './reactors';
 import { EgressField, ReactorEgressInput } from './egress-policy';
+import { RequiredText } from '../validation/text-fields';
 
 /** The OpenAPI of a code reactor's `runtime` (POST /reactors, PUT /reactors/{id}). */
 export const RUNTIME_PROPERTY = {
@@ -31,9 +32,7 @@ export class CodeReactorRequest {
   }
 
   @ApiProperty({ minLength: 1, maxLength: REACTOR_LIMITS.nameLength, example: 'Hello reactor' })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(REACTOR_LIMITS.nameLength, { message: `must be at most ${REACTOR_LIMITS.nameLength} characters` })
+  @RequiredText(REACTOR_LIMITS.nameLength)
   name!: string;
 
   @ApiProperty({
@@ -41,9 +40,7 @@ export class CodeReactorRequest {
     maxLength: FORMULA_LIMITS.codeLength,
     example: 'module.exports = async function (req) { return { raw: { hello: req.args.name } }; };',
   })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(FORMULA_LIMITS.codeLength, { message: `must be at most ${FORMULA_LIMITS.codeLength} characters` })
+  @RequiredText(FORMULA_LIMITS.codeLength)
   code!: string;
 
   @ApiPropertyOptional({

@@ -1,9 +1,10 @@
-import { Allow, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Allow, IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { FieldErrors } from '../problem/problem';
 import { PageOf } from '../paging/page-of';
 import { EgressValidation, ReactorEgressInput, ReactorEgressView } from './egress-policy';
 import { ApiResourceStamps, ResourceStamps } from '../resource-stamps';
+import { RequiredText } from '../validation/text-fields';
 
 /** Reactor formulas (spec "Reactor Formula", docs/reactors.md). */
 export const FORMULA_TYPES = ['official', 'private'] as const;
@@ -58,9 +59,7 @@ export class FormulaRequestParameter {
 /** The fields a tenant's formula and an operator's catalog formula share, with the same rules. */
 abstract class FormulaFields {
   @ApiProperty({ minLength: 1, maxLength: FORMULA_LIMITS.nameLength, example: 'Charge a card' })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(FORMULA_LIMITS.nameLength, { message: `must be at most ${FORMULA_LIMITS.nameLength} characters` })
+  @RequiredText(FORMULA_LIMITS.nameLength)
   name!: string;
 
   @ApiPropertyOptional({ type: String, nullable: true })
@@ -80,9 +79,7 @@ abstract class FormulaFields {
     description: 'a CommonJS module for Node.js 16 exporting one async function (req) => ({raw?, tokenize?})',
     example: 'module.exports = async function (req) { return { raw: { ok: true } }; };',
   })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(FORMULA_LIMITS.codeLength, { message: `must be at most ${FORMULA_LIMITS.codeLength} characters` })
+  @RequiredText(FORMULA_LIMITS.codeLength)
   code!: string;
 
   /** checked element by element by checkFormulaElements (ReactorFormulaRequest.check), so errors name the index */

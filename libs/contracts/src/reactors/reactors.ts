@@ -1,6 +1,6 @@
 import type { IdBodyMessage } from '../messages/payloads';
 import { Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsBoolean, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, Min, ValidateNested } from 'class-validator';
 import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
 import { applyDecorators } from '@nestjs/common';
 import { isDeepStrictEqual } from 'node:util';
@@ -10,6 +10,7 @@ import { PageOf } from '../paging/page-of';
 import { ReactorFormulaView } from './formulas';
 import { EgressField, ReactorEgressInput, ReactorEgressView } from './egress-policy';
 import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';
+import { RequiredText } from '../validation/text-fields';
 
 export const REACTOR_LIMITS = {
   nameLength: 200,
@@ -43,9 +44,7 @@ export class UpdateReactorRequest {
   static readonly opaqueFields: readonly string[] = ['configuration'];
 
   @ApiProperty({ minLength: 1, maxLength: REACTOR_LIMITS.nameLength, example: 'Charge card' })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(REACTOR_LIMITS.nameLength, { message: `must be at most ${REACTOR_LIMITS.nameLength} characters` })
+  @RequiredText(REACTOR_LIMITS.nameLength)
   name!: string;
 
   @ApiProperty({

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '../openapi/property-docs';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsEmail, IsIn, IsObject, IsOptional, IsString, MaxLength } from 'class-validator';
 import { EVENT_TYPES } from '../events/events';
 import { PageOf } from '../paging/page-of';
 import { ApiResourceStamps, StampedTenantResource } from '../resource-stamps';
+import { RequiredText } from '../validation/text-fields';
 
 export const WEBHOOK_STATUSES = ['enabled', 'disabled'] as const;
 export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number];
@@ -14,15 +15,11 @@ const EVENTS_MESSAGE = `each must be one of ${EVENT_TYPES.join(', ')}`;
 /** POST /webhooks. The URL obeys the callback egress policy (docs/webhooks.md). */
 export class CreateWebhookRequest {
   @ApiProperty({ minLength: 1, maxLength: 200, example: 'ledger sync' })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(200, { message: 'must be at most 200 characters' })
+  @RequiredText(200)
   name!: string;
 
   @ApiProperty({ maxLength: 2048, example: 'https://hooks.example.com/coffer' })
-  @IsString({ message: 'is required and must be a string' })
-  @MinLength(1, { message: 'must not be empty' })
-  @MaxLength(2048, { message: 'must be at most 2048 characters' })
+  @RequiredText(2048)
   url!: string;
 
   @ApiPropertyOptional({ maxLength: 320, example: 'ops@example.com', description: 'told when the webhook is disabled after sustained failure' })
