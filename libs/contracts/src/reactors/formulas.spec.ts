@@ -15,7 +15,6 @@ describe('checkFormulaElements', () => {
       request_parameters: [
         { name: 'card.number', type: 'string' },
         { name: 'amount', type: 'number', optional: true },
-        { name: 'n', type: 'number' },
       ],
     });
     expect(errors).toEqual({});
@@ -24,7 +23,6 @@ describe('checkFormulaElements', () => {
       request_parameters: [
         { name: 'card.number', type: 'string', optional: false },
         { name: 'amount', type: 'number', optional: true },
-        { name: 'n', type: 'number', optional: false },
       ],
     });
   });

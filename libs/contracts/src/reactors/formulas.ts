@@ -23,8 +23,11 @@ export const FORMULA_LIMITS = {
   requestParameters: 25,
 } as const;
 
-/** docs/reactors.md: request-parameter names, one character or more; dots denote nesting (`card.number`). */
-export const PARAMETER_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
+/**
+ * docs/reactors.md: request-parameter names; dots denote nesting (`card.number`). Two characters at least, by design:
+ * the pattern is part of the API's contract, so a one-character name is a 400 as documented.
+ */
+export const PARAMETER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]$/;
 /** spec: a base64 data URL of image/png, image/jpg or image/jpeg. */
 export const ICON_DATA_URL = /^data:image\/(png|jpg|jpeg);base64,[A-Za-z0-9+/]+={0,2}$/;
 
@@ -238,7 +241,7 @@ export function checkFormulaElements(
   elementList(body['request_parameters'], 'request_parameters', FORMULA_LIMITS.requestParameters, errors).forEach((el, i) => {
     const path = `request_parameters[${i}]`;
     const out = commonElement(el, path, errors, (name, at) => {
-      if (!PARAMETER_NAME.test(name)) errors.add(at, `must match ${PARAMETER_NAME.source} (dots separate nested names)`);
+      if (!PARAMETER_NAME.test(name)) errors.add(at, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]$ (dots separate nested names)');
       else if (name.split('.').some((s) => s === '')) errors.add(at, 'must not contain an empty segment');
       if (name.split('.').some((s) => RESERVED_NAMES.has(s))) errors.add(at, 'uses a reserved name');
       if (seenParams.has(name)) errors.add(at, `duplicates request_parameters[${seenParams.get(name)}].name`);
