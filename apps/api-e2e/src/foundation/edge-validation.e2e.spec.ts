@@ -340,4 +340,29 @@ describe('edge validation of request bodies', () => {
       expect(newFormula.body).not.toHaveProperty('colour');
     });
   });
+
+  describe('what a bad member is told', () => {
+    it('a member left out, null or of the wrong kind hears only what it must be; a value of the right kind every rule it breaks', async () => {
+      const reactor = (body: Record<string, unknown>) =>
+        api('POST', '/reactors', { key: mk, body: { configuration: { K: 'v' }, formula: { id: formulaId }, ...body } });
+      for (const name of [undefined, null, 5]) {
+        const res = await reactor(name === undefined ? {} : { name });
+        expect({ name, status: res.status, errors: res.body.errors }).toEqual({ name, status: 400, errors: { name: ['is required and must be a string'] } });
+      }
+      expect((await reactor({ name: '' })).body.errors).toEqual({ name: ['must not be empty'] });
+      expect((await reactor({ name: 'n'.repeat(201) })).body.errors).toEqual({ name: ['must be at most 200 characters'] });
+      const app = await api('POST', '/applications', { key: mk, body: { type: 'private', permissions: ['token:read'] } });
+      expect(app.body.errors).toEqual({ name: ['is required and must be a string'] });
+    });
+
+    it("no message repeats the member its path names, nor speaks the validation library's own words", async () => {
+      const webhook = await api('POST', '/webhooks', { key: mk, body: { name: 7, url: 'https://hooks.example.com/x', events: [] } });
+      expect(webhook.status).toBe(400);
+      expect(webhook.body.errors).toEqual({ name: ['is required and must be a string'], events: ['must name at least one event type'] });
+      const session = await api('POST', '/sessions', { key: publicKey });
+      const authorize = await api('POST', '/sessions/authorize', { key: tokens, body: { nonce: 3, permissions: ['token:read'] } });
+      expect(session.status).toBe(201);
+      expect(authorize.body.errors).toEqual({ nonce: ['is required and must be a string'] });
+    });
+  });
 });
