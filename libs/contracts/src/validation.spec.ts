@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { ProblemError } from './problem/problem';
 import { CreateTokenRequest, UpdateTokenPatch } from './tokens/tokens';
 import { CreateReactorRequest } from './reactors/reactors';
+import { CreateWebhookRequest } from './webhooks/webhooks';
+import { EVENT_TYPES } from './events/events';
 import { plainToInstance } from 'class-transformer';
 import { IsString, validateSync } from 'class-validator';
 import * as contracts from './index';
@@ -130,6 +132,18 @@ describe('validateContract: a missing member, or one of the wrong kind', () => {
     expect(errorsOf({ name: 5, configuration: {}, formula: { id: '6f1c1f0e-6a3d-4b8e-9d7a-1c2b3d4e5f60' } })['name']).toEqual([
       'is required and must be a string',
     ]);
+  });
+
+  it('of the right kind hears every rule it breaks, a set of allowed values among them', () => {
+    try {
+      validateContract(CreateWebhookRequest, { name: 'w', url: 'https://hooks.example.com/x', events: [...EVENT_TYPES, 'nope'] });
+      throw new Error('no problem thrown');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ProblemError);
+      const events = ((err as ProblemError).problem.errors as Record<string, string[]>)['events'];
+      expect(events).toHaveLength(2);
+      expect(events).toContain(`must name at most ${EVENT_TYPES.length} event types`);
+    }
   });
 
   it('still hears every rule a given value breaks', () => {

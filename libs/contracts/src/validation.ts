@@ -53,8 +53,11 @@ function collect(errors: ValidationError[], prefix: string, into: FieldErrors): 
   }
 }
 
-/** The rules that say what a member must be (its presence, its type, its set of values), by class-validator's names. */
-const WHAT_IT_MUST_BE = new Set(['isDefined', 'isString', 'isBoolean', 'isInt', 'isNumber', 'isObject', 'isArray', 'isUuid', 'isIn', 'isEnum']);
+/**
+ * The rules that say what kind of value a member must be, by class-validator's names. Rules on the value itself (a set
+ * of allowed values, a UUID, a length) are not among them: a value of the right kind hears each of those it breaks.
+ */
+const WHAT_IT_MUST_BE = new Set(['isDefined', 'isString', 'isBoolean', 'isInt', 'isNumber', 'isObject', 'isArray']);
 
 /**
  * A member whose kind is wrong (missing, null, a number for a string) is told what it must be, not also that it is too
