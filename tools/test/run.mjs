@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { APPS, ROOT, build, ensureInstalled, nx, run } from '../dev/system.mjs';
+import { failureDigest } from './failure-digest.mjs';
 
 const started = Date.now();
 const step = (name) => process.stderr.write(`\n[coffer test] ${name} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
@@ -34,9 +35,11 @@ try {
     { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } },
   );
   let summary = '';
+  let failures = '';
   try {
     const r = JSON.parse(fs.readFileSync(results, 'utf8'));
     summary = `${r.numPassedTests} passed, ${r.numFailedTests} failed`;
+    failures = failureDigest(r, ROOT);
   } catch {
     /* jest did not get far enough to write results */
   }
@@ -52,6 +55,8 @@ try {
   }
   step(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (summary) process.stdout.write(`e2e: ${summary}\n`);
+  // repeated at the very end: a long run's log is often read from its tail only
+  if (failures) process.stdout.write(failures);
   if (faults) process.stdout.write('fault injection: failed (tmp/faults/latest.json)\n');
   if (ha) process.stdout.write('high-availability drill: failed (tmp/ha/latest.json)\n');
   process.exit((jest.status ?? 1) !== 0 || faults || ha ? 1 : 0);
