@@ -27,6 +27,12 @@ describe('checkFormulaElements', () => {
     });
   });
 
+  it('tells a bad request-parameter name the pattern it must match, the one the API documents', () => {
+    expect(check({ request_parameters: [{ name: 'y', type: 'string' }] }).errors).toEqual({
+      'request_parameters[0].name': ['must match ^[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]$ (dots separate nested names)'],
+    });
+  });
+
   it('names every bad element by path', () => {
     const { errors } = check({
       configuration: [{ name: 'a.b', type: 'string' }, { name: 'x', type: 'object' }, { name: 'x', type: 'number' }, 'nope', { type: 'string' }],

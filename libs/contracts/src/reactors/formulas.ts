@@ -241,7 +241,7 @@ export function checkFormulaElements(
   elementList(body['request_parameters'], 'request_parameters', FORMULA_LIMITS.requestParameters, errors).forEach((el, i) => {
     const path = `request_parameters[${i}]`;
     const out = commonElement(el, path, errors, (name, at) => {
-      if (!PARAMETER_NAME.test(name)) errors.add(at, 'must match ^[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]$ (dots separate nested names)');
+      if (!PARAMETER_NAME.test(name)) errors.add(at, `must match ${PARAMETER_NAME.source} (dots separate nested names)`);
       else if (name.split('.').some((s) => s === '')) errors.add(at, 'must not contain an empty segment');
       if (name.split('.').some((s) => RESERVED_NAMES.has(s))) errors.add(at, 'uses a reserved name');
       if (seenParams.has(name)) errors.add(at, `duplicates request_parameters[${seenParams.get(name)}].name`);
